@@ -1,0 +1,95 @@
+# iosched-top — see README.md. `make`, `make check`, `make install`.
+PREFIX  ?= /usr/local
+DESTDIR ?=
+VERSION := 0.1.0
+
+PKGS    := ncursesw libudev libproc2
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+# CI sets WERROR=1: warnings are errors there.
+WARN    := -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes -Wstrict-prototypes $(if $(WERROR),-Werror)
+CPPFLAGS += -Iinclude -D_GNU_SOURCE -DIOSCHED_VERSION='"$(VERSION)"'
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+LDLIBS  += $(PKG_LIBS) -laio -pthread -lm
+
+SRCS := $(wildcard src/*.c)
+LIB_SRCS := $(filter-out src/main.c,$(SRCS))
+OBJS := $(SRCS:src/%.c=build/%.o)
+LIB_OBJS := $(LIB_SRCS:src/%.c=build/%.o)
+
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+SAN_OBJS := $(SRCS:src/%.c=build/san/%.o)
+SAN_LIB_OBJS := $(LIB_SRCS:src/%.c=build/san/%.o)
+
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=build/tests/%)
+UNIT_SAN_BINS := $(UNIT_SRCS:tests/unit/%.c=build/san/tests/%)
+
+.PHONY: all clean check check-unit check-integration check-tui install uninstall run deps test-deps sanitize
+
+all: iosched-top
+
+iosched-top: $(OBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+build/%.o: src/%.c $(wildcard include/*.h) | build
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(WARN) -MMD -c -o $@ $<
+
+build/san/%.o: src/%.c $(wildcard include/*.h) | build
+	@mkdir -p build/san
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(SAN_FLAGS) $(WARN) -c -o $@ $<
+
+build:
+	@mkdir -p build/tests build/san/tests
+
+# ASan+UBSan build of the program, for the suite and for hunting bugs.
+sanitize: build/san/iosched-top
+build/san/iosched-top: $(SAN_OBJS)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+build/tests/%: tests/unit/%.c $(LIB_OBJS) | build
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(WARN) -DSRCDIR='"$(CURDIR)"' -o $@ $< $(LIB_OBJS) $(LDLIBS) -lcmocka
+
+build/san/tests/%: tests/unit/%.c $(SAN_LIB_OBJS) | build
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(SAN_FLAGS) $(WARN) -DSRCDIR='"$(CURDIR)"' -o $@ $< $(SAN_LIB_OBJS) $(LDLIBS) -lcmocka
+
+# The whole suite: unit tests (plain and under ASan+UBSan), then the
+# integration and terminal tests against real devices (they need root and
+# say SKIP elsewhere), then the documentation checks.
+check: test-deps
+	$(MAKE) --no-print-directory WERROR=1 all sanitize $(UNIT_BINS) $(UNIT_SAN_BINS)
+	tests/run-all.sh
+
+check-unit: $(UNIT_BINS) $(UNIT_SAN_BINS)
+	tests/run-all.sh unit
+
+install: iosched-top
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/iosched-top/themes
+	install -m 0755 iosched-top $(DESTDIR)$(PREFIX)/bin/iosched-top
+	install -m 0644 iosched-top.1 $(DESTDIR)$(PREFIX)/share/man/man1/iosched-top.1
+	for t in $(wildcard themes/*.theme); do install -m 0644 $$t $(DESTDIR)$(PREFIX)/share/iosched-top/themes/; done
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/iosched-top $(DESTDIR)$(PREFIX)/share/man/man1/iosched-top.1
+	rm -rf $(DESTDIR)$(PREFIX)/share/iosched-top
+
+# Build (installing missing packages when root) and start the monitor.
+run: deps
+	$(MAKE) --no-print-directory all
+	./iosched-top
+
+# Build dependencies: pkg-config name -> Debian package. As root, apt-get
+# installs what is missing; otherwise say what to install.
+BUILD_DEBS := pkg-config:pkg-config ncursesw:libncurses-dev libudev:libudev-dev libproc2:libproc2-dev libaio:libaio-dev
+TEST_DEBS  := cmocka:libcmocka-dev fio:fio iostat:sysstat tmux:tmux jq:jq losetup:mount
+deps:
+	@tests/deps.sh build $(BUILD_DEBS)
+
+test-deps: deps
+	@tests/deps.sh test $(TEST_DEBS)
+
+clean:
+	rm -rf build iosched-top
+
+-include $(OBJS:.o=.d)

@@ -1,0 +1,16 @@
+/* json: the batch JSON view — one object per line per interval. Field
+ * names are fixed once published (later versions add, never rename). */
+#ifndef IOSCHED_JSON_H
+#define IOSCHED_JSON_H
+
+#include <stdio.h>
+
+#include "sample.h"
+
+/* Write s as a JSON string literal (quotes included), escaped. */
+void json_write_string(FILE *f, const char *s);
+
+/* Write one sample as a single line. */
+void json_write_sample(FILE *f, const struct sample *s);
+
+#endif

@@ -1,0 +1,46 @@
+/* options: the command line. One table describes every option; getopt's
+ * tables, --help and the checks of the man page are all made from it. */
+#ifndef IOSCHED_OPTIONS_H
+#define IOSCHED_OPTIONS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define OPTIONS_MAX_DISKS 64
+
+enum output_format { OUT_TEXT, OUT_JSON };
+
+struct options {
+	int batch;
+	enum output_format format;
+	long iterations;           /* 0: run until stopped */
+	double delay_s;
+	char *disks[OPTIONS_MAX_DISKS];   /* owned, freed by options_free */
+	size_t ndisks;
+	int help, version;
+};
+
+struct option_def {
+	const char *name;          /* long name, without "--" */
+	int short_name;            /* 0 when there is none */
+	const char *arg;           /* argument name for help, NULL for a flag */
+	const char *help;
+};
+
+/* The option table, for help and documentation checks. */
+const struct option_def *options_table(size_t *n);
+
+/* Parse argv into o. Returns 0, or -1 with a message (saying which option,
+ * what was wrong and what is accepted) in err. */
+int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen);
+
+/* Print --help from the table. */
+void options_print_help(FILE *f, const char *prog);
+
+void options_free(struct options *o);
+
+#define DELAY_MIN_S 0.01
+#define DELAY_MAX_S 3600.0
+#define ITERATIONS_MAX 1000000000L
+
+#endif

@@ -1,0 +1,15 @@
+/* tui: the full-screen ncursesw view. It owns curses; it reads samples and
+ * dispatches keys from the key table. */
+#ifndef IOSCHED_TUI_H
+#define IOSCHED_TUI_H
+
+#include <signal.h>
+
+#include "options.h"
+#include "sample.h"
+
+/* Run the screen until q, the iteration count, or *stop (set by a signal).
+ * The terminal is restored before it returns. Returns 0 or a negative errno. */
+int tui_run(const struct options *o, struct sampler *smp, volatile sig_atomic_t *stop);
+
+#endif

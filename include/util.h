@@ -1,0 +1,40 @@
+/* util: small helpers shared by every module — reading sysfs/proc files,
+ * clocks, string trimming. Nothing here keeps state. */
+#ifndef IOSCHED_UTIL_H
+#define IOSCHED_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Read a whole (small) text file into buf, NUL-terminated.
+ * Returns the number of bytes read, or a negative errno. */
+long util_read_text(const char *path, char *buf, size_t len);
+
+/* Read a file holding one unsigned decimal number (sysfs style).
+ * Returns 0 or a negative errno (-EINVAL when the text is not a number). */
+int util_read_u64(const char *path, uint64_t *out);
+
+/* Parse a whole string as an unsigned decimal number, allowing surrounding
+ * white space. Returns 0 or -EINVAL / -ERANGE. */
+int util_parse_u64(const char *s, uint64_t *out);
+
+/* Seconds on CLOCK_MONOTONIC (intervals) and CLOCK_REALTIME (timestamps). */
+double util_mono_now(void);
+double util_real_now(void);
+
+/* Strip leading and trailing white space in place; returns s. */
+char *util_trim(char *s);
+
+/* Copy src into dst of size len, always NUL-terminated, truncating. */
+void util_strlcpy(char *dst, const char *src, size_t len);
+
+/* Format a byte count the way lsblk does ("512M", "1.8T"). */
+void util_format_size(uint64_t bytes, char *buf, size_t len);
+
+
+
+/* Sleep until the CLOCK_MONOTONIC time deadline (seconds). Returns 0 when
+ * reached, -EINTR when a signal cut the sleep short. */
+int util_sleep_until(double deadline);
+
+#endif

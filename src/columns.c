@@ -1,0 +1,188 @@
+/* columns: see include/columns.h */
+#include "columns.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "util.h"
+
+static void fmt_name(const struct disk_sample *d, char *b, size_t n)
+{
+	util_strlcpy(b, d->info.name, n);
+}
+
+static void fmt_kind(const struct disk_sample *d, char *b, size_t n)
+{
+	util_strlcpy(b, disk_kind_name(d->info.kind), n);
+}
+
+static void fmt_rot(const struct disk_sample *d, char *b, size_t n)
+{
+	util_strlcpy(b, d->info.rotational < 0 ? "-" : d->info.rotational ? "yes" : "no", n);
+}
+
+static void fmt_size(const struct disk_sample *d, char *b, size_t n)
+{
+	util_format_size(d->info.size_bytes, b, n);
+}
+
+static void fmt_model(const struct disk_sample *d, char *b, size_t n)
+{
+	util_strlcpy(b, d->info.model[0] ? d->info.model : "-", n);
+}
+
+static void fmt_sched(const struct disk_sample *d, char *b, size_t n)
+{
+	sched_format(&d->info.sched, b, n);
+}
+
+static void fmt_i64(int64_t v, char *b, size_t n)
+{
+	if (v < 0)
+		util_strlcpy(b, "-", n);
+	else
+		snprintf(b, n, "%lld", (long long)v);
+}
+
+static void fmt_nr(const struct disk_sample *d, char *b, size_t n)
+{
+	fmt_i64(d->info.nr_requests, b, n);
+}
+
+static void fmt_ra(const struct disk_sample *d, char *b, size_t n)
+{
+	fmt_i64(d->info.read_ahead_kb, b, n);
+}
+
+static void fmt_wbt(const struct disk_sample *d, char *b, size_t n)
+{
+	fmt_i64(d->info.wbt_lat_usec, b, n);
+}
+
+/* Rates exist only from a disk's second reading on. */
+static void fmt_rate(const struct disk_sample *d, double v, int decimals, char *b, size_t n)
+{
+	if (!d->have_rates)
+		util_strlcpy(b, "-", n);
+	else
+		snprintf(b, n, "%.*f", decimals, v);
+}
+
+static void fmt_rs(const struct disk_sample *d, char *b, size_t n)
+{
+	fmt_rate(d, d->io.r_s, 2, b, n);
+}
+
+static void fmt_ws(const struct disk_sample *d, char *b, size_t n)
+{
+	fmt_rate(d, d->io.w_s, 2, b, n);
+}
+
+static void fmt_rmb(const struct disk_sample *d, char *b, size_t n)
+{
+	fmt_rate(d, d->io.rkB_s / 1024.0, 2, b, n);
+}
+
+static void fmt_wmb(const struct disk_sample *d, char *b, size_t n)
+{
+	fmt_rate(d, d->io.wkB_s / 1024.0, 2, b, n);
+}
+
+static void fmt_rawait(const struct disk_sample *d, char *b, size_t n)
+{
+	fmt_rate(d, d->io.r_await_ms, 2, b, n);
+}
+
+static void fmt_wawait(const struct disk_sample *d, char *b, size_t n)
+{
+	fmt_rate(d, d->io.w_await_ms, 2, b, n);
+}
+
+static void fmt_aqu(const struct disk_sample *d, char *b, size_t n)
+{
+	fmt_rate(d, d->io.aqu_sz, 2, b, n);
+}
+
+static void fmt_util(const struct disk_sample *d, char *b, size_t n)
+{
+	fmt_rate(d, d->io.util_pct, 1, b, n);
+}
+
+static const struct column table[] = {
+	{"DEVICE", 8, 0, 1, fmt_name},
+	{"KIND", 9, 3, 1, fmt_kind},
+	{"ROT", 3, 5, 1, fmt_rot},
+	{"SIZE", 6, 4, 0, fmt_size},
+	{"MODEL", 16, 7, 1, fmt_model},
+	{"SCHEDULER", 28, 1, 1, fmt_sched},
+	{"NR_RQ", 5, 6, 0, fmt_nr},
+	{"RA_KB", 6, 6, 0, fmt_ra},
+	{"WBT_US", 7, 6, 0, fmt_wbt},
+	{"r/s", 8, 2, 0, fmt_rs},
+	{"w/s", 8, 2, 0, fmt_ws},
+	{"rMB/s", 7, 3, 0, fmt_rmb},
+	{"wMB/s", 7, 3, 0, fmt_wmb},
+	{"r_await", 7, 2, 0, fmt_rawait},
+	{"w_await", 7, 3, 0, fmt_wawait},
+	{"aqu-sz", 6, 4, 0, fmt_aqu},
+	{"%util", 5, 2, 0, fmt_util},
+};
+
+#define NCOLS (sizeof table / sizeof table[0])
+
+const struct column *columns_table(size_t *n)
+{
+	*n = NCOLS;
+	return table;
+}
+
+size_t columns_fit(int width, size_t *idx)
+{
+	int chosen[NCOLS] = {0};
+	int used = 0, maxprio = 0;
+	for (size_t i = 0; i < NCOLS; i++)
+		if (table[i].priority > maxprio)
+			maxprio = table[i].priority;
+	for (int p = 0; p <= maxprio; p++) {
+		for (size_t i = 0; i < NCOLS; i++) {
+			if (table[i].priority != p)
+				continue;
+			int need = table[i].width + (used ? 1 : 0);
+			if (used + need <= width) {
+				chosen[i] = 1;
+				used += need;
+			}
+		}
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < NCOLS; i++)
+		if (chosen[i])
+			idx[k++] = i;
+	return k;
+}
+
+static void pad(const struct column *c, const char *text, char *buf, size_t len)
+{
+	int w = c->width;
+	if ((size_t)w >= len)
+		w = (int)len - 1;
+	int tl = (int)strlen(text);
+	if (tl > w) {
+		/* Cut text at the right; numbers never need it at these widths. */
+		snprintf(buf, len, "%.*s", w, text);
+		return;
+	}
+	snprintf(buf, len, c->left ? "%-*s" : "%*s", w, text);
+}
+
+void columns_cell(const struct column *c, const struct disk_sample *d, char *buf, size_t len)
+{
+	char text[128];
+	c->format(d, text, sizeof text);
+	pad(c, text, buf, len);
+}
+
+void columns_header(const struct column *c, char *buf, size_t len)
+{
+	pad(c, c->header, buf, len);
+}

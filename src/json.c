@@ -1,0 +1,112 @@
+/* json: see include/json.h */
+#include "json.h"
+
+#include <math.h>
+
+void json_write_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"': fputs("\\\"", f); break;
+		case '\\': fputs("\\\\", f); break;
+		case '\n': fputs("\\n", f); break;
+		case '\t': fputs("\\t", f); break;
+		case '\r': fputs("\\r", f); break;
+		default:
+			if (*p < 0x20)
+				fprintf(f, "\\u%04x", *p);
+			else
+				fputc(*p, f);
+		}
+	}
+	fputc('"', f);
+}
+
+/* A number, or null where it does not exist (never a made-up 0). */
+static void num_or_null(FILE *f, const char *key, double v, int present)
+{
+	fprintf(f, ",\"%s\":", key);
+	if (present && isfinite(v))
+		fprintf(f, "%.3f", v);
+	else
+		fputs("null", f);
+}
+
+static void int_or_null(FILE *f, const char *key, long long v)
+{
+	fprintf(f, ",\"%s\":", key);
+	if (v >= 0)
+		fprintf(f, "%lld", v);
+	else
+		fputs("null", f);
+}
+
+static void write_disk(FILE *f, const struct disk_sample *d)
+{
+	const struct disk_info *i = &d->info;
+	fputs("{\"name\":", f);
+	json_write_string(f, i->name);
+	fputs(",\"kind\":", f);
+	json_write_string(f, disk_kind_name(i->kind));
+	fputs(",\"model\":", f);
+	if (i->model[0])
+		json_write_string(f, i->model);
+	else
+		fputs("null", f);
+	fprintf(f, ",\"rotational\":%s", i->rotational < 0 ? "null" : i->rotational ? "true" : "false");
+	fprintf(f, ",\"size_bytes\":%llu", (unsigned long long)i->size_bytes);
+	fputs(",\"scheduler\":", f);
+	const char *act = sched_active(&i->sched);
+	if (act)
+		json_write_string(f, act);
+	else
+		fputs("null", f);
+	fputs(",\"schedulers\":[", f);
+	for (int k = 0; k < i->sched.n; k++) {
+		if (k)
+			fputc(',', f);
+		json_write_string(f, i->sched.names[k]);
+	}
+	fputc(']', f);
+	int_or_null(f, "nr_requests", i->nr_requests);
+	int_or_null(f, "read_ahead_kb", i->read_ahead_kb);
+	int_or_null(f, "wbt_lat_usec", i->wbt_lat_usec);
+	num_or_null(f, "r_s", d->io.r_s, d->have_rates);
+	num_or_null(f, "w_s", d->io.w_s, d->have_rates);
+	num_or_null(f, "rkB_s", d->io.rkB_s, d->have_rates);
+	num_or_null(f, "wkB_s", d->io.wkB_s, d->have_rates);
+	num_or_null(f, "r_await_ms", d->io.r_await_ms, d->have_rates);
+	num_or_null(f, "w_await_ms", d->io.w_await_ms, d->have_rates);
+	num_or_null(f, "aqu_sz", d->io.aqu_sz, d->have_rates);
+	num_or_null(f, "util_pct", d->io.util_pct, d->have_rates);
+	fputc('}', f);
+}
+
+void json_write_sample(FILE *f, const struct sample *s)
+{
+	fprintf(f, "{\"ts\":%.3f,\"interval_s\":%.3f,\"host\":", s->ts, s->interval_s);
+	json_write_string(f, s->host);
+	fputs(",\"kernel\":", f);
+	json_write_string(f, s->kernel);
+	fputs(",\"psi_io\":", f);
+	if (s->psi_err == 0) {
+		fprintf(f, "{\"some_avg10\":%.2f", s->psi.some.avg10);
+		num_or_null(f, "full_avg10", s->psi.full.avg10, s->psi.have_full);
+		fputc('}', f);
+	} else {
+		fputs("null", f);
+	}
+	fputs(",\"loadavg\":", f);
+	if (s->have_load)
+		fprintf(f, "[%.2f,%.2f,%.2f]", s->load[0], s->load[1], s->load[2]);
+	else
+		fputs("null", f);
+	fputs(",\"disks\":[", f);
+	for (size_t i = 0; i < s->ndisks; i++) {
+		if (i)
+			fputc(',', f);
+		write_disk(f, &s->disks[i]);
+	}
+	fputs("]}\n", f);
+}

@@ -1,0 +1,135 @@
+/* util: see include/util.h */
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+long util_read_text(const char *path, char *buf, size_t len)
+{
+	if (len == 0)
+		return -EINVAL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	size_t got = 0;
+	while (got < len - 1) {
+		ssize_t n = read(fd, buf + got, len - 1 - got);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = errno;
+			close(fd);
+			return -e;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	buf[got] = '\0';
+	return (long)got;
+}
+
+int util_parse_u64(const char *s, uint64_t *out)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	/* strtoull accepts a leading '-' and wraps; a sysfs number never has one. */
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno == ERANGE)
+		return -ERANGE;
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*end != '\0')
+		return -EINVAL;
+	*out = (uint64_t)v;
+	return 0;
+}
+
+int util_read_u64(const char *path, uint64_t *out)
+{
+	char buf[64];
+	long n = util_read_text(path, buf, sizeof buf);
+	if (n < 0)
+		return (int)n;
+	return util_parse_u64(buf, out);
+}
+
+static double clock_seconds(clockid_t id)
+{
+	struct timespec ts;
+	clock_gettime(id, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+double util_mono_now(void)
+{
+	return clock_seconds(CLOCK_MONOTONIC);
+}
+
+double util_real_now(void)
+{
+	return clock_seconds(CLOCK_REALTIME);
+}
+
+char *util_trim(char *s)
+{
+	char *p = s;
+	while (isspace((unsigned char)*p))
+		p++;
+	size_t n = strlen(p);
+	while (n > 0 && isspace((unsigned char)p[n - 1]))
+		n--;
+	memmove(s, p, n);
+	s[n] = '\0';
+	return s;
+}
+
+void util_strlcpy(char *dst, const char *src, size_t len)
+{
+	if (len == 0)
+		return;
+	size_t n = strnlen(src, len - 1);
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+void util_format_size(uint64_t bytes, char *buf, size_t len)
+{
+	static const char units[] = "BKMGTPE";
+	double v = (double)bytes;
+	int u = 0;
+	while (v >= 1024.0 && u < (int)sizeof units - 2) {
+		v /= 1024.0;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, len, "%lluB", (unsigned long long)bytes);
+	else if (v < 10.0 && v != (double)(long)v)
+		snprintf(buf, len, "%.1f%c", v, units[u]);
+	else
+		snprintf(buf, len, "%.0f%c", v, units[u]);
+}
+
+int util_sleep_until(double deadline)
+{
+	struct timespec ts;
+	ts.tv_sec = (time_t)deadline;
+	ts.tv_nsec = (long)((deadline - (double)ts.tv_sec) * 1e9);
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	int rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	return rc == 0 ? 0 : -rc;
+}

@@ -1,0 +1,46 @@
+#!/bin/bash
+# Command-line behaviour of the real binary: exit codes and messages, the
+# first sample's timing, --disk against real devices.
+. "$(dirname "$0")/../lib/common.sh"
+need_cmd jq
+
+expect() { # expect CODE PATTERN ARGS...
+	want=$1 pat=$2; shift 2
+	out=$("$BIN" "$@" 2>&1); rc=$?
+	[ "$rc" -eq "$want" ] || fail "iosched-top $*: exit $rc, wanted $want ($out)"
+	printf '%s' "$out" | grep -q -- "$pat" || fail "iosched-top $*: output lacks '$pat': $out"
+}
+expect 0 "iosched-top [0-9]" -V
+expect 0 "--iterations" --help
+expect 2 "0.01 to 3600" -d 0
+expect 2 "1 to 1000000000" -n 0
+expect 2 "unknown option" --no-such-option
+expect 2 "no disk named 'nosuchdisk'" -b --disk nosuchdisk
+expect 2 "given twice" -b --disk a,a
+
+# A partition's name is answered with its disk's.
+part=$(for p in /sys/class/block/*/partition; do [ -e "$p" ] && basename "$(dirname "$p")" && break; done)
+if [ -n "$part" ]; then
+	disk=$(basename "$(dirname "$(readlink -f "/sys/class/block/$part")")")
+	expect 2 "partition of $disk" -b --disk "$part"
+else
+	note "no partition on this machine; partition message not checked"
+fi
+
+# Every line is JSON with the fixed top-level fields.
+"$BIN" --json -n 2 -d 0.05 | jq -e 'has("ts") and has("interval_s") and (.disks | type == "array")' >/dev/null ||
+	fail "JSON lines lack ts/interval_s/disks"
+
+# Start-up: with a 50 ms interval the first sample is out within 100 ms.
+start=$(date +%s%N)
+"$BIN" -b -n 1 -d 0.05 > /dev/null || fail "batch run failed"
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+note "first batch sample after ${ms} ms (interval 50 ms)"
+[ "$ms" -lt 100 ] || fail "first sample took ${ms} ms, over 100 ms"
+
+# The man page renders without warnings.
+if command -v groff >/dev/null; then
+	w=$(groff -man -ww -z "$TOP/iosched-top.1" 2>&1)
+	[ -z "$w" ] || fail "groff warns: $w"
+fi
+echo "PASS"

@@ -1,0 +1,56 @@
+# Shared by the shell tests: skip rules, loop devices that are always
+# detached, and numeric checks. Source it; then call need_root etc.
+# A test exits 0 (pass), 77 (skip, with a SKIP line saying why) or other (fail).
+
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+BIN=${IOSCHED_BIN:-$TOP/iosched-top}
+case $BIN in /*) ;; *) BIN=$TOP/$BIN ;; esac
+
+skip() { echo "SKIP: $*"; exit 77; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
+note() { echo "  $*"; }
+
+need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root (loop devices)"; }
+need_cmd() { for c in "$@"; do command -v "$c" >/dev/null 2>&1 || skip "needs $c"; done; }
+
+# Scratch space and cleanup. Every test calls setup_scratch first; the
+# trap detaches exactly the loop devices this test attached.
+LOOPS=""
+CLEANUPS=""
+cleanup() {
+	for c in $CLEANUPS; do eval "$c" 2>/dev/null; done
+	for l in $LOOPS; do
+		# Leave the queue as we found it before letting the device go.
+		n=$(basename "$l")
+		[ -w "/sys/block/$n/queue/scheduler" ] && echo none > "/sys/block/$n/queue/scheduler" 2>/dev/null
+		losetup -d "$l" 2>/dev/null
+	done
+	[ -n "${SCRATCH:-}" ] && rm -rf "$SCRATCH"
+}
+setup_scratch() {
+	SCRATCH=$(mktemp -d /var/tmp/iosched-test.XXXXXX)
+	trap cleanup EXIT
+	trap 'exit 130' INT TERM HUP
+}
+on_exit() { CLEANUPS="$CLEANUPS $1"; }
+
+# attach_loop SIZE_MB [fill] -> sets LOOP=/dev/loopN (not printed: a
+# command substitution would run it in a subshell and the trap would never
+# learn of the device). With "fill" the backing file is written with random
+# data (reads of holes would never reach a disk).
+attach_loop() {
+	f="$SCRATCH/backing.$$.$RANDOM.img"
+	if [ "${2:-}" = fill ]; then
+		dd if=/dev/urandom of="$f" bs=1M count="$1" status=none conv=fsync || fail "cannot write $f"
+	else
+		fallocate -l "${1}M" "$f" || fail "cannot allocate $f"
+	fi
+	l=$(losetup -f --show --direct-io=on "$f") || fail "losetup failed"
+	LOOPS="$LOOPS $l"
+	LOOP=$l
+}
+
+# within A B PCT: |A - B| <= PCT % of B
+within() {
+	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b != 0 && d <= b * p / 100) }'
+}

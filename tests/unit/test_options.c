@@ -1,0 +1,204 @@
+/* Unit tests: command-line parsing, the column fitting, and that the man
+ * page documents every option and every key of the tables the code uses. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "columns.h"
+#include "keys.h"
+#include "options.h"
+#include "util.h"
+
+static int parse(struct options *o, char *err, size_t len, ...)
+{
+	char *argv[32] = {"iosched-top"};
+	int argc = 1;
+	va_list ap;
+	va_start(ap, len);
+	for (char *a; (a = va_arg(ap, char *)) != NULL && argc < 31;)
+		argv[argc++] = a;
+	va_end(ap);
+	err[0] = '\0';
+	return options_parse(argc, argv, o, err, len);
+}
+
+static void test_defaults(void **state)
+{
+	(void)state;
+	struct options o;
+	char err[256];
+	assert_int_equal(parse(&o, err, sizeof err, NULL), 0);
+	assert_false(o.batch);
+	assert_float_equal(o.delay_s, 1.0, 0);
+	assert_int_equal(o.iterations, 0);
+	assert_int_equal(o.ndisks, 0);
+	options_free(&o);
+}
+
+static void test_valid(void **state)
+{
+	(void)state;
+	struct options o;
+	char err[256];
+	assert_int_equal(parse(&o, err, sizeof err, "-b", "-n", "3", "-d", "0.25", "--disk", "sda,nvme0n1",
+			       "--disk", "loop0", NULL), 0);
+	assert_true(o.batch);
+	assert_int_equal(o.iterations, 3);
+	assert_float_equal(o.delay_s, 0.25, 1e-12);
+	assert_int_equal(o.ndisks, 3);
+	assert_string_equal(o.disks[0], "sda");
+	assert_string_equal(o.disks[1], "nvme0n1");
+	assert_string_equal(o.disks[2], "loop0");
+	options_free(&o);
+	assert_int_equal(parse(&o, err, sizeof err, "--json", "--iterations=1", "--delay=2", NULL), 0);
+	assert_true(o.batch);
+	assert_int_equal(o.format, OUT_JSON);
+	options_free(&o);
+}
+
+/* Each bad value gives -1 and a message naming the option and what is accepted. */
+static void expect_error(const char *a, const char *b, const char *must_contain)
+{
+	struct options o;
+	char err[256];
+	int rc = b ? parse(&o, err, sizeof err, a, b, NULL) : parse(&o, err, sizeof err, a, NULL);
+	options_free(&o);
+	if (rc != -1 || !strstr(err, must_contain))
+		fail_msg("'%s %s': rc %d, message '%s' lacks '%s'", a, b ? b : "", rc, err, must_contain);
+}
+
+static void test_invalid(void **state)
+{
+	(void)state;
+	expect_error("-d", "0", "0.01 to 3600");
+	expect_error("-d", "abc", "--delay");
+	expect_error("-d", "nan", "--delay");
+	expect_error("-d", "5000", "0.01 to 3600");
+	expect_error("-d", "1s", "--delay");
+	expect_error("-n", "0", "1 to 1000000000");
+	expect_error("-n", "-4", "--iterations");
+	expect_error("-n", "2.5", "--iterations");
+	expect_error("--disk", "", "empty name");
+	expect_error("--disk", "sda,,sdb", "empty name");
+	expect_error("--disk", "sda,sda", "given twice");
+	expect_error("--disk", "/dev/sda", "kernel name");
+	expect_error("--bogus", NULL, "unknown option '--bogus'");
+	expect_error("-x", NULL, "unknown option '-x'");
+	expect_error("-d", NULL, "--delay needs a value");
+	expect_error("--disk", NULL, "--disk needs a value");
+	expect_error("stray", NULL, "unexpected argument 'stray'");
+}
+
+static char *slurp(const char *path)
+{
+	static char buf[256 * 1024];
+	long n = util_read_text(path, buf, sizeof buf);
+	assert_true(n > 0);
+	return buf;
+}
+
+/* "--delay" is written "\-\-delay" in man source. */
+static void man_escape(const char *in, char *out, size_t len)
+{
+	size_t k = 0;
+	for (; *in && k + 3 < len; in++) {
+		if (*in == '-')
+			out[k++] = '\\';
+		out[k++] = *in;
+	}
+	out[k] = '\0';
+}
+
+static void test_man_documents_options(void **state)
+{
+	(void)state;
+	const char *man = slurp(SRCDIR "/iosched-top.1");
+	size_t n;
+	const struct option_def *d = options_table(&n);
+	for (size_t i = 0; i < n; i++) {
+		char lng[64], esc[128];
+		snprintf(lng, sizeof lng, "--%s", d[i].name);
+		man_escape(lng, esc, sizeof esc);
+		if (!strstr(man, esc))
+			fail_msg("iosched-top.1 does not document %s", lng);
+		if (d[i].short_name > 0 && d[i].short_name < 256) {
+			char sh[8];
+			snprintf(sh, sizeof sh, "\\-%c", d[i].short_name);
+			if (!strstr(man, sh))
+				fail_msg("iosched-top.1 does not document -%c", d[i].short_name);
+		}
+	}
+}
+
+static void test_man_documents_keys(void **state)
+{
+	(void)state;
+	const char *man = slurp(SRCDIR "/iosched-top.1");
+	const char *keys = strstr(man, ".SH KEYS");
+	assert_non_null(keys);
+	size_t n;
+	const struct key_binding *k = keys_table(&n);
+	for (size_t i = 0; i < n; i++) {
+		char want[64];
+		snprintf(want, sizeof want, ".B %s\n", k[i].label);
+		if (!strstr(keys, want))
+			fail_msg("iosched-top.1 KEYS lacks '%s'", k[i].label);
+	}
+}
+
+static void test_keys_lookup(void **state)
+{
+	(void)state;
+	assert_int_equal(keys_lookup('q')->action, KEY_ACT_QUIT);
+	assert_int_equal(keys_lookup('j')->action, KEY_ACT_DOWN);
+	assert_int_equal(keys_lookup('?')->action, KEY_ACT_HELP);
+	assert_null(keys_lookup('Z'));
+	assert_null(keys_lookup(0));
+	/* No key code is bound twice. */
+	size_t n;
+	const struct key_binding *k = keys_table(&n);
+	for (size_t i = 0; i < n; i++)
+		for (int c = 0; c < KEYS_MAX_CODES && k[i].codes[c]; c++)
+			assert_ptr_equal(keys_lookup(k[i].codes[c]), &k[i]);
+}
+
+static void test_columns_fit(void **state)
+{
+	(void)state;
+	size_t n, idx[64];
+	const struct column *c = columns_table(&n);
+	/* Wide enough: every column, in table order. */
+	assert_int_equal(columns_fit(1000, idx), n);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(idx[i], i);
+	/* Narrow: the name and the scheduler list survive, in order. */
+	size_t k = columns_fit(40, idx);
+	assert_true(k >= 2);
+	assert_string_equal(c[idx[0]].header, "DEVICE");
+	assert_string_equal(c[idx[1]].header, "SCHEDULER");
+	int used = -1;
+	for (size_t i = 0; i < k; i++) {
+		used += c[idx[i]].width + 1;
+		if (i)
+			assert_true(idx[i] > idx[i - 1]);
+	}
+	assert_true(used <= 40);
+	/* Too narrow for anything but the name. */
+	assert_int_equal(columns_fit(10, idx), 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),       cmocka_unit_test(test_valid),
+		cmocka_unit_test(test_invalid),        cmocka_unit_test(test_man_documents_options),
+		cmocka_unit_test(test_man_documents_keys), cmocka_unit_test(test_keys_lookup),
+		cmocka_unit_test(test_columns_fit),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,141 @@
+/* Unit tests: scheduler strings, PSI text, disk kinds, size formatting. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <string.h>
+
+#include "disk.h"
+#include "psi.h"
+#include "sched.h"
+#include "util.h"
+
+static void test_sched_typical(void **state)
+{
+	(void)state;
+	struct sched_list s;
+	assert_int_equal(sched_parse("none [mq-deadline] kyber bfq \n", &s), 0);
+	assert_int_equal(s.n, 4);
+	assert_int_equal(s.active, 1);
+	assert_string_equal(sched_active(&s), "mq-deadline");
+	assert_string_equal(s.names[3], "bfq");
+	char buf[128];
+	sched_format(&s, buf, sizeof buf);
+	assert_string_equal(buf, "none [mq-deadline] kyber bfq");
+}
+
+static void test_sched_first_and_last(void **state)
+{
+	(void)state;
+	struct sched_list s;
+	assert_int_equal(sched_parse("[none] mq-deadline kyber bfq ", &s), 0);
+	assert_string_equal(sched_active(&s), "none");
+	assert_int_equal(sched_parse("none mq-deadline kyber [bfq]", &s), 0);
+	assert_string_equal(sched_active(&s), "bfq");
+	assert_int_equal(s.n, 4);
+}
+
+static void test_sched_no_brackets_and_empty(void **state)
+{
+	(void)state;
+	struct sched_list s;
+	char buf[64];
+	assert_int_equal(sched_parse("none", &s), 0);
+	assert_int_equal(s.n, 1);
+	assert_null(sched_active(&s));
+	assert_int_equal(sched_parse("", &s), 0);
+	assert_int_equal(s.n, 0);
+	sched_format(&s, buf, sizeof buf);
+	assert_string_equal(buf, "-");
+	assert_int_equal(sched_parse(" \n", &s), 0);
+	assert_int_equal(s.n, 0);
+}
+
+static void test_sched_malformed(void **state)
+{
+	(void)state;
+	struct sched_list s;
+	assert_int_equal(sched_parse("[none] [bfq]", &s), -EINVAL);    /* two active */
+	assert_int_equal(sched_parse("[none mq-deadline", &s), -EINVAL);
+	assert_int_equal(sched_parse("none] bfq", &s), -EINVAL);
+	assert_int_equal(sched_parse("[]", &s), -EINVAL);
+	assert_int_equal(sched_parse("a-name-far-too-long-for-the-kernel", &s), -EINVAL);
+	assert_int_equal(sched_parse("a b c d e f g h i", &s), -EINVAL); /* > SCHED_MAX */
+	/* A failed parse leaves nothing half-filled. */
+	assert_int_equal(s.n, 0);
+	assert_int_equal(s.active, -1);
+}
+
+static void test_psi(void **state)
+{
+	(void)state;
+	struct psi p;
+	assert_int_equal(psi_read(SRCDIR "/tests/fixtures/pressure-io.txt", &p), 0);
+	assert_true(p.have_some && p.have_full);
+	assert_float_equal(p.some.avg10, 0.56, 1e-9);
+	assert_float_equal(p.full.avg300, 0.07, 1e-9);
+	assert_int_equal(p.full.total_us, 338976);
+	/* Older kernels' CPU-style file has no "full" line. */
+	assert_int_equal(psi_parse("some avg10=1.00 avg60=2.00 avg300=3.00 total=4\n", &p), 0);
+	assert_false(p.have_full);
+	assert_int_equal(psi_parse("garbage\n", &p), -EINVAL);
+	assert_int_equal(psi_parse("", &p), -EINVAL);
+	assert_int_equal(psi_read("/nonexistent/pressure", &p), -ENOENT);
+}
+
+static void test_classify(void **state)
+{
+	(void)state;
+	assert_int_equal(disk_classify("nvme0n1", "nvme", NULL, NULL), DISK_NVME);
+	assert_int_equal(disk_classify("sda", "sd", NULL, "/sys/devices/pci0000:00/ata1/host0/target0:0:0/0:0:0:0/block/sda"), DISK_SCSI);
+	assert_int_equal(disk_classify("sdb", "sd", NULL, "/sys/devices/pci0000:00/0000:00:14.0/usb2/2-1/2-1:1.0/host6/block/sdb"), DISK_USB);
+	assert_int_equal(disk_classify("sdc", NULL, "usb", NULL), DISK_USB);
+	assert_int_equal(disk_classify("vda", "virtio_blk", NULL, NULL), DISK_VIRTIO);
+	assert_int_equal(disk_classify("mmcblk0", "mmcblk", NULL, NULL), DISK_MMC);
+	assert_int_equal(disk_classify("loop3", NULL, NULL, NULL), DISK_LOOP);
+	assert_int_equal(disk_classify("dm-0", NULL, NULL, NULL), DISK_DM);
+	assert_int_equal(disk_classify("md127", NULL, NULL, NULL), DISK_MD);
+	assert_int_equal(disk_classify("zram0", NULL, NULL, NULL), DISK_ZRAM);
+	assert_int_equal(disk_classify("nbd0", NULL, NULL, NULL), DISK_OTHER);
+	assert_string_equal(disk_kind_name(DISK_SCSI), "sata/scsi");
+	assert_string_equal(disk_kind_name((enum disk_kind)99), "other");
+}
+
+static void test_size_format(void **state)
+{
+	(void)state;
+	char b[16];
+	util_format_size(0, b, sizeof b);
+	assert_string_equal(b, "0B");
+	util_format_size(274877906944ULL, b, sizeof b);
+	assert_string_equal(b, "256G");
+	util_format_size(1932735283ULL, b, sizeof b); /* 1.8 GiB */
+	assert_string_equal(b, "1.8G");
+	util_format_size(512ULL << 20, b, sizeof b);
+	assert_string_equal(b, "512M");
+}
+
+static void test_parse_u64(void **state)
+{
+	(void)state;
+	uint64_t v;
+	assert_int_equal(util_parse_u64(" 128\n", &v), 0);
+	assert_int_equal(v, 128);
+	assert_int_equal(util_parse_u64("-1", &v), -EINVAL);
+	assert_int_equal(util_parse_u64("12abc", &v), -EINVAL);
+	assert_int_equal(util_parse_u64("", &v), -EINVAL);
+	assert_int_equal(util_parse_u64("99999999999999999999999", &v), -ERANGE);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sched_typical),   cmocka_unit_test(test_sched_first_and_last),
+		cmocka_unit_test(test_sched_no_brackets_and_empty), cmocka_unit_test(test_sched_malformed),
+		cmocka_unit_test(test_psi),             cmocka_unit_test(test_classify),
+		cmocka_unit_test(test_size_format),     cmocka_unit_test(test_parse_u64),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
