@@ -8,12 +8,16 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 # CI sets WERROR=1: warnings are errors there.
 WARN    := -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes -Wstrict-prototypes $(if $(WERROR),-Werror)
-CPPFLAGS += -Iinclude -D_GNU_SOURCE -DIOSCHED_VERSION='"$(VERSION)"'
+# -iquote, not -I: include/sched.h must not shadow the system <sched.h>.
+CPPFLAGS += -iquote include -D_GNU_SOURCE -DIOSCHED_VERSION='"$(VERSION)"'
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 LDLIBS  += $(PKG_LIBS) -laio -pthread -lm
 
-SRCS := $(wildcard src/*.c)
+# src/ holds the program's frame (main, options, cli, util); the layers of
+# the data flow have folders: collect/ reads the system, act/ changes it,
+# view/ shows samples.
+SRCS := $(wildcard src/*.c src/*/*.c)
 LIB_SRCS := $(filter-out src/main.c,$(SRCS))
 OBJS := $(SRCS:src/%.c=build/%.o)
 LIB_OBJS := $(LIB_SRCS:src/%.c=build/%.o)
@@ -26,7 +30,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=build/tests/%)
 UNIT_SAN_BINS := $(UNIT_SRCS:tests/unit/%.c=build/san/tests/%)
 
-.PHONY: all clean check check-unit check-integration check-tui install uninstall run deps test-deps sanitize
+.PHONY: all clean check check-unit install uninstall run deps test-deps bench sanitize
 
 all: iosched-top
 
@@ -34,10 +38,11 @@ iosched-top: $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 build/%.o: src/%.c $(wildcard include/*.h) | build
+	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(WARN) -MMD -c -o $@ $<
 
 build/san/%.o: src/%.c $(wildcard include/*.h) | build
-	@mkdir -p build/san
+	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(SAN_FLAGS) $(WARN) -c -o $@ $<
 
 build:
@@ -82,12 +87,21 @@ run: deps
 # Build dependencies: pkg-config name -> Debian package. As root, apt-get
 # installs what is missing; otherwise say what to install.
 BUILD_DEBS := pkg-config:pkg-config ncursesw:libncurses-dev libudev:libudev-dev libproc2:libproc2-dev libaio:libaio-dev
-TEST_DEBS  := cmocka:libcmocka-dev fio:fio iostat:sysstat tmux:tmux jq:jq losetup:mount
+TEST_DEBS  := cmocka:libcmocka-dev fio:fio iostat:sysstat tmux:tmux jq:jq losetup:mount \
+              mkfs.ext4:e2fsprogs setpriv:util-linux sha256sum:coreutils groff:groff-base
+BENCH_DEBS := fio:fio ioping:ioping jq:jq
 deps:
 	@tests/deps.sh build $(BUILD_DEBS)
 
 test-deps: deps
 	@tests/deps.sh test $(TEST_DEBS)
+
+# Measurements against real peers (root; several minutes): print ratios.
+bench: deps
+	@tests/deps.sh bench $(BENCH_DEBS)
+	$(MAKE) --no-print-directory all
+	bench/probe-vs-fio
+	bench/pacing-under-writer
 
 clean:
 	rm -rf build iosched-top

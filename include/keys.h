@@ -13,6 +13,7 @@ enum key_action {
 	KEY_ACT_BOTTOM,
 	KEY_ACT_HELP,
 	KEY_ACT_REDRAW,
+	KEY_ACT_RATE,
 };
 
 #define KEYS_MAX_CODES 4

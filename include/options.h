@@ -4,11 +4,17 @@
 #define IOSCHED_OPTIONS_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #define OPTIONS_MAX_DISKS 64
 
 enum output_format { OUT_TEXT, OUT_JSON };
+
+struct sched_set {
+	char *disk;
+	char *sched;
+};
 
 struct options {
 	int batch;
@@ -18,6 +24,18 @@ struct options {
 	char *disks[OPTIONS_MAX_DISKS];   /* owned, freed by options_free */
 	size_t ndisks;
 	int help, version;
+	/* probe */
+	int no_probe;
+	char *probe_disks[OPTIONS_MAX_DISKS];   /* --probe, owned */
+	size_t nprobe_disks;
+	double probe_rate_hz;                   /* 0: max (back-to-back) */
+	uint64_t probe_size;
+	char *probe_file;                       /* owned, or NULL */
+	uint64_t probe_file_size;
+	uint64_t seed;
+	int have_seed;
+	struct sched_set sets[OPTIONS_MAX_DISKS]; /* --set, owned */
+	size_t nsets;
 };
 
 struct option_def {
@@ -42,5 +60,13 @@ void options_free(struct options *o);
 #define DELAY_MIN_S 0.01
 #define DELAY_MAX_S 3600.0
 #define ITERATIONS_MAX 1000000000L
+#define PROBE_RATE_DEFAULT 20.0
+#define PROBE_RATE_MIN 0.1
+#define PROBE_RATE_MAX 10000.0
+#define PROBE_SIZE_DEFAULT 4096
+#define PROBE_SIZE_MAX (16u << 20)
+#define PROBE_FILE_SIZE_DEFAULT (1ull << 30)
+#define PROBE_FILE_SIZE_MIN (16ull << 20)
+#define PROBE_FILE_SIZE_MAX (64ull << 30)
 
 #endif

@@ -1,6 +1,7 @@
 /* sample: one tick of everything the collectors read. Views (TUI, batch
  * text, JSON) read a struct sample and nothing else; the sampler is the only
- * thing that fills one. */
+ * thing that fills one. The sampler also owns the collectors that run in
+ * the background (the probes) and the log of events actuators post. */
 #ifndef IOSCHED_SAMPLE_H
 #define IOSCHED_SAMPLE_H
 
@@ -8,18 +9,39 @@
 
 #include "disk.h"
 #include "diskstats.h"
+#include "event.h"
 #include "iostat.h"
+#include "latwin.h"
+#include "probe.h"
 #include "psi.h"
+
+#define CHART_SECONDS 120
+
+/* Probe figures over one window; quantiles are only meaningful where
+ * hist_enough(n, q) says so — views show "-" / null otherwise. */
+struct probe_summary {
+	uint64_t n;
+	uint64_t p50_ns, p90_ns, p99_ns, p999_ns, max_ns;
+	double mean_ns;
+	uint64_t flagged;
+};
 
 struct disk_sample {
 	struct disk_info info;
 	int have_rates;            /* 0 on a disk's first tick: no previous reading */
 	struct iostat_rates io;
 	unsigned long long in_flight;
+	int probed;                /* a probe was asked for: probe_st says how it is */
+	struct probe_status probe_st;
+	struct probe_summary probe;        /* this interval */
+	struct probe_summary probe_10s;    /* the last 10 s */
+	struct probe_summary probe_change; /* since the last scheduler change */
+	struct latwin_point chart[CHART_SECONDS]; /* per second, oldest first */
 };
 
 struct sample {
 	double ts;                 /* unix seconds (CLOCK_REALTIME) */
+	double mono;               /* CLOCK_MONOTONIC seconds of the reading */
 	double interval_s;         /* measured on CLOCK_MONOTONIC since the previous tick */
 	char host[128];
 	char kernel[128];
@@ -29,19 +51,47 @@ struct sample {
 	double load[3];
 	struct disk_sample *disks;
 	size_t ndisks, cap;
+	struct event events[EVENTLOG_PENDING];   /* what happened in this interval */
+	size_t nevents;
+	struct event recent[EVENTLOG_RECENT];    /* the latest events, oldest first */
+	size_t nrecent;
+	double probe_rate_hz;      /* the pacing in force (0: back-to-back) */
+};
+
+struct sampler_config {
+	const char *const *only;   /* --disk names, or NULL for every disk */
+	size_t nonly;
+	int probe;                 /* 0: no probes at all */
+	const char *const *probe_only; /* --probe names, or NULL for the default set */
+	size_t nprobe_only;
+	double probe_rate_hz;
+	uint32_t probe_size;
+	uint64_t seed;
+	int have_seed;
+	const char *probe_file;    /* --probe-file, or NULL */
+	const char *probe_file_disk; /* the whole disk it is on */
+	uint64_t probe_file_size;
+};
+
+struct sampler_probe {
+	char disk[DISK_NAME_MAX];
+	struct probe *p;           /* NULL when it could not start */
+	struct probe_status failed;/* why, when p is NULL */
+	enum probe_state last_state;
 };
 
 struct sampler {
+	struct sampler_config cfg;
 	struct udev *udev;
 	struct diskstats_table prev;
 	double prev_mono;          /* < 0 until the first reading */
-	const char *const *only;   /* --disk names, or NULL for every disk */
-	size_t nonly;
+	struct sampler_probe *probes;
+	size_t nprobes;
+	struct eventlog events;
 };
 
-/* Start a sampler. only/nonly restrict it to named disks (the array must
- * outlive the sampler). Returns 0 or a negative errno. */
-int sampler_init(struct sampler *s, const char *const *only, size_t nonly);
+/* Start a sampler (cfg's arrays must outlive it). Returns 0 or a negative errno. */
+int sampler_init(struct sampler *s, const struct sampler_config *cfg);
 
 /* Take the first diskstats reading so the first sample has rates. */
 int sampler_prime(struct sampler *s);
@@ -52,6 +102,16 @@ int sampler_collect(struct sampler *s, struct sample *out);
 
 /* The disks the system has now, unfiltered (for validating --disk). */
 int sampler_list_disks(struct sampler *s, struct disk_info **out, size_t *n);
+
+/* Whether disk d is to be probed under the configuration. */
+int sampler_wants_probe(const struct sampler *s, const struct disk_info *d);
+
+/* Record an event (it appears in the next sample). A successful scheduler
+ * change also restarts that disk's since-change window. */
+void sampler_post(struct sampler *s, const struct event *e);
+
+/* Change every probe's pacing (0: back-to-back). */
+void sampler_set_probe_rate(struct sampler *s, double hz);
 
 void sampler_free(struct sampler *s);
 void sample_free(struct sample *smp);

@@ -18,6 +18,14 @@ int util_read_u64(const char *path, uint64_t *out);
  * white space. Returns 0 or -EINVAL / -ERANGE. */
 int util_parse_u64(const char *s, uint64_t *out);
 
+/* Parse a byte count: digits with an optional K, M, G or T suffix (powers
+ * of 1024, case-insensitive, optional trailing "iB"/"B"). Returns 0 or -EINVAL / -ERANGE. */
+int util_parse_size(const char *s, uint64_t *out);
+
+/* Format a latency for a narrow column: "8.4us", "812us", "3.81ms",
+ * "41.2ms", "1.25s". */
+void util_format_latency(uint64_t ns, char *buf, size_t len);
+
 /* Seconds on CLOCK_MONOTONIC (intervals) and CLOCK_REALTIME (timestamps). */
 double util_mono_now(void);
 double util_real_now(void);
@@ -32,6 +40,13 @@ void util_strlcpy(char *dst, const char *src, size_t len);
 void util_format_size(uint64_t bytes, char *buf, size_t len);
 
 
+
+/* snprintf into a path buffer; returns 0, or -ENAMETOOLONG when it did
+ * not fit (a cut path names another file, never use one). */
+int util_pathf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* snprintf for messages, where cutting a long text short is acceptable. */
+void util_fmt(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Sleep until the CLOCK_MONOTONIC time deadline (seconds). Returns 0 when
  * reached, -EINTR when a signal cut the sleep short. */

@@ -7,7 +7,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_JSON = 256, OPT_DISK };
+#include "util.h"
+
+enum {
+	OPT_JSON = 256,
+	OPT_DISK,
+	OPT_NO_PROBE,
+	OPT_PROBE,
+	OPT_PROBE_RATE,
+	OPT_PROBE_SIZE,
+	OPT_PROBE_FILE,
+	OPT_PROBE_FILE_SIZE,
+	OPT_SEED,
+	OPT_SET,
+};
 
 static const struct option_def defs[] = {
 	{"batch", 'b', NULL, "batch mode: no screen, print the disk table every interval"},
@@ -15,6 +28,14 @@ static const struct option_def defs[] = {
 	{"delay", 'd', "SECS", "refresh interval in seconds, fractions allowed (0.01-3600, default 1)"},
 	{"disk", OPT_DISK, "NAME[,NAME]", "show only these whole disks (repeatable)"},
 	{"json", OPT_JSON, NULL, "batch output as one JSON object per line per interval (implies -b)"},
+	{"probe", OPT_PROBE, "DISK[,DISK]", "probe only these disks (default: every disk with a scheduler)"},
+	{"no-probe", OPT_NO_PROBE, NULL, "no latency probe"},
+	{"probe-rate", OPT_PROBE_RATE, "HZ|max", "probe reads per second, jittered (0.1-10000, default 20), or max: back-to-back"},
+	{"probe-size", OPT_PROBE_SIZE, "BYTES", "size of each probe read (512-16M, a multiple of the logical block; default 4K)"},
+	{"probe-file", OPT_PROBE_FILE, "PATH", "read this file instead of the device node of the disk it is on"},
+	{"probe-file-size", OPT_PROBE_FILE_SIZE, "SIZE", "size of a probe file the tool writes (16M-64G, default 1G)"},
+	{"seed", OPT_SEED, "N", "seed of the probe's random offsets, for repeatable runs"},
+	{"set", OPT_SET, "DISK=SCHED", "switch DISK to scheduler SCHED at start (repeatable)"},
 	{"version", 'V', NULL, "print the version and exit"},
 	{"help", 'h', NULL, "print this help and exit"},
 };
@@ -75,34 +96,35 @@ static int parse_delay(const char *v, struct options *o, char *err, size_t len)
 
 /* --disk takes a name or a comma-separated list. Existence is checked
  * later, against the disks the system has. */
-static int add_disk(const char *t, struct options *o, char *err, size_t len)
+static int add_name(const char *opt, const char *t, char **list, size_t *n, char *err, size_t len)
 {
 	if (strchr(t, '/')) {
-		snprintf(err, len, "--disk: '%s' is a path; give the kernel name as in /proc/diskstats (e.g. sda, not /dev/sda)", t);
+		snprintf(err, len, "%s: '%s' is a path; give the kernel name as in /proc/diskstats (e.g. sda, not /dev/sda)",
+			 opt, t);
 		return -1;
 	}
-	if (o->ndisks == OPTIONS_MAX_DISKS) {
-		snprintf(err, len, "--disk: more than %d disks given", OPTIONS_MAX_DISKS);
+	if (*n == OPTIONS_MAX_DISKS) {
+		snprintf(err, len, "%s: more than %d disks given", opt, OPTIONS_MAX_DISKS);
 		return -1;
 	}
-	for (size_t i = 0; i < o->ndisks; i++)
-		if (strcmp(o->disks[i], t) == 0) {
-			snprintf(err, len, "--disk: '%s' is given twice", t);
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp(list[i], t) == 0) {
+			snprintf(err, len, "%s: '%s' is given twice", opt, t);
 			return -1;
 		}
-	if (!(o->disks[o->ndisks] = strdup(t))) {
+	if (!(list[*n] = strdup(t))) {
 		snprintf(err, len, "out of memory");
 		return -1;
 	}
-	o->ndisks++;
+	(*n)++;
 	return 0;
 }
 
-static int add_disks(const char *v, struct options *o, char *err, size_t len)
+static int add_names(const char *opt, const char *v, char **list, size_t *n, char *err, size_t len)
 {
-	size_t n = strlen(v);
-	if (n == 0 || v[0] == ',' || v[n - 1] == ',' || strstr(v, ",,")) {
-		snprintf(err, len, "--disk: '%s' has an empty name; give NAME or NAME,NAME (e.g. --disk sda,nvme0n1)", v);
+	size_t l = strlen(v);
+	if (l == 0 || v[0] == ',' || v[l - 1] == ',' || strstr(v, ",,")) {
+		snprintf(err, len, "%s: '%s' has an empty name; give NAME or NAME,NAME (e.g. %s sda,nvme0n1)", opt, v, opt);
 		return -1;
 	}
 	char *copy = strdup(v), *save = NULL;
@@ -112,14 +134,108 @@ static int add_disks(const char *v, struct options *o, char *err, size_t len)
 	}
 	int rc = 0;
 	for (char *t = strtok_r(copy, ",", &save); t && rc == 0; t = strtok_r(NULL, ",", &save))
-		rc = add_disk(t, o, err, len);
+		rc = add_name(opt, t, list, n, err, len);
 	free(copy);
 	return rc;
+}
+
+static int parse_rate(const char *v, struct options *o, char *err, size_t len)
+{
+	if (strcmp(v, "max") == 0) {
+		o->probe_rate_hz = 0;
+		return 0;
+	}
+	char *end;
+	errno = 0;
+	double d = strtod(v, &end);
+	if (errno || end == v || *end || !isfinite(d) || d < PROBE_RATE_MIN || d > PROBE_RATE_MAX) {
+		snprintf(err, len, "--probe-rate: '%s' is not accepted; give reads per second from %.1f to %.0f, or max",
+			 v, PROBE_RATE_MIN, PROBE_RATE_MAX);
+		return -1;
+	}
+	o->probe_rate_hz = d;
+	return 0;
+}
+
+static int parse_bytes(const char *opt, const char *v, uint64_t lo, uint64_t hi, uint64_t *out, char *err,
+		       size_t len)
+{
+	uint64_t b;
+	if (util_parse_size(v, &b) < 0 || b < lo || b > hi) {
+		snprintf(err, len, "--%s: '%s' is not accepted; give bytes from %llu to %llu (K, M, G suffixes allowed)",
+			 opt, v, (unsigned long long)lo, (unsigned long long)hi);
+		return -1;
+	}
+	*out = b;
+	return 0;
+}
+
+static int parse_seed(const char *v, struct options *o, char *err, size_t len)
+{
+	if (util_parse_u64(v, &o->seed) < 0) {
+		snprintf(err, len, "--seed: '%s' is not accepted; give a whole number from 0 to 18446744073709551615", v);
+		return -1;
+	}
+	o->have_seed = 1;
+	return 0;
+}
+
+static int add_set(const char *v, struct options *o, char *err, size_t len)
+{
+	const char *eq = strchr(v, '=');
+	if (!eq || eq == v || !eq[1] || strchr(eq + 1, '=')) {
+		snprintf(err, len, "--set: '%s' is not accepted; give DISK=SCHEDULER, e.g. --set sda=bfq", v);
+		return -1;
+	}
+	if (o->nsets == OPTIONS_MAX_DISKS) {
+		snprintf(err, len, "--set: more than %d given", OPTIONS_MAX_DISKS);
+		return -1;
+	}
+	for (size_t i = 0; i < o->nsets; i++)
+		if (strncmp(o->sets[i].disk, v, (size_t)(eq - v)) == 0 && o->sets[i].disk[eq - v] == '\0') {
+			snprintf(err, len, "--set: disk '%.*s' is given twice", (int)(eq - v), v);
+			return -1;
+		}
+	o->sets[o->nsets].disk = strndup(v, (size_t)(eq - v));
+	o->sets[o->nsets].sched = strdup(eq + 1);
+	o->nsets++;
+	if (!o->sets[o->nsets - 1].disk || !o->sets[o->nsets - 1].sched) {
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	return 0;
 }
 
 static int apply(int c, const char *arg, struct options *o, char *err, size_t len)
 {
 	switch (c) {
+	case OPT_NO_PROBE:
+		o->no_probe = 1;
+		return 0;
+	case OPT_PROBE:
+		return add_names("--probe", arg, o->probe_disks, &o->nprobe_disks, err, len);
+	case OPT_PROBE_RATE:
+		return parse_rate(arg, o, err, len);
+	case OPT_PROBE_SIZE:
+		return parse_bytes("probe-size", arg, 512, PROBE_SIZE_MAX, &o->probe_size, err, len);
+	case OPT_PROBE_FILE:
+		if (o->probe_file) {
+			snprintf(err, len, "--probe-file: given twice; one probe file per run");
+			return -1;
+		}
+		if (!*arg) {
+			snprintf(err, len, "--probe-file: empty path");
+			return -1;
+		}
+		o->probe_file = strdup(arg);
+		return o->probe_file ? 0 : -1;
+	case OPT_PROBE_FILE_SIZE:
+		return parse_bytes("probe-file-size", arg, PROBE_FILE_SIZE_MIN, PROBE_FILE_SIZE_MAX,
+				   &o->probe_file_size, err, len);
+	case OPT_SEED:
+		return parse_seed(arg, o, err, len);
+	case OPT_SET:
+		return add_set(arg, o, err, len);
 	case 'b':
 		o->batch = 1;
 		return 0;
@@ -128,7 +244,7 @@ static int apply(int c, const char *arg, struct options *o, char *err, size_t le
 	case 'd':
 		return parse_delay(arg, o, err, len);
 	case OPT_DISK:
-		return add_disks(arg, o, err, len);
+		return add_names("--disk", arg, o->disks, &o->ndisks, err, len);
 	case OPT_JSON:
 		o->format = OUT_JSON;
 		o->batch = 1;
@@ -156,6 +272,9 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t le
 {
 	memset(o, 0, sizeof *o);
 	o->delay_s = 1.0;
+	o->probe_rate_hz = PROBE_RATE_DEFAULT;
+	o->probe_size = PROBE_SIZE_DEFAULT;
+	o->probe_file_size = PROBE_FILE_SIZE_DEFAULT;
 	struct option lo[NDEFS + 1];
 	char shortopts[2 * NDEFS + 2];
 	build_getopt(lo, shortopts);
@@ -179,6 +298,11 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t le
 	}
 	if (optind < argc) {
 		snprintf(err, len, "unexpected argument '%s'; options start with '-' (see --help)", argv[optind]);
+		return -1;
+	}
+	if (o->no_probe && (o->nprobe_disks || o->probe_file)) {
+		snprintf(err, len, "--no-probe conflicts with %s; give one or the other",
+			 o->probe_file ? "--probe-file" : "--probe");
 		return -1;
 	}
 	return 0;
@@ -207,5 +331,13 @@ void options_free(struct options *o)
 {
 	for (size_t i = 0; i < o->ndisks; i++)
 		free(o->disks[i]);
-	o->ndisks = 0;
+	for (size_t i = 0; i < o->nprobe_disks; i++)
+		free(o->probe_disks[i]);
+	for (size_t i = 0; i < o->nsets; i++) {
+		free(o->sets[i].disk);
+		free(o->sets[i].sched);
+	}
+	free(o->probe_file);
+	o->ndisks = o->nprobe_disks = o->nsets = 0;
+	o->probe_file = NULL;
 }

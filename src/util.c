@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,18 +37,26 @@ long util_read_text(const char *path, char *buf, size_t len)
 	return (long)got;
 }
 
+/* The decimal number at the start of s (no sign: strtoull would accept a
+ * '-' and wrap). Returns 0 with *end after it, or -EINVAL / -ERANGE. */
+static int leading_u64(const char *s, unsigned long long *v, char **end)
+{
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	*v = strtoull(s, end, 10);
+	return errno == ERANGE ? -ERANGE : 0;
+}
+
 int util_parse_u64(const char *s, uint64_t *out)
 {
 	while (isspace((unsigned char)*s))
 		s++;
-	/* strtoull accepts a leading '-' and wraps; a sysfs number never has one. */
-	if (!isdigit((unsigned char)*s))
-		return -EINVAL;
-	errno = 0;
 	char *end;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno == ERANGE)
-		return -ERANGE;
+	unsigned long long v;
+	int rc = leading_u64(s, &v, &end);
+	if (rc < 0)
+		return rc;
 	while (isspace((unsigned char)*end))
 		end++;
 	if (*end != '\0')
@@ -132,4 +141,62 @@ int util_sleep_until(double deadline)
 	}
 	int rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 	return rc == 0 ? 0 : -rc;
+}
+
+int util_pathf(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int w = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	return (w < 0 || (size_t)w >= len) ? -ENAMETOOLONG : 0;
+}
+
+void util_fmt(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+}
+
+int util_parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	int rc = leading_u64(s, &v, &end);
+	if (rc < 0)
+		return rc;
+	unsigned shift = 0;
+	switch (*end) {
+	case 'k': case 'K': shift = 10; end++; break;
+	case 'm': case 'M': shift = 20; end++; break;
+	case 'g': case 'G': shift = 30; end++; break;
+	case 't': case 'T': shift = 40; end++; break;
+	}
+	if (shift && (end[0] == 'i' || end[0] == 'I') && (end[1] == 'B' || end[1] == 'b'))
+		end += 2;
+	else if (*end == 'B' || *end == 'b')
+		end++;
+	if (*end != '\0')
+		return -EINVAL;
+	if (shift && v > (UINT64_MAX >> shift))
+		return -ERANGE;
+	*out = (uint64_t)v << shift;
+	return 0;
+}
+
+void util_format_latency(uint64_t ns, char *buf, size_t len)
+{
+	double us = (double)ns / 1e3;
+	if (us < 10)
+		snprintf(buf, len, "%.1fus", us);
+	else if (us < 1000)
+		snprintf(buf, len, "%.0fus", us);
+	else if (us < 10000)
+		snprintf(buf, len, "%.2fms", us / 1e3);
+	else if (us < 1e6)
+		snprintf(buf, len, "%.1fms", us / 1e3);
+	else
+		snprintf(buf, len, "%.2fs", us / 1e6);
 }

@@ -18,6 +18,20 @@ expect 2 "unknown option" --no-such-option
 expect 2 "no disk named 'nosuchdisk'" -b --disk nosuchdisk
 expect 2 "given twice" -b --disk a,a
 
+expect 2 "0.1 to 10000, or max" -b --probe-rate 0
+expect 2 "bytes from 512" -b --probe-size 100
+expect 2 "DISK=SCHEDULER" -b --set foo
+expect 2 "no disk named 'nosuch'" -b --set nosuch=bfq
+expect 2 "conflicts with --probe" -b --no-probe --probe x
+expect 2 "seed" -b --seed abc
+# A scheduler the disk does not offer is refused before anything changes.
+sd=$(for d in /sys/block/*; do [ "$(cat "$d/size")" != 0 ] && grep -q '\[' "$d/queue/scheduler" 2>/dev/null && basename "$d" && break; done)
+if [ -n "$sd" ]; then
+	before=$(cat "/sys/block/$sd/queue/scheduler")
+	expect 2 "has no scheduler 'nosuchsched'; it offers" -b --set "$sd=nosuchsched"
+	[ "$(cat "/sys/block/$sd/queue/scheduler")" = "$before" ] || fail "$sd changed by a refused --set"
+fi
+
 # A partition's name is answered with its disk's.
 part=$(for p in /sys/class/block/*/partition; do [ -e "$p" ] && basename "$(dirname "$p")" && break; done)
 if [ -n "$part" ]; then
@@ -28,12 +42,12 @@ else
 fi
 
 # Every line is JSON with the fixed top-level fields.
-"$BIN" --json -n 2 -d 0.05 | jq -e 'has("ts") and has("interval_s") and (.disks | type == "array")' >/dev/null ||
+"$BIN" --json -n 2 -d 0.05 --no-probe | jq -e 'has("ts") and has("interval_s") and (.disks | type == "array")' >/dev/null ||
 	fail "JSON lines lack ts/interval_s/disks"
 
 # Start-up: with a 50 ms interval the first sample is out within 100 ms.
 start=$(date +%s%N)
-"$BIN" -b -n 1 -d 0.05 > /dev/null || fail "batch run failed"
+"$BIN" -b -n 1 -d 0.05 --no-probe > /dev/null || fail "batch run failed"
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 note "first batch sample after ${ms} ms (interval 50 ms)"
 [ "$ms" -lt 100 ] || fail "first sample took ${ms} ms, over 100 ms"

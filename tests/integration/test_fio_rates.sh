@@ -23,7 +23,7 @@ FIO=$!
 on_exit "kill $FIO"
 sleep 2 # let the rate limiter settle
 
-"$BIN" -b --json -d 1 -n 6 --disk "$N" > "$SCRATCH/ours.json" &
+"$BIN" -b --json -d 1 -n 6 --disk "$N" --no-probe > "$SCRATCH/ours.json" &
 OURS=$!
 iostat -x -d -y -o JSON "$N" 1 6 > "$SCRATCH/iostat.json" &
 IOSTAT=$!

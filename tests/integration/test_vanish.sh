@@ -8,7 +8,7 @@ setup_scratch
 
 attach_loop 64; L=$LOOP
 N=$(basename "$L")
-"$BIN" -b --json -d 0.2 -n 15 > "$SCRATCH/out.json" &
+"$BIN" -b --json -d 0.2 -n 15 --no-probe > "$SCRATCH/out.json" &
 P=$!
 sleep 1
 losetup -d "$L" || fail "cannot detach $L"

@@ -16,9 +16,10 @@ need_cmd() { for c in "$@"; do command -v "$c" >/dev/null 2>&1 || skip "needs $c
 # Scratch space and cleanup. Every test calls setup_scratch first; the
 # trap detaches exactly the loop devices this test attached.
 LOOPS=""
-CLEANUPS=""
+CLEANUPS=()
 cleanup() {
-	for c in $CLEANUPS; do eval "$c" 2>/dev/null; done
+	# Last registered first: an unmount before the detach of its device.
+	for ((i = ${#CLEANUPS[@]} - 1; i >= 0; i--)); do eval "${CLEANUPS[i]}" 2>/dev/null; done
 	for l in $LOOPS; do
 		# Leave the queue as we found it before letting the device go.
 		n=$(basename "$l")
@@ -32,7 +33,7 @@ setup_scratch() {
 	trap cleanup EXIT
 	trap 'exit 130' INT TERM HUP
 }
-on_exit() { CLEANUPS="$CLEANUPS $1"; }
+on_exit() { CLEANUPS+=("$1"); }
 
 # attach_loop SIZE_MB [fill] -> sets LOOP=/dev/loopN (not printed: a
 # command substitution would run it in a subshell and the trap would never

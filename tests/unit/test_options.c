@@ -55,6 +55,27 @@ static void test_valid(void **state)
 	assert_string_equal(o.disks[1], "nvme0n1");
 	assert_string_equal(o.disks[2], "loop0");
 	options_free(&o);
+	assert_int_equal(parse(&o, err, sizeof err, "--probe-rate", "max", "--probe-size", "8K", "--seed", "42",
+			       "--probe", "sda,sdb", "--set", "sda=bfq", "--set", "sdb=none",
+			       "--probe-file", "/var/tmp/p", "--probe-file-size", "64M", NULL), 0);
+	assert_float_equal(o.probe_rate_hz, 0, 0);
+	assert_int_equal(o.probe_size, 8192);
+	assert_true(o.have_seed);
+	assert_int_equal(o.seed, 42);
+	assert_int_equal(o.nprobe_disks, 2);
+	assert_int_equal(o.nsets, 2);
+	assert_string_equal(o.sets[0].disk, "sda");
+	assert_string_equal(o.sets[0].sched, "bfq");
+	assert_string_equal(o.sets[1].sched, "none");
+	assert_string_equal(o.probe_file, "/var/tmp/p");
+	assert_int_equal(o.probe_file_size, 64ull << 20);
+	options_free(&o);
+	assert_int_equal(parse(&o, err, sizeof err, NULL), 0);
+	assert_float_equal(o.probe_rate_hz, 20, 0);       /* the defaults */
+	assert_int_equal(o.probe_size, 4096);
+	assert_int_equal(o.probe_file_size, 1ull << 30);
+	assert_false(o.have_seed);
+	options_free(&o);
 	assert_int_equal(parse(&o, err, sizeof err, "--json", "--iterations=1", "--delay=2", NULL), 0);
 	assert_true(o.batch);
 	assert_int_equal(o.format, OUT_JSON);
@@ -92,6 +113,19 @@ static void test_invalid(void **state)
 	expect_error("-d", NULL, "--delay needs a value");
 	expect_error("--disk", NULL, "--disk needs a value");
 	expect_error("stray", NULL, "unexpected argument 'stray'");
+	expect_error("--probe-rate", "0", "0.1 to 10000, or max");
+	expect_error("--probe-rate", "20000", "0.1 to 10000, or max");
+	expect_error("--probe-rate", "fast", "--probe-rate");
+	expect_error("--probe-size", "256", "bytes from 512 to 16777216");
+	expect_error("--probe-size", "32M", "bytes from 512 to 16777216");
+	expect_error("--probe-size", "4q", "--probe-size");
+	expect_error("--probe-file-size", "1M", "--probe-file-size");
+	expect_error("--seed", "-1", "--seed");
+	expect_error("--set", "sda", "DISK=SCHEDULER");
+	expect_error("--set", "=bfq", "DISK=SCHEDULER");
+	expect_error("--set", "sda=", "DISK=SCHEDULER");
+	expect_error("--probe", "sda,sda", "given twice");
+	expect_error("--probe-file", "", "empty path");
 }
 
 static char *slurp(const char *path)
@@ -112,6 +146,24 @@ static void man_escape(const char *in, char *out, size_t len)
 		out[k++] = *in;
 	}
 	out[k] = '\0';
+}
+
+static void test_conflicts(void **state)
+{
+	(void)state;
+	struct options o;
+	char err[256];
+	assert_int_equal(parse(&o, err, sizeof err, "--set", "sda=bfq", "--set", "sda=none", NULL), -1);
+	assert_non_null(strstr(err, "'sda' is given twice"));
+	options_free(&o);
+	assert_int_equal(parse(&o, err, sizeof err, "--no-probe", "--probe", "sda", NULL), -1);
+	assert_non_null(strstr(err, "conflicts"));
+	options_free(&o);
+	assert_int_equal(parse(&o, err, sizeof err, "--no-probe", "--probe-file", "/x", NULL), -1);
+	assert_non_null(strstr(err, "conflicts with --probe-file"));
+	options_free(&o);
+	assert_int_equal(parse(&o, err, sizeof err, "--probe-file", "/x", "--probe-file", "/y", NULL), -1);
+	options_free(&o);
 }
 
 static void test_man_documents_options(void **state)
@@ -196,7 +248,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),       cmocka_unit_test(test_valid),
-		cmocka_unit_test(test_invalid),        cmocka_unit_test(test_man_documents_options),
+		cmocka_unit_test(test_invalid),        cmocka_unit_test(test_conflicts),
+		cmocka_unit_test(test_man_documents_options),
 		cmocka_unit_test(test_man_documents_keys), cmocka_unit_test(test_keys_lookup),
 		cmocka_unit_test(test_columns_fit),
 	};

@@ -129,6 +129,43 @@ static void test_parse_u64(void **state)
 	assert_int_equal(util_parse_u64("99999999999999999999999", &v), -ERANGE);
 }
 
+static void test_parse_size(void **state)
+{
+	(void)state;
+	uint64_t v;
+	assert_int_equal(util_parse_size("4096", &v), 0);
+	assert_int_equal(v, 4096);
+	assert_int_equal(util_parse_size("4k", &v), 0);
+	assert_int_equal(v, 4096);
+	assert_int_equal(util_parse_size("1G", &v), 0);
+	assert_int_equal(v, 1ull << 30);
+	assert_int_equal(util_parse_size("16MiB", &v), 0);
+	assert_int_equal(v, 16ull << 20);
+	assert_int_equal(util_parse_size("512B", &v), 0);
+	assert_int_equal(v, 512);
+	assert_int_equal(util_parse_size("", &v), -EINVAL);
+	assert_int_equal(util_parse_size("k", &v), -EINVAL);
+	assert_int_equal(util_parse_size("4x", &v), -EINVAL);
+	assert_int_equal(util_parse_size("-4k", &v), -EINVAL);
+	assert_int_equal(util_parse_size("99999999999T", &v), -ERANGE);
+}
+
+static void test_format_latency(void **state)
+{
+	(void)state;
+	char b[16];
+	util_format_latency(8400, b, sizeof b);
+	assert_string_equal(b, "8.4us");
+	util_format_latency(812000, b, sizeof b);
+	assert_string_equal(b, "812us");
+	util_format_latency(3810000, b, sizeof b);
+	assert_string_equal(b, "3.81ms");
+	util_format_latency(41200000, b, sizeof b);
+	assert_string_equal(b, "41.2ms");
+	util_format_latency(1250000000, b, sizeof b);
+	assert_string_equal(b, "1.25s");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -136,6 +173,7 @@ int main(void)
 		cmocka_unit_test(test_sched_no_brackets_and_empty), cmocka_unit_test(test_sched_malformed),
 		cmocka_unit_test(test_psi),             cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_size_format),     cmocka_unit_test(test_parse_u64),
+		cmocka_unit_test(test_parse_size),      cmocka_unit_test(test_format_latency),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -41,6 +41,13 @@ void batch_write_text(FILE *f, const struct sample *s)
 		}
 		fputc('\n', f);
 	}
+	for (size_t i = 0; i < s->nevents; i++) {
+		const struct event *e = &s->events[i];
+		if (!e->ok)
+			fprintf(f, "event: %s %s: %s\n", e->disk, e->type, e->error);
+		else
+			fprintf(f, "event: %s scheduler %s -> %s in %.1f ms\n", e->disk, e->from, e->to, e->ms);
+	}
 	fputc('\n', f);
 }
 

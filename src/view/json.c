@@ -2,6 +2,7 @@
 #include "json.h"
 
 #include <math.h>
+#include <string.h>
 
 void json_write_string(FILE *f, const char *s)
 {
@@ -42,6 +43,54 @@ static void int_or_null(FILE *f, const char *key, long long v)
 		fputs("null", f);
 }
 
+/* A quantile, or null when too few samples stand behind it. */
+static void quantile(FILE *f, const char *key, const struct probe_summary *p, double q, uint64_t ns)
+{
+	num_or_null(f, key, (double)ns / 1e3, hist_enough(p->n, q));
+}
+
+static void write_probe(FILE *f, const char *key, const struct disk_sample *d, const struct probe_summary *p)
+{
+	const struct probe_status *st = &d->probe_st;
+	fprintf(f, ",\"%s\":{\"mode\":", key);
+	json_write_string(f, probe_mode_name(st->state == PROBE_ENDED ? PROBE_MODE_OFF : st->mode));
+	fputs(",\"why\":", f);
+	json_write_string(f, st->why);
+	fprintf(f, ",\"rate_hz\":%.3f,\"n\":%llu", st->rate_hz, (unsigned long long)p->n);
+	quantile(f, "p50_us", p, 0.50, p->p50_ns);
+	quantile(f, "p90_us", p, 0.90, p->p90_ns);
+	quantile(f, "p99_us", p, 0.99, p->p99_ns);
+	quantile(f, "p999_us", p, 0.999, p->p999_ns);
+	num_or_null(f, "max_us", (double)p->max_ns / 1e3, p->n > 0);
+	num_or_null(f, "mean_us", p->mean_ns / 1e3, p->n > 0);
+	fprintf(f, ",\"in_flight_ms\":%.3f,\"flagged\":%llu,\"missed\":%llu", st->in_flight_ms,
+		(unsigned long long)p->flagged, (unsigned long long)st->missed);
+	if (st->state == PROBE_PREPARING)
+		fprintf(f, ",\"preparing_pct\":%d", st->prep_pct);
+	fputc('}', f);
+}
+
+static void write_event(FILE *f, const struct event *e)
+{
+	fprintf(f, "{\"ts\":%.3f,\"type\":", e->ts);
+	json_write_string(f, e->type);
+	fputs(",\"disk\":", f);
+	json_write_string(f, e->disk);
+	if (strcmp(e->type, "scheduler") == 0) {
+		fputs(",\"from\":", f);
+		json_write_string(f, e->from);
+		fputs(",\"to\":", f);
+		json_write_string(f, e->to);
+		fprintf(f, ",\"ms\":%.3f", e->ms);
+	}
+	fprintf(f, ",\"ok\":%s,\"error\":", e->ok ? "true" : "false");
+	if (e->error[0])
+		json_write_string(f, e->error);
+	else
+		fputs("null", f);
+	fputc('}', f);
+}
+
 static void write_disk(FILE *f, const struct disk_sample *d)
 {
 	const struct disk_info *i = &d->info;
@@ -80,6 +129,9 @@ static void write_disk(FILE *f, const struct disk_sample *d)
 	num_or_null(f, "w_await_ms", d->io.w_await_ms, d->have_rates);
 	num_or_null(f, "aqu_sz", d->io.aqu_sz, d->have_rates);
 	num_or_null(f, "util_pct", d->io.util_pct, d->have_rates);
+	/* Unprobed disks too: mode "off" and why. */
+	write_probe(f, "probe", d, &d->probe);
+	write_probe(f, "probe_10s", d, &d->probe_10s);
 	fputc('}', f);
 }
 
@@ -107,6 +159,12 @@ void json_write_sample(FILE *f, const struct sample *s)
 		if (i)
 			fputc(',', f);
 		write_disk(f, &s->disks[i]);
+	}
+	fputs("],\"events\":[", f);
+	for (size_t i = 0; i < s->nevents; i++) {
+		if (i)
+			fputc(',', f);
+		write_event(f, &s->events[i]);
 	}
 	fputs("]}\n", f);
 }

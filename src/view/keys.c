@@ -12,6 +12,7 @@ static const struct key_binding table[] = {
 	{{KEY_HOME, 'g'}, "Home, g", KEY_ACT_TOP, "select the first disk"},
 	{{KEY_END, 'G'}, "End, G", KEY_ACT_BOTTOM, "select the last disk"},
 	{{'h', '?', KEY_F(1)}, "h, ?, F1", KEY_ACT_HELP, "show this help (any key returns)"},
+	{{'R'}, "R", KEY_ACT_RATE, "cycle the probe's pace: 20 Hz, 100 Hz, max (back-to-back)"},
 	{{CTRL('l')}, "Ctrl-L", KEY_ACT_REDRAW, "redraw the screen"},
 };
 

@@ -108,6 +108,38 @@ static void fmt_util(const struct disk_sample *d, char *b, size_t n)
 	fmt_rate(d, d->io.util_pct, 1, b, n);
 }
 
+/* A probe quantile over the last 10 s, or why there is none. */
+static void fmt_probe_q(const struct disk_sample *d, double q, uint64_t v, char *b, size_t n)
+{
+	if (!d->probed)
+		util_strlcpy(b, "-", n);
+	else if (d->probe_st.state == PROBE_ENDED)
+		util_strlcpy(b, "off", n);
+	else if (!hist_enough(d->probe_10s.n, q))
+		util_strlcpy(b, "-", n);
+	else
+		util_format_latency(v, b, n);
+}
+
+static void fmt_p50(const struct disk_sample *d, char *b, size_t n)
+{
+	fmt_probe_q(d, 0.50, d->probe_10s.p50_ns, b, n);
+}
+
+/* A read in flight longer than any in the window (and over 100 ms) is
+ * news the user must see even on a disk that is not selected: ">1.25s". */
+static void fmt_p99(const struct disk_sample *d, char *b, size_t n)
+{
+	double ns = d->probe_st.in_flight_ms * 1e6;
+	if (d->probed && ns >= 1e8 && ns > (double)d->probe_10s.max_ns) {
+		char t[16];
+		util_format_latency((uint64_t)ns, t, sizeof t);
+		snprintf(b, n, ">%s", t);
+		return;
+	}
+	fmt_probe_q(d, 0.99, d->probe_10s.p99_ns, b, n);
+}
+
 static const struct column table[] = {
 	{"DEVICE", 8, 0, 1, fmt_name},
 	{"KIND", 9, 3, 1, fmt_kind},
@@ -123,6 +155,8 @@ static const struct column table[] = {
 	{"rMB/s", 7, 3, 0, fmt_rmb},
 	{"wMB/s", 7, 3, 0, fmt_wmb},
 	{"r_await", 7, 2, 0, fmt_rawait},
+	{"p50", 7, 1, 0, fmt_p50},
+	{"p99", 7, 2, 0, fmt_p99},
 	{"w_await", 7, 3, 0, fmt_wawait},
 	{"aqu-sz", 6, 4, 0, fmt_aqu},
 	{"%util", 5, 2, 0, fmt_util},

@@ -1,0 +1,24 @@
+/* cli: from parsed options to a running configuration — every name on the
+ * command line checked against the disks the system has (before anything
+ * is changed), the sampler's configuration, and the --set switches applied
+ * all or nothing. Messages go to stderr and say what to do instead. */
+#ifndef IOSCHED_CLI_H
+#define IOSCHED_CLI_H
+
+#include "options.h"
+#include "sample.h"
+
+/* Fill cfg from o. probe_file_disk is written to disk_buf (len bytes).
+ * Returns 0, or 2 (usage error, message printed). */
+int cli_config(const struct options *o, struct sampler_config *cfg, char *disk_buf, size_t len);
+
+/* Check --disk, --probe, --set and --probe-size against the system.
+ * Returns 0, or 2 (usage error, message printed). */
+int cli_check(const struct options *o, struct sampler *smp);
+
+/* Apply the --set switches in order, posting an event for each. When one
+ * fails the ones already made are switched back, so the system is as it
+ * was. Returns 0, or 1 (runtime failure, message printed). */
+int cli_apply_sets(const struct options *o, struct sampler *smp);
+
+#endif

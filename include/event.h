@@ -1,0 +1,40 @@
+/* event: what actuators did (a scheduler switch) or what happened to a
+ * collector (a probe that ended), with its outcome. Events go into the
+ * sample of the interval they happened in; the recent ones are kept for the
+ * chart's markers and the status line. */
+#ifndef IOSCHED_EVENT_H
+#define IOSCHED_EVENT_H
+
+#include <stddef.h>
+
+struct event {
+	double ts;            /* unix seconds */
+	double mono;          /* CLOCK_MONOTONIC seconds, to place it on the chart */
+	char type[16];        /* "scheduler", "probe" */
+	char disk[32];
+	char from[24], to[24];
+	double ms;            /* how long the change took */
+	int ok;
+	char error[200];      /* "" when ok */
+};
+
+#define EVENTLOG_PENDING 64
+#define EVENTLOG_RECENT 32
+
+struct eventlog {
+	struct event pending[EVENTLOG_PENDING];  /* not yet in a sample */
+	size_t npending;
+	size_t dropped;                          /* pending overflowed */
+	struct event recent[EVENTLOG_RECENT];    /* ring, oldest overwritten */
+	size_t nrecent;                          /* total ever added */
+};
+
+void eventlog_add(struct eventlog *l, const struct event *e);
+
+/* Move the pending events to out (up to max); returns how many. */
+size_t eventlog_take(struct eventlog *l, struct event *out, size_t max);
+
+/* Copy the recent events, oldest first, to out (up to max). */
+size_t eventlog_recent(const struct eventlog *l, struct event *out, size_t max);
+
+#endif

@@ -1,0 +1,194 @@
+/* cli: see include/cli.h */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "disk.h"
+#include "probefile.h"
+#include "tune.h"
+#include "util.h"
+
+int cli_config(const struct options *o, struct sampler_config *cfg, char *disk_buf, size_t len)
+{
+	memset(cfg, 0, sizeof *cfg);
+	cfg->only = o->ndisks ? (const char *const *)o->disks : NULL;
+	cfg->nonly = o->ndisks;
+	cfg->probe = !o->no_probe;
+	cfg->probe_only = o->nprobe_disks ? (const char *const *)o->probe_disks : NULL;
+	cfg->nprobe_only = o->nprobe_disks;
+	cfg->probe_rate_hz = o->probe_rate_hz;
+	cfg->probe_size = (uint32_t)o->probe_size;
+	cfg->seed = o->seed;
+	cfg->have_seed = o->have_seed;
+	cfg->probe_file_size = o->probe_file_size;
+	if (!o->probe_file)
+		return 0;
+	/* The file may not exist yet: then its directory tells the disk. */
+	char dir[4096];
+	util_strlcpy(dir, o->probe_file, sizeof dir);
+	int rc = probefile_disk_of_path(o->probe_file, disk_buf, len);
+	if (rc == -ENOENT) {
+		char *slash = strrchr(dir, '/');
+		if (slash)
+			*(slash == dir ? slash + 1 : slash) = '\0';
+		else
+			util_strlcpy(dir, ".", sizeof dir);
+		rc = probefile_disk_of_path(dir, disk_buf, len);
+	}
+	if (rc < 0) {
+		fprintf(stderr, "iosched-top: --probe-file %s: %s\n", o->probe_file,
+			rc == -ENODEV ? "not on a block device (tmpfs?); put it on a filesystem of the disk to probe"
+				      : strerror(-rc));
+		return 2;
+	}
+	cfg->probe_file = o->probe_file;
+	cfg->probe_file_disk = disk_buf;
+	return 0;
+}
+
+static const struct disk_info *find(const struct disk_info *all, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(all[i].name, name) == 0)
+			return &all[i];
+	return NULL;
+}
+
+static void list_names(const struct disk_info *d, size_t n, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && used < len; i++) {
+		int w = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", d[i].name);
+		if (w < 0)
+			break;
+		used += (size_t)w;
+	}
+}
+
+/* Say why name is not a disk here, in the voice of option opt. */
+static void explain_unknown(const char *opt, const char *name, const struct disk_info *all, size_t n)
+{
+	char parent[64], names[1024];
+	list_names(all, n, names, sizeof names);
+	int part = disk_partition_parent(name, parent, sizeof parent);
+	if (part == 1)
+		fprintf(stderr, "iosched-top: %s: %s is a partition of %s; give the whole disk: %s %s\n", opt, name,
+			parent, opt, parent);
+	else if (part == 0)
+		fprintf(stderr, "iosched-top: %s: %s is hidden: its size is 0 (a loop device with no backing file); disks here: %s\n",
+			opt, name, names);
+	else
+		fprintf(stderr, "iosched-top: %s: no disk named '%s'; disks here: %s\n", opt, name, names);
+}
+
+static int shown(const struct options *o, const char *name)
+{
+	if (o->ndisks == 0)
+		return 1;
+	for (size_t i = 0; i < o->ndisks; i++)
+		if (strcmp(o->disks[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+static int check_names(const char *opt, char *const *names, size_t k, const struct disk_info *all, size_t n)
+{
+	for (size_t i = 0; i < k; i++)
+		if (!find(all, n, names[i])) {
+			explain_unknown(opt, names[i], all, n);
+			return 2;
+		}
+	return 0;
+}
+
+static int check_probe(const struct options *o, const struct sampler *smp, const struct disk_info *all,
+		       size_t n)
+{
+	for (size_t i = 0; i < o->nprobe_disks; i++)
+		if (!shown(o, o->probe_disks[i])) {
+			fprintf(stderr, "iosched-top: --probe: %s is not among the --disk disks; add it there too\n",
+				o->probe_disks[i]);
+			return 2;
+		}
+	for (size_t i = 0; i < n; i++) {
+		if (!shown(o, all[i].name) || !sampler_wants_probe(smp, &all[i]))
+			continue;
+		if (all[i].logical_block && o->probe_size % all[i].logical_block) {
+			fprintf(stderr, "iosched-top: --probe-size: %llu is not a multiple of %s's logical block size (%u)\n",
+				(unsigned long long)o->probe_size, all[i].name, all[i].logical_block);
+			return 2;
+		}
+	}
+	return 0;
+}
+
+static int check_sets(const struct options *o, const struct disk_info *all, size_t n)
+{
+	for (size_t i = 0; i < o->nsets; i++) {
+		const struct disk_info *d = find(all, n, o->sets[i].disk);
+		if (!d) {
+			explain_unknown("--set", o->sets[i].disk, all, n);
+			return 2;
+		}
+		int ok = 0;
+		for (int k = 0; k < d->sched.n; k++)
+			ok |= strcmp(d->sched.names[k], o->sets[i].sched) == 0;
+		if (!ok) {
+			char list[256];
+			sched_format(&d->sched, list, sizeof list);
+			fprintf(stderr, "iosched-top: --set: %s has no scheduler '%s'; it offers: %s\n", d->name,
+				o->sets[i].sched, d->sched.n ? list : "none (this queue takes no scheduler)");
+			return 2;
+		}
+	}
+	return 0;
+}
+
+int cli_check(const struct options *o, struct sampler *smp)
+{
+	struct disk_info *all;
+	size_t n;
+	int rc = sampler_list_disks(smp, &all, &n);
+	if (rc < 0) {
+		fprintf(stderr, "iosched-top: cannot list block devices: %s\n", strerror(-rc));
+		return 2;
+	}
+	rc = check_names("--disk", o->disks, o->ndisks, all, n);
+	if (!rc)
+		rc = check_names("--probe", o->probe_disks, o->nprobe_disks, all, n);
+	if (!rc)
+		rc = check_probe(o, smp, all, n);
+	if (!rc)
+		rc = check_sets(o, all, n);
+	free(all);
+	return rc;
+}
+
+int cli_apply_sets(const struct options *o, struct sampler *smp)
+{
+	struct event done[OPTIONS_MAX_DISKS];
+	size_t ndone = 0;
+	for (size_t i = 0; i < o->nsets; i++) {
+		struct event ev;
+		int rc = tune_set_scheduler(o->sets[i].disk, o->sets[i].sched, &ev);
+		sampler_post(smp, &ev);
+		if (rc == 0) {
+			done[ndone++] = ev;
+			continue;
+		}
+		fprintf(stderr, "iosched-top: --set: %s\n", ev.error);
+		/* All or nothing: put back what was already switched. */
+		while (ndone--) {
+			struct event back;
+			if (done[ndone].from[0] &&
+			    tune_set_scheduler(done[ndone].disk, done[ndone].from, &back) < 0)
+				fprintf(stderr, "iosched-top: could not switch back: %s\n", back.error);
+		}
+		return 1;
+	}
+	return 0;
+}

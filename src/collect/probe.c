@@ -1,0 +1,446 @@
+/* probe: see include/probe.h */
+#include "probe.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libaio.h>
+#include <linux/fs.h>
+#include <math.h>
+#include <stdarg.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "prng.h"
+#include "probefile.h"
+#include "util.h"
+
+/* How often a thread blocked on a request looks up to see if it must stop. */
+#define POLL_NS 100000000L
+/* How long probe_stop waits for a thread before leaving it behind. */
+#define STOP_WAIT_S 0.3
+/* A device node is closed and opened again this often: an open descriptor
+ * keeps a detached loop device (or one whose image was unmounted) alive
+ * until it is closed, so holding it for good would keep a device the user
+ * removed. */
+#define REOPEN_S 1.0
+
+struct probe {
+	struct probe_config cfg;
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t wake;       /* stop or rate change */
+	/* under mu */
+	struct latwin win;
+	struct probe_status st;
+	double in_flight_since;    /* mono seconds, 0 when idle */
+	int stop;
+	int rate_changed;
+	/* thread only */
+	int fd;
+	double opened;             /* mono time fd was opened */
+	uint64_t span;             /* bytes that can be read */
+	struct prng rng;
+};
+
+const char *probe_mode_name(enum probe_mode m)
+{
+	return m == PROBE_MODE_DEVICE ? "device" : m == PROBE_MODE_FILE ? "file" : "off";
+}
+
+static void set_state(struct probe *p, enum probe_state s, const char *why)
+{
+	pthread_mutex_lock(&p->mu);
+	p->st.state = s;
+	if (why)
+		util_strlcpy(p->st.why, why, sizeof p->st.why);
+	pthread_mutex_unlock(&p->mu);
+}
+
+static void end_with(struct probe *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void end_with(struct probe *p, const char *fmt, ...)
+{
+	char why[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	pthread_mutex_lock(&p->mu);
+	p->st.state = PROBE_ENDED;
+	p->st.mode = PROBE_MODE_OFF;
+	p->in_flight_since = 0;
+	util_strlcpy(p->st.why, why, sizeof p->st.why);
+	pthread_mutex_unlock(&p->mu);
+}
+
+static int stopping(struct probe *p)
+{
+	pthread_mutex_lock(&p->mu);
+	int s = p->stop;
+	pthread_mutex_unlock(&p->mu);
+	return s;
+}
+
+/* Sleep until the monotonic deadline; returns early (1) on stop or a rate
+ * change, so neither waits for a slow pace to run out. */
+static int wait_until(struct probe *p, double deadline)
+{
+	struct timespec ts = {.tv_sec = (time_t)deadline};
+	ts.tv_nsec = (long)((deadline - (double)ts.tv_sec) * 1e9);
+	pthread_mutex_lock(&p->mu);
+	while (!p->stop && !p->rate_changed && util_mono_now() < deadline)
+		if (pthread_cond_timedwait(&p->wake, &p->mu, &ts) == ETIMEDOUT)
+			break;
+	int early = p->stop || p->rate_changed;
+	p->rate_changed = 0;
+	pthread_mutex_unlock(&p->mu);
+	return early;
+}
+
+static int on_progress(void *ctx, int pct)
+{
+	struct probe *p = ctx;
+	pthread_mutex_lock(&p->mu);
+	p->st.prep_pct = pct;
+	int stop = p->stop;
+	pthread_mutex_unlock(&p->mu);
+	return stop;
+}
+
+/* File mode: make sure the file exists whole, then open it for direct reads. */
+static int open_file(struct probe *p)
+{
+	char why[256] = "";
+	int rc;
+	if (p->cfg.file_is_users && access(p->cfg.file, F_OK) == 0)
+		rc = probefile_check(p->cfg.file, p->cfg.io_size, why, sizeof why);
+	else
+		rc = probefile_prepare(p->cfg.file, p->cfg.file_size, !p->cfg.file_is_users, on_progress, p,
+				       why, sizeof why);
+	if (rc < 0) {
+		end_with(p, "probe file: %s", why);
+		return rc;
+	}
+	p->fd = open(p->cfg.file, O_RDONLY | O_DIRECT | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	if (p->fd < 0 || fstat(p->fd, &st) != 0) {
+		end_with(p, "cannot open the probe file for direct reads: %s", strerror(errno));
+		return -errno;
+	}
+	p->span = (uint64_t)st.st_size;
+	return 0;
+}
+
+struct io {
+	io_context_t ctx;
+	void *buf;
+};
+
+/* One timed read. Returns the latency in ns, or -1 when the probe must end
+ * (its reason already set), or -2 when asked to stop with the request
+ * still in flight (then ctx must not be destroyed: that would wait for it). */
+static int64_t read_once(struct probe *p, struct io *io)
+{
+	uint64_t off;
+	if (prng_offset(&p->rng, p->span, p->cfg.io_size, p->cfg.io_size, &off) < 0) {
+		end_with(p, "%s is smaller than one probe read", p->st.path);
+		return -1;
+	}
+	struct iocb cb, *cbs[1] = {&cb};
+	io_prep_pread(&cb, p->fd, io->buf, p->cfg.io_size, (long long)off);
+	/* Publish "in flight" just before the clock starts: the lock is not
+	 * part of what is timed. */
+	pthread_mutex_lock(&p->mu);
+	p->in_flight_since = util_mono_now();
+	pthread_mutex_unlock(&p->mu);
+	double t0 = util_mono_now();
+	int rc = io_submit(io->ctx, 1, cbs);
+	if (rc != 1) {
+		end_with(p, "io_submit failed: %s", strerror(rc < 0 ? -rc : EIO));
+		return -1;
+	}
+	struct io_event ev;
+	for (;;) {
+		struct timespec ts = {0, POLL_NS};
+		rc = io_getevents(io->ctx, 1, 1, &ev, &ts);
+		if (rc == 1)
+			break;
+		if (rc < 0 && rc != -EINTR) {
+			end_with(p, "io_getevents failed: %s", strerror(-rc));
+			return -2;
+		}
+		if (stopping(p))
+			return -2;
+	}
+	double t1 = util_mono_now();
+	long res = (long)ev.res;
+	if (res != (long)p->cfg.io_size) {
+		char d[96];
+		snprintf(d, sizeof d, "%s at offset %llu", res < 0 ? strerror((int)-res) : "short read",
+			 (unsigned long long)off);
+		end_with(p, "read failed (%s); device gone or resized? probe stopped", d);
+		return -1;
+	}
+	return (int64_t)((t1 - t0) * 1e9);
+}
+
+static void record(struct probe *p, int64_t ns)
+{
+	double now = util_mono_now();
+	int64_t sec = (int64_t)floor(now);
+	pthread_mutex_lock(&p->mu);
+	p->in_flight_since = 0;
+	if ((uint64_t)ns < p->cfg.min_plausible_ns)
+		latwin_flag(&p->win, sec);
+	else
+		latwin_add(&p->win, sec, (uint64_t)ns);
+	pthread_mutex_unlock(&p->mu);
+}
+
+/* Next start time for a paced probe: a gap of 0.5..1.5 periods (mean one
+ * period), so it does not lock onto periodic writeback. Ticks that passed
+ * while a request was slow are counted as missed, not made up later. */
+static double pace(struct probe *p, double next, double rate)
+{
+	double period = 1.0 / rate;
+	next += period * (0.5 + prng_unit(&p->rng));
+	double now = util_mono_now();
+	if (now > next + period) {
+		uint64_t missed = (uint64_t)((now - next) / period);
+		pthread_mutex_lock(&p->mu);
+		p->st.missed += missed;
+		pthread_mutex_unlock(&p->mu);
+		next = now;
+	}
+	return next;
+}
+
+/* Close and open the device node again (see REOPEN_S). Returns 0, or -1
+ * when the device is gone (the probe's end is recorded). */
+static int reopen(struct probe *p)
+{
+	close(p->fd);
+	p->fd = open(p->st.path, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	uint64_t bytes = 0;
+	if (p->fd < 0 || ioctl(p->fd, BLKGETSIZE64, &bytes) != 0 || bytes < p->cfg.io_size) {
+		end_with(p, "device gone (%s); probe stopped",
+			 p->fd < 0 ? strerror(errno) : "its size is now below one read");
+		return -1;
+	}
+	p->span = bytes;
+	p->opened = util_mono_now();
+	return 0;
+}
+
+static void run(struct probe *p, struct io *io)
+{
+	double next = util_mono_now();
+	for (;;) {
+		pthread_mutex_lock(&p->mu);
+		double rate = p->st.rate_hz;
+		int stop = p->stop;
+		pthread_mutex_unlock(&p->mu);
+		if (stop)
+			return;
+		if (rate > 0) {
+			next = pace(p, next, rate);
+			if (wait_until(p, next)) {
+				next = util_mono_now(); /* new rate or stop: start afresh */
+				continue;
+			}
+		}
+		if (p->st.mode == PROBE_MODE_DEVICE && util_mono_now() - p->opened >= REOPEN_S && reopen(p) < 0)
+			return;
+		int64_t ns = read_once(p, io);
+		if (ns == -2) {
+			io->ctx = 0; /* abandoned in flight: io_destroy would wait */
+			return;
+		}
+		if (ns < 0)
+			return;
+		record(p, ns);
+	}
+}
+
+static void *probe_main(void *arg)
+{
+	struct probe *p = arg;
+	pthread_setname_np(pthread_self(), "iosched-probe");
+	if (p->st.mode == PROBE_MODE_FILE && open_file(p) < 0)
+		return NULL;
+	struct io io = {0};
+	int rc = io_setup(1, &io.ctx);
+	if (rc < 0) {
+		end_with(p, "io_setup failed: %s (raise fs.aio-max-nr?)", strerror(-rc));
+		return NULL;
+	}
+	if (posix_memalign(&io.buf, 4096, p->cfg.io_size) != 0) {
+		io_destroy(io.ctx);
+		end_with(p, "%s", "out of memory");
+		return NULL;
+	}
+	set_state(p, PROBE_RUNNING, NULL);
+	run(p, &io);
+	if (io.ctx) {
+		io_destroy(io.ctx);
+		free(io.buf);
+	}
+	/* An abandoned request still targets buf and fd: both are left to
+	 * the process's exit. */
+	return NULL;
+}
+
+/* Decide the mode: the device node when it opens, else a file. */
+static int open_device(struct probe *p, char *err, size_t len)
+{
+	snprintf(p->st.path, sizeof p->st.path, "/dev/%s", p->cfg.disk);
+	if (p->cfg.file[0]) {
+		p->st.mode = PROBE_MODE_FILE;
+		util_fmt(p->st.why, sizeof p->st.why, "--probe-file %s", p->cfg.file);
+		util_strlcpy(p->st.path, p->cfg.file, sizeof p->st.path);
+		return 0;
+	}
+	p->fd = open(p->st.path, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	if (p->fd >= 0) {
+		uint64_t bytes = 0;
+		if (ioctl(p->fd, BLKGETSIZE64, &bytes) != 0 || bytes < p->cfg.io_size) {
+			snprintf(err, len, "%s: size %llu is below one probe read", p->st.path,
+				 (unsigned long long)bytes);
+			return -EINVAL;
+		}
+		p->span = bytes;
+		p->opened = util_mono_now();
+		p->st.mode = PROBE_MODE_DEVICE;
+		util_fmt(p->st.why, sizeof p->st.why, "reads %s", p->st.path);
+		return 0;
+	}
+	int e = errno;
+	if (e != EPERM && e != EACCES && e != ENOENT) {
+		snprintf(err, len, "cannot open %s: %s", p->st.path, strerror(e));
+		return -e;
+	}
+	char why[256];
+	if (probefile_locate(p->cfg.disk, p->cfg.file, sizeof p->cfg.file, why, sizeof why) < 0) {
+		snprintf(err, len, "cannot open %s (%s) and %s", p->st.path, strerror(e), why);
+		return -e;
+	}
+	p->st.mode = PROBE_MODE_FILE;
+	util_fmt(p->st.why, sizeof p->st.why, "%s: %s; reads %s on its filesystem", p->st.path, strerror(e),
+		 p->cfg.file);
+	util_strlcpy(p->st.path, p->cfg.file, sizeof p->st.path);
+	return 0;
+}
+
+int probe_start(const struct probe_config *cfg, struct probe **out, char *err, size_t len)
+{
+	struct probe *p = calloc(1, sizeof *p);
+	if (!p)
+		return -ENOMEM;
+	p->cfg = *cfg;
+	p->fd = -1;
+	p->st.rate_hz = cfg->rate_hz;
+	p->st.state = PROBE_PREPARING;
+	latwin_init(&p->win);
+	prng_seed(&p->rng, cfg->seed);
+	int rc = open_device(p, err, len);
+	if (rc < 0) {
+		if (p->fd >= 0)
+			close(p->fd);
+		free(p);
+		return rc;
+	}
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&p->wake, &ca);
+	pthread_condattr_destroy(&ca);
+	rc = pthread_create(&p->thread, NULL, probe_main, p);
+	if (rc != 0) {
+		snprintf(err, len, "cannot start the probe thread: %s", strerror(rc));
+		if (p->fd >= 0)
+			close(p->fd);
+		free(p);
+		return -rc;
+	}
+	*out = p;
+	return 0;
+}
+
+void probe_read(struct probe *p, double mono_now, struct probe_reading *out)
+{
+	int64_t sec = (int64_t)floor(mono_now);
+	pthread_mutex_lock(&p->mu);
+	out->st = p->st;
+	out->st.in_flight_ms = p->in_flight_since > 0 ? (mono_now - p->in_flight_since) * 1e3 : 0;
+	if (out->st.in_flight_ms < 0)
+		out->st.in_flight_ms = 0;
+	out->flagged_interval = latwin_take_interval(&p->win, &out->interval);
+	out->flagged_10s = latwin_window(&p->win, sec, 10, &out->last10);
+	out->since_change = p->win.since_change;
+	out->flagged_change = p->win.since_change_flagged;
+	pthread_mutex_unlock(&p->mu);
+}
+
+size_t probe_chart(struct probe *p, int64_t from, int64_t to, struct latwin_point *out)
+{
+	pthread_mutex_lock(&p->mu);
+	size_t n = latwin_chart(&p->win, from, to, out);
+	pthread_mutex_unlock(&p->mu);
+	return n;
+}
+
+void probe_set_rate(struct probe *p, double hz)
+{
+	pthread_mutex_lock(&p->mu);
+	p->st.rate_hz = hz;
+	p->rate_changed = 1;
+	pthread_cond_signal(&p->wake);
+	pthread_mutex_unlock(&p->mu);
+}
+
+void probe_mark_change(struct probe *p)
+{
+	pthread_mutex_lock(&p->mu);
+	latwin_mark_change(&p->win);
+	pthread_mutex_unlock(&p->mu);
+}
+
+void probe_request_stop(struct probe *p)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->mu);
+	p->stop = 1;
+	pthread_cond_signal(&p->wake);
+	pthread_mutex_unlock(&p->mu);
+}
+
+void probe_stop(struct probe *p)
+{
+	if (!p)
+		return;
+	probe_request_stop(p);
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_nsec += (long)(STOP_WAIT_S * 1e9);
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	if (pthread_timedjoin_np(p->thread, NULL, &ts) != 0) {
+		/* Stuck in the kernel: leave it; the process exit takes it. */
+		pthread_detach(p->thread);
+		return;
+	}
+	if (p->fd >= 0)
+		close(p->fd);
+	pthread_cond_destroy(&p->wake);
+	pthread_mutex_destroy(&p->mu);
+	free(p);
+}

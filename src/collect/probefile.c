@@ -1,0 +1,373 @@
+/* probefile: see include/probefile.h */
+#include "probefile.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <signal.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "prng.h"
+#include "util.h"
+
+#define CHUNK (1u << 20)
+#define MAX_DEPTH 8
+
+static int first_slave(const char *slaves, char *out, size_t len)
+{
+	struct dirent **names;
+	int n = scandir(slaves, &names, NULL, alphasort);
+	int rc = -ENOENT;
+	for (int i = 0; i < n; i++) {
+		if (rc != 0 && names[i]->d_name[0] != '.') {
+			rc = util_pathf(out, len, "%s/%s", slaves, names[i]->d_name);
+		}
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+	return rc;
+}
+
+/* Resolve a sysfs block directory to its whole disk: a partition's parent;
+ * for a stacked device (dm, md, LUKS) the whole disk of its first slave. */
+static int whole_from_sysdir(const char *sysdir, char *disk, size_t len, int depth)
+{
+	char path[PATH_MAX], real[PATH_MAX];
+	if (depth > MAX_DEPTH || !realpath(sysdir, real))
+		return -ENOENT;
+	if (util_pathf(path, sizeof path, "%s/partition", real) < 0)
+		return -ENAMETOOLONG;
+	if (access(path, F_OK) == 0) {
+		*strrchr(real, '/') = '\0';
+		util_strlcpy(disk, basename(real), len);
+		return 0;
+	}
+	char slave[PATH_MAX];
+	if (util_pathf(path, sizeof path, "%s/slaves", real) == 0 && first_slave(path, slave, sizeof slave) == 0)
+		return whole_from_sysdir(slave, disk, len, depth + 1);
+	util_strlcpy(disk, basename(real), len);
+	return 0;
+}
+
+int probefile_whole_disk(dev_t dev, char *disk, size_t len)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/sys/dev/block/%u:%u", major(dev), minor(dev));
+	return whole_from_sysdir(path, disk, len, 0);
+}
+
+/* One line of /proc/self/mountinfo, the fields used here. */
+struct mount_entry {
+	unsigned major, minor;
+	char root[1024], point[1024], opts[256], source[1024];
+};
+
+/* Unescape mountinfo's octal escapes (\040 for a blank) in place. */
+static void unescape(char *s)
+{
+	char *o = s;
+	for (char *p = s; *p; p++) {
+		if (p[0] == '\\' && p[1] >= '0' && p[1] <= '3' && p[2] && p[3]) {
+			*o++ = (char)((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0'));
+			p += 3;
+		} else {
+			*o++ = *p;
+		}
+	}
+	*o = '\0';
+}
+
+static int parse_mount(const char *line, struct mount_entry *m)
+{
+	const char *sep = strstr(line, " - ");
+	if (!sep || sscanf(line, "%*d %*d %u:%u %1023s %1023s %255s", &m->major, &m->minor, m->root, m->point,
+			   m->opts) != 5 || sscanf(sep + 3, "%*s %1023s", m->source) != 1)
+		return -1;
+	unescape(m->point);
+	unescape(m->source);
+	return 0;
+}
+
+/* The first mount for which match() says yes, into out. Returns 0, or
+ * -ENOENT when none matches. */
+static int mount_find(int (*match)(const struct mount_entry *, const void *), const void *ctx,
+		      struct mount_entry *out)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	if (!f)
+		return -errno;
+	char line[4096];
+	int rc = -ENOENT;
+	while (rc != 0 && fgets(line, sizeof line, f))
+		if (parse_mount(line, out) == 0 && match(out, ctx))
+			rc = 0;
+	fclose(f);
+	return rc;
+}
+
+/* btrfs and some others report an anonymous device (major 0) for their
+ * files; the mount's source device is the real one. */
+static int is_anon_of_blockdev(const struct mount_entry *m, const void *ctx)
+{
+	struct stat st;
+	return makedev(m->major, m->minor) == *(const dev_t *)ctx && stat(m->source, &st) == 0 &&
+	       S_ISBLK(st.st_mode);
+}
+
+static int source_of_anon(dev_t anon, dev_t *real)
+{
+	struct mount_entry m;
+	struct stat st;
+	int rc = mount_find(is_anon_of_blockdev, &anon, &m);
+	if (rc == 0 && stat(m.source, &st) == 0)
+		*real = st.st_rdev;
+	return rc;
+}
+
+int probefile_disk_of_path(const char *path, char *disk, size_t len)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return -errno;
+	dev_t dev = st.st_dev;
+	if (major(dev) == 0 && source_of_anon(dev, &dev) < 0)
+		return -ENODEV; /* tmpfs, overlay without a block source, ... */
+	return probefile_whole_disk(dev, disk, len);
+}
+
+static int on_disk(const char *dir, const char *disk)
+{
+	char d[64];
+	return probefile_disk_of_path(dir, d, sizeof d) == 0 && strcmp(d, disk) == 0;
+}
+
+/* A whole read-write filesystem (a bind of one file is no place for
+ * ours) on the disk named by ctx. */
+static int writable_on_disk(const struct mount_entry *m, const void *ctx)
+{
+	struct stat st;
+	return strcmp(m->root, "/") == 0 && strncmp(m->opts, "rw", 2) == 0 && stat(m->point, &st) == 0 &&
+	       S_ISDIR(st.st_mode) && on_disk(m->point, ctx);
+}
+
+static int first_writable_mount(const char *disk, char *mnt, size_t len)
+{
+	struct mount_entry m;
+	int rc = mount_find(writable_on_disk, disk, &m);
+	if (rc == 0)
+		util_strlcpy(mnt, m.point, len);
+	return rc;
+}
+
+int probefile_locate(const char *disk, char *path, size_t len, char *why, size_t wlen)
+{
+	char mnt[1024];
+	if (on_disk("/var/tmp", disk)) {
+		snprintf(path, len, "/var/tmp/iosched-top/%s.probe", disk);
+		return 0;
+	}
+	if (first_writable_mount(disk, mnt, sizeof mnt) == 0) {
+		snprintf(path, len, "%s%s.iosched-top/%s.probe", mnt, strcmp(mnt, "/") ? "/" : "", disk);
+		return 0;
+	}
+	snprintf(why, wlen, "no read-write filesystem on %s to hold a probe file; give one with --probe-file", disk);
+	return -ENOENT;
+}
+
+int probefile_check(const char *path, uint64_t min, char *why, size_t wlen)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0) {
+		snprintf(why, wlen, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, wlen, "%s is not a regular file", path);
+		return -EINVAL;
+	}
+	if ((uint64_t)st.st_size < min) {
+		snprintf(why, wlen, "%s is %lld bytes, smaller than one probe read (%llu)", path,
+			 (long long)st.st_size, (unsigned long long)min);
+		return -EINVAL;
+	}
+	/* Holes answer without touching the disk: figures from them would lie. */
+	if ((uint64_t)st.st_blocks * 512 < (uint64_t)st.st_size) {
+		snprintf(why, wlen, "%s is sparse (has holes); write it fully first, e.g. with dd if=/dev/urandom", path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Open (creating 0700 if needed) a directory that must belong to us and be
+ * writable by nobody else, so no one can swap the file under us. */
+static int own_dir_open(const char *dir, char *why, size_t wlen)
+{
+	if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+		snprintf(why, wlen, "cannot create %s: %s", dir, strerror(errno));
+		return -errno;
+	}
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(why, wlen, "cannot open %s: %s", dir, strerror(errno));
+		return -errno;
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0 || st.st_uid != geteuid() || (st.st_mode & 022)) {
+		snprintf(why, wlen, "%s is not a private directory of this user; remove it or use --probe-file", dir);
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
+static int enough_space(int dirfd, uint64_t size, const char *dir, char *why, size_t wlen)
+{
+	struct statvfs vfs;
+	if (fstatvfs(dirfd, &vfs) != 0)
+		return 0; /* cannot tell: the write itself will fail if short */
+	uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	uint64_t total = (uint64_t)vfs.f_blocks * vfs.f_frsize;
+	/* Leave 5 % of the filesystem (at least 64 MiB) free after it. */
+	uint64_t reserve = total / 20 > (64ull << 20) ? total / 20 : (64ull << 20);
+	if (avail < size + reserve) {
+		snprintf(why, wlen,
+			 "not enough free space in %s for a %llu MiB probe file (keeps %llu MiB free); use --probe-file-size or --probe-file",
+			 dir, (unsigned long long)(size >> 20), (unsigned long long)(reserve >> 20));
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+static int fill(int fd, uint64_t size, probefile_progress cb, void *ctx, char *why, size_t wlen)
+{
+	struct prng rng;
+	prng_seed(&rng, (uint64_t)getpid() ^ (uint64_t)(util_mono_now() * 1e9));
+	uint64_t *buf = malloc(CHUNK);
+	if (!buf)
+		return -ENOMEM;
+	int rc = 0, last = -1;
+	uint64_t synced = 0;
+	for (uint64_t done = 0; done < size && rc == 0;) {
+		size_t n = size - done < CHUNK ? (size_t)(size - done) : CHUNK;
+		for (size_t i = 0; i < CHUNK / 8; i++)
+			buf[i] = prng_next(&rng);
+		ssize_t w = write(fd, buf, n);
+		if (w <= 0) {
+			rc = w < 0 ? -errno : -EIO;
+			snprintf(why, wlen, "writing the probe file failed: %s", strerror(-rc));
+			break;
+		}
+		done += (uint64_t)w;
+		/* Flush as we go: the final fsync stays short, so a cancel
+		 * (quit while preparing) is never stuck behind a gigabyte. */
+		if (done - synced >= (64u << 20)) {
+			fdatasync(fd);
+			synced = done;
+		}
+		int pct = (int)(done * 100 / size);
+		if (cb && pct != last && cb(ctx, last = pct)) {
+			rc = -ECANCELED;
+			snprintf(why, wlen, "cancelled");
+		}
+	}
+	free(buf);
+	if (rc == 0 && fsync(fd) != 0) {
+		rc = -errno;
+		snprintf(why, wlen, "fsync of the probe file failed: %s", strerror(errno));
+	}
+	return rc;
+}
+
+/* A run that was killed while writing leaves ".NAME.PID.tmp" behind:
+ * remove those whose writer is gone. */
+static void remove_stale(int dfd, const char *base)
+{
+	int fd = dup(dfd);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	size_t bl = strlen(base);
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		const char *n = e->d_name;
+		long pid;
+		char tail[8];
+		if (n[0] != '.' || strncmp(n + 1, base, bl) != 0 || n[1 + bl] != '.')
+			continue;
+		if (sscanf(n + bl + 2, "%ld.%7s", &pid, tail) == 2 && strcmp(tail, "tmp") == 0 && pid > 0 &&
+		    kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+			unlinkat(dfd, n, 0);
+	}
+	closedir(d);
+}
+
+int probefile_prepare(const char *path, uint64_t size, int own_dir, probefile_progress cb,
+		      void *ctx, char *why, size_t wlen)
+{
+	if (probefile_check(path, size, why, wlen) == 0)
+		return 0; /* a complete one from an earlier run */
+	char dir[PATH_MAX], base[256], tmp[300];
+	util_strlcpy(dir, path, sizeof dir);
+	util_strlcpy(base, basename(dir), sizeof base);
+	util_strlcpy(dir, path, sizeof dir);
+	util_strlcpy(dir, dirname(dir), sizeof dir);
+	int dfd = own_dir ? own_dir_open(dir, why, wlen) : open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		int e = own_dir ? dfd : -errno;
+		if (!own_dir)
+			snprintf(why, wlen, "cannot open directory %s: %s", dir, strerror(-e));
+		return e;
+	}
+	if (own_dir)
+		remove_stale(dfd, base);
+	struct stat st;
+	int rc = 0;
+	if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		/* In our own directory a file that fails the check is ours from
+		 * a run with another size: replace it. A user's file is theirs:
+		 * never touch it (the caller checked it can serve as it is). */
+		if (!own_dir || !S_ISREG(st.st_mode))
+			rc = -EEXIST;
+		else if (unlinkat(dfd, base, 0) != 0)
+			rc = -errno;
+		if (rc)
+			snprintf(why, wlen, "%s exists and is not a usable probe file", path);
+	}
+	if (rc == 0)
+		rc = enough_space(dfd, size, dir, why, wlen);
+	if (rc == 0) {
+		/* Written under a temporary name and renamed when complete, so a
+		 * file with the final name is always whole. */
+		snprintf(tmp, sizeof tmp, ".%s.%ld.tmp", base, (long)getpid());
+		int fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0) {
+			rc = -errno;
+			snprintf(why, wlen, "cannot create %s/%s: %s", dir, tmp, strerror(errno));
+		} else {
+			rc = fill(fd, size, cb, ctx, why, wlen);
+			close(fd);
+			if (rc == 0 && renameat(dfd, tmp, dfd, base) != 0) {
+				rc = -errno;
+				snprintf(why, wlen, "cannot rename the probe file into place: %s", strerror(errno));
+			}
+			if (rc != 0)
+				unlinkat(dfd, tmp, 0);
+			else
+				fsync(dfd);
+		}
+	}
+	close(dfd);
+	return rc;
+}

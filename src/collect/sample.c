@@ -1,0 +1,329 @@
+/* sample: see include/sample.h */
+#include "sample.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <libproc2/misc.h>
+#include <libudev.h>
+
+#include "util.h"
+
+/* Faster than any disk answers a 4 KiB read that reached it (the fastest
+ * NVMe devices take about 7 us): such a sample came from a cache or a hole. */
+#define MIN_PLAUSIBLE_NS 5000
+
+int sampler_init(struct sampler *s, const struct sampler_config *cfg)
+{
+	memset(s, 0, sizeof *s);
+	s->cfg = *cfg;
+	s->prev_mono = -1;
+	s->udev = udev_new();
+	return s->udev ? 0 : -ENOMEM;
+}
+
+
+static int in_list(const char *const *list, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(list[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+static int wanted(const struct sampler *s, const char *name)
+{
+	return !s->cfg.only || in_list(s->cfg.only, s->cfg.nonly, name);
+}
+
+int sampler_wants_probe(const struct sampler *s, const struct disk_info *d)
+{
+	if (!s->cfg.probe)
+		return 0;
+	if (s->cfg.probe_file_disk && strcmp(s->cfg.probe_file_disk, d->name) == 0)
+		return 1;
+	if (s->cfg.probe_only)
+		return in_list(s->cfg.probe_only, s->cfg.nprobe_only, d->name);
+	return d->sched.n > 0 && d->size_bytes > 0;
+}
+
+static void fill_header(struct sample *out)
+{
+	struct utsname u;
+	if (gethostname(out->host, sizeof out->host) != 0)
+		util_strlcpy(out->host, "?", sizeof out->host);
+	out->host[sizeof out->host - 1] = '\0';
+	if (uname(&u) == 0)
+		util_strlcpy(out->kernel, u.release, sizeof out->kernel);
+	out->psi_err = psi_read("/proc/pressure/io", &out->psi);
+	out->have_load = procps_loadavg(&out->load[0], &out->load[1], &out->load[2]) == 0;
+}
+
+static int reserve(struct sample *out, size_t n)
+{
+	if (n <= out->cap)
+		return 0;
+	struct disk_sample *d = realloc(out->disks, n * sizeof *d);
+	if (!d)
+		return -ENOMEM;
+	out->disks = d;
+	out->cap = n;
+	return 0;
+}
+
+static struct sampler_probe *find_probe(struct sampler *s, const char *disk)
+{
+	for (size_t i = 0; i < s->nprobes; i++)
+		if (strcmp(s->probes[i].disk, disk) == 0)
+			return &s->probes[i];
+	return NULL;
+}
+
+static uint64_t name_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+static void post_probe_event(struct sampler *s, const char *disk, int ok, const char *msg)
+{
+	struct event e = {.ts = util_real_now(), .mono = util_mono_now(), .ok = ok};
+	util_strlcpy(e.type, "probe", sizeof e.type);
+	util_strlcpy(e.disk, disk, sizeof e.disk);
+	util_strlcpy(e.error, msg, sizeof e.error);
+	eventlog_add(&s->events, &e);
+}
+
+static void start_probe(struct sampler *s, const struct disk_info *d)
+{
+	struct sampler_probe *grown = realloc(s->probes, (s->nprobes + 1) * sizeof *grown);
+	if (!grown)
+		return;
+	s->probes = grown;
+	struct sampler_probe *sp = &s->probes[s->nprobes++];
+	memset(sp, 0, sizeof *sp);
+	util_strlcpy(sp->disk, d->name, sizeof sp->disk);
+
+	struct probe_config pc = {0};
+	util_strlcpy(pc.disk, d->name, sizeof pc.disk);
+	pc.io_size = s->cfg.probe_size;
+	pc.rate_hz = s->cfg.probe_rate_hz;
+	/* Per disk, so two disks do not read the same offsets in step. */
+	pc.seed = (s->cfg.have_seed ? s->cfg.seed : (uint64_t)getpid() ^ (uint64_t)(util_real_now() * 1e6)) ^
+		  name_hash(d->name);
+	pc.min_plausible_ns = d->kind == DISK_ZRAM ? 0 : MIN_PLAUSIBLE_NS;
+	pc.file_size = s->cfg.probe_file_size;
+	if (s->cfg.probe_file_disk && strcmp(s->cfg.probe_file_disk, d->name) == 0) {
+		util_strlcpy(pc.file, s->cfg.probe_file, sizeof pc.file);
+		pc.file_is_users = 1;
+	}
+	char err[256] = "";
+	if (d->logical_block && pc.io_size % d->logical_block)
+		util_fmt(err, sizeof err, "--probe-size %u is not a multiple of %s's logical block (%u)",
+			 pc.io_size, d->name, d->logical_block);
+	else if (probe_start(&pc, &sp->p, err, sizeof err) == 0)
+		return;
+	sp->p = NULL;
+	sp->failed.mode = PROBE_MODE_OFF;
+	sp->failed.state = PROBE_ENDED;
+	sp->failed.rate_hz = pc.rate_hz;
+	util_strlcpy(sp->failed.why, err, sizeof sp->failed.why);
+	sp->last_state = PROBE_ENDED;
+	post_probe_event(s, d->name, 0, err);
+}
+
+/* Stop the probes of disks that are gone, start those of new disks. */
+static void sync_probes(struct sampler *s, const struct disk_info *disks, size_t n)
+{
+	for (size_t i = 0; i < s->nprobes;) {
+		size_t k;
+		for (k = 0; k < n && strcmp(disks[k].name, s->probes[i].disk) != 0; k++)
+			;
+		if (k < n) {
+			i++;
+			continue;
+		}
+		if (s->probes[i].last_state != PROBE_ENDED)
+			post_probe_event(s, s->probes[i].disk, 0, "disk gone; probe stopped");
+		probe_stop(s->probes[i].p);
+		s->probes[i] = s->probes[--s->nprobes];
+	}
+	for (size_t i = 0; i < n; i++)
+		if (wanted(s, disks[i].name) && sampler_wants_probe(s, &disks[i]) && !find_probe(s, disks[i].name))
+			start_probe(s, &disks[i]);
+}
+
+int sampler_prime(struct sampler *s)
+{
+	int rc = diskstats_read("/proc/diskstats", &s->prev);
+	if (rc < 0)
+		return rc;
+	s->prev_mono = util_mono_now();
+	/* Probes start now, so the first interval has their samples too. */
+	struct disk_info *disks;
+	size_t n;
+	if (disk_scan(s->udev, &disks, &n) == 0) {
+		sync_probes(s, disks, n);
+		free(disks);
+	}
+	return 0;
+}
+
+static void summarize(const struct hist *h, uint64_t flagged, struct probe_summary *out)
+{
+	out->n = h->n;
+	out->p50_ns = hist_quantile(h, 0.50);
+	out->p90_ns = hist_quantile(h, 0.90);
+	out->p99_ns = hist_quantile(h, 0.99);
+	out->p999_ns = hist_quantile(h, 0.999);
+	out->max_ns = h->max_ns;
+	out->mean_ns = hist_mean_ns(h);
+	out->flagged = flagged;
+}
+
+static void read_probe(struct sampler *s, struct sampler_probe *sp, double now, struct disk_sample *d)
+{
+	d->probed = 1;
+	if (!sp->p) {
+		d->probe_st = sp->failed;
+		return;
+	}
+	/* About 30 KB of histograms: on the heap, not the stack. */
+	struct probe_reading *r = malloc(sizeof *r);
+	if (!r)
+		return;
+	probe_read(sp->p, now, r);
+	d->probe_st = r->st;
+	summarize(&r->interval, r->flagged_interval, &d->probe);
+	summarize(&r->last10, r->flagged_10s, &d->probe_10s);
+	summarize(&r->since_change, r->flagged_change, &d->probe_change);
+	int64_t sec = (int64_t)floor(now);
+	probe_chart(sp->p, sec - CHART_SECONDS + 1, sec, d->chart);
+	if (r->st.state == PROBE_ENDED && sp->last_state != PROBE_ENDED)
+		post_probe_event(s, sp->disk, 0, r->st.why);
+	sp->last_state = r->st.state;
+	free(r);
+}
+
+/* Why a disk has no probe, for the JSON and the screen. */
+static void unprobed(const struct sampler *s, const struct disk_info *d, struct probe_status *st)
+{
+	memset(st, 0, sizeof *st);
+	st->mode = PROBE_MODE_OFF;
+	st->rate_hz = s->cfg.probe_rate_hz;
+	const char *why = !s->cfg.probe        ? "--no-probe"
+			  : s->cfg.probe_only  ? "not named with --probe"
+			  : d->sched.n == 0    ? "no I/O scheduler on this queue"
+					       : "size 0";
+	util_strlcpy(st->why, why, sizeof st->why);
+}
+
+static void fill_disks(struct sampler *s, const struct diskstats_table *cur, struct disk_info *disks,
+		       size_t n, double now, struct sample *out)
+{
+	out->ndisks = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!wanted(s, disks[i].name))
+			continue;
+		const struct diskstats_row *c = diskstats_find(cur, disks[i].name);
+		if (!c)
+			continue; /* listed by udev, gone from diskstats: vanished meanwhile */
+		struct disk_sample *d = &out->disks[out->ndisks++];
+		memset(d, 0, sizeof *d);
+		d->info = disks[i];
+		d->in_flight = c->f[DS_IN_FLIGHT];
+		const struct diskstats_row *p = diskstats_find(&s->prev, disks[i].name);
+		/* Same name but another device number: a new device, no rates yet. */
+		if (p && p->major == c->major && p->minor == c->minor && out->interval_s > 0)
+			d->have_rates = iostat_compute(p, c, out->interval_s, &d->io) == 0;
+		struct sampler_probe *sp = find_probe(s, disks[i].name);
+		if (sp)
+			read_probe(s, sp, now, d);
+		else
+			unprobed(s, &disks[i], &d->probe_st);
+	}
+}
+
+int sampler_collect(struct sampler *s, struct sample *out)
+{
+	struct diskstats_table cur = {0};
+	int rc = diskstats_read("/proc/diskstats", &cur);
+	if (rc < 0)
+		return rc;
+	double now = util_mono_now();
+	out->ts = util_real_now();
+	out->mono = now;
+	out->interval_s = s->prev_mono >= 0 ? now - s->prev_mono : 0;
+	out->probe_rate_hz = s->cfg.probe_rate_hz;
+	fill_header(out);
+
+	struct disk_info *disks;
+	size_t n;
+	rc = disk_scan(s->udev, &disks, &n);
+	if (rc == 0 && reserve(out, n) < 0) {
+		free(disks);
+		rc = -ENOMEM;
+	}
+	if (rc < 0) {
+		diskstats_free(&cur);
+		return rc;
+	}
+	sync_probes(s, disks, n);
+	fill_disks(s, &cur, disks, n, now, out);
+	free(disks);
+	diskstats_free(&s->prev);
+	s->prev = cur;
+	s->prev_mono = now;
+	out->nevents = eventlog_take(&s->events, out->events, EVENTLOG_PENDING);
+	out->nrecent = eventlog_recent(&s->events, out->recent, EVENTLOG_RECENT);
+	return 0;
+}
+
+int sampler_list_disks(struct sampler *s, struct disk_info **out, size_t *n)
+{
+	return disk_scan(s->udev, out, n);
+}
+
+void sampler_post(struct sampler *s, const struct event *e)
+{
+	eventlog_add(&s->events, e);
+	if (strcmp(e->type, "scheduler") == 0 && e->ok) {
+		struct sampler_probe *sp = find_probe(s, e->disk);
+		if (sp && sp->p)
+			probe_mark_change(sp->p);
+	}
+}
+
+void sampler_set_probe_rate(struct sampler *s, double hz)
+{
+	s->cfg.probe_rate_hz = hz;
+	for (size_t i = 0; i < s->nprobes; i++)
+		if (s->probes[i].p)
+			probe_set_rate(s->probes[i].p, hz);
+}
+
+void sampler_free(struct sampler *s)
+{
+	/* Tell every probe first, so their waits overlap. */
+	for (size_t i = 0; i < s->nprobes; i++)
+		probe_request_stop(s->probes[i].p);
+	for (size_t i = 0; i < s->nprobes; i++)
+		probe_stop(s->probes[i].p);
+	free(s->probes);
+	diskstats_free(&s->prev);
+	if (s->udev)
+		udev_unref(s->udev);
+	memset(s, 0, sizeof *s);
+}
+
+void sample_free(struct sample *smp)
+{
+	free(smp->disks);
+	memset(smp, 0, sizeof *smp);
+}

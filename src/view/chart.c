@@ -1,0 +1,187 @@
+/* chart: see include/chart.h */
+#include "chart.h"
+
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util.h"
+
+#define AXIS_W 7   /* "100ms " + the axis line */
+
+enum { PAIR_P50 = 1, PAIR_HIGH, PAIR_MARK, PAIR_AXIS };
+
+uint64_t chart_high(const struct latwin_point *p)
+{
+	return p->n >= 100 ? p->p99_ns : p->max_ns;
+}
+
+int chart_scale(const struct latwin_point *pts, size_t n, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t mn = UINT64_MAX, mx = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!pts[i].n)
+			continue;
+		uint64_t a = pts[i].p50_ns ? pts[i].p50_ns : 1, b = chart_high(&pts[i]);
+		if (a < mn)
+			mn = a;
+		if (b > mx)
+			mx = b;
+	}
+	if (mx == 0)
+		return -1;
+	uint64_t l = 1, h = 10;
+	while (l * 10 <= mn)
+		l *= 10;
+	while (h < mx && h < UINT64_MAX / 10)
+		h *= 10;
+	if (h < l * 10)
+		h = l * 10;
+	*lo = l;
+	*hi = h;
+	return 0;
+}
+
+double chart_level(uint64_t v, uint64_t lo, uint64_t hi, int rows)
+{
+	if (v <= lo)
+		return 0;
+	if (v >= hi)
+		return rows;
+	return (log((double)v) - log((double)lo)) / (log((double)hi) - log((double)lo)) * rows;
+}
+
+static void decade_label(uint64_t ns, char *b, size_t n)
+{
+	if (ns >= 1000000000ull)
+		snprintf(b, n, "%llus", (unsigned long long)(ns / 1000000000ull));
+	else if (ns >= 1000000)
+		snprintf(b, n, "%llums", (unsigned long long)(ns / 1000000));
+	else if (ns >= 1000)
+		snprintf(b, n, "%lluus", (unsigned long long)(ns / 1000));
+	else
+		snprintf(b, n, "%lluns", (unsigned long long)ns);
+}
+
+static void colour(int pair, int on)
+{
+	if (!has_colors())
+		return;
+	if (on)
+		attron(COLOR_PAIR(pair));
+	else
+		attroff(COLOR_PAIR(pair));
+}
+
+static void draw_axis(int y, int x, int h, uint64_t lo, uint64_t hi, int utf8)
+{
+	colour(PAIR_AXIS, 1);
+	for (int r = 0; r < h; r++)
+		mvaddstr(y + r, x + AXIS_W - 1, utf8 ? "│" : "|");
+	/* A label at every decade line that has a row of its own. */
+	for (uint64_t v = lo; v <= hi && v > 0; v *= 10) {
+		int r = h - 1 - (int)lround(chart_level(v, lo, hi, h - 1));
+		char lab[16];
+		decade_label(v, lab, sizeof lab);
+		mvprintw(y + r, x, "%5s", lab);
+		mvaddstr(y + r, x + AXIS_W - 1, utf8 ? "┤" : "+");
+		if (v > UINT64_MAX / 10)
+			break;
+	}
+	colour(PAIR_AXIS, 0);
+}
+
+/* One second's column: a p50 bar from the floor, the high value as a dot. */
+static void draw_column(const struct latwin_point *p, int y, int cx, int h, uint64_t lo, uint64_t hi, int utf8)
+{
+	static const char *const eighths[] = {" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
+	double lvl = chart_level(p->p50_ns, lo, hi, h);
+	int full = (int)lvl;
+	colour(PAIR_P50, 1);
+	for (int r = 0; r < full && r < h; r++)
+		mvaddstr(y + h - 1 - r, cx, utf8 ? "█" : "#");
+	int part = (int)((lvl - full) * 8);
+	if (full < h && (part > 0 || full == 0))
+		mvaddstr(y + h - 1 - full, cx, utf8 ? eighths[part > 0 ? part : 1] : (part >= 4 ? "#" : "_"));
+	colour(PAIR_P50, 0);
+	int hr = (int)chart_level(chart_high(p), lo, hi, h);
+	if (hr >= h)
+		hr = h - 1;
+	if (hr > full || (hr == full && part == 0)) {
+		colour(PAIR_HIGH, 1);
+		mvaddstr(y + h - 1 - hr, cx, utf8 ? "•" : "*");
+		colour(PAIR_HIGH, 0);
+	}
+}
+
+/* Scheduler changes: a vertical line and the new scheduler's name on top. */
+static void draw_markers(const struct sample *s, const char *disk, int y, int x0, int h, int w, int64_t now_sec,
+			 int utf8)
+{
+	for (size_t i = 0; i < s->nrecent; i++) {
+		const struct event *e = &s->recent[i];
+		if (strcmp(e->type, "scheduler") != 0 || !e->ok || strcmp(e->disk, disk) != 0)
+			continue;
+		int64_t age = now_sec - (int64_t)floor(e->mono);
+		if (age < 0 || age >= w)
+			continue;
+		int cx = x0 + w - 1 - (int)age;
+		colour(PAIR_MARK, 1);
+		attron(A_BOLD);
+		for (int r = 0; r < h; r++)
+			mvaddstr(y + r, cx, utf8 ? "┃" : "|");
+		char lab[40];
+		snprintf(lab, sizeof lab, "%s%s", utf8 ? "▶" : ">", e->to);
+		int len = (int)strlen(e->to) + 1;
+		int lx = cx + 1 + len <= x0 + w ? cx + 1 : cx - len;
+		if (lx >= x0)
+			mvaddstr(y, lx, lab);
+		attroff(A_BOLD);
+		colour(PAIR_MARK, 0);
+	}
+}
+
+void chart_init_colours(void)
+{
+	if (!has_colors())
+		return;
+	start_color();
+	use_default_colors();
+	init_pair(PAIR_P50, COLOR_CYAN, -1);
+	init_pair(PAIR_HIGH, COLOR_YELLOW, -1);
+	init_pair(PAIR_MARK, COLOR_MAGENTA, -1);
+	init_pair(PAIR_AXIS, COLOR_BLUE, -1);
+}
+
+void chart_draw(const struct disk_sample *d, const struct sample *s, int y, int x, int h, int w, int utf8)
+{
+	int plot_w = w - AXIS_W;
+	int ph = h - 1; /* the bottom row is the time axis */
+	if (plot_w < 4 || ph < 2)
+		return;
+	if (plot_w > CHART_SECONDS)
+		plot_w = CHART_SECONDS;
+	const struct latwin_point *pts = d->chart + CHART_SECONDS - plot_w;
+	uint64_t lo, hi;
+	int64_t now_sec = (int64_t)floor(s->mono);
+	if (chart_scale(pts, (size_t)plot_w, &lo, &hi) < 0) {
+		mvaddstr(y + ph / 2, x + AXIS_W, "no probe samples yet");
+	} else {
+		draw_axis(y, x, ph, lo, hi, utf8);
+		for (int i = 0; i < plot_w; i++)
+			if (pts[i].n)
+				draw_column(&pts[i], y, x + AXIS_W + i, ph, lo, hi, utf8);
+	}
+	draw_markers(s, d->info.name, y, x + AXIS_W, ph, plot_w, now_sec, utf8);
+	char lab[16];
+	snprintf(lab, sizeof lab, "-%ds", plot_w);
+	colour(PAIR_AXIS, 1);
+	mvaddstr(y + ph, x + AXIS_W, lab);
+	if (plot_w > 24) {
+		snprintf(lab, sizeof lab, "-%ds", plot_w / 2);
+		mvaddstr(y + ph, x + AXIS_W + plot_w / 2 - (int)strlen(lab) / 2, lab);
+	}
+	mvaddstr(y + ph, x + AXIS_W + plot_w - 3, "now");
+	colour(PAIR_AXIS, 0);
+}

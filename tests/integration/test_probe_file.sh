@@ -1,0 +1,71 @@
+#!/bin/bash
+# The probe's file mode. With --probe-file on an ext4 filesystem on a loop
+# device this test makes, the probe reads that file (mode "file", and says
+# why), the file is written whole (not sparse) and reused on the next run.
+# Where a device node cannot be opened (this machine's root disk gives
+# EPERM), the probe falls back to a file by itself; checked when the root
+# disk is like that here.
+. "$(dirname "$0")/../lib/common.sh"
+need_root
+need_cmd jq losetup mkfs.ext4 mount
+setup_scratch
+
+attach_loop 160 fill; L=$LOOP
+N=$(basename "$L")
+mkfs.ext4 -q -E nodiscard "$L" || fail "mkfs failed"
+mkdir "$SCRATCH/mnt"
+mount "$L" "$SCRATCH/mnt" || fail "mount failed"
+on_exit "umount $SCRATCH/mnt"
+F="$SCRATCH/mnt/probe.dat"
+
+"$BIN" --json -d 1 -n 4 --disk "$N" --probe-file "$F" --probe-file-size 32M --probe-rate max \
+	> "$SCRATCH/a.json" || fail "run with --probe-file exited $?"
+tail -n1 "$SCRATCH/a.json" | jq -e '.disks[0].probe | .mode == "file" and (.why | test("--probe-file")) and .n > 50' \
+	>/dev/null || fail "file mode wrong: $(tail -n1 "$SCRATCH/a.json" | jq -c .disks[0].probe)"
+[ -f "$F" ] || fail "probe file not created"
+size=$(stat -c %s "$F"); blocks=$(stat -c %b "$F")
+[ "$size" -eq $((32 << 20)) ] || fail "probe file is $size bytes, wanted 32 MiB"
+[ $((blocks * 512)) -ge "$size" ] || fail "probe file is sparse"
+[ "$(stat -c %a "$F")" = 600 ] || fail "probe file mode $(stat -c %a "$F"), wanted 600"
+m1=$(stat -c %Y.%i "$F")
+"$BIN" --json -d 0.5 -n 2 --disk "$N" --probe-file "$F" > /dev/null || fail "second run failed"
+[ "$(stat -c %Y.%i "$F")" = "$m1" ] || fail "probe file rewritten instead of reused"
+note "file mode: $(tail -n1 "$SCRATCH/a.json" | jq -r '.disks[0].probe | "n=\(.n) p50=\(.p50_us)us"')"
+
+# A sparse file named by the user is refused, not trusted.
+truncate -s 32M "$SCRATCH/mnt/sparse.dat"
+"$BIN" --json -d 0.5 -n 2 --disk "$N" --probe-file "$SCRATCH/mnt/sparse.dat" > "$SCRATCH/s.json" ||
+	fail "run with a sparse --probe-file exited $?"
+tail -n1 "$SCRATCH/s.json" | jq -e '.disks[0].probe | .mode == "off" and (.why | test("sparse"))' >/dev/null ||
+	fail "sparse file accepted: $(tail -n1 "$SCRATCH/s.json" | jq -c .disks[0].probe)"
+
+# Automatic fallback found through mountinfo: an unprivileged user cannot
+# open /dev/loopN (EACCES), so the probe writes its file on the loop
+# device's own filesystem, in a private .iosched-top directory there.
+if command -v setpriv >/dev/null; then
+	chmod 1777 "$SCRATCH/mnt"; chmod 755 "$SCRATCH"
+	cp "$BIN" "$SCRATCH/iosched-top" && chmod 755 "$SCRATCH/iosched-top"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$SCRATCH/iosched-top" --json -d 1 -n 3 --disk "$N" \
+		--probe-file-size 16M > "$SCRATCH/u.json" || fail "unprivileged run exited $?"
+	tail -n1 "$SCRATCH/u.json" | jq -e '.disks[0].probe | .mode == "file" and (.why | test("denied")) and .n > 0' \
+		>/dev/null || fail "no fallback for an unprivileged user: $(tail -n1 "$SCRATCH/u.json" | jq -c .disks[0].probe)"
+	[ "$(stat -c '%a %U' "$SCRATCH/mnt/.iosched-top")" = "700 nobody" ] || fail "probe directory not private"
+	[ -f "$SCRATCH/mnt/.iosched-top/$N.probe" ] || fail "no probe file in the mount's .iosched-top"
+	note "unprivileged fallback: $(tail -n1 "$SCRATCH/u.json" | jq -r '.disks[0].probe.why')"
+fi
+
+# Automatic fallback, where this machine's root disk refuses its node.
+root=$(basename "$(dirname "$(readlink -f "/sys/dev/block/$(mountpoint -d /)")")")
+[ -e "/sys/block/$root" ] || root=$(basename "$(readlink -f "/sys/dev/block/$(mountpoint -d /)")")
+if [ -e "/sys/block/$root" ] && ! dd if="/dev/$root" of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null; then
+	had=""; [ -e "/var/tmp/iosched-top/$root.probe" ] && had=1
+	"$BIN" --json -d 1 -n 3 --disk "$root" --probe "$root" --probe-file-size 32M > "$SCRATCH/r.json" ||
+		fail "fallback run exited $?"
+	tail -n1 "$SCRATCH/r.json" | jq -e '.disks[0].probe | .mode == "file" and (.why | test("not permitted|denied|No such"))' \
+		>/dev/null || fail "no fallback on $root: $(tail -n1 "$SCRATCH/r.json" | jq -c .disks[0].probe)"
+	note "fallback on $root: $(tail -n1 "$SCRATCH/r.json" | jq -r '.disks[0].probe.why')"
+	[ -n "$had" ] || { rm -f "/var/tmp/iosched-top/$root.probe"; rmdir /var/tmp/iosched-top 2>/dev/null; }
+else
+	note "root disk node opens here: automatic fallback not exercised"
+fi
+echo "PASS"
