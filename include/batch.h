@@ -14,6 +14,7 @@ void batch_write_text(FILE *f, const struct sample *s);
 
 /* Run until the iteration count is reached or *stop is set by a signal.
  * Returns 0, or a negative errno when sampling failed. */
-int batch_run(const struct options *o, struct sampler *smp, volatile sig_atomic_t *stop);
+struct control;
+int batch_run(const struct options *o, struct sampler *smp, struct control *ctl, volatile sig_atomic_t *stop);
 
 #endif

@@ -5,6 +5,8 @@
 #ifndef IOSCHED_CLI_H
 #define IOSCHED_CLI_H
 
+#include <stdio.h>
+
 #include "options.h"
 #include "sample.h"
 
@@ -16,9 +18,16 @@ int cli_config(const struct options *o, struct sampler_config *cfg, char *disk_b
  * Returns 0, or 2 (usage error, message printed). */
 int cli_check(const struct options *o, struct sampler *smp);
 
-/* Apply the --set switches in order, posting an event for each. When one
- * fails the ones already made are switched back, so the system is as it
- * was. Returns 0, or 1 (runtime failure, message printed). */
-int cli_apply_sets(const struct options *o, struct sampler *smp);
+struct control;
+
+/* Apply the --set switches in order (each an event and an undo entry).
+ * When one fails the ones already made are switched back, so the system is
+ * as it was. Returns 0, or 1 (runtime failure, message printed). */
+int cli_apply_sets(const struct options *o, struct control *c);
+
+/* --print-udev-rule: for every shown disk with a scheduler, the rule that
+ * keeps its current one, the rules files that set one for it now, where
+ * the rule would go and how to apply it. Returns 0. */
+int cli_print_udev_rules(const struct options *o, struct sampler *smp, FILE *f);
 
 #endif

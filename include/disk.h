@@ -38,6 +38,7 @@ struct disk_info {
 	int64_t nr_requests;       /* -1 where the queue has no such file */
 	int64_t read_ahead_kb;
 	int64_t wbt_lat_usec;
+	int zoned;                 /* queue/zoned is host-managed or host-aware */
 };
 
 /* "nvme", "sata/scsi", "virtio", ... as shown and in JSON. */

@@ -10,9 +10,10 @@
 struct event {
 	double ts;            /* unix seconds */
 	double mono;          /* CLOCK_MONOTONIC seconds, to place it on the chart */
-	char type[16];        /* "scheduler", "probe" */
+	char type[16];        /* "scheduler", "tunable", "probe" */
 	char disk[32];
-	char from[24], to[24];
+	char key[48];         /* tunable: its file under queue/ (e.g. "iosched/slice_idle") */
+	char from[48], to[48];
 	double ms;            /* how long the change took */
 	int ok;
 	char error[200];      /* "" when ok */

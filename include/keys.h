@@ -1,9 +1,13 @@
-/* keys: the key table of the full-screen view. The TUI dispatches from it
- * and the help screen is printed from it, so the two cannot disagree. */
+/* keys: the key table of the full-screen view, per mode (the main screen
+ * and each panel). The TUI dispatches from it and the help screen is
+ * printed from it, so the two cannot disagree; a unit test holds the man
+ * page to it. */
 #ifndef IOSCHED_KEYS_H
 #define IOSCHED_KEYS_H
 
 #include <stddef.h>
+
+enum key_mode { KM_MAIN, KM_PICKER, KM_TUNABLES, KM_LOG, KM_UDEV, KM_COUNT };
 
 enum key_action {
 	KEY_ACT_QUIT,
@@ -14,11 +18,26 @@ enum key_action {
 	KEY_ACT_HELP,
 	KEY_ACT_REDRAW,
 	KEY_ACT_RATE,
+	KEY_ACT_PICKER,
+	KEY_ACT_NEXT_SCHED,
+	KEY_ACT_PREV_SCHED,
+	KEY_ACT_UNDO,
+	KEY_ACT_TUNABLES,
+	KEY_ACT_LOG,
+	KEY_ACT_UDEV,
+	KEY_ACT_PICK_NONE,
+	KEY_ACT_PICK_MQ,
+	KEY_ACT_PICK_KYBER,
+	KEY_ACT_PICK_BFQ,
+	KEY_ACT_ENTER,
+	KEY_ACT_CLOSE,
+	KEY_ACT_WRITE,
 };
 
 #define KEYS_MAX_CODES 4
 
 struct key_binding {
+	enum key_mode mode;
 	int codes[KEYS_MAX_CODES];   /* curses key codes; unused slots are 0 */
 	const char *label;           /* how help and the man page name the keys */
 	enum key_action action;
@@ -27,7 +46,10 @@ struct key_binding {
 
 const struct key_binding *keys_table(size_t *n);
 
-/* The binding for key code ch, or NULL. */
-const struct key_binding *keys_lookup(int ch);
+/* The binding for key code ch in mode, or NULL. */
+const struct key_binding *keys_lookup(enum key_mode mode, int ch);
+
+/* "main screen", "scheduler picker (s)", ... for the help screen. */
+const char *keys_mode_name(enum key_mode mode);
 
 #endif

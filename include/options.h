@@ -36,6 +36,9 @@ struct options {
 	int have_seed;
 	struct sched_set sets[OPTIONS_MAX_DISKS]; /* --set, owned */
 	size_t nsets;
+	int restore;                            /* put every change back at exit */
+	int print_udev_rule;
+	char *udev_rules_file;                  /* --udev-rules-file, owned, or NULL */
 };
 
 struct option_def {

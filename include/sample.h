@@ -26,6 +26,15 @@ struct probe_summary {
 	uint64_t flagged;
 };
 
+/* A change queued or in the kernel for a disk (see worker.h). */
+struct disk_pending {
+	int jobs;                  /* how many are waiting or running; 0: none */
+	int running;               /* the first is in the kernel now */
+	char key[48];              /* of the first */
+	char to[48];
+	double secs;               /* how long the first has been running/waiting */
+};
+
 struct disk_sample {
 	struct disk_info info;
 	int have_rates;            /* 0 on a disk's first tick: no previous reading */
@@ -37,6 +46,9 @@ struct disk_sample {
 	struct probe_summary probe_10s;    /* the last 10 s */
 	struct probe_summary probe_change; /* since the last scheduler change */
 	struct latwin_point chart[CHART_SECONDS]; /* per second, oldest first */
+	struct disk_pending pending;
+	double last_switch_ms;     /* the last scheduler switch's duration; < 0: none */
+	char warning[96];          /* an odd combination worth a look, or "" */
 };
 
 struct sample {
@@ -80,8 +92,11 @@ struct sampler_probe {
 	enum probe_state last_state;
 };
 
+struct worker;
+
 struct sampler {
 	struct sampler_config cfg;
+	struct worker *worker;     /* set by control: pending changes go into samples */
 	struct udev *udev;
 	struct diskstats_table prev;
 	double prev_mono;          /* < 0 until the first reading */
@@ -109,6 +124,10 @@ int sampler_wants_probe(const struct sampler *s, const struct disk_info *d);
 /* Record an event (it appears in the next sample). A successful scheduler
  * change also restarts that disk's since-change window. */
 void sampler_post(struct sampler *s, const struct event *e);
+
+/* Bring the pending-change fields of out up to date (cheap: no sysfs), so
+ * a queued switch shows at once rather than at the next tick. */
+void sampler_refresh_pending(struct sampler *s, struct sample *out);
 
 /* Change every probe's pacing (0: back-to-back). */
 void sampler_set_probe_rate(struct sampler *s, double hz);

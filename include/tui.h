@@ -10,6 +10,7 @@
 
 /* Run the screen until q, the iteration count, or *stop (set by a signal).
  * The terminal is restored before it returns. Returns 0 or a negative errno. */
-int tui_run(const struct options *o, struct sampler *smp, volatile sig_atomic_t *stop);
+struct control;
+int tui_run(const struct options *o, struct sampler *smp, struct control *ctl, volatile sig_atomic_t *stop);
 
 #endif

@@ -1,15 +1,62 @@
-/* tune: the actuator that changes a disk's queue settings — for now its
- * I/O scheduler. Every change is described by an event (from, to, how long
- * the kernel took, ok or why not) so it can be shown, recorded and undone. */
+/* tune: the actuator that changes a disk's queue settings — its I/O
+ * scheduler, the queue attributes (nr_requests, read_ahead_kb,
+ * wbt_lat_usec, nomerges, rq_affinity) and the active scheduler's own files
+ * under queue/iosched/. A change is described by a request; applying it
+ * fills an event (from, to, how long the kernel took, ok or why not) so it
+ * can be shown, recorded and undone. */
 #ifndef IOSCHED_TUNE_H
 #define IOSCHED_TUNE_H
 
+#include <stddef.h>
+
 #include "event.h"
 
-/* Switch disk to scheduler sched by writing queue/scheduler. Fills ev
- * (type "scheduler") whatever happens. Writing the scheduler freezes and
- * drains the queue: under load this can take long; callers that must not
- * block run it off their thread. Returns 0 or a negative errno. */
-int tune_set_scheduler(const char *disk, const char *sched, struct event *ev);
+enum tune_kind { TUNE_SCHEDULER, TUNE_QUEUE, TUNE_IOSCHED };
+
+#define TUNE_KEY_MAX 48
+#define TUNE_VALUE_MAX 48
+
+struct tune_req {
+	char disk[32];
+	enum tune_kind kind;
+	char key[TUNE_KEY_MAX];      /* "scheduler", or the file's name */
+	char value[TUNE_VALUE_MAX];
+	int undo;                    /* undoes an earlier change: not logged again */
+};
+
+struct tunable {
+	enum tune_kind kind;
+	char key[TUNE_KEY_MAX];
+	char value[64];
+	int writable;
+};
+
+/* Fill a request. */
+void tune_req_init(struct tune_req *r, const char *disk, enum tune_kind kind, const char *key,
+		   const char *value);
+
+/* The sysfs file of a request: /sys/block/D/queue/{scheduler,KEY,iosched/KEY}. */
+int tune_path(const char *disk, enum tune_kind kind, const char *key, char *buf, size_t len);
+
+/* The name shown and logged: "scheduler", "read_ahead_kb", "iosched/slice_idle". */
+void tune_label(enum tune_kind kind, const char *key, char *buf, size_t len);
+
+/* Read the current value (the active scheduler's name for TUNE_SCHEDULER).
+ * Returns 0 or a negative errno. */
+int tune_read(const char *disk, enum tune_kind kind, const char *key, char *out, size_t len);
+
+/* Check a request before it is queued: a key that exists, a value of the
+ * right form and range, a scheduler the disk offers. Returns 0, or -EINVAL
+ * with a message that says what is accepted. */
+int tune_validate(const struct tune_req *r, char *err, size_t len);
+
+/* Write the value. Fills ev whatever happens. Writing the scheduler
+ * freezes and drains the queue: under load this can take seconds, so the
+ * UI runs it on the worker thread. Returns 0 or a negative errno. */
+int tune_apply(const struct tune_req *r, struct event *ev);
+
+/* The queue attributes and the active scheduler's files with their values,
+ * for the tunables panel. Returns how many were written to out. */
+size_t tune_list(const char *disk, struct tunable *out, size_t max);
 
 #endif

@@ -8,7 +8,9 @@
 
 #include "disk.h"
 #include "probefile.h"
+#include "control.h"
 #include "tune.h"
+#include "udevrule.h"
 #include "util.h"
 
 int cli_config(const struct options *o, struct sampler_config *cfg, char *disk_buf, size_t len)
@@ -168,27 +170,46 @@ int cli_check(const struct options *o, struct sampler *smp)
 	return rc;
 }
 
-int cli_apply_sets(const struct options *o, struct sampler *smp)
+int cli_apply_sets(const struct options *o, struct control *c)
 {
-	struct event done[OPTIONS_MAX_DISKS];
-	size_t ndone = 0;
-	for (size_t i = 0; i < o->nsets; i++) {
-		struct event ev;
-		int rc = tune_set_scheduler(o->sets[i].disk, o->sets[i].sched, &ev);
-		sampler_post(smp, &ev);
-		if (rc == 0) {
-			done[ndone++] = ev;
-			continue;
-		}
-		fprintf(stderr, "iosched-top: --set: %s\n", ev.error);
-		/* All or nothing: put back what was already switched. */
-		while (ndone--) {
-			struct event back;
-			if (done[ndone].from[0] &&
-			    tune_set_scheduler(done[ndone].disk, done[ndone].from, &back) < 0)
-				fprintf(stderr, "iosched-top: could not switch back: %s\n", back.error);
-		}
+	struct tune_req reqs[OPTIONS_MAX_DISKS];
+	for (size_t i = 0; i < o->nsets; i++)
+		tune_req_init(&reqs[i], o->sets[i].disk, TUNE_SCHEDULER, "scheduler", o->sets[i].sched);
+	char err[256];
+	if (control_apply_now(c, reqs, o->nsets, err, sizeof err) < 0) {
+		fprintf(stderr, "iosched-top: --set: %s\n", err);
 		return 1;
 	}
+	return 0;
+}
+
+int cli_print_udev_rules(const struct options *o, struct sampler *smp, FILE *f)
+{
+	struct disk_info *all;
+	size_t n;
+	if (sampler_list_disks(smp, &all, &n) < 0)
+		return 1;
+	const char *file = o->udev_rules_file ? o->udev_rules_file : UDEVRULE_DEFAULT_FILE;
+	fprintf(f, "# Rules that keep the current I/O schedulers across reboots; for %s\n", file);
+	for (size_t i = 0; i < n; i++) {
+		const char *a = sched_active(&all[i].sched);
+		if (!a || !shown(o, all[i].name))
+			continue;
+		struct udevrule_ident id;
+		struct udevrule_found found[8];
+		char rule[512];
+		udevrule_ident(smp->udev, all[i].name, &id);
+		if (udevrule_line(&id, a, rule, sizeof rule) < 0)
+			continue;
+		fprintf(f, "\n# %s (%s)\n%s\n", all[i].name, all[i].model[0] ? all[i].model : disk_kind_name(all[i].kind),
+			rule);
+		size_t k = udevrule_find(NULL, &id, found, 8);
+		for (size_t j = 0; j < k; j++)
+			fprintf(f, "#   already set by %s:%u: %s\n", found[j].file, found[j].line, found[j].text);
+	}
+	char note[1024];
+	udevrule_note(file, note, sizeof note);
+	fprintf(f, "\n# %s\n", note);
+	free(all);
 	return 0;
 }

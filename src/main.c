@@ -8,6 +8,7 @@
 
 #include "batch.h"
 #include "cli.h"
+#include "control.h"
 #include "options.h"
 #include "sample.h"
 #include "tui.h"
@@ -15,6 +16,9 @@
 #ifndef IOSCHED_VERSION
 #define IOSCHED_VERSION "0.1.0"
 #endif
+
+/* How long --restore waits at exit for the kernel to take the old values. */
+#define RESTORE_WAIT_S 30.0
 
 static volatile sig_atomic_t stop_requested;
 
@@ -48,15 +52,30 @@ static int run(const struct options *o)
 		return 1;
 	}
 	rc = cli_check(o, &smp);
-	if (!rc)
-		rc = cli_apply_sets(o, &smp);
-	if (!rc) {
+	if (!rc && o->print_udev_rule) {
+		rc = cli_print_udev_rules(o, &smp, stdout);
+		sampler_free(&smp);
+		return rc;
+	}
+	struct control ctl;
+	if (!rc && control_init(&ctl, &smp) < 0) {
+		fprintf(stderr, "iosched-top: cannot start the worker thread\n");
+		rc = 1;
+	} else if (!rc) {
+		/* From here every change is logged: signals end the run, and the
+		 * exit below restores or reports what was changed. */
 		install_signals();
-		rc = o->batch ? batch_run(o, &smp, &stop_requested) : tui_run(o, &smp, &stop_requested);
+		rc = cli_apply_sets(o, &ctl);
+		if (!rc)
+			rc = o->batch ? batch_run(o, &smp, &ctl, &stop_requested) : tui_run(o, &smp, &ctl, &stop_requested);
 		if (rc < 0) {
 			fprintf(stderr, "iosched-top: cannot read /proc/diskstats: %s\n", strerror(-rc));
 			rc = 1;
 		}
+		/* Restoring waits for the kernel (a switch drains the queue) but
+		 * not forever: what did not finish is reported. */
+		if (control_finish(&ctl, o->restore, RESTORE_WAIT_S, stderr) && !rc)
+			rc = 1;
 	}
 	sampler_free(&smp);
 	return rc;

@@ -20,6 +20,9 @@ enum {
 	OPT_PROBE_FILE_SIZE,
 	OPT_SEED,
 	OPT_SET,
+	OPT_RESTORE,
+	OPT_PRINT_UDEV,
+	OPT_UDEV_FILE,
 };
 
 static const struct option_def defs[] = {
@@ -36,6 +39,9 @@ static const struct option_def defs[] = {
 	{"probe-file-size", OPT_PROBE_FILE_SIZE, "SIZE", "size of a probe file the tool writes (16M-64G, default 1G)"},
 	{"seed", OPT_SEED, "N", "seed of the probe's random offsets, for repeatable runs"},
 	{"set", OPT_SET, "DISK=SCHED", "switch DISK to scheduler SCHED at start (repeatable)"},
+	{"restore", OPT_RESTORE, NULL, "at exit, put back every scheduler and tunable the tool changed"},
+	{"print-udev-rule", OPT_PRINT_UDEV, NULL, "print udev rules that keep the current schedulers across reboots, and exit"},
+	{"udev-rules-file", OPT_UDEV_FILE, "PATH", "where P writes its rules (default /etc/udev/rules.d/60-iosched-top.rules)"},
 	{"version", 'V', NULL, "print the version and exit"},
 	{"help", 'h', NULL, "print this help and exit"},
 };
@@ -236,6 +242,20 @@ static int apply(int c, const char *arg, struct options *o, char *err, size_t le
 		return parse_seed(arg, o, err, len);
 	case OPT_SET:
 		return add_set(arg, o, err, len);
+	case OPT_RESTORE:
+		o->restore = 1;
+		return 0;
+	case OPT_PRINT_UDEV:
+		o->print_udev_rule = 1;
+		return 0;
+	case OPT_UDEV_FILE:
+		if (arg[0] != '/') {
+			snprintf(err, len, "--udev-rules-file: '%s' is not an absolute path", arg);
+			return -1;
+		}
+		free(o->udev_rules_file);
+		o->udev_rules_file = strdup(arg);
+		return o->udev_rules_file ? 0 : -1;
 	case 'b':
 		o->batch = 1;
 		return 0;
@@ -338,6 +358,7 @@ void options_free(struct options *o)
 		free(o->sets[i].sched);
 	}
 	free(o->probe_file);
+	free(o->udev_rules_file);
 	o->ndisks = o->nprobe_disks = o->nsets = 0;
-	o->probe_file = NULL;
+	o->probe_file = o->udev_rules_file = NULL;
 }

@@ -1,15 +1,142 @@
 /* tune: see include/tune.h */
 #include "tune.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sched.h"
 #include "util.h"
+
+/* The queue attributes the panel offers, with the values the kernel takes. */
+static const struct {
+	const char *key;
+	long long lo, hi;
+} queue_attrs[] = {
+	{"nr_requests", 4, 1 << 20},
+	{"read_ahead_kb", 0, 1 << 30},
+	{"wbt_lat_usec", -1, (long long)1 << 40}, /* -1: back to the default, 0: off */
+	{"nomerges", 0, 2},
+	{"rq_affinity", 0, 2},
+};
+
+#define NQUEUE (sizeof queue_attrs / sizeof queue_attrs[0])
+
+void tune_req_init(struct tune_req *r, const char *disk, enum tune_kind kind, const char *key,
+		   const char *value)
+{
+	memset(r, 0, sizeof *r);
+	util_strlcpy(r->disk, disk, sizeof r->disk);
+	r->kind = kind;
+	util_strlcpy(r->key, kind == TUNE_SCHEDULER ? "scheduler" : key, sizeof r->key);
+	util_strlcpy(r->value, value, sizeof r->value);
+}
+
+int tune_path(const char *disk, enum tune_kind kind, const char *key, char *buf, size_t len)
+{
+	if (strchr(disk, '/') || !*disk || disk[0] == '.')
+		return -EINVAL;
+	if (kind != TUNE_SCHEDULER && (strchr(key, '/') || !*key || key[0] == '.'))
+		return -EINVAL;
+	switch (kind) {
+	case TUNE_SCHEDULER:
+		return util_pathf(buf, len, "/sys/block/%s/queue/scheduler", disk);
+	case TUNE_QUEUE:
+		return util_pathf(buf, len, "/sys/block/%s/queue/%s", disk, key);
+	case TUNE_IOSCHED:
+		return util_pathf(buf, len, "/sys/block/%s/queue/iosched/%s", disk, key);
+	}
+	return -EINVAL;
+}
+
+void tune_label(enum tune_kind kind, const char *key, char *buf, size_t len)
+{
+	util_fmt(buf, len, "%s%s", kind == TUNE_IOSCHED ? "iosched/" : "", kind == TUNE_SCHEDULER ? "scheduler" : key);
+}
+
+int tune_read(const char *disk, enum tune_kind kind, const char *key, char *out, size_t len)
+{
+	char path[PATH_MAX], buf[512];
+	int rc = tune_path(disk, kind, key, path, sizeof path);
+	if (rc < 0)
+		return rc;
+	long n = util_read_text(path, buf, sizeof buf);
+	if (n < 0)
+		return (int)n;
+	if (kind != TUNE_SCHEDULER) {
+		util_strlcpy(out, util_trim(buf), len);
+		return 0;
+	}
+	struct sched_list s;
+	if (sched_parse(buf, &s) < 0 || !sched_active(&s))
+		return -EINVAL;
+	util_strlcpy(out, sched_active(&s), len);
+	return 0;
+}
+
+/* A whole decimal number, '-' allowed. */
+static int parse_ll(const char *v, long long *out)
+{
+	const char *p = v + (*v == '-');
+	if (!*p)
+		return -1;
+	for (; *p; p++)
+		if (!isdigit((unsigned char)*p))
+			return -1;
+	errno = 0;
+	*out = strtoll(v, NULL, 10);
+	return errno ? -1 : 0;
+}
+
+static int validate_scheduler(const struct tune_req *r, char *err, size_t len)
+{
+	char path[PATH_MAX], buf[256];
+	struct sched_list s;
+	if (tune_path(r->disk, TUNE_SCHEDULER, "", path, sizeof path) < 0 ||
+	    util_read_text(path, buf, sizeof buf) < 0 || sched_parse(buf, &s) < 0) {
+		util_fmt(err, len, "%s: cannot read its schedulers (device gone?)", r->disk);
+		return -ENOENT;
+	}
+	for (int i = 0; i < s.n; i++)
+		if (strcmp(s.names[i], r->value) == 0)
+			return 0;
+	sched_format(&s, buf, sizeof buf);
+	util_fmt(err, len, "%s offers no scheduler '%s'; it offers: %s (others need their module: modprobe kyber-iosched / bfq)",
+		 r->disk, r->value, s.n ? buf : "none");
+	return -EINVAL;
+}
+
+int tune_validate(const struct tune_req *r, char *err, size_t len)
+{
+	if (r->kind == TUNE_SCHEDULER)
+		return validate_scheduler(r, err, len);
+	char path[PATH_MAX], label[80];
+	tune_label(r->kind, r->key, label, sizeof label);
+	if (tune_path(r->disk, r->kind, r->key, path, sizeof path) < 0 || access(path, F_OK) != 0) {
+		util_fmt(err, len, "%s has no %s%s", r->disk, label,
+			 r->kind == TUNE_IOSCHED ? " under its current scheduler" : "");
+		return -ENOENT;
+	}
+	long long v, lo = 0, hi = INT_MAX;
+	for (size_t i = 0; i < NQUEUE; i++)
+		if (r->kind == TUNE_QUEUE && strcmp(queue_attrs[i].key, r->key) == 0) {
+			lo = queue_attrs[i].lo;
+			hi = queue_attrs[i].hi;
+		}
+	if (parse_ll(r->value, &v) < 0 || v < lo || v > hi) {
+		util_fmt(err, len, "%s: '%s' is not accepted; give a whole number from %lld to %lld", label, r->value, lo,
+			 hi);
+		return -EINVAL;
+	}
+	return 0;
+}
 
 static const char *hint(int e)
 {
@@ -17,48 +144,93 @@ static const char *hint(int e)
 	case EACCES:
 	case EPERM:
 	case EROFS:
-		return " (changing a scheduler needs root)";
+		return " (switching needs root)";
 	case EINVAL:
+		return " (the kernel refused the value; for a scheduler: is its module loaded? modprobe kyber-iosched / bfq)";
+	case ENODEV:
 	case ENOENT:
-		return " (the kernel does not offer it for this disk; is its module loaded? try modprobe)";
+	case ENXIO:
+		return " (device gone)";
 	case EBUSY:
 		return " (the queue is busy; try again)";
 	}
 	return "";
 }
 
-int tune_set_scheduler(const char *disk, const char *sched, struct event *ev)
+int tune_apply(const struct tune_req *r, struct event *ev)
 {
-	char path[PATH_MAX], buf[256];
-	struct sched_list before;
+	char path[PATH_MAX], label[80];
 	memset(ev, 0, sizeof *ev);
-	util_strlcpy(ev->type, "scheduler", sizeof ev->type);
-	util_strlcpy(ev->disk, disk, sizeof ev->disk);
-	util_strlcpy(ev->to, sched, sizeof ev->to);
+	util_strlcpy(ev->type, r->kind == TUNE_SCHEDULER ? "scheduler" : "tunable", sizeof ev->type);
+	util_strlcpy(ev->disk, r->disk, sizeof ev->disk);
+	tune_label(r->kind, r->key, label, sizeof label);
+	util_strlcpy(ev->key, label, sizeof ev->key);
+	util_strlcpy(ev->to, r->value, sizeof ev->to);
 	ev->ts = util_real_now();
 	ev->mono = util_mono_now();
-	snprintf(path, sizeof path, "/sys/block/%s/queue/scheduler", disk);
-	if (util_read_text(path, buf, sizeof buf) >= 0 && sched_parse(buf, &before) == 0 && sched_active(&before))
-		util_strlcpy(ev->from, sched_active(&before), sizeof ev->from);
+	tune_read(r->disk, r->kind, r->key, ev->from, sizeof ev->from);
 
-	int rc = 0;
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0) {
-		rc = -errno;
-	} else {
-		ssize_t w = write(fd, sched, strlen(sched));
-		if (w < 0)
+	int rc = tune_path(r->disk, r->kind, r->key, path, sizeof path);
+	if (rc == 0) {
+		int fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0) {
 			rc = -errno;
-		close(fd);
+		} else {
+			if (write(fd, r->value, strlen(r->value)) < 0)
+				rc = -errno;
+			close(fd);
+		}
 	}
 	double t1 = util_mono_now();
 	ev->ms = (t1 - ev->mono) * 1e3;
-	/* Mark the chart where the switch completed: that is when the new
-	 * scheduler takes the requests. */
+	/* The chart marks the switch where it completed: that is when the
+	 * new scheduler takes the requests. */
 	ev->mono = t1;
 	ev->ok = rc == 0;
 	if (rc < 0)
-		util_fmt(ev->error, sizeof ev->error, "cannot switch %s to %s: %s%s", disk, sched, strerror(-rc),
-			 hint(-rc));
+		util_fmt(ev->error, sizeof ev->error, "cannot set %s %s to %s: %s%s", r->disk, label, r->value,
+			 strerror(-rc), hint(-rc));
 	return rc;
+}
+
+static int add(struct tunable *out, size_t max, size_t *n, const char *disk, enum tune_kind kind, const char *key)
+{
+	if (*n == max)
+		return -1;
+	struct tunable *t = &out[*n];
+	char path[PATH_MAX];
+	memset(t, 0, sizeof *t);
+	t->kind = kind;
+	util_strlcpy(t->key, key, sizeof t->key);
+	if (tune_read(disk, kind, key, t->value, sizeof t->value) < 0)
+		return 0; /* this queue has no such file */
+	struct stat st;
+	t->writable = tune_path(disk, kind, key, path, sizeof path) == 0 && stat(path, &st) == 0 && (st.st_mode & 0222);
+	(*n)++;
+	return 0;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+size_t tune_list(const char *disk, struct tunable *out, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < NQUEUE; i++)
+		add(out, max, &n, disk, TUNE_QUEUE, queue_attrs[i].key);
+	char dir[PATH_MAX];
+	if (util_pathf(dir, sizeof dir, "/sys/block/%s/queue/iosched", disk) < 0)
+		return n;
+	struct dirent **names;
+	int k = scandir(dir, &names, NULL, by_name);
+	for (int i = 0; i < k; i++) {
+		if (names[i]->d_name[0] != '.')
+			add(out, max, &n, disk, TUNE_IOSCHED, names[i]->d_name);
+		free(names[i]);
+	}
+	if (k >= 0)
+		free(names);
+	return n;
 }

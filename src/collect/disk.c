@@ -86,6 +86,8 @@ int disk_refresh(struct disk_info *d)
 	d->wbt_lat_usec = queue_attr(d->name, "wbt_lat_usec");
 	int64_t rot = queue_attr(d->name, "rotational");
 	d->rotational = rot < 0 ? -1 : rot != 0;
+	snprintf(path, sizeof path, "/sys/block/%s/queue/zoned", d->name);
+	d->zoned = util_read_text(path, buf, sizeof buf) > 0 && strncmp(buf, "host-", 5) == 0;
 	int64_t lbs = queue_attr(d->name, "logical_block_size");
 	d->logical_block = lbs > 0 ? (unsigned)lbs : 0;
 	return 0;

@@ -12,6 +12,7 @@
 #include <libudev.h>
 
 #include "util.h"
+#include "worker.h"
 
 /* Faster than any disk answers a 4 KiB read that reached it (the fastest
  * NVMe devices take about 7 us): such a sample came from a cache or a hole. */
@@ -224,9 +225,53 @@ static void unprobed(const struct sampler *s, const struct disk_info *d, struct 
 	util_strlcpy(st->why, why, sizeof st->why);
 }
 
+static void fill_pending(const struct worker_job *jobs, size_t n, double now, struct disk_sample *d)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(jobs[i].req.disk, d->info.name) != 0)
+			continue;
+		struct disk_pending *p = &d->pending;
+		if (p->jobs++ == 0) {
+			p->running = jobs[i].running;
+			tune_label(jobs[i].req.kind, jobs[i].req.key, p->key, sizeof p->key);
+			util_strlcpy(p->to, jobs[i].req.value, sizeof p->to);
+			p->secs = now - jobs[i].since;
+		}
+	}
+}
+
+static void fill_last_switch(const struct eventlog *l, struct disk_sample *d)
+{
+	struct event recent[EVENTLOG_RECENT];
+	size_t n = eventlog_recent(l, recent, EVENTLOG_RECENT);
+	d->last_switch_ms = -1;
+	for (size_t i = n; i-- > 0;)
+		if (recent[i].ok && strcmp(recent[i].type, "scheduler") == 0 && strcmp(recent[i].disk, d->info.name) == 0) {
+			d->last_switch_ms = recent[i].ms;
+			return;
+		}
+}
+
+/* Combinations that work but deserve a second look; a note, never a refusal. */
+static void fill_warning(struct disk_sample *d)
+{
+	const char *a = sched_active(&d->info.sched);
+	if (!a)
+		return;
+	if (d->info.zoned && strcmp(a, "mq-deadline") != 0)
+		util_fmt(d->warning, sizeof d->warning, "zoned disk on %s: mq-deadline keeps zone writes in order", a);
+	else if (d->info.rotational == 1 && d->info.kind != DISK_LOOP && (!strcmp(a, "kyber") || !strcmp(a, "none")))
+		util_fmt(d->warning, sizeof d->warning, "%s on a rotational disk: seeks are not sorted", a);
+	else if (!strcmp(a, "bfq") && d->have_rates && d->io.r_s + d->io.w_s > 100000)
+		util_fmt(d->warning, sizeof d->warning, "bfq at %.0fk IOPS: its CPU cost may limit the disk",
+			 (d->io.r_s + d->io.w_s) / 1000);
+}
+
 static void fill_disks(struct sampler *s, const struct diskstats_table *cur, struct disk_info *disks,
 		       size_t n, double now, struct sample *out)
 {
+	struct worker_job jobs[WORKER_QUEUE];
+	size_t njobs = s->worker ? worker_jobs(s->worker, jobs, WORKER_QUEUE) : 0;
 	out->ndisks = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (!wanted(s, disks[i].name))
@@ -247,6 +292,9 @@ static void fill_disks(struct sampler *s, const struct diskstats_table *cur, str
 			read_probe(s, sp, now, d);
 		else
 			unprobed(s, &disks[i], &d->probe_st);
+		fill_pending(jobs, njobs, now, d);
+		fill_last_switch(&s->events, d);
+		fill_warning(d);
 	}
 }
 
@@ -297,6 +345,17 @@ void sampler_post(struct sampler *s, const struct event *e)
 		struct sampler_probe *sp = find_probe(s, e->disk);
 		if (sp && sp->p)
 			probe_mark_change(sp->p);
+	}
+}
+
+void sampler_refresh_pending(struct sampler *s, struct sample *out)
+{
+	struct worker_job jobs[WORKER_QUEUE];
+	size_t n = s->worker ? worker_jobs(s->worker, jobs, WORKER_QUEUE) : 0;
+	double now = util_mono_now();
+	for (size_t i = 0; i < out->ndisks; i++) {
+		memset(&out->disks[i].pending, 0, sizeof out->disks[i].pending);
+		fill_pending(jobs, n, now, &out->disks[i]);
 	}
 }
 

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "columns.h"
+#include "control.h"
 #include "json.h"
 #include "util.h"
 
@@ -46,12 +47,13 @@ void batch_write_text(FILE *f, const struct sample *s)
 		if (!e->ok)
 			fprintf(f, "event: %s %s: %s\n", e->disk, e->type, e->error);
 		else
-			fprintf(f, "event: %s scheduler %s -> %s in %.1f ms\n", e->disk, e->from, e->to, e->ms);
+			fprintf(f, "event: %s %s %s -> %s in %.1f ms\n", e->disk, e->key[0] ? e->key : e->type, e->from, e->to,
+				e->ms);
 	}
 	fputc('\n', f);
 }
 
-int batch_run(const struct options *o, struct sampler *smp, volatile sig_atomic_t *stop)
+int batch_run(const struct options *o, struct sampler *smp, struct control *ctl, volatile sig_atomic_t *stop)
 {
 	struct sample s = {0};
 	int rc = sampler_prime(smp);
@@ -67,6 +69,7 @@ int batch_run(const struct options *o, struct sampler *smp, volatile sig_atomic_
 			;
 		if (*stop)
 			break;
+		control_poll(ctl);
 		rc = sampler_collect(smp, &s);
 		if (rc < 0)
 			break;

@@ -119,6 +119,7 @@ static void draw_column(const struct latwin_point *p, int y, int cx, int h, uint
 static void draw_markers(const struct sample *s, const char *disk, int y, int x0, int h, int w, int64_t now_sec,
 			 int utf8)
 {
+	int shown = 0;
 	for (size_t i = 0; i < s->nrecent; i++) {
 		const struct event *e = &s->recent[i];
 		if (strcmp(e->type, "scheduler") != 0 || !e->ok || strcmp(e->disk, disk) != 0)
@@ -135,8 +136,11 @@ static void draw_markers(const struct sample *s, const char *disk, int y, int x0
 		snprintf(lab, sizeof lab, "%s%s", utf8 ? "▶" : ">", e->to);
 		int len = (int)strlen(e->to) + 1;
 		int lx = cx + 1 + len <= x0 + w ? cx + 1 : cx - len;
+		/* Switches seconds apart would print over each other's labels:
+		 * stagger them over three rows. */
 		if (lx >= x0)
-			mvaddstr(y, lx, lab);
+			mvaddstr(y + shown % (h < 3 ? 1 : 3), lx, lab);
+		shown++;
 		attroff(A_BOLD);
 		colour(PAIR_MARK, 0);
 	}

@@ -31,9 +31,36 @@ static void fmt_model(const struct disk_sample *d, char *b, size_t n)
 	util_strlcpy(b, d->info.model[0] ? d->info.model : "-", n);
 }
 
+/* While a switch is queued or in the kernel the row says so:
+ * "mq-deadline -> kyber 3.2s" (running) or "... queued". */
 static void fmt_sched(const struct disk_sample *d, char *b, size_t n)
 {
+	const struct disk_pending *p = &d->pending;
+	const char *a = sched_active(&d->info.sched);
+	if (p->jobs && strcmp(p->key, "scheduler") == 0) {
+		if (p->running)
+			snprintf(b, n, "%s -> %s %.1fs", a ? a : "-", p->to, p->secs);
+		else
+			snprintf(b, n, "%s -> %s queued", a ? a : "-", p->to);
+		return;
+	}
 	sched_format(&d->info.sched, b, n);
+}
+
+/* The last switch's duration, or the running change's elapsed time. */
+static void fmt_switch(const struct disk_sample *d, char *b, size_t n)
+{
+	if (d->pending.jobs && d->pending.running)
+		snprintf(b, n, "%.1fs..", d->pending.secs);
+	else if (d->last_switch_ms >= 0)
+		snprintf(b, n, "%.0fms", d->last_switch_ms);
+	else
+		util_strlcpy(b, "", n);
+}
+
+static void fmt_note(const struct disk_sample *d, char *b, size_t n)
+{
+	util_strlcpy(b, d->warning[0] ? d->warning : "", n);
 }
 
 static void fmt_i64(int64_t v, char *b, size_t n)
@@ -147,6 +174,7 @@ static const struct column table[] = {
 	{"SIZE", 6, 4, 0, fmt_size},
 	{"MODEL", 16, 7, 1, fmt_model},
 	{"SCHEDULER", 28, 1, 1, fmt_sched},
+	{"SWITCH", 7, 2, 0, fmt_switch},
 	{"NR_RQ", 5, 6, 0, fmt_nr},
 	{"RA_KB", 6, 6, 0, fmt_ra},
 	{"WBT_US", 7, 6, 0, fmt_wbt},
@@ -160,6 +188,7 @@ static const struct column table[] = {
 	{"w_await", 7, 3, 0, fmt_wawait},
 	{"aqu-sz", 6, 4, 0, fmt_aqu},
 	{"%util", 5, 2, 0, fmt_util},
+	{"NOTE", 40, 4, 1, fmt_note},
 };
 
 #define NCOLS (sizeof table / sizeof table[0])

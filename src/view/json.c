@@ -76,7 +76,11 @@ static void write_event(FILE *f, const struct event *e)
 	json_write_string(f, e->type);
 	fputs(",\"disk\":", f);
 	json_write_string(f, e->disk);
-	if (strcmp(e->type, "scheduler") == 0) {
+	if (strcmp(e->type, "tunable") == 0) {
+		fputs(",\"key\":", f);
+		json_write_string(f, e->key);
+	}
+	if (strcmp(e->type, "scheduler") == 0 || strcmp(e->type, "tunable") == 0) {
 		fputs(",\"from\":", f);
 		json_write_string(f, e->from);
 		fputs(",\"to\":", f);

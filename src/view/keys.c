@@ -4,16 +4,45 @@
 #include <curses.h>
 
 #define CTRL(c) ((c) & 0x1f)
+#define ESC 27
 
 static const struct key_binding table[] = {
-	{{'q', 'Q'}, "q", KEY_ACT_QUIT, "quit"},
-	{{KEY_UP, 'k'}, "Up, k", KEY_ACT_UP, "select the previous disk"},
-	{{KEY_DOWN, 'j'}, "Down, j", KEY_ACT_DOWN, "select the next disk"},
-	{{KEY_HOME, 'g'}, "Home, g", KEY_ACT_TOP, "select the first disk"},
-	{{KEY_END, 'G'}, "End, G", KEY_ACT_BOTTOM, "select the last disk"},
-	{{'h', '?', KEY_F(1)}, "h, ?, F1", KEY_ACT_HELP, "show this help (any key returns)"},
-	{{'R'}, "R", KEY_ACT_RATE, "cycle the probe's pace: 20 Hz, 100 Hz, max (back-to-back)"},
-	{{CTRL('l')}, "Ctrl-L", KEY_ACT_REDRAW, "redraw the screen"},
+	{KM_MAIN, {'q', 'Q'}, "q", KEY_ACT_QUIT, "quit"},
+	{KM_MAIN, {KEY_UP, 'k'}, "Up, k", KEY_ACT_UP, "select the previous disk"},
+	{KM_MAIN, {KEY_DOWN, 'j'}, "Down, j", KEY_ACT_DOWN, "select the next disk"},
+	{KM_MAIN, {KEY_HOME, 'g'}, "Home, g", KEY_ACT_TOP, "select the first disk"},
+	{KM_MAIN, {KEY_END, 'G'}, "End, G", KEY_ACT_BOTTOM, "select the last disk"},
+	{KM_MAIN, {'s'}, "s", KEY_ACT_PICKER, "pick a scheduler for the selected disk"},
+	{KM_MAIN, {']'}, "]", KEY_ACT_NEXT_SCHED, "switch the selected disk to its next scheduler"},
+	{KM_MAIN, {'['}, "[", KEY_ACT_PREV_SCHED, "switch the selected disk to its previous scheduler"},
+	{KM_MAIN, {'u'}, "u", KEY_ACT_UNDO, "undo the last change (scheduler or tunable, any disk); again to go further back"},
+	{KM_MAIN, {'t'}, "t", KEY_ACT_TUNABLES, "tunables of the selected disk: queue settings and the scheduler's own"},
+	{KM_MAIN, {'P'}, "P", KEY_ACT_UDEV, "the udev rule that keeps the selected disk's scheduler across reboots"},
+	{KM_MAIN, {'l'}, "l", KEY_ACT_LOG, "the event log: every change, when, how long, ok or why not"},
+	{KM_MAIN, {'R'}, "R", KEY_ACT_RATE, "cycle the probe's pace: 20 Hz, 100 Hz, max (back-to-back)"},
+	{KM_MAIN, {'h', '?', KEY_F(1)}, "h, ?, F1", KEY_ACT_HELP, "show this help (any key returns)"},
+	{KM_MAIN, {CTRL('l')}, "Ctrl-L", KEY_ACT_REDRAW, "redraw the screen"},
+
+	{KM_PICKER, {'n'}, "n", KEY_ACT_PICK_NONE, "none"},
+	{KM_PICKER, {'m'}, "m", KEY_ACT_PICK_MQ, "mq-deadline"},
+	{KM_PICKER, {'k'}, "k", KEY_ACT_PICK_KYBER, "kyber"},
+	{KM_PICKER, {'b'}, "b", KEY_ACT_PICK_BFQ, "bfq"},
+	{KM_PICKER, {KEY_UP}, "Up", KEY_ACT_UP, "move up"},
+	{KM_PICKER, {KEY_DOWN}, "Down", KEY_ACT_DOWN, "move down"},
+	{KM_PICKER, {'\n', '\r', KEY_ENTER}, "Enter", KEY_ACT_ENTER, "switch to the scheduler under the cursor"},
+	{KM_PICKER, {ESC, 'q'}, "Esc", KEY_ACT_CLOSE, "cancel"},
+
+	{KM_TUNABLES, {KEY_UP, 'k'}, "Up", KEY_ACT_UP, "move up"},
+	{KM_TUNABLES, {KEY_DOWN, 'j'}, "Down", KEY_ACT_DOWN, "move down"},
+	{KM_TUNABLES, {'\n', '\r', KEY_ENTER}, "Enter", KEY_ACT_ENTER,
+	 "edit the value (type it, Enter writes it, Esc cancels; it is checked before it is written)"},
+	{KM_TUNABLES, {'u'}, "u", KEY_ACT_UNDO, "undo the last change"},
+	{KM_TUNABLES, {ESC, 'q', 't'}, "Esc", KEY_ACT_CLOSE, "close"},
+
+	{KM_LOG, {ESC, 'q', 'l'}, "Esc", KEY_ACT_CLOSE, "close"},
+
+	{KM_UDEV, {'w'}, "w", KEY_ACT_WRITE, "write the rule to the rules file (needs root)"},
+	{KM_UDEV, {ESC, 'q', 'P'}, "Esc", KEY_ACT_CLOSE, "close without writing"},
 };
 
 #define NKEYS (sizeof table / sizeof table[0])
@@ -24,13 +53,24 @@ const struct key_binding *keys_table(size_t *n)
 	return table;
 }
 
-const struct key_binding *keys_lookup(int ch)
+const struct key_binding *keys_lookup(enum key_mode mode, int ch)
 {
 	if (ch == 0)
 		return NULL;
 	for (size_t i = 0; i < NKEYS; i++)
-		for (int k = 0; k < KEYS_MAX_CODES; k++)
-			if (table[i].codes[k] == ch)
-				return &table[i];
+		if (table[i].mode == mode)
+			for (int k = 0; k < KEYS_MAX_CODES; k++)
+				if (table[i].codes[k] == ch)
+					return &table[i];
 	return NULL;
+}
+
+const char *keys_mode_name(enum key_mode mode)
+{
+	static const char *const names[] = {
+		[KM_MAIN] = "Main screen",       [KM_PICKER] = "Scheduler picker (s)",
+		[KM_TUNABLES] = "Tunables (t)", [KM_LOG] = "Event log (l)",
+		[KM_UDEV] = "udev rule (P)",
+	};
+	return mode < KM_COUNT ? names[mode] : "?";
 }

@@ -11,7 +11,10 @@
 
 #include "chart.h"
 #include "columns.h"
+#include "control.h"
 #include "keys.h"
+#include "tune.h"
+#include "udevrule.h"
 #include "util.h"
 
 /* Below this nothing useful fits. */
@@ -20,16 +23,35 @@
 /* How long a message stays in the status bar. */
 #define MESSAGE_S 8.0
 
+#define MAX_TUNABLES 64
+#define MAX_FOUND 8
+#define ESC 27
+
 struct tui {
 	const struct options *o;
 	struct sampler *smp;
+	struct control *ctl;
 	struct sample s;
 	char selected[DISK_NAME_MAX];   /* kept by name: disks come and go */
+	enum key_mode mode;             /* which panel has the keys */
 	int help;
 	int quit;
 	int utf8;
 	char msg[256];                  /* status bar message ... */
 	double msg_until;               /* ... shown until this mono time */
+	double ctl_seen;                /* the control result last announced */
+	int pick;                       /* picker: cursor */
+	struct tunable tun[MAX_TUNABLES];/* tunables panel: the list ... */
+	size_t ntun;
+	int tcur;                       /* ... its cursor */
+	int editing;                    /* ... typing a new value */
+	char edit[TUNE_VALUE_MAX];
+	char terr[256];                 /* ... the last error, shown in place */
+	struct udevrule_ident uid;      /* udev panel */
+	char rule[512];
+	char udev_file[256];
+	struct udevrule_found found[MAX_FOUND];
+	size_t nfound;
 };
 
 static int selected_index(const struct tui *t)
@@ -219,6 +241,13 @@ static void draw_detail(const struct tui *t, int y)
 		 (long long)i->nr_requests, (long long)i->read_ahead_kb, (long long)i->wbt_lat_usec,
 		 i->logical_block, t->s.disks[sel].in_flight);
 	put(y + 1, 0, line);
+	if (t->s.disks[sel].warning[0]) {
+		attron(A_BOLD);
+		put(y + 1, COLS - (int)strlen(t->s.disks[sel].warning) - 2 > (int)strlen(line) ?
+				   COLS - (int)strlen(t->s.disks[sel].warning) - 2 : COLS,
+		    t->s.disks[sel].warning);
+		attroff(A_BOLD);
+	}
 }
 
 static void draw_status(const struct tui *t)
@@ -229,7 +258,8 @@ static void draw_status(const struct tui *t)
 	if (t->msg[0] && util_mono_now() < t->msg_until)
 		util_strlcpy(line, t->msg, sizeof line);
 	else
-		snprintf(line, sizeof line, "q quit  Up/Down select  R probe pace (%s)  h help", rate);
+		snprintf(line, sizeof line, "q quit  s scheduler  ] [ next/prev  u undo  t tunables  l log  P udev  R pace (%s)  h help",
+			 rate);
 	attron(A_REVERSE);
 	mvhline(LINES - 1, 0, ' ', COLS);
 	put(LINES - 1, 0, line);
@@ -244,22 +274,200 @@ static void draw_help(void)
 	attron(A_BOLD);
 	put(0, 0, "iosched-top keys (any key returns)");
 	attroff(A_BOLD);
-	for (size_t i = 0; i < n && (int)i + 2 < LINES; i++) {
-		snprintf(line, sizeof line, "  %-12s %s", k[i].label, k[i].help);
-		put((int)i + 2, 0, line);
+	int y = 1;
+	for (int m = 0; m < KM_COUNT; m++) {
+		attron(A_UNDERLINE);
+		put(++y, 0, keys_mode_name((enum key_mode)m));
+		attroff(A_UNDERLINE);
+		y++;
+		for (size_t i = 0; i < n; i++)
+			if (k[i].mode == (enum key_mode)m) {
+				snprintf(line, sizeof line, "  %-10s %s", k[i].label, k[i].help);
+				put(y++, 0, line);
+			}
 	}
 	static const char *const text[] = {
-		"Rates are iostat -x figures over the last interval: r/s w/s requests completed,",
-		"rMB/s wMB/s, r_await w_await ms per request, aqu-sz mean queue, %util busy time.",
-		"p50 p99: the disk's own probe over the last 10 s - one 4 KiB O_DIRECT random read",
-		"at a time (QD1), paced with jitter or back-to-back (R). The pace changes what a",
-		"scheduler does: bfq idles for a reader that keeps asking, not for one that comes",
-		"back later. '-': too few samples for that percentile (p99 needs 100).",
+		"Rates are iostat -x figures over the last interval. p50 p99: the disk's own probe",
+		"over the last 10 s - one 4 KiB O_DIRECT random read at a time (QD1), paced with",
+		"jitter or back-to-back (R). The pace changes what a scheduler does: bfq idles for a",
+		"reader that keeps asking, not for one that comes back later. '-': too few samples.",
 		"Chart: p50 bars and p99 dots per second, log scale; a marker at each switch.",
+		"SWITCH: how long the last switch took (the kernel drains the queue to switch).",
 	};
-	int y = (int)n + 3;
+	y++;
 	for (size_t i = 0; i < sizeof text / sizeof text[0]; i++)
-		put(y + (int)i, 0, text[i]);
+		put(y++, 0, text[i]);
+}
+
+/* A bordered box with a title, its inside cleared. */
+static void panel_box(int y, int x, int h, int w, const char *title)
+{
+	for (int r = 0; r < h; r++)
+		mvhline(y + r, x, ' ', w);
+	attron(A_BOLD);
+	mvhline(y, x, ACS_HLINE, w);
+	mvhline(y + h - 1, x, ACS_HLINE, w);
+	mvvline(y, x, ACS_VLINE, h);
+	mvvline(y, x + w - 1, ACS_VLINE, h);
+	mvaddch(y, x, ACS_ULCORNER);
+	mvaddch(y, x + w - 1, ACS_URCORNER);
+	mvaddch(y + h - 1, x, ACS_LLCORNER);
+	mvaddch(y + h - 1, x + w - 1, ACS_LRCORNER);
+	mvaddnstr(y, x + 2, title, w - 4);
+	attroff(A_BOLD);
+}
+
+/* text in lines of at most w columns from (y, x), at most max lines; returns lines used. */
+static int put_wrapped(int y, int x, int w, const char *text, int max)
+{
+	int used = 0;
+	while (*text && used < max && w > 0) {
+		int n = (int)strlen(text);
+		if (n > w) {
+			n = w;
+			while (n > w / 2 && text[n] != ' ')
+				n--;
+			if (text[n] != ' ')
+				n = w;
+		}
+		mvaddnstr(y + used, x, text, n);
+		text += n;
+		while (*text == ' ')
+			text++;
+		used++;
+	}
+	return used;
+}
+
+static const struct disk_sample *selected_disk(const struct tui *t)
+{
+	int i = selected_index(t);
+	return i < 0 ? NULL : &t->s.disks[i];
+}
+
+static void draw_picker(const struct tui *t)
+{
+	const struct disk_sample *d = selected_disk(t);
+	if (!d)
+		return;
+	const struct sched_list *l = &d->info.sched;
+	char title[64], line[64];
+	snprintf(title, sizeof title, " %s scheduler ", d->info.name);
+	int h = l->n + 4, w = 34, y = 5, x = COLS > w + 10 ? 10 : 0;
+	panel_box(y, x, h, w, title);
+	for (int i = 0; i < l->n; i++) {
+		snprintf(line, sizeof line, "%s %-14s %s", i == l->active ? "*" : " ", l->names[i],
+			 i == l->active ? "(active)" : "");
+		if (i == t->pick)
+			attron(A_REVERSE);
+		mvaddnstr(y + 1 + i, x + 2, line, w - 4);
+		if (i == t->pick)
+			attroff(A_REVERSE);
+	}
+	mvaddnstr(y + h - 2, x + 2, "n m k b, Enter pick; Esc", w - 4);
+}
+
+static void draw_tunables(const struct tui *t)
+{
+	const struct disk_sample *d = selected_disk(t);
+	if (!d)
+		return;
+	char title[96], line[160];
+	snprintf(title, sizeof title, " %s tunables (%s) ", d->info.name,
+		 sched_active(&d->info.sched) ? sched_active(&d->info.sched) : "no scheduler");
+	int w = COLS - 8 < 76 ? COLS - 8 : 76, x = (COLS - w) / 2, y = 3;
+	int rows = (int)t->ntun;
+	if (rows > LINES - 10)
+		rows = LINES - 10;
+	int h = rows + 6; /* border, rows, edit line, two message lines, border */
+	if (w < 20 || rows < 1)
+		return;
+	panel_box(y, x, h, w, title);
+	int first = t->tcur >= rows ? t->tcur - rows + 1 : 0;
+	for (int i = 0; i < rows && first + i < (int)t->ntun; i++) {
+		const struct tunable *tu = &t->tun[first + i];
+		char label[80];
+		tune_label(tu->kind, tu->key, label, sizeof label);
+		snprintf(line, sizeof line, "%-28s %-20s%s", label, tu->value, tu->writable ? "" : " (read-only)");
+		if (first + i == t->tcur)
+			attron(A_REVERSE);
+		mvaddnstr(y + 1 + i, x + 2, line, w - 4);
+		if (first + i == t->tcur)
+			attroff(A_REVERSE);
+	}
+	if (t->editing) {
+		snprintf(line, sizeof line, "new value: %s_", t->edit);
+		attron(A_BOLD);
+		mvaddnstr(y + h - 4, x + 2, line, w - 4);
+		attroff(A_BOLD);
+	}
+	put_wrapped(y + h - 3, x + 2, w - 4, t->terr[0] ? t->terr : "Enter edit, u undo, Esc close", 2);
+}
+
+static void draw_log(const struct tui *t)
+{
+	int w = COLS - 4, x = 2, y = 2, h = LINES - 4;
+	if (w < 20 || h < 4)
+		return;
+	panel_box(y, x, h, w, " event log (newest last) ");
+	int rows = h - 2, first = (int)t->s.nrecent > rows ? (int)t->s.nrecent - rows : 0;
+	if (t->s.nrecent == 0)
+		mvaddnstr(y + 1, x + 2, "no events yet: changes, and probes that start or end, show here", w - 4);
+	for (int i = first; i < (int)t->s.nrecent; i++) {
+		const struct event *e = &t->s.recent[i];
+		char clock[16], line[512];
+		time_t ts = (time_t)e->ts;
+		struct tm tm;
+		localtime_r(&ts, &tm);
+		strftime(clock, sizeof clock, "%H:%M:%S", &tm);
+		if (e->ok)
+			util_fmt(line, sizeof line, "%s %-8s %s %s -> %s in %.1f ms", clock, e->disk, e->key, e->from, e->to,
+				 e->ms);
+		else
+			util_fmt(line, sizeof line, "%s %-8s %s", clock, e->disk, e->error);
+		mvaddnstr(y + 1 + i - first, x + 2, line, w - 4);
+	}
+}
+
+static void draw_udev(const struct tui *t)
+{
+	int w = COLS - 4, x = 2, y = 2, h = LINES - 4;
+	if (w < 30 || h < 8)
+		return;
+	char title[64], note[1024], line[512];
+	snprintf(title, sizeof title, " udev rule for %s ", t->uid.name);
+	panel_box(y, x, h, w, title);
+	int r = y + 1, end = y + h - 2;
+	r += put_wrapped(r, x + 2, w - 4, t->rule, end - r);
+	r++;
+	if (r < end) {
+		snprintf(line, sizeof line, t->nfound ? "Rules that already set a scheduler for %s:" :
+							"No rules file sets a scheduler for %s now.",
+			 t->uid.name);
+		mvaddnstr(r++, x + 2, line, w - 4);
+	}
+	for (size_t i = 0; i < t->nfound && r < end; i++) {
+		util_fmt(line, sizeof line, "  %s:%u: %s", t->found[i].file, t->found[i].line, t->found[i].text);
+		mvaddnstr(r++, x + 2, line, w - 4);
+	}
+	r++;
+	udevrule_note(t->udev_file, note, sizeof note);
+	if (r < end)
+		r += put_wrapped(r, x + 2, w - 4, note, end - r);
+	attron(A_BOLD);
+	mvaddnstr(y + h - 2, x + 2, "w: write it to the file (nothing is written without w)   Esc: close", w - 4);
+	attroff(A_BOLD);
+}
+
+static void draw_panel(const struct tui *t)
+{
+	switch (t->mode) {
+	case KM_PICKER: draw_picker(t); break;
+	case KM_TUNABLES: draw_tunables(t); break;
+	case KM_LOG: draw_log(t); break;
+	case KM_UDEV: draw_udev(t); break;
+	default: break;
+	}
 }
 
 static void draw_main(const struct tui *t)
@@ -293,8 +501,10 @@ static void draw(const struct tui *t)
 		put(0, 0, "terminal too small");
 	else if (t->help)
 		draw_help();
-	else
+	else {
 		draw_main(t);
+		draw_panel(t);
+	}
 	refresh();
 }
 
@@ -311,18 +521,182 @@ static void cycle_rate(struct tui *t)
 	say(t, msg);
 }
 
+static void request(struct tui *t, enum tune_kind kind, const char *key, const char *value)
+{
+	const struct disk_sample *d = selected_disk(t);
+	if (!d)
+		return;
+	struct tune_req r;
+	char msg[256];
+	tune_req_init(&r, d->info.name, kind, key, value);
+	control_request(t->ctl, &r, msg, sizeof msg);
+	sampler_refresh_pending(t->smp, &t->s);
+	say(t, msg);
+}
+
+static void pick_named(struct tui *t, const char *name)
+{
+	const struct disk_sample *d = selected_disk(t);
+	if (!d)
+		return;
+	t->mode = KM_MAIN;
+	for (int i = 0; i < d->info.sched.n; i++)
+		if (strcmp(d->info.sched.names[i], name) == 0) {
+			request(t, TUNE_SCHEDULER, "scheduler", name);
+			return;
+		}
+	char msg[128];
+	snprintf(msg, sizeof msg, "%s does not offer %s (its module not loaded?)", d->info.name, name);
+	say(t, msg);
+}
+
+/* ] and [: the scheduler after (or before) the one in force, or the one a
+ * queued switch is heading to, so repeated presses walk on. */
+static void step_sched(struct tui *t, int dir)
+{
+	const struct disk_sample *d = selected_disk(t);
+	if (!d || d->info.sched.n == 0) {
+		say(t, "this disk has no scheduler to switch");
+		return;
+	}
+	const struct sched_list *l = &d->info.sched;
+	int cur = l->active < 0 ? 0 : l->active;
+	if (d->pending.jobs && strcmp(d->pending.key, "scheduler") == 0)
+		for (int i = 0; i < l->n; i++)
+			if (strcmp(l->names[i], d->pending.to) == 0)
+				cur = i;
+	request(t, TUNE_SCHEDULER, "scheduler", l->names[(cur + dir + l->n) % l->n]);
+}
+
+static void open_picker(struct tui *t)
+{
+	const struct disk_sample *d = selected_disk(t);
+	if (!d || d->info.sched.n == 0) {
+		say(t, "this disk has no scheduler to switch");
+		return;
+	}
+	t->pick = d->info.sched.active < 0 ? 0 : d->info.sched.active;
+	t->mode = KM_PICKER;
+}
+
+static void load_tunables(struct tui *t)
+{
+	const struct disk_sample *d = selected_disk(t);
+	t->ntun = d ? tune_list(d->info.name, t->tun, MAX_TUNABLES) : 0;
+	if (t->tcur >= (int)t->ntun)
+		t->tcur = t->ntun ? (int)t->ntun - 1 : 0;
+}
+
+static void open_udev(struct tui *t)
+{
+	const struct disk_sample *d = selected_disk(t);
+	const char *a = d ? sched_active(&d->info.sched) : NULL;
+	if (!a) {
+		say(t, "this disk has no scheduler to keep");
+		return;
+	}
+	util_strlcpy(t->udev_file, t->o->udev_rules_file ? t->o->udev_rules_file : UDEVRULE_DEFAULT_FILE,
+		     sizeof t->udev_file);
+	udevrule_ident(t->smp->udev, d->info.name, &t->uid);
+	if (udevrule_line(&t->uid, a, t->rule, sizeof t->rule) < 0)
+		util_strlcpy(t->rule, "(this disk's name or serial cannot be put in a rule safely)", sizeof t->rule);
+	t->nfound = udevrule_find(NULL, &t->uid, t->found, MAX_FOUND);
+	t->mode = KM_UDEV;
+}
+
+static void write_udev(struct tui *t)
+{
+	char err[256], msg[512];
+	if (udevrule_write(t->udev_file, &t->uid, t->rule, err, sizeof err) < 0) {
+		say(t, err);
+		return;
+	}
+	util_fmt(msg, sizeof msg, "wrote %s; apply now: udevadm control --reload && udevadm trigger", t->udev_file);
+	say(t, msg);
+	t->mode = KM_MAIN;
+}
+
+static void step_cursor(struct tui *t, int dir)
+{
+	const struct disk_sample *d = selected_disk(t);
+	if (t->mode == KM_PICKER && d && d->info.sched.n)
+		t->pick = (t->pick + dir + d->info.sched.n) % d->info.sched.n;
+	else if (t->mode == KM_TUNABLES && t->ntun)
+		t->tcur = (t->tcur + dir + (int)t->ntun) % (int)t->ntun;
+	else if (t->mode == KM_MAIN)
+		select_index(t, selected_index(t) + dir);
+}
+
+static void enter(struct tui *t)
+{
+	const struct disk_sample *d = selected_disk(t);
+	if (t->mode == KM_PICKER && d && t->pick < d->info.sched.n) {
+		pick_named(t, d->info.sched.names[t->pick]);
+	} else if (t->mode == KM_TUNABLES && t->ntun) {
+		t->editing = 1;
+		t->edit[0] = '\0';
+		t->terr[0] = '\0';
+	}
+}
+
+static void undo(struct tui *t)
+{
+	char msg[256];
+	control_undo(t->ctl, msg, sizeof msg);
+	sampler_refresh_pending(t->smp, &t->s);
+	say(t, msg);
+}
+
 static void act(struct tui *t, enum key_action a)
 {
-	int sel = selected_index(t);
 	switch (a) {
 	case KEY_ACT_QUIT: t->quit = 1; break;
-	case KEY_ACT_UP: select_index(t, sel - 1); break;
-	case KEY_ACT_DOWN: select_index(t, sel + 1); break;
+	case KEY_ACT_UP: step_cursor(t, -1); break;
+	case KEY_ACT_DOWN: step_cursor(t, 1); break;
 	case KEY_ACT_TOP: select_index(t, 0); break;
 	case KEY_ACT_BOTTOM: select_index(t, (int)t->s.ndisks - 1); break;
 	case KEY_ACT_HELP: t->help = 1; break;
 	case KEY_ACT_REDRAW: clearok(curscr, TRUE); break;
 	case KEY_ACT_RATE: cycle_rate(t); break;
+	case KEY_ACT_PICKER: open_picker(t); break;
+	case KEY_ACT_NEXT_SCHED: step_sched(t, 1); break;
+	case KEY_ACT_PREV_SCHED: step_sched(t, -1); break;
+	case KEY_ACT_UNDO: undo(t); break;
+	case KEY_ACT_TUNABLES: t->mode = KM_TUNABLES; t->terr[0] = '\0'; load_tunables(t); break;
+	case KEY_ACT_LOG: t->mode = KM_LOG; break;
+	case KEY_ACT_UDEV: open_udev(t); break;
+	case KEY_ACT_PICK_NONE: pick_named(t, "none"); break;
+	case KEY_ACT_PICK_MQ: pick_named(t, "mq-deadline"); break;
+	case KEY_ACT_PICK_KYBER: pick_named(t, "kyber"); break;
+	case KEY_ACT_PICK_BFQ: pick_named(t, "bfq"); break;
+	case KEY_ACT_ENTER: enter(t); break;
+	case KEY_ACT_CLOSE: t->mode = KM_MAIN; break;
+	case KEY_ACT_WRITE: write_udev(t); break;
+	}
+}
+
+/* Typing a tunable's new value: digits and '-', Backspace, Enter, Esc. */
+static void edit_key(struct tui *t, int ch)
+{
+	size_t n = strlen(t->edit);
+	if (ch == ESC) {
+		t->editing = 0;
+	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+		if (n)
+			t->edit[n - 1] = '\0';
+	} else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+		const struct disk_sample *d = selected_disk(t);
+		const struct tunable *tu = &t->tun[t->tcur];
+		struct tune_req r;
+		if (!d)
+			return;
+		tune_req_init(&r, d->info.name, tu->kind, tu->key, t->edit);
+		/* Errors stay in the panel, where the value was typed. */
+		control_request(t->ctl, &r, t->terr, sizeof t->terr);
+		t->editing = 0;
+	} else if (((ch >= '0' && ch <= '9') || ch == '-') && n + 1 < sizeof t->edit) {
+		t->edit[n] = (char)ch;
+		t->edit[n + 1] = '\0';
 	}
 }
 
@@ -334,23 +708,25 @@ static void handle_key(struct tui *t, int ch)
 		t->help = 0;
 		return;
 	}
-	const struct key_binding *k = keys_lookup(ch);
+	if (t->editing) {
+		edit_key(t, ch);
+		return;
+	}
+	const struct key_binding *k = keys_lookup(t->mode, ch);
 	if (k)
 		act(t, k->action);
 }
 
-/* Events of the last tick that the user must not miss go to the status bar. */
+/* Probe events of the last tick (a probe that could not start or ended)
+ * go to the status bar; changes are announced as they finish. */
 static void announce(struct tui *t)
 {
 	for (size_t i = 0; i < t->s.nevents; i++) {
 		const struct event *e = &t->s.events[i];
 		char msg[300];
-		if (e->ok && strcmp(e->type, "scheduler") == 0)
-			snprintf(msg, sizeof msg, "%s: %s -> %s in %.0f ms", e->disk, e->from, e->to, e->ms);
-		else if (!e->ok)
-			snprintf(msg, sizeof msg, "%s: %s", e->disk, e->error);
-		else
+		if (strcmp(e->type, "probe") != 0)
 			continue;
+		snprintf(msg, sizeof msg, "%s: %s", e->disk, e->error);
 		say(t, msg);
 	}
 }
@@ -364,6 +740,7 @@ static void screen_start(struct tui *t)
 	curs_set(0);
 	/* Esc sequences arrive whole from a local terminal; do not wait 1 s. */
 	set_escdelay(25);
+	/* Esc must reach the panels as a key of its own. */
 	chart_init_colours();
 	t->utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 }
@@ -376,7 +753,20 @@ static int collect(struct tui *t)
 	return rc;
 }
 
-int tui_run(const struct options *o, struct sampler *smp, volatile sig_atomic_t *stop)
+/* Finished changes: into the sample's events, and the newest to the status line. */
+static void poll_changes(struct tui *t)
+{
+	if (control_poll(t->ctl) == 0)
+		return;
+	if (t->ctl->last_mono > t->ctl_seen) {
+		t->ctl_seen = t->ctl->last_mono;
+		say(t, t->ctl->last);
+	}
+	if (t->mode == KM_TUNABLES)
+		load_tunables(t);
+}
+
+int tui_run(const struct options *o, struct sampler *smp, struct control *ctl, volatile sig_atomic_t *stop)
 {
 	/* ~200 KB with the charts: on the heap. */
 	struct tui *t = calloc(1, sizeof *t);
@@ -384,6 +774,7 @@ int tui_run(const struct options *o, struct sampler *smp, volatile sig_atomic_t 
 		return -ENOMEM;
 	t->o = o;
 	t->smp = smp;
+	t->ctl = ctl;
 	/* The first collection has no rates yet but lists the disks at once. */
 	int rc = collect(t);
 	if (rc < 0) {
@@ -397,10 +788,15 @@ int tui_run(const struct options *o, struct sampler *smp, volatile sig_atomic_t 
 	draw(t);
 	while (!t->quit && !*stop) {
 		double wait = next - util_mono_now();
+		/* While a change is in the kernel, redraw often: its time ticks. */
+		if (!worker_idle(ctl->w) && wait > 0.1)
+			wait = 0.1;
 		timeout(wait > 0 ? (int)(wait * 1000.0) + 1 : 0);
 		int ch = getch();
 		if (ch != ERR)
 			handle_key(t, ch);
+		poll_changes(t);
+		sampler_refresh_pending(smp, &t->s);
 		double now = util_mono_now();
 		if (now >= next) {
 			rc = collect(t);

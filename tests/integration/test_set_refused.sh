@@ -16,7 +16,7 @@ out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$SCRATCH/iosched-top" 
 	--disk "$N" --set "$N=bfq" 2>&1)
 rc=$?
 [ $rc -eq 1 ] || fail "exit $rc, wanted 1: $out"
-echo "$out" | grep -q "cannot switch $N to bfq: Permission denied (changing a scheduler needs root)" ||
+echo "$out" | grep -q "cannot set $N scheduler to bfq: Permission denied (switching needs root)" ||
 	fail "message lacks the reason: $out"
 [ "$(cat "/sys/block/$N/queue/scheduler")" = "$before" ] || fail "scheduler changed"
 note "$out"

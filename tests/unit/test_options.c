@@ -206,17 +206,21 @@ static void test_man_documents_keys(void **state)
 static void test_keys_lookup(void **state)
 {
 	(void)state;
-	assert_int_equal(keys_lookup('q')->action, KEY_ACT_QUIT);
-	assert_int_equal(keys_lookup('j')->action, KEY_ACT_DOWN);
-	assert_int_equal(keys_lookup('?')->action, KEY_ACT_HELP);
-	assert_null(keys_lookup('Z'));
-	assert_null(keys_lookup(0));
-	/* No key code is bound twice. */
+	assert_int_equal(keys_lookup(KM_MAIN, 'q')->action, KEY_ACT_QUIT);
+	assert_int_equal(keys_lookup(KM_MAIN, 'j')->action, KEY_ACT_DOWN);
+	assert_int_equal(keys_lookup(KM_MAIN, '?')->action, KEY_ACT_HELP);
+	assert_int_equal(keys_lookup(KM_MAIN, 'k')->action, KEY_ACT_UP);
+	/* The same key means something else in a panel. */
+	assert_int_equal(keys_lookup(KM_PICKER, 'k')->action, KEY_ACT_PICK_KYBER);
+	assert_int_equal(keys_lookup(KM_PICKER, 27)->action, KEY_ACT_CLOSE);
+	assert_null(keys_lookup(KM_MAIN, 'Z'));
+	assert_null(keys_lookup(KM_MAIN, 0));
+	/* No key code is bound twice within a mode. */
 	size_t n;
 	const struct key_binding *k = keys_table(&n);
 	for (size_t i = 0; i < n; i++)
 		for (int c = 0; c < KEYS_MAX_CODES && k[i].codes[c]; c++)
-			assert_ptr_equal(keys_lookup(k[i].codes[c]), &k[i]);
+			assert_ptr_equal(keys_lookup(k[i].mode, k[i].codes[c]), &k[i]);
 }
 
 static void test_columns_fit(void **state)

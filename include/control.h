@@ -1,0 +1,49 @@
+/* control: the actuators' front — what keys and --set ask for goes
+ * through here. Requests are checked, then carried out on the worker
+ * thread; results become events in the sample and, when they succeed,
+ * entries in the undo log. At exit every change is either put back
+ * (--restore) or reported with a command line that reverts it. */
+#ifndef IOSCHED_CONTROL_H
+#define IOSCHED_CONTROL_H
+
+#include <stdio.h>
+
+#include "sample.h"
+#include "tune.h"
+#include "undo.h"
+#include "worker.h"
+
+struct control {
+	struct worker *w;
+	struct undo_log undo;
+	struct sampler *smp;
+	char last[256];              /* the last result, for the status line */
+	int last_ok;
+	double last_mono;
+};
+
+int control_init(struct control *c, struct sampler *smp);
+
+/* Check r and queue it. Returns 0 with what happens in msg, or -1 with
+ * why not (and what to do) in msg. */
+int control_request(struct control *c, const struct tune_req *r, char *msg, size_t len);
+
+/* Queue the undo of the newest change. Returns 0 or -1 (message in msg). */
+int control_undo(struct control *c, char *msg, size_t len);
+
+/* Collect finished changes: events to the sampler, successes to the undo
+ * log (a failed undo goes back on it). Returns how many finished. */
+size_t control_poll(struct control *c);
+
+/* Carry out requests now and wait for them (--set at start). When one
+ * fails, those already made are put back. Returns 0, or -1 with the
+ * failure in err. */
+int control_apply_now(struct control *c, const struct tune_req *r, size_t n, char *err, size_t len);
+
+/* At exit. restore: put every change back (waiting up to wait_s for the
+ * kernel), and say what was restored; otherwise list what was changed and
+ * print one command line that would revert it. Returns 0, or 1 when a
+ * change could not be put back. */
+int control_finish(struct control *c, int restore, double wait_s, FILE *f);
+
+#endif

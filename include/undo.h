@@ -1,0 +1,43 @@
+/* undo: the log of changes the tool made, newest last. `u` walks it back
+ * one change at a time; --restore walks all of it back at exit; without
+ * --restore the exit report prints it with a command line that reverts it.
+ * Plain data, no I/O: the control module applies what it says. */
+#ifndef IOSCHED_UNDO_H
+#define IOSCHED_UNDO_H
+
+#include <stddef.h>
+
+#include "event.h"
+#include "tune.h"
+
+#define UNDO_MAX 256
+
+struct undo_entry {
+	struct tune_req back;        /* the request that puts the old value back */
+	char applied[TUNE_VALUE_MAX];/* the value the change set */
+	double ts;
+};
+
+struct undo_log {
+	struct undo_entry e[UNDO_MAX];
+	size_t n;
+	size_t dropped;              /* oldest entries pushed out when full */
+};
+
+/* Record a successful change made by request r (ev: its event, whose
+ * "from" is the old value). A change with no known old value cannot be
+ * undone and is not recorded: returns -1. */
+int undo_push(struct undo_log *l, const struct tune_req *r, const struct event *ev);
+
+/* Put an entry back (an undo that failed, to be tried again). */
+void undo_repush(struct undo_log *l, const struct undo_entry *e);
+
+/* Take the newest entry. Returns 0, or -1 when the log is empty. */
+int undo_pop(struct undo_log *l, struct undo_entry *out);
+
+/* A shell command line that reverts every logged change, newest first
+ * ("echo mq-deadline > /sys/block/sda/queue/scheduler; ..."), or "" when
+ * there is nothing to revert. */
+void undo_script(const struct undo_log *l, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,177 @@
+/* control: see include/control.h */
+#include "control.h"
+
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+#include "util.h"
+
+int control_init(struct control *c, struct sampler *smp)
+{
+	memset(c, 0, sizeof *c);
+	c->smp = smp;
+	int rc = worker_start(&c->w);
+	if (rc == 0)
+		smp->worker = c->w; /* so samples show what is pending */
+	return rc;
+}
+
+static void describe(const struct tune_req *r, char *buf, size_t len)
+{
+	char label[80];
+	tune_label(r->kind, r->key, label, sizeof label);
+	util_fmt(buf, len, "%s %s -> %s", r->disk, label, r->value);
+}
+
+int control_request(struct control *c, const struct tune_req *r, char *msg, size_t len)
+{
+	if (tune_validate(r, msg, len) < 0)
+		return -1;
+	char what[160];
+	describe(r, what, sizeof what);
+	if (worker_submit(c->w, r) < 0) {
+		util_fmt(msg, len, "%s refused: %d changes already waiting; wait for them", what, WORKER_QUEUE);
+		return -1;
+	}
+	util_fmt(msg, len, "%s%s", what, worker_idle(c->w) ? "" : " ...");
+	return 0;
+}
+
+int control_undo(struct control *c, char *msg, size_t len)
+{
+	struct undo_entry e;
+	if (undo_pop(&c->undo, &e) < 0) {
+		util_fmt(msg, len, "nothing to undo");
+		return -1;
+	}
+	char what[160];
+	describe(&e.back, what, sizeof what);
+	if (worker_submit(c->w, &e.back) < 0) {
+		undo_repush(&c->undo, &e);
+		util_fmt(msg, len, "undo refused: %d changes already waiting", WORKER_QUEUE);
+		return -1;
+	}
+	util_fmt(msg, len, "undo: %s", what);
+	return 0;
+}
+
+static void record(struct control *c, const struct worker_result *res)
+{
+	sampler_post(c->smp, &res->ev);
+	if (res->ev.ok && !res->req.undo) {
+		undo_push(&c->undo, &res->req, &res->ev);
+	} else if (!res->ev.ok && res->req.undo) {
+		/* The undo failed: keep it, so u can try again. */
+		struct undo_entry e = {.back = res->req, .ts = res->ev.ts};
+		util_strlcpy(e.applied, res->ev.from, sizeof e.applied);
+		undo_repush(&c->undo, &e);
+	}
+	c->last_ok = res->ev.ok;
+	if (res->ev.ok)
+		util_fmt(c->last, sizeof c->last, "%s: %s %s -> %s in %.0f ms%s", res->ev.disk, res->ev.key,
+			 res->ev.from, res->ev.to, res->ev.ms, res->req.undo ? " (undo)" : "");
+	else
+		util_strlcpy(c->last, res->ev.error, sizeof c->last);
+	c->last_mono = util_mono_now();
+}
+
+size_t control_poll(struct control *c)
+{
+	struct worker_result res[8];
+	size_t total = 0, n;
+	while ((n = worker_take(c->w, res, 8)) > 0) {
+		for (size_t i = 0; i < n; i++)
+			record(c, &res[i]);
+		total += n;
+	}
+	return total;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+	nanosleep(&ts, NULL);
+}
+
+/* Wait until the worker is idle or deadline (mono) passes; collects results. */
+static int wait_idle(struct control *c, double deadline)
+{
+	while (!worker_idle(c->w) && util_mono_now() < deadline)
+		sleep_ms(10);
+	control_poll(c);
+	return worker_idle(c->w) ? 0 : -1;
+}
+
+/* Walk the undo log back completely. Returns the number that failed. */
+static int undo_all(struct control *c, double deadline)
+{
+	int failed = 0;
+	struct undo_entry e;
+	while (undo_pop(&c->undo, &e) == 0) {
+		if (worker_submit(c->w, &e.back) < 0 || wait_idle(c, deadline) < 0) {
+			undo_repush(&c->undo, &e);
+			return failed + 1;
+		}
+		/* A failed undo was pushed back by record(): drop it so the walk ends. */
+		if (c->undo.n && memcmp(&c->undo.e[c->undo.n - 1].back, &e.back, sizeof e.back) == 0) {
+			c->undo.n--;
+			failed++;
+		}
+	}
+	return failed;
+}
+
+int control_apply_now(struct control *c, const struct tune_req *r, size_t n, char *err, size_t len)
+{
+	size_t before = c->undo.n;
+	for (size_t i = 0; i < n; i++) {
+		if (control_request(c, &r[i], err, len) < 0 || wait_idle(c, util_mono_now() + 3600) < 0)
+			return -1;
+		if (!c->last_ok) { /* its event says why */
+			util_strlcpy(err, c->last, len);
+			/* All or nothing: put back what this call already made. */
+			while (c->undo.n > before) {
+				struct undo_entry e;
+				undo_pop(&c->undo, &e);
+				if (worker_submit(c->w, &e.back) == 0)
+					wait_idle(c, util_mono_now() + 60);
+			}
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int control_finish(struct control *c, int restore, double wait_s, FILE *f)
+{
+	control_poll(c);
+	int rc = 0;
+	if (restore && c->undo.n) {
+		size_t n = c->undo.n;
+		int failed = undo_all(c, util_mono_now() + wait_s);
+		fprintf(f, "iosched-top: restored %zu change(s)%s\n", n - (size_t)failed - c->undo.n,
+			failed || c->undo.n ? "" : ", all settings are as they were");
+		if (failed || c->undo.n) {
+			rc = 1;
+			fprintf(f, "iosched-top: %s could not be put back: %s\n",
+				c->undo.n ? "some changes" : "a change", c->last);
+		}
+	}
+	if (c->undo.n) {
+		char script[8192];
+		fprintf(f, "iosched-top: changed and left in place (run with --restore to put them back at exit):\n");
+		for (size_t i = 0; i < c->undo.n; i++) {
+			const struct undo_entry *e = &c->undo.e[i];
+			char label[80];
+			tune_label(e->back.kind, e->back.key, label, sizeof label);
+			fprintf(f, "  %s %s: %s -> %s\n", e->back.disk, label, e->back.value, e->applied);
+		}
+		undo_script(&c->undo, script, sizeof script);
+		fprintf(f, "to revert: sudo sh -c '%s'\n", script);
+	}
+	/* A switch still in the kernel is left to finish on its own. */
+	worker_stop(c->w, 0.2);
+	c->smp->worker = NULL;
+	return rc;
+}

@@ -1,0 +1,256 @@
+/* udevrule: see include/udevrule.h */
+#include "udevrule.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <libudev.h>
+
+#include "util.h"
+
+/* The marker line before each rule this tool writes: "# iosched-top: sda". */
+#define MARK "# iosched-top: "
+
+void udevrule_ident(struct udev *udev, const char *disk, struct udevrule_ident *out)
+{
+	memset(out, 0, sizeof *out);
+	util_strlcpy(out->name, disk, sizeof out->name);
+	struct udev_device *d = udev ? udev_device_new_from_subsystem_sysname(udev, "block", disk) : NULL;
+	if (!d)
+		return;
+	const char *v = udev_device_get_property_value(d, "ID_WWN");
+	if (v)
+		util_strlcpy(out->wwn, v, sizeof out->wwn);
+	v = udev_device_get_property_value(d, "ID_SERIAL");
+	if (v)
+		util_strlcpy(out->serial, v, sizeof out->serial);
+	udev_device_unref(d);
+}
+
+static int safe(const char *s)
+{
+	return !strpbrk(s, "\"\n\\");
+}
+
+int udevrule_line(const struct udevrule_ident *id, const char *sched, char *buf, size_t len)
+{
+	char match[300];
+	/* A WWN or serial follows the disk when its kernel name changes
+	 * (sda today, sdb after adding a disk); the name is the fallback. */
+	if (id->wwn[0] && safe(id->wwn))
+		util_fmt(match, sizeof match, "ENV{ID_WWN}==\"%s\"", id->wwn);
+	else if (id->serial[0] && safe(id->serial))
+		util_fmt(match, sizeof match, "ENV{ID_SERIAL}==\"%s\"", id->serial);
+	else if (safe(id->name))
+		util_fmt(match, sizeof match, "KERNEL==\"%s\"", id->name);
+	else
+		return -EINVAL;
+	if (!safe(sched) || !*sched)
+		return -EINVAL;
+	util_fmt(buf, len, "ACTION==\"add|change\", SUBSYSTEM==\"block\", ENV{DEVTYPE}==\"disk\", %s, ATTR{queue/scheduler}=\"%s\"",
+		 match, sched);
+	return 0;
+}
+
+void udevrule_note(const char *file, char *buf, size_t len)
+{
+	util_fmt(buf, len,
+		 "File: %s. udev reads all rules files in the lexical order of their names, whatever their "
+		 "directory (a file in /etc hides one of the same name in /usr/lib), and the last assignment "
+		 "wins: the 60- prefix runs after most distribution rules; if a file listed above with a higher "
+		 "number also sets queue/scheduler, rename this one to sort after it. Apply without a reboot: "
+		 "udevadm control --reload && udevadm trigger --subsystem-match=block --action=change",
+		 file);
+}
+
+/* The quoted value after key== in line, or NULL. */
+static int value_of(const char *line, const char *key, char *out, size_t len)
+{
+	const char *p = strstr(line, key);
+	if (!p)
+		return -1;
+	p += strlen(key);
+	while (*p == ' ')
+		p++;
+	if (strncmp(p, "==", 2) != 0)
+		return -1;
+	p += 2;
+	while (*p == ' ')
+		p++;
+	if (*p != '"')
+		return -1;
+	const char *end = strchr(++p, '"');
+	if (!end)
+		return -1;
+	size_t n = (size_t)(end - p) < len - 1 ? (size_t)(end - p) : len - 1;
+	memcpy(out, p, n);
+	out[n] = '\0';
+	return 0;
+}
+
+/* Whether a scheduler-setting line applies to this disk. */
+static int applies(const char *line, const struct udevrule_ident *id)
+{
+	char v[256];
+	int matched_something = 0;
+	if (value_of(line, "KERNEL", v, sizeof v) == 0) {
+		matched_something = 1;
+		/* udev patterns are shell globs with | for alternatives */
+		char *save = NULL;
+		for (char *alt = strtok_r(v, "|", &save); alt; alt = strtok_r(NULL, "|", &save))
+			if (fnmatch(alt, id->name, 0) == 0)
+				return 1;
+	}
+	if (value_of(line, "ENV{ID_SERIAL}", v, sizeof v) == 0) {
+		matched_something = 1;
+		if (id->serial[0] && fnmatch(v, id->serial, 0) == 0)
+			return 1;
+	}
+	if (value_of(line, "ENV{ID_WWN}", v, sizeof v) == 0) {
+		matched_something = 1;
+		if (id->wwn[0] && fnmatch(v, id->wwn, 0) == 0)
+			return 1;
+	}
+	/* A rule that names no device applies to every disk it reaches
+	 * (e.g. by rotational or driver): report it too. */
+	return !matched_something;
+}
+
+static void scan_file(const char *path, const struct udevrule_ident *id, struct udevrule_found *out, size_t max,
+		      size_t *n)
+{
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return;
+	char line[1024];
+	unsigned no = 0;
+	while (*n < max && fgets(line, sizeof line, f)) {
+		no++;
+		const char *p = line;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '#' || !strstr(p, "queue/scheduler") || !strstr(p, "ATTR{queue/scheduler}=") ||
+		    !applies(p, id))
+			continue;
+		util_strlcpy(out[*n].file, path, sizeof out[*n].file);
+		out[*n].line = no;
+		util_strlcpy(out[*n].text, util_trim(line), sizeof out[*n].text);
+		(*n)++;
+	}
+	fclose(f);
+}
+
+static int rules_only(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+	return n > 6 && strcmp(d->d_name + n - 6, ".rules") == 0;
+}
+
+size_t udevrule_find(const char *const *dirs, const struct udevrule_ident *id, struct udevrule_found *out,
+		     size_t max)
+{
+	static const char *const standard[] = {"/etc/udev/rules.d", "/run/udev/rules.d", "/usr/lib/udev/rules.d",
+					       "/lib/udev/rules.d", NULL};
+	size_t n = 0;
+	char seen[4][PATH_MAX] = {{0}};
+	for (size_t d = 0; (dirs ? dirs : standard)[d] && n < max; d++) {
+		const char *dir = (dirs ? dirs : standard)[d];
+		/* /lib is often a link to /usr/lib: do not report a file twice. */
+		char real[PATH_MAX];
+		if (!realpath(dir, real))
+			continue;
+		int dup = 0;
+		for (size_t k = 0; k < 4 && k < d; k++)
+			dup |= strcmp(seen[k], real) == 0;
+		if (d < 4)
+			util_strlcpy(seen[d], real, sizeof seen[d]);
+		if (dup)
+			continue;
+		struct dirent **names;
+		int k = scandir(dir, &names, rules_only, alphasort);
+		for (int i = 0; i < k; i++) {
+			char path[PATH_MAX];
+			if (util_pathf(path, sizeof path, "%s/%s", dir, names[i]->d_name) == 0)
+				scan_file(path, id, out, max, &n);
+			free(names[i]);
+		}
+		if (k >= 0)
+			free(names);
+	}
+	return n;
+}
+
+/* The existing file without this tool's block for id->name. */
+static char *read_without(const char *file, const char *name, size_t *len)
+{
+	char *text = calloc(1, 1 << 16);
+	if (!text)
+		return NULL;
+	FILE *f = fopen(file, "re");
+	*len = 0;
+	if (!f)
+		return text;
+	char line[1024], mark[128];
+	util_fmt(mark, sizeof mark, MARK "%s\n", name);
+	int skip = 0;
+	while (fgets(line, sizeof line, f)) {
+		if (skip) { /* the rule line after our marker */
+			skip = 0;
+			continue;
+		}
+		if (strcmp(line, mark) == 0) {
+			skip = 1;
+			continue;
+		}
+		size_t l = strlen(line);
+		if (*len + l < (1 << 16) - 1) {
+			memcpy(text + *len, line, l);
+			*len += l;
+		}
+	}
+	fclose(f);
+	return text;
+}
+
+int udevrule_write(const char *file, const struct udevrule_ident *id, const char *rule, char *err, size_t len)
+{
+	size_t n;
+	char *text = read_without(file, id->name, &n);
+	if (!text)
+		return -ENOMEM;
+	char dir[PATH_MAX], tmp[PATH_MAX];
+	util_strlcpy(dir, file, sizeof dir);
+	util_strlcpy(dir, dirname(dir), sizeof dir);
+	int rc = util_pathf(tmp, sizeof tmp, "%s/.iosched-top-rules.%ld.tmp", dir, (long)getpid());
+	int fd = rc ? -1 : open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		rc = rc ? rc : -errno;
+		util_fmt(err, len, "cannot write in %s: %s%s", dir, strerror(-rc), -rc == EACCES ? " (needs root)" : "");
+		free(text);
+		return rc;
+	}
+	FILE *f = fdopen(fd, "w");
+	if (n == 0)
+		fputs("# Written by iosched-top: I/O schedulers kept across reboots. Edit freely.\n", f);
+	fwrite(text, 1, n, f);
+	fprintf(f, MARK "%s\n%s\n", id->name, rule);
+	rc = fflush(f) == 0 && fsync(fd) == 0 ? 0 : -errno;
+	fclose(f);
+	if (rc == 0 && rename(tmp, file) != 0)
+		rc = -errno;
+	if (rc < 0) {
+		unlink(tmp);
+		util_fmt(err, len, "cannot write %s: %s", file, strerror(-rc));
+	}
+	free(text);
+	return rc;
+}

@@ -1,0 +1,135 @@
+/* worker: see include/worker.h */
+#include "worker.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util.h"
+
+#define DONE_MAX 64
+
+struct worker {
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;           /* work arrived, results taken, or stop */
+	struct worker_job q[WORKER_QUEUE]; /* q[0] is running when running */
+	size_t nq;
+	int running;
+	struct worker_result done[DONE_MAX];
+	size_t ndone;
+	int stop;
+};
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	pthread_setname_np(pthread_self(), "iosched-tune");
+	pthread_mutex_lock(&w->mu);
+	for (;;) {
+		while (!w->stop && (w->nq == 0 || w->ndone == DONE_MAX))
+			pthread_cond_wait(&w->cv, &w->mu);
+		if (w->stop)
+			break;
+		w->running = 1;
+		w->q[0].running = 1;
+		w->q[0].since = util_mono_now();
+		struct tune_req r = w->q[0].req;
+		pthread_mutex_unlock(&w->mu);
+		struct worker_result res = {.req = r};
+		tune_apply(&r, &res.ev); /* may block for seconds: no lock held */
+		pthread_mutex_lock(&w->mu);
+		w->done[w->ndone++] = res;
+		memmove(&w->q[0], &w->q[1], (w->nq - 1) * sizeof w->q[0]);
+		w->nq--;
+		w->running = 0;
+		pthread_cond_broadcast(&w->cv);
+	}
+	pthread_mutex_unlock(&w->mu);
+	return NULL;
+}
+
+int worker_start(struct worker **out)
+{
+	struct worker *w = calloc(1, sizeof *w);
+	if (!w)
+		return -ENOMEM;
+	pthread_mutex_init(&w->mu, NULL);
+	pthread_cond_init(&w->cv, NULL);
+	int rc = pthread_create(&w->thread, NULL, worker_main, w);
+	if (rc != 0) {
+		free(w);
+		return -rc;
+	}
+	*out = w;
+	return 0;
+}
+
+int worker_submit(struct worker *w, const struct tune_req *r)
+{
+	pthread_mutex_lock(&w->mu);
+	int rc = -EBUSY;
+	if (w->nq < WORKER_QUEUE) {
+		w->q[w->nq] = (struct worker_job){.req = *r, .since = util_mono_now()};
+		w->nq++;
+		pthread_cond_broadcast(&w->cv);
+		rc = 0;
+	}
+	pthread_mutex_unlock(&w->mu);
+	return rc;
+}
+
+size_t worker_jobs(struct worker *w, struct worker_job *out, size_t max)
+{
+	pthread_mutex_lock(&w->mu);
+	size_t n = w->nq < max ? w->nq : max;
+	memcpy(out, w->q, n * sizeof *out);
+	pthread_mutex_unlock(&w->mu);
+	return n;
+}
+
+size_t worker_take(struct worker *w, struct worker_result *out, size_t max)
+{
+	pthread_mutex_lock(&w->mu);
+	size_t n = w->ndone < max ? w->ndone : max;
+	memcpy(out, w->done, n * sizeof *out);
+	memmove(w->done, w->done + n, (w->ndone - n) * sizeof *out);
+	w->ndone -= n;
+	pthread_cond_broadcast(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+	return n;
+}
+
+int worker_idle(struct worker *w)
+{
+	pthread_mutex_lock(&w->mu);
+	int idle = w->nq == 0;
+	pthread_mutex_unlock(&w->mu);
+	return idle;
+}
+
+void worker_stop(struct worker *w, double wait_s)
+{
+	if (!w)
+		return;
+	pthread_mutex_lock(&w->mu);
+	w->stop = 1;
+	w->nq = w->running ? 1 : 0; /* queued work is dropped */
+	pthread_cond_broadcast(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	double end = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 + wait_s;
+	ts.tv_sec = (time_t)end;
+	ts.tv_nsec = (long)((end - (double)ts.tv_sec) * 1e9);
+	if (pthread_timedjoin_np(w->thread, NULL, &ts) != 0) {
+		/* A write the kernel still holds: leave the thread to the exit. */
+		pthread_detach(w->thread);
+		return;
+	}
+	pthread_cond_destroy(&w->cv);
+	pthread_mutex_destroy(&w->mu);
+	free(w);
+}

@@ -1,0 +1,194 @@
+/* Unit tests: the undo log and the udev rules (text, the search for
+ * existing assignments, the atomic write that keeps other lines). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "udevrule.h"
+#include "undo.h"
+#include "util.h"
+
+static struct event ok_event(const char *from)
+{
+	struct event e;
+	memset(&e, 0, sizeof e);
+	e.ok = 1;
+	util_strlcpy(e.from, from, sizeof e.from);
+	return e;
+}
+
+static void test_push_pop_order(void **state)
+{
+	(void)state;
+	struct undo_log *l = calloc(1, sizeof *l);
+	struct tune_req a, b, c;
+	tune_req_init(&a, "sda", TUNE_SCHEDULER, "scheduler", "bfq");
+	tune_req_init(&b, "sda", TUNE_QUEUE, "read_ahead_kb", "512");
+	tune_req_init(&c, "nvme0n1", TUNE_IOSCHED, "read_lat_nsec", "1000000");
+	struct event ea = ok_event("mq-deadline"), eb = ok_event("128"), ec = ok_event("2000000");
+	assert_int_equal(undo_push(l, &a, &ea), 0);
+	assert_int_equal(undo_push(l, &b, &eb), 0);
+	assert_int_equal(undo_push(l, &c, &ec), 0);
+	/* Newest first, each puts the old value back and is marked as an undo. */
+	struct undo_entry e;
+	assert_int_equal(undo_pop(l, &e), 0);
+	assert_string_equal(e.back.disk, "nvme0n1");
+	assert_string_equal(e.back.key, "read_lat_nsec");
+	assert_string_equal(e.back.value, "2000000");
+	assert_string_equal(e.applied, "1000000");
+	assert_true(e.back.undo);
+	assert_int_equal(undo_pop(l, &e), 0);
+	assert_string_equal(e.back.value, "128");
+	undo_repush(l, &e); /* a failed undo goes back on top */
+	assert_int_equal(undo_pop(l, &e), 0);
+	assert_string_equal(e.back.value, "128");
+	assert_int_equal(undo_pop(l, &e), 0);
+	assert_string_equal(e.back.value, "mq-deadline");
+	assert_int_equal(e.back.kind, TUNE_SCHEDULER);
+	assert_int_equal(undo_pop(l, &e), -1);
+	free(l);
+}
+
+static void test_not_recorded(void **state)
+{
+	(void)state;
+	struct undo_log *l = calloc(1, sizeof *l);
+	struct tune_req r;
+	tune_req_init(&r, "sda", TUNE_SCHEDULER, "scheduler", "bfq");
+	struct event failed = ok_event("none"), unknown = ok_event("");
+	failed.ok = 0;
+	assert_int_equal(undo_push(l, &r, &failed), -1);   /* nothing changed */
+	assert_int_equal(undo_push(l, &r, &unknown), -1);  /* old value unknown */
+	r.undo = 1;
+	struct event ok = ok_event("none");
+	assert_int_equal(undo_push(l, &r, &ok), -1);       /* an undo is not logged again */
+	assert_int_equal(l->n, 0);
+	free(l);
+}
+
+static void test_full_drops_oldest(void **state)
+{
+	(void)state;
+	struct undo_log *l = calloc(1, sizeof *l);
+	struct tune_req r;
+	for (int i = 0; i < UNDO_MAX + 3; i++) {
+		char v[16];
+		snprintf(v, sizeof v, "%d", i);
+		tune_req_init(&r, "sda", TUNE_QUEUE, "nr_requests", "64");
+		struct event e = ok_event(v);
+		assert_int_equal(undo_push(l, &r, &e), 0);
+	}
+	assert_int_equal(l->n, UNDO_MAX);
+	assert_int_equal(l->dropped, 3);
+	assert_string_equal(l->e[0].back.value, "3");
+	free(l);
+}
+
+static void test_script(void **state)
+{
+	(void)state;
+	struct undo_log *l = calloc(1, sizeof *l);
+	char buf[512];
+	undo_script(l, buf, sizeof buf);
+	assert_string_equal(buf, "");
+	struct tune_req a, b;
+	tune_req_init(&a, "sda", TUNE_SCHEDULER, "scheduler", "bfq");
+	tune_req_init(&b, "sda", TUNE_IOSCHED, "slice_idle", "0");
+	struct event ea = ok_event("mq-deadline"), eb = ok_event("8");
+	undo_push(l, &a, &ea);
+	undo_push(l, &b, &eb);
+	undo_script(l, buf, sizeof buf);
+	/* Newest first: bfq's slice_idle back while bfq is still active. */
+	assert_string_equal(buf, "echo 8 > /sys/block/sda/queue/iosched/slice_idle; "
+				 "echo mq-deadline > /sys/block/sda/queue/scheduler");
+	free(l);
+}
+
+static void test_rule_text(void **state)
+{
+	(void)state;
+	struct udevrule_ident id = {.name = "sda"};
+	char buf[512];
+	assert_int_equal(udevrule_line(&id, "bfq", buf, sizeof buf), 0);
+	assert_string_equal(buf, "ACTION==\"add|change\", SUBSYSTEM==\"block\", ENV{DEVTYPE}==\"disk\", "
+				 "KERNEL==\"sda\", ATTR{queue/scheduler}=\"bfq\"");
+	util_strlcpy(id.serial, "Samsung_SSD_860_S3Z9NB0K123456", sizeof id.serial);
+	assert_int_equal(udevrule_line(&id, "kyber", buf, sizeof buf), 0);
+	assert_string_equal(buf, "ACTION==\"add|change\", SUBSYSTEM==\"block\", ENV{DEVTYPE}==\"disk\", "
+				 "ENV{ID_SERIAL}==\"Samsung_SSD_860_S3Z9NB0K123456\", ATTR{queue/scheduler}=\"kyber\"");
+	util_strlcpy(id.wwn, "0x5002538e40a1b2c3", sizeof id.wwn);
+	assert_int_equal(udevrule_line(&id, "none", buf, sizeof buf), 0);
+	assert_non_null(strstr(buf, "ENV{ID_WWN}==\"0x5002538e40a1b2c3\""));
+	/* Nothing that could break out of the quotes gets into a rule. */
+	assert_int_equal(udevrule_line(&id, "bfq\"", buf, sizeof buf), -22);
+	struct udevrule_ident bad = {.name = "sd\"a"};
+	assert_int_equal(udevrule_line(&bad, "bfq", buf, sizeof buf), -22);
+}
+
+static void test_find_existing(void **state)
+{
+	(void)state;
+	const char *dirs[] = {SRCDIR "/tests/fixtures/udev", NULL};
+	struct udevrule_found f[8];
+	struct udevrule_ident sda = {.name = "sda", .serial = "Samsung_SSD_860_S3Z9NB0K123456"};
+	size_t n = udevrule_find(dirs, &sda, f, 8);
+	/* The distribution's sd* rule, the serial rule, the rule for every
+	 * rotational disk; not the nvme one, not read_ahead_kb, not the
+	 * comment, not the README. */
+	assert_int_equal(n, 3);
+	assert_non_null(strstr(f[0].file, "60-block-scheduler.rules"));
+	assert_int_equal(f[0].line, 2);
+	assert_non_null(strstr(f[1].text, "ID_SERIAL"));
+	assert_int_equal(f[1].line, 5);
+	assert_non_null(strstr(f[2].text, "rotational"));
+	struct udevrule_ident nvme = {.name = "nvme0n1"};
+	n = udevrule_find(dirs, &nvme, f, 8);
+	assert_int_equal(n, 2); /* the nvme rule and the rotational one */
+	assert_non_null(strstr(f[0].text, "nvme"));
+}
+
+static void test_write_merges(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/iosched-udev-test.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char file[256], err[256], text[4096];
+	snprintf(file, sizeof file, "%s/60-iosched-top.rules", dir);
+	struct udevrule_ident sda = {.name = "sda"}, sdb = {.name = "sdb"};
+	assert_int_equal(udevrule_write(file, &sda, "RULE-SDA-1", err, sizeof err), 0);
+	assert_int_equal(udevrule_write(file, &sdb, "RULE-SDB", err, sizeof err), 0);
+	assert_int_equal(udevrule_write(file, &sda, "RULE-SDA-2", err, sizeof err), 0);
+	assert_true(util_read_text(file, text, sizeof text) > 0);
+	/* One header, sdb kept, sda replaced (not duplicated). */
+	assert_non_null(strstr(text, "# Written by iosched-top"));
+	assert_null(strstr(text, "RULE-SDA-1"));
+	assert_non_null(strstr(text, "# iosched-top: sdb\nRULE-SDB\n"));
+	assert_non_null(strstr(text, "# iosched-top: sda\nRULE-SDA-2\n"));
+	assert_null(strstr(strstr(text, "Written") + 1, "Written"));
+	/* No temporary file is left behind. */
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "test $(ls -A %s | wc -l) -eq 1", dir);
+	assert_int_equal(system(cmd), 0);
+	unlink(file);
+	rmdir(dir);
+	/* A directory that cannot be written: an error, not a crash. */
+	assert_true(udevrule_write("/nonexistent-dir/x.rules", &sda, "R", err, sizeof err) < 0);
+	assert_non_null(strstr(err, "/nonexistent-dir"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_push_pop_order), cmocka_unit_test(test_not_recorded),
+		cmocka_unit_test(test_full_drops_oldest), cmocka_unit_test(test_script),
+		cmocka_unit_test(test_rule_text),      cmocka_unit_test(test_find_existing),
+		cmocka_unit_test(test_write_merges),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
