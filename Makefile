@@ -88,7 +88,8 @@ run: deps
 # installs what is missing; otherwise say what to install.
 BUILD_DEBS := pkg-config:pkg-config ncursesw:libncurses-dev libudev:libudev-dev libproc2:libproc2-dev libaio:libaio-dev
 TEST_DEBS  := cmocka:libcmocka-dev fio:fio iostat:sysstat tmux:tmux jq:jq losetup:mount \
-              mkfs.ext4:e2fsprogs setpriv:util-linux sha256sum:coreutils groff:groff-base
+              mkfs.ext4:e2fsprogs setpriv:util-linux sha256sum:coreutils groff:groff-base \
+              fusermount:fuse3 pyfusepy:python3-fusepy
 BENCH_DEBS := fio:fio ioping:ioping jq:jq
 deps:
 	@tests/deps.sh build $(BUILD_DEBS)

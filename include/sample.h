@@ -125,6 +125,11 @@ int sampler_wants_probe(const struct sampler *s, const struct disk_info *d);
  * change also restarts that disk's since-change window. */
 void sampler_post(struct sampler *s, const struct event *e);
 
+/* An odd combination worth a note (never a refusal): kyber or none on a
+ * rotational disk (loop devices excepted: theirs is the backing file's),
+ * bfq above 100k IOPS, a zoned disk not on mq-deadline. "" when none. */
+void sample_warning(const struct disk_sample *d, char *buf, size_t len);
+
 /* Bring the pending-change fields of out up to date (cheap: no sysfs), so
  * a queued switch shows at once rather than at the next tick. */
 void sampler_refresh_pending(struct sampler *s, struct sample *out);

@@ -1,8 +1,8 @@
 #!/bin/sh
 # deps.sh KIND CHECK:PACKAGE... — make sure what the build (KIND=build) or
 # the test suite (KIND=test) needs is present. A CHECK is a pkg-config
-# module, a command, or "libaio" (no .pc file on Debian: its header is
-# looked for). As root, missing Debian packages are installed with apt-get;
+# module, a command, "libaio" (no .pc file on Debian: its header is
+# looked for) or "pyfusepy" (the FUSE binding the slow-disk test uses). As root, missing Debian packages are installed with apt-get;
 # otherwise the command to install them is printed and the exit is 1.
 set -eu
 kind=$1; shift
@@ -10,6 +10,7 @@ missing=""
 have() {
 	case $1 in
 	libaio) [ -e /usr/include/libaio.h ] ;;
+	pyfusepy) /usr/bin/python3 -c 'import fusepy' 2>/dev/null ;;
 	ncursesw|libudev|libproc2|cmocka) pkg-config --exists "$1" 2>/dev/null ;;
 	*) command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] || [ -x "/sbin/$1" ] ;;
 	esac

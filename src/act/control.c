@@ -30,11 +30,16 @@ int control_request(struct control *c, const struct tune_req *r, char *msg, size
 		return -1;
 	char what[160];
 	describe(r, what, sizeof what);
+	struct worker_job jobs[WORKER_QUEUE];
+	size_t ahead = worker_jobs(c->w, jobs, WORKER_QUEUE);
 	if (worker_submit(c->w, r) < 0) {
 		util_fmt(msg, len, "%s refused: %d changes already waiting; wait for them", what, WORKER_QUEUE);
 		return -1;
 	}
-	util_fmt(msg, len, "%s%s", what, worker_idle(c->w) ? "" : " ...");
+	if (ahead)
+		util_fmt(msg, len, "%s: queued behind %zu change(s) still in the kernel", what, ahead);
+	else
+		util_fmt(msg, len, "%s ...", what);
 	return 0;
 }
 

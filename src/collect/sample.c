@@ -252,19 +252,18 @@ static void fill_last_switch(const struct eventlog *l, struct disk_sample *d)
 		}
 }
 
-/* Combinations that work but deserve a second look; a note, never a refusal. */
-static void fill_warning(struct disk_sample *d)
+void sample_warning(const struct disk_sample *d, char *buf, size_t len)
 {
 	const char *a = sched_active(&d->info.sched);
+	buf[0] = '\0';
 	if (!a)
 		return;
 	if (d->info.zoned && strcmp(a, "mq-deadline") != 0)
-		util_fmt(d->warning, sizeof d->warning, "zoned disk on %s: mq-deadline keeps zone writes in order", a);
+		util_fmt(buf, len, "zoned disk on %s: mq-deadline keeps zone writes in order", a);
 	else if (d->info.rotational == 1 && d->info.kind != DISK_LOOP && (!strcmp(a, "kyber") || !strcmp(a, "none")))
-		util_fmt(d->warning, sizeof d->warning, "%s on a rotational disk: seeks are not sorted", a);
+		util_fmt(buf, len, "%s on a rotational disk: seeks are not sorted", a);
 	else if (!strcmp(a, "bfq") && d->have_rates && d->io.r_s + d->io.w_s > 100000)
-		util_fmt(d->warning, sizeof d->warning, "bfq at %.0fk IOPS: its CPU cost may limit the disk",
-			 (d->io.r_s + d->io.w_s) / 1000);
+		util_fmt(buf, len, "bfq at %.0fk IOPS: its CPU cost may limit the disk", (d->io.r_s + d->io.w_s) / 1000);
 }
 
 static void fill_disks(struct sampler *s, const struct diskstats_table *cur, struct disk_info *disks,
@@ -294,7 +293,7 @@ static void fill_disks(struct sampler *s, const struct diskstats_table *cur, str
 			unprobed(s, &disks[i], &d->probe_st);
 		fill_pending(jobs, njobs, now, d);
 		fill_last_switch(&s->events, d);
-		fill_warning(d);
+		sample_warning(d, d->warning, sizeof d->warning);
 	}
 }
 

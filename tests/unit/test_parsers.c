@@ -5,9 +5,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "disk.h"
+#include "sample.h"
 #include "psi.h"
 #include "sched.h"
 #include "util.h"
@@ -166,6 +168,41 @@ static void test_format_latency(void **state)
 	assert_string_equal(b, "1.25s");
 }
 
+static void test_warnings(void **state)
+{
+	(void)state;
+	struct disk_sample *d = calloc(1, sizeof *d);
+	char w[128];
+	d->info.kind = DISK_SCSI;
+	d->info.rotational = 1;
+	assert_int_equal(sched_parse("none [mq-deadline] kyber bfq", &d->info.sched), 0);
+	sample_warning(d, w, sizeof w);
+	assert_string_equal(w, "");
+	assert_int_equal(sched_parse("none mq-deadline [kyber] bfq", &d->info.sched), 0);
+	sample_warning(d, w, sizeof w);
+	assert_non_null(strstr(w, "kyber on a rotational disk"));
+	d->info.kind = DISK_LOOP; /* a loop device's flag is its backing file's */
+	sample_warning(d, w, sizeof w);
+	assert_string_equal(w, "");
+	d->info.kind = DISK_NVME;
+	d->info.rotational = 0;
+	assert_int_equal(sched_parse("none mq-deadline kyber [bfq]", &d->info.sched), 0);
+	d->have_rates = 1;
+	d->io.r_s = 90000;
+	sample_warning(d, w, sizeof w);
+	assert_string_equal(w, "");
+	d->io.w_s = 20000;
+	sample_warning(d, w, sizeof w);
+	assert_non_null(strstr(w, "bfq at 110k IOPS"));
+	d->info.zoned = 1;
+	sample_warning(d, w, sizeof w);
+	assert_non_null(strstr(w, "zoned disk on bfq"));
+	assert_int_equal(sched_parse("none [mq-deadline]", &d->info.sched), 0);
+	sample_warning(d, w, sizeof w);
+	assert_string_equal(w, "");
+	free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -174,6 +211,7 @@ int main(void)
 		cmocka_unit_test(test_psi),             cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_size_format),     cmocka_unit_test(test_parse_u64),
 		cmocka_unit_test(test_parse_size),      cmocka_unit_test(test_format_latency),
+		cmocka_unit_test(test_warnings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

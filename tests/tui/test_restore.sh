@@ -1,0 +1,42 @@
+#!/bin/bash
+# --restore: changes made in a session (a scheduler by key, a tunable in
+# the panel, a --set at start) are all put back when the session is ended
+# by SIGTERM; in batch mode, by the end of the run.
+. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../lib/tmux.sh"
+need_root
+need_cmd tmux losetup
+setup_scratch
+
+attach_loop 16; L=$LOOP
+N=$(basename "$L")
+attach_loop 16; L2=$LOOP
+N2=$(basename "$L2")
+ra0=$(cat "/sys/block/$N/queue/read_ahead_kb")
+
+tmux_start "$BIN -d 0.5 --disk $N,$N2 --no-probe --restore --set $N2=mq-deadline 2> $SCRATCH/stderr"
+wait_for "^$N +loop" || fail "no row for $N"
+[ "$(sched_of "$N2")" = mq-deadline ] || fail "--set not applied"
+keys s b
+for _ in $(seq 20); do [ "$(sched_of "$N")" = bfq ] && break; sleep 0.1; done
+[ "$(sched_of "$N")" = bfq ] || fail "switch to bfq failed"
+keys t Down Enter 2 5 6 Enter Escape
+for _ in $(seq 20); do [ "$(cat "/sys/block/$N/queue/read_ahead_kb")" = 256 ] && break; sleep 0.1; done
+[ "$(cat "/sys/block/$N/queue/read_ahead_kb")" = 256 ] || fail "read_ahead_kb not set"
+
+pid=$(pgrep -f "^$BIN -d 0.5 --disk $N,$N2" | head -n1)
+[ -n "$pid" ] || fail "cannot find the process"
+kill -TERM "$pid"
+rc=$(wait_exit)
+[ "$rc" = 0 ] || fail "exit $rc after SIGTERM: $(cat "$SCRATCH/stderr")"
+[ "$(sched_of "$N")" = none ] || fail "$N scheduler not restored: $(sched_of "$N")"
+[ "$(sched_of "$N2")" = none ] || fail "$N2 (--set) not restored: $(sched_of "$N2")"
+[ "$(cat "/sys/block/$N/queue/read_ahead_kb")" = "$ra0" ] || fail "read_ahead_kb not restored"
+grep -q "restored 3 change(s), all settings are as they were" "$SCRATCH/stderr" || fail "report: $(cat "$SCRATCH/stderr")"
+
+# Batch mode: a --set lasts the run and not a moment longer.
+"$BIN" -b -n 2 -d 0.2 --disk "$N" --no-probe --set "$N=kyber" --restore > "$SCRATCH/b.txt" 2> "$SCRATCH/b.err" ||
+	fail "batch run failed: $(cat "$SCRATCH/b.err")"
+grep -q "event: $N scheduler none -> kyber" "$SCRATCH/b.txt" || fail "batch output lacks the event"
+[ "$(sched_of "$N")" = none ] || fail "batch --restore left $(sched_of "$N")"
+echo "PASS"

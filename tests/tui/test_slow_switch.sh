@@ -1,0 +1,65 @@
+#!/bin/bash
+# A switch on a disk that drains slowly must not freeze the screen. The
+# slow disk: a loop device on a file in a FUSE filesystem that sleeps 0.5 s
+# in every request (tests/lib/slowfs.py), with a QD16 fio writer on it, so
+# that each switch spends seconds in the kernel draining the queue. Two
+# switches are asked for at once; while they are in flight the header
+# clock must advance at every refresh (captured every 250 ms: no gap over
+# two refresh intervals), the row must show the pending switch, and after
+# it the time it took.
+. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../lib/tmux.sh"
+need_root
+need_cmd tmux losetup fio fusermount
+/usr/bin/python3 -c 'import fusepy' 2>/dev/null || skip "needs python3-fusepy"
+[ -c /dev/fuse ] || skip "needs /dev/fuse"
+setup_scratch
+
+mkdir "$SCRATCH/back" "$SCRATCH/fuse"
+dd if=/dev/urandom of="$SCRATCH/back/disk.img" bs=1M count=64 status=none
+"$(dirname "$0")/../lib/slowfs.py" "$SCRATCH/back" "$SCRATCH/fuse" 0.5 &
+on_exit "fusermount -u $SCRATCH/fuse"
+for _ in $(seq 50); do mountpoint -q "$SCRATCH/fuse" && break; sleep 0.1; done
+mountpoint -q "$SCRATCH/fuse" || fail "slowfs did not mount"
+L=$(losetup -f --show "$SCRATCH/fuse/disk.img") || fail "losetup on slowfs failed"
+N=$(basename "$L")
+on_exit "losetup -d $L"
+on_exit "echo none > /sys/block/$N/queue/scheduler"
+fio --name=w --filename="$L" --rw=randwrite --bs=4k --direct=1 --ioengine=libaio --iodepth=16 \
+	--time_based --runtime=120 --output=/dev/null &
+on_exit "kill $!; wait $! 2>/dev/null"
+sleep 3 # let the writer fill the queue
+
+tmux_start "$BIN -d 1 --disk $N --no-probe"
+wait_for "^$N +loop" || fail "no row for $N"
+keys ']' ']'     # none -> mq-deadline, then -> kyber (queued behind it)
+
+# Watch the clock while the switches are in the kernel.
+t_last=$(date +%s.%N); c_last=$(clock); maxgap=0; saw_pending=0; start=$(date +%s)
+while [ $(( $(date +%s) - start )) -lt 40 ]; do
+	s=$(screen)
+	c=$(printf '%s\n' "$s" | head -n1 | grep -oE '[0-9]{2}:[0-9]{2}:[0-9]{2}')
+	now=$(date +%s.%N)
+	if [ "$c" != "$c_last" ]; then
+		gap=$(awk -v a="$now" -v b="$t_last" 'BEGIN { print a - b }')
+		maxgap=$(awk -v a="$gap" -v m="$maxgap" 'BEGIN { print (a > m) ? a : m }')
+		t_last=$now; c_last=$c
+	fi
+	printf '%s\n' "$s" | grep -qE "^$N .*-> (mq-deadline|kyber) [0-9]+\.[0-9]s" && saw_pending=1
+	[ "$(sched_of "$N")" = kyber ] && ! printf '%s\n' "$s" | grep -q -- "-> kyber" && break
+	sleep 0.25
+done
+note "longest time between clock changes: ${maxgap}s (refresh 1 s)"
+[ "$(sched_of "$N")" = kyber ] || fail "switches did not complete in 40 s (sysfs: $(sched_of "$N"))"
+[ "$saw_pending" = 1 ] || fail "the pending switch was never shown"
+awk -v m="$maxgap" 'BEGIN { exit !(m <= 2.25) }' || fail "the screen froze: ${maxgap}s between clock changes"
+# The time the switch took is shown, and it was long (the point of this disk).
+wait_for "^$N .*\[kyber\][a-z -]* +[0-9]{4,}ms " || fail "no duration of a slow switch in the row"
+keys l
+wait_for "$N +scheduler mq-deadline -> kyber in [0-9]{4,}\.[0-9] ms" || fail "log lacks the slow switch"
+note "$(screen | grep -oE "scheduler none -> mq-deadline in [0-9.]+ ms")"
+note "$(screen | grep -oE "scheduler mq-deadline -> kyber in [0-9.]+ ms")"
+keys Escape q
+rc=$(wait_exit 20)
+[ "$rc" = 0 ] || fail "exit $rc"
+echo "PASS"

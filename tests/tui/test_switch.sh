@@ -1,0 +1,89 @@
+#!/bin/bash
+# Switching by keypress, in tmux on a loop device this test attaches:
+# s then k makes sysfs read [kyber] within 2 s and the row shows kyber; ]
+# moves on to the next scheduler; u walks back; t changes read_ahead_kb and
+# u reverts it; l lists the events; P shows the rule; q exits 0 and reports
+# what is left changed with a command that reverts it.
+. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../lib/tmux.sh"
+need_root
+need_cmd tmux losetup
+setup_scratch
+
+attach_loop 64 fill; L=$LOOP
+N=$(basename "$L")
+ra0=$(cat "/sys/block/$N/queue/read_ahead_kb")
+tmux_start "$BIN -d 0.5 --disk $N --probe $N 2> $SCRATCH/stderr"
+wait_for "^$N +loop" || fail "no row for $N"
+
+# expect_sched NAME: sysfs and the row agree within 2 s
+expect_sched() {
+	for _ in $(seq 20); do [ "$(sched_of "$N")" = "$1" ] && break; sleep 0.1; done
+	[ "$(sched_of "$N")" = "$1" ] || fail "sysfs has $(sched_of "$N"), wanted $1"
+	wait_for "^$N .*\[$1\]" 2 || fail "row does not show [$1]"
+}
+
+keys s
+wait_for "$N scheduler" || fail "picker did not open"
+wait_for "\* none +\(active\)" || fail "picker does not mark the active scheduler"
+keys k
+expect_sched kyber
+wait_for "scheduler none -> kyber in [0-9.]+ ms" || fail "status line lacks the switch"
+wait_for "^$N .*\[kyber\][a-z -]* +[0-9]+ms " || fail "SWITCH column lacks the duration"
+
+keys ']'
+expect_sched bfq
+keys '['
+expect_sched kyber
+keys s Down Enter          # cursor starts on kyber: Down is bfq
+expect_sched bfq
+keys s Escape              # cancel changes nothing
+sleep 0.5
+[ "$(sched_of "$N")" = bfq ] || fail "Esc in the picker changed the scheduler"
+
+keys u
+expect_sched kyber
+keys u
+expect_sched bfq
+keys u u
+expect_sched none
+keys u
+wait_for "nothing to undo" || fail "undo past the start not refused"
+
+# Tunables: read_ahead_kb is the second entry.
+keys t
+wait_for "$N tunables" || fail "tunables panel did not open"
+wait_for "read_ahead_kb +$ra0" || fail "panel lacks read_ahead_kb $ra0"
+keys Down Enter 5 1 2 Enter
+for _ in $(seq 20); do [ "$(cat "/sys/block/$N/queue/read_ahead_kb")" = 512 ] && break; sleep 0.1; done
+[ "$(cat "/sys/block/$N/queue/read_ahead_kb")" = 512 ] || fail "read_ahead_kb not set to 512"
+wait_for "read_ahead_kb +512" || fail "panel does not show the new value"
+# A bad value is refused in place, before anything is written.
+keys Enter 9 9 9 9 9 9 9 9 9 9 9 Enter
+wait_for "is not accepted; give a whole number from 0" || fail "bad value not refused in place"
+[ "$(cat "/sys/block/$N/queue/read_ahead_kb")" = 512 ] || fail "a refused value changed read_ahead_kb"
+keys u
+for _ in $(seq 20); do [ "$(cat "/sys/block/$N/queue/read_ahead_kb")" = "$ra0" ] && break; sleep 0.1; done
+[ "$(cat "/sys/block/$N/queue/read_ahead_kb")" = "$ra0" ] || fail "u did not revert read_ahead_kb"
+keys Escape
+
+keys l
+wait_for "$N +scheduler none -> kyber in" || fail "log lacks the first switch"
+wait_for "$N +read_ahead_kb 512 -> $ra0 in" || fail "log lacks the undo of read_ahead_kb"
+keys Escape
+keys P
+wait_for "KERNEL==\"$N\", ATTR\{queue/scheduler\}=\"none\"" || fail "udev rule not shown"
+wait_for "60-iosched-top.rules" || fail "udev panel lacks the file"
+keys Escape
+
+keys ']'
+expect_sched mq-deadline
+keys q
+rc=$(wait_exit)
+[ "$rc" = 0 ] || fail "exit $rc"
+grep -q "$N scheduler: none -> mq-deadline" "$SCRATCH/stderr" || fail "exit report lacks the change: $(cat "$SCRATCH/stderr")"
+cmd=$(sed -n "s/^to revert: sudo sh -c '\(.*\)'$/\1/p" "$SCRATCH/stderr")
+[ -n "$cmd" ] || fail "no revert command: $(cat "$SCRATCH/stderr")"
+sh -c "$cmd" || fail "the revert command failed: $cmd"
+[ "$(sched_of "$N")" = none ] || fail "the revert command did not revert"
+echo "PASS"

@@ -1,0 +1,27 @@
+#!/bin/bash
+# Run as an unprivileged user: the picker opens, the switch is refused with
+# the "needs root" message, and the program keeps running (the clock still
+# ticks) until q.
+. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../lib/tmux.sh"
+need_root
+need_cmd tmux losetup setpriv
+setup_scratch
+
+attach_loop 16; L=$LOOP
+N=$(basename "$L")
+chmod 755 "$SCRATCH"
+cp "$BIN" "$SCRATCH/iosched-top" && chmod 755 "$SCRATCH/iosched-top"
+tmux_start "setpriv --reuid=65534 --regid=65534 --clear-groups $SCRATCH/iosched-top -d 0.5 --disk $N --no-probe"
+wait_for "^$N +loop" || fail "no row for $N"
+keys s
+wait_for "$N scheduler" || fail "picker did not open"
+keys k
+wait_for "cannot set $N scheduler to kyber: Permission denied \(switching needs root\)" || fail "no needs-root message"
+[ "$(sched_of "$N")" = none ] || fail "scheduler changed"
+c1=$(clock); sleep 1.2; c2=$(clock)
+[ "$c1" != "$c2" ] || fail "stopped running after the refusal"
+keys q
+rc=$(wait_exit)
+[ "$rc" = 0 ] || fail "exit $rc"
+echo "PASS"
