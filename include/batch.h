@@ -9,8 +9,9 @@
 #include "options.h"
 #include "sample.h"
 
-/* Print one sample as the text table (all columns, like iostat -x). */
-void batch_write_text(FILE *f, const struct sample *s);
+/* Print one sample as the text table (all columns, like iostat -x), then
+ * up to max_procs processes that did I/O. */
+void batch_write_text(FILE *f, const struct sample *s, size_t max_procs);
 
 /* Run until the iteration count is reached or *stop is set by a signal.
  * Returns 0, or a negative errno when sampling failed. */

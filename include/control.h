@@ -17,6 +17,7 @@ struct control {
 	struct worker *w;
 	struct undo_log undo;
 	struct sampler *smp;
+	int delayacct_orig;          /* kernel.task_delayacct before this run changed it; -1 unchanged */
 	char last[256];              /* the last result, for the status line */
 	int last_ok;
 	double last_mono;
@@ -39,6 +40,11 @@ size_t control_poll(struct control *c);
  * fails, those already made are put back. Returns 0, or -1 with the
  * failure in err. */
 int control_apply_now(struct control *c, const struct tune_req *r, size_t n, char *err, size_t len);
+
+/* Turn kernel.task_delayacct on or off (an event; undone at exit whatever
+ * --restore says: it costs every task a little). Returns 0 or -1 with why
+ * in msg. */
+int control_delayacct(struct control *c, int on, char *msg, size_t len);
 
 /* At exit. restore: put every change back (waiting up to wait_s for the
  * kernel), and say what was restored; otherwise list what was changed and

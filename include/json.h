@@ -10,7 +10,7 @@
 /* Write s as a JSON string literal (quotes included), escaped. */
 void json_write_string(FILE *f, const char *s);
 
-/* Write one sample as a single line. */
-void json_write_sample(FILE *f, const struct sample *s);
+/* Write one sample as a single line, with its max_procs busiest processes. */
+void json_write_sample(FILE *f, const struct sample *s, size_t max_procs);
 
 #endif

@@ -37,6 +37,9 @@ struct options {
 	struct sched_set sets[OPTIONS_MAX_DISKS]; /* --set, owned */
 	size_t nsets;
 	int restore;                            /* put every change back at exit */
+	long procs;                             /* --procs N: rows in JSON; 0: no processes */
+	int threads;                            /* per-thread rows */
+	int enable_delayacct;
 	int print_udev_rule;
 	char *udev_rules_file;                  /* --udev-rules-file, owned, or NULL */
 };
@@ -63,6 +66,8 @@ void options_free(struct options *o);
 #define DELAY_MIN_S 0.01
 #define DELAY_MAX_S 3600.0
 #define ITERATIONS_MAX 1000000000L
+#define PROCS_DEFAULT 20
+#define PROCS_MAX 100000
 #define PROBE_RATE_DEFAULT 20.0
 #define PROBE_RATE_MIN 0.1
 #define PROBE_RATE_MAX 10000.0

@@ -13,7 +13,9 @@
 #include "iostat.h"
 #include "latwin.h"
 #include "probe.h"
+#include "procs.h"
 #include "psi.h"
+#include "writeback.h"
 
 #define CHART_SECONDS 120
 
@@ -68,6 +70,14 @@ struct sample {
 	struct event recent[EVENTLOG_RECENT];    /* the latest events, oldest first */
 	size_t nrecent;
 	double probe_rate_hz;      /* the pacing in force (0: back-to-back) */
+	/* processes (when the sampler reads them) */
+	int have_procs;
+	struct proc_row *procs;
+	size_t nprocs, procs_cap;
+	struct procs_status pstat;
+	struct writeback_info wb;
+	double write_MBps;         /* writes of the disks that are not stacked on others */
+	int top_writer;            /* index into procs of the busiest writer (not a kernel flusher); -1 */
 };
 
 struct sampler_config {
@@ -83,6 +93,9 @@ struct sampler_config {
 	const char *probe_file;    /* --probe-file, or NULL */
 	const char *probe_file_disk; /* the whole disk it is on */
 	uint64_t probe_file_size;
+	int procs;                 /* read processes */
+	int threads;               /* per-thread rows */
+	double delayacct_since;    /* uptime when this run turned delay accounting on, or 0 */
 };
 
 struct sampler_probe {
@@ -103,6 +116,7 @@ struct sampler {
 	struct sampler_probe *probes;
 	size_t nprobes;
 	struct eventlog events;
+	struct procs *procs;       /* NULL until first needed */
 };
 
 /* Start a sampler (cfg's arrays must outlive it). Returns 0 or a negative errno. */

@@ -11,7 +11,7 @@
 
 #include "event.h"
 
-enum tune_kind { TUNE_SCHEDULER, TUNE_QUEUE, TUNE_IOSCHED };
+enum tune_kind { TUNE_SCHEDULER, TUNE_QUEUE, TUNE_IOSCHED, TUNE_IOPRIO };
 
 #define TUNE_KEY_MAX 48
 #define TUNE_VALUE_MAX 48
@@ -20,8 +20,9 @@ struct tune_req {
 	char disk[32];
 	enum tune_kind kind;
 	char key[TUNE_KEY_MAX];      /* "scheduler", or the file's name */
-	char value[TUNE_VALUE_MAX];
+	char value[TUNE_VALUE_MAX];  /* TUNE_IOPRIO: "none", "idle", "be/N", "rt/N" */
 	int undo;                    /* undoes an earlier change: not logged again */
+	int pid;                     /* TUNE_IOPRIO: the process (all its threads) */
 };
 
 struct tunable {
@@ -30,6 +31,13 @@ struct tunable {
 	char value[64];
 	int writable;
 };
+
+/* A request to set the I/O priority of process pid (comm for messages). */
+void tune_req_ioprio(struct tune_req *r, int pid, const char *comm, const char *value);
+
+/* Parse "none", "idle", "be/N", "rt/N" (N 0-7) into a raw ioprio value.
+ * Returns 0 or -EINVAL. */
+int tune_parse_ioprio(const char *s, int *out);
 
 /* Fill a request. */
 void tune_req_init(struct tune_req *r, const char *disk, enum tune_kind kind, const char *key,

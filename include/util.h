@@ -10,6 +10,11 @@
  * Returns the number of bytes read, or a negative errno. */
 long util_read_text(const char *path, char *buf, size_t len);
 
+/* Read a small /proc file (under one page) with a single read(2): the
+ * kernel hands such a file over whole, and the refresh path reads
+ * thousands of them. Returns bytes read or a negative errno. */
+long util_read_small(const char *path, char *buf, size_t len);
+
 /* Read a file holding one unsigned decimal number (sysfs style).
  * Returns 0 or a negative errno (-EINVAL when the text is not a number). */
 int util_read_u64(const char *path, uint64_t *out);

@@ -26,6 +26,10 @@ int cli_config(const struct options *o, struct sampler_config *cfg, char *disk_b
 	cfg->seed = o->seed;
 	cfg->have_seed = o->have_seed;
 	cfg->probe_file_size = o->probe_file_size;
+	/* The full screen always has its process pane; batch reads processes
+	 * only when they are asked for in the output. */
+	cfg->procs = !o->batch || o->procs > 0;
+	cfg->threads = o->threads;
 	if (!o->probe_file)
 		return 0;
 	/* The file may not exist yet: then its directory tells the disk. */

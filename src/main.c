@@ -66,6 +66,11 @@ static int run(const struct options *o)
 		 * exit below restores or reports what was changed. */
 		install_signals();
 		rc = cli_apply_sets(o, &ctl);
+		char msg[256];
+		if (!rc && o->enable_delayacct && control_delayacct(&ctl, 1, msg, sizeof msg) < 0) {
+			fprintf(stderr, "iosched-top: --enable-delayacct: %s\n", msg);
+			rc = 1;
+		}
 		if (!rc)
 			rc = o->batch ? batch_run(o, &smp, &ctl, &stop_requested) : tui_run(o, &smp, &ctl, &stop_requested);
 		if (rc < 0) {

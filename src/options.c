@@ -23,6 +23,9 @@ enum {
 	OPT_RESTORE,
 	OPT_PRINT_UDEV,
 	OPT_UDEV_FILE,
+	OPT_PROCS,
+	OPT_THREADS,
+	OPT_DELAYACCT,
 };
 
 static const struct option_def defs[] = {
@@ -39,6 +42,9 @@ static const struct option_def defs[] = {
 	{"probe-file-size", OPT_PROBE_FILE_SIZE, "SIZE", "size of a probe file the tool writes (16M-64G, default 1G)"},
 	{"seed", OPT_SEED, "N", "seed of the probe's random offsets, for repeatable runs"},
 	{"set", OPT_SET, "DISK=SCHED", "switch DISK to scheduler SCHED at start (repeatable)"},
+	{"procs", OPT_PROCS, "N", "processes in each JSON line, busiest first (0-100000, default 20; 0: none read)"},
+	{"threads", OPT_THREADS, NULL, "per-thread rows instead of per-process ones"},
+	{"enable-delayacct", OPT_DELAYACCT, NULL, "turn kernel.task_delayacct on for the run (off again at exit)"},
 	{"restore", OPT_RESTORE, NULL, "at exit, put back every scheduler and tunable the tool changed"},
 	{"print-udev-rule", OPT_PRINT_UDEV, NULL, "print udev rules that keep the current schedulers across reboots, and exit"},
 	{"udev-rules-file", OPT_UDEV_FILE, "PATH", "where P writes its rules (default /etc/udev/rules.d/60-iosched-top.rules)"},
@@ -245,6 +251,23 @@ static int apply(int c, const char *arg, struct options *o, char *err, size_t le
 	case OPT_RESTORE:
 		o->restore = 1;
 		return 0;
+	case OPT_PROCS: {
+		char *end;
+		errno = 0;
+		long n = strtol(arg, &end, 10);
+		if (errno || end == arg || *end || n < 0 || n > PROCS_MAX) {
+			snprintf(err, len, "--procs: '%s' is not accepted; give a whole number from 0 to %d", arg, PROCS_MAX);
+			return -1;
+		}
+		o->procs = n;
+		return 0;
+	}
+	case OPT_THREADS:
+		o->threads = 1;
+		return 0;
+	case OPT_DELAYACCT:
+		o->enable_delayacct = 1;
+		return 0;
 	case OPT_PRINT_UDEV:
 		o->print_udev_rule = 1;
 		return 0;
@@ -295,6 +318,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t le
 	o->probe_rate_hz = PROBE_RATE_DEFAULT;
 	o->probe_size = PROBE_SIZE_DEFAULT;
 	o->probe_file_size = PROBE_FILE_SIZE_DEFAULT;
+	o->procs = PROCS_DEFAULT;
 	struct option lo[NDEFS + 1];
 	char shortopts[2 * NDEFS + 2];
 	build_getopt(lo, shortopts);

@@ -48,6 +48,25 @@ static int leading_u64(const char *s, unsigned long long *v, char **end)
 	return errno == ERANGE ? -ERANGE : 0;
 }
 
+long util_read_small(const char *path, char *buf, size_t len)
+{
+	if (len == 0)
+		return -EINVAL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ssize_t n;
+	do
+		n = read(fd, buf, len - 1);
+	while (n < 0 && errno == EINTR);
+	int e = errno;
+	close(fd);
+	if (n < 0)
+		return -e;
+	buf[n] = '\0';
+	return (long)n;
+}
+
 int util_parse_u64(const char *s, uint64_t *out)
 {
 	while (isspace((unsigned char)*s))

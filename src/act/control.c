@@ -2,15 +2,21 @@
 #include "control.h"
 
 #include <errno.h>
+#include <stdio.h>
+
+#include <libproc2/misc.h>
 #include <string.h>
 #include <time.h>
 
 #include "util.h"
 
+#define DELAYACCT "/proc/sys/kernel/task_delayacct"
+
 int control_init(struct control *c, struct sampler *smp)
 {
 	memset(c, 0, sizeof *c);
 	c->smp = smp;
+	c->delayacct_orig = -1;
 	int rc = worker_start(&c->w);
 	if (rc == 0)
 		smp->worker = c->w; /* so samples show what is pending */
@@ -20,6 +26,10 @@ int control_init(struct control *c, struct sampler *smp)
 static void describe(const struct tune_req *r, char *buf, size_t len)
 {
 	char label[80];
+	if (r->kind == TUNE_IOPRIO) {
+		util_fmt(buf, len, "pid %d (%s) I/O priority -> %s", r->pid, r->disk, r->value);
+		return;
+	}
 	tune_label(r->kind, r->key, label, sizeof label);
 	util_fmt(buf, len, "%s %s -> %s", r->disk, label, r->value);
 }
@@ -148,10 +158,61 @@ int control_apply_now(struct control *c, const struct tune_req *r, size_t n, cha
 	return 0;
 }
 
+static int write_sysctl(const char *path, int v)
+{
+	FILE *f = fopen(path, "we");
+	if (!f)
+		return -errno;
+	int rc = fprintf(f, "%d\n", v) < 0 ? -EIO : 0;
+	if (fclose(f) != 0 && rc == 0)
+		rc = -errno;
+	return rc;
+}
+
+int control_delayacct(struct control *c, int on, char *msg, size_t len)
+{
+	uint64_t was = 0;
+	if (util_read_u64(DELAYACCT, &was) < 0) {
+		util_fmt(msg, len, "this kernel has no delay accounting (%s missing)", DELAYACCT);
+		return -1;
+	}
+	struct event ev = {.ts = util_real_now(), .mono = util_mono_now()};
+	util_strlcpy(ev.type, "delayacct", sizeof ev.type);
+	util_strlcpy(ev.key, "kernel.task_delayacct", sizeof ev.key);
+	snprintf(ev.from, sizeof ev.from, "%d", was ? 1 : 0);
+	snprintf(ev.to, sizeof ev.to, "%d", on ? 1 : 0);
+	int rc = write_sysctl(DELAYACCT, on);
+	ev.ok = rc == 0;
+	if (rc < 0)
+		util_fmt(ev.error, sizeof ev.error, "cannot set kernel.task_delayacct: %s%s", strerror(-rc),
+			 -rc == EACCES || -rc == EPERM ? " (needs root)" : "");
+	sampler_post(c->smp, &ev);
+	if (rc < 0) {
+		util_strlcpy(msg, ev.error, len);
+		return -1;
+	}
+	if (c->delayacct_orig < 0)
+		c->delayacct_orig = was ? 1 : 0;
+	double up = 0, idle = 0;
+	/* Tasks started before this moment have only part of their waits. */
+	c->smp->cfg.delayacct_since = on && procps_uptime(&up, &idle) == 0 ? up : 0;
+	util_fmt(msg, len, "kernel.task_delayacct = %d%s", on ? 1 : 0,
+		 on ? " (I/O wait per process; tasks already running show partial figures, marked *)" : "");
+	return 0;
+}
+
 int control_finish(struct control *c, int restore, double wait_s, FILE *f)
 {
 	control_poll(c);
 	int rc = 0;
+	uint64_t now = 0;
+	if (c->delayacct_orig >= 0 && util_read_u64(DELAYACCT, &now) == 0 && (int)(now != 0) != c->delayacct_orig) {
+		if (write_sysctl(DELAYACCT, c->delayacct_orig) == 0)
+			fprintf(f, "iosched-top: kernel.task_delayacct set back to %d, as it was\n", c->delayacct_orig);
+		else
+			fprintf(f, "iosched-top: could not set kernel.task_delayacct back to %d: sysctl -w kernel.task_delayacct=%d\n",
+				c->delayacct_orig, c->delayacct_orig);
+	}
 	if (restore && c->undo.n) {
 		size_t n = c->undo.n;
 		int failed = undo_all(c, util_mono_now() + wait_s);
@@ -170,7 +231,11 @@ int control_finish(struct control *c, int restore, double wait_s, FILE *f)
 			const struct undo_entry *e = &c->undo.e[i];
 			char label[80];
 			tune_label(e->back.kind, e->back.key, label, sizeof label);
-			fprintf(f, "  %s %s: %s -> %s\n", e->back.disk, label, e->back.value, e->applied);
+			if (e->back.kind == TUNE_IOPRIO)
+				fprintf(f, "  pid %d (%s) I/O priority: %s -> %s\n", e->back.pid, e->back.disk, e->back.value,
+					e->applied);
+			else
+				fprintf(f, "  %s %s: %s -> %s\n", e->back.disk, label, e->back.value, e->applied);
 		}
 		undo_script(&c->undo, script, sizeof script);
 		fprintf(f, "to revert: sudo sh -c '%s'\n", script);

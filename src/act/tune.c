@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "sched.h"
@@ -28,6 +29,67 @@ static const struct {
 };
 
 #define NQUEUE (sizeof queue_attrs / sizeof queue_attrs[0])
+
+#define IOPRIO_WHO_PROCESS 1
+
+void tune_req_ioprio(struct tune_req *r, int pid, const char *comm, const char *value)
+{
+	tune_req_init(r, comm, TUNE_IOPRIO, "ioprio", value);
+	r->pid = pid;
+}
+
+int tune_parse_ioprio(const char *s, int *out)
+{
+	int lvl;
+	char tail;
+	if (strcmp(s, "none") == 0)
+		*out = 0;
+	else if (strcmp(s, "idle") == 0)
+		*out = 3 << 13;
+	else if (sscanf(s, "be/%d%c", &lvl, &tail) == 1 && lvl >= 0 && lvl <= 7)
+		*out = (2 << 13) | lvl;
+	else if (sscanf(s, "rt/%d%c", &lvl, &tail) == 1 && lvl >= 0 && lvl <= 7)
+		*out = (1 << 13) | lvl;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static void format_ioprio(int v, char *buf, size_t len)
+{
+	int cls = v >> 13, lvl = v & 7;
+	if (cls == 1)
+		util_fmt(buf, len, "rt/%d", lvl);
+	else if (cls == 2)
+		util_fmt(buf, len, "be/%d", lvl);
+	else if (cls == 3)
+		util_strlcpy(buf, "idle", len);
+	else
+		util_strlcpy(buf, "none", len);
+}
+
+/* Every thread of the process: ioprio_set(IOPRIO_WHO_PROCESS) sets one. */
+static int set_ioprio_all(int pid, int prio)
+{
+	char dir[64];
+	snprintf(dir, sizeof dir, "/proc/%d/task", pid);
+	DIR *d = opendir(dir);
+	if (!d)
+		return -errno;
+	struct dirent *e;
+	int rc = 0, done = 0;
+	while ((e = readdir(d))) {
+		int tid = atoi(e->d_name);
+		if (tid <= 0)
+			continue;
+		if (syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, tid, prio) != 0 && errno != ESRCH)
+			rc = -errno;
+		else
+			done++;
+	}
+	closedir(d);
+	return rc ? rc : done ? 0 : -ESRCH;
+}
 
 void tune_req_init(struct tune_req *r, const char *disk, enum tune_kind kind, const char *key,
 		   const char *value)
@@ -52,6 +114,8 @@ int tune_path(const char *disk, enum tune_kind kind, const char *key, char *buf,
 		return util_pathf(buf, len, "/sys/block/%s/queue/%s", disk, key);
 	case TUNE_IOSCHED:
 		return util_pathf(buf, len, "/sys/block/%s/queue/iosched/%s", disk, key);
+	case TUNE_IOPRIO:
+		return -EINVAL; /* a process's, set by a system call */
 	}
 	return -EINVAL;
 }
@@ -59,6 +123,15 @@ int tune_path(const char *disk, enum tune_kind kind, const char *key, char *buf,
 void tune_label(enum tune_kind kind, const char *key, char *buf, size_t len)
 {
 	util_fmt(buf, len, "%s%s", kind == TUNE_IOSCHED ? "iosched/" : "", kind == TUNE_SCHEDULER ? "scheduler" : key);
+}
+
+static int read_ioprio(int pid, char *out, size_t len)
+{
+	long v = syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, pid);
+	if (v < 0)
+		return -errno;
+	format_ioprio((int)v, out, len);
+	return 0;
 }
 
 int tune_read(const char *disk, enum tune_kind kind, const char *key, char *out, size_t len)
@@ -115,6 +188,14 @@ static int validate_scheduler(const struct tune_req *r, char *err, size_t len)
 
 int tune_validate(const struct tune_req *r, char *err, size_t len)
 {
+	int prio;
+	if (r->kind == TUNE_IOPRIO) {
+		if (tune_parse_ioprio(r->value, &prio) < 0) {
+			util_fmt(err, len, "I/O priority '%s' is not accepted; give none, idle, be/0-7 or rt/0-7", r->value);
+			return -EINVAL;
+		}
+		return 0;
+	}
 	if (r->kind == TUNE_SCHEDULER)
 		return validate_scheduler(r, err, len);
 	char path[PATH_MAX], label[80];
@@ -153,14 +234,40 @@ static const char *hint(int e)
 		return " (device gone)";
 	case EBUSY:
 		return " (the queue is busy; try again)";
+	case ESRCH:
+		return " (the process has exited)";
 	}
 	return "";
+}
+
+static int apply_ioprio(const struct tune_req *r, struct event *ev)
+{
+	int prio;
+	util_strlcpy(ev->type, "ioprio", sizeof ev->type);
+	util_fmt(ev->disk, sizeof ev->disk, "%d", r->pid);
+	util_fmt(ev->key, sizeof ev->key, "ioprio %.32s", r->disk);
+	read_ioprio(r->pid, ev->from, sizeof ev->from);
+	int rc = tune_parse_ioprio(r->value, &prio);
+	if (rc == 0)
+		rc = set_ioprio_all(r->pid, prio);
+	double t1 = util_mono_now();
+	ev->ms = (t1 - ev->mono) * 1e3;
+	ev->ok = rc == 0;
+	if (rc < 0)
+		util_fmt(ev->error, sizeof ev->error, "cannot set the I/O priority of %d (%s) to %s: %s%s", r->pid, r->disk,
+			 r->value, strerror(-rc), -rc == EPERM ? " (another user's process, or rt: needs root)" : hint(-rc));
+	return rc;
 }
 
 int tune_apply(const struct tune_req *r, struct event *ev)
 {
 	char path[PATH_MAX], label[80];
 	memset(ev, 0, sizeof *ev);
+	ev->ts = util_real_now();
+	ev->mono = util_mono_now();
+	util_strlcpy(ev->to, r->value, sizeof ev->to);
+	if (r->kind == TUNE_IOPRIO)
+		return apply_ioprio(r, ev);
 	util_strlcpy(ev->type, r->kind == TUNE_SCHEDULER ? "scheduler" : "tunable", sizeof ev->type);
 	util_strlcpy(ev->disk, r->disk, sizeof ev->disk);
 	tune_label(r->kind, r->key, label, sizeof label);

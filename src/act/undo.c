@@ -25,6 +25,7 @@ int undo_push(struct undo_log *l, const struct tune_req *r, const struct event *
 	struct undo_entry e;
 	memset(&e, 0, sizeof e);
 	tune_req_init(&e.back, r->disk, r->kind, r->key, ev->from);
+	e.back.pid = r->pid;
 	e.back.undo = 1;
 	util_strlcpy(e.applied, r->value, sizeof e.applied);
 	e.ts = ev->ts;
@@ -52,9 +53,15 @@ void undo_script(const struct undo_log *l, char *buf, size_t len)
 	for (size_t i = l->n; i-- > 0 && used < len;) {
 		char path[PATH_MAX];
 		const struct tune_req *b = &l->e[i].back;
-		if (tune_path(b->disk, b->kind, b->key, path, sizeof path) < 0)
+		int w, prio;
+		if (b->kind == TUNE_IOPRIO && tune_parse_ioprio(b->value, &prio) == 0)
+			/* ionice -p sets one thread, like the kernel call: enough to name it. */
+			w = snprintf(buf + used, len - used, "%sionice -c %d -n %d -p %d", used ? "; " : "",
+				     prio >> 13 ? prio >> 13 : 0, prio & 7, b->pid);
+		else if (tune_path(b->disk, b->kind, b->key, path, sizeof path) == 0)
+			w = snprintf(buf + used, len - used, "%secho %s > %s", used ? "; " : "", b->value, path);
+		else
 			continue;
-		int w = snprintf(buf + used, len - used, "%secho %s > %s", used ? "; " : "", b->value, path);
 		if (w < 0)
 			break;
 		used += (size_t)w;

@@ -166,6 +166,14 @@ int sampler_prime(struct sampler *s)
 	if (rc < 0)
 		return rc;
 	s->prev_mono = util_mono_now();
+	/* The processes' first reading too, so the first interval has rates. */
+	if (s->cfg.procs && (s->procs || procs_new(&s->procs) == 0)) {
+		struct proc_row *rows = NULL;
+		size_t n = 0, cap = 0;
+		struct procs_status st;
+		procs_collect(s->procs, s->cfg.threads, 0, s->cfg.delayacct_since, &rows, &n, &cap, &st);
+		free(rows);
+	}
 	/* Probes start now, so the first interval has their samples too. */
 	struct disk_info *disks;
 	size_t n;
@@ -297,6 +305,47 @@ static void fill_disks(struct sampler *s, const struct diskstats_table *cur, str
 	}
 }
 
+/* Physical writes: disks that others are not stacked on (loop, dm and md
+ * pass their writes to the disks below, which count them again). */
+static double leaf_write_MBps(const struct sample *out)
+{
+	double sum = 0;
+	for (size_t i = 0; i < out->ndisks; i++) {
+		const struct disk_sample *d = &out->disks[i];
+		if (d->have_rates && d->info.kind != DISK_LOOP && d->info.kind != DISK_DM && d->info.kind != DISK_MD)
+			sum += d->io.wkB_s / 1024.0;
+	}
+	return sum;
+}
+
+static int top_writer(const struct sample *out)
+{
+	int best = -1;
+	for (size_t i = 0; i < out->nprocs; i++) {
+		const struct proc_row *r = &out->procs[i];
+		if (r->kind == PROC_NORMAL && r->write_Bps > 0 && (best < 0 || r->write_Bps > out->procs[best].write_Bps))
+			best = (int)i;
+	}
+	return best;
+}
+
+static void collect_procs(struct sampler *s, struct sample *out)
+{
+	out->have_procs = 0;
+	out->top_writer = -1;
+	writeback_read(&out->wb);
+	out->write_MBps = leaf_write_MBps(out);
+	if (!s->cfg.procs)
+		return;
+	if (!s->procs && procs_new(&s->procs) < 0)
+		return;
+	if (procs_collect(s->procs, s->cfg.threads, out->interval_s, s->cfg.delayacct_since, &out->procs, &out->nprocs,
+			  &out->procs_cap, &out->pstat) == 0) {
+		out->have_procs = 1;
+		out->top_writer = top_writer(out);
+	}
+}
+
 int sampler_collect(struct sampler *s, struct sample *out)
 {
 	struct diskstats_table cur = {0};
@@ -327,6 +376,7 @@ int sampler_collect(struct sampler *s, struct sample *out)
 	diskstats_free(&s->prev);
 	s->prev = cur;
 	s->prev_mono = now;
+	collect_procs(s, out);
 	out->nevents = eventlog_take(&s->events, out->events, EVENTLOG_PENDING);
 	out->nrecent = eventlog_recent(&s->events, out->recent, EVENTLOG_RECENT);
 	return 0;
@@ -340,6 +390,8 @@ int sampler_list_disks(struct sampler *s, struct disk_info **out, size_t *n)
 void sampler_post(struct sampler *s, const struct event *e)
 {
 	eventlog_add(&s->events, e);
+	if (strcmp(e->type, "ioprio") == 0 && s->procs)
+		procs_forget_ioprio(s->procs);
 	if (strcmp(e->type, "scheduler") == 0 && e->ok) {
 		struct sampler_probe *sp = find_probe(s, e->disk);
 		if (sp && sp->p)
@@ -374,6 +426,7 @@ void sampler_free(struct sampler *s)
 	for (size_t i = 0; i < s->nprobes; i++)
 		probe_stop(s->probes[i].p);
 	free(s->probes);
+	procs_free(s->procs);
 	diskstats_free(&s->prev);
 	if (s->udev)
 		udev_unref(s->udev);
@@ -383,5 +436,6 @@ void sampler_free(struct sampler *s)
 void sample_free(struct sample *smp)
 {
 	free(smp->disks);
+	free(smp->procs);
 	memset(smp, 0, sizeof *smp);
 }

@@ -2,6 +2,7 @@
 #include "batch.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -24,24 +25,70 @@ static void write_header(FILE *f, const struct sample *s)
 	fputc('\n', f);
 }
 
-void batch_write_text(FILE *f, const struct sample *s)
+/* The busiest processes under the disk table, like iotop -b. */
+static void write_procs_text(FILE *f, const struct sample *s, size_t max)
+{
+	if (!s->have_procs || max == 0)
+		return;
+	fprintf(f, "writers %.1f MB/s, Dirty %llu kB, Writeback %llu kB%s%s\n", s->write_MBps,
+		(unsigned long long)s->wb.dirty_kB, (unsigned long long)s->wb.writeback_kB,
+		s->pstat.missing[0] ? "; I/O wait: " : "", s->pstat.missing);
+	fprintf(f, "%7s %-9s %-5s %10s %10s %8s %8s %7s %9s %s\n", "PID", "USER", "PRIO", "READ_B/s", "WRITE_B/s",
+		"R-IOPS", "W-IOPS", "IO-WAIT", "AVG-WAIT", "COMMAND");
+	/* Busiest first, as in JSON; a handful of rows: a selection is enough. */
+	char *done = calloc(s->nprocs ? s->nprocs : 1, 1);
+	for (size_t k = 0; done && k < max && k < s->nprocs; k++) {
+		int best = -1;
+		for (size_t i = 0; i < s->nprocs; i++) {
+			const struct proc_row *r = &s->procs[i];
+			if (!done[i] && (best < 0 || r->read_Bps + r->write_Bps > s->procs[best].read_Bps + s->procs[best].write_Bps))
+				best = (int)i;
+		}
+		const struct proc_row *r = &s->procs[best];
+		done[best] = 1;
+		if (r->read_Bps + r->write_Bps <= 0)
+			break;
+		char prio[16], wait[16] = "-", avg[16] = "-";
+		procs_format_ioprio(r->ioprio, r->nice, prio, sizeof prio);
+		if (r->wait == WAIT_OK) {
+			snprintf(wait, sizeof wait, "%.1f%%", r->io_wait_pct);
+			util_format_latency((uint64_t)(r->avg_wait_us * 1e3), avg, sizeof avg);
+		} else if (r->wait == WAIT_NA || r->wait == WAIT_BEFORE) {
+			util_strlcpy(wait, r->wait == WAIT_NA ? "n/a" : "n/a*", sizeof wait);
+		}
+		fprintf(f, "%7d %-9.9s %-5s %10.0f %10.0f %8.1f %8.1f %7s %9s %s%s\n", r->tid, r->user, prio, r->read_Bps,
+			r->write_Bps, r->read_iops, r->write_iops, wait, avg,
+			r->kind == PROC_WRITEBACK ? "[writeback] " : r->kind == PROC_LOOP ? "[loop I/O] " : "", r->comm);
+	}
+	free(done);
+}
+
+void batch_write_text(FILE *f, const struct sample *s, size_t max_procs)
 {
 	size_t ncols;
 	const struct column *cols = columns_table(&ncols);
 	char cell[160];
 	write_header(f, s);
+	char line[1024];
+	size_t used = 0;
 	for (size_t c = 0; c < ncols; c++) {
 		columns_header(&cols[c], cell, sizeof cell);
-		fprintf(f, "%s%s", c ? " " : "", cell);
+		used += (size_t)snprintf(line + used, sizeof line - used, "%s%s", c ? " " : "", cell);
 	}
-	fputc('\n', f);
+	fprintf(f, "%s\n", util_trim(line));
 	for (size_t i = 0; i < s->ndisks; i++) {
-		for (size_t c = 0; c < ncols; c++) {
+		used = 0;
+		for (size_t c = 0; c < ncols && used < sizeof line; c++) {
 			columns_cell(&cols[c], &s->disks[i], cell, sizeof cell);
-			fprintf(f, "%s%s", c ? " " : "", cell);
+			used += (size_t)snprintf(line + used, sizeof line - used, "%s%s", c ? " " : "", cell);
 		}
-		fputc('\n', f);
+		/* The last column is text: no blanks after it. */
+		size_t n = strlen(line);
+		while (n && line[n - 1] == ' ')
+			line[--n] = '\0';
+		fprintf(f, "%s\n", line);
 	}
+	write_procs_text(f, s, max_procs);
 	for (size_t i = 0; i < s->nevents; i++) {
 		const struct event *e = &s->events[i];
 		if (!e->ok)
@@ -74,9 +121,9 @@ int batch_run(const struct options *o, struct sampler *smp, struct control *ctl,
 		if (rc < 0)
 			break;
 		if (o->format == OUT_JSON)
-			json_write_sample(stdout, &s);
+			json_write_sample(stdout, &s, (size_t)o->procs);
 		else
-			batch_write_text(stdout, &s);
+			batch_write_text(stdout, &s, (size_t)o->procs);
 		fflush(stdout);
 		i++;
 	}

@@ -2,6 +2,7 @@
 #include "json.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 void json_write_string(FILE *f, const char *s)
@@ -76,11 +77,13 @@ static void write_event(FILE *f, const struct event *e)
 	json_write_string(f, e->type);
 	fputs(",\"disk\":", f);
 	json_write_string(f, e->disk);
-	if (strcmp(e->type, "tunable") == 0) {
+	/* Changes carry what was changed; probe events only their reason. */
+	int change = strcmp(e->type, "probe") != 0;
+	if (change && strcmp(e->type, "scheduler") != 0) {
 		fputs(",\"key\":", f);
 		json_write_string(f, e->key);
 	}
-	if (strcmp(e->type, "scheduler") == 0 || strcmp(e->type, "tunable") == 0) {
+	if (change) {
 		fputs(",\"from\":", f);
 		json_write_string(f, e->from);
 		fputs(",\"to\":", f);
@@ -139,7 +142,106 @@ static void write_disk(FILE *f, const struct disk_sample *d)
 	fputc('}', f);
 }
 
-void json_write_sample(FILE *f, const struct sample *s)
+static const char *wait_name(enum proc_wait w)
+{
+	return w == WAIT_OK ? "ok" : w == WAIT_NA ? "n/a" : w == WAIT_NONE ? "none" : w == WAIT_BEFORE ? "before_delayacct" : "off";
+}
+
+static const char *kind_name(enum proc_kind k)
+{
+	return k == PROC_WRITEBACK ? "writeback" : k == PROC_LOOP ? "loop" : "process";
+}
+
+static void write_proc(FILE *f, const struct proc_row *r, int threads)
+{
+	char prio[16];
+	fprintf(f, "{\"pid\":%d", r->pid);
+	if (threads)
+		fprintf(f, ",\"tid\":%d", r->tid);
+	fputs(",\"user\":", f);
+	json_write_string(f, r->user);
+	fputs(",\"comm\":", f);
+	json_write_string(f, r->comm);
+	procs_format_ioprio(r->ioprio, r->nice, prio, sizeof prio);
+	fputs(",\"prio\":", f);
+	json_write_string(f, prio);
+	fprintf(f, ",\"kind\":\"%s\",\"readable\":%s", kind_name(r->kind), r->io_readable ? "true" : "false");
+	/* An unreadable /proc/PID/io is no figure, not a 0. */
+	num_or_null(f, "read_Bps", r->read_Bps, r->io_readable);
+	num_or_null(f, "write_Bps", r->write_Bps, r->io_readable);
+	num_or_null(f, "read_iops", r->read_iops, r->io_readable);
+	num_or_null(f, "write_iops", r->write_iops, r->io_readable);
+	fprintf(f, ",\"wait\":\"%s\"", wait_name(r->wait));
+	num_or_null(f, "io_wait_pct", r->io_wait_pct, r->wait == WAIT_OK || r->wait == WAIT_NONE);
+	num_or_null(f, "avg_wait_us", r->avg_wait_us, r->wait == WAIT_OK);
+	if (r->partial)
+		fputs(",\"partial\":true", f);
+	fputc('}', f);
+}
+
+/* The busiest rows first: read + write bytes, then syscalls, then waits. */
+static double busy(const struct proc_row *r)
+{
+	return r->read_Bps + r->write_Bps + (r->read_iops + r->write_iops) * 1e-3 + r->io_wait_pct * 1e-6;
+}
+
+struct ranked {
+	double busy;
+	size_t idx;
+};
+
+static int by_busy(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+	if (x->busy != y->busy)
+		return x->busy < y->busy ? 1 : -1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static void write_procs(FILE *f, const struct sample *s, size_t max)
+{
+	fputs(",\"procs\":[", f);
+	struct ranked *rk = malloc((s->nprocs ? s->nprocs : 1) * sizeof *rk);
+	for (size_t i = 0; rk && i < s->nprocs; i++)
+		rk[i] = (struct ranked){busy(&s->procs[i]), i};
+	if (rk)
+		qsort(rk, s->nprocs, sizeof *rk, by_busy);
+	for (size_t k = 0; rk && k < max && k < s->nprocs; k++) {
+		if (k)
+			fputc(',', f);
+		write_proc(f, &s->procs[rk[k].idx], s->pstat.threads);
+	}
+	free(rk);
+	fputc(']', f);
+	const struct writeback_info *w = &s->wb;
+	fputs(",\"writeback\":", f);
+	if (w->ok)
+		fprintf(f, "{\"dirty_kB\":%llu,\"writeback_kB\":%llu,\"dirty_ratio\":%ld,\"dirty_background_ratio\":%ld,"
+			   "\"dirty_bytes\":%llu,\"dirty_background_bytes\":%llu}",
+			(unsigned long long)w->dirty_kB, (unsigned long long)w->writeback_kB, w->dirty_ratio,
+			w->dirty_background_ratio, (unsigned long long)w->dirty_bytes,
+			(unsigned long long)w->dirty_background_bytes);
+	else
+		fputs("null", f);
+	fprintf(f, ",\"writers\":{\"write_MBps\":%.3f,\"top\":", s->write_MBps);
+	if (s->top_writer >= 0) {
+		const struct proc_row *t = &s->procs[s->top_writer];
+		fprintf(f, "{\"pid\":%d,\"comm\":", t->pid);
+		json_write_string(f, t->comm);
+		fprintf(f, ",\"write_Bps\":%.0f}", t->write_Bps);
+	} else {
+		fputs("null", f);
+	}
+	fprintf(f, ",\"taskstats\":%s,\"delayacct\":%s,\"missing\":", s->pstat.taskstats ? "true" : "false",
+		s->pstat.delayacct ? "true" : "false");
+	if (s->pstat.missing[0])
+		json_write_string(f, s->pstat.missing);
+	else
+		fputs("null", f);
+	fputc('}', f);
+}
+
+void json_write_sample(FILE *f, const struct sample *s, size_t max_procs)
 {
 	fprintf(f, "{\"ts\":%.3f,\"interval_s\":%.3f,\"host\":", s->ts, s->interval_s);
 	json_write_string(f, s->host);
@@ -164,7 +266,10 @@ void json_write_sample(FILE *f, const struct sample *s)
 			fputc(',', f);
 		write_disk(f, &s->disks[i]);
 	}
-	fputs("],\"events\":[", f);
+	fputc(']', f);
+	if (s->have_procs)
+		write_procs(f, s, max_procs);
+	fputs(",\"events\":[", f);
 	for (size_t i = 0; i < s->nevents; i++) {
 		if (i)
 			fputc(',', f);

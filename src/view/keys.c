@@ -8,10 +8,21 @@
 
 static const struct key_binding table[] = {
 	{KM_MAIN, {'q', 'Q'}, "q", KEY_ACT_QUIT, "quit"},
-	{KM_MAIN, {KEY_UP, 'k'}, "Up, k", KEY_ACT_UP, "select the previous disk"},
-	{KM_MAIN, {KEY_DOWN, 'j'}, "Down, j", KEY_ACT_DOWN, "select the next disk"},
+	{KM_MAIN, {KEY_UP, 'k'}, "Up, k", KEY_ACT_UP, "select the previous disk (or process, with the process pane focused)"},
+	{KM_MAIN, {KEY_DOWN, 'j'}, "Down, j", KEY_ACT_DOWN, "select the next disk (or process)"},
 	{KM_MAIN, {KEY_HOME, 'g'}, "Home, g", KEY_ACT_TOP, "select the first disk"},
 	{KM_MAIN, {KEY_END, 'G'}, "End, G", KEY_ACT_BOTTOM, "select the last disk"},
+	{KM_MAIN, {'\t'}, "Tab", KEY_ACT_FOCUS, "move the selection between the disks and the process pane"},
+	{KM_MAIN, {'<'}, "<", KEY_ACT_SORT_LEFT, "sort the process pane by the column to the left"},
+	{KM_MAIN, {'>'}, ">", KEY_ACT_SORT_RIGHT, "sort the process pane by the column to the right"},
+	{KM_MAIN, {'r'}, "r", KEY_ACT_REVERSE, "reverse the sort"},
+	{KM_MAIN, {'o'}, "o", KEY_ACT_ONLY_ACTIVE, "only processes with I/O in the interval (again: all)"},
+	{KM_MAIN, {'a'}, "a", KEY_ACT_ACCUMULATED, "totals since start instead of rates (again: rates)"},
+	{KM_MAIN, {'p'}, "p", KEY_ACT_THREADS, "per-thread rows (again: per process)"},
+	{KM_MAIN, {'/'}, "/", KEY_ACT_FILTER, "filter processes by command name (Enter keeps, Esc clears)"},
+	{KM_MAIN, {'c'}, "c", KEY_ACT_CMDLINE, "full command lines (again: names)"},
+	{KM_MAIN, {'i'}, "i", KEY_ACT_IOPRIO, "change the selected process's I/O priority, like ionice"},
+	{KM_MAIN, {'D'}, "D", KEY_ACT_DELAYACCT, "turn delay accounting (per-process I/O wait) on or off"},
 	{KM_MAIN, {'s'}, "s", KEY_ACT_PICKER, "pick a scheduler for the selected disk"},
 	{KM_MAIN, {']'}, "]", KEY_ACT_NEXT_SCHED, "switch the selected disk to its next scheduler"},
 	{KM_MAIN, {'['}, "[", KEY_ACT_PREV_SCHED, "switch the selected disk to its previous scheduler"},
@@ -43,6 +54,11 @@ static const struct key_binding table[] = {
 
 	{KM_UDEV, {'w'}, "w", KEY_ACT_WRITE, "write the rule to the rules file (needs root)"},
 	{KM_UDEV, {ESC, 'q', 'P'}, "Esc", KEY_ACT_CLOSE, "close without writing"},
+
+	{KM_IOPRIO, {KEY_UP, 'k'}, "Up", KEY_ACT_UP, "move up"},
+	{KM_IOPRIO, {KEY_DOWN, 'j'}, "Down", KEY_ACT_DOWN, "move down"},
+	{KM_IOPRIO, {'\n', '\r', KEY_ENTER}, "Enter", KEY_ACT_ENTER, "set the priority under the cursor (every thread of the process)"},
+	{KM_IOPRIO, {ESC, 'q', 'i'}, "Esc", KEY_ACT_CLOSE, "cancel"},
 };
 
 #define NKEYS (sizeof table / sizeof table[0])
@@ -70,7 +86,7 @@ const char *keys_mode_name(enum key_mode mode)
 	static const char *const names[] = {
 		[KM_MAIN] = "Main screen",       [KM_PICKER] = "Scheduler picker (s)",
 		[KM_TUNABLES] = "Tunables (t)", [KM_LOG] = "Event log (l)",
-		[KM_UDEV] = "udev rule (P)",
+		[KM_UDEV] = "udev rule (P)",     [KM_IOPRIO] = "I/O priority (i)",
 	};
 	return mode < KM_COUNT ? names[mode] : "?";
 }

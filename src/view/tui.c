@@ -13,6 +13,7 @@
 #include "columns.h"
 #include "control.h"
 #include "keys.h"
+#include "procpane.h"
 #include "tune.h"
 #include "udevrule.h"
 #include "util.h"
@@ -52,7 +53,20 @@ struct tui {
 	char udev_file[256];
 	struct udevrule_found found[MAX_FOUND];
 	size_t nfound;
+	struct procpane_state pp;       /* process pane */
+	int focus_procs;                /* Up/Down move in the process pane */
+	int filtering;                  /* typing the / filter */
+	int prio_cur;                   /* I/O priority picker: cursor */
+	int prio_pid;                   /* ... for this process */
+	char prio_comm[64];
 };
+
+/* What the I/O priority picker offers: ionice's classes and levels. */
+static const char *const prio_choices[] = {
+	"idle", "be/7", "be/6", "be/5", "be/4", "be/3", "be/2", "be/1", "be/0",
+	"none", "rt/7", "rt/6", "rt/5", "rt/4", "rt/3", "rt/2", "rt/1", "rt/0",
+};
+#define NPRIO (sizeof prio_choices / sizeof prio_choices[0])
 
 static int selected_index(const struct tui *t)
 {
@@ -95,6 +109,37 @@ static void rate_text(double hz, char *b, size_t n)
 		snprintf(b, n, "%g Hz", hz);
 }
 
+/* "writers": who writes, and what waits in the page cache for the flushers. */
+static void draw_writers(const struct tui *t, int y)
+{
+	const struct sample *s = &t->s;
+	char line[512], limit[64];
+	const struct writeback_info *w = &s->wb;
+	if (w->dirty_bytes)
+		util_fmt(limit, sizeof limit, "dirty_bytes %llu/%llu", (unsigned long long)w->dirty_bytes,
+			 (unsigned long long)w->dirty_background_bytes);
+	else
+		util_fmt(limit, sizeof limit, "dirty_ratio %ld%%/%ld%%", w->dirty_ratio, w->dirty_background_ratio);
+	int n = snprintf(line, sizeof line, "writers: %.1f MB/s", s->write_MBps);
+	if (s->top_writer >= 0) {
+		char sz[16];
+		util_format_size((uint64_t)s->procs[s->top_writer].write_Bps, sz, sizeof sz);
+		n += snprintf(line + n, sizeof line - (size_t)n, ", top %s (%d) %s/s", s->procs[s->top_writer].comm,
+			      s->procs[s->top_writer].pid, sz);
+	}
+	if (w->ok)
+		snprintf(line + n, sizeof line - (size_t)n, "  Dirty %llu MB  Writeback %llu MB  (%s)",
+			 (unsigned long long)(w->dirty_kB / 1024), (unsigned long long)(w->writeback_kB / 1024), limit);
+	put(y, 0, line);
+	if (s->have_procs && s->pstat.missing[0]) {
+		char m[300];
+		util_fmt(m, sizeof m, "  I/O wait: %s%s", s->pstat.missing, s->pstat.taskstats ? "; D turns it on" : "");
+		attron(A_BOLD);
+		put(y, (int)strlen(line) + 1 < COLS ? (int)strlen(line) : COLS, m);
+		attroff(A_BOLD);
+	}
+}
+
 static void draw_header(const struct tui *t)
 {
 	const struct sample *s = &t->s;
@@ -117,6 +162,7 @@ static void draw_header(const struct tui *t)
 	else
 		snprintf(line, sizeof line, "I/O pressure: n/a (/proc/pressure/io: %s)", strerror(-s->psi_err));
 	put(1, 0, line);
+	draw_writers(t, 2);
 }
 
 static void draw_table(const struct tui *t, int top, int rows)
@@ -255,10 +301,12 @@ static void draw_status(const struct tui *t)
 	char line[512];
 	char rate[32];
 	rate_text(t->s.probe_rate_hz, rate, sizeof rate);
-	if (t->msg[0] && util_mono_now() < t->msg_until)
+	if (t->filtering)
+		util_fmt(line, sizeof line, "filter processes by command: %s_   (Enter keeps it, Esc clears it)", t->pp.filter);
+	else if (t->msg[0] && util_mono_now() < t->msg_until)
 		util_strlcpy(line, t->msg, sizeof line);
 	else
-		snprintf(line, sizeof line, "q quit  s scheduler  ] [ next/prev  u undo  t tunables  l log  P udev  R pace (%s)  h help",
+		snprintf(line, sizeof line, "q quit  s sched  ] [ next/prev  u undo  t tunables  l log  P udev  R pace (%s)  Tab procs  i ionice  D delayacct  h help",
 			 rate);
 	attron(A_REVERSE);
 	mvhline(LINES - 1, 0, ' ', COLS);
@@ -293,6 +341,9 @@ static void draw_help(void)
 		"reader that keeps asking, not for one that comes back later. '-': too few samples.",
 		"Chart: p50 bars and p99 dots per second, log scale; a marker at each switch.",
 		"SWITCH: how long the last switch took (the kernel drains the queue to switch).",
+		"Processes: system-wide - the kernel does not say which disk a process's I/O went to.",
+		"IO-WAIT, AVG-WAIT: synchronous block I/O waits (delay accounting); n/a: bytes moved",
+		"without waits (async I/O); n/a*: started before delay accounting was on; -: no figure.",
 	};
 	y++;
 	for (size_t i = 0; i < sizeof text / sizeof text[0]; i++)
@@ -459,9 +510,35 @@ static void draw_udev(const struct tui *t)
 	attroff(A_BOLD);
 }
 
+static void draw_ioprio(const struct tui *t)
+{
+	char title[96], line[64];
+	util_fmt(title, sizeof title, " I/O priority of %d (%s) ", t->prio_pid, t->prio_comm);
+	int rows = (int)NPRIO < LINES - 8 ? (int)NPRIO : LINES - 8;
+	int w = 44, x = COLS > w + 12 ? 12 : 0, y = 3, h = rows + 3;
+	if (rows < 2)
+		return;
+	panel_box(y, x, h, w, title);
+	int first = t->prio_cur >= rows ? t->prio_cur - rows + 1 : 0;
+	for (int i = 0; i < rows && first + i < (int)NPRIO; i++) {
+		const char *c = prio_choices[first + i];
+		util_fmt(line, sizeof line, "%-6s %s", c,
+			 !strcmp(c, "idle") ? "only when the disk is idle" : !strcmp(c, "none") ? "follow the nice value" :
+			 c[0] == 'r' ? "real time (root; can starve others)" : c[3] == '0' ? "best effort, highest" :
+			 c[3] == '7' ? "best effort, lowest" : "best effort");
+		if (first + i == t->prio_cur)
+			attron(A_REVERSE);
+		mvaddnstr(y + 1 + i, x + 2, line, w - 4);
+		if (first + i == t->prio_cur)
+			attroff(A_REVERSE);
+	}
+	mvaddnstr(y + h - 2, x + 2, "Enter set (u undoes), Esc cancel", w - 4);
+}
+
 static void draw_panel(const struct tui *t)
 {
 	switch (t->mode) {
+	case KM_IOPRIO: draw_ioprio(t); break;
 	case KM_PICKER: draw_picker(t); break;
 	case KM_TUNABLES: draw_tunables(t); break;
 	case KM_LOG: draw_log(t); break;
@@ -473,22 +550,27 @@ static void draw_panel(const struct tui *t)
 static void draw_main(const struct tui *t)
 {
 	draw_header(t);
-	/* header 2, blank, table header + rows, blank, probe 2, chart,
-	 * detail 2, status 1 */
-	int ndisk = (int)t->s.ndisks ? (int)t->s.ndisks : 1;
-	int rows = LINES / 3 < ndisk ? LINES / 3 : ndisk;
+	/* header 3 lines, table header + rows, blank, probe 2 lines, chart,
+	 * process pane, detail 2 lines, status 1 */
+	int ndisk = t->s.ndisks ? (int)t->s.ndisks : 1;
+	int rows = LINES / 5 < ndisk ? LINES / 5 : ndisk;
 	if (rows < 1)
 		rows = 1;
 	draw_table(t, 3, rows);
 	int y = 3 + 1 + rows + 1;
 	int detail_y = LINES - 3;
+	int room = detail_y - y;
 	int sel = selected_index(t);
-	if (sel >= 0 && detail_y - y >= 3) {
+	int pane_h = room >= 14 ? room * 2 / 5 : room >= 8 ? 4 : 0;
+	if (sel >= 0 && room - pane_h >= 3) {
 		const struct disk_sample *d = &t->s.disks[sel];
 		draw_probe_line(t, d, y);
-		if (d->probed && detail_y - (y + 2) >= 4)
-			chart_draw(d, &t->s, y + 2, 0, detail_y - (y + 2), COLS, t->utf8);
+		int chart_h = room - pane_h - 2;
+		if (d->probed && chart_h >= 4)
+			chart_draw(d, &t->s, y + 2, 0, chart_h, COLS, t->utf8);
 	}
+	if (pane_h)
+		procpane_draw(&t->pp, &t->s, detail_y - pane_h, pane_h, t->focus_procs);
 	if (detail_y > 4)
 		draw_detail(t, detail_y);
 	draw_status(t);
@@ -619,7 +701,11 @@ static void write_udev(struct tui *t)
 static void step_cursor(struct tui *t, int dir)
 {
 	const struct disk_sample *d = selected_disk(t);
-	if (t->mode == KM_PICKER && d && d->info.sched.n)
+	if (t->mode == KM_IOPRIO)
+		t->prio_cur = (t->prio_cur + dir + (int)NPRIO) % (int)NPRIO;
+	else if (t->mode == KM_MAIN && t->focus_procs)
+		procpane_step(&t->pp, &t->s, dir);
+	else if (t->mode == KM_PICKER && d && d->info.sched.n)
 		t->pick = (t->pick + dir + d->info.sched.n) % d->info.sched.n;
 	else if (t->mode == KM_TUNABLES && t->ntun)
 		t->tcur = (t->tcur + dir + (int)t->ntun) % (int)t->ntun;
@@ -627,10 +713,61 @@ static void step_cursor(struct tui *t, int dir)
 		select_index(t, selected_index(t) + dir);
 }
 
+static void set_ioprio(struct tui *t)
+{
+	struct tune_req r;
+	char msg[256];
+	tune_req_ioprio(&r, t->prio_pid, t->prio_comm, prio_choices[t->prio_cur]);
+	control_request(t->ctl, &r, msg, sizeof msg);
+	say(t, msg);
+	t->mode = KM_MAIN;
+}
+
+static void open_ioprio(struct tui *t)
+{
+	const struct proc_row *r = procpane_selected(&t->pp, &t->s);
+	if (!r) {
+		say(t, "no process selected (Tab moves the selection to the process pane)");
+		return;
+	}
+	t->prio_pid = r->pid;
+	util_strlcpy(t->prio_comm, r->comm, sizeof t->prio_comm);
+	char cur[16];
+	procs_format_ioprio(r->ioprio, r->nice, cur, sizeof cur);
+	t->prio_cur = 0;
+	for (size_t i = 0; i < NPRIO; i++)
+		if (strcmp(prio_choices[i], cur) == 0)
+			t->prio_cur = (int)i;
+	t->mode = KM_IOPRIO;
+}
+
+static void sort_step(struct tui *t, int dir)
+{
+	t->pp.sort = (enum pcol)(((int)t->pp.sort + dir + PC_COUNT) % PC_COUNT);
+	char msg[64];
+	snprintf(msg, sizeof msg, "processes sorted by %s", procpane_column_name(t->pp.sort));
+	say(t, msg);
+}
+
+static void toggle(struct tui *t, int *flag, const char *on, const char *off)
+{
+	*flag = !*flag;
+	say(t, *flag ? on : off);
+}
+
+static void toggle_delayacct(struct tui *t)
+{
+	char msg[256];
+	control_delayacct(t->ctl, !t->s.pstat.delayacct, msg, sizeof msg);
+	say(t, msg);
+}
+
 static void enter(struct tui *t)
 {
 	const struct disk_sample *d = selected_disk(t);
-	if (t->mode == KM_PICKER && d && t->pick < d->info.sched.n) {
+	if (t->mode == KM_IOPRIO) {
+		set_ioprio(t);
+	} else if (t->mode == KM_PICKER && d && t->pick < d->info.sched.n) {
 		pick_named(t, d->info.sched.names[t->pick]);
 	} else if (t->mode == KM_TUNABLES && t->ntun) {
 		t->editing = 1;
@@ -672,7 +809,19 @@ static void act(struct tui *t, enum key_action a)
 	case KEY_ACT_ENTER: enter(t); break;
 	case KEY_ACT_CLOSE: t->mode = KM_MAIN; break;
 	case KEY_ACT_WRITE: write_udev(t); break;
+	case KEY_ACT_FOCUS: toggle(t, &t->focus_procs, "selection: process pane", "selection: disks"); break;
+	case KEY_ACT_SORT_LEFT: sort_step(t, -1); break;
+	case KEY_ACT_SORT_RIGHT: sort_step(t, 1); break;
+	case KEY_ACT_REVERSE: toggle(t, &t->pp.reverse, "sort reversed", "sort: largest first"); break;
+	case KEY_ACT_ONLY_ACTIVE: toggle(t, &t->pp.only_active, "only processes with I/O", "all processes"); break;
+	case KEY_ACT_ACCUMULATED: toggle(t, &t->pp.accumulated, "totals since start", "rates per second"); break;
+	case KEY_ACT_THREADS: toggle(t, &t->smp->cfg.threads, "per-thread rows (from the next refresh)", "per-process rows (from the next refresh)"); break;
+	case KEY_ACT_FILTER: t->filtering = 1; break;
+	case KEY_ACT_CMDLINE: toggle(t, &t->pp.cmdline, "full command lines", "command names"); break;
+	case KEY_ACT_IOPRIO: open_ioprio(t); break;
+	case KEY_ACT_DELAYACCT: toggle_delayacct(t); break;
 	}
+	procpane_arrange(&t->pp, &t->s);
 }
 
 /* Typing a tunable's new value: digits and '-', Backspace, Enter, Esc. */
@@ -700,12 +849,35 @@ static void edit_key(struct tui *t, int ch)
 	}
 }
 
+/* Typing the / filter: printable characters, Backspace, Enter keeps, Esc clears. */
+static void filter_key(struct tui *t, int ch)
+{
+	size_t n = strlen(t->pp.filter);
+	if (ch == ESC) {
+		t->pp.filter[0] = '\0';
+		t->filtering = 0;
+	} else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+		t->filtering = 0;
+	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+		if (n)
+			t->pp.filter[n - 1] = '\0';
+	} else if (ch >= 32 && ch < 127 && n + 1 < sizeof t->pp.filter) {
+		t->pp.filter[n] = (char)ch;
+		t->pp.filter[n + 1] = '\0';
+	}
+	procpane_arrange(&t->pp, &t->s);
+}
+
 static void handle_key(struct tui *t, int ch)
 {
 	if (ch == KEY_RESIZE)
 		return; /* curses has updated LINES/COLS; the redraw follows */
 	if (t->help) {
 		t->help = 0;
+		return;
+	}
+	if (t->filtering) {
+		filter_key(t, ch);
 		return;
 	}
 	if (t->editing) {
@@ -748,8 +920,10 @@ static void screen_start(struct tui *t)
 static int collect(struct tui *t)
 {
 	int rc = sampler_collect(t->smp, &t->s);
-	if (rc == 0)
+	if (rc == 0) {
 		announce(t);
+		procpane_arrange(&t->pp, &t->s);
+	}
 	return rc;
 }
 
@@ -775,6 +949,7 @@ int tui_run(const struct options *o, struct sampler *smp, struct control *ctl, v
 	t->o = o;
 	t->smp = smp;
 	t->ctl = ctl;
+	procpane_init(&t->pp);
 	/* The first collection has no rates yet but lists the disks at once. */
 	int rc = collect(t);
 	if (rc < 0) {
@@ -812,6 +987,7 @@ int tui_run(const struct options *o, struct sampler *smp, struct control *ctl, v
 	}
 	endwin();
 	sample_free(&t->s);
+	procpane_free(&t->pp);
 	free(t);
 	return rc;
 }

@@ -13,6 +13,7 @@
 #include "psi.h"
 #include "sched.h"
 #include "util.h"
+#include "writeback.h"
 
 static void test_sched_typical(void **state)
 {
@@ -203,6 +204,21 @@ static void test_warnings(void **state)
 	free(d);
 }
 
+static void test_meminfo(void **state)
+{
+	(void)state;
+	char buf[4096];
+	struct writeback_info w = {0};
+	assert_true(util_read_text(SRCDIR "/tests/fixtures/meminfo.txt", buf, sizeof buf) > 0);
+	assert_int_equal(writeback_parse_meminfo(buf, &w), 0);
+	assert_int_equal(w.dirty_kB, 183244);
+	assert_int_equal(w.writeback_kB, 20480); /* not WritebackTmp */
+	assert_true(w.ok);
+	assert_int_equal(writeback_parse_meminfo("MemTotal: 1 kB\nDirty: 5 kB\n", &w), -EINVAL);
+	assert_false(w.ok);
+	assert_int_equal(writeback_parse_meminfo("", &w), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -211,7 +227,7 @@ int main(void)
 		cmocka_unit_test(test_psi),             cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_size_format),     cmocka_unit_test(test_parse_u64),
 		cmocka_unit_test(test_parse_size),      cmocka_unit_test(test_format_latency),
-		cmocka_unit_test(test_warnings),
+		cmocka_unit_test(test_warnings),        cmocka_unit_test(test_meminfo),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

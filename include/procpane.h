@@ -1,0 +1,43 @@
+/* procpane: the process pane of the full-screen view — its columns, sort,
+ * filters and drawing. It reads the sample's process rows; the TUI keeps a
+ * procpane_state and turns keys into calls here. */
+#ifndef IOSCHED_PROCPANE_H
+#define IOSCHED_PROCPANE_H
+
+#include <stddef.h>
+
+#include "sample.h"
+
+enum pcol { PC_PID, PC_USER, PC_PRIO, PC_READ, PC_WRITE, PC_RIOPS, PC_WIOPS, PC_WAIT, PC_AVG, PC_COMMAND, PC_COUNT };
+
+struct procpane_state {
+	enum pcol sort;            /* default PC_WRITE */
+	int reverse;               /* ascending instead of descending */
+	int only_active;           /* o: rows with I/O or waits this interval */
+	int accumulated;           /* a: totals since start instead of rates */
+	int cmdline;               /* c: full command lines */
+	char filter[64];           /* /: command name contains this */
+	int selected_tid;          /* kept by id: rows move as they sort */
+	size_t *order;             /* row indexes, sorted and filtered */
+	size_t norder, cap;
+};
+
+void procpane_init(struct procpane_state *st);
+void procpane_free(struct procpane_state *st);
+
+/* Sort and filter the sample's rows into st->order. */
+void procpane_arrange(struct procpane_state *st, const struct sample *s);
+
+/* The selected row (after procpane_arrange), or NULL. */
+const struct proc_row *procpane_selected(const struct procpane_state *st, const struct sample *s);
+
+/* Move the selection by dir rows. */
+void procpane_step(struct procpane_state *st, const struct sample *s, int dir);
+
+/* Draw the pane in rows y..y+h-1; focus: the selection is highlighted. */
+void procpane_draw(const struct procpane_state *st, const struct sample *s, int y, int h, int focus);
+
+/* The header of column c, for messages ("sorted by WRITE/s"). */
+const char *procpane_column_name(enum pcol c);
+
+#endif

@@ -1,0 +1,122 @@
+/* procs: per-process (or per-thread) I/O — bytes and syscalls per second
+ * from /proc/PID/io through libproc2, block-I/O wait from taskstats, I/O
+ * priority, and kernel writeback threads told apart from the processes
+ * that dirtied the pages. System-wide: the kernel does not say which disk
+ * a process's I/O went to. */
+#ifndef IOSCHED_PROCS_H
+#define IOSCHED_PROCS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum proc_wait {
+	WAIT_OFF,      /* no figure: delay accounting off or taskstats not allowed */
+	WAIT_NONE,     /* no I/O and no waits in the interval */
+	WAIT_NA,       /* moved bytes but no synchronous waits (async I/O): "n/a" */
+	WAIT_OK,       /* waits measured */
+	WAIT_BEFORE,   /* started before delay accounting was on: the kernel keeps no delays for it */
+};
+
+enum proc_kind { PROC_NORMAL, PROC_WRITEBACK, PROC_LOOP };
+
+struct proc_counters {
+	uint64_t rbytes, wbytes, syscr, syscw;
+	uint64_t blkio_count, blkio_ns;
+};
+
+struct proc_row {
+	int pid, tid, ppid;        /* tid == pid in process mode */
+	unsigned uid;
+	char user[32];
+	char comm[64];
+	char cmdline[256];
+	char state;
+	int nice;
+	unsigned long long start;  /* clock ticks after boot */
+	int io_readable;           /* /proc/PID/io could be read */
+	enum proc_kind kind;
+	int ioprio;                /* raw ioprio_get value; -1 unknown */
+	double read_Bps, write_Bps, read_iops, write_iops;
+	struct proc_counters total;/* since first seen by this run */
+	enum proc_wait wait;
+	double io_wait_pct, avg_wait_us;
+	int partial;               /* started before this run turned delay accounting on:
+				    * the kernel allocates a task's delay record at fork,
+				    * so such a task has no waits at all (WAIT_BEFORE) */
+	int moved;                 /* any I/O this interval */
+};
+
+struct procs_status {
+	int threads;               /* rows are threads */
+	int taskstats;             /* 0: no taskstats (why in missing) */
+	int delayacct;             /* kernel.task_delayacct */
+	char missing[200];         /* what permission or setting is missing, or "" */
+	size_t unreadable;         /* rows whose /proc/PID/io could not be read */
+};
+
+/* What is remembered of a task between two readings. */
+struct proc_seen {
+	int id;                     /* pid, or tid in thread mode */
+	int ppid;
+	unsigned long long start;   /* with id, tells a reused pid from the old task */
+	struct proc_counters c;     /* the last reading */
+	struct proc_counters base;  /* the first reading (for totals) */
+	struct proc_counters children; /* brought in by children reaped this interval */
+	int readable;               /* -1 not checked yet */
+	int ioprio;
+	int waiting;                /* waited last interval: ask taskstats again */
+	char comm[64];              /* from /proc/PID/stat, re-read when the task does I/O */
+	char state;
+	int nice;
+	char cmdline[256];
+};
+
+struct procs;
+
+int procs_new(struct procs **out);
+
+/* Read every process (or thread) and compute rates over interval_s.
+ * delayacct_since: uptime (s) when this run turned delay accounting on, or
+ * 0. rows is reallocated as needed. Returns 0 or a negative errno. */
+int procs_collect(struct procs *p, int threads, double interval_s, double delayacct_since, struct proc_row **rows,
+		  size_t *n, size_t *cap, struct procs_status *st);
+
+void procs_free(struct procs *p);
+
+/* Forget the I/O priorities read so far (after this tool changed one):
+ * the next reading asks the kernel for every task again. */
+void procs_forget_ioprio(struct procs *p);
+
+/* "be/4", "rt/0", "idle", as iotop prints a priority; nice gives the level
+ * of a task that has none of its own (class "none"). */
+void procs_format_ioprio(int ioprio, int nice, char *buf, size_t len);
+
+/* Kernel threads that write on others' behalf: writeback flushers, jbd2,
+ * btrfs and xfs workers (PROC_WRITEBACK); loop device workers (PROC_LOOP). */
+enum proc_kind procs_classify(const char *comm, int ppid, int pid);
+
+/* Children that vanished between prev and cur (both sorted by id) brought
+ * their totals into their parent's /proc/PID/io: note them in the
+ * parent's cur entry, so its rate leaves them out. */
+void procs_charge_reaped(const struct proc_seen *prev, size_t nprev, struct proc_seen *cur, size_t ncur);
+
+/* The rates of r from its previous reading old (NULL: first seen) to e over
+ * dt seconds; a different start time means a new task under a reused pid,
+ * with no rates yet. wait_known: taskstats delays are valid. */
+void procs_rates(const struct proc_seen *old, struct proc_seen *e, double dt, int wait_known, struct proc_row *r);
+
+/* Parse the fields used here from a /proc/PID/stat line: comm (between the
+ * first '(' and the last ')', which may hold blanks and parentheses),
+ * state, ppid, nice and start time. Returns 0 or -EINVAL. */
+int procs_parse_stat(const char *text, struct proc_seen *e);
+
+/* Parse /proc/PID/io text into c (read_bytes, write_bytes, syscr, syscw).
+ * Returns 0 or -EINVAL. */
+int procs_parse_io(const char *text, struct proc_counters *c);
+
+/* Rate arithmetic, exposed for tests: the delta of one counter pair from
+ * prev to cur, less what reaped children brought in (children), never
+ * negative. */
+uint64_t procs_delta(uint64_t prev, uint64_t cur, uint64_t children);
+
+#endif

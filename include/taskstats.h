@@ -1,0 +1,38 @@
+/* taskstats: per-task accounting from the kernel over generic netlink
+ * (Documentation/accounting/taskstats.rst): block-I/O delay (with
+ * kernel.task_delayacct on) and I/O bytes per task or thread group — the
+ * bytes without the reaped children that /proc/PID/io adds in. Needs
+ * CAP_NET_ADMIN. The payload's layout changed over versions; the parser
+ * reads fields by version and refuses what it cannot place. */
+#ifndef IOSCHED_TASKSTATS_H
+#define IOSCHED_TASKSTATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ts_record {
+	unsigned version;
+	uint32_t pid;              /* ac_pid */
+	uint64_t blkio_count;      /* synchronous block I/O waits */
+	uint64_t blkio_delay_ns;   /* their total time */
+	uint64_t read_bytes, write_bytes;
+	uint64_t read_syscalls, write_syscalls;
+};
+
+/* Parse a struct taskstats payload of len bytes. Returns 0, or -EINVAL when
+ * it is too short for its version or the version is unknown (older than 4). */
+int taskstats_parse(const void *payload, size_t len, struct ts_record *out);
+
+struct taskstats_conn;
+
+/* Open the netlink connection and look up the TASKSTATS family. Returns 0
+ * or a negative errno (-EPERM without CAP_NET_ADMIN shows only at query). */
+int taskstats_open(struct taskstats_conn **out);
+
+/* Query one thread group (tgid != 0) or one thread. Returns 0, -ESRCH when
+ * it is gone, -EPERM without the capability, or another negative errno. */
+int taskstats_query(struct taskstats_conn *c, uint32_t id, int tgid, struct ts_record *out);
+
+void taskstats_close(struct taskstats_conn *c);
+
+#endif

@@ -1,0 +1,208 @@
+/* taskstats: see include/taskstats.h */
+#include "taskstats.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <linux/taskstats.h>
+
+/* Where the fields read here sit (x86_64 and every LP64 ABI). They were
+ * placed by version 4 and kept their offsets through version 14; version 15
+ * inserted 16 delay max/min fields after cpu_delay_total and shifted them;
+ * version 16 moved those to the end, restoring the old offsets; version 17
+ * appended more. tests/fixtures/taskstats has a payload of each version. */
+struct layout {
+	size_t blkio_count, blkio_delay, ac_pid, read_syscalls, write_syscalls, read_bytes, write_bytes;
+};
+
+static const struct layout classic = {32, 40, 128, 232, 240, 248, 256};
+static const struct layout v15 = {48, 56, 176, 280, 288, 296, 304};
+
+#define MIN_VERSION 4      /* the I/O byte counters came with version 4 */
+#define V15_SIZE 560
+
+static uint64_t u64_at(const unsigned char *p, size_t off)
+{
+	uint64_t v;
+	memcpy(&v, p + off, sizeof v);
+	return v;
+}
+
+int taskstats_parse(const void *payload, size_t len, struct ts_record *out)
+{
+	const unsigned char *p = payload;
+	memset(out, 0, sizeof *out);
+	if (len < 2)
+		return -EINVAL;
+	uint16_t version;
+	memcpy(&version, p, sizeof version);
+	/* Some 6.14 release candidates had the version 15 layout while still
+	 * saying 14: a "14" of version 15's size is read as 15. */
+	const struct layout *l = version == 15 || (version == 14 && len >= V15_SIZE) ? &v15 : &classic;
+	if (version < MIN_VERSION || len < l->write_bytes + 8)
+		return -EINVAL;
+	uint32_t pid;
+	memcpy(&pid, p + l->ac_pid, sizeof pid);
+	out->version = version;
+	out->pid = pid;
+	out->blkio_count = u64_at(p, l->blkio_count);
+	out->blkio_delay_ns = u64_at(p, l->blkio_delay);
+	out->read_syscalls = u64_at(p, l->read_syscalls);
+	out->write_syscalls = u64_at(p, l->write_syscalls);
+	out->read_bytes = u64_at(p, l->read_bytes);
+	out->write_bytes = u64_at(p, l->write_bytes);
+	return 0;
+}
+
+struct taskstats_conn {
+	int fd;
+	uint16_t family;
+	uint32_t seq;
+	char buf[4096];
+};
+
+#define GENL_DATA(g) ((char *)(g) + GENL_HDRLEN)
+#define NLA_DATA(a) ((char *)(a) + NLA_HDRLEN)
+
+/* Send a generic netlink request with one attribute. */
+static int send_cmd(struct taskstats_conn *c, uint16_t type, uint8_t cmd, uint16_t attr, const void *data,
+		    uint16_t dlen)
+{
+	struct {
+		struct nlmsghdr n;
+		struct genlmsghdr g;
+		char attrs[256];
+	} req;
+	memset(&req, 0, sizeof req);
+	req.n.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN);
+	req.n.nlmsg_type = type;
+	req.n.nlmsg_flags = NLM_F_REQUEST;
+	req.n.nlmsg_seq = ++c->seq;
+	req.n.nlmsg_pid = 0;
+	req.g.cmd = cmd;
+	req.g.version = 1;
+	struct nlattr *na = (struct nlattr *)GENL_DATA(&req.g);
+	na->nla_type = attr;
+	na->nla_len = (uint16_t)(NLA_HDRLEN + dlen);
+	memcpy(NLA_DATA(na), data, dlen);
+	req.n.nlmsg_len += NLMSG_ALIGN(na->nla_len);
+	struct sockaddr_nl to = {.nl_family = AF_NETLINK};
+	ssize_t w = sendto(c->fd, &req, req.n.nlmsg_len, 0, (struct sockaddr *)&to, sizeof to);
+	return w < 0 ? -errno : 0;
+}
+
+/* Receive one reply; returns its length, or a negative errno (an error
+ * message from the kernel becomes its errno). */
+static ssize_t recv_reply(struct taskstats_conn *c)
+{
+	ssize_t n = recv(c->fd, c->buf, sizeof c->buf, 0);
+	if (n < 0)
+		return -errno;
+	struct nlmsghdr *h = (struct nlmsghdr *)c->buf;
+	if (!NLMSG_OK(h, (size_t)n))
+		return -EBADMSG;
+	if (h->nlmsg_type == NLMSG_ERROR) {
+		struct nlmsgerr *e = NLMSG_DATA(h);
+		return e->error ? e->error : -EBADMSG;
+	}
+	return n;
+}
+
+/* Walk the attributes in [p, p+len) for type; returns it or NULL. */
+static struct nlattr *find_attr(char *p, size_t len, uint16_t type)
+{
+	while (len >= NLA_HDRLEN) {
+		struct nlattr *a = (struct nlattr *)p;
+		if (a->nla_len < NLA_HDRLEN || a->nla_len > len)
+			return NULL;
+		if ((a->nla_type & NLA_TYPE_MASK) == type)
+			return a;
+		size_t step = NLA_ALIGN(a->nla_len);
+		if (step > len)
+			return NULL;
+		p += step;
+		len -= step;
+	}
+	return NULL;
+}
+
+static int resolve_family(struct taskstats_conn *c)
+{
+	const char name[] = TASKSTATS_GENL_NAME;
+	int rc = send_cmd(c, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, CTRL_ATTR_FAMILY_NAME, name, sizeof name);
+	if (rc < 0)
+		return rc;
+	ssize_t n = recv_reply(c);
+	if (n < 0)
+		return (int)n;
+	struct nlmsghdr *h = (struct nlmsghdr *)c->buf;
+	char *attrs = GENL_DATA(NLMSG_DATA(h));
+	struct nlattr *a = find_attr(attrs, h->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN), CTRL_ATTR_FAMILY_ID);
+	if (!a)
+		return -ENOENT;
+	memcpy(&c->family, NLA_DATA(a), sizeof c->family);
+	return 0;
+}
+
+int taskstats_open(struct taskstats_conn **out)
+{
+	struct taskstats_conn *c = calloc(1, sizeof *c);
+	if (!c)
+		return -ENOMEM;
+	c->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	struct sockaddr_nl me = {.nl_family = AF_NETLINK};
+	/* A reply that never comes must not hang a refresh. */
+	struct timeval tv = {.tv_sec = 0, .tv_usec = 200000};
+	int rc = 0;
+	if (c->fd < 0 || bind(c->fd, (struct sockaddr *)&me, sizeof me) < 0 ||
+	    setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) < 0)
+		rc = -errno;
+	if (rc == 0)
+		rc = resolve_family(c);
+	if (rc < 0) {
+		if (c->fd >= 0)
+			close(c->fd);
+		free(c);
+		return rc;
+	}
+	*out = c;
+	return 0;
+}
+
+int taskstats_query(struct taskstats_conn *c, uint32_t id, int tgid, struct ts_record *out)
+{
+	int rc = send_cmd(c, c->family, TASKSTATS_CMD_GET, tgid ? TASKSTATS_CMD_ATTR_TGID : TASKSTATS_CMD_ATTR_PID,
+			  &id, sizeof id);
+	if (rc < 0)
+		return rc;
+	ssize_t n = recv_reply(c);
+	if (n < 0)
+		return (int)n;
+	struct nlmsghdr *h = (struct nlmsghdr *)c->buf;
+	if (h->nlmsg_len > (size_t)n || h->nlmsg_len < NLMSG_LENGTH(GENL_HDRLEN))
+		return -EBADMSG;
+	char *attrs = GENL_DATA(NLMSG_DATA(h));
+	size_t alen = h->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
+	/* AGGR_PID / AGGR_TGID nest the id and the stats. */
+	struct nlattr *agg = find_attr(attrs, alen, tgid ? TASKSTATS_TYPE_AGGR_TGID : TASKSTATS_TYPE_AGGR_PID);
+	if (!agg)
+		return -EBADMSG;
+	struct nlattr *st = find_attr(NLA_DATA(agg), agg->nla_len - NLA_HDRLEN, TASKSTATS_TYPE_STATS);
+	if (!st)
+		return -EBADMSG;
+	return taskstats_parse(NLA_DATA(st), st->nla_len - NLA_HDRLEN, out);
+}
+
+void taskstats_close(struct taskstats_conn *c)
+{
+	if (!c)
+		return;
+	close(c->fd);
+	free(c);
+}

@@ -1,0 +1,255 @@
+/* procpane: see include/procpane.h */
+#include "procpane.h"
+
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static const struct {
+	const char *name;
+	int width;
+	int left;
+} cols[PC_COUNT] = {
+	[PC_PID] = {"PID", 7, 0},       [PC_USER] = {"USER", 9, 1},     [PC_PRIO] = {"PRIO", 5, 1},
+	[PC_READ] = {"READ/s", 8, 0},   [PC_WRITE] = {"WRITE/s", 8, 0}, [PC_RIOPS] = {"R-IOPS", 7, 0},
+	[PC_WIOPS] = {"W-IOPS", 7, 0},  [PC_WAIT] = {"IO-WAIT", 7, 0}, [PC_AVG] = {"AVG-WAIT", 8, 0},
+	[PC_COMMAND] = {"COMMAND", 0, 1},
+};
+
+const char *procpane_column_name(enum pcol c)
+{
+	return c < PC_COUNT ? cols[c].name : "?";
+}
+
+void procpane_init(struct procpane_state *st)
+{
+	memset(st, 0, sizeof *st);
+	st->sort = PC_WRITE;
+	st->selected_tid = -1;
+}
+
+void procpane_free(struct procpane_state *st)
+{
+	free(st->order);
+	st->order = NULL;
+	st->norder = st->cap = 0;
+}
+
+/* The figure a column sorts by (rates, or totals in accumulated mode). */
+static double key_of(const struct procpane_state *st, const struct proc_row *r, enum pcol c)
+{
+	int acc = st->accumulated;
+	switch (c) {
+	case PC_PID: return r->tid;
+	case PC_PRIO: return r->ioprio;
+	case PC_READ: return r->io_readable ? (acc ? (double)r->total.rbytes : r->read_Bps) : -1;
+	case PC_WRITE: return r->io_readable ? (acc ? (double)r->total.wbytes : r->write_Bps) : -1;
+	case PC_RIOPS: return r->io_readable ? (acc ? (double)r->total.syscr : r->read_iops) : -1;
+	case PC_WIOPS: return r->io_readable ? (acc ? (double)r->total.syscw : r->write_iops) : -1;
+	case PC_WAIT: return r->wait == WAIT_OK ? r->io_wait_pct : -1;
+	case PC_AVG: return r->wait == WAIT_OK ? r->avg_wait_us : -1;
+	default: return 0;
+	}
+}
+
+/* qsort has no context argument: sort (key, index) pairs instead. */
+struct keyed {
+	double key;
+	const char *text;
+	size_t idx;
+	int tid;
+};
+
+static int cmp_keyed(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+	int c = x->text ? strcmp(x->text, y->text) : (x->key < y->key) - (x->key > y->key);
+	return c ? c : x->tid - y->tid;
+}
+
+static int active(const struct proc_row *r)
+{
+	return r->read_Bps > 0 || r->write_Bps > 0 || r->read_iops > 0 || r->write_iops > 0 ||
+	       (r->wait == WAIT_OK && r->io_wait_pct > 0);
+}
+
+void procpane_arrange(struct procpane_state *st, const struct sample *s)
+{
+	st->norder = 0;
+	if (!s->have_procs)
+		return;
+	if (st->cap < s->nprocs) {
+		size_t *o = realloc(st->order, s->nprocs * sizeof *o);
+		if (!o)
+			return;
+		st->order = o;
+		st->cap = s->nprocs;
+	}
+	struct keyed *k = malloc((s->nprocs ? s->nprocs : 1) * sizeof *k);
+	if (!k)
+		return;
+	size_t n = 0;
+	for (size_t i = 0; i < s->nprocs; i++) {
+		const struct proc_row *r = &s->procs[i];
+		if (st->only_active && !active(r))
+			continue;
+		if (st->filter[0] && !strstr(r->comm, st->filter) && !strstr(r->cmdline, st->filter))
+			continue;
+		k[n].idx = i;
+		k[n].tid = r->tid;
+		k[n].text = st->sort == PC_USER ? r->user : st->sort == PC_COMMAND ? r->comm : NULL;
+		k[n].key = key_of(st, r, st->sort);
+		n++;
+	}
+	qsort(k, n, sizeof *k, cmp_keyed);
+	/* Numbers sort largest first and text A to Z; r turns either round. */
+	for (size_t i = 0; i < n; i++)
+		st->order[i] = k[st->reverse ? n - 1 - i : i].idx;
+	st->norder = n;
+	free(k);
+}
+
+static int selected_pos(const struct procpane_state *st, const struct sample *s)
+{
+	for (size_t i = 0; i < st->norder; i++)
+		if (s->procs[st->order[i]].tid == st->selected_tid)
+			return (int)i;
+	return st->norder ? 0 : -1;
+}
+
+const struct proc_row *procpane_selected(const struct procpane_state *st, const struct sample *s)
+{
+	int p = selected_pos(st, s);
+	return p < 0 ? NULL : &s->procs[st->order[p]];
+}
+
+void procpane_step(struct procpane_state *st, const struct sample *s, int dir)
+{
+	if (!st->norder)
+		return;
+	int p = selected_pos(st, s) + dir;
+	if (p < 0)
+		p = 0;
+	if (p >= (int)st->norder)
+		p = (int)st->norder - 1;
+	st->selected_tid = s->procs[st->order[p]].tid;
+}
+
+static void rate(double v, int acc, char *b, size_t n)
+{
+	if (v <= 0) {
+		util_strlcpy(b, "0", n);
+		return;
+	}
+	char sz[16];
+	util_format_size((uint64_t)v, sz, sizeof sz);
+	util_fmt(b, n, "%s", sz);
+	(void)acc;
+}
+
+static void cell(const struct procpane_state *st, const struct sample *s, const struct proc_row *r, enum pcol c,
+		 char *b, size_t n)
+{
+	int acc = st->accumulated;
+	b[0] = '\0';
+	switch (c) {
+	case PC_PID: snprintf(b, n, "%d", r->tid); break;
+	case PC_USER: util_strlcpy(b, r->user, n); break;
+	case PC_PRIO: procs_format_ioprio(r->ioprio, r->nice, b, n); break;
+	case PC_READ:
+	case PC_WRITE:
+		if (!r->io_readable)
+			util_strlcpy(b, "-", n);
+		else
+			rate(key_of(st, r, c), acc, b, n);
+		break;
+	case PC_RIOPS:
+	case PC_WIOPS:
+		if (!r->io_readable)
+			util_strlcpy(b, "-", n);
+		else
+			snprintf(b, n, acc ? "%.0f" : "%.1f", key_of(st, r, c));
+		break;
+	case PC_WAIT:
+	case PC_AVG:
+		switch (r->wait) {
+		case WAIT_OK:
+			if (c == PC_WAIT)
+				snprintf(b, n, "%.1f%%", r->io_wait_pct);
+			else
+				util_format_latency((uint64_t)(r->avg_wait_us * 1e3), b, n);
+			break;
+		case WAIT_NA: util_strlcpy(b, "n/a", n); break;
+		case WAIT_BEFORE: util_strlcpy(b, "n/a*", n); break;
+		case WAIT_NONE: util_strlcpy(b, c == PC_WAIT ? "0.0%" : "", n); break;
+		case WAIT_OFF: util_strlcpy(b, "-", n); break;
+		}
+		break;
+	case PC_COMMAND:
+		util_fmt(b, n, "%s%s", r->kind == PROC_WRITEBACK ? "[writeback] " : r->kind == PROC_LOOP ? "[loop I/O] " : "",
+			 st->cmdline ? r->cmdline : r->comm);
+		break;
+	default: break;
+	}
+	(void)s;
+}
+
+static void title(const struct procpane_state *st, const struct sample *s, int y)
+{
+	char line[512];
+	util_fmt(line, sizeof line, "Processes (all disks): %zu %s, sorted by %s%s%s%s%s%s%s",
+		 st->norder, s->pstat.threads ? "threads" : "processes", cols[st->sort].name, st->reverse ? " (reversed)" : "",
+		 st->only_active ? ", with I/O only" : "", st->accumulated ? ", totals since start" : ", per second",
+		 st->filter[0] ? ", matching \"" : "", st->filter, st->filter[0] ? "\"" : "");
+	attron(A_BOLD);
+	mvaddnstr(y, 0, line, COLS);
+	attroff(A_BOLD);
+}
+
+void procpane_draw(const struct procpane_state *st, const struct sample *s, int y, int h, int focus)
+{
+	if (h < 3)
+		return;
+	title(st, s, y);
+	char b[300];
+	int x = 0;
+	attron(A_REVERSE);
+	mvhline(y + 1, 0, ' ', COLS);
+	for (int c = 0; c < PC_COUNT && x < COLS; c++) {
+		int w = cols[c].width ? cols[c].width : COLS - x;
+		util_fmt(b, sizeof b, cols[c].left ? "%-*s" : "%*s", w, cols[c].name);
+		if (c == (int)st->sort)
+			attron(A_BOLD | A_UNDERLINE);
+		mvaddnstr(y + 1, x, b, COLS - x);
+		if (c == (int)st->sort)
+			attroff(A_BOLD | A_UNDERLINE);
+		x += w + 1;
+	}
+	attroff(A_REVERSE);
+	if (!s->have_procs) {
+		mvaddnstr(y + 2, 0, "process figures not read", COLS);
+		return;
+	}
+	int rows = h - 2, sel = selected_pos(st, s);
+	int first = sel >= rows ? sel - rows + 1 : 0;
+	for (int i = 0; i < rows && first + i < (int)st->norder; i++) {
+		const struct proc_row *r = &s->procs[st->order[first + i]];
+		int hl = focus && first + i == sel;
+		if (hl)
+			attron(A_REVERSE);
+		x = 0;
+		for (int c = 0; c < PC_COUNT && x < COLS; c++) {
+			char v[300];
+			int w = cols[c].width ? cols[c].width : COLS - x;
+			cell(st, s, r, (enum pcol)c, v, sizeof v);
+			util_fmt(b, sizeof b, cols[c].left ? "%-*.*s" : "%*.*s", w, w, v);
+			mvaddnstr(y + 2 + i, x, b, COLS - x);
+			x += w + 1;
+		}
+		if (hl)
+			attroff(A_REVERSE);
+	}
+}

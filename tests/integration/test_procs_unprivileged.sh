@@ -1,0 +1,21 @@
+#!/bin/bash
+# Without root: the process figures still come for what is readable (the
+# tool's own process), others' rows say they are unreadable (null, never a
+# 0), the missing permission is named, and the exit status is 0.
+. "$(dirname "$0")/../lib/common.sh"
+need_root
+need_cmd jq setpriv
+setup_scratch
+
+chmod 755 "$SCRATCH"
+cp "$BIN" "$SCRATCH/iosched-top" && chmod 755 "$SCRATCH/iosched-top"
+setpriv --reuid=65534 --regid=65534 --clear-groups "$SCRATCH/iosched-top" --json -d 0.5 -n 2 --no-probe --procs 100000 \
+	> "$SCRATCH/out.json" 2> "$SCRATCH/err" || fail "exit $?: $(cat "$SCRATCH/err")"
+last=$(tail -n1 "$SCRATCH/out.json")
+echo "$last" | jq -e '[.procs[] | select(.readable | not)] | length > 0 and all(.read_Bps == null and .write_Bps == null)' \
+	>/dev/null || fail "unreadable rows are not null"
+echo "$last" | jq -e '[.procs[] | select(.comm == "iosched-top")][0] | .readable and .read_iops > 0' >/dev/null ||
+	fail "its own row has no figures: $(echo "$last" | jq -c '[.procs[] | select(.comm == "iosched-top")]')"
+echo "$last" | jq -e '.writers.missing | test("CAP_NET_ADMIN")' >/dev/null || fail "missing permission not named"
+note "$(echo "$last" | jq -r '"\([.procs[] | select(.readable | not)] | length) unreadable rows; missing: \(.writers.missing)"')"
+echo "PASS"

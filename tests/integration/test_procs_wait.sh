@@ -1,0 +1,41 @@
+#!/bin/bash
+# Who is waiting: a fio QD1 4k psync random reader on a slow disk (a loop
+# device on tests/lib/slowfs.py, 2 ms per request, so the wait is mostly
+# asleep), with delay accounting turned on by --enable-delayacct: its
+# avg_wait_us is within 35 % of fio's own mean completion latency and its
+# io_wait_pct is high; at exit kernel.task_delayacct is off again.
+. "$(dirname "$0")/../lib/common.sh"
+need_root
+need_cmd fio jq losetup fusermount
+/usr/bin/python3 -c 'import fusepy' 2>/dev/null || skip "needs python3-fusepy"
+[ -r /proc/sys/kernel/task_delayacct ] || skip "kernel without delay accounting"
+setup_scratch
+
+was=$(cat /proc/sys/kernel/task_delayacct)
+on_exit "echo $was > /proc/sys/kernel/task_delayacct"
+mkdir "$SCRATCH/back" "$SCRATCH/fuse"
+dd if=/dev/urandom of="$SCRATCH/back/disk.img" bs=1M count=256 status=none
+"$(dirname "$0")/../lib/slowfs.py" "$SCRATCH/back" "$SCRATCH/fuse" 0.002 &
+on_exit "fusermount -u $SCRATCH/fuse"
+for _ in $(seq 50); do mountpoint -q "$SCRATCH/fuse" && break; sleep 0.1; done
+L=$(losetup -f --show "$SCRATCH/fuse/disk.img") || fail "losetup on slowfs failed"
+on_exit "losetup -d $L"
+
+"$BIN" --json -d 1 -n 8 --no-probe --disk "$(basename "$L")" --enable-delayacct > "$SCRATCH/out.json" 2> "$SCRATCH/err" &
+P=$!
+sleep 1 # delay accounting is on now: fio starts after it, so its waits count
+fio --name=r --filename="$L" --rw=randread --bs=4k --iodepth=1 --ioengine=psync --direct=1 --time_based --runtime=5 \
+	--output-format=json --output="$SCRATCH/fio.json" || fail "fio failed"
+wait $P || fail "iosched-top exited $?"
+[ "$(cat /proc/sys/kernel/task_delayacct)" = "$was" ] || fail "task_delayacct left at $(cat /proc/sys/kernel/task_delayacct)"
+[ "$was" = 1 ] || grep -q "task_delayacct set back to 0" "$SCRATCH/err" || fail "no word on restoring task_delayacct"
+clat=$(jq '.jobs[0].read.clat_ns.mean / 1000' "$SCRATCH/fio.json")
+# fio's job process: the row with the most reads, in lines where it waited.
+jq -c '[.procs[] | select(.comm == "fio" and .wait == "ok")] | max_by(.read_iops) // empty' "$SCRATCH/out.json" > "$SCRATCH/fio_rows"
+[ -s "$SCRATCH/fio_rows" ] || fail "no fio row with measured waits: $(jq -c '[.procs[] | select(.comm == "fio")]' "$SCRATCH/out.json" | head -3)"
+avg=$(jq -s 'map(.avg_wait_us) | add / length' "$SCRATCH/fio_rows")
+pct=$(jq -s 'map(.io_wait_pct) | min' "$SCRATCH/fio_rows")
+note "fio clat mean ${clat} us; iosched-top avg_wait_us ${avg}, io_wait_pct >= ${pct}"
+within "$avg" "$clat" 35 || fail "avg_wait_us $avg not within 35% of fio's $clat"
+awk -v p="$pct" 'BEGIN { exit !(p > 70) }' || fail "io_wait_pct $pct is not high"
+echo "PASS"

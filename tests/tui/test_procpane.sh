@@ -1,0 +1,70 @@
+#!/bin/bash
+# The process pane in tmux: its columns, the / filter, sorting (< > r), o,
+# a, c, p; i changes a process's I/O priority (checked with ionice) and u
+# undoes it; D turns delay accounting on, and q turns it back off.
+. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../lib/tmux.sh"
+need_root
+need_cmd tmux ionice
+setup_scratch
+
+was=$(cat /proc/sys/kernel/task_delayacct)
+on_exit "echo $was > /proc/sys/kernel/task_delayacct"
+cp "$(command -v sleep)" "$SCRATCH/iosched-sleeper"
+"$SCRATCH/iosched-sleeper" 300 &
+SP=$!
+on_exit "kill $SP"
+TMUX_H=50 tmux_start "$BIN -d 0.5 --no-probe 2> $SCRATCH/stderr"
+wait_for "Processes \(all disks\)" || fail "no process pane"
+wait_for "PID USER +PRIO +READ/s +WRITE/s +R-IOPS +W-IOPS +IO-WAIT +AVG-WAIT COMMAND" || fail "pane columns wrong"
+
+keys / i o s c h e d - s l Enter
+wait_for "matching \"iosched-sl\"" || fail "filter not shown"
+wait_for "^ *$SP root .*iosched-sleeper" || fail "filtered row missing"
+[ "$(screen | grep -c "^ *[0-9]\+ root ")" -eq 1 ] || fail "filter lets other rows through"
+
+keys c
+wait_for "^ *$SP .* /var/tmp/iosched-test[^ ]*/iosched-sleeper" || fail "c does not show the command line"
+keys c
+
+# I/O priority: Tab to the pane, i, up to "idle", Enter.
+keys Tab i
+wait_for "I/O priority of $SP" || fail "priority picker did not open"
+keys Up Up Up Up Enter
+for _ in $(seq 20); do ionice -p "$SP" | grep -q idle && break; sleep 0.1; done
+ionice -p "$SP" | grep -q idle || fail "ionice says $(ionice -p "$SP")"
+wait_for "^ *$SP root +idle " || fail "PRIO column does not show idle"
+keys u
+for _ in $(seq 20); do ionice -p "$SP" | grep -q none && break; sleep 0.1; done
+ionice -p "$SP" | grep -q none || fail "u did not restore the priority: $(ionice -p "$SP")"
+keys l
+wait_for "$SP +ioprio iosched-sleeper none -> idle" || fail "log lacks the ioprio change"
+keys Escape
+
+keys Escape /
+keys Escape   # clears the filter
+wait_for "[0-9]+ processes, sorted by WRITE/s, per second" || fail "filter not cleared"
+keys '>'
+wait_for "sorted by R-IOPS" || fail "> did not move the sort"
+keys '<' '<'
+wait_for "sorted by READ/s" || fail "< did not move the sort"
+keys r
+wait_for "sorted by READ/s \(reversed\)" || fail "r did not reverse"
+keys o
+wait_for "with I/O only" || fail "o not shown"
+keys a
+wait_for "totals since start" || fail "a not shown"
+keys p
+wait_for "[0-9]+ threads, sorted" 4 || fail "p did not switch to threads"
+
+keys D
+for _ in $(seq 20); do [ "$(cat /proc/sys/kernel/task_delayacct)" = 1 ] && break; sleep 0.1; done
+[ "$(cat /proc/sys/kernel/task_delayacct)" = 1 ] || fail "D did not turn delay accounting on"
+keys q
+rc=$(wait_exit)
+[ "$rc" = 0 ] || fail "exit $rc"
+if [ "$was" = 0 ]; then
+	[ "$(cat /proc/sys/kernel/task_delayacct)" = 0 ] || fail "delay accounting left on"
+	grep -q "task_delayacct set back to 0" "$SCRATCH/stderr" || fail "no word on delay accounting: $(cat "$SCRATCH/stderr")"
+fi
+echo "PASS"
