@@ -17,7 +17,9 @@ enum proc_wait {
 	WAIT_BEFORE,   /* started before delay accounting was on: the kernel keeps no delays for it */
 };
 
-enum proc_kind { PROC_NORMAL, PROC_WRITEBACK, PROC_LOOP };
+/* PROC_SELF: this tool, whose probe reads (O_DIRECT, asynchronous) would
+ * otherwise look like a reader of its own. */
+enum proc_kind { PROC_NORMAL, PROC_WRITEBACK, PROC_LOOP, PROC_SELF };
 
 struct proc_counters {
 	uint64_t rbytes, wbytes, syscr, syscw;

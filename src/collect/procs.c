@@ -25,6 +25,7 @@ struct procs {
 	struct taskstats_conn *ts;
 	int ts_err;                 /* why taskstats is unavailable, or 0 */
 	int threads;                /* the mode prev was read in */
+	int self;                   /* this process's pid */
 	long hz;
 };
 
@@ -58,6 +59,7 @@ int procs_new(struct procs **out)
 		}
 	}
 	p->hz = sysconf(_SC_CLK_TCK);
+	p->self = getpid();
 	*out = p;
 	return 0;
 }
@@ -418,7 +420,7 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 		r->nice = e->nice;
 		r->start = e->start;
 		util_strlcpy(r->comm, e->comm, sizeof r->comm);
-		r->kind = procs_classify(r->comm, r->ppid, r->pid);
+		r->kind = r->pid == p->self ? PROC_SELF : procs_classify(r->comm, r->ppid, r->pid);
 		r->io_readable = e->readable;
 		if (!r->io_readable)
 			st->unreadable++;

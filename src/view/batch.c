@@ -58,7 +58,8 @@ static void write_procs_text(FILE *f, const struct sample *s, size_t max)
 		}
 		fprintf(f, "%7d %-9.9s %-5s %10.0f %10.0f %8.1f %8.1f %7s %9s %s%s\n", r->tid, r->user, prio, r->read_Bps,
 			r->write_Bps, r->read_iops, r->write_iops, wait, avg,
-			r->kind == PROC_WRITEBACK ? "[writeback] " : r->kind == PROC_LOOP ? "[loop I/O] " : "", r->comm);
+			r->kind == PROC_WRITEBACK ? "[writeback] " : r->kind == PROC_LOOP ? "[loop I/O] " :
+			r->kind == PROC_SELF ? "[this tool: its probe] " : "", r->comm);
 	}
 	free(done);
 }

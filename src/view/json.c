@@ -149,7 +149,7 @@ static const char *wait_name(enum proc_wait w)
 
 static const char *kind_name(enum proc_kind k)
 {
-	return k == PROC_WRITEBACK ? "writeback" : k == PROC_LOOP ? "loop" : "process";
+	return k == PROC_WRITEBACK ? "writeback" : k == PROC_LOOP ? "loop" : k == PROC_SELF ? "self" : "process";
 }
 
 static void write_proc(FILE *f, const struct proc_row *r, int threads)
