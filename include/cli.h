@@ -5,6 +5,7 @@
 #ifndef IOSCHED_CLI_H
 #define IOSCHED_CLI_H
 
+#include <signal.h>
 #include <stdio.h>
 
 #include "options.h"
@@ -29,5 +30,10 @@ int cli_apply_sets(const struct options *o, struct control *c);
  * keeps its current one, the rules files that set one for it now, where
  * the rule would go and how to apply it. Returns 0. */
 int cli_print_udev_rules(const struct options *o, struct sampler *smp, FILE *f);
+
+/* --ab: check the variants against the disk (exit 2 before anything
+ * changes), run the comparison, print the report. Returns the exit status:
+ * 0, 1 (failed, or stopped by a signal: partial report), 2 (bad variants). */
+int cli_run_ab(const struct options *o, struct control *ctl, volatile sig_atomic_t *stop);
 
 #endif

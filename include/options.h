@@ -40,6 +40,18 @@ struct options {
 	long procs;                             /* --procs N: rows in JSON; 0: no processes */
 	int threads;                            /* per-thread rows */
 	int enable_delayacct;
+	int probe_rate_given;                   /* --probe-rate was on the command line */
+	/* A/B */
+	char *ab;                               /* --ab list, owned */
+	int rounds;
+	double dwell_s, warmup_s;
+	int load;                               /* enum load_kind; -1: not given */
+	char *load_dir;                         /* owned */
+	uint64_t load_size;
+	int ab_format;                          /* enum ab_format */
+	int baseline;
+	char *startup;                          /* owned */
+	int startup_runs;
 	int print_udev_rule;
 	char *udev_rules_file;                  /* --udev-rules-file, owned, or NULL */
 };

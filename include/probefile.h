@@ -26,6 +26,10 @@ int probefile_disk_of_path(const char *path, char *disk, size_t len);
  * with a reason in why. */
 int probefile_locate(const char *disk, char *path, size_t len, char *why, size_t wlen);
 
+/* The first read-write filesystem (mount point) that lives on disk.
+ * Returns 0, or -ENOENT when there is none. */
+int probefile_mount_of_disk(const char *disk, char *dir, size_t len);
+
 /* Progress callback for probefile_prepare: percent done. A non-zero
  * return cancels the preparation (the partial file is removed). */
 typedef int (*probefile_progress)(void *ctx, int pct);

@@ -8,6 +8,8 @@
 
 #include "disk.h"
 #include "probefile.h"
+#include "ab.h"
+#include "abreport.h"
 #include "control.h"
 #include "tune.h"
 #include "udevrule.h"
@@ -216,4 +218,58 @@ int cli_print_udev_rules(const struct options *o, struct sampler *smp, FILE *f)
 	fprintf(f, "\n# %s\n", note);
 	free(all);
 	return 0;
+}
+
+static int ab_config(const struct options *o, struct ab_config *cfg, char *err, size_t len)
+{
+	memset(cfg, 0, sizeof *cfg);
+	util_strlcpy(cfg->disk, o->disks[0], sizeof cfg->disk);
+	if (ab_parse_variants(o->ab, cfg, err, len) < 0)
+		return -1;
+	cfg->rounds = o->rounds;
+	cfg->dwell_s = o->dwell_s;
+	cfg->warmup_s = o->warmup_s;
+	cfg->load = o->load < 0 ? LOAD_WRITE : (enum load_kind)o->load;
+	cfg->load_dir = o->load_dir;
+	cfg->load_size = o->load_size;
+	/* Back-to-back unless asked otherwise: the by-hand fio method. */
+	cfg->probe_rate_hz = o->probe_rate_given ? o->probe_rate_hz : 0;
+	cfg->probe_size = (uint32_t)o->probe_size;
+	cfg->seed = o->have_seed ? o->seed : (uint64_t)getpid();
+	cfg->baseline = o->baseline;
+	cfg->startup_cmd = o->startup;
+	cfg->startup_runs = o->startup_runs;
+	for (size_t i = 0; i < cfg->nv; i++) {
+		struct tune_req r;
+		tune_req_init(&r, cfg->disk, TUNE_SCHEDULER, "scheduler", cfg->v[i].sched);
+		if (tune_validate(&r, err, len) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int cli_run_ab(const struct options *o, struct control *ctl, volatile sig_atomic_t *stop)
+{
+	struct ab_config *cfg = calloc(1, sizeof *cfg);
+	struct ab_result res;
+	char err[512];
+	if (!cfg)
+		return 1;
+	if (ab_config(o, cfg, err, sizeof err) < 0) {
+		fprintf(stderr, "iosched-top: %s\n", err);
+		free(cfg);
+		return 2;
+	}
+	int rc = ab_run(cfg, ctl, stop, &res, err, sizeof err);
+	/* Every setting back before the report: it says where the disk is. */
+	control_finish(ctl, 1, 60.0, stderr);
+	tune_read(cfg->disk, TUNE_SCHEDULER, "scheduler", res.original, sizeof res.original);
+	if (rc < 0)
+		fprintf(stderr, "iosched-top: --ab: %s\n", err);
+	if (res.nphases || rc == 0)
+		abreport_write(stdout, cfg, &res, (enum ab_format)o->ab_format);
+	int status = rc < 0 ? (res.nphases ? 1 : 2) : res.partial ? 1 : 0;
+	ab_result_free(&res);
+	free(cfg);
+	return status;
 }

@@ -65,6 +65,11 @@ static int run(const struct options *o)
 		/* From here every change is logged: signals end the run, and the
 		 * exit below restores or reports what was changed. */
 		install_signals();
+		if (o->ab) {
+			rc = cli_run_ab(o, &ctl, &stop_requested);
+			sampler_free(&smp);
+			return rc;
+		}
 		rc = cli_apply_sets(o, &ctl);
 		char msg[256];
 		if (!rc && o->enable_delayacct && control_delayacct(&ctl, 1, msg, sizeof msg) < 0) {

@@ -26,6 +26,17 @@ enum {
 	OPT_PROCS,
 	OPT_THREADS,
 	OPT_DELAYACCT,
+	OPT_AB,
+	OPT_ROUNDS,
+	OPT_DWELL,
+	OPT_WARMUP,
+	OPT_LOAD,
+	OPT_LOAD_DIR,
+	OPT_LOAD_SIZE,
+	OPT_FORMAT,
+	OPT_BASELINE,
+	OPT_STARTUP,
+	OPT_STARTUP_RUNS,
 };
 
 static const struct option_def defs[] = {
@@ -45,6 +56,17 @@ static const struct option_def defs[] = {
 	{"procs", OPT_PROCS, "N", "processes in each JSON line, busiest first (0-100000, default 20; 0: none read)"},
 	{"threads", OPT_THREADS, NULL, "per-thread rows instead of per-process ones"},
 	{"enable-delayacct", OPT_DELAYACCT, NULL, "turn kernel.task_delayacct on for the run (off again at exit)"},
+	{"ab", OPT_AB, "VAR,VAR[,...]", "A/B: compare schedulers (SCHED[:key=value...]) on the --disk, print a report, exit"},
+	{"rounds", OPT_ROUNDS, "N", "A/B rounds (1-100, default 2; order A B B A per pair)"},
+	{"dwell", OPT_DWELL, "SECS", "A/B seconds measured per phase (1-3600, default 10)"},
+	{"warmup", OPT_WARMUP, "SECS", "A/B seconds after each switch, measured but left out (0-600, default 2)"},
+	{"load", OPT_LOAD, "KIND", "A/B background load: write (default), fsync or none"},
+	{"load-dir", OPT_LOAD_DIR, "DIR", "where the load writes (default: a filesystem on the disk)"},
+	{"load-size", OPT_LOAD_SIZE, "SIZE", "bound of the load's scratch data (64M-1T, default 2G)"},
+	{"format", OPT_FORMAT, "FMT", "A/B report: text (default), md, csv or json"},
+	{"baseline", OPT_BASELINE, NULL, "A/B: first measure each variant without load"},
+	{"startup", OPT_STARTUP, "CMD", "A/B: also time cold starts of CMD in each phase"},
+	{"startup-runs", OPT_STARTUP_RUNS, "N", "cold starts per phase (1-32, default 5)"},
 	{"restore", OPT_RESTORE, NULL, "at exit, put back every scheduler and tunable the tool changed"},
 	{"print-udev-rule", OPT_PRINT_UDEV, NULL, "print udev rules that keep the current schedulers across reboots, and exit"},
 	{"udev-rules-file", OPT_UDEV_FILE, "PATH", "where P writes its rules (default /etc/udev/rules.d/60-iosched-top.rules)"},
@@ -182,6 +204,32 @@ static int parse_bytes(const char *opt, const char *v, uint64_t lo, uint64_t hi,
 	return 0;
 }
 
+static int parse_long_opt(const char *opt, const char *v, long lo, long hi, int *out, char *err, size_t len)
+{
+	char *end;
+	errno = 0;
+	long n = strtol(v, &end, 10);
+	if (errno || end == v || *end || n < lo || n > hi) {
+		snprintf(err, len, "--%s: '%s' is not accepted; give a whole number from %ld to %ld", opt, v, lo, hi);
+		return -1;
+	}
+	*out = (int)n;
+	return 0;
+}
+
+static int parse_secs(const char *opt, const char *v, double lo, double hi, double *out, char *err, size_t len)
+{
+	char *end;
+	errno = 0;
+	double d = strtod(v, &end);
+	if (errno || end == v || *end || !isfinite(d) || d < lo || d > hi) {
+		snprintf(err, len, "--%s: '%s' is not accepted; give seconds from %g to %g", opt, v, lo, hi);
+		return -1;
+	}
+	*out = d;
+	return 0;
+}
+
 static int parse_seed(const char *v, struct options *o, char *err, size_t len)
 {
 	if (util_parse_u64(v, &o->seed) < 0) {
@@ -227,6 +275,7 @@ static int apply(int c, const char *arg, struct options *o, char *err, size_t le
 	case OPT_PROBE:
 		return add_names("--probe", arg, o->probe_disks, &o->nprobe_disks, err, len);
 	case OPT_PROBE_RATE:
+		o->probe_rate_given = 1;
 		return parse_rate(arg, o, err, len);
 	case OPT_PROBE_SIZE:
 		return parse_bytes("probe-size", arg, 512, PROBE_SIZE_MAX, &o->probe_size, err, len);
@@ -268,6 +317,43 @@ static int apply(int c, const char *arg, struct options *o, char *err, size_t le
 	case OPT_DELAYACCT:
 		o->enable_delayacct = 1;
 		return 0;
+	case OPT_AB:
+		free(o->ab);
+		return (o->ab = strdup(arg)) ? 0 : -1;
+	case OPT_ROUNDS:
+		return parse_long_opt("rounds", arg, 1, 100, &o->rounds, err, len);
+	case OPT_DWELL:
+		return parse_secs("dwell", arg, 1, 3600, &o->dwell_s, err, len);
+	case OPT_WARMUP:
+		return parse_secs("warmup", arg, 0, 600, &o->warmup_s, err, len);
+	case OPT_LOAD:
+		if (!strcmp(arg, "write") || !strcmp(arg, "fsync") || !strcmp(arg, "none")) {
+			o->load = !strcmp(arg, "none") ? 0 : !strcmp(arg, "write") ? 1 : 2;
+			return 0;
+		}
+		snprintf(err, len, "--load: '%s' is not accepted; give write, fsync or none", arg);
+		return -1;
+	case OPT_LOAD_DIR:
+		free(o->load_dir);
+		return (o->load_dir = strdup(arg)) ? 0 : -1;
+	case OPT_LOAD_SIZE:
+		return parse_bytes("load-size", arg, 64ull << 20, 1ull << 40, &o->load_size, err, len);
+	case OPT_FORMAT:
+		o->ab_format = !strcmp(arg, "text") ? 0 : !strcmp(arg, "md") ? 1 : !strcmp(arg, "csv") ? 2
+			     : !strcmp(arg, "json") ? 3 : -1;
+		if (o->ab_format < 0) {
+			snprintf(err, len, "--format: '%s' is not accepted; give text, md, csv or json", arg);
+			return -1;
+		}
+		return 0;
+	case OPT_BASELINE:
+		o->baseline = 1;
+		return 0;
+	case OPT_STARTUP:
+		free(o->startup);
+		return (o->startup = strdup(arg)) ? 0 : -1;
+	case OPT_STARTUP_RUNS:
+		return parse_long_opt("startup-runs", arg, 1, 32, &o->startup_runs, err, len);
 	case OPT_PRINT_UDEV:
 		o->print_udev_rule = 1;
 		return 0;
@@ -277,6 +363,10 @@ static int apply(int c, const char *arg, struct options *o, char *err, size_t le
 			return -1;
 		}
 		free(o->udev_rules_file);
+	free(o->ab);
+	free(o->load_dir);
+	free(o->startup);
+	o->ab = o->load_dir = o->startup = NULL;
 		o->udev_rules_file = strdup(arg);
 		return o->udev_rules_file ? 0 : -1;
 	case 'b':
@@ -319,6 +409,12 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t le
 	o->probe_size = PROBE_SIZE_DEFAULT;
 	o->probe_file_size = PROBE_FILE_SIZE_DEFAULT;
 	o->procs = PROCS_DEFAULT;
+	o->rounds = 2;
+	o->dwell_s = 10;
+	o->warmup_s = 2;
+	o->load = -1;
+	o->load_size = 2ull << 30;
+	o->startup_runs = 5;
 	struct option lo[NDEFS + 1];
 	char shortopts[2 * NDEFS + 2];
 	build_getopt(lo, shortopts);
@@ -342,6 +438,18 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t le
 	}
 	if (optind < argc) {
 		snprintf(err, len, "unexpected argument '%s'; options start with '-' (see --help)", argv[optind]);
+		return -1;
+	}
+	if (o->ab && o->ndisks != 1) {
+		snprintf(err, len, "--ab compares schedulers on one disk: give exactly one --disk NAME");
+		return -1;
+	}
+	if (o->ab && o->no_probe) {
+		snprintf(err, len, "--ab measures with the probe: --no-probe conflicts with it");
+		return -1;
+	}
+	if (!o->ab && (o->load >= 0 || o->baseline || o->startup)) {
+		snprintf(err, len, "--load, --baseline and --startup go with --ab");
 		return -1;
 	}
 	if (o->no_probe && (o->nprobe_disks || o->probe_file)) {
@@ -383,6 +491,10 @@ void options_free(struct options *o)
 	}
 	free(o->probe_file);
 	free(o->udev_rules_file);
+	free(o->ab);
+	free(o->load_dir);
+	free(o->startup);
+	o->ab = o->load_dir = o->startup = NULL;
 	o->ndisks = o->nprobe_disks = o->nsets = 0;
 	o->probe_file = o->udev_rules_file = NULL;
 }

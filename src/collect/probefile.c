@@ -159,7 +159,7 @@ static int writable_on_disk(const struct mount_entry *m, const void *ctx)
 	       S_ISDIR(st.st_mode) && on_disk(m->point, ctx);
 }
 
-static int first_writable_mount(const char *disk, char *mnt, size_t len)
+int probefile_mount_of_disk(const char *disk, char *mnt, size_t len)
 {
 	struct mount_entry m;
 	int rc = mount_find(writable_on_disk, disk, &m);
@@ -175,7 +175,7 @@ int probefile_locate(const char *disk, char *path, size_t len, char *why, size_t
 		snprintf(path, len, "/var/tmp/iosched-top/%s.probe", disk);
 		return 0;
 	}
-	if (first_writable_mount(disk, mnt, sizeof mnt) == 0) {
+	if (probefile_mount_of_disk(disk, mnt, sizeof mnt) == 0) {
 		snprintf(path, len, "%s%s.iosched-top/%s.probe", mnt, strcmp(mnt, "/") ? "/" : "", disk);
 		return 0;
 	}

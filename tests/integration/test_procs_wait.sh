@@ -30,8 +30,9 @@ wait $P || fail "iosched-top exited $?"
 [ "$(cat /proc/sys/kernel/task_delayacct)" = "$was" ] || fail "task_delayacct left at $(cat /proc/sys/kernel/task_delayacct)"
 [ "$was" = 1 ] || grep -q "task_delayacct set back to 0" "$SCRATCH/err" || fail "no word on restoring task_delayacct"
 clat=$(jq '.jobs[0].read.clat_ns.mean / 1000' "$SCRATCH/fio.json")
-# fio's job process: the row with the most reads, in lines where it waited.
-jq -c '[.procs[] | select(.comm == "fio" and .wait == "ok")] | max_by(.read_iops) // empty' "$SCRATCH/out.json" > "$SCRATCH/fio_rows"
+# fio's job process (the reader: its parent reads little), in lines where it
+# waited; lines from before it started or after it ended have no such row.
+jq -c '[.procs[] | select(.comm == "fio" and .wait == "ok" and .read_iops > 100)] | max_by(.read_iops) // empty' "$SCRATCH/out.json" > "$SCRATCH/fio_rows"
 [ -s "$SCRATCH/fio_rows" ] || fail "no fio row with measured waits: $(jq -c '[.procs[] | select(.comm == "fio")]' "$SCRATCH/out.json" | head -3)"
 avg=$(jq -s 'map(.avg_wait_us) | add / length' "$SCRATCH/fio_rows")
 pct=$(jq -s 'map(.io_wait_pct) | min' "$SCRATCH/fio_rows")

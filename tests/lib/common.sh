@@ -55,3 +55,6 @@ attach_loop() {
 within() {
 	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b != 0 && d <= b * p / 100) }'
 }
+
+# The active scheduler of a disk.
+sched_of() { grep -o '\[[^]]*\]' "/sys/block/$1/queue/scheduler" | tr -d '[]'; }

@@ -36,4 +36,4 @@ select_disk() {
 }
 
 clock() { screen | head -n1 | grep -oE '[0-9]{2}:[0-9]{2}:[0-9]{2}'; }
-sched_of() { grep -o '\[[^]]*\]' "/sys/block/$1/queue/scheduler" | tr -d '[]'; }
+

@@ -1,0 +1,88 @@
+/* ab: the A/B runner — the scheduler comparison people do by hand with fio,
+ * in one command. Each variant (a scheduler, optionally with tunables) is
+ * measured for a dwell time in a balanced order (A B B A per pair of
+ * rounds), after a warm-up that is measured but left out; a background
+ * load (load.h) runs throughout; the probe reads back-to-back by default.
+ * Every setting goes back at the end, and on SIGINT/SIGTERM (the report is
+ * then marked partial). */
+#ifndef IOSCHED_AB_H
+#define IOSCHED_AB_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hist.h"
+#include "load.h"
+#include "tune.h"
+
+#define AB_MAX_VARIANTS 8
+#define AB_MAX_TUNABLES 8
+#define AB_MAX_PHASES 512
+#define AB_MAX_STARTUPS 32
+
+struct ab_variant {
+	char text[128];             /* as given: "bfq:low_latency=0" */
+	char sched[32];
+	size_t ntun;
+	struct tune_req tun[AB_MAX_TUNABLES];
+};
+
+struct ab_config {
+	char disk[32];
+	struct ab_variant v[AB_MAX_VARIANTS];
+	size_t nv;
+	int rounds;
+	double dwell_s, warmup_s;
+	enum load_kind load;
+	const char *load_dir;       /* NULL: a filesystem on the disk */
+	uint64_t load_size;
+	double probe_rate_hz;       /* 0: back-to-back */
+	uint32_t probe_size;
+	uint64_t seed;
+	int baseline;               /* each variant first without load */
+	const char *startup_cmd;    /* NULL: no start-up timing */
+	int startup_runs;
+};
+
+struct ab_phase {
+	int variant;
+	int round;                  /* 1-based; 0 for a baseline phase */
+	double start_ts;
+	struct hist h;
+	uint64_t flagged;
+	double read_MBps, write_MBps;
+	double startup_s[AB_MAX_STARTUPS];
+	int nstartup;
+};
+
+struct ab_result {
+	char disk[32];
+	char kernel[128];
+	char load[160];             /* what load ran, where */
+	char probe[64];             /* the probe's pace */
+	char original[32];          /* the scheduler before, put back after */
+	int partial;                /* stopped by a signal */
+	struct ab_phase *phases;
+	size_t nphases;
+};
+
+/* Parse "SCHED[:key=value...],SCHED..." into cfg->v. Returns 0, or -1 with
+ * what is wrong in err. */
+int ab_parse_variants(const char *list, struct ab_config *cfg, char *err, size_t len);
+
+/* The order of variant indexes for round r (0-based): forward on even
+ * rounds, backward on odd ones, so two variants run A B B A. */
+void ab_order(size_t nv, int round, int *out);
+
+struct control;
+
+/* Run it. Checks everything (schedulers, tunables, load space) before the
+ * first change. Returns 0, or -1 with why in err; res holds what was
+ * measured either way (free it with ab_result_free). */
+int ab_run(const struct ab_config *cfg, struct control *ctl, volatile sig_atomic_t *stop, struct ab_result *res,
+	   char *err, size_t len);
+
+void ab_result_free(struct ab_result *res);
+
+#endif

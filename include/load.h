@@ -1,0 +1,33 @@
+/* load: the built-in background load for demos and A/B runs, so nothing
+ * else needs installing. "write": sequential 1 MiB O_DIRECT writes at queue
+ * depth 8 through libaio into one scratch file, wrapping within a bounded
+ * size; "fsync": many small files written and fsync'd, like a package
+ * manager unpacking. It never writes to a raw device: the scratch directory
+ * is made by the tool (mkdtemp) on a filesystem of the disk under test, the
+ * files are created O_EXCL|O_NOFOLLOW, the run is refused when free space
+ * is below twice the size, and everything is removed when it stops. */
+#ifndef IOSCHED_LOAD_H
+#define IOSCHED_LOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum load_kind { LOAD_NONE, LOAD_WRITE, LOAD_FSYNC };
+
+struct load;
+
+/* "none", "write", "fsync" -> kind; -1 for anything else. */
+int load_kind_parse(const char *s);
+const char *load_kind_name(enum load_kind k);
+
+/* Start the load in a scratch directory made inside dir. Returns 0, or a
+ * negative errno with why in err (e.g. too little free space). */
+int load_start(enum load_kind kind, const char *dir, uint64_t size, struct load **out, char *err, size_t len);
+
+/* Bytes written so far. */
+uint64_t load_bytes(struct load *l);
+
+/* Stop, remove every file and the scratch directory. */
+void load_stop(struct load *l);
+
+#endif

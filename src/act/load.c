@@ -1,0 +1,218 @@
+/* load: see include/load.h */
+#include "load.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libaio.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "prng.h"
+#include "util.h"
+
+#define WRITE_BS (1u << 20)
+#define WRITE_QD 8
+#define FSYNC_FILE (16u << 10)
+#define FSYNC_KEEP 256 /* files kept before the oldest go: bounded, and deletes are load too */
+
+struct load {
+	enum load_kind kind;
+	char dir[PATH_MAX];
+	uint64_t size;
+	pthread_t thread;
+	pthread_mutex_t mu;
+	int stop;
+	uint64_t bytes;
+	int err;
+};
+
+int load_kind_parse(const char *s)
+{
+	return !strcmp(s, "none") ? LOAD_NONE : !strcmp(s, "write") ? LOAD_WRITE : !strcmp(s, "fsync") ? LOAD_FSYNC : -1;
+}
+
+const char *load_kind_name(enum load_kind k)
+{
+	return k == LOAD_WRITE ? "write" : k == LOAD_FSYNC ? "fsync" : "none";
+}
+
+static int stopping(struct load *l)
+{
+	pthread_mutex_lock(&l->mu);
+	int s = l->stop;
+	pthread_mutex_unlock(&l->mu);
+	return s;
+}
+
+static void add_bytes(struct load *l, uint64_t n)
+{
+	pthread_mutex_lock(&l->mu);
+	l->bytes += n;
+	pthread_mutex_unlock(&l->mu);
+}
+
+/* Sequential 1 MiB direct writes, 8 in flight, wrapping at l->size. */
+static void run_write(struct load *l)
+{
+	char path[PATH_MAX + 16];
+	snprintf(path, sizeof path, "%s/write.dat", l->dir);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_DIRECT | O_CLOEXEC, 0600);
+	io_context_t ctx = 0;
+	void *buf = NULL;
+	if (fd < 0 || io_setup(WRITE_QD, &ctx) < 0 || posix_memalign(&buf, 4096, WRITE_BS) != 0) {
+		l->err = errno ? errno : EIO;
+		goto out;
+	}
+	struct prng r;
+	prng_seed(&r, 1);
+	for (size_t i = 0; i < WRITE_BS / 8; i++)
+		((uint64_t *)buf)[i] = prng_next(&r); /* not zeros: no filesystem may skip them */
+	uint64_t blocks = l->size / WRITE_BS ? l->size / WRITE_BS : 1, next = 0;
+	struct iocb cbs[WRITE_QD], *cbp[1];
+	int inflight = 0;
+	while (!stopping(l) || inflight) {
+		while (!stopping(l) && inflight < WRITE_QD) {
+			struct iocb *cb = &cbs[next % WRITE_QD];
+			/* The kernel copies an iocb at submission: reusing the
+			 * struct of a request still in flight is safe. */
+			io_prep_pwrite(cb, fd, buf, WRITE_BS, (long long)((next % blocks) * WRITE_BS));
+			cbp[0] = cb;
+			if (io_submit(ctx, 1, cbp) != 1) {
+				l->err = EIO;
+				goto out;
+			}
+			next++;
+			inflight++;
+		}
+		struct io_event ev[WRITE_QD];
+		struct timespec ts = {0, 100000000L};
+		int n = io_getevents(ctx, 1, WRITE_QD, ev, &ts);
+		for (int i = 0; i < n; i++)
+			if ((long)ev[i].res > 0)
+				add_bytes(l, (uint64_t)ev[i].res);
+		if (n > 0)
+			inflight -= n;
+	}
+out:
+	if (ctx)
+		io_destroy(ctx);
+	free(buf);
+	if (fd >= 0)
+		close(fd);
+	unlink(path);
+}
+
+/* Small files written and fsync'd one after another; the oldest go. */
+static void run_fsync(struct load *l)
+{
+	char *buf = malloc(FSYNC_FILE);
+	if (!buf) {
+		l->err = ENOMEM;
+		return;
+	}
+	memset(buf, 0x5a, FSYNC_FILE);
+	uint64_t keep = l->size / FSYNC_FILE < FSYNC_KEEP ? l->size / FSYNC_FILE : FSYNC_KEEP;
+	if (keep < 1)
+		keep = 1;
+	uint64_t n = 0;
+	char path[PATH_MAX + 32];
+	while (!stopping(l)) {
+		snprintf(path, sizeof path, "%s/f%llu", l->dir, (unsigned long long)n);
+		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0) {
+			l->err = errno;
+			break;
+		}
+		if (write(fd, buf, FSYNC_FILE) == (ssize_t)FSYNC_FILE && fsync(fd) == 0)
+			add_bytes(l, FSYNC_FILE);
+		close(fd);
+		if (n >= keep) {
+			snprintf(path, sizeof path, "%s/f%llu", l->dir, (unsigned long long)(n - keep));
+			unlink(path);
+		}
+		n++;
+	}
+	for (uint64_t i = n > keep ? n - keep : 0; i < n; i++) {
+		snprintf(path, sizeof path, "%s/f%llu", l->dir, (unsigned long long)i);
+		unlink(path);
+	}
+	free(buf);
+}
+
+static void *load_main(void *arg)
+{
+	struct load *l = arg;
+	pthread_setname_np(pthread_self(), "iosched-load");
+	if (l->kind == LOAD_WRITE)
+		run_write(l);
+	else if (l->kind == LOAD_FSYNC)
+		run_fsync(l);
+	return NULL;
+}
+
+int load_start(enum load_kind kind, const char *dir, uint64_t size, struct load **out, char *err, size_t len)
+{
+	*out = NULL;
+	if (kind == LOAD_NONE)
+		return 0;
+	struct statvfs v;
+	if (statvfs(dir, &v) != 0) {
+		util_fmt(err, len, "load directory %s: %s", dir, strerror(errno));
+		return -errno;
+	}
+	uint64_t avail = (uint64_t)v.f_bavail * v.f_frsize;
+	if (avail < 2 * size) {
+		util_fmt(err, len, "load directory %s has %llu MiB free, below twice the load size (%llu MiB); use --load-size or --load-dir",
+			 dir, (unsigned long long)(avail >> 20), (unsigned long long)(size >> 20));
+		return -ENOSPC;
+	}
+	struct load *l = calloc(1, sizeof *l);
+	if (!l)
+		return -ENOMEM;
+	l->kind = kind;
+	l->size = size;
+	pthread_mutex_init(&l->mu, NULL);
+	if (util_pathf(l->dir, sizeof l->dir, "%s/.iosched-top-load.XXXXXX", dir) < 0 || !mkdtemp(l->dir)) {
+		util_fmt(err, len, "cannot make a scratch directory in %s: %s", dir, strerror(errno));
+		free(l);
+		return -errno;
+	}
+	int rc = pthread_create(&l->thread, NULL, load_main, l);
+	if (rc != 0) {
+		rmdir(l->dir);
+		free(l);
+		util_fmt(err, len, "cannot start the load thread: %s", strerror(rc));
+		return -rc;
+	}
+	*out = l;
+	return 0;
+}
+
+uint64_t load_bytes(struct load *l)
+{
+	if (!l)
+		return 0;
+	pthread_mutex_lock(&l->mu);
+	uint64_t b = l->bytes;
+	pthread_mutex_unlock(&l->mu);
+	return b;
+}
+
+void load_stop(struct load *l)
+{
+	if (!l)
+		return;
+	pthread_mutex_lock(&l->mu);
+	l->stop = 1;
+	pthread_mutex_unlock(&l->mu);
+	/* The writer reaps its requests in flight before it removes its file. */
+	pthread_join(l->thread, NULL);
+	rmdir(l->dir);
+	pthread_mutex_destroy(&l->mu);
+	free(l);
+}

@@ -1,0 +1,68 @@
+#!/bin/bash
+# The A/B runner on a loop device this test makes (ext4 on it for the
+# built-in write load): the JSON report has every variant and phase in the
+# balanced order, the load ran, the disk is back on its scheduler, no
+# scratch file is left; md and csv have their tables; a scheduler the disk
+# does not have, and a load that does not fit, are refused before anything
+# changes; SIGINT in a phase gives a partial report and restores.
+. "$(dirname "$0")/../lib/common.sh"
+need_root
+need_cmd jq losetup mkfs.ext4 mount
+setup_scratch
+
+attach_loop 1024; L=$LOOP
+N=$(basename "$L")
+mkfs.ext4 -q -E nodiscard "$L" || fail "mkfs failed"
+mkdir "$SCRATCH/mnt"
+mount "$L" "$SCRATCH/mnt" || fail "mount failed"
+on_exit "umount $SCRATCH/mnt"
+clean() { [ "$(ls -A "$SCRATCH/mnt" | grep -v lost+found)" = "" ]; }
+
+"$BIN" --ab none,bfq:low_latency=0 --disk "$N" --rounds 2 --dwell 2 --warmup 0.5 --load-size 128M --format json \
+	> "$SCRATCH/ab.json" 2> "$SCRATCH/ab.err" || fail "A/B exited $?: $(cat "$SCRATCH/ab.err")"
+jq -e . "$SCRATCH/ab.json" > /dev/null || fail "report is not JSON"
+jq -e --arg n "$N" '.disk == $n and .partial == false and .restored == "none" and (.load | test("^write"))
+	and .rate_hz == 0' "$SCRATCH/ab.json" > /dev/null || fail "report header wrong: $(jq -c 'del(.summary, .phases)' "$SCRATCH/ab.json")"
+jq -e '[.summary[].scheduler] == ["none", "bfq:low_latency=0"] and all(.summary[]; .n > 0 and .p50_us > 0)' \
+	"$SCRATCH/ab.json" > /dev/null || fail "summary wrong: $(jq -c .summary "$SCRATCH/ab.json")"
+jq -e '[.phases[] | [.scheduler, .round]] == [["none",1],["bfq:low_latency=0",1],["bfq:low_latency=0",2],["none",2]]
+	and all(.phases[]; .n > 0 and .write_MBps > 0)' "$SCRATCH/ab.json" > /dev/null ||
+	fail "phases wrong: $(jq -c '[.phases[] | {scheduler, round, n, write_MBps}]' "$SCRATCH/ab.json")"
+[ "$(sched_of "$N")" = none ] || fail "disk left on $(sched_of "$N")"
+clean || fail "scratch files left: $(ls -A "$SCRATCH/mnt")"
+note "$(jq -r '.summary[] | "\(.scheduler): p50 \(.p50_us) us, write \(.write_MBps) MB/s"' "$SCRATCH/ab.json" | tr '\n' ';')"
+
+"$BIN" --ab none,kyber --disk "$N" --rounds 1 --dwell 1 --warmup 0 --load none --format md > "$SCRATCH/ab.md" ||
+	fail "md run failed"
+grep -q "^| variant (all phases) | round |" "$SCRATCH/ab.md" || fail "md table missing"
+"$BIN" --ab none,kyber --disk "$N" --rounds 1 --dwell 1 --warmup 0 --load none --format csv > "$SCRATCH/ab.csv" ||
+	fail "csv run failed"
+head -n1 "$SCRATCH/ab.csv" | grep -q "^kind,variant,round,n,p50_us,mean_us" || fail "csv header wrong"
+[ "$(grep -c '^phase,' "$SCRATCH/ab.csv")" -eq 2 ] || fail "csv lacks the phases"
+
+# The fsync load, a baseline without load first, and cold-start timing.
+"$BIN" --ab none,kyber --disk "$N" --rounds 1 --dwell 1.5 --warmup 0.2 --load fsync --load-size 64M --baseline \
+	--startup true --startup-runs 2 --format json > "$SCRATCH/b.json" || fail "baseline/startup run failed"
+jq -e '[.phases[] | .round] == [0, 0, 1, 1] and all(.phases[]; .n > 0)
+	and all(.phases[] | select(.round == 1); .write_MBps > 0) and all(.summary[]; .startup_s > 0)' \
+	"$SCRATCH/b.json" > /dev/null || fail "baseline/startup report wrong: $(jq -c '[.phases[] | {round, n, write_MBps, startup_s}]' "$SCRATCH/b.json")"
+clean || fail "fsync load left files"
+
+out=$("$BIN" --ab none,nosuchsched --disk "$N" 2>&1); rc=$?
+[ $rc -eq 2 ] || fail "unknown scheduler: exit $rc"
+echo "$out" | grep -q "offers no scheduler 'nosuchsched'" || fail "unknown scheduler message: $out"
+out=$("$BIN" --ab none,bfq --disk "$N" --load-size 1T 2>&1); rc=$?
+[ $rc -eq 2 ] || fail "load too big: exit $rc"
+echo "$out" | grep -q "below twice the load size" || fail "load size message: $out"
+[ "$(sched_of "$N")" = none ] && clean || fail "a refused run changed something"
+
+"$BIN" --ab none,bfq --disk "$N" --rounds 2 --dwell 3 --warmup 0.5 --load-size 128M > "$SCRATCH/int.txt" 2>&1 &
+P=$!
+sleep 5
+kill -INT $P
+wait $P; rc=$?
+[ $rc -eq 1 ] || fail "SIGINT: exit $rc"
+grep -q "PARTIAL" "$SCRATCH/int.txt" || fail "no partial report: $(cat "$SCRATCH/int.txt")"
+[ "$(sched_of "$N")" = none ] || fail "SIGINT left $(sched_of "$N")"
+clean || fail "SIGINT left scratch files"
+echo "PASS"
