@@ -37,7 +37,7 @@ struct options {
 	struct sched_set sets[OPTIONS_MAX_DISKS]; /* --set, owned */
 	size_t nsets;
 	int restore;                            /* put every change back at exit */
-	long procs;                             /* --procs N: rows in JSON; 0: no processes */
+	int procs;                              /* --procs N: rows in JSON; 0: no processes */
 	int threads;                            /* per-thread rows */
 	int enable_delayacct;
 	int probe_rate_given;                   /* --probe-rate was on the command line */

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abreport.h"
+#include "load.h"
 #include "util.h"
 
 enum {
@@ -300,17 +302,8 @@ static int apply(int c, const char *arg, struct options *o, char *err, size_t le
 	case OPT_RESTORE:
 		o->restore = 1;
 		return 0;
-	case OPT_PROCS: {
-		char *end;
-		errno = 0;
-		long n = strtol(arg, &end, 10);
-		if (errno || end == arg || *end || n < 0 || n > PROCS_MAX) {
-			snprintf(err, len, "--procs: '%s' is not accepted; give a whole number from 0 to %d", arg, PROCS_MAX);
-			return -1;
-		}
-		o->procs = n;
-		return 0;
-	}
+	case OPT_PROCS:
+		return parse_long_opt("procs", arg, 0, PROCS_MAX, &o->procs, err, len);
 	case OPT_THREADS:
 		o->threads = 1;
 		return 0;
@@ -327,21 +320,18 @@ static int apply(int c, const char *arg, struct options *o, char *err, size_t le
 	case OPT_WARMUP:
 		return parse_secs("warmup", arg, 0, 600, &o->warmup_s, err, len);
 	case OPT_LOAD:
-		if (!strcmp(arg, "write") || !strcmp(arg, "fsync") || !strcmp(arg, "none")) {
-			o->load = !strcmp(arg, "none") ? 0 : !strcmp(arg, "write") ? 1 : 2;
-			return 0;
+		if ((o->load = load_kind_parse(arg)) < 0) {
+			snprintf(err, len, "--load: '%s' is not accepted; give write, fsync or none", arg);
+			return -1;
 		}
-		snprintf(err, len, "--load: '%s' is not accepted; give write, fsync or none", arg);
-		return -1;
+		return 0;
 	case OPT_LOAD_DIR:
 		free(o->load_dir);
 		return (o->load_dir = strdup(arg)) ? 0 : -1;
 	case OPT_LOAD_SIZE:
 		return parse_bytes("load-size", arg, 64ull << 20, 1ull << 40, &o->load_size, err, len);
 	case OPT_FORMAT:
-		o->ab_format = !strcmp(arg, "text") ? 0 : !strcmp(arg, "md") ? 1 : !strcmp(arg, "csv") ? 2
-			     : !strcmp(arg, "json") ? 3 : -1;
-		if (o->ab_format < 0) {
+		if ((o->ab_format = abreport_format_parse(arg)) < 0) {
 			snprintf(err, len, "--format: '%s' is not accepted; give text, md, csv or json", arg);
 			return -1;
 		}

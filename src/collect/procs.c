@@ -34,6 +34,7 @@ struct procs {
  * its sscanf-based parsing of /proc/PID/io and stat cost 17 ms per refresh
  * with 1,000 processes on the build machine (measured), 1.7 % of a core
  * by itself, over this pane's whole budget. */
+/* Not const only because procps_pids_new takes a plain pointer; never written. */
 static enum pids_item items[] = {PIDS_ID_PID, PIDS_ID_TID, PIDS_ID_EUID, PIDS_ID_EUSER};
 enum { I_PID, I_TID, I_EUID, I_EUSER };
 

@@ -132,18 +132,33 @@ static struct nlattr *find_attr(char *p, size_t len, uint16_t type)
 	return NULL;
 }
 
-static int resolve_family(struct taskstats_conn *c)
+/* One request and its reply; *attrs and *alen: the reply's attributes. */
+static int request(struct taskstats_conn *c, uint16_t type, uint8_t cmd, uint16_t attr, const void *data, uint16_t dlen,
+		   char **attrs, size_t *alen)
 {
-	const char name[] = TASKSTATS_GENL_NAME;
-	int rc = send_cmd(c, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, CTRL_ATTR_FAMILY_NAME, name, sizeof name);
+	int rc = send_cmd(c, type, cmd, attr, data, dlen);
 	if (rc < 0)
 		return rc;
 	ssize_t n = recv_reply(c);
 	if (n < 0)
 		return (int)n;
 	struct nlmsghdr *h = (struct nlmsghdr *)c->buf;
-	char *attrs = GENL_DATA(NLMSG_DATA(h));
-	struct nlattr *a = find_attr(attrs, h->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN), CTRL_ATTR_FAMILY_ID);
+	if (h->nlmsg_len > (size_t)n || h->nlmsg_len < NLMSG_LENGTH(GENL_HDRLEN))
+		return -EBADMSG;
+	*attrs = GENL_DATA(NLMSG_DATA(h));
+	*alen = h->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
+	return 0;
+}
+
+static int resolve_family(struct taskstats_conn *c)
+{
+	const char name[] = TASKSTATS_GENL_NAME;
+	char *attrs = NULL;
+	size_t alen = 0;
+	int rc = request(c, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, CTRL_ATTR_FAMILY_NAME, name, sizeof name, &attrs, &alen);
+	if (rc < 0)
+		return rc;
+	struct nlattr *a = find_attr(attrs, alen, CTRL_ATTR_FAMILY_ID);
 	if (!a)
 		return -ENOENT;
 	memcpy(&c->family, NLA_DATA(a), sizeof c->family);
@@ -177,18 +192,12 @@ int taskstats_open(struct taskstats_conn **out)
 
 int taskstats_query(struct taskstats_conn *c, uint32_t id, int tgid, struct ts_record *out)
 {
-	int rc = send_cmd(c, c->family, TASKSTATS_CMD_GET, tgid ? TASKSTATS_CMD_ATTR_TGID : TASKSTATS_CMD_ATTR_PID,
-			  &id, sizeof id);
+	char *attrs = NULL;
+	size_t alen = 0;
+	int rc = request(c, c->family, TASKSTATS_CMD_GET, tgid ? TASKSTATS_CMD_ATTR_TGID : TASKSTATS_CMD_ATTR_PID, &id,
+			 sizeof id, &attrs, &alen);
 	if (rc < 0)
 		return rc;
-	ssize_t n = recv_reply(c);
-	if (n < 0)
-		return (int)n;
-	struct nlmsghdr *h = (struct nlmsghdr *)c->buf;
-	if (h->nlmsg_len > (size_t)n || h->nlmsg_len < NLMSG_LENGTH(GENL_HDRLEN))
-		return -EBADMSG;
-	char *attrs = GENL_DATA(NLMSG_DATA(h));
-	size_t alen = h->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
 	/* AGGR_PID / AGGR_TGID nest the id and the stats. */
 	struct nlattr *agg = find_attr(attrs, alen, tgid ? TASKSTATS_TYPE_AGGR_TGID : TASKSTATS_TYPE_AGGR_PID);
 	if (!agg)
