@@ -76,10 +76,29 @@ int ab_parse_variants(const char *list, struct ab_config *cfg, char *err, size_t
 void ab_order(size_t nv, int round, int *out);
 
 struct control;
+struct ab_run;
 
-/* Run it. Checks everything (schedulers, tunables, load space) before the
- * first change. Returns 0, or -1 with why in err; res holds what was
- * measured either way (free it with ab_result_free). */
+/* Begin a run: check everything (schedulers, tunables, where the load
+ * writes and whether it fits) before the first change. Returns 0, or -1
+ * with why in err. res receives the phases as they are measured. */
+int ab_begin(const struct ab_config *cfg, struct ab_result *res, struct ab_run **out, char *err, size_t len);
+
+/* Advance the run; never waits (changes go through the control's worker,
+ * cold starts through a helper process), so a screen can keep drawing.
+ * Call it every 50 ms or so. Returns 0 while running, 1 when done, -1 on
+ * an error (why in err). */
+int ab_step(struct ab_run *r, struct control *c, char *err, size_t len);
+
+/* What the run is doing now, for a status line. */
+const char *ab_status(const struct ab_run *r);
+
+/* End the run (done, failed or cancelled): probe, load and cold start
+ * stopped, scratch files removed; res->partial when it did not finish.
+ * Settings are put back by the caller (control_finish or undo). */
+void ab_end(struct ab_run *r, int cancelled);
+
+/* The whole run in one call (the command line): begin, step until done or
+ * *stop, end. Returns 0, or -1 with why in err. */
 int ab_run(const struct ab_config *cfg, struct control *ctl, volatile sig_atomic_t *stop, struct ab_result *res,
 	   char *err, size_t len);
 

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-enum key_mode { KM_MAIN, KM_PICKER, KM_TUNABLES, KM_LOG, KM_UDEV, KM_IOPRIO, KM_COUNT };
+enum key_mode { KM_MAIN, KM_PICKER, KM_TUNABLES, KM_LOG, KM_UDEV, KM_IOPRIO, KM_REPORT, KM_COUNT };
 
 enum key_action {
 	KEY_ACT_QUIT,
@@ -43,6 +43,11 @@ enum key_action {
 	KEY_ACT_CMDLINE,
 	KEY_ACT_IOPRIO,
 	KEY_ACT_DELAYACCT,
+	KEY_ACT_AB,
+	KEY_ACT_CANCEL,
+	KEY_ACT_LOAD,
+	KEY_ACT_STARTUP,
+	KEY_ACT_REPORT,
 };
 
 #define KEYS_MAX_CODES 4

@@ -20,6 +20,11 @@ struct load;
 int load_kind_parse(const char *s);
 const char *load_kind_name(enum load_kind k);
 
+/* Where a load on disk writes: given (--load-dir) when not NULL, else
+ * /var/tmp when it is on that disk, else the first read-write filesystem on
+ * it. Returns 0, or -1 with what to do in err. */
+int load_pick_dir(const char *disk, const char *given, char *dir, size_t len, char *err, size_t elen);
+
 /* Start the load in a scratch directory made inside dir. Returns 0, or a
  * negative errno with why in err (e.g. too little free space). */
 int load_start(enum load_kind kind, const char *dir, uint64_t size, struct load **out, char *err, size_t len);

@@ -117,6 +117,7 @@ struct sampler {
 	size_t nprobes;
 	struct eventlog events;
 	struct procs *procs;       /* NULL until first needed */
+	char held[DISK_NAME_MAX];  /* a disk whose probe is held off (an A/B runs its own), or "" */
 };
 
 /* Start a sampler (cfg's arrays must outlive it). Returns 0 or a negative errno. */
@@ -147,6 +148,11 @@ void sample_warning(const struct disk_sample *d, char *buf, size_t len);
 /* Bring the pending-change fields of out up to date (cheap: no sysfs), so
  * a queued switch shows at once rather than at the next tick. */
 void sampler_refresh_pending(struct sampler *s, struct sample *out);
+
+/* Hold off (disk) or resume (NULL) the probe of one disk: an A/B run in
+ * the full-screen view measures with a probe of its own, and a second
+ * reader would change what it measures. */
+void sampler_hold_probe(struct sampler *s, const char *disk);
 
 /* Change every probe's pacing (0: back-to-back). */
 void sampler_set_probe_rate(struct sampler *s, double hz);

@@ -438,8 +438,8 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t le
 		snprintf(err, len, "--ab measures with the probe: --no-probe conflicts with it");
 		return -1;
 	}
-	if (!o->ab && (o->load >= 0 || o->baseline || o->startup)) {
-		snprintf(err, len, "--load, --baseline and --startup go with --ab");
+	if (!o->ab && o->batch && (o->load >= 0 || o->baseline || o->startup)) {
+		snprintf(err, len, "--load, --baseline and --startup go with --ab (or the full screen's A, L and S)");
 		return -1;
 	}
 	if (o->no_probe && (o->nprobe_disks || o->probe_file)) {

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "coldstart.h"
 #include "control.h"
 #include "diskstats.h"
 #include "iostat.h"
@@ -98,15 +99,6 @@ static int check(const struct ab_config *cfg, char *err, size_t len)
 	return 0;
 }
 
-/* Sleep up to secs, waking for a signal. Returns 1 when stopped. */
-static int nap(double secs, volatile sig_atomic_t *stop)
-{
-	double end = util_mono_now() + secs;
-	while (!*stop && util_mono_now() < end)
-		util_sleep_until(util_mono_now() + 0.05 < end ? util_mono_now() + 0.05 : end);
-	return *stop != 0;
-}
-
 static int disk_row(const char *disk, struct diskstats_row *out)
 {
 	struct diskstats_table t = {0};
@@ -116,119 +108,6 @@ static int disk_row(const char *disk, struct diskstats_row *out)
 		*out = *r;
 	diskstats_free(&t);
 	return r ? 0 : -ENOENT;
-}
-
-/* One cold start of cmd: the page cache dropped first. Returns seconds, or
- * a negative value when it could not run. */
-static double cold_start(const char *cmd)
-{
-	sync();
-	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || write(fd, "3", 1) != 1) {
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	close(fd);
-	double t0 = util_mono_now();
-	pid_t pid = fork();
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR);
-		dup2(null, 0);
-		dup2(null, 1);
-		dup2(null, 2);
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-		_exit(127);
-	}
-	int status;
-	if (pid < 0 || waitpid(pid, &status, 0) < 0)
-		return -1;
-	return util_mono_now() - t0;
-}
-
-static int apply_variant(struct control *c, const char *disk, const struct ab_variant *v, char *err, size_t len)
-{
-	struct tune_req reqs[AB_MAX_TUNABLES + 1];
-	/* Writing the scheduler in force changes nothing, and its tunables
-	 * would carry over from the last variant: pass through another one so
-	 * every phase starts from a freshly set-up scheduler. */
-	char now[32];
-	if (tune_read(disk, TUNE_SCHEDULER, "scheduler", now, sizeof now) == 0 && !strcmp(now, v->sched)) {
-		struct tune_req away;
-		tune_req_init(&away, disk, TUNE_SCHEDULER, "scheduler", strcmp(v->sched, "none") ? "none" : "mq-deadline");
-		if (control_apply_now(c, &away, 1, err, len) < 0)
-			return -1;
-	}
-	tune_req_init(&reqs[0], disk, TUNE_SCHEDULER, "scheduler", v->sched);
-	for (size_t k = 0; k < v->ntun; k++)
-		reqs[k + 1] = v->tun[k];
-	if (control_apply_now(c, reqs, v->ntun + 1, err, len) < 0)
-		return -1;
-	return 0;
-}
-
-static int start_probe(const struct ab_config *cfg, struct probe **p, char *err, size_t len);
-
-/* Let the switch settle for the warm-up, then measure one phase with a
- * probe thread of its own, started after the warm-up as each by-hand fio
- * reader is a new process started after the switch. This matters: right
- * after a switch every task's queue is new at once, and bfq's burst
- * detection denies such a burst the weight raising a reader that starts
- * alone gets (seen here: bfq's p50 as bad as none's with the probe started
- * at the switch, 60x better with it started 2 s later, as fio's is).
- * Returns 1 when a signal cut it short, -1 on error. */
-static int phase(const struct ab_config *cfg, volatile sig_atomic_t *stop, struct ab_phase *ph, char *err, size_t len)
-{
-	int cut = nap(cfg->warmup_s, stop);
-	struct probe *p;
-	if (start_probe(cfg, &p, err, len) < 0)
-		return -1;
-	struct probe_reading *r = malloc(sizeof *r);
-	if (!r) {
-		probe_stop(p);
-		return -1;
-	}
-	struct diskstats_row d0, d1;
-	disk_row(cfg->disk, &d0);
-	double t0 = util_mono_now();
-	ph->start_ts = util_real_now();
-	for (int i = 0; !cut && cfg->startup_cmd && i < cfg->startup_runs && i < AB_MAX_STARTUPS; i++) {
-		double s = cold_start(cfg->startup_cmd);
-		if (s >= 0)
-			ph->startup_s[ph->nstartup++] = s;
-	}
-	if (!cut)
-		cut = nap(cfg->dwell_s - (util_mono_now() - t0), stop);
-	probe_read(p, util_mono_now(), r);
-	double dt = util_mono_now() - t0;
-	ph->h = r->interval;
-	ph->flagged = r->flagged_interval;
-	struct iostat_rates io;
-	if (disk_row(cfg->disk, &d1) == 0 && iostat_compute(&d0, &d1, dt, &io) == 0) {
-		ph->read_MBps = io.rkB_s / 1024.0;
-		ph->write_MBps = io.wkB_s / 1024.0;
-	}
-	free(r);
-	probe_stop(p);
-	return cut;
-}
-
-static int load_dir(const struct ab_config *cfg, char *dir, size_t len, char *err, size_t elen)
-{
-	if (cfg->load_dir) {
-		util_strlcpy(dir, cfg->load_dir, len);
-		return 0;
-	}
-	char d[64];
-	if (probefile_disk_of_path("/var/tmp", d, sizeof d) == 0 && strcmp(d, cfg->disk) == 0) {
-		util_strlcpy(dir, "/var/tmp", len);
-		return 0;
-	}
-	if (probefile_mount_of_disk(cfg->disk, dir, len) == 0)
-		return 0;
-	util_fmt(err, elen, "--load %s: no read-write filesystem on %s to write into; give --load-dir DIR on it, or --load none",
-		 load_kind_name(cfg->load), cfg->disk);
-	return -1;
 }
 
 static int start_probe(const struct ab_config *cfg, struct probe **p, char *err, size_t len)
@@ -243,43 +122,31 @@ static int start_probe(const struct ab_config *cfg, struct probe **p, char *err,
 	return probe_start(&pc, p, err, len);
 }
 
-static struct ab_phase *next_phase(struct ab_result *res)
-{
-	if (res->nphases == AB_MAX_PHASES)
-		return NULL;
-	struct ab_phase *ph = &res->phases[res->nphases];
-	memset(ph, 0, sizeof *ph);
-	return ph;
-}
+enum ab_state { AB_NEXT, AB_APPLY, AB_WARMUP, AB_STARTUP, AB_MEASURE, AB_DONE };
 
-/* The measured phases, in order; stops at the first error or signal. */
-static int run_phases(const struct ab_config *cfg, struct control *ctl, int baseline,
-		      volatile sig_atomic_t *stop, struct ab_result *res, char *err, size_t len)
-{
+struct ab_run {
+	struct ab_config cfg;
+	struct ab_result *res;
+	enum ab_state st;
+	int baseline;               /* in the baseline pass */
+	int round;                  /* 0-based within the pass */
+	size_t idx;                 /* position in this round's order */
 	int order[AB_MAX_VARIANTS];
-	int rounds = baseline ? 1 : cfg->rounds;
-	for (int r = 0; r < rounds && !*stop; r++) {
-		ab_order(cfg->nv, r, order);
-		for (size_t i = 0; i < cfg->nv && !*stop; i++) {
-			struct ab_phase *ph = next_phase(res);
-			if (!ph)
-				return 0;
-			if (apply_variant(ctl, cfg->disk, &cfg->v[order[i]], err, len) < 0)
-				return -1;
-			ph->variant = order[i];
-			ph->round = baseline ? 0 : r + 1;
-			int cut = phase(cfg, stop, ph, err, len);
-			if (cut < 0)
-				return -1;
-			if (!cut)
-				res->nphases++;
-		}
-	}
-	return 0;
-}
+	struct tune_req reqs[AB_MAX_TUNABLES + 2];
+	size_t nreqs, nextreq;
+	double submitted;           /* mono time of the last request */
+	double until;
+	struct probe *probe;
+	struct diskstats_row d0;
+	double t0;
+	struct coldstart cs;
+	struct load *load;
+	char dir[PATH_MAX];
+	struct ab_phase cur;
+	char status[200];
+};
 
-int ab_run(const struct ab_config *cfg, struct control *ctl, volatile sig_atomic_t *stop, struct ab_result *res,
-	   char *err, size_t len)
+int ab_begin(const struct ab_config *cfg, struct ab_result *res, struct ab_run **out, char *err, size_t len)
 {
 	memset(res, 0, sizeof *res);
 	util_strlcpy(res->disk, cfg->disk, sizeof res->disk);
@@ -291,28 +158,233 @@ int ab_run(const struct ab_config *cfg, struct control *ctl, volatile sig_atomic
 		util_fmt(res->probe, sizeof res->probe, "QD1 %u B reads at %g Hz (paced)", cfg->probe_size, cfg->probe_rate_hz);
 	else
 		util_fmt(res->probe, sizeof res->probe, "QD1 %u B reads back-to-back", cfg->probe_size);
+	struct ab_run *r = calloc(1, sizeof *r);
 	res->phases = calloc(AB_MAX_PHASES, sizeof *res->phases);
-	if (!res->phases)
+	if (!r || !res->phases) {
+		free(r);
+		util_fmt(err, len, "out of memory");
 		return -1;
-	char dir[PATH_MAX] = "";
-	if (check(cfg, err, len) < 0 || (cfg->load != LOAD_NONE && load_dir(cfg, dir, sizeof dir, err, len) < 0))
+	}
+	r->cfg = *cfg;
+	r->res = res;
+	if (check(cfg, err, len) < 0 ||
+	    (cfg->load != LOAD_NONE && load_pick_dir(cfg->disk, cfg->load_dir, r->dir, sizeof r->dir, err, len) < 0)) {
+		free(r);
 		return -1;
-	int rc = 0;
-	if (cfg->baseline)
-		rc = run_phases(cfg, ctl, 1, stop, res, err, len);
-	struct load *l = NULL;
-	if (rc == 0 && !*stop && load_start(cfg->load, dir, cfg->load_size, &l, err, len) < 0)
-		rc = -1;
+	}
 	if (cfg->load == LOAD_NONE)
 		util_strlcpy(res->load, "none (the user's own)", sizeof res->load);
 	else
 		util_fmt(res->load, sizeof res->load, "%s (built in, %llu MiB in %s)", load_kind_name(cfg->load),
-			 (unsigned long long)(cfg->load_size >> 20), dir);
-	if (rc == 0 && !*stop)
-		rc = run_phases(cfg, ctl, 0, stop, res, err, len);
-	load_stop(l);
-	res->partial = *stop != 0;
-	return rc;
+			 (unsigned long long)(cfg->load_size >> 20), r->dir);
+	r->baseline = cfg->baseline;
+	/* Without a baseline the load starts before the first phase: a load
+	 * that does not fit is refused before anything changes. */
+	if (!r->baseline && load_start(cfg->load, r->dir, cfg->load_size, &r->load, err, len) < 0) {
+		free(r);
+		return -1;
+	}
+	ab_order(cfg->nv, 0, r->order);
+	*out = r;
+	return 0;
+}
+
+/* The requests of the next phase: through another scheduler first when
+ * the variant's is in force (writing the scheduler in force changes
+ * nothing, and its tunables would carry over from the last variant). */
+static void plan(struct ab_run *r, const struct ab_variant *v)
+{
+	char now[32];
+	r->nreqs = r->nextreq = 0;
+	if (tune_read(r->cfg.disk, TUNE_SCHEDULER, "scheduler", now, sizeof now) == 0 && !strcmp(now, v->sched))
+		tune_req_init(&r->reqs[r->nreqs++], r->cfg.disk, TUNE_SCHEDULER, "scheduler",
+			      strcmp(v->sched, "none") ? "none" : "mq-deadline");
+	tune_req_init(&r->reqs[r->nreqs++], r->cfg.disk, TUNE_SCHEDULER, "scheduler", v->sched);
+	for (size_t k = 0; k < v->ntun; k++)
+		r->reqs[r->nreqs++] = v->tun[k];
+}
+
+/* Position to the next phase; 0 when there is none left. */
+static int advance(struct ab_run *r, char *err, size_t len)
+{
+	int rounds = r->baseline ? 1 : r->cfg.rounds;
+	if (r->idx == r->cfg.nv) {
+		r->idx = 0;
+		r->round++;
+	}
+	if (r->round == rounds) {
+		if (!r->baseline)
+			return 0;
+		/* Baseline done: the loaded rounds begin, with their load. */
+		r->baseline = 0;
+		r->round = 0;
+		if (load_start(r->cfg.load, r->dir, r->cfg.load_size, &r->load, err, len) < 0)
+			return -1;
+	}
+	ab_order(r->cfg.nv, r->round, r->order);
+	return 1;
+}
+
+static void begin_measure(struct ab_run *r, char *err, size_t len)
+{
+	r->cur.start_ts = util_real_now();
+	disk_row(r->cfg.disk, &r->d0);
+	r->t0 = util_mono_now();
+	r->until = r->t0 + r->cfg.dwell_s;
+	(void)err;
+	(void)len;
+}
+
+static int end_measure(struct ab_run *r)
+{
+	struct probe_reading *rd = malloc(sizeof *rd);
+	if (!rd)
+		return -1;
+	probe_read(r->probe, util_mono_now(), rd);
+	double dt = util_mono_now() - r->t0;
+	r->cur.h = rd->interval;
+	r->cur.flagged = rd->flagged_interval;
+	free(rd);
+	probe_stop(r->probe);
+	r->probe = NULL;
+	struct diskstats_row d1;
+	struct iostat_rates io;
+	if (disk_row(r->cfg.disk, &d1) == 0 && iostat_compute(&r->d0, &d1, dt, &io) == 0) {
+		r->cur.read_MBps = io.rkB_s / 1024.0;
+		r->cur.write_MBps = io.wkB_s / 1024.0;
+	}
+	if (r->res->nphases < AB_MAX_PHASES)
+		r->res->phases[r->res->nphases++] = r->cur;
+	return 0;
+}
+
+/* Submit the next request once the previous one is through; 1 when all
+ * are, -1 when one failed. */
+static int apply_step(struct ab_run *r, struct control *c, char *err, size_t len)
+{
+	if (!worker_idle(c->w))
+		return 0;
+	control_poll(c);
+	if (r->nextreq > 0 && (c->last_mono < r->submitted || !c->last_ok)) {
+		util_strlcpy(err, c->last_mono < r->submitted ? "a change got no answer" : c->last, len);
+		return -1;
+	}
+	if (r->nextreq == r->nreqs)
+		return 1;
+	r->submitted = util_mono_now();
+	if (control_request(c, &r->reqs[r->nextreq++], err, len) < 0)
+		return -1;
+	return 0;
+}
+
+/* The cold starts of a phase, one after another, each through a helper
+ * process; 1 when all are done. */
+static int startup_step(struct ab_run *r)
+{
+	if (!r->cfg.startup_cmd || r->cur.nstartup >= r->cfg.startup_runs || r->cur.nstartup >= AB_MAX_STARTUPS)
+		return 1;
+	if (!r->cs.pid)
+		return coldstart_begin(r->cfg.startup_cmd, &r->cs) < 0 ? 1 : 0;
+	double secs;
+	int rc = coldstart_poll(&r->cs, &secs);
+	if (rc == 1)
+		r->cur.startup_s[r->cur.nstartup++] = secs;
+	else if (rc < 0)
+		return 1; /* cannot time it (no root?): the phase goes on without */
+	return 0;
+}
+
+int ab_step(struct ab_run *r, struct control *c, char *err, size_t len)
+{
+	double now = util_mono_now();
+	const struct ab_variant *v = &r->cfg.v[r->order[r->idx < r->cfg.nv ? r->idx : 0]];
+	switch (r->st) {
+	case AB_NEXT: {
+		int more = advance(r, err, len);
+		if (more <= 0) {
+			r->st = AB_DONE;
+			return more < 0 ? -1 : 1;
+		}
+		v = &r->cfg.v[r->order[r->idx]];
+		memset(&r->cur, 0, sizeof r->cur);
+		r->cur.variant = r->order[r->idx];
+		r->cur.round = r->baseline ? 0 : r->round + 1;
+		plan(r, v);
+		r->st = AB_APPLY;
+		return 0;
+	}
+	case AB_APPLY: {
+		int rc = apply_step(r, c, err, len);
+		if (rc == 1) {
+			r->until = now + r->cfg.warmup_s;
+			r->st = AB_WARMUP;
+		}
+		return rc < 0 ? -1 : 0;
+	}
+	case AB_WARMUP:
+		/* The probe starts after the warm-up: see the note at phase
+		 * start in the man page (bfq's burst detection). */
+		if (now < r->until)
+			return 0;
+		if (start_probe(&r->cfg, &r->probe, err, len) < 0)
+			return -1;
+		begin_measure(r, err, len);
+		r->st = AB_STARTUP;
+		return 0;
+	case AB_STARTUP:
+		if (startup_step(r))
+			r->st = AB_MEASURE;
+		return 0;
+	case AB_MEASURE:
+		if (now < r->until)
+			return 0;
+		if (end_measure(r) < 0)
+			return -1;
+		r->idx++;
+		r->st = AB_NEXT;
+		return 0;
+	case AB_DONE:
+		return 1;
+	}
+	(void)v;
+	return -1;
+}
+
+const char *ab_status(const struct ab_run *r)
+{
+	struct ab_run *w = (struct ab_run *)r; /* the status text is a cache */
+	size_t total = r->cfg.nv * (size_t)(r->cfg.rounds + (r->cfg.baseline ? 1 : 0));
+	const char *what = r->st == AB_APPLY ? "switching" : r->st == AB_WARMUP ? "warming up" :
+			   r->st == AB_STARTUP ? "timing cold starts" : r->st == AB_MEASURE ? "measuring" : "";
+	double left = r->until - util_mono_now();
+	util_fmt(w->status, sizeof w->status, "A/B %s: phase %zu/%zu, %s%s, %s %.0f s", r->cfg.disk, r->res->nphases + 1,
+		 total, r->cfg.v[r->cur.variant].text, r->cur.round ? "" : " (baseline)", what, left > 0 ? left : 0);
+	return r->status;
+}
+
+void ab_end(struct ab_run *r, int cancelled)
+{
+	if (!r)
+		return;
+	coldstart_cancel(&r->cs);
+	if (r->probe)
+		probe_stop(r->probe);
+	load_stop(r->load);
+	r->res->partial = cancelled || r->st != AB_DONE;
+	free(r);
+}
+
+int ab_run(const struct ab_config *cfg, struct control *ctl, volatile sig_atomic_t *stop, struct ab_result *res,
+	   char *err, size_t len)
+{
+	struct ab_run *r;
+	if (ab_begin(cfg, res, &r, err, len) < 0)
+		return -1;
+	int rc = 0;
+	while (!*stop && (rc = ab_step(r, ctl, err, len)) == 0)
+		util_sleep_until(util_mono_now() + 0.02);
+	ab_end(r, *stop != 0);
+	return rc < 0 ? -1 : 0;
 }
 
 void ab_result_free(struct ab_result *res)

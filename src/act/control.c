@@ -203,7 +203,8 @@ int control_delayacct(struct control *c, int on, char *msg, size_t len)
 
 int control_finish(struct control *c, int restore, double wait_s, FILE *f)
 {
-	control_poll(c);
+	/* Changes already asked for (an A/B's undos among them) finish first. */
+	wait_idle(c, util_mono_now() + wait_s);
 	int rc = 0;
 	uint64_t now = 0;
 	if (c->delayacct_orig >= 0 && util_read_u64(DELAYACCT, &now) == 0 && (int)(now != 0) != c->delayacct_orig) {

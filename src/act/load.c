@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "prng.h"
+#include "probefile.h"
 #include "util.h"
 
 #define WRITE_BS (1u << 20)
@@ -153,6 +154,24 @@ static void *load_main(void *arg)
 	else if (l->kind == LOAD_FSYNC)
 		run_fsync(l);
 	return NULL;
+}
+
+int load_pick_dir(const char *disk, const char *given, char *dir, size_t len, char *err, size_t elen)
+{
+	char d[64];
+	if (given) {
+		util_strlcpy(dir, given, len);
+		return 0;
+	}
+	if (probefile_disk_of_path("/var/tmp", d, sizeof d) == 0 && strcmp(d, disk) == 0) {
+		util_strlcpy(dir, "/var/tmp", len);
+		return 0;
+	}
+	if (probefile_mount_of_disk(disk, dir, len) == 0)
+		return 0;
+	util_fmt(err, elen, "no read-write filesystem on %s for the load to write into; give --load-dir DIR on it, or --load none",
+		 disk);
+	return -1;
 }
 
 int load_start(enum load_kind kind, const char *dir, uint64_t size, struct load **out, char *err, size_t len)

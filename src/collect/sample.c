@@ -43,7 +43,7 @@ static int wanted(const struct sampler *s, const char *name)
 
 int sampler_wants_probe(const struct sampler *s, const struct disk_info *d)
 {
-	if (!s->cfg.probe)
+	if (!s->cfg.probe || (s->held[0] && strcmp(s->held, d->name) == 0))
 		return 0;
 	if (s->cfg.probe_file_disk && strcmp(s->cfg.probe_file_disk, d->name) == 0)
 		return 1;
@@ -146,11 +146,11 @@ static void sync_probes(struct sampler *s, const struct disk_info *disks, size_t
 		size_t k;
 		for (k = 0; k < n && strcmp(disks[k].name, s->probes[i].disk) != 0; k++)
 			;
-		if (k < n) {
+		if (k < n && strcmp(s->held, s->probes[i].disk) != 0) {
 			i++;
 			continue;
 		}
-		if (s->probes[i].last_state != PROBE_ENDED)
+		if (k == n && s->probes[i].last_state != PROBE_ENDED)
 			post_probe_event(s, s->probes[i].disk, 0, "disk gone; probe stopped");
 		probe_stop(s->probes[i].p);
 		s->probes[i] = s->probes[--s->nprobes];
@@ -408,6 +408,11 @@ void sampler_refresh_pending(struct sampler *s, struct sample *out)
 		memset(&out->disks[i].pending, 0, sizeof out->disks[i].pending);
 		fill_pending(jobs, n, now, &out->disks[i]);
 	}
+}
+
+void sampler_hold_probe(struct sampler *s, const char *disk)
+{
+	util_strlcpy(s->held, disk ? disk : "", sizeof s->held);
 }
 
 void sampler_set_probe_rate(struct sampler *s, double hz)

@@ -23,6 +23,11 @@ static const struct key_binding table[] = {
 	{KM_MAIN, {'c'}, "c", KEY_ACT_CMDLINE, "full command lines (again: names)"},
 	{KM_MAIN, {'i'}, "i", KEY_ACT_IOPRIO, "change the selected process's I/O priority, like ionice"},
 	{KM_MAIN, {'D'}, "D", KEY_ACT_DELAYACCT, "turn delay accounting (per-process I/O wait) on or off"},
+	{KM_MAIN, {'A'}, "A", KEY_ACT_AB, "A/B: compare schedulers on the selected disk (asks which)"},
+	{KM_MAIN, {ESC}, "Esc", KEY_ACT_CANCEL, "stop a running A/B (its settings are put back)"},
+	{KM_MAIN, {'L'}, "L", KEY_ACT_LOAD, "start or stop the built-in load (--load, default write) on the selected disk"},
+	{KM_MAIN, {'S'}, "S", KEY_ACT_STARTUP, "time one cold start of the --startup command"},
+	{KM_MAIN, {'V'}, "V", KEY_ACT_REPORT, "show the last A/B report again"},
 	{KM_MAIN, {'s'}, "s", KEY_ACT_PICKER, "pick a scheduler for the selected disk"},
 	{KM_MAIN, {']'}, "]", KEY_ACT_NEXT_SCHED, "switch the selected disk to its next scheduler"},
 	{KM_MAIN, {'['}, "[", KEY_ACT_PREV_SCHED, "switch the selected disk to its previous scheduler"},
@@ -59,6 +64,11 @@ static const struct key_binding table[] = {
 	{KM_IOPRIO, {KEY_DOWN, 'j'}, "Down", KEY_ACT_DOWN, "move down"},
 	{KM_IOPRIO, {'\n', '\r', KEY_ENTER}, "Enter", KEY_ACT_ENTER, "set the priority under the cursor (every thread of the process)"},
 	{KM_IOPRIO, {ESC, 'q', 'i'}, "Esc", KEY_ACT_CLOSE, "cancel"},
+
+	{KM_REPORT, {KEY_UP, 'k'}, "Up", KEY_ACT_UP, "scroll up"},
+	{KM_REPORT, {KEY_DOWN, 'j'}, "Down", KEY_ACT_DOWN, "scroll down"},
+	{KM_REPORT, {'w'}, "w", KEY_ACT_WRITE, "save the report as Markdown in the current directory"},
+	{KM_REPORT, {ESC, 'q'}, "Esc", KEY_ACT_CLOSE, "close"},
 };
 
 #define NKEYS (sizeof table / sizeof table[0])
@@ -87,6 +97,7 @@ const char *keys_mode_name(enum key_mode mode)
 		[KM_MAIN] = "Main screen",       [KM_PICKER] = "Scheduler picker (s)",
 		[KM_TUNABLES] = "Tunables (t)", [KM_LOG] = "Event log (l)",
 		[KM_UDEV] = "udev rule (P)",     [KM_IOPRIO] = "I/O priority (i)",
+		[KM_REPORT] = "A/B report",
 	};
 	return mode < KM_COUNT ? names[mode] : "?";
 }

@@ -9,10 +9,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "ab.h"
+#include "abreport.h"
 #include "chart.h"
+#include "coldstart.h"
 #include "columns.h"
 #include "control.h"
 #include "keys.h"
+#include "load.h"
 #include "procpane.h"
 #include "tune.h"
 #include "udevrule.h"
@@ -59,6 +63,18 @@ struct tui {
 	int prio_cur;                   /* I/O priority picker: cursor */
 	int prio_pid;                   /* ... for this process */
 	char prio_comm[64];
+	struct ab_config abcfg;         /* A/B: what runs ... */
+	struct ab_run *ab;              /* ... while it runs */
+	struct ab_result abres;
+	size_t ab_undo_base;            /* the undo log's length when it began */
+	int ab_prompt;                  /* typing the variants */
+	char ab_input[128];
+	char *report;                   /* the last report, as text */
+	int report_top;                 /* its scroll position */
+	struct load *load;              /* L: the built-in load ... */
+	char load_disk[DISK_NAME_MAX];  /* ... on this disk */
+	struct coldstart cs;            /* S: a cold start being timed */
+	double startup_s;               /* the last one's time; < 0 none */
 };
 
 /* What the I/O priority picker offers: ionice's classes and levels. */
@@ -162,6 +178,15 @@ static void draw_header(const struct tui *t)
 	else
 		snprintf(line, sizeof line, "I/O pressure: n/a (/proc/pressure/io: %s)", strerror(-s->psi_err));
 	put(1, 0, line);
+	if (t->load) {
+		char l[160], sz[16];
+		util_format_size(load_bytes(t->load), sz, sizeof sz);
+		util_fmt(l, sizeof l, "  LOAD %s on %s: %s written (L stops it)", load_kind_name(t->o->load < 0 ? LOAD_WRITE :
+			 (enum load_kind)t->o->load), t->load_disk, sz);
+		attron(A_BOLD | A_REVERSE);
+		put(1, (int)strlen(line), l);
+		attroff(A_BOLD | A_REVERSE);
+	}
 	draw_writers(t, 2);
 }
 
@@ -260,6 +285,8 @@ static void draw_probe_line(const struct tui *t, const struct disk_sample *d, in
 	if (st->missed)
 		snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "%llu paced reads missed  ",
 			 (unsigned long long)st->missed);
+	if (t->startup_s >= 0)
+		snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "cold start %.2f s  ", t->startup_s);
 	if (st->mode == PROBE_MODE_FILE)
 		util_fmt(extra + strlen(extra), sizeof extra - strlen(extra), "file mode: %s", st->why);
 	attron(A_BOLD);
@@ -301,8 +328,13 @@ static void draw_status(const struct tui *t)
 	char line[512];
 	char rate[32];
 	rate_text(t->s.probe_rate_hz, rate, sizeof rate);
-	if (t->filtering)
+	if (t->ab_prompt)
+		util_fmt(line, sizeof line, "A/B on %s, variants (SCHED[:key=value],...): %s_   (Enter starts, Esc cancels)",
+			 t->selected, t->ab_input);
+	else if (t->filtering)
 		util_fmt(line, sizeof line, "filter processes by command: %s_   (Enter keeps it, Esc clears it)", t->pp.filter);
+	else if (t->ab)
+		util_fmt(line, sizeof line, "%s   (Esc stops it)", ab_status(t->ab));
 	else if (t->msg[0] && util_mono_now() < t->msg_until)
 		util_strlcpy(line, t->msg, sizeof line);
 	else
@@ -535,9 +567,27 @@ static void draw_ioprio(const struct tui *t)
 	mvaddnstr(y + h - 2, x + 2, "Enter set (u undoes), Esc cancel", w - 4);
 }
 
+static void draw_report(const struct tui *t)
+{
+	int w = COLS - 2, x = 1, y = 1, h = LINES - 2;
+	if (w < 20 || h < 4 || !t->report)
+		return;
+	panel_box(y, x, h, w, " A/B report (w saves it as Markdown, Esc closes) ");
+	const char *p = t->report;
+	for (int skip = 0; skip < t->report_top && p; skip++)
+		p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL;
+	for (int r = 0; p && *p && r < h - 2; r++) {
+		const char *nl = strchr(p, '\n');
+		int n = nl ? (int)(nl - p) : (int)strlen(p);
+		mvaddnstr(y + 1 + r, x + 1, p, n < w - 2 ? n : w - 2);
+		p = nl ? nl + 1 : NULL;
+	}
+}
+
 static void draw_panel(const struct tui *t)
 {
 	switch (t->mode) {
+	case KM_REPORT: draw_report(t); break;
 	case KM_IOPRIO: draw_ioprio(t); break;
 	case KM_PICKER: draw_picker(t); break;
 	case KM_TUNABLES: draw_tunables(t); break;
@@ -603,10 +653,18 @@ static void cycle_rate(struct tui *t)
 	say(t, msg);
 }
 
+/* While an A/B runs it owns the disk's settings. */
+static int ab_busy(struct tui *t)
+{
+	if (t->ab)
+		say(t, "an A/B run is changing settings: Esc stops it first");
+	return t->ab != NULL;
+}
+
 static void request(struct tui *t, enum tune_kind kind, const char *key, const char *value)
 {
 	const struct disk_sample *d = selected_disk(t);
-	if (!d)
+	if (!d || ab_busy(t))
 		return;
 	struct tune_req r;
 	char msg[256];
@@ -701,7 +759,9 @@ static void write_udev(struct tui *t)
 static void step_cursor(struct tui *t, int dir)
 {
 	const struct disk_sample *d = selected_disk(t);
-	if (t->mode == KM_IOPRIO)
+	if (t->mode == KM_REPORT)
+		t->report_top = t->report_top + dir < 0 ? 0 : t->report_top + dir;
+	else if (t->mode == KM_IOPRIO)
 		t->prio_cur = (t->prio_cur + dir + (int)NPRIO) % (int)NPRIO;
 	else if (t->mode == KM_MAIN && t->focus_procs)
 		procpane_step(&t->pp, &t->s, dir);
@@ -755,6 +815,178 @@ static void toggle(struct tui *t, int *flag, const char *on, const char *off)
 	say(t, *flag ? on : off);
 }
 
+static void save_report(struct tui *t)
+{
+	char name[128], stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+	util_fmt(name, sizeof name, "iosched-top-ab-%s-%s.md", t->abres.disk, stamp);
+	FILE *f = fopen(name, "wx");
+	if (!f) {
+		char msg[256];
+		util_fmt(msg, sizeof msg, "cannot write %s: %s", name, strerror(errno));
+		say(t, msg);
+		return;
+	}
+	abreport_write(f, &t->abcfg, &t->abres, AB_MD);
+	fclose(f);
+	char msg[200];
+	util_fmt(msg, sizeof msg, "saved %s", name);
+	say(t, msg);
+}
+
+/* The run is over: put its settings back (queued undos), keep the report. */
+static void ab_finish(struct tui *t, int cancelled)
+{
+	ab_end(t->ab, cancelled);
+	t->ab = NULL;
+	char msg[256];
+	while (t->ctl->undo.n > t->ab_undo_base && control_undo(t->ctl, msg, sizeof msg) == 0)
+		;
+	sampler_hold_probe(t->smp, NULL);
+	free(t->report);
+	t->report = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&t->report, &len);
+	if (f) {
+		abreport_write(f, &t->abcfg, &t->abres, AB_TEXT);
+		fclose(f);
+	}
+	t->report_top = 0;
+	t->mode = KM_REPORT;
+}
+
+static void ab_start(struct tui *t)
+{
+	const struct options *o = t->o;
+	struct ab_config *c = &t->abcfg;
+	char err[512];
+	memset(c, 0, sizeof *c);
+	util_strlcpy(c->disk, t->selected, sizeof c->disk);
+	t->ab_prompt = 0;
+	if (ab_parse_variants(t->ab_input, c, err, sizeof err) < 0) {
+		say(t, err);
+		return;
+	}
+	c->rounds = o->rounds;
+	c->dwell_s = o->dwell_s;
+	c->warmup_s = o->warmup_s;
+	c->load = o->load < 0 ? LOAD_WRITE : (enum load_kind)o->load;
+	if (t->load && c->load != LOAD_NONE) {
+		say(t, "the L load is running: stop it first (L), or use --load none");
+		return;
+	}
+	c->load_dir = o->load_dir;
+	c->load_size = o->load_size;
+	c->probe_rate_hz = o->probe_rate_given ? o->probe_rate_hz : 0;
+	c->probe_size = (uint32_t)o->probe_size;
+	c->seed = o->have_seed ? o->seed : (uint64_t)getpid();
+	c->baseline = o->baseline;
+	c->startup_cmd = o->startup;
+	c->startup_runs = o->startup_runs;
+	ab_result_free(&t->abres);
+	t->ab_undo_base = t->ctl->undo.n;
+	if (ab_begin(c, &t->abres, &t->ab, err, sizeof err) < 0) {
+		t->ab = NULL;
+		say(t, err);
+		return;
+	}
+	/* The A/B measures with a probe of its own: a second reader would
+	 * change what it measures. */
+	sampler_hold_probe(t->smp, c->disk);
+}
+
+static void ab_key(struct tui *t, int ch)
+{
+	size_t n = strlen(t->ab_input);
+	if (ch == ESC)
+		t->ab_prompt = 0;
+	else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
+		ab_start(t);
+	else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && n)
+		t->ab_input[n - 1] = '\0';
+	else if (ch >= 32 && ch < 127 && n + 1 < sizeof t->ab_input) {
+		t->ab_input[n] = (char)ch;
+		t->ab_input[n + 1] = '\0';
+	}
+}
+
+static void ab_open(struct tui *t)
+{
+	const struct disk_sample *d = selected_disk(t);
+	if (!d || d->info.sched.n < 2) {
+		say(t, "this disk has no schedulers to compare");
+		return;
+	}
+	if (t->ab) {
+		say(t, ab_status(t->ab));
+		return;
+	}
+	/* Offer the classic comparison, editable. */
+	const char *a = d->info.sched.names[0], *b = d->info.sched.names[d->info.sched.n - 1];
+	util_fmt(t->ab_input, sizeof t->ab_input, "%s,%s", a, b);
+	t->ab_prompt = 1;
+}
+
+static void load_toggle(struct tui *t)
+{
+	char msg[512], sz[16];
+	if (t->load) {
+		util_format_size(load_bytes(t->load), sz, sizeof sz);
+		load_stop(t->load);
+		t->load = NULL;
+		util_fmt(msg, sizeof msg, "load on %s stopped after %s; its files are removed", t->load_disk, sz);
+		say(t, msg);
+		return;
+	}
+	enum load_kind k = t->o->load < 0 ? LOAD_WRITE : (enum load_kind)t->o->load;
+	char dir[4096];
+	if (k == LOAD_NONE || t->ab) {
+		say(t, k == LOAD_NONE ? "--load none: no built-in load" : "an A/B run has its own load");
+		return;
+	}
+	if (load_pick_dir(t->selected, t->o->load_dir, dir, sizeof dir, msg, sizeof msg) < 0 ||
+	    load_start(k, dir, t->o->load_size, &t->load, msg, sizeof msg) < 0) {
+		say(t, msg);
+		return;
+	}
+	util_strlcpy(t->load_disk, t->selected, sizeof t->load_disk);
+	util_fmt(msg, sizeof msg, "load %s started in %s", load_kind_name(k), dir);
+	say(t, msg);
+}
+
+static void startup_begin(struct tui *t)
+{
+	if (!t->o->startup) {
+		say(t, "give the command to time with --startup CMD (e.g. --startup 'python3 -c pass')");
+		return;
+	}
+	if (t->cs.pid) {
+		say(t, "a cold start is being timed already");
+		return;
+	}
+	if (coldstart_begin(t->o->startup, &t->cs) < 0)
+		say(t, "cannot start the cold start helper");
+	else
+		say(t, "timing a cold start (page cache dropped first) ...");
+}
+
+static void startup_poll(struct tui *t)
+{
+	double secs;
+	int rc = t->cs.pid ? coldstart_poll(&t->cs, &secs) : 0;
+	char msg[300];
+	if (rc == 1) {
+		t->startup_s = secs;
+		util_fmt(msg, sizeof msg, "cold start of '%s': %.2f s", t->o->startup, secs);
+		say(t, msg);
+	} else if (rc < 0) {
+		say(t, "the cold start could not be timed (dropping the page cache needs root; does the command run?)");
+	}
+}
+
 static void toggle_delayacct(struct tui *t)
 {
 	char msg[256];
@@ -779,6 +1011,8 @@ static void enter(struct tui *t)
 static void undo(struct tui *t)
 {
 	char msg[256];
+	if (ab_busy(t))
+		return;
 	control_undo(t->ctl, msg, sizeof msg);
 	sampler_refresh_pending(t->smp, &t->s);
 	say(t, msg);
@@ -808,7 +1042,12 @@ static void act(struct tui *t, enum key_action a)
 	case KEY_ACT_PICK_BFQ: pick_named(t, "bfq"); break;
 	case KEY_ACT_ENTER: enter(t); break;
 	case KEY_ACT_CLOSE: t->mode = KM_MAIN; break;
-	case KEY_ACT_WRITE: write_udev(t); break;
+	case KEY_ACT_WRITE:
+		if (t->mode == KM_REPORT)
+			save_report(t);
+		else
+			write_udev(t);
+		break;
 	case KEY_ACT_FOCUS: toggle(t, &t->focus_procs, "selection: process pane", "selection: disks"); break;
 	case KEY_ACT_SORT_LEFT: sort_step(t, -1); break;
 	case KEY_ACT_SORT_RIGHT: sort_step(t, 1); break;
@@ -820,6 +1059,19 @@ static void act(struct tui *t, enum key_action a)
 	case KEY_ACT_CMDLINE: toggle(t, &t->pp.cmdline, "full command lines", "command names"); break;
 	case KEY_ACT_IOPRIO: open_ioprio(t); break;
 	case KEY_ACT_DELAYACCT: toggle_delayacct(t); break;
+	case KEY_ACT_AB: ab_open(t); break;
+	case KEY_ACT_CANCEL:
+		if (t->ab)
+			ab_finish(t, 1);
+		break;
+	case KEY_ACT_LOAD: load_toggle(t); break;
+	case KEY_ACT_STARTUP: startup_begin(t); break;
+	case KEY_ACT_REPORT:
+		if (t->report)
+			t->mode = KM_REPORT;
+		else
+			say(t, "no A/B report yet: A runs one");
+		break;
 	}
 	procpane_arrange(&t->pp, &t->s);
 }
@@ -878,6 +1130,10 @@ static void handle_key(struct tui *t, int ch)
 	}
 	if (t->filtering) {
 		filter_key(t, ch);
+		return;
+	}
+	if (t->ab_prompt) {
+		ab_key(t, ch);
 		return;
 	}
 	if (t->editing) {
@@ -950,6 +1206,7 @@ int tui_run(const struct options *o, struct sampler *smp, struct control *ctl, v
 	t->smp = smp;
 	t->ctl = ctl;
 	procpane_init(&t->pp);
+	t->startup_s = -1;
 	/* The first collection has no rates yet but lists the disks at once. */
 	int rc = collect(t);
 	if (rc < 0) {
@@ -966,12 +1223,23 @@ int tui_run(const struct options *o, struct sampler *smp, struct control *ctl, v
 		/* While a change is in the kernel, redraw often: its time ticks. */
 		if (!worker_idle(ctl->w) && wait > 0.1)
 			wait = 0.1;
+		if ((t->ab || t->cs.pid) && wait > 0.05)
+			wait = 0.05;
 		timeout(wait > 0 ? (int)(wait * 1000.0) + 1 : 0);
 		int ch = getch();
 		if (ch != ERR)
 			handle_key(t, ch);
 		poll_changes(t);
 		sampler_refresh_pending(smp, &t->s);
+		startup_poll(t);
+		if (t->ab) {
+			char err[512];
+			int step = ab_step(t->ab, ctl, err, sizeof err);
+			if (step < 0)
+				say(t, err);
+			if (step != 0)
+				ab_finish(t, 0);
+		}
 		double now = util_mono_now();
 		if (now >= next) {
 			rc = collect(t);
@@ -986,6 +1254,12 @@ int tui_run(const struct options *o, struct sampler *smp, struct control *ctl, v
 		draw(t);
 	}
 	endwin();
+	if (t->ab)
+		ab_finish(t, 1); /* its undos are queued: control_finish waits for them */
+	load_stop(t->load);
+	coldstart_cancel(&t->cs);
+	ab_result_free(&t->abres);
+	free(t->report);
 	sample_free(&t->s);
 	procpane_free(&t->pp);
 	free(t);

@@ -1,0 +1,67 @@
+#!/bin/bash
+# A/B, load and cold start from the full screen, on a loop device with ext4
+# this test makes: A asks for the variants (offering the first and last
+# scheduler), runs while the screen keeps drawing, opens its report, w saves
+# it as Markdown, the disk is back on its scheduler afterwards; Esc stops a
+# run with a partial report; L starts and stops the built-in load (shown in
+# the header, files removed); S times a cold start.
+. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../lib/tmux.sh"
+need_root
+need_cmd tmux losetup mkfs.ext4 mount
+setup_scratch
+
+attach_loop 512; L=$LOOP
+N=$(basename "$L")
+mkfs.ext4 -q -E nodiscard "$L" || fail "mkfs failed"
+mkdir "$SCRATCH/mnt" "$SCRATCH/cwd"
+mount "$L" "$SCRATCH/mnt" || fail "mount failed"
+on_exit "umount $SCRATCH/mnt"
+clean() { [ "$(ls -A "$SCRATCH/mnt" | grep -v lost+found)" = "" ]; }
+
+tmux_start "cd $SCRATCH/cwd && $BIN -d 0.5 --disk $N --probe $N --dwell 2 --warmup 0.5 --load-size 64M --startup true --startup-runs 1"
+wait_for "^$N +loop" || fail "no row for $N"
+
+keys A
+wait_for "A/B on $N, variants .*: none,bfq_" || fail "A/B prompt not shown"
+keys Enter
+wait_for "A/B $N: phase [0-9]/4" || fail "A/B status not shown"
+c1=$(clock); sleep 1.2; c2=$(clock)
+[ "$c1" != "$c2" ] || fail "the screen stopped during the A/B"
+wait_for "A/B report" 40 || fail "no report after the run"
+wait_for "^ *│? *none +all +[0-9]+" || fail "report lacks the none row"
+wait_for "bfq +all +[0-9]+" || fail "report lacks the bfq row"
+keys w
+# (the status line may show the undos finishing instead of "saved ...")
+for _ in $(seq 30); do ls "$SCRATCH"/cwd/iosched-top-ab-"$N"-*.md > /dev/null 2>&1 && break; sleep 0.1; done
+ls "$SCRATCH"/cwd/iosched-top-ab-"$N"-*.md > /dev/null || fail "report not saved as Markdown"
+grep -q "^| variant (all phases) | round |" "$SCRATCH"/cwd/iosched-top-ab-"$N"-*.md || fail "saved report is not Markdown"
+keys Escape
+for _ in $(seq 30); do [ "$(sched_of "$N")" = none ] && break; sleep 0.1; done
+[ "$(sched_of "$N")" = none ] || fail "A/B left $N on $(sched_of "$N")"
+clean || fail "A/B left scratch files"
+
+keys A Enter
+wait_for "A/B $N: phase" || fail "second A/B did not start"
+sleep 1.5
+keys Escape
+wait_for "PARTIAL" || fail "Esc did not stop the run with a partial report"
+keys Escape
+for _ in $(seq 30); do [ "$(sched_of "$N")" = none ] && break; sleep 0.1; done
+[ "$(sched_of "$N")" = none ] || fail "a stopped A/B left $N on $(sched_of "$N")"
+
+select_disk "$N"
+keys L
+wait_for "LOAD write on $N: [0-9.]+[KMG]? written" || fail "load not shown in the header"
+sleep 1
+ls -A "$SCRATCH/mnt" | grep -q iosched-top-load || fail "no load scratch directory"
+keys L
+wait_for "load on $N stopped after" || fail "load did not stop"
+clean || fail "load files left"
+
+keys S
+wait_for "cold start of 'true': [0-9.]+ s" 10 || fail "cold start not timed"
+keys q
+rc=$(wait_exit 20)
+[ "$rc" = 0 ] || fail "exit $rc"
+echo "PASS"
