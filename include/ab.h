@@ -62,6 +62,7 @@ struct ab_result {
 	char load[160];             /* what load ran, where */
 	char probe[64];             /* the probe's pace */
 	char original[32];          /* the scheduler before, put back after */
+	char queue[200];            /* the queue settings in effect at the start */
 	int partial;                /* stopped by a signal */
 	struct ab_phase *phases;
 	size_t nphases;

@@ -32,6 +32,12 @@ int control_request(struct control *c, const struct tune_req *r, char *msg, size
 /* Queue the undo of the newest change. Returns 0 or -1 (message in msg). */
 int control_undo(struct control *c, char *msg, size_t len);
 
+/* Put back what was changed since the undo log had base entries, in as few
+ * changes as possible: per setting only the oldest value (the one before
+ * all of them), schedulers first, then queue attributes, then scheduler
+ * files (an A/B's many switches become one). Queued; returns how many. */
+size_t control_restore_to(struct control *c, size_t base);
+
 /* Collect finished changes: events to the sampler, successes to the undo
  * log (a failed undo goes back on it). Returns how many finished. */
 size_t control_poll(struct control *c);

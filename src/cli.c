@@ -261,7 +261,9 @@ int cli_run_ab(const struct options *o, struct control *ctl, volatile sig_atomic
 		return 2;
 	}
 	int rc = ab_run(cfg, ctl, stop, &res, err, sizeof err);
-	/* Every setting back before the report: it says where the disk is. */
+	/* Every setting back before the report: it says where the disk is.
+	 * The run's many switches collapse into one per setting. */
+	control_restore_to(ctl, 0);
 	control_finish(ctl, 1, 60.0, stderr);
 	tune_read(cfg->disk, TUNE_SCHEDULER, "scheduler", res.original, sizeof res.original);
 	if (rc < 0)

@@ -158,6 +158,14 @@ int ab_begin(const struct ab_config *cfg, struct ab_result *res, struct ab_run *
 		util_fmt(res->probe, sizeof res->probe, "QD1 %u B reads at %g Hz (paced)", cfg->probe_size, cfg->probe_rate_hz);
 	else
 		util_fmt(res->probe, sizeof res->probe, "QD1 %u B reads back-to-back", cfg->probe_size);
+	/* The settings a variant does not name stay as they are: say which. */
+	char nr[24] = "?", ra[24] = "?", wbt[24] = "?", nm[24] = "?";
+	tune_read(cfg->disk, TUNE_QUEUE, "nr_requests", nr, sizeof nr);
+	tune_read(cfg->disk, TUNE_QUEUE, "read_ahead_kb", ra, sizeof ra);
+	tune_read(cfg->disk, TUNE_QUEUE, "wbt_lat_usec", wbt, sizeof wbt);
+	tune_read(cfg->disk, TUNE_QUEUE, "nomerges", nm, sizeof nm);
+	util_fmt(res->queue, sizeof res->queue, "nr_requests %s, read_ahead_kb %s, wbt_lat_usec %s, nomerges %s", nr, ra, wbt,
+		 nm);
 	struct ab_run *r = calloc(1, sizeof *r);
 	res->phases = calloc(AB_MAX_PHASES, sizeof *res->phases);
 	if (!r || !res->phases) {

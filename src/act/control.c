@@ -71,6 +71,34 @@ int control_undo(struct control *c, char *msg, size_t len)
 	return 0;
 }
 
+static int same_setting(const struct tune_req *a, const struct tune_req *b)
+{
+	return a->kind == b->kind && a->pid == b->pid && !strcmp(a->disk, b->disk) && !strcmp(a->key, b->key);
+}
+
+size_t control_restore_to(struct control *c, size_t base)
+{
+	struct undo_entry keep[UNDO_MAX];
+	size_t n = 0;
+	struct undo_entry e;
+	/* Popping goes newest to oldest: a later pop of the same setting is
+	 * older, so it replaces the one kept. */
+	while (c->undo.n > base && undo_pop(&c->undo, &e) == 0) {
+		size_t i;
+		for (i = 0; i < n && !same_setting(&keep[i].back, &e.back); i++)
+			;
+		keep[i] = e;
+		if (i == n)
+			n++;
+	}
+	size_t sent = 0;
+	for (int kind = TUNE_SCHEDULER; kind <= TUNE_IOPRIO; kind++)
+		for (size_t i = 0; i < n; i++)
+			if ((int)keep[i].back.kind == kind && worker_submit(c->w, &keep[i].back) == 0)
+				sent++;
+	return sent;
+}
+
 static void record(struct control *c, const struct worker_result *res)
 {
 	sampler_post(c->smp, &res->ev);

@@ -205,6 +205,27 @@ static void spread(FILE *f, enum ab_format fmt, const struct ab_config *cfg, con
 	}
 }
 
+/* Cold starts per variant: min, median, max over all its loaded phases. */
+static void startups(FILE *f, enum ab_format fmt, const struct ab_config *cfg, const struct ab_result *res)
+{
+	if (!cfg->startup_cmd || fmt == AB_JSON || fmt == AB_CSV)
+		return;
+	fprintf(f, "\ncold starts of '%s' (s, min / median / max):\n%s", cfg->startup_cmd, fmt == AB_MD ? "\n" : "");
+	for (size_t v = 0; v < cfg->nv; v++) {
+		double st[AB_MAX_PHASES];
+		int n = 0;
+		for (size_t i = 0; i < res->nphases && n < AB_MAX_PHASES; i++)
+			for (int k = 0; k < res->phases[i].nstartup && n < AB_MAX_PHASES; k++)
+				if (res->phases[i].variant == (int)v && res->phases[i].round > 0)
+					st[n++] = res->phases[i].startup_s[k];
+		if (n == 0)
+			continue;
+		double med = median(st, n); /* sorts st */
+		fprintf(f, "%s%-26s %.3f / %.3f / %.3f (%d)\n", fmt == AB_MD ? "- " : "  ", cfg->v[v].text, st[0], med,
+			st[n - 1], n);
+	}
+}
+
 static void header(FILE *f, enum ab_format fmt, const struct ab_config *cfg, const struct ab_result *res)
 {
 	if (fmt == AB_JSON) {
@@ -216,6 +237,8 @@ static void header(FILE *f, enum ab_format fmt, const struct ab_config *cfg, con
 		json_write_string(f, res->load);
 		fputs(",\"probe\":", f);
 		json_write_string(f, res->probe);
+		fputs(",\"queue\":", f);
+		json_write_string(f, res->queue);
 		fprintf(f, ",\"rate_hz\":%g,\"rounds\":%d,\"dwell_s\":%g,\"warmup_s\":%g,\"partial\":%s", cfg->probe_rate_hz,
 			cfg->rounds, cfg->dwell_s, cfg->warmup_s, res->partial ? "true" : "false");
 		if (cfg->startup_cmd) {
@@ -232,6 +255,7 @@ static void header(FILE *f, enum ab_format fmt, const struct ab_config *cfg, con
 	if (fmt == AB_MD)
 		fputc('\n', f);
 	fprintf(f, "%sprobe: %s; load: %s\n", pre, res->probe, res->load);
+	fprintf(f, "%squeue settings not named by a variant: %s\n", pre, res->queue);
 	fprintf(f, "%s%d round(s), %g s per phase after a %g s warm-up (left out); order A B B A per pair of rounds\n", pre,
 		cfg->rounds, cfg->dwell_s, cfg->warmup_s);
 	if (cfg->startup_cmd)
@@ -270,6 +294,7 @@ void abreport_write(FILE *f, const struct ab_config *cfg, const struct ab_result
 		fputs("}\n", f);
 	} else {
 		spread(f, fmt, cfg, res);
+		startups(f, fmt, cfg, res);
 		fprintf(f, "\n%s%s is back on %s.\n", fmt == AB_MD ? "" : "", res->disk, res->original);
 	}
 	free(h);

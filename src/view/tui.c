@@ -842,9 +842,7 @@ static void ab_finish(struct tui *t, int cancelled)
 {
 	ab_end(t->ab, cancelled);
 	t->ab = NULL;
-	char msg[256];
-	while (t->ctl->undo.n > t->ab_undo_base && control_undo(t->ctl, msg, sizeof msg) == 0)
-		;
+	control_restore_to(t->ctl, t->ab_undo_base);
 	sampler_hold_probe(t->smp, NULL);
 	free(t->report);
 	t->report = NULL;

@@ -32,9 +32,11 @@ jq -e '[.phases[] | [.scheduler, .round]] == [["none",1],["bfq:low_latency=0",1]
 clean || fail "scratch files left: $(ls -A "$SCRATCH/mnt")"
 note "$(jq -r '.summary[] | "\(.scheduler): p50 \(.p50_us) us, write \(.write_MBps) MB/s"' "$SCRATCH/ab.json" | tr '\n' ';')"
 
-"$BIN" --ab none,kyber --disk "$N" --rounds 1 --dwell 1 --warmup 0 --load none --format md > "$SCRATCH/ab.md" ||
-	fail "md run failed"
+"$BIN" --ab none,kyber --disk "$N" --rounds 1 --dwell 1.5 --warmup 0 --load none --format md --startup true \
+	--startup-runs 2 > "$SCRATCH/ab.md" || fail "md run failed"
 grep -q "^| variant (all phases) | round |" "$SCRATCH/ab.md" || fail "md table missing"
+grep -q "^- queue settings not named by a variant: nr_requests [0-9]" "$SCRATCH/ab.md" || fail "md lacks the queue settings"
+grep -qE "^- kyber +[0-9.]+ / [0-9.]+ / [0-9.]+ \(2\)" "$SCRATCH/ab.md" || fail "md lacks cold starts min/median/max"
 "$BIN" --ab none,kyber --disk "$N" --rounds 1 --dwell 1 --warmup 0 --load none --format csv > "$SCRATCH/ab.csv" ||
 	fail "csv run failed"
 head -n1 "$SCRATCH/ab.csv" | grep -q "^kind,variant,round,n,p50_us,mean_us" || fail "csv header wrong"

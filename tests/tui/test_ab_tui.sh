@@ -37,8 +37,10 @@ for _ in $(seq 30); do ls "$SCRATCH"/cwd/iosched-top-ab-"$N"-*.md > /dev/null 2>
 ls "$SCRATCH"/cwd/iosched-top-ab-"$N"-*.md > /dev/null || fail "report not saved as Markdown"
 grep -q "^| variant (all phases) | round |" "$SCRATCH"/cwd/iosched-top-ab-"$N"-*.md || fail "saved report is not Markdown"
 keys Escape
-for _ in $(seq 30); do [ "$(sched_of "$N")" = none ] && break; sleep 0.1; done
-[ "$(sched_of "$N")" = none ] || fail "A/B left $N on $(sched_of "$N")"
+for _ in $(seq 100); do [ "$(sched_of "$N")" = none ] && break; sleep 0.1; done
+if [ "$(sched_of "$N")" != none ]; then
+	keys l; sleep 0.5; screen; fail "A/B left $N on $(sched_of "$N")"
+fi
 clean || fail "A/B left scratch files"
 
 keys A Enter
