@@ -18,6 +18,7 @@ struct control {
 	struct undo_log undo;
 	struct sampler *smp;
 	int delayacct_orig;          /* kernel.task_delayacct before this run changed it; -1 unchanged */
+	int restoring;               /* restores are queued: exit must wait for them */
 	char last[256];              /* the last result, for the status line */
 	int last_ok;
 	double last_mono;
@@ -54,8 +55,10 @@ int control_delayacct(struct control *c, int on, char *msg, size_t len);
 
 /* At exit. restore: put every change back (waiting up to wait_s for the
  * kernel), and say what was restored; otherwise list what was changed and
- * print one command line that would revert it. Returns 0, or 1 when a
- * change could not be put back. */
+ * print one command line that would revert it. Queued restores (an A/B's)
+ * are waited for too; any other change still in the kernel is not: exit
+ * does not hang on a stuck disk. Returns 0, or 1 when a change could not be
+ * put back. */
 int control_finish(struct control *c, int restore, double wait_s, FILE *f);
 
 #endif

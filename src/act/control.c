@@ -92,6 +92,7 @@ size_t control_restore_to(struct control *c, size_t base)
 			n++;
 	}
 	size_t sent = 0;
+	c->restoring = 1;
 	for (int kind = TUNE_SCHEDULER; kind <= TUNE_IOPRIO; kind++)
 		for (size_t i = 0; i < n; i++)
 			if ((int)keep[i].back.kind == kind && worker_submit(c->w, &keep[i].back) == 0)
@@ -231,8 +232,15 @@ int control_delayacct(struct control *c, int on, char *msg, size_t len)
 
 int control_finish(struct control *c, int restore, double wait_s, FILE *f)
 {
-	/* Changes already asked for (an A/B's undos among them) finish first. */
-	wait_idle(c, util_mono_now() + wait_s);
+	/* Queued restores must land (never leave a half-changed system); a
+	 * user's switch stuck in the kernel must not hold the exit. */
+	wait_idle(c, util_mono_now() + (restore || c->restoring ? wait_s : 0.5));
+	if (!worker_idle(c->w)) {
+		struct worker_job j;
+		if (worker_jobs(c->w, &j, 1) == 1)
+			fprintf(f, "iosched-top: %s %s -> %s is still in the kernel after %.1f s; it will finish on its own\n",
+				j.req.disk, j.req.key, j.req.value, util_mono_now() - j.since);
+	}
 	int rc = 0;
 	uint64_t now = 0;
 	if (c->delayacct_orig >= 0 && util_read_u64(DELAYACCT, &now) == 0 && (int)(now != 0) != c->delayacct_orig) {
