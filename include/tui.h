@@ -9,7 +9,9 @@
 #include "sample.h"
 
 /* Run the screen until q, the iteration count, or *stop (set by a signal).
- * The terminal is restored before it returns. Returns 0 or a negative errno. */
+ * The terminal is restored before it returns. Returns 0, -ENOTTY when
+ * stdin or stdout is not a terminal, -EMEDIUMTYPE when the terminal type
+ * (TERM) is unknown, or another negative errno. */
 struct control;
 int tui_run(const struct options *o, struct sampler *smp, struct control *ctl, volatile sig_atomic_t *stop);
 

@@ -1,9 +1,11 @@
 /* iosched-top: entry point. Parses options, checks them against the
  * system, and hands over to the TUI or batch view. The only mutable global
  * of the program lives here: the flag a signal sets. */
+#include <errno.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "batch.h"
@@ -78,7 +80,15 @@ static int run(const struct options *o)
 		}
 		if (!rc)
 			rc = o->batch ? batch_run(o, &smp, &ctl, &stop_requested) : tui_run(o, &smp, &ctl, &stop_requested);
-		if (rc < 0) {
+		if (rc == -ENOTTY) {
+			fprintf(stderr, "iosched-top: not on a terminal: use -b (text) or --json for output to a pipe or file\n");
+			rc = 2;
+		} else if (rc == -EMEDIUMTYPE) {
+			const char *term = getenv("TERM");
+			fprintf(stderr, "iosched-top: unknown terminal type '%s' (TERM); try TERM=xterm-256color, or -b for text output\n",
+				term ? term : "");
+			rc = 2;
+		} else if (rc < 0) {
 			fprintf(stderr, "iosched-top: cannot read /proc/diskstats: %s\n", strerror(-rc));
 			rc = 1;
 		}

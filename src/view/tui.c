@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ab.h"
 #include "abreport.h"
@@ -1157,9 +1158,14 @@ static void announce(struct tui *t)
 	}
 }
 
-static void screen_start(struct tui *t)
+/* newterm, not initscr: initscr exits the process on a terminal it does
+ * not know, before probes, loads and settings could be put away. */
+static int screen_start(struct tui *t)
 {
-	initscr();
+	if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))
+		return -ENOTTY;
+	if (!newterm(NULL, stdout, stdin))
+		return -EMEDIUMTYPE; /* an error no collector returns: "unknown TERM" */
 	cbreak();
 	noecho();
 	keypad(stdscr, TRUE);
@@ -1169,6 +1175,7 @@ static void screen_start(struct tui *t)
 	/* Esc must reach the panels as a key of its own. */
 	chart_init_colours();
 	t->utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+	return 0;
 }
 
 static int collect(struct tui *t)
@@ -1212,7 +1219,13 @@ int tui_run(const struct options *o, struct sampler *smp, struct control *ctl, v
 		return rc;
 	}
 	select_index(t, 0);
-	screen_start(t);
+	rc = screen_start(t);
+	if (rc < 0) {
+		sample_free(&t->s);
+		procpane_free(&t->pp);
+		free(t);
+		return rc;
+	}
 	double next = util_mono_now() + o->delay_s;
 	long ticks = 0;
 	draw(t);

@@ -32,6 +32,14 @@ if [ -n "$sd" ]; then
 	[ "$(cat "/sys/block/$sd/queue/scheduler")" = "$before" ] || fail "$sd changed by a refused --set"
 fi
 
+# The full screen needs a terminal, and one it knows: clear words, exit 2.
+expect 2 "not on a terminal: use -b" -n 1 --no-probe < /dev/null
+if command -v script > /dev/null; then
+	out=$(TERM=nosuchterm script -qec "$BIN -n 1 --no-probe" /dev/null 2>&1); rc=$?
+	[ $rc -eq 2 ] || fail "unknown TERM: exit $rc ($out)"
+	echo "$out" | grep -q "unknown terminal type 'nosuchterm'" || fail "unknown TERM message: $out"
+fi
+
 # A partition's name is answered with its disk's.
 part=$(for p in /sys/class/block/*/partition; do [ -e "$p" ] && basename "$(dirname "$p")" && break; done)
 if [ -n "$part" ]; then
