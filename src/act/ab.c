@@ -233,14 +233,12 @@ static int advance(struct ab_run *r, char *err, size_t len)
 	return 1;
 }
 
-static void begin_measure(struct ab_run *r, char *err, size_t len)
+static void begin_measure(struct ab_run *r)
 {
 	r->cur.start_ts = util_real_now();
 	disk_row(r->cfg.disk, &r->d0);
 	r->t0 = util_mono_now();
 	r->until = r->t0 + r->cfg.dwell_s;
-	(void)err;
-	(void)len;
 }
 
 static int end_measure(struct ab_run *r)
@@ -305,7 +303,6 @@ static int startup_step(struct ab_run *r)
 int ab_step(struct ab_run *r, struct control *c, char *err, size_t len)
 {
 	double now = util_mono_now();
-	const struct ab_variant *v = &r->cfg.v[r->order[r->idx < r->cfg.nv ? r->idx : 0]];
 	switch (r->st) {
 	case AB_NEXT: {
 		int more = advance(r, err, len);
@@ -313,11 +310,10 @@ int ab_step(struct ab_run *r, struct control *c, char *err, size_t len)
 			r->st = AB_DONE;
 			return more < 0 ? -1 : 1;
 		}
-		v = &r->cfg.v[r->order[r->idx]];
 		memset(&r->cur, 0, sizeof r->cur);
 		r->cur.variant = r->order[r->idx];
 		r->cur.round = r->baseline ? 0 : r->round + 1;
-		plan(r, v);
+		plan(r, &r->cfg.v[r->order[r->idx]]);
 		r->st = AB_APPLY;
 		return 0;
 	}
@@ -336,7 +332,7 @@ int ab_step(struct ab_run *r, struct control *c, char *err, size_t len)
 			return 0;
 		if (start_probe(&r->cfg, &r->probe, err, len) < 0)
 			return -1;
-		begin_measure(r, err, len);
+		begin_measure(r);
 		r->st = AB_STARTUP;
 		return 0;
 	case AB_STARTUP:
@@ -354,7 +350,6 @@ int ab_step(struct ab_run *r, struct control *c, char *err, size_t len)
 	case AB_DONE:
 		return 1;
 	}
-	(void)v;
 	return -1;
 }
 
