@@ -220,16 +220,22 @@ int cli_print_udev_rules(const struct options *o, struct sampler *smp, FILE *f)
 	return 0;
 }
 
-static int ab_config(const struct options *o, struct ab_config *cfg, char *err, size_t len)
+enum load_kind cli_load_kind(const struct options *o)
+{
+	return o->load < 0 ? LOAD_WRITE : (enum load_kind)o->load;
+}
+
+int cli_ab_config(const struct options *o, const char *disk, const char *variants, struct ab_config *cfg, char *err,
+		  size_t len)
 {
 	memset(cfg, 0, sizeof *cfg);
-	util_strlcpy(cfg->disk, o->disks[0], sizeof cfg->disk);
-	if (ab_parse_variants(o->ab, cfg, err, len) < 0)
+	util_strlcpy(cfg->disk, disk, sizeof cfg->disk);
+	if (ab_parse_variants(variants, cfg, err, len) < 0)
 		return -1;
 	cfg->rounds = o->rounds;
 	cfg->dwell_s = o->dwell_s;
 	cfg->warmup_s = o->warmup_s;
-	cfg->load = o->load < 0 ? LOAD_WRITE : (enum load_kind)o->load;
+	cfg->load = cli_load_kind(o);
 	cfg->load_dir = o->load_dir;
 	cfg->load_size = o->load_size;
 	/* Back-to-back unless asked otherwise: the by-hand fio method. */
@@ -239,12 +245,6 @@ static int ab_config(const struct options *o, struct ab_config *cfg, char *err, 
 	cfg->baseline = o->baseline;
 	cfg->startup_cmd = o->startup;
 	cfg->startup_runs = o->startup_runs;
-	for (size_t i = 0; i < cfg->nv; i++) {
-		struct tune_req r;
-		tune_req_init(&r, cfg->disk, TUNE_SCHEDULER, "scheduler", cfg->v[i].sched);
-		if (tune_validate(&r, err, len) < 0)
-			return -1;
-	}
 	return 0;
 }
 
@@ -255,7 +255,7 @@ int cli_run_ab(const struct options *o, struct control *ctl, volatile sig_atomic
 	char err[512];
 	if (!cfg)
 		return 1;
-	if (ab_config(o, cfg, err, sizeof err) < 0) {
+	if (cli_ab_config(o, o->disks[0], o->ab, cfg, err, sizeof err) < 0) {
 		fprintf(stderr, "iosched-top: %s\n", err);
 		free(cfg);
 		return 2;

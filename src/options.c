@@ -268,6 +268,17 @@ static int add_set(const char *v, struct options *o, char *err, size_t len)
 	return 0;
 }
 
+/* A string option given once more replaces the earlier value. */
+static int set_string(char **dst, const char *arg, char *err, size_t len)
+{
+	free(*dst);
+	if (!(*dst = strdup(arg))) {
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
 static int apply(int c, const char *arg, struct options *o, char *err, size_t len)
 {
 	switch (c) {
@@ -290,8 +301,7 @@ static int apply(int c, const char *arg, struct options *o, char *err, size_t le
 			snprintf(err, len, "--probe-file: empty path");
 			return -1;
 		}
-		o->probe_file = strdup(arg);
-		return o->probe_file ? 0 : -1;
+		return set_string(&o->probe_file, arg, err, len);
 	case OPT_PROBE_FILE_SIZE:
 		return parse_bytes("probe-file-size", arg, PROBE_FILE_SIZE_MIN, PROBE_FILE_SIZE_MAX,
 				   &o->probe_file_size, err, len);
@@ -311,8 +321,7 @@ static int apply(int c, const char *arg, struct options *o, char *err, size_t le
 		o->enable_delayacct = 1;
 		return 0;
 	case OPT_AB:
-		free(o->ab);
-		return (o->ab = strdup(arg)) ? 0 : -1;
+		return set_string(&o->ab, arg, err, len);
 	case OPT_ROUNDS:
 		return parse_long_opt("rounds", arg, 1, 100, &o->rounds, err, len);
 	case OPT_DWELL:
@@ -326,8 +335,7 @@ static int apply(int c, const char *arg, struct options *o, char *err, size_t le
 		}
 		return 0;
 	case OPT_LOAD_DIR:
-		free(o->load_dir);
-		return (o->load_dir = strdup(arg)) ? 0 : -1;
+		return set_string(&o->load_dir, arg, err, len);
 	case OPT_LOAD_SIZE:
 		return parse_bytes("load-size", arg, 64ull << 20, 1ull << 40, &o->load_size, err, len);
 	case OPT_FORMAT:
@@ -340,8 +348,7 @@ static int apply(int c, const char *arg, struct options *o, char *err, size_t le
 		o->baseline = 1;
 		return 0;
 	case OPT_STARTUP:
-		free(o->startup);
-		return (o->startup = strdup(arg)) ? 0 : -1;
+		return set_string(&o->startup, arg, err, len);
 	case OPT_STARTUP_RUNS:
 		return parse_long_opt("startup-runs", arg, 1, 32, &o->startup_runs, err, len);
 	case OPT_PRINT_UDEV:
@@ -352,13 +359,7 @@ static int apply(int c, const char *arg, struct options *o, char *err, size_t le
 			snprintf(err, len, "--udev-rules-file: '%s' is not an absolute path", arg);
 			return -1;
 		}
-		free(o->udev_rules_file);
-	free(o->ab);
-	free(o->load_dir);
-	free(o->startup);
-	o->ab = o->load_dir = o->startup = NULL;
-		o->udev_rules_file = strdup(arg);
-		return o->udev_rules_file ? 0 : -1;
+		return set_string(&o->udev_rules_file, arg, err, len);
 	case 'b':
 		o->batch = 1;
 		return 0;

@@ -13,6 +13,7 @@
 #include "ab.h"
 #include "abreport.h"
 #include "chart.h"
+#include "cli.h"
 #include "coldstart.h"
 #include "columns.h"
 #include "control.h"
@@ -182,8 +183,7 @@ static void draw_header(const struct tui *t)
 	if (t->load) {
 		char l[160], sz[16];
 		util_format_size(load_bytes(t->load), sz, sizeof sz);
-		util_fmt(l, sizeof l, "  LOAD %s on %s: %s written (L stops it)", load_kind_name(t->o->load < 0 ? LOAD_WRITE :
-			 (enum load_kind)t->o->load), t->load_disk, sz);
+		util_fmt(l, sizeof l, "  LOAD %s on %s: %s written (L stops it)", load_kind_name(cli_load_kind(t->o)), t->load_disk, sz);
 		attron(A_BOLD | A_REVERSE);
 		put(1, (int)strlen(line), l);
 		attroff(A_BOLD | A_REVERSE);
@@ -859,32 +859,17 @@ static void ab_finish(struct tui *t, int cancelled)
 
 static void ab_start(struct tui *t)
 {
-	const struct options *o = t->o;
 	struct ab_config *c = &t->abcfg;
 	char err[512];
-	memset(c, 0, sizeof *c);
-	util_strlcpy(c->disk, t->selected, sizeof c->disk);
 	t->ab_prompt = 0;
-	if (ab_parse_variants(t->ab_input, c, err, sizeof err) < 0) {
+	if (cli_ab_config(t->o, t->selected, t->ab_input, c, err, sizeof err) < 0) {
 		say(t, err);
 		return;
 	}
-	c->rounds = o->rounds;
-	c->dwell_s = o->dwell_s;
-	c->warmup_s = o->warmup_s;
-	c->load = o->load < 0 ? LOAD_WRITE : (enum load_kind)o->load;
 	if (t->load && c->load != LOAD_NONE) {
 		say(t, "the L load is running: stop it first (L), or use --load none");
 		return;
 	}
-	c->load_dir = o->load_dir;
-	c->load_size = o->load_size;
-	c->probe_rate_hz = o->probe_rate_given ? o->probe_rate_hz : 0;
-	c->probe_size = (uint32_t)o->probe_size;
-	c->seed = o->have_seed ? o->seed : (uint64_t)getpid();
-	c->baseline = o->baseline;
-	c->startup_cmd = o->startup;
-	c->startup_runs = o->startup_runs;
 	ab_result_free(&t->abres);
 	t->ab_undo_base = t->ctl->undo.n;
 	if (ab_begin(c, &t->abres, &t->ab, err, sizeof err) < 0) {
@@ -940,7 +925,7 @@ static void load_toggle(struct tui *t)
 		say(t, msg);
 		return;
 	}
-	enum load_kind k = t->o->load < 0 ? LOAD_WRITE : (enum load_kind)t->o->load;
+	enum load_kind k = cli_load_kind(t->o);
 	char dir[4096];
 	if (k == LOAD_NONE || t->ab) {
 		say(t, k == LOAD_NONE ? "--load none: no built-in load" : "an A/B run has its own load");

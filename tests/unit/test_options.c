@@ -148,6 +148,24 @@ static void man_escape(const char *in, char *out, size_t len)
 	out[k] = '\0';
 }
 
+/* String options keep their values whatever follows them (a later option
+ * once freed the earlier ones). */
+static void test_string_options(void **state)
+{
+	(void)state;
+	struct options o;
+	char err[256];
+	assert_int_equal(parse(&o, err, sizeof err, "--ab", "none,bfq", "--disk", "sda", "--load-dir", "/tmp",
+			       "--startup", "true", "--udev-rules-file", "/tmp/x.rules", "--probe-file", "/tmp/p", NULL), 0);
+	assert_string_equal(o.ab, "none,bfq");
+	assert_string_equal(o.load_dir, "/tmp");
+	assert_string_equal(o.startup, "true");
+	assert_string_equal(o.udev_rules_file, "/tmp/x.rules");
+	assert_string_equal(o.probe_file, "/tmp/p");
+	options_free(&o);
+	assert_null(o.ab);
+}
+
 static void test_conflicts(void **state)
 {
 	(void)state;
@@ -253,6 +271,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),       cmocka_unit_test(test_valid),
 		cmocka_unit_test(test_invalid),        cmocka_unit_test(test_conflicts),
+		cmocka_unit_test(test_string_options),
 		cmocka_unit_test(test_man_documents_options),
 		cmocka_unit_test(test_man_documents_keys), cmocka_unit_test(test_keys_lookup),
 		cmocka_unit_test(test_columns_fit),
