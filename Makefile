@@ -14,10 +14,23 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 LDLIBS  += $(PKG_LIBS) -laio -pthread -lm
 
+# The block-latency BPF part is optional: built when clang, bpftool and
+# libbpf are here (NO_BPF=1 leaves it out). Without it the program says
+# at run time that block-layer latency is off and why.
+BPFTOOL ?= $(firstword $(wildcard /usr/sbin/bpftool /usr/bin/bpftool /sbin/bpftool))
+ifeq ($(NO_BPF),)
+HAVE_BPF := $(shell command -v clang >/dev/null 2>&1 && test -n "$(BPFTOOL)" && pkg-config --exists libbpf 2>/dev/null && echo 1)
+endif
+ifeq ($(HAVE_BPF),1)
+CPPFLAGS += -DHAVE_BPF -iquote build/bpf
+LDLIBS   += $(shell pkg-config --libs libbpf)
+BPF_SKEL := build/bpf/blklat.skel.h
+endif
+
 # src/ holds the program's frame (main, options, cli, util); the layers of
 # the data flow have folders: collect/ reads the system, act/ changes it,
 # view/ shows samples.
-SRCS := $(wildcard src/*.c src/*/*.c)
+SRCS := $(filter-out src/bpf/%,$(wildcard src/*.c src/*/*.c))
 LIB_SRCS := $(filter-out src/main.c,$(SRCS))
 OBJS := $(SRCS:src/%.c=build/%.o)
 LIB_OBJS := $(LIB_SRCS:src/%.c=build/%.o)
@@ -30,7 +43,30 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=build/tests/%)
 UNIT_SAN_BINS := $(UNIT_SRCS:tests/unit/%.c=build/san/tests/%)
 
-.PHONY: all clean check check-unit install uninstall run deps test-deps bench sanitize
+# The BPF object: compiled for the bpf target against the few kernel
+# fields it declares itself (CO-RE: no vmlinux.h), linked and stripped by
+# bpftool gen object, and embedded in the program as a skeleton.
+build/bpf/blklat.bpf.o: src/bpf/blklat.bpf.c include/blkmaps.h | build
+	@mkdir -p $(@D)
+	clang -O2 -g -target bpf -D__TARGET_ARCH_x86 -I/usr/include/$(shell $(CC) -dumpmachine) -iquote include \
+		-Wall $(if $(WERROR),-Werror) -c -o $@ $<
+build/bpf/blklat.o: build/bpf/blklat.bpf.o
+	$(BPFTOOL) gen object $@ $<
+build/bpf/blklat.skel.h: build/bpf/blklat.o
+	$(BPFTOOL) gen skeleton $< name blklat_bpf > $@.tmp && mv $@.tmp $@
+build/collect/blklat.o build/san/collect/blklat.o: $(BPF_SKEL)
+
+# A test build that acts as a kernel without block_io_start (before 6.5):
+# the owner of a request then comes from block_rq_insert or _issue.
+NOIOSTART_OBJS := $(filter-out build/collect/blklat.o,$(OBJS)) build/noiostart/blklat.o
+build/noiostart/blklat.o: src/collect/blklat.c $(wildcard include/*.h) $(BPF_SKEL) | build
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -DBLKLAT_TEST_NO_IO_START $(PKG_CFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
+test-builds: $(if $(HAVE_BPF),build/noiostart/iosched-top)
+build/noiostart/iosched-top: $(NOIOSTART_OBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+.PHONY: all clean test-builds check check-unit install uninstall run deps test-deps bench sanitize
 
 all: iosched-top
 
@@ -63,7 +99,7 @@ build/san/tests/%: tests/unit/%.c $(SAN_LIB_OBJS) | build
 # integration and terminal tests against real devices (they need root and
 # say SKIP elsewhere), then the documentation checks.
 check: test-deps
-	$(MAKE) --no-print-directory WERROR=1 all sanitize $(UNIT_BINS) $(UNIT_SAN_BINS)
+	$(MAKE) --no-print-directory WERROR=1 all sanitize $(UNIT_BINS) $(UNIT_SAN_BINS) test-builds
 	tests/run-all.sh
 
 check-unit: $(UNIT_BINS) $(UNIT_SAN_BINS)
@@ -86,7 +122,9 @@ run: deps
 
 # Build dependencies: pkg-config name -> Debian package. As root, apt-get
 # installs what is missing; otherwise say what to install.
-BUILD_DEBS := pkg-config:pkg-config ncursesw:libncurses-dev libudev:libudev-dev libproc2:libproc2-dev libaio:libaio-dev
+# The last three are for the optional BPF part (NO_BPF=1 leaves them out).
+BUILD_DEBS := pkg-config:pkg-config ncursesw:libncurses-dev libudev:libudev-dev libproc2:libproc2-dev libaio:libaio-dev \
+              $(if $(NO_BPF),,clang:clang bpftool:bpftool libbpf:libbpf-dev)
 TEST_DEBS  := cmocka:libcmocka-dev fio:fio iostat:sysstat tmux:tmux jq:jq losetup:mount \
               mkfs.ext4:e2fsprogs setpriv:util-linux sha256sum:coreutils groff:groff-base \
               fusermount:fuse3 pyfusepy:python3-fusepy

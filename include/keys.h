@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-enum key_mode { KM_MAIN, KM_PICKER, KM_TUNABLES, KM_LOG, KM_UDEV, KM_IOPRIO, KM_REPORT, KM_COUNT };
+enum key_mode { KM_MAIN, KM_PICKER, KM_TUNABLES, KM_LOG, KM_UDEV, KM_IOPRIO, KM_REPORT, KM_DETAIL, KM_COUNT };
 
 enum key_action {
 	KEY_ACT_QUIT,

@@ -40,6 +40,7 @@ struct options {
 	int procs;                              /* --procs N: rows in JSON; 0: no processes */
 	int threads;                            /* per-thread rows */
 	int enable_delayacct;
+	int no_bpf;                             /* --no-bpf: no block-layer latency */
 	int probe_rate_given;                   /* --probe-rate was on the command line */
 	/* A/B */
 	char *ab;                               /* --ab list, owned */

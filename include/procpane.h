@@ -8,7 +8,8 @@
 
 #include "sample.h"
 
-enum pcol { PC_PID, PC_USER, PC_PRIO, PC_READ, PC_WRITE, PC_RIOPS, PC_WIOPS, PC_WAIT, PC_AVG, PC_COMMAND, PC_COUNT };
+enum pcol { PC_PID, PC_USER, PC_PRIO, PC_READ, PC_WRITE, PC_RIOPS, PC_WIOPS, PC_WAIT, PC_AVG, PC_RLAT, PC_WLAT,
+	    PC_COMMAND, PC_COUNT };
 
 struct procpane_state {
 	enum pcol sort;            /* default PC_WRITE */
@@ -36,6 +37,9 @@ void procpane_step(struct procpane_state *st, const struct sample *s, int dir);
 
 /* Draw the pane in rows y..y+h-1; focus: the selection is highlighted. */
 void procpane_draw(const struct procpane_state *st, const struct sample *s, int y, int h, int focus);
+
+/* Sort by the next shown column to the left (dir -1) or right (+1). */
+void procpane_sort_step(struct procpane_state *st, const struct sample *s, int dir);
 
 /* The header of column c, for messages ("sorted by WRITE/s"). */
 const char *procpane_column_name(enum pcol c);

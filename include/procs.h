@@ -46,6 +46,9 @@ struct proc_row {
 				    * the kernel allocates a task's delay record at fork,
 				    * so such a task has no waits at all (WAIT_BEFORE) */
 	int moved;                 /* any I/O this interval */
+	/* block-layer latency of the process's requests, [0] read, [1] write
+	 * (BPF; filled in by the sampler; blk_n 0: no requests or no BPF) */
+	uint64_t blk_n[2], blk_p50_ns[2], blk_p99_ns[2], blk_bytes[2];
 };
 
 struct procs_status {

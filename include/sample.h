@@ -5,8 +5,10 @@
 #ifndef IOSCHED_SAMPLE_H
 #define IOSCHED_SAMPLE_H
 
+#include <pthread.h>
 #include <stddef.h>
 
+#include "blklat.h"
 #include "disk.h"
 #include "diskstats.h"
 #include "event.h"
@@ -78,6 +80,11 @@ struct sample {
 	struct writeback_info wb;
 	double write_MBps;         /* writes of the disks that are not stacked on others */
 	int top_writer;            /* index into procs of the busiest writer (not a kernel flusher); -1 */
+	/* block-layer latency per process (BPF; see blklat.h) */
+	int blk_on;                /* 0: off, blk_why says why */
+	char blk_why[96];
+	const char *blk_stage;     /* which tracepoint names a request's owner */
+	struct blk_reading blk;
 };
 
 struct sampler_config {
@@ -96,6 +103,7 @@ struct sampler_config {
 	int procs;                 /* read processes */
 	int threads;               /* per-thread rows */
 	double delayacct_since;    /* uptime when this run turned delay accounting on, or 0 */
+	int bpf;                   /* load the block-latency BPF program (with procs) */
 };
 
 struct sampler_probe {
@@ -117,6 +125,14 @@ struct sampler {
 	size_t nprobes;
 	struct eventlog events;
 	struct procs *procs;       /* NULL until first needed */
+	/* Block latency: loaded by a thread of its own (loading takes tens of
+	 * ms, and the first sample must not wait); blk is set once it is done. */
+	int blk_tried;             /* the loader was started */
+	pthread_t blk_loader;
+	int blk_loaded;            /* the loader has finished (atomic) */
+	struct blklat *blk_pending;/* what the loader made, until collected */
+	struct blklat *blk;        /* NULL: off (or still loading), blk_why says why */
+	char blk_why[96];
 	char held[DISK_NAME_MAX];  /* a disk whose probe is held off (an A/B runs its own), or "" */
 };
 

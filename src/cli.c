@@ -32,6 +32,7 @@ int cli_config(const struct options *o, struct sampler_config *cfg, char *disk_b
 	 * only when they are asked for in the output. */
 	cfg->procs = !o->batch || o->procs > 0;
 	cfg->threads = o->threads;
+	cfg->bpf = !o->no_bpf;
 	if (!o->probe_file)
 		return 0;
 	/* The file may not exist yet: then its directory tells the disk. */

@@ -39,6 +39,7 @@ enum {
 	OPT_BASELINE,
 	OPT_STARTUP,
 	OPT_STARTUP_RUNS,
+	OPT_NO_BPF,
 };
 
 static const struct option_def defs[] = {
@@ -57,6 +58,7 @@ static const struct option_def defs[] = {
 	{"set", OPT_SET, "DISK=SCHED", "switch DISK to scheduler SCHED at start (repeatable)"},
 	{"procs", OPT_PROCS, "N", "processes in each JSON line, busiest first (0-100000, default 20; 0: none read)"},
 	{"threads", OPT_THREADS, NULL, "per-thread rows instead of per-process ones"},
+	{"no-bpf", OPT_NO_BPF, NULL, "no block-layer latency per process (the BPF program is not loaded)"},
 	{"enable-delayacct", OPT_DELAYACCT, NULL, "turn kernel.task_delayacct on for the run (off again at exit)"},
 	{"ab", OPT_AB, "VAR,VAR[,...]", "A/B: compare schedulers (SCHED[:key=value...]) on the --disk, print a report, exit"},
 	{"rounds", OPT_ROUNDS, "N", "A/B rounds (1-100, default 2; order A B B A per pair)"},
@@ -284,6 +286,9 @@ static int apply(int c, const char *arg, struct options *o, char *err, size_t le
 	switch (c) {
 	case OPT_NO_PROBE:
 		o->no_probe = 1;
+		return 0;
+	case OPT_NO_BPF:
+		o->no_bpf = 1;
 		return 0;
 	case OPT_PROBE:
 		return add_names("--probe", arg, o->probe_disks, &o->nprobe_disks, err, len);

@@ -11,7 +11,7 @@ have() {
 	case $1 in
 	libaio) [ -e /usr/include/libaio.h ] ;;
 	pyfusepy) /usr/bin/python3 -c 'import fusepy' 2>/dev/null ;;
-	ncursesw|libudev|libproc2|cmocka) pkg-config --exists "$1" 2>/dev/null ;;
+	ncursesw|libudev|libproc2|cmocka|libbpf) pkg-config --exists "$1" 2>/dev/null ;;
 	*) command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] || [ -x "/sbin/$1" ] ;;
 	esac
 }

@@ -160,6 +160,51 @@ static void sync_probes(struct sampler *s, const struct disk_info *disks, size_t
 			start_probe(s, &disks[i]);
 }
 
+/* The loader thread: blklat_open writes only into the sampler's
+ * blk_pending and blk_why, which nothing else touches until blk_loaded. */
+static void *load_blk(void *arg)
+{
+	struct sampler *s = arg;
+	char why[sizeof s->blk_why];
+	blklat_open(&s->blk_pending, why, sizeof why);
+	util_strlcpy(s->blk_why, why, sizeof s->blk_why);
+	__atomic_store_n(&s->blk_loaded, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* Start loading the BPF program once, when processes are first read
+ * (priming or the first tick, whichever view runs). */
+static void start_blk(struct sampler *s)
+{
+	if (s->blk_tried)
+		return;
+	s->blk_tried = 1;
+	if (s->cfg.procs && s->cfg.bpf) {
+		util_strlcpy(s->blk_why, "loading", sizeof s->blk_why);
+		if (pthread_create(&s->blk_loader, NULL, load_blk, s) != 0) {
+			util_strlcpy(s->blk_why, "could not start the loader thread", sizeof s->blk_why);
+			s->blk_tried = 2; /* nothing to join */
+		}
+	} else {
+		util_strlcpy(s->blk_why, s->cfg.procs ? "turned off (--no-bpf)" : "processes are not read",
+			     sizeof s->blk_why);
+		s->blk_tried = 2;
+	}
+}
+
+/* Take the loader's result once it is there. The first reading after
+ * that only sets the baseline: its figures would cover part of an interval. */
+static int blk_ready(struct sampler *s)
+{
+	if (s->blk || s->blk_tried != 1 || !__atomic_load_n(&s->blk_loaded, __ATOMIC_ACQUIRE))
+		return s->blk != NULL;
+	pthread_join(s->blk_loader, NULL);
+	s->blk_tried = 2;
+	s->blk = s->blk_pending;
+	s->blk_pending = NULL;
+	return 0;
+}
+
 int sampler_prime(struct sampler *s)
 {
 	int rc = diskstats_read("/proc/diskstats", &s->prev);
@@ -167,6 +212,7 @@ int sampler_prime(struct sampler *s)
 		return rc;
 	s->prev_mono = util_mono_now();
 	/* The processes' first reading too, so the first interval has rates. */
+	start_blk(s);
 	if (s->cfg.procs && (s->procs || procs_new(&s->procs) == 0)) {
 		struct proc_row *rows = NULL;
 		size_t n = 0, cap = 0;
@@ -174,6 +220,7 @@ int sampler_prime(struct sampler *s)
 		procs_collect(s->procs, s->cfg.threads, 0, s->cfg.delayacct_since, &rows, &n, &cap, &st);
 		free(rows);
 	}
+
 	/* Probes start now, so the first interval has their samples too. */
 	struct disk_info *disks;
 	size_t n;
@@ -329,6 +376,53 @@ static int top_writer(const struct sample *out)
 	return best;
 }
 
+/* Whether tgid wrote blocks to a loop device in the reading. */
+static int writes_to_loop(const struct blk_reading *b, int tgid)
+{
+	for (size_t i = 0; i < b->nstats; i++)
+		if (b->stats[i].tgid == tgid && b->stats[i].op == BLK_WRITE && strncmp(b->stats[i].disk, "loop", 4) == 0)
+			return 1;
+	return 0;
+}
+
+/* The block-layer figures of each process go onto its row; in thread
+ * mode onto the main thread's row, as they are the whole process's. */
+static void collect_blk(struct sampler *s, struct sample *out)
+{
+	start_blk(s); /* says why it is off when processes are not read */
+	int ready = blk_ready(s);
+	out->blk_on = ready;
+	util_strlcpy(out->blk_why, s->blk && !ready ? "starting (figures from the next refresh)" : s->blk_why,
+		     sizeof out->blk_why);
+	out->blk_stage = blklat_owner_stage(s->blk);
+	if (!s->blk)
+		return;
+	if (blklat_read(s->blk, &out->blk) < 0 || !ready) {
+		out->blk.nstats = out->blk.nprocs = out->blk.nwaits = 0;
+		return;
+	}
+	for (size_t i = 0; out->have_procs && i < out->nprocs; i++) {
+		struct proc_row *r = &out->procs[i];
+		const struct blk_proc *b = r->tid == r->pid ? blklat_find_proc(&out->blk, r->pid) : NULL;
+		for (int op = 0; op < 2; op++) {
+			r->blk_n[op] = b ? b->n[op] : 0;
+			r->blk_bytes[op] = b ? b->bytes[op] : 0;
+			r->blk_p50_ns[op] = b ? b->p50_ns[op] : 0;
+			r->blk_p99_ns[op] = b ? b->p99_ns[op] : 0;
+		}
+		/* A kernel thread that writes blocks does so for others: a
+		 * flusher's /proc/PID/io shows nothing (the bytes were charged
+		 * to whoever dirtied the pages), but its requests say it. A
+		 * kworker's name shows only its current work item: one named
+		 * "-loop0" now may have flushed pages a moment ago (seen here).
+		 * A loop worker writes to the backing disk, never to a loop
+		 * device: block writes to one are writeback. */
+		if ((r->ppid == 2 || r->pid == 2) && r->blk_n[BLK_WRITE] > 0 &&
+		    (r->kind == PROC_NORMAL || (r->kind == PROC_LOOP && writes_to_loop(&out->blk, r->pid))))
+			r->kind = PROC_WRITEBACK;
+	}
+}
+
 static void collect_procs(struct sampler *s, struct sample *out)
 {
 	out->have_procs = 0;
@@ -339,6 +433,7 @@ static void collect_procs(struct sampler *s, struct sample *out)
 		return;
 	if (!s->procs && procs_new(&s->procs) < 0)
 		return;
+	start_blk(s);
 	if (procs_collect(s->procs, s->cfg.threads, out->interval_s, s->cfg.delayacct_since, &out->procs, &out->nprocs,
 			  &out->procs_cap, &out->pstat) == 0) {
 		out->have_procs = 1;
@@ -377,6 +472,7 @@ int sampler_collect(struct sampler *s, struct sample *out)
 	s->prev = cur;
 	s->prev_mono = now;
 	collect_procs(s, out);
+	collect_blk(s, out);
 	out->nevents = eventlog_take(&s->events, out->events, EVENTLOG_PENDING);
 	out->nrecent = eventlog_recent(&s->events, out->recent, EVENTLOG_RECENT);
 	return 0;
@@ -432,6 +528,11 @@ void sampler_free(struct sampler *s)
 		probe_stop(s->probes[i].p);
 	free(s->probes);
 	procs_free(s->procs);
+	if (s->blk_tried == 1) { /* still loading: a load is bounded, wait for it */
+		pthread_join(s->blk_loader, NULL);
+		blklat_close(s->blk_pending);
+	}
+	blklat_close(s->blk);
 	diskstats_free(&s->prev);
 	if (s->udev)
 		udev_unref(s->udev);
@@ -442,5 +543,6 @@ void sample_free(struct sample *smp)
 {
 	free(smp->disks);
 	free(smp->procs);
+	blk_reading_free(&smp->blk);
 	memset(smp, 0, sizeof *smp);
 }

@@ -33,8 +33,14 @@ static void write_procs_text(FILE *f, const struct sample *s, size_t max)
 	fprintf(f, "writers %.1f MB/s, Dirty %llu kB, Writeback %llu kB%s%s\n", s->write_MBps,
 		(unsigned long long)s->wb.dirty_kB, (unsigned long long)s->wb.writeback_kB,
 		s->pstat.missing[0] ? "; I/O wait: " : "", s->pstat.missing);
-	fprintf(f, "%7s %-9s %-5s %10s %10s %8s %8s %7s %9s %s\n", "PID", "USER", "PRIO", "READ_B/s", "WRITE_B/s",
-		"R-IOPS", "W-IOPS", "IO-WAIT", "AVG-WAIT", "COMMAND");
+	fprintf(f, "%7s %-9s %-5s %10s %10s %8s %8s %7s %9s ", "PID", "USER", "PRIO", "READ_B/s", "WRITE_B/s", "R-IOPS",
+		"W-IOPS", "IO-WAIT", "AVG-WAIT");
+	if (s->blk_on)
+		fprintf(f, "%11s %11s ", "READ-LAT", "WRITE-LAT");
+	if (s->blk_on)
+		fputs("COMMAND\n", f);
+	else
+		fprintf(f, "COMMAND   (block latency off: %s)\n", s->blk_why);
 	/* Busiest first, as in JSON; a handful of rows: a selection is enough. */
 	char *done = calloc(s->nprocs ? s->nprocs : 1, 1);
 	for (size_t k = 0; done && k < max && k < s->nprocs; k++) {
@@ -56,9 +62,15 @@ static void write_procs_text(FILE *f, const struct sample *s, size_t max)
 		} else if (r->wait == WAIT_NA || r->wait == WAIT_BEFORE) {
 			util_strlcpy(wait, r->wait == WAIT_NA ? "n/a" : "n/a*", sizeof wait);
 		}
-		fprintf(f, "%7d %-9.9s %-5s %10.0f %10.0f %8.1f %8.1f %7s %9s %s%s\n", r->tid, r->user, prio, r->read_Bps,
-			r->write_Bps, r->read_iops, r->write_iops, wait, avg,
-			r->kind == PROC_WRITEBACK ? "[writeback] " : r->kind == PROC_LOOP ? "[loop I/O] " :
+		fprintf(f, "%7d %-9.9s %-5s %10.0f %10.0f %8.1f %8.1f %7s %9s ", r->tid, r->user, prio, r->read_Bps,
+			r->write_Bps, r->read_iops, r->write_iops, wait, avg);
+		if (s->blk_on) {
+			char rl[24], wl[24];
+			blklat_format_pair(r->blk_n[BLK_READ], r->blk_p50_ns[BLK_READ], r->blk_p99_ns[BLK_READ], rl, sizeof rl);
+			blklat_format_pair(r->blk_n[BLK_WRITE], r->blk_p50_ns[BLK_WRITE], r->blk_p99_ns[BLK_WRITE], wl, sizeof wl);
+			fprintf(f, "%11s %11s ", rl, wl);
+		}
+		fprintf(f, "%s%s\n", r->kind == PROC_WRITEBACK ? "[writeback] " : r->kind == PROC_LOOP ? "[loop I/O] " :
 			r->kind == PROC_SELF ? "[this tool: its probe] " : "", r->comm);
 	}
 	free(done);

@@ -98,7 +98,28 @@ static void write_event(FILE *f, const struct event *e)
 	fputc('}', f);
 }
 
-static void write_disk(FILE *f, const struct disk_sample *d)
+/* The processes waiting longest on the disk now (block layer, BPF). */
+static void write_waiting(FILE *f, const struct sample *s, const char *disk)
+{
+	fputs(",\"blk_waiting\":", f);
+	if (!s->blk_on) {
+		fputs("null", f);
+		return;
+	}
+	fputc('[', f);
+	int n = 0;
+	for (size_t i = 0; i < s->blk.nwaits && n < 3; i++) {
+		const struct blk_wait *w = &s->blk.waits[i];
+		if (strcmp(w->disk, disk) != 0)
+			continue;
+		fprintf(f, "%s{\"pid\":%d,\"inflight\":%u,\"oldest_us\":%.1f}", n ? "," : "", w->tgid, w->inflight,
+			(double)w->oldest_ns / 1e3);
+		n++;
+	}
+	fputc(']', f);
+}
+
+static void write_disk(FILE *f, const struct disk_sample *d, const struct sample *s)
 {
 	const struct disk_info *i = &d->info;
 	fputs("{\"name\":", f);
@@ -139,6 +160,7 @@ static void write_disk(FILE *f, const struct disk_sample *d)
 	/* Unprobed disks too: mode "off" and why. */
 	write_probe(f, "probe", d, &d->probe);
 	write_probe(f, "probe_10s", d, &d->probe_10s);
+	write_waiting(f, s, i->name);
 	fputc('}', f);
 }
 
@@ -152,8 +174,29 @@ static const char *kind_name(enum proc_kind k)
 	return k == PROC_WRITEBACK ? "writeback" : k == PROC_LOOP ? "loop" : k == PROC_SELF ? "self" : "process";
 }
 
-static void write_proc(FILE *f, const struct proc_row *r, int threads)
+/* The process's block-layer figures per disk and direction. */
+static void write_blk(FILE *f, const struct blk_reading *b, int tgid)
 {
+	fputs(",\"blk\":[", f);
+	int first = 1;
+	for (size_t i = 0; i < b->nstats; i++) {
+		const struct blk_stat *st = &b->stats[i];
+		if (st->tgid != tgid)
+			continue;
+		fputs(first ? "{\"disk\":" : ",{\"disk\":", f);
+		first = 0;
+		json_write_string(f, st->disk);
+		fprintf(f, ",\"op\":\"%s\",\"n\":%llu", st->op == BLK_WRITE ? "write" : "read", (unsigned long long)st->n);
+		num_or_null(f, "p50_us", (double)st->p50_ns / 1e3, hist_enough(st->n, 0.50));
+		num_or_null(f, "p99_us", (double)st->p99_ns / 1e3, hist_enough(st->n, 0.99));
+		fprintf(f, ",\"max_us\":%.1f,\"bytes\":%llu}", (double)st->max_ns / 1e3, (unsigned long long)st->bytes);
+	}
+	fputc(']', f);
+}
+
+static void write_proc(FILE *f, const struct proc_row *r, const struct sample *s)
+{
+	int threads = s->pstat.threads;
 	char prio[16];
 	fprintf(f, "{\"pid\":%d", r->pid);
 	if (threads)
@@ -176,13 +219,17 @@ static void write_proc(FILE *f, const struct proc_row *r, int threads)
 	num_or_null(f, "avg_wait_us", r->avg_wait_us, r->wait == WAIT_OK);
 	if (r->partial)
 		fputs(",\"partial\":true", f);
+	/* Block figures are the whole process's: on its main thread's row. */
+	if (s->blk_on && r->tid == r->pid)
+		write_blk(f, &s->blk, r->pid);
 	fputc('}', f);
 }
 
 /* The busiest rows first: read + write bytes, then syscalls, then waits. */
 static double busy(const struct proc_row *r)
 {
-	return r->read_Bps + r->write_Bps + (r->read_iops + r->write_iops) * 1e-3 + r->io_wait_pct * 1e-6;
+	return r->read_Bps + r->write_Bps + (double)(r->blk_bytes[0] + r->blk_bytes[1]) +
+	       (r->read_iops + r->write_iops) * 1e-3 + r->io_wait_pct * 1e-6;
 }
 
 struct ranked {
@@ -209,7 +256,7 @@ static void write_procs(FILE *f, const struct sample *s, size_t max)
 	for (size_t k = 0; rk && k < max && k < s->nprocs; k++) {
 		if (k)
 			fputc(',', f);
-		write_proc(f, &s->procs[rk[k].idx], s->pstat.threads);
+		write_proc(f, &s->procs[rk[k].idx], s);
 	}
 	free(rk);
 	fputc(']', f);
@@ -239,6 +286,14 @@ static void write_procs(FILE *f, const struct sample *s, size_t max)
 	else
 		fputs("null", f);
 	fputc('}', f);
+	fprintf(f, ",\"blk\":{\"on\":%s,\"why\":", s->blk_on ? "true" : "false");
+	if (s->blk_on) {
+		fputs("null,\"owner\":", f);
+		json_write_string(f, s->blk_stage);
+	} else {
+		json_write_string(f, s->blk_why);
+	}
+	fputc('}', f);
 }
 
 void json_write_sample(FILE *f, const struct sample *s, size_t max_procs)
@@ -264,7 +319,7 @@ void json_write_sample(FILE *f, const struct sample *s, size_t max_procs)
 	for (size_t i = 0; i < s->ndisks; i++) {
 		if (i)
 			fputc(',', f);
-		write_disk(f, &s->disks[i]);
+		write_disk(f, &s->disks[i], s);
 	}
 	fputc(']', f);
 	if (s->have_procs)

@@ -12,6 +12,8 @@ static const struct key_binding table[] = {
 	{KM_MAIN, {KEY_DOWN, 'j'}, "Down, j", KEY_ACT_DOWN, "select the next disk (or process)"},
 	{KM_MAIN, {KEY_HOME, 'g'}, "Home, g", KEY_ACT_TOP, "select the first disk"},
 	{KM_MAIN, {KEY_END, 'G'}, "End, G", KEY_ACT_BOTTOM, "select the last disk"},
+	{KM_MAIN, {'\n', '\r', KEY_ENTER}, "Enter", KEY_ACT_ENTER,
+	 "details of the selected process (its block I/O per disk) or disk (queue, figures, who waits longest)"},
 	{KM_MAIN, {'\t'}, "Tab", KEY_ACT_FOCUS, "move the selection between the disks and the process pane"},
 	{KM_MAIN, {'<'}, "<", KEY_ACT_SORT_LEFT, "sort the process pane by the column to the left"},
 	{KM_MAIN, {'>'}, ">", KEY_ACT_SORT_RIGHT, "sort the process pane by the column to the right"},
@@ -69,6 +71,8 @@ static const struct key_binding table[] = {
 	{KM_REPORT, {KEY_DOWN, 'j'}, "Down", KEY_ACT_DOWN, "scroll down"},
 	{KM_REPORT, {'w'}, "w", KEY_ACT_WRITE, "save the report as Markdown in the current directory"},
 	{KM_REPORT, {ESC, 'q'}, "Esc", KEY_ACT_CLOSE, "close"},
+
+	{KM_DETAIL, {ESC, 'q', '\n', KEY_ENTER}, "Esc, Enter", KEY_ACT_CLOSE, "close (the figures update every refresh)"},
 };
 
 #define NKEYS (sizeof table / sizeof table[0])
@@ -97,7 +101,7 @@ const char *keys_mode_name(enum key_mode mode)
 		[KM_MAIN] = "Main screen",       [KM_PICKER] = "Scheduler picker (s)",
 		[KM_TUNABLES] = "Tunables (t)", [KM_LOG] = "Event log (l)",
 		[KM_UDEV] = "udev rule (P)",     [KM_IOPRIO] = "I/O priority (i)",
-		[KM_REPORT] = "A/B report",
+		[KM_REPORT] = "A/B report",      [KM_DETAIL] = "Details (Enter)",
 	};
 	return mode < KM_COUNT ? names[mode] : "?";
 }

@@ -16,12 +16,32 @@ static const struct {
 	[PC_PID] = {"PID", 7, 0},       [PC_USER] = {"USER", 9, 1},     [PC_PRIO] = {"PRIO", 5, 1},
 	[PC_READ] = {"READ/s", 8, 0},   [PC_WRITE] = {"WRITE/s", 8, 0}, [PC_RIOPS] = {"R-IOPS", 7, 0},
 	[PC_WIOPS] = {"W-IOPS", 7, 0},  [PC_WAIT] = {"IO-WAIT", 7, 0}, [PC_AVG] = {"AVG-WAIT", 8, 0},
-	[PC_COMMAND] = {"COMMAND", 0, 1},
+	[PC_RLAT] = {"READ-LAT", 11, 0}, [PC_WLAT] = {"WRITE-LAT", 11, 0}, [PC_COMMAND] = {"COMMAND", 0, 1},
 };
+
+/* The block-latency columns need the BPF part; below 140 columns they
+ * take the place of the syscall counts, so the command keeps 37 or more. */
+static int hidden(const struct sample *s, enum pcol c)
+{
+	if (c == PC_RLAT || c == PC_WLAT)
+		return !s->blk_on;
+	if (c == PC_RIOPS || c == PC_WIOPS)
+		return s->blk_on && COLS < 140;
+	return 0;
+}
 
 const char *procpane_column_name(enum pcol c)
 {
 	return c < PC_COUNT ? cols[c].name : "?";
+}
+
+void procpane_sort_step(struct procpane_state *st, const struct sample *s, int dir)
+{
+	int c = (int)st->sort;
+	do
+		c = (c + dir + PC_COUNT) % PC_COUNT;
+	while (hidden(s, (enum pcol)c) && c != (int)st->sort);
+	st->sort = (enum pcol)c;
 }
 
 void procpane_init(struct procpane_state *st)
@@ -51,6 +71,8 @@ static double key_of(const struct procpane_state *st, const struct proc_row *r, 
 	case PC_WIOPS: return r->io_readable ? (acc ? (double)r->total.syscw : r->write_iops) : -1;
 	case PC_WAIT: return r->wait == WAIT_OK ? r->io_wait_pct : -1;
 	case PC_AVG: return r->wait == WAIT_OK ? r->avg_wait_us : -1;
+	case PC_RLAT: return r->blk_n[BLK_READ] ? (double)r->blk_p50_ns[BLK_READ] : -1;
+	case PC_WLAT: return r->blk_n[BLK_WRITE] ? (double)r->blk_p50_ns[BLK_WRITE] : -1;
 	default: return 0;
 	}
 }
@@ -188,6 +210,12 @@ static void cell(const struct procpane_state *st, const struct sample *s, const 
 		case WAIT_OFF: util_strlcpy(b, "-", n); break;
 		}
 		break;
+	case PC_RLAT:
+	case PC_WLAT: {
+		enum blk_op op = c == PC_RLAT ? BLK_READ : BLK_WRITE;
+		blklat_format_pair(r->blk_n[op], r->blk_p50_ns[op], r->blk_p99_ns[op], b, n);
+		break;
+	}
 	case PC_COMMAND:
 		util_fmt(b, n, "%s%s",
 			 r->kind == PROC_WRITEBACK ? "[writeback] " : r->kind == PROC_LOOP ? "[loop I/O] " :
@@ -221,6 +249,8 @@ void procpane_draw(const struct procpane_state *st, const struct sample *s, int 
 	attron(A_REVERSE);
 	mvhline(y + 1, 0, ' ', COLS);
 	for (int c = 0; c < PC_COUNT && x < COLS; c++) {
+		if (hidden(s, (enum pcol)c))
+			continue;
 		int w = cols[c].width ? cols[c].width : COLS - x;
 		util_fmt(b, sizeof b, cols[c].left ? "%-*s" : "%*s", w, cols[c].name);
 		if (c == (int)st->sort)
@@ -244,6 +274,8 @@ void procpane_draw(const struct procpane_state *st, const struct sample *s, int 
 			attron(A_REVERSE);
 		x = 0;
 		for (int c = 0; c < PC_COUNT && x < COLS; c++) {
+			if (hidden(s, (enum pcol)c))
+				continue;
 			char v[300];
 			int w = cols[c].width ? cols[c].width : COLS - x;
 			cell(st, s, r, (enum pcol)c, v, sizeof v);

@@ -17,6 +17,7 @@
 #include "coldstart.h"
 #include "columns.h"
 #include "control.h"
+#include "detail.h"
 #include "keys.h"
 #include "load.h"
 #include "procpane.h"
@@ -63,6 +64,8 @@ struct tui {
 	int focus_procs;                /* Up/Down move in the process pane */
 	int filtering;                  /* typing the / filter */
 	int prio_cur;                   /* I/O priority picker: cursor */
+	int detail_pid;                 /* Details panel: this process, or 0 for the selected disk */
+	char detail_comm[64];
 	int prio_pid;                   /* ... for this process */
 	char prio_comm[64];
 	struct ab_config abcfg;         /* A/B: what runs ... */
@@ -179,6 +182,11 @@ static void draw_header(const struct tui *t)
 			 s->psi.some.avg10, s->psi.have_full ? s->psi.full.avg10 : 0.0);
 	else
 		snprintf(line, sizeof line, "I/O pressure: n/a (/proc/pressure/io: %s)", strerror(-s->psi_err));
+	/* One line on per-process block latency: on, or why not. */
+	if (s->blk_on)
+		util_fmt(line + strlen(line), sizeof line - strlen(line), "  block latency: on");
+	else if (s->have_procs)
+		util_fmt(line + strlen(line), sizeof line - strlen(line), "  block latency off: %s", s->blk_why);
 	put(1, 0, line);
 	if (t->load) {
 		char l[160], sz[16];
@@ -374,9 +382,13 @@ static void draw_help(void)
 		"reader that keeps asking, not for one that comes back later. '-': too few samples.",
 		"Chart: p50 bars and p99 dots per second, log scale; a marker at each switch.",
 		"SWITCH: how long the last switch took (the kernel drains the queue to switch).",
-		"Processes: system-wide - the kernel does not say which disk a process's I/O went to.",
+		"Processes: READ/s to AVG-WAIT are system-wide (/proc/PID/io, delay accounting).",
 		"IO-WAIT, AVG-WAIT: synchronous block I/O waits (delay accounting); n/a: bytes moved",
 		"without waits (async I/O); n/a*: started before delay accounting was on; -: no figure.",
+		"READ-LAT, WRITE-LAT: p50/p99 us of the process's own block requests, issue to completion",
+		"(BPF; Enter: per disk). They leave out syscall and wake-up, and its requests may be large",
+		"or sequential: they differ from the probe's fresh 4 KiB read. Buffered writes are written",
+		"later by [writeback] rows, not by the process that dirtied the pages.",
 	};
 	y++;
 	for (size_t i = 0; i < sizeof text / sizeof text[0]; i++)
@@ -585,6 +597,28 @@ static void draw_report(const struct tui *t)
 	}
 }
 
+/* The Details panel: text from detail.c, redrawn with every sample. */
+static void draw_detail_panel(const struct tui *t)
+{
+	int w = COLS - 4, x = 2, y = 2, h = LINES - 4;
+	const struct disk_sample *d = selected_disk(t);
+	if (w < 20 || h < 4 || (!t->detail_pid && !d))
+		return;
+	char text[8192];
+	if (t->detail_pid)
+		detail_process(&t->s, t->detail_pid, t->detail_comm, text, sizeof text);
+	else
+		detail_disk(&t->s, d, text, sizeof text);
+	panel_box(y, x, h, w, t->detail_pid ? " process details (Esc closes) " : " disk details (Esc closes) ");
+	const char *p = text;
+	for (int r = 0; p && *p && r < h - 2; r++) {
+		const char *nl = strchr(p, '\n');
+		int n = nl ? (int)(nl - p) : (int)strlen(p);
+		mvaddnstr(y + 1 + r, x + 2, p, n < w - 4 ? n : w - 4);
+		p = nl ? nl + 1 : NULL;
+	}
+}
+
 static void draw_panel(const struct tui *t)
 {
 	switch (t->mode) {
@@ -594,6 +628,7 @@ static void draw_panel(const struct tui *t)
 	case KM_TUNABLES: draw_tunables(t); break;
 	case KM_LOG: draw_log(t); break;
 	case KM_UDEV: draw_udev(t); break;
+	case KM_DETAIL: draw_detail_panel(t); break;
 	default: break;
 	}
 }
@@ -804,7 +839,7 @@ static void open_ioprio(struct tui *t)
 
 static void sort_step(struct tui *t, int dir)
 {
-	t->pp.sort = (enum pcol)(((int)t->pp.sort + dir + PC_COUNT) % PC_COUNT);
+	procpane_sort_step(&t->pp, &t->s, dir);
 	char msg[64];
 	snprintf(msg, sizeof msg, "processes sorted by %s", procpane_column_name(t->pp.sort));
 	say(t, msg);
@@ -978,10 +1013,29 @@ static void toggle_delayacct(struct tui *t)
 	say(t, msg);
 }
 
+/* Enter on the main screen: details of what is selected. */
+static void open_detail(struct tui *t)
+{
+	const struct proc_row *r = t->focus_procs ? procpane_selected(&t->pp, &t->s) : NULL;
+	if (t->focus_procs && !r) {
+		say(t, "no process selected");
+		return;
+	}
+	if (!t->focus_procs && !selected_disk(t)) {
+		say(t, "no disk selected");
+		return;
+	}
+	t->detail_pid = r ? r->pid : 0;
+	util_strlcpy(t->detail_comm, r ? r->comm : "", sizeof t->detail_comm);
+	t->mode = KM_DETAIL;
+}
+
 static void enter(struct tui *t)
 {
 	const struct disk_sample *d = selected_disk(t);
-	if (t->mode == KM_IOPRIO) {
+	if (t->mode == KM_MAIN) {
+		open_detail(t);
+	} else if (t->mode == KM_IOPRIO) {
 		set_ioprio(t);
 	} else if (t->mode == KM_PICKER && d && t->pick < d->info.sched.n) {
 		pick_named(t, d->info.sched.names[t->pick]);

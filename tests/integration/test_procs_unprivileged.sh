@@ -17,5 +17,9 @@ echo "$last" | jq -e '[.procs[] | select(.readable | not)] | length > 0 and all(
 echo "$last" | jq -e '[.procs[] | select(.comm == "iosched-top")][0] | .readable and .read_iops > 0' >/dev/null ||
 	fail "its own row has no figures: $(echo "$last" | jq -c '[.procs[] | select(.comm == "iosched-top")]')"
 echo "$last" | jq -e '.writers.missing | test("CAP_NET_ADMIN")' >/dev/null || fail "missing permission not named"
-note "$(echo "$last" | jq -r '"\([.procs[] | select(.readable | not)] | length) unreadable rows; missing: \(.writers.missing)"')"
+# Block-layer latency (BPF) is off and says which privilege it needs;
+# the rows simply have no "blk" figures.
+echo "$last" | jq -e '.blk.on == false and (.blk.why | test("root or cap_bpf,cap_perfmon")) and all(.procs[]; has("blk") | not)' \
+	>/dev/null || fail "block latency state wrong: $(echo "$last" | jq -c .blk)"
+note "$(echo "$last" | jq -r '"\([.procs[] | select(.readable | not)] | length) unreadable rows; missing: \(.writers.missing); block latency: \(.blk.why)"')"
 echo "PASS"

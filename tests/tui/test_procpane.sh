@@ -14,9 +14,11 @@ cp "$(command -v sleep)" "$SCRATCH/iosched-sleeper"
 "$SCRATCH/iosched-sleeper" 300 &
 SP=$!
 on_exit "kill $SP"
-TMUX_H=50 tmux_start "$BIN -d 0.5 --no-probe 2> $SCRATCH/stderr"
+# 160 wide: every column, READ-LAT and WRITE-LAT too (below 140 they
+# take the place of R-IOPS and W-IOPS).
+TMUX_W=160 TMUX_H=50 tmux_start "$BIN -d 0.5 --no-probe 2> $SCRATCH/stderr"
 wait_for "Processes \(all disks\)" || fail "no process pane"
-wait_for "PID USER +PRIO +READ/s +WRITE/s +R-IOPS +W-IOPS +IO-WAIT +AVG-WAIT COMMAND" || fail "pane columns wrong"
+wait_for "PID USER +PRIO +READ/s +WRITE/s +R-IOPS +W-IOPS +IO-WAIT +AVG-WAIT +READ-LAT +WRITE-LAT COMMAND" || fail "pane columns wrong"
 
 keys / i o s c h e d - s l Enter
 wait_for "matching \"iosched-sl\"" || fail "filter not shown"

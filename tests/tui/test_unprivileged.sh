@@ -1,5 +1,6 @@
 #!/bin/bash
-# Run as an unprivileged user: the picker opens, the switch is refused with
+# Run as an unprivileged user: the header says why block latency is off,
+# the picker opens, the switch is refused with
 # the "needs root" message, and the program keeps running (the clock still
 # ticks) until q.
 . "$(dirname "$0")/../lib/common.sh"
@@ -14,6 +15,7 @@ chmod 755 "$SCRATCH"
 cp "$BIN" "$SCRATCH/iosched-top" && chmod 755 "$SCRATCH/iosched-top"
 tmux_start "setpriv --reuid=65534 --regid=65534 --clear-groups $SCRATCH/iosched-top -d 0.5 --disk $N --no-probe"
 wait_for "^$N +loop" || fail "no row for $N"
+wait_for "block latency off: needs root or cap_bpf,cap_perfmon" || fail "header does not say why block latency is off"
 keys s
 wait_for "$N scheduler" || fail "picker did not open"
 keys k

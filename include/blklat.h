@@ -1,0 +1,87 @@
+/* blklat: block-layer latency per process, per disk, per direction, from
+ * the optional BPF program (src/bpf/blklat.bpf.c). Every request is timed
+ * from issue to completion and charged to the process that submitted it;
+ * what this leaves out (buffered writes reach the disk from flusher
+ * threads, a loop device's backing file is read by its worker) is said in
+ * the man page. Without BPF support in the build, without privileges or
+ * kernel BTF, or when loading fails, blklat_open says why in one line and
+ * the rest of the tool runs as before. */
+#ifndef IOSCHED_BLKLAT_H
+#define IOSCHED_BLKLAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "disk.h"
+#include "hist.h"
+
+enum blk_op { BLK_READ = 0, BLK_WRITE = 1 };
+
+/* One process on one disk in one direction, over the interval. */
+struct blk_stat {
+	int tgid;
+	char disk[DISK_NAME_MAX];
+	enum blk_op op;
+	uint64_t n, bytes;
+	uint64_t p50_ns, p99_ns, max_ns;  /* quantiles: see hist_enough */
+};
+
+/* One process over every disk, per direction (the process pane's columns). */
+struct blk_proc {
+	int tgid;
+	uint64_t n[2], bytes[2];
+	uint64_t p50_ns[2], p99_ns[2];
+};
+
+/* A process with requests in flight on a disk at the reading. */
+struct blk_wait {
+	int tgid;
+	char disk[DISK_NAME_MAX];
+	unsigned inflight;
+	uint64_t oldest_ns;               /* age of its oldest request */
+};
+
+/* What one reading gives; arrays are reused from reading to reading.
+ * stats are sorted by tgid, op, device; procs by tgid; waits by age,
+ * oldest first. */
+struct blk_reading {
+	struct blk_stat *stats;
+	size_t nstats, stats_cap;
+	struct blk_proc *procs;
+	size_t nprocs, procs_cap;
+	struct blk_wait *waits;
+	size_t nwaits, waits_cap;
+};
+
+struct blklat;
+
+/* Load and attach the program. On failure returns a negative errno and
+ * why says in a few words what is missing ("needs root or
+ * cap_bpf,cap_perfmon", "built without BPF", ...). */
+int blklat_open(struct blklat **out, char *why, size_t len);
+
+/* Which tracepoint names the owner of a request: "block_io_start",
+ * "block_rq_insert" or "block_rq_issue". */
+const char *blklat_owner_stage(const struct blklat *b);
+
+/* Read what happened since the last reading (the first reading counts from
+ * blklat_open). Returns 0 or a negative errno. */
+int blklat_read(struct blklat *b, struct blk_reading *r);
+
+void blklat_close(struct blklat *b);
+void blk_reading_free(struct blk_reading *r);
+
+/* The histogram of what a counter set gained from prev to cur (prev NULL:
+ * from zero), bucket by bucket; n is the sum of the bucket deltas, and min
+ * and max are the bounds of the lowest and highest bucket that gained.
+ * A bucket that went backwards (an entry made anew) counts as cur. */
+void blklat_diff(const uint32_t *prev, const uint32_t *cur, size_t nbuckets, struct hist *out);
+
+/* "p50/p99" in microseconds as the process columns show it; "-" where
+ * there are too few requests for p50, "p50/-" for p99. */
+void blklat_format_pair(uint64_t n, uint64_t p50_ns, uint64_t p99_ns, char *buf, size_t len);
+
+/* The blk_proc of tgid in r, or NULL (r->procs sorted by tgid). */
+const struct blk_proc *blklat_find_proc(const struct blk_reading *r, int tgid);
+
+#endif

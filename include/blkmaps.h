@@ -1,0 +1,85 @@
+/* blkmaps: the layout of the maps the block-latency BPF program
+ * (src/bpf/blklat.bpf.c) shares with user space (src/collect/blklat.c).
+ * Plain C types only: this header is compiled for the BPF target too. */
+#ifndef IOSCHED_BLKMAPS_H
+#define IOSCHED_BLKMAPS_H
+
+/* The same log-linear buckets as hist.h (64 sub-buckets per power of two),
+ * so percentiles are read the same way as the probe's. hist.h's range is
+ * kept: a request slower than 2^42 ns lands in the last bucket. */
+#define BLKMAP_SUB_BITS 6
+#define BLKMAP_MAX_BITS 42
+#define BLKMAP_BUCKETS ((BLKMAP_MAX_BITS - BLKMAP_SUB_BITS + 1) << BLKMAP_SUB_BITS)
+
+/* The bucket of a value in ns: hist_bucket() of src/collect/hist.c
+ * without a loop or __builtin_clzll, which the BPF target lacks. A unit
+ * test holds the two to the same answer. */
+static inline __attribute__((always_inline)) unsigned int blkmap_bucket(unsigned long long ns)
+{
+	if (ns < (1u << BLKMAP_SUB_BITS))
+		return (unsigned int)ns;
+	unsigned long long v = ns;
+	unsigned int msb = 0, shift;
+	shift = (v > 0xffffffffULL) << 5; v >>= shift; msb |= shift;
+	shift = (v > 0xffff) << 4; v >>= shift; msb |= shift;
+	shift = (v > 0xff) << 3; v >>= shift; msb |= shift;
+	shift = (v > 0xf) << 2; v >>= shift; msb |= shift;
+	shift = (v > 0x3) << 1; v >>= shift; msb |= shift;
+	msb |= (unsigned int)(v >> 1);
+	if (msb >= BLKMAP_MAX_BITS)
+		return BLKMAP_BUCKETS - 1;
+	shift = msb - BLKMAP_SUB_BITS;
+	return ((shift + 1) << BLKMAP_SUB_BITS) + (unsigned int)((ns >> shift) - (1u << BLKMAP_SUB_BITS));
+}
+
+enum blkmap_op { BLKMAP_READ = 0, BLKMAP_WRITE = 1 };
+
+/* Histograms: one per (process, disk, direction), counting since the
+ * entry was made. User space reads them each refresh and subtracts the
+ * previous reading, so nothing is lost to a read racing an update. */
+struct blkmap_key {
+	unsigned int tgid;
+	unsigned int dev;          /* the whole disk, as the kernel's MKDEV: major << 20 | minor */
+	unsigned int op;           /* enum blkmap_op */
+	unsigned int pad;
+};
+
+struct blkmap_hist {
+	unsigned long long bytes;   /* bytes of the requests */
+	unsigned int count[BLKMAP_BUCKETS];
+};
+
+/* In-flight requests live in an array of slots, not a hash map: a hash
+ * update took ~200 ns a request here (bpf_stats), a slot costs a few
+ * memory writes. A request may use one of two slots chosen from its
+ * address; it claims one by swapping its address into rq, and gives it
+ * back by writing 0 there. The array is mmap'd read-only by user space
+ * for the "waiting longest" list. */
+#define BLKMAP_SLOT_BITS 16
+#define BLKMAP_SLOTS (1u << BLKMAP_SLOT_BITS)
+
+/* The two slots of a request address (Fibonacci hashing spreads the
+ * addresses of a tag set's requests, which are a fixed stride apart). */
+static inline __attribute__((always_inline)) unsigned int blkmap_slot(unsigned long long rq)
+{
+	return (unsigned int)((rq * 0x9E3779B97F4A7C15ull) >> (64 - BLKMAP_SLOT_BITS));
+}
+
+/* A request from when its owner is known (made, inserted or issued) to
+ * its completion. */
+struct blkmap_inflight {
+	unsigned long long rq;       /* the request's address; 0: the slot is free */
+	unsigned long long start_ns; /* when the owner was noted (bpf_ktime_get_ns, CLOCK_MONOTONIC) */
+	unsigned long long issue_ns; /* when it went to the driver; 0: still queued */
+	unsigned int tgid;
+	unsigned int dev;
+	unsigned int op;
+	unsigned int bytes;
+};
+
+/* A claimed slot older than this is taken for a leftover (a request
+ * freed on a path that neither completes nor merges it) and may be taken
+ * over. Drivers time requests out after 30 s. */
+#define BLKMAP_STALE_NS (600ull * 1000000000ull)
+
+#endif

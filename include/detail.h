@@ -1,0 +1,20 @@
+/* detail: the text of the detail panels Enter opens in the full-screen
+ * view — a process's block I/O per disk, or a disk's queue, figures and
+ * the processes waiting longest on it. Plain text (lines joined by '\n'),
+ * so the TUI only draws it and tests can read it. */
+#ifndef IOSCHED_DETAIL_H
+#define IOSCHED_DETAIL_H
+
+#include <stddef.h>
+
+#include "sample.h"
+
+/* The block I/O of process pid (comm: its name when it was selected) in
+ * the sample's interval, per disk and direction. */
+void detail_process(const struct sample *s, int pid, const char *comm, char *buf, size_t len);
+
+/* Disk d of the sample: its queue, iostat and probe figures, and the
+ * processes with the oldest block requests in flight on it (top 3). */
+void detail_disk(const struct sample *s, const struct disk_sample *d, char *buf, size_t len);
+
+#endif

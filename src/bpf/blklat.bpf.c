@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0
+/* blklat.bpf.c: block-layer latency per process, per disk, per direction.
+ *
+ * A request is timed from issue (handed to the driver) to completion and
+ * charged to the process that submitted it. Who submitted it is learnt at
+ * the first of these the running kernel has, in the submitter's context:
+ *   block_io_start (6.5+; fired when the request is made from a bio),
+ *   block_rq_insert (when it goes into the scheduler's queue),
+ *   block_rq_issue (direct issue runs in the submitter; otherwise it may be
+ *                   kblockd, and that is then what is charged).
+ * User space turns off the programs whose tracepoint the kernel lacks, and
+ * tells the others which stage owns the request (owner_stage). One map
+ * entry per request carries the owner, the times and the disk from the
+ * first stage to completion.
+ *
+ * Only the few fields read are declared, with preserve_access_index, so
+ * CO-RE relocates them against the running kernel's BTF; no vmlinux.h is
+ * needed to build this. */
+#include <linux/types.h>
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+
+#include "blkmaps.h"
+
+struct gendisk {
+	int major;
+	int first_minor;
+} __attribute__((preserve_access_index));
+
+struct request_queue {
+	struct gendisk *disk;
+} __attribute__((preserve_access_index));
+
+struct request {
+	struct request_queue *q;
+	unsigned int cmd_flags;
+	unsigned int __data_len;
+} __attribute__((preserve_access_index));
+
+/* Before 5.17 the disk hung off the request itself. */
+struct request___old {
+	struct gendisk *rq_disk;
+} __attribute__((preserve_access_index));
+
+#define REQ_OP_MASK 0xff
+#define REQ_OP_READ 0
+#define REQ_OP_WRITE 1
+#define MINORBITS 20
+
+enum owner_stage { OWNER_IO_START = 0, OWNER_INSERT = 1, OWNER_ISSUE = 2 };
+
+/* Set by user space before load. */
+const volatile int owner_stage = OWNER_IO_START;
+
+/* See blkmaps.h: two candidate slots per request, claimed with a
+ * compare-and-swap; block_rq_merge gives back the slot of a request merged
+ * into another (it is freed without a completion). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, BLKMAP_SLOTS);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, struct blkmap_inflight);
+} inflight SEC(".maps");
+
+/* Entries are ~9 KiB: made on demand, not preallocated. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct blkmap_key);
+	__type(value, struct blkmap_hist);
+} hists SEC(".maps");
+
+/* A zeroed value to create hists entries from: the BPF stack (512 bytes)
+ * cannot hold one. Never written. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct blkmap_hist);
+} zero SEC(".maps");
+
+/* tp_btf programs may read kernel structures directly (the verifier
+ * knows their types): cheaper than bpf_probe_read_kernel per field. */
+static __always_inline __u32 disk_dev(struct request *rq)
+{
+	struct gendisk *disk;
+	if (bpf_core_field_exists(((struct request___old *)rq)->rq_disk))
+		disk = ((struct request___old *)rq)->rq_disk;
+	else
+		disk = rq->q->disk;
+	if (!disk)
+		return 0;
+	return ((__u32)disk->major << MINORBITS) | (__u32)disk->first_minor;
+}
+
+/* The verifier allows no arithmetic on a kernel pointer, and the slot
+ * is found by hashing the request's address: the address goes through
+ * a per-CPU scratch word and comes back as a plain number (root or
+ * CAP_PERFMON may do this). volatile keeps clang from skipping the trip.
+ * One word per program: a completion in an interrupt may run in the
+ * middle of another program on the same CPU, and a shared word was
+ * overwritten under it (seen here: requests never found at completion).
+ * The same program does not nest: the kernel skips a recursive run. */
+enum scratch_word { W_OWNER, W_ISSUE, W_MERGE, W_COMPLETE, W_COUNT };
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, W_COUNT);
+	__type(key, __u32);
+	__type(value, __u64);
+} scratch SEC(".maps");
+
+static __always_inline __u64 addr_of(struct request *rq, __u32 word)
+{
+	__u64 *w = bpf_map_lookup_elem(&scratch, &word);
+	if (!w)
+		return 0;
+	*(volatile __u64 *)w = (__u64)rq;
+	return *(volatile __u64 *)w;
+}
+
+static __always_inline struct blkmap_inflight *slot_at(__u32 i)
+{
+	return bpf_map_lookup_elem(&inflight, &i);
+}
+
+/* The slot rq holds, or NULL. */
+static __always_inline struct blkmap_inflight *slot_find(__u64 rq)
+{
+	__u32 i = blkmap_slot(rq);
+	struct blkmap_inflight *f = slot_at(i);
+	if (f && f->rq == rq)
+		return f;
+	f = slot_at(i ^ 1);
+	return f && f->rq == rq ? f : NULL;
+}
+
+/* Claim a free (or stale) slot for rq; NULL when both are busy, and the
+ * request then goes untimed. */
+static __always_inline struct blkmap_inflight *slot_claim(__u64 rq, __u64 now)
+{
+	__u32 i = blkmap_slot(rq);
+	for (int k = 0; k < 2; k++) {
+		struct blkmap_inflight *f = slot_at(i ^ k);
+		if (!f)
+			continue;
+		__u64 old = f->rq, since = f->start_ns;
+		/* Taken, and not stale; a start_ns after our now (set on
+		 * another CPU a moment ago) is fresh, not a wrapped age. */
+		if (old && (since >= now || now - since < BLKMAP_STALE_NS))
+			continue;
+		if (__sync_val_compare_and_swap(&f->rq, old, rq) == old)
+			return f;
+	}
+	return NULL;
+}
+
+static __always_inline struct blkmap_inflight *slot_get(__u64 rq, __u64 now)
+{
+	struct blkmap_inflight *f = slot_find(rq);
+	return f ? f : slot_claim(rq, now);
+}
+
+/* Give back every slot rq holds: two stages racing on two CPUs could
+ * each have claimed one. */
+static __always_inline void slot_release(__u64 rq)
+{
+	__u32 i = blkmap_slot(rq);
+	for (int k = 0; k < 2; k++) {
+		struct blkmap_inflight *f = slot_at(i ^ k);
+		if (f && f->rq == rq)
+			__sync_val_compare_and_swap(&f->rq, rq, 0);
+	}
+}
+
+/* The owner goes into the request's slot; issue completes the slot in
+ * place. */
+static __always_inline void note_owner(struct request *rq)
+{
+	__u64 a = addr_of(rq, W_OWNER), now = bpf_ktime_get_ns();
+	struct blkmap_inflight *f = a ? slot_get(a, now) : NULL;
+	if (!f)
+		return;
+	f->start_ns = now;
+	f->issue_ns = 0;
+	f->tgid = (__u32)(bpf_get_current_pid_tgid() >> 32);
+	f->dev = disk_dev(rq); /* so a request still queued shows among the waiting */
+}
+
+SEC("tp_btf/block_io_start")
+int BPF_PROG(on_io_start, struct request *rq)
+{
+	if (owner_stage == OWNER_IO_START)
+		note_owner(rq);
+	return 0;
+}
+
+SEC("tp_btf/block_rq_insert")
+int BPF_PROG(on_insert, struct request *rq)
+{
+	if (owner_stage == OWNER_INSERT)
+		note_owner(rq);
+	return 0;
+}
+
+SEC("tp_btf/block_rq_issue")
+int BPF_PROG(on_issue, struct request *rq)
+{
+	unsigned int op = rq->cmd_flags & REQ_OP_MASK;
+	__u64 a = addr_of(rq, W_ISSUE);
+	if (!a)
+		return 0;
+	if (op != REQ_OP_READ && op != REQ_OP_WRITE) {
+		/* flushes, discards: not reads or writes of data */
+		slot_release(a);
+		return 0;
+	}
+	__u64 now = bpf_ktime_get_ns();
+	struct blkmap_inflight *f = slot_find(a);
+	if (!f) {
+		/* No earlier stage saw it: whoever issues it owns it. */
+		f = slot_claim(a, now);
+		if (!f)
+			return 0;
+		f->start_ns = now;
+		f->tgid = (__u32)(bpf_get_current_pid_tgid() >> 32);
+	}
+	f->issue_ns = now; /* a requeued request is timed from its last issue */
+	f->dev = disk_dev(rq);
+	f->op = op == REQ_OP_READ ? BLKMAP_READ : BLKMAP_WRITE;
+	f->bytes = rq->__data_len;
+	return 0;
+}
+
+/* rq was merged into another request and is about to be freed. */
+SEC("tp_btf/block_rq_merge")
+int BPF_PROG(on_merge, struct request *rq)
+{
+	__u64 a = addr_of(rq, W_MERGE);
+	if (a)
+		slot_release(a);
+	return 0;
+}
+
+SEC("tp_btf/block_rq_complete")
+int BPF_PROG(on_complete, struct request *rq, int error, unsigned int nr_bytes)
+{
+	__u64 a = addr_of(rq, W_COMPLETE);
+	struct blkmap_inflight *f = a ? slot_find(a) : NULL;
+	if (!f)
+		return 0;
+	__u64 issued = f->issue_ns;
+	struct blkmap_key k = {.tgid = f->tgid, .dev = f->dev, .op = f->op};
+	__u64 bytes = f->bytes;
+	/* Read first, then give the slot back with an atomic (a full
+	 * barrier): a plain store could be moved before the loads above, and
+	 * another request could then take the slot and write over them. */
+	slot_release(a);
+	if (!issued)
+		return 0; /* completed without an issue seen */
+	__u64 now = bpf_ktime_get_ns();
+	__u64 ns = now > issued ? now - issued : 0;
+
+	struct blkmap_hist *h = bpf_map_lookup_elem(&hists, &k);
+	if (!h) {
+		__u32 z = 0;
+		struct blkmap_hist *empty = bpf_map_lookup_elem(&zero, &z);
+		if (!empty)
+			return 0;
+		bpf_map_update_elem(&hists, &k, empty, BPF_NOEXIST);
+		h = bpf_map_lookup_elem(&hists, &k);
+		if (!h)
+			return 0; /* the map is full */
+	}
+	unsigned int b = blkmap_bucket(ns);
+	/* The verifier cannot follow blkmap_bucket's arithmetic, and clang
+	 * drops a check it can prove: hide b from it so the check stays. */
+	barrier_var(b);
+	if (b >= BLKMAP_BUCKETS)
+		return 0;
+	/* Only the buckets and the bytes: user space counts n from the
+	 * buckets, and each atomic add is paid on every request. */
+	__sync_fetch_and_add(&h->count[b], 1);
+	__sync_fetch_and_add(&h->bytes, bytes);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,494 @@
+/* blklat: see include/blklat.h */
+#include "blklat.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "blkmaps.h"
+#include "util.h"
+
+_Static_assert(BLKMAP_BUCKETS == HIST_BUCKETS, "the BPF histogram must use hist.h's buckets");
+
+void blklat_diff(const uint32_t *prev, const uint32_t *cur, size_t nbuckets, struct hist *out)
+{
+	hist_reset(out);
+	int first = -1, last = -1;
+	for (size_t b = 0; b < nbuckets && b < HIST_BUCKETS; b++) {
+		uint32_t d = prev && cur[b] >= prev[b] ? cur[b] - prev[b] : cur[b];
+		out->count[b] = d;
+		out->n += d;
+		if (d) {
+			if (first < 0)
+				first = (int)b;
+			last = (int)b;
+		}
+	}
+	if (first >= 0) {
+		uint64_t lo, hi;
+		hist_bucket_range((unsigned)first, &out->min_ns, &hi);
+		hist_bucket_range((unsigned)last, &lo, &out->max_ns);
+	}
+}
+
+void blklat_format_pair(uint64_t n, uint64_t p50_ns, uint64_t p99_ns, char *buf, size_t len)
+{
+	if (!hist_enough(n, 0.50)) {
+		util_strlcpy(buf, "-", len);
+		return;
+	}
+	char hi[24] = "-";
+	if (hist_enough(n, 0.99))
+		util_fmt(hi, sizeof hi, "%.0f", (double)p99_ns / 1e3);
+	util_fmt(buf, len, "%.0f/%s", (double)p50_ns / 1e3, hi);
+}
+
+static int proc_by_tgid(const void *a, const void *b)
+{
+	const struct blk_proc *x = a, *y = b;
+	return (x->tgid > y->tgid) - (x->tgid < y->tgid);
+}
+
+const struct blk_proc *blklat_find_proc(const struct blk_reading *r, int tgid)
+{
+	struct blk_proc key = {.tgid = tgid};
+	return r->nprocs ? bsearch(&key, r->procs, r->nprocs, sizeof key, proc_by_tgid) : NULL;
+}
+
+void blk_reading_free(struct blk_reading *r)
+{
+	free(r->stats);
+	free(r->procs);
+	free(r->waits);
+	memset(r, 0, sizeof *r);
+}
+
+#ifndef HAVE_BPF
+
+int blklat_open(struct blklat **out, char *why, size_t len)
+{
+	*out = NULL;
+	util_strlcpy(why, "built without BPF (make found no clang, bpftool or libbpf)", len);
+	return -ENOTSUP;
+}
+
+const char *blklat_owner_stage(const struct blklat *b)
+{
+	(void)b;
+	return "";
+}
+
+int blklat_read(struct blklat *b, struct blk_reading *r)
+{
+	(void)b;
+	(void)r;
+	return -ENOTSUP;
+}
+
+void blklat_close(struct blklat *b)
+{
+	(void)b;
+}
+
+#else
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/capability.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+
+#include "blklat.skel.h"
+
+/* The last reading of one histogram entry, to subtract from the next. */
+struct seen {
+	struct blkmap_key key;
+	struct blkmap_hist h;
+	int live;                  /* present in the latest reading */
+};
+
+/* A device number resolved to a disk name. */
+struct devname {
+	unsigned dev;
+	char name[DISK_NAME_MAX];
+};
+
+struct blklat {
+	struct blklat_bpf *skel;
+	int stage;                 /* 0 io_start, 1 insert, 2 issue (as owner_stage) */
+	struct seen *seen;
+	size_t nseen, cap;
+	struct devname *names;
+	size_t nnames;
+	struct hist *scratch;      /* per-key deltas of one reading */
+	size_t scratch_cap;
+	const struct blkmap_inflight *slots; /* the in-flight array, mapped read-only */
+	size_t slots_len;
+	struct found { unsigned slot; struct blkmap_inflight f; } *found; /* read_waits' first pass */
+	size_t nfound, found_cap;
+};
+
+static const char *const stage_names[] = {"block_io_start", "block_rq_insert", "block_rq_issue"};
+
+const char *blklat_owner_stage(const struct blklat *b)
+{
+	return b ? stage_names[b->stage] : "";
+}
+
+/* libbpf prints to stderr, which would scribble over the screen; the
+ * error codes say enough. */
+static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+/* CAP_BPF (39) and CAP_PERFMON (38) in the effective set, or root. */
+static int privileged(void)
+{
+	if (geteuid() == 0)
+		return 1;
+	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
+	struct __user_cap_data_struct data[2];
+	if (syscall(SYS_capget, &hdr, data) != 0)
+		return 0;
+	return (data[1].effective & (1u << (39 - 32))) && (data[1].effective & (1u << (38 - 32)));
+}
+
+static int tracepoint_exists(const char *name)
+{
+#ifdef BLKLAT_TEST_NO_IO_START
+	/* A test build: act as a kernel before 6.5, which lacks block_io_start. */
+	if (strcmp(name, "block_io_start") == 0)
+		return 0;
+#endif
+	return libbpf_find_vmlinux_btf_id(name, BPF_TRACE_RAW_TP) > 0;
+}
+
+static int fail(struct blklat *b, int err, char *why, size_t len, const char *what)
+{
+	util_fmt(why, len, "%s: %s", what, strerror(err > 0 ? err : -err));
+	blklat_close(b);
+	return err > 0 ? -err : err;
+}
+
+int blklat_open(struct blklat **out, char *why, size_t len)
+{
+	*out = NULL;
+	if (!privileged()) {
+		util_strlcpy(why, "needs root or cap_bpf,cap_perfmon", len);
+		return -EPERM;
+	}
+	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
+		util_strlcpy(why, "the kernel has no BTF (/sys/kernel/btf/vmlinux; CONFIG_DEBUG_INFO_BTF)", len);
+		return -ENOENT;
+	}
+	libbpf_set_print(quiet);
+	if (!tracepoint_exists("block_rq_issue") || !tracepoint_exists("block_rq_complete")) {
+		util_strlcpy(why, "the kernel has no block_rq_issue/complete tracepoints", len);
+		return -ENOENT;
+	}
+	struct blklat *b = calloc(1, sizeof *b);
+	if (!b) {
+		util_strlcpy(why, "out of memory", len);
+		return -ENOMEM;
+	}
+	b->skel = blklat_bpf__open();
+	if (!b->skel)
+		return fail(b, errno ? errno : EINVAL, why, len, "BPF open failed");
+	/* The owner comes from the earliest tracepoint this kernel has; the
+	 * programs of the others are not loaded at all. */
+	b->stage = tracepoint_exists("block_io_start") ? 0 : tracepoint_exists("block_rq_insert") ? 1 : 2;
+	b->skel->rodata->owner_stage = b->stage;
+	bpf_program__set_autoload(b->skel->progs.on_io_start, b->stage == 0);
+	bpf_program__set_autoload(b->skel->progs.on_insert, b->stage == 1);
+	bpf_program__set_autoload(b->skel->progs.on_merge, tracepoint_exists("block_rq_merge"));
+	int err = blklat_bpf__load(b->skel);
+	if (err)
+		return fail(b, err, why, len, "BPF load failed");
+	b->slots_len = BLKMAP_SLOTS * sizeof *b->slots;
+	void *m = mmap(NULL, b->slots_len, PROT_READ, MAP_SHARED, bpf_map__fd(b->skel->maps.inflight), 0);
+	if (m == MAP_FAILED)
+		return fail(b, errno, why, len, "BPF map mmap failed");
+	b->slots = m;
+	err = blklat_bpf__attach(b->skel);
+	if (err)
+		return fail(b, err, why, len, "BPF attach failed");
+	*out = b;
+	why[0] = '\0';
+	return 0;
+}
+
+static int key_cmp(const struct blkmap_key *x, const struct blkmap_key *y)
+{
+	if (x->tgid != y->tgid)
+		return x->tgid < y->tgid ? -1 : 1;
+	if (x->op != y->op)
+		return x->op < y->op ? -1 : 1;
+	return (x->dev > y->dev) - (x->dev < y->dev);
+}
+
+static int seen_cmp(const void *a, const void *b)
+{
+	return key_cmp(&((const struct seen *)a)->key, &((const struct seen *)b)->key);
+}
+
+/* /sys/dev/block/MAJ:MIN links to the disk's sysfs directory. */
+static const char *dev_name(struct blklat *b, unsigned dev)
+{
+	for (size_t i = 0; i < b->nnames; i++)
+		if (b->names[i].dev == dev)
+			return b->names[i].name;
+	struct devname *nn = realloc(b->names, (b->nnames + 1) * sizeof *nn);
+	if (!nn)
+		return "?";
+	b->names = nn;
+	struct devname *d = &b->names[b->nnames++];
+	d->dev = dev;
+	char path[64], target[256];
+	util_fmt(path, sizeof path, "/sys/dev/block/%u:%u", dev >> 20, dev & 0xfffff);
+	ssize_t n = readlink(path, target, sizeof target - 1);
+	if (n > 0) {
+		target[n] = '\0';
+		const char *slash = strrchr(target, '/');
+		util_strlcpy(d->name, slash ? slash + 1 : target, sizeof d->name);
+	} else {
+		util_fmt(d->name, sizeof d->name, "%u:%u", dev >> 20, dev & 0xfffff);
+	}
+	return d->name;
+}
+
+/* Every key of the histogram map, sorted (a key made during the walk may
+ * be missed or seen twice: duplicates are dropped). */
+static int list_keys(int fd, struct blkmap_key **keys, size_t *n)
+{
+	size_t cap = 0;
+	*n = 0;
+	*keys = NULL;
+	struct blkmap_key k, next;
+	const void *prev = NULL;
+	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 64;
+			struct blkmap_key *nk = realloc(*keys, cap * sizeof *nk);
+			if (!nk)
+				return -ENOMEM;
+			*keys = nk;
+		}
+		(*keys)[(*n)++] = next;
+		k = next;
+		prev = &k;
+	}
+	if (*n)
+		qsort(*keys, *n, sizeof **keys, (int (*)(const void *, const void *))key_cmp);
+	size_t w = 0;
+	for (size_t i = 0; i < *n; i++)
+		if (w == 0 || key_cmp(&(*keys)[w - 1], &(*keys)[i]) != 0)
+			(*keys)[w++] = (*keys)[i];
+	*n = w;
+	return 0;
+}
+
+static struct seen *find_seen(struct blklat *b, const struct blkmap_key *k)
+{
+	struct seen key = {.key = *k};
+	return b->nseen ? bsearch(&key, b->seen, b->nseen, sizeof key, seen_cmp) : NULL;
+}
+
+static int grow(void **arr, size_t *cap, size_t want, size_t size)
+{
+	if (want <= *cap)
+		return 0;
+	size_t c = want + want / 2 + 16;
+	void *n = realloc(*arr, c * size);
+	if (!n)
+		return -ENOMEM;
+	*arr = n;
+	*cap = c;
+	return 0;
+}
+
+static void stat_from(struct blk_stat *st, const struct blkmap_key *k, const char *disk, const struct hist *h,
+		      uint64_t bytes)
+{
+	st->tgid = (int)k->tgid;
+	util_strlcpy(st->disk, disk, sizeof st->disk);
+	st->op = k->op == BLKMAP_WRITE ? BLK_WRITE : BLK_READ;
+	st->n = h->n;
+	st->bytes = bytes;
+	st->p50_ns = hist_quantile(h, 0.50);
+	st->p99_ns = hist_quantile(h, 0.99);
+	st->max_ns = h->max_ns;
+}
+
+/* Merge the per-disk deltas of each (process, direction) into the
+ * process figures. stats and the scratch hists run in key order. */
+static int sum_procs(struct blklat *b, struct blk_reading *r, size_t nhist)
+{
+	r->nprocs = 0;
+	struct hist all;
+	for (size_t i = 0; i < nhist;) {
+		const struct blk_stat *s0 = &r->stats[i];
+		if (grow((void **)&r->procs, &r->procs_cap, r->nprocs + 1, sizeof *r->procs) < 0)
+			return -ENOMEM;
+		struct blk_proc *p = &r->procs[r->nprocs++];
+		memset(p, 0, sizeof *p);
+		p->tgid = s0->tgid;
+		while (i < nhist && r->stats[i].tgid == p->tgid) {
+			enum blk_op op = r->stats[i].op;
+			hist_reset(&all);
+			for (; i < nhist && r->stats[i].tgid == p->tgid && r->stats[i].op == op; i++) {
+				hist_merge(&all, &b->scratch[i]);
+				p->bytes[op] += r->stats[i].bytes;
+			}
+			p->n[op] = all.n;
+			p->p50_ns[op] = hist_quantile(&all, 0.50);
+			p->p99_ns[op] = hist_quantile(&all, 0.99);
+		}
+	}
+	return 0;
+}
+
+static int wait_cmp(const void *a, const void *b)
+{
+	const struct blk_wait *x = a, *y = b;
+	return (x->oldest_ns < y->oldest_ns) - (x->oldest_ns > y->oldest_ns);
+}
+
+/* Add one in-flight request to the per-(process, disk) list. */
+static int add_wait(struct blklat *b, struct blk_reading *r, const struct blkmap_inflight *f, uint64_t age)
+{
+	const char *disk = dev_name(b, f->dev);
+	size_t i = 0;
+	while (i < r->nwaits && !(r->waits[i].tgid == (int)f->tgid && strcmp(r->waits[i].disk, disk) == 0))
+		i++;
+	if (i == r->nwaits) {
+		if (grow((void **)&r->waits, &r->waits_cap, r->nwaits + 1, sizeof *r->waits) < 0)
+			return -ENOMEM;
+		struct blk_wait *w = &r->waits[r->nwaits++];
+		memset(w, 0, sizeof *w);
+		w->tgid = (int)f->tgid;
+		util_strlcpy(w->disk, disk, sizeof w->disk);
+	}
+	r->waits[i].inflight++;
+	if (age > r->waits[i].oldest_ns)
+		r->waits[i].oldest_ns = age;
+	return 0;
+}
+
+/* Requests in flight now, per (process, disk): how many, and the oldest.
+ * The slots are read through a read-only mapping, no system call. The
+ * scan takes a while, so a request seen early may have completed by the
+ * time a newer one is seen further on: a second pass keeps only the
+ * slots that still hold what the first pass saw. */
+static int read_waits(struct blklat *b, struct blk_reading *r)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	uint64_t now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	r->nwaits = 0;
+	b->nfound = 0;
+	for (unsigned s = 0; s < BLKMAP_SLOTS; s++) {
+		if (!b->slots[s].rq)
+			continue;
+		if (grow((void **)&b->found, &b->found_cap, b->nfound + 1, sizeof *b->found) < 0)
+			return -ENOMEM;
+		b->found[b->nfound].slot = s;
+		b->found[b->nfound++].f = b->slots[s];
+	}
+	for (size_t k = 0; k < b->nfound; k++) {
+		const struct blkmap_inflight *f = &b->found[k].f, *now_there = &b->slots[b->found[k].slot];
+		if (now_there->rq != f->rq || now_there->start_ns != f->start_ns || !f->dev)
+			continue; /* completed during the scan, or no disk known */
+		/* From when it was made: time queued in the scheduler is waiting too. */
+		uint64_t since = f->start_ns ? f->start_ns : f->issue_ns;
+		uint64_t age = now > since ? now - since : 0;
+		if (age > BLKMAP_STALE_NS)
+			continue; /* a leftover (see blkmaps.h) */
+		if (add_wait(b, r, f, age) < 0)
+			return -ENOMEM;
+	}
+	if (r->nwaits)
+		qsort(r->waits, r->nwaits, sizeof *r->waits, wait_cmp);
+	return 0;
+}
+
+/* Entries of processes that have exited: their last figures have been
+ * read, so the map and the memory of them can go. */
+static void forget_gone(struct blklat *b, int fd)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < b->nseen; i++) {
+		struct seen *s = &b->seen[i];
+		int gone = !s->live || (kill((pid_t)s->key.tgid, 0) != 0 && errno == ESRCH);
+		if (gone && s->live)
+			bpf_map_delete_elem(fd, &s->key);
+		if (!gone)
+			b->seen[w++] = *s;
+	}
+	b->nseen = w;
+}
+
+int blklat_read(struct blklat *b, struct blk_reading *r)
+{
+	int fd = bpf_map__fd(b->skel->maps.hists);
+	struct blkmap_key *keys;
+	size_t nkeys;
+	int err = list_keys(fd, &keys, &nkeys);
+	if (err == 0 && (grow((void **)&r->stats, &r->stats_cap, nkeys, sizeof *r->stats) < 0 ||
+			 grow((void **)&b->scratch, &b->scratch_cap, nkeys, sizeof *b->scratch) < 0))
+		err = -ENOMEM;
+	if (err) {
+		free(keys);
+		return err;
+	}
+	for (size_t i = 0; i < b->nseen; i++)
+		b->seen[i].live = 0;
+	r->nstats = 0;
+	struct blkmap_hist cur;
+	for (size_t i = 0; i < nkeys; i++) {
+		if (bpf_map_lookup_elem(fd, &keys[i], &cur) != 0)
+			continue;
+		struct seen *old = find_seen(b, &keys[i]);
+		struct hist *h = &b->scratch[r->nstats];
+		blklat_diff(old ? old->h.count : NULL, cur.count, BLKMAP_BUCKETS, h);
+		uint64_t bytes = old && cur.bytes >= old->h.bytes ? cur.bytes - old->h.bytes : cur.bytes;
+		if (old) {
+			old->h = cur;
+			old->live = 1;
+		} else if (grow((void **)&b->seen, &b->cap, b->nseen + 1, sizeof *b->seen) == 0) {
+			/* Appended unsorted; sorted again below. */
+			b->seen[b->nseen++] = (struct seen){.key = keys[i], .h = cur, .live = 1};
+		}
+		if (h->n == 0)
+			continue;
+		stat_from(&r->stats[r->nstats++], &keys[i], dev_name(b, keys[i].dev), h, bytes);
+	}
+	free(keys);
+	if (b->nseen)
+		qsort(b->seen, b->nseen, sizeof *b->seen, seen_cmp);
+	forget_gone(b, fd);
+	err = sum_procs(b, r, r->nstats);
+	return err ? err : read_waits(b, r);
+}
+
+void blklat_close(struct blklat *b)
+{
+	if (!b)
+		return;
+	if (b->slots)
+		munmap((void *)b->slots, b->slots_len);
+	blklat_bpf__destroy(b->skel);
+	free(b->seen);
+	free(b->names);
+	free(b->scratch);
+	free(b->found);
+	free(b);
+}
+
+#endif

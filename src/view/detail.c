@@ -1,0 +1,143 @@
+/* detail: see include/detail.h */
+#include "detail.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util.h"
+
+/* Append a formatted line to buf; a full buffer just stops growing. */
+static void add(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void add(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t used = strlen(buf);
+	if (used + 1 >= len)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf + used, len - used, fmt, ap);
+	va_end(ap);
+	used = strlen(buf);
+	if (used + 1 < len) {
+		buf[used] = '\n';
+		buf[used + 1] = '\0';
+	}
+}
+
+static void latency(uint64_t n, double q, uint64_t ns, char *b, size_t len)
+{
+	if (hist_enough(n, q))
+		util_format_latency(ns, b, len);
+	else
+		util_strlcpy(b, "-", len);
+}
+
+static const struct proc_row *find_row(const struct sample *s, int pid)
+{
+	for (size_t i = 0; s->have_procs && i < s->nprocs; i++)
+		if (s->procs[i].pid == pid && s->procs[i].tid == pid)
+			return &s->procs[i];
+	return NULL;
+}
+
+/* What each latency figure measures, so disagreement is not a surprise. */
+static void add_meaning(char *buf, size_t len)
+{
+	add(buf, len, "%s", "");
+	add(buf, len, "%s", "Block layer: each request of this process, from issue to the driver until completion;");
+	add(buf, len, "%s", "large or sequential requests take longer than the probe's fresh 4 KiB read, and the");
+	add(buf, len, "%s", "system call and wake-up are not in it. Buffered writes are written later by [writeback].");
+}
+
+void detail_process(const struct sample *s, int pid, const char *comm, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	const struct proc_row *r = find_row(s, pid);
+	add(buf, len, "%d %s: block I/O per disk over the last %.1f s", pid, r ? r->comm : comm, s->interval_s);
+	if (!r)
+		add(buf, len, "%s", "(the process has exited)");
+	if (r && r->wait == WAIT_OK)
+		add(buf, len, "delay accounting (all disks, synchronous waits): IO-WAIT %.1f%%, average wait %.0f us",
+		    r->io_wait_pct, r->avg_wait_us);
+	if (!s->blk_on) {
+		add(buf, len, "block-layer latency is off: %s", s->blk_why);
+		return;
+	}
+	add(buf, len, "%s", "");
+	add(buf, len, "%-12s %-5s %9s %10s %9s %9s %9s", "DISK", "OP", "REQ/s", "BYTES/s", "p50", "p99", "max");
+	double dt = s->interval_s > 0 ? s->interval_s : 1;
+	int rows = 0;
+	for (size_t i = 0; i < s->blk.nstats; i++) {
+		const struct blk_stat *st = &s->blk.stats[i];
+		if (st->tgid != pid)
+			continue;
+		char p50[16], p99[16], mx[16], bytes[16];
+		latency(st->n, 0.50, st->p50_ns, p50, sizeof p50);
+		latency(st->n, 0.99, st->p99_ns, p99, sizeof p99);
+		util_format_latency(st->max_ns, mx, sizeof mx);
+		util_format_size((uint64_t)((double)st->bytes / dt), bytes, sizeof bytes);
+		add(buf, len, "%-12s %-5s %9.1f %10s %9s %9s %9s", st->disk, st->op == BLK_WRITE ? "write" : "read",
+		    (double)st->n / dt, bytes, p50, p99, mx);
+		rows++;
+	}
+	if (!rows)
+		add(buf, len, "%s", "no block requests of its own in the interval");
+	add_meaning(buf, len);
+}
+
+static const char *comm_of(const struct sample *s, int pid)
+{
+	const struct proc_row *r = find_row(s, pid);
+	return r ? r->comm : "?";
+}
+
+static void add_waiting(const struct sample *s, const char *disk, char *buf, size_t len)
+{
+	add(buf, len, "%s", "");
+	if (!s->blk_on) {
+		add(buf, len, "waiting longest: block-layer latency is off: %s", s->blk_why);
+		return;
+	}
+	add(buf, len, "%s", "waiting longest now (oldest block request in flight):");
+	int n = 0;
+	for (size_t i = 0; i < s->blk.nwaits && n < 3; i++) {
+		const struct blk_wait *w = &s->blk.waits[i];
+		if (strcmp(w->disk, disk) != 0)
+			continue;
+		char age[16];
+		util_format_latency(w->oldest_ns, age, sizeof age);
+		add(buf, len, "  %7d %-16s %3u in flight, oldest %s", w->tgid, comm_of(s, w->tgid), w->inflight, age);
+		n++;
+	}
+	if (!n)
+		add(buf, len, "%s", "  nothing in flight");
+}
+
+void detail_disk(const struct sample *s, const struct disk_sample *d, char *buf, size_t len)
+{
+	const struct disk_info *i = &d->info;
+	char size[16], sched[160] = "";
+	buf[0] = '\0';
+	util_format_size(i->size_bytes, size, sizeof size);
+	for (int k = 0; k < i->sched.n; k++)
+		util_fmt(sched + strlen(sched), sizeof sched - strlen(sched), k == i->sched.active ? "[%s] " : "%s ",
+			 i->sched.names[k]);
+	add(buf, len, "%s: %s%s%s, %s, %s", i->name, disk_kind_name(i->kind), i->model[0] ? " " : "", i->model, size,
+	    i->rotational == 1 ? "rotational" : i->rotational == 0 ? "non-rotational" : "rotation unknown");
+	add(buf, len, "scheduler %s", sched);
+	add(buf, len, "nr_requests %lld  read_ahead_kb %lld  wbt_lat_usec %lld", (long long)i->nr_requests,
+	    (long long)i->read_ahead_kb, (long long)i->wbt_lat_usec);
+	if (d->have_rates)
+		add(buf, len, "r/s %.1f  w/s %.1f  rkB/s %.0f  wkB/s %.0f  r_await %.2f ms  w_await %.2f ms  aqu-sz %.2f  %%util %.1f",
+		    d->io.r_s, d->io.w_s, d->io.rkB_s, d->io.wkB_s, d->io.r_await_ms, d->io.w_await_ms, d->io.aqu_sz,
+		    d->io.util_pct);
+	if (d->probed) {
+		char p50[16], p99[16];
+		latency(d->probe_10s.n, 0.50, d->probe_10s.p50_ns, p50, sizeof p50);
+		latency(d->probe_10s.n, 0.99, d->probe_10s.p99_ns, p99, sizeof p99);
+		add(buf, len, "probe (fresh 4 KiB reads at QD1), last 10 s: p50 %s  p99 %s  (%llu reads)", p50, p99,
+		    (unsigned long long)d->probe_10s.n);
+	}
+	add_waiting(s, i->name, buf, len);
+}

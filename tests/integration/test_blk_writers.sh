@@ -1,0 +1,62 @@
+#!/bin/bash
+# Who block-layer writes are charged to (BPF), on an ext4 filesystem on a
+# loop device this test makes:
+#  - an O_DIRECT dd is charged to dd, on that disk;
+#  - a buffered dd is not charged to dd (it only dirties pages: it must be
+#    seen writing in /proc/PID/io while it has no block writes), and after
+#    `sync` the writes appear under a writeback row (the flusher kworker).
+. "$(dirname "$0")/../lib/common.sh"
+need_root
+need_cmd jq losetup mkfs.ext4 dd
+setup_scratch
+
+attach_loop 256; L=$LOOP
+N=$(basename "$L")
+mkfs.ext4 -q -F "$L" || fail "mkfs.ext4 failed"
+mkdir "$SCRATCH/mnt"
+mount "$L" "$SCRATCH/mnt" || fail "mount failed"
+on_exit "umount $SCRATCH/mnt"
+fallocate -l 80M "$SCRATCH/mnt/direct" || fail "fallocate failed"
+
+"$BIN" -b --json -d 0.5 -n 24 --disk "$N" --no-probe --procs 1000 > "$SCRATCH/ours.json" 2> "$SCRATCH/ours.err" &
+OURS=$!
+on_exit "kill $OURS"
+sleep 1
+
+dd if=/dev/zero of="$SCRATCH/mnt/direct" bs=4k count=20000 oflag=direct conv=notrunc status=none &
+DIRECT=$!
+wait $DIRECT || fail "O_DIRECT dd failed"
+# A buffered writer kept alive for ~3 s by a trickling pipe; its dirty
+# pages stay in memory (far below the background threshold) until sync.
+(for _ in $(seq 30); do head -c 1M /dev/zero; sleep 0.1; done) |
+	dd of="$SCRATCH/mnt/buffered" bs=1M iflag=fullblock status=none &
+BUFFERED=$!
+wait $BUFFERED || fail "buffered dd failed"
+sync
+wait $OURS || fail "iosched-top exited $?: $(cat "$SCRATCH/ours.err")"
+
+jq -e '.blk.on' <(tail -n1 "$SCRATCH/ours.json") >/dev/null || fail "block latency off: $(tail -n1 "$SCRATCH/ours.json" | jq -c .blk)"
+# The O_DIRECT writer: its own block writes on N, and no other disk's.
+direct_n=$(jq -s --argjson p "$DIRECT" --arg n "$N" '[.[].procs[] | select(.pid == $p) | .blk[]?
+	| select(.op == "write" and .disk == $n) | .n] | add // 0' "$SCRATCH/ours.json")
+elsewhere=$(jq -s --argjson p "$DIRECT" --arg n "$N" '[.[].procs[] | select(.pid == $p) | .blk[]?
+	| select(.op == "write" and .disk != $n)] | length' "$SCRATCH/ours.json")
+# (Reads elsewhere are its own: loading dd from the root disk is charged to dd.)
+note "O_DIRECT dd: $direct_n block writes on $N charged to it, $elsewhere write entries on other disks"
+[ "$direct_n" -gt 1000 ] || fail "O_DIRECT dd charged with only $direct_n block writes on $N"
+[ "$elsewhere" -eq 0 ] || fail "O_DIRECT dd charged with writes on another disk: $(jq -sc --argjson p "$DIRECT" --arg n "$N" "[.[].procs[] | select(.pid == \$p) | .blk[]? | select(.op == \"write\" and .disk != \$n)]" "$SCRATCH/ours.json")"
+# The buffered writer: seen writing, never charged with a block write.
+seen=$(jq -s --argjson p "$BUFFERED" '[.[].procs[] | select(.pid == $p and .write_Bps > 0)] | length' "$SCRATCH/ours.json")
+charged=$(jq -s --argjson p "$BUFFERED" '[.[].procs[] | select(.pid == $p) | .blk[]? | select(.op == "write") | .n] | add // 0' "$SCRATCH/ours.json")
+note "buffered dd: writing in $seen intervals, $charged block writes charged to it"
+[ "$seen" -gt 0 ] || fail "the buffered dd was never seen writing (the test did not test anything)"
+[ "$charged" -eq 0 ] || fail "the buffered dd was charged with $charged block writes"
+# After sync: block writes on N under writeback rows, at least the 30 MiB dd wrote.
+wb=$(jq -s --arg n "$N" '[.[].procs[] | select(.kind == "writeback") | .blk[]?
+	| select(.op == "write" and .disk == $n) | .bytes] | add // 0' "$SCRATCH/ours.json")
+who=$(jq -rs --arg n "$N" '[.[].procs[] | select(.kind == "writeback" and any(.blk[]?; .disk == $n)) | .comm] | unique | join(", ")' "$SCRATCH/ours.json")
+note "writeback rows ($who) wrote $wb bytes to $N"
+[ "$wb" -ge $((30 * 1048576)) ] || jq -sc --arg n "$N" '[.[].procs[] | select(any(.blk[]?; .disk == $n and .op == "write"))
+	| {pid, comm, kind, blk}]' "$SCRATCH/ours.json" >&2
+[ "$wb" -ge $((30 * 1048576)) ] || fail "writeback rows carry only $wb bytes of block writes on $N"
+echo "PASS"

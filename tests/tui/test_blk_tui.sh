@@ -1,0 +1,49 @@
+#!/bin/bash
+# Block-layer latency in the full screen: a fio reader (psync QD1) on a
+# loop device this test attaches. The header says block latency is on, the
+# process pane's READ-LAT shows fio's p50/p99, Enter on fio's row lists its
+# reads on that disk, and Enter on the disk lists fio among the processes
+# waiting on it. --no-bpf turns it off and the header says so.
+. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../lib/tmux.sh"
+need_root
+need_cmd tmux fio losetup
+setup_scratch
+
+attach_loop 128 fill; L=$LOOP
+N=$(basename "$L")
+cp "$(command -v fio)" "$SCRATCH/fio-blk"   # a name the / filter can pick alone
+"$SCRATCH/fio-blk" --name=r --filename="$L" --rw=randread --bs=4k --direct=1 --ioengine=psync --thread \
+	--disk_util=0 --time_based --runtime=60 --output=/dev/null &
+FIO=$!
+on_exit "kill $FIO"
+
+tmux_start "$BIN -d 0.5 --disk $N --no-probe 2> $SCRATCH/stderr"
+wait_for "block latency: on" || fail "header does not say block latency is on"
+wait_for "READ-LAT +WRITE-LAT COMMAND" || fail "no block-latency columns"
+keys / f i o - b l k Enter
+# READ-LAT is "p50/p99" in microseconds once there are 100 requests.
+wait_for "^ *$FIO root .* [0-9]+/[0-9]+ +- +fio-blk" || fail "fio's row has no READ-LAT p50/p99"
+keys Tab Enter
+wait_for "process details" || fail "Enter on the process opened nothing"
+wait_for "│ +$FIO fio-blk: block I/O per disk" || fail "details name another process"
+wait_for "$N +read +[0-9.]+ +[0-9.]+[KMG]?i?B? +[0-9.]+ ?[um]?s" || fail "no read row for $N in the details"
+wait_for "Block layer: each request of this process" || fail "details do not say what the figure measures"
+keys Escape
+wait_for "Processes \(all disks\)" || fail "Esc did not close the details"
+keys Tab Enter
+wait_for "disk details" || fail "Enter on the disk opened nothing"
+wait_for "waiting longest now" || fail "disk details lack the waiting list"
+wait_for "$FIO fio-blk +1 in flight" 5 || fail "fio not among the processes waiting on $N"
+keys Escape q
+[ "$(wait_exit 10)" = 0 ] || fail "exit status not 0"
+
+rm -f "$SCRATCH/rc"
+T kill-server
+SOCK="$SOCK-nobpf"   # a server of its own: the old one may still be going away
+tmux_start "$BIN -d 0.5 --disk $N --no-probe --no-bpf 2> $SCRATCH/stderr"
+wait_for "block latency off: turned off \(--no-bpf\)" || fail "--no-bpf not said in the header"
+screen | grep -q "READ-LAT" && fail "READ-LAT shown with --no-bpf"
+keys q
+[ "$(wait_exit 10)" = 0 ] || fail "exit status not 0 with --no-bpf"
+echo "PASS"

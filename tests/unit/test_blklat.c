@@ -1,0 +1,152 @@
+/* Unit tests: the BPF program's bucket function against hist.h's, the
+ * subtraction of two readings of a histogram entry, the lookup of a
+ * process's figures, and the text of the detail panels. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blklat.h"
+#include "blkmaps.h"
+#include "detail.h"
+#include "hist.h"
+#include "prng.h"
+#include "util.h"
+
+/* The BPF side has no clz: its branchy log2 must give the same bucket
+ * for every value, or its percentiles would not be the probe's. */
+static void bucket_matches_hist(void **state)
+{
+	(void)state;
+	for (uint64_t v = 0; v < 70000; v++)
+		assert_int_equal(blkmap_bucket(v), hist_bucket(v));
+	for (unsigned b = 0; b < 64; b++) {
+		uint64_t p = 1ull << b;
+		assert_int_equal(blkmap_bucket(p), hist_bucket(p));
+		assert_int_equal(blkmap_bucket(p - 1), hist_bucket(p - 1));
+		assert_int_equal(blkmap_bucket(p + 1), hist_bucket(p + 1));
+	}
+	struct prng r;
+	prng_seed(&r, 42);
+	for (int i = 0; i < 200000; i++) {
+		uint64_t v = prng_next(&r) >> (prng_next(&r) % 64);
+		assert_int_equal(blkmap_bucket(v), hist_bucket(v));
+	}
+	assert_int_equal(blkmap_bucket(UINT64_MAX), HIST_BUCKETS - 1);
+}
+
+static void diff_subtracts_bucketwise(void **state)
+{
+	(void)state;
+	uint32_t *prev = calloc(HIST_BUCKETS, sizeof *prev), *cur = calloc(HIST_BUCKETS, sizeof *cur);
+	struct hist *h = malloc(sizeof *h);
+	unsigned b1 = hist_bucket(40000), b2 = hist_bucket(900000);
+	prev[b1] = 10;
+	cur[b1] = 15;               /* +5 at 40 us */
+	prev[b2] = 3;
+	cur[b2] = 4;                /* +1 at 900 us */
+	cur[7] = 2;                 /* a bucket that was empty: +2 */
+	blklat_diff(prev, cur, HIST_BUCKETS, h);
+	assert_int_equal(h->n, 8);
+	assert_int_equal(h->count[b1], 5);
+	assert_int_equal(h->count[b2], 1);
+	assert_int_equal(h->min_ns, 7);
+	uint64_t lo, hi;
+	hist_bucket_range(b2, &lo, &hi);
+	assert_int_equal(h->max_ns, hi);
+	/* p50 of 2x7ns, 5x40us, 1x900us is in 40 us's bucket (within 1/128). */
+	uint64_t p50 = hist_quantile(h, 0.5);
+	assert_true(p50 >= 40000 - 40000 / 128 && p50 <= 40000 + 40000 / 128);
+
+	/* No change: nothing. */
+	blklat_diff(cur, cur, HIST_BUCKETS, h);
+	assert_int_equal(h->n, 0);
+	assert_int_equal(h->max_ns, 0);
+	/* An entry made anew (smaller than before) counts as it is now. */
+	blklat_diff(cur, prev, HIST_BUCKETS, h);
+	assert_int_equal(h->count[b1], 10);
+	/* No previous reading: all of it. */
+	blklat_diff(NULL, cur, HIST_BUCKETS, h);
+	assert_int_equal(h->n, 15 + 4 + 2);
+	free(prev);
+	free(cur);
+	free(h);
+}
+
+static void find_proc_by_tgid(void **state)
+{
+	(void)state;
+	struct blk_proc p[3] = {{.tgid = 10}, {.tgid = 200}, {.tgid = 3000}};
+	struct blk_reading r = {.procs = p, .nprocs = 3};
+	assert_ptr_equal(blklat_find_proc(&r, 200), &p[1]);
+	assert_ptr_equal(blklat_find_proc(&r, 3000), &p[2]);
+	assert_null(blklat_find_proc(&r, 11));
+	r.nprocs = 0;
+	assert_null(blklat_find_proc(&r, 10));
+}
+
+static void detail_texts(void **state)
+{
+	(void)state;
+	static struct sample s;
+	memset(&s, 0, sizeof s);
+	char buf[4096];
+	s.interval_s = 2;
+	util_strlcpy(s.blk_why, "needs root or cap_bpf,cap_perfmon", sizeof s.blk_why);
+	detail_process(&s, 42, "dd", buf, sizeof buf);
+	assert_non_null(strstr(buf, "42 dd: block I/O per disk"));
+	assert_non_null(strstr(buf, "(the process has exited)"));
+	assert_non_null(strstr(buf, "block-layer latency is off: needs root or cap_bpf,cap_perfmon"));
+
+	struct blk_stat st[2] = {
+		{.tgid = 42, .disk = "sda", .op = BLK_WRITE, .n = 400, .bytes = 800 << 20, .p50_ns = 150000,
+		 .p99_ns = 2000000, .max_ns = 5000000},
+		{.tgid = 42, .disk = "nvme0n1", .op = BLK_READ, .n = 1, .bytes = 4096, .p50_ns = 90000, .max_ns = 90000},
+	};
+	struct blk_wait w[4] = {{.tgid = 42, .disk = "sda", .inflight = 7, .oldest_ns = 3000000},
+				{.tgid = 43, .disk = "sda", .inflight = 1, .oldest_ns = 2000000},
+				{.tgid = 44, .disk = "sdb", .inflight = 1, .oldest_ns = 1500000},
+				{.tgid = 45, .disk = "sda", .inflight = 2, .oldest_ns = 1000000}};
+	s.blk_on = 1;
+	s.blk.stats = st;
+	s.blk.nstats = 2;
+	s.blk.waits = w;
+	s.blk.nwaits = 4;
+	detail_process(&s, 42, "dd", buf, sizeof buf);
+	/* 400 requests over 2 s; 400 MiB/s; p50 and p99 stated. */
+	assert_non_null(strstr(buf, "sda          write     200.0"));
+	assert_non_null(strstr(buf, "400M"));
+	/* One request: no p50 or p99, only the max. */
+	char *line = strstr(buf, "nvme0n1      read        0.5");
+	assert_non_null(line);
+	assert_non_null(strstr(line, "        -         -"));
+
+	struct disk_sample d;
+	memset(&d, 0, sizeof d);
+	util_strlcpy(d.info.name, "sda", sizeof d.info.name);
+	detail_disk(&s, &d, buf, sizeof buf);
+	char *wl = strstr(buf, "waiting longest now");
+	assert_non_null(wl);
+	/* Oldest first, only sda's, at most three. */
+	char *a = strstr(wl, "     42 "), *b = strstr(wl, "     43 "), *c = strstr(wl, "     45 ");
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_non_null(c);
+	assert_true(a < b && b < c);
+	assert_null(strstr(wl, "     44 "));
+	assert_non_null(strstr(a, "7 in flight, oldest 3.00ms"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(bucket_matches_hist),
+		cmocka_unit_test(diff_subtracts_bucketwise),
+		cmocka_unit_test(find_proc_by_tgid),
+		cmocka_unit_test(detail_texts),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
