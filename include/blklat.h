@@ -33,24 +33,31 @@ struct blk_proc {
 	uint64_t p50_ns[2], p99_ns[2];
 };
 
-/* A process with requests in flight on a disk at the reading. */
-struct blk_wait {
+/* One request in flight at the reading (from the BPF program's slots). */
+struct blk_req {
 	int tgid;
 	char disk[DISK_NAME_MAX];
+	int issued;                       /* handed to the driver (else queued in the scheduler) */
+	uint64_t age_ns;                  /* since it was made */
+};
+
+/* A process with requests in flight on a disk. */
+struct blk_wait {
+	int tgid;
 	unsigned inflight;
 	uint64_t oldest_ns;               /* age of its oldest request */
 };
 
 /* What one reading gives; arrays are reused from reading to reading.
- * stats are sorted by tgid, op, device; procs by tgid; waits by age,
- * oldest first. */
+ * stats are sorted by tgid, op, device; procs by tgid; reqs youngest
+ * first. */
 struct blk_reading {
 	struct blk_stat *stats;
 	size_t nstats, stats_cap;
 	struct blk_proc *procs;
 	size_t nprocs, procs_cap;
-	struct blk_wait *waits;
-	size_t nwaits, waits_cap;
+	struct blk_req *reqs;
+	size_t nreqs, reqs_cap;
 };
 
 struct blklat;
@@ -76,6 +83,15 @@ void blk_reading_free(struct blk_reading *r);
  * and max are the bounds of the lowest and highest bucket that gained.
  * A bucket that went backwards (an entry made anew) counts as cur. */
 void blklat_diff(const uint32_t *prev, const uint32_t *cur, size_t nbuckets, struct hist *out);
+
+/* The processes waiting longest on disk, oldest first, at most max of
+ * them in out; returns how many. Requests still queued all count; of
+ * those issued, only the youngest in_flight do, in_flight being the
+ * kernel's own count for the disk (diskstats): the kernel now and then
+ * completes a request without the program seeing it, and its slot would
+ * otherwise look like a request stuck for ever. */
+size_t blklat_waiting(const struct blk_reading *r, const char *disk, unsigned long long in_flight,
+		      struct blk_wait *out, size_t max);
 
 /* "p50/p99" in microseconds as the process columns show it; "-" where
  * there are too few requests for p50, "p50/-" for p99. */

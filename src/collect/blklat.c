@@ -57,11 +57,48 @@ const struct blk_proc *blklat_find_proc(const struct blk_reading *r, int tgid)
 	return r->nprocs ? bsearch(&key, r->procs, r->nprocs, sizeof key, proc_by_tgid) : NULL;
 }
 
+static int wait_cmp(const void *a, const void *b)
+{
+	const struct blk_wait *x = a, *y = b;
+	return (x->oldest_ns < y->oldest_ns) - (x->oldest_ns > y->oldest_ns);
+}
+
+size_t blklat_waiting(const struct blk_reading *r, const char *disk, unsigned long long in_flight,
+		      struct blk_wait *out, size_t max)
+{
+	struct blk_wait w[64];
+	size_t n = 0;
+	unsigned long long issued = 0;
+	/* Youngest first: the issued ones past the kernel's count are the
+	 * oldest, the leftovers. */
+	for (size_t i = 0; i < r->nreqs; i++) {
+		const struct blk_req *q = &r->reqs[i];
+		if (strcmp(q->disk, disk) != 0 || (q->issued && ++issued > in_flight))
+			continue;
+		size_t k = 0;
+		while (k < n && w[k].tgid != q->tgid)
+			k++;
+		if (k == n) {
+			if (n == sizeof w / sizeof w[0])
+				continue;
+			w[n++] = (struct blk_wait){.tgid = q->tgid};
+		}
+		w[k].inflight++;
+		if (q->age_ns > w[k].oldest_ns)
+			w[k].oldest_ns = q->age_ns;
+	}
+	qsort(w, n, sizeof w[0], wait_cmp);
+	if (n > max)
+		n = max;
+	memcpy(out, w, n * sizeof w[0]);
+	return n;
+}
+
 void blk_reading_free(struct blk_reading *r)
 {
 	free(r->stats);
 	free(r->procs);
-	free(r->waits);
+	free(r->reqs);
 	memset(r, 0, sizeof *r);
 }
 
@@ -127,7 +164,7 @@ struct blklat {
 	size_t scratch_cap;
 	const struct blkmap_inflight *slots; /* the in-flight array, mapped read-only */
 	size_t slots_len;
-	struct found { unsigned slot; struct blkmap_inflight f; } *found; /* read_waits' first pass */
+	struct found { unsigned slot; struct blkmap_inflight f; } *found; /* read_reqs' first pass */
 	size_t nfound, found_cap;
 };
 
@@ -294,12 +331,6 @@ static int list_keys(int fd, struct blkmap_key **keys, size_t *n)
 	return 0;
 }
 
-static struct seen *find_seen(struct blklat *b, const struct blkmap_key *k)
-{
-	struct seen key = {.key = *k};
-	return b->nseen ? bsearch(&key, b->seen, b->nseen, sizeof key, seen_cmp) : NULL;
-}
-
 static int grow(void **arr, size_t *cap, size_t want, size_t size)
 {
 	if (want <= *cap)
@@ -354,44 +385,22 @@ static int sum_procs(struct blklat *b, struct blk_reading *r, size_t nhist)
 	return 0;
 }
 
-static int wait_cmp(const void *a, const void *b)
+static int req_cmp(const void *a, const void *b)
 {
-	const struct blk_wait *x = a, *y = b;
-	return (x->oldest_ns < y->oldest_ns) - (x->oldest_ns > y->oldest_ns);
+	const struct blk_req *x = a, *y = b;
+	return (x->age_ns > y->age_ns) - (x->age_ns < y->age_ns);
 }
 
-/* Add one in-flight request to the per-(process, disk) list. */
-static int add_wait(struct blklat *b, struct blk_reading *r, const struct blkmap_inflight *f, uint64_t age)
-{
-	const char *disk = dev_name(b, f->dev);
-	size_t i = 0;
-	while (i < r->nwaits && !(r->waits[i].tgid == (int)f->tgid && strcmp(r->waits[i].disk, disk) == 0))
-		i++;
-	if (i == r->nwaits) {
-		if (grow((void **)&r->waits, &r->waits_cap, r->nwaits + 1, sizeof *r->waits) < 0)
-			return -ENOMEM;
-		struct blk_wait *w = &r->waits[r->nwaits++];
-		memset(w, 0, sizeof *w);
-		w->tgid = (int)f->tgid;
-		util_strlcpy(w->disk, disk, sizeof w->disk);
-	}
-	r->waits[i].inflight++;
-	if (age > r->waits[i].oldest_ns)
-		r->waits[i].oldest_ns = age;
-	return 0;
-}
-
-/* Requests in flight now, per (process, disk): how many, and the oldest.
- * The slots are read through a read-only mapping, no system call. The
- * scan takes a while, so a request seen early may have completed by the
- * time a newer one is seen further on: a second pass keeps only the
- * slots that still hold what the first pass saw. */
-static int read_waits(struct blklat *b, struct blk_reading *r)
+/* Requests in flight now, from the slots, read through a read-only
+ * mapping (no system call). The scan takes a while, so a request seen
+ * early may have completed by the time a newer one is seen further on:
+ * a second pass keeps only the slots that still hold what the first saw. */
+static int read_reqs(struct blklat *b, struct blk_reading *r)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	uint64_t now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-	r->nwaits = 0;
+	r->nreqs = 0;
 	b->nfound = 0;
 	for (unsigned s = 0; s < BLKMAP_SLOTS; s++) {
 		if (!b->slots[s].rq)
@@ -410,11 +419,16 @@ static int read_waits(struct blklat *b, struct blk_reading *r)
 		uint64_t age = now > since ? now - since : 0;
 		if (age > BLKMAP_STALE_NS)
 			continue; /* a leftover (see blkmaps.h) */
-		if (add_wait(b, r, f, age) < 0)
+		if (grow((void **)&r->reqs, &r->reqs_cap, r->nreqs + 1, sizeof *r->reqs) < 0)
 			return -ENOMEM;
+		struct blk_req *q = &r->reqs[r->nreqs++];
+		q->tgid = (int)f->tgid;
+		util_strlcpy(q->disk, dev_name(b, f->dev), sizeof q->disk);
+		q->issued = f->issue_ns != 0;
+		q->age_ns = age;
 	}
-	if (r->nwaits)
-		qsort(r->waits, r->nwaits, sizeof *r->waits, wait_cmp);
+	if (r->nreqs)
+		qsort(r->reqs, r->nreqs, sizeof *r->reqs, req_cmp);
 	return 0;
 }
 
@@ -449,12 +463,18 @@ int blklat_read(struct blklat *b, struct blk_reading *r)
 	}
 	for (size_t i = 0; i < b->nseen; i++)
 		b->seen[i].live = 0;
+	/* The previous readings of the keys, found while b->seen is still
+	 * sorted: new keys are appended only after the walk (appending during
+	 * it broke the binary search, and a key not found was counted whole
+	 * again: seen in CI as twice fio's count). */
+	size_t nold = b->nseen;
 	r->nstats = 0;
 	struct blkmap_hist cur;
 	for (size_t i = 0; i < nkeys; i++) {
 		if (bpf_map_lookup_elem(fd, &keys[i], &cur) != 0)
 			continue;
-		struct seen *old = find_seen(b, &keys[i]);
+		struct seen key = {.key = keys[i]};
+		struct seen *old = nold ? bsearch(&key, b->seen, nold, sizeof key, seen_cmp) : NULL;
 		struct hist *h = &b->scratch[r->nstats];
 		blklat_diff(old ? old->h.count : NULL, cur.count, BLKMAP_BUCKETS, h);
 		uint64_t bytes = old && cur.bytes >= old->h.bytes ? cur.bytes - old->h.bytes : cur.bytes;
@@ -462,7 +482,6 @@ int blklat_read(struct blklat *b, struct blk_reading *r)
 			old->h = cur;
 			old->live = 1;
 		} else if (grow((void **)&b->seen, &b->cap, b->nseen + 1, sizeof *b->seen) == 0) {
-			/* Appended unsorted; sorted again below. */
 			b->seen[b->nseen++] = (struct seen){.key = keys[i], .h = cur, .live = 1};
 		}
 		if (h->n == 0)
@@ -474,7 +493,7 @@ int blklat_read(struct blklat *b, struct blk_reading *r)
 		qsort(b->seen, b->nseen, sizeof *b->seen, seen_cmp);
 	forget_gone(b, fd);
 	err = sum_procs(b, r, r->nstats);
-	return err ? err : read_waits(b, r);
+	return err ? err : read_reqs(b, r);
 }
 
 void blklat_close(struct blklat *b)

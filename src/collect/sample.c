@@ -398,7 +398,7 @@ static void collect_blk(struct sampler *s, struct sample *out)
 	if (!s->blk)
 		return;
 	if (blklat_read(s->blk, &out->blk) < 0 || !ready) {
-		out->blk.nstats = out->blk.nprocs = out->blk.nwaits = 0;
+		out->blk.nstats = out->blk.nprocs = out->blk.nreqs = 0;
 		return;
 	}
 	for (size_t i = 0; out->have_procs && i < out->nprocs; i++) {

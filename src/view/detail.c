@@ -92,7 +92,7 @@ static const char *comm_of(const struct sample *s, int pid)
 	return r ? r->comm : "?";
 }
 
-static void add_waiting(const struct sample *s, const char *disk, char *buf, size_t len)
+static void add_waiting(const struct sample *s, const struct disk_sample *d, char *buf, size_t len)
 {
 	add(buf, len, "%s", "");
 	if (!s->blk_on) {
@@ -100,15 +100,12 @@ static void add_waiting(const struct sample *s, const char *disk, char *buf, siz
 		return;
 	}
 	add(buf, len, "%s", "waiting longest now (oldest block request in flight):");
-	int n = 0;
-	for (size_t i = 0; i < s->blk.nwaits && n < 3; i++) {
-		const struct blk_wait *w = &s->blk.waits[i];
-		if (strcmp(w->disk, disk) != 0)
-			continue;
+	struct blk_wait w[3];
+	size_t n = blklat_waiting(&s->blk, d->info.name, d->in_flight, w, 3);
+	for (size_t i = 0; i < n; i++) {
 		char age[16];
-		util_format_latency(w->oldest_ns, age, sizeof age);
-		add(buf, len, "  %7d %-16s %3u in flight, oldest %s", w->tgid, comm_of(s, w->tgid), w->inflight, age);
-		n++;
+		util_format_latency(w[i].oldest_ns, age, sizeof age);
+		add(buf, len, "  %7d %-16s %3u in flight, oldest %s", w[i].tgid, comm_of(s, w[i].tgid), w[i].inflight, age);
 	}
 	if (!n)
 		add(buf, len, "%s", "  nothing in flight");
@@ -139,5 +136,5 @@ void detail_disk(const struct sample *s, const struct disk_sample *d, char *buf,
 		add(buf, len, "probe (fresh 4 KiB reads at QD1), last 10 s: p50 %s  p99 %s  (%llu reads)", p50, p99,
 		    (unsigned long long)d->probe_10s.n);
 	}
-	add_waiting(s, i->name, buf, len);
+	add_waiting(s, d, buf, len);
 }

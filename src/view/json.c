@@ -99,23 +99,19 @@ static void write_event(FILE *f, const struct event *e)
 }
 
 /* The processes waiting longest on the disk now (block layer, BPF). */
-static void write_waiting(FILE *f, const struct sample *s, const char *disk)
+static void write_waiting(FILE *f, const struct sample *s, const struct disk_sample *d)
 {
 	fputs(",\"blk_waiting\":", f);
 	if (!s->blk_on) {
 		fputs("null", f);
 		return;
 	}
+	struct blk_wait w[3];
+	size_t n = blklat_waiting(&s->blk, d->info.name, d->in_flight, w, 3);
 	fputc('[', f);
-	int n = 0;
-	for (size_t i = 0; i < s->blk.nwaits && n < 3; i++) {
-		const struct blk_wait *w = &s->blk.waits[i];
-		if (strcmp(w->disk, disk) != 0)
-			continue;
-		fprintf(f, "%s{\"pid\":%d,\"inflight\":%u,\"oldest_us\":%.1f}", n ? "," : "", w->tgid, w->inflight,
-			(double)w->oldest_ns / 1e3);
-		n++;
-	}
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s{\"pid\":%d,\"inflight\":%u,\"oldest_us\":%.1f}", i ? "," : "", w[i].tgid, w[i].inflight,
+			(double)w[i].oldest_ns / 1e3);
 	fputc(']', f);
 }
 
@@ -160,7 +156,7 @@ static void write_disk(FILE *f, const struct disk_sample *d, const struct sample
 	/* Unprobed disks too: mode "off" and why. */
 	write_probe(f, "probe", d, &d->probe);
 	write_probe(f, "probe_10s", d, &d->probe_10s);
-	write_waiting(f, s, i->name);
+	write_waiting(f, s, d);
 	fputc('}', f);
 }
 

@@ -106,15 +106,34 @@ static void detail_texts(void **state)
 		 .p99_ns = 2000000, .max_ns = 5000000},
 		{.tgid = 42, .disk = "nvme0n1", .op = BLK_READ, .n = 1, .bytes = 4096, .p50_ns = 90000, .max_ns = 90000},
 	};
-	struct blk_wait w[4] = {{.tgid = 42, .disk = "sda", .inflight = 7, .oldest_ns = 3000000},
-				{.tgid = 43, .disk = "sda", .inflight = 1, .oldest_ns = 2000000},
-				{.tgid = 44, .disk = "sdb", .inflight = 1, .oldest_ns = 1500000},
-				{.tgid = 45, .disk = "sda", .inflight = 2, .oldest_ns = 1000000}};
+	/* Youngest first, as a reading gives them. */
+	struct blk_req q[] = {
+		{.tgid = 45, .disk = "sda", .issued = 1, .age_ns = 1000000},
+		{.tgid = 44, .disk = "sdb", .issued = 1, .age_ns = 1500000},
+		{.tgid = 43, .disk = "sda", .issued = 1, .age_ns = 2000000},
+		{.tgid = 42, .disk = "sda", .issued = 0, .age_ns = 2500000},
+		{.tgid = 42, .disk = "sda", .issued = 1, .age_ns = 3000000},
+		{.tgid = 46, .disk = "sda", .issued = 1, .age_ns = 900000000}, /* a leftover */
+	};
 	s.blk_on = 1;
 	s.blk.stats = st;
 	s.blk.nstats = 2;
-	s.blk.waits = w;
-	s.blk.nwaits = 4;
+	s.blk.reqs = q;
+	s.blk.nreqs = sizeof q / sizeof q[0];
+	/* The kernel says 3 requests are issued on sda: the oldest issued
+	 * one (46) is a leftover; 42's queued one counts anyway. */
+	struct blk_wait w[3];
+	assert_int_equal(blklat_waiting(&s.blk, "sda", 3, w, 3), 3);
+	assert_int_equal(w[0].tgid, 42);
+	assert_int_equal(w[0].inflight, 2);
+	assert_int_equal(w[0].oldest_ns, 3000000);
+	assert_int_equal(w[1].tgid, 43);
+	assert_int_equal(w[2].tgid, 45);
+	assert_int_equal(blklat_waiting(&s.blk, "sda", 4, w, 3), 3);
+	assert_int_equal(w[0].tgid, 46);
+	assert_int_equal(blklat_waiting(&s.blk, "sda", 0, w, 3), 1); /* only the queued one */
+	assert_int_equal(w[0].inflight, 1);
+	assert_int_equal(blklat_waiting(&s.blk, "sdc", 9, w, 3), 0);
 	detail_process(&s, 42, "dd", buf, sizeof buf);
 	/* 400 requests over 2 s; 400 MiB/s; p50 and p99 stated. */
 	assert_non_null(strstr(buf, "sda          write     200.0"));
@@ -127,6 +146,7 @@ static void detail_texts(void **state)
 	struct disk_sample d;
 	memset(&d, 0, sizeof d);
 	util_strlcpy(d.info.name, "sda", sizeof d.info.name);
+	d.in_flight = 3;
 	detail_disk(&s, &d, buf, sizeof buf);
 	char *wl = strstr(buf, "waiting longest now");
 	assert_non_null(wl);
@@ -137,7 +157,8 @@ static void detail_texts(void **state)
 	assert_non_null(c);
 	assert_true(a < b && b < c);
 	assert_null(strstr(wl, "     44 "));
-	assert_non_null(strstr(a, "7 in flight, oldest 3.00ms"));
+	assert_null(strstr(wl, "     46 "));
+	assert_non_null(strstr(a, "2 in flight, oldest 3.00ms"));
 }
 
 int main(void)
