@@ -13,9 +13,16 @@
  * up to max_procs processes that did I/O. */
 void batch_write_text(FILE *f, const struct sample *s, size_t max_procs);
 
-/* Run until the iteration count is reached or *stop is set by a signal.
- * Returns 0, or a negative errno when sampling failed. */
+/* One sample as CSV rows, one per disk; header: the column names first. */
+void batch_write_csv(FILE *f, const struct sample *s, int header);
+
+/* Run until the iteration count is reached, the recording being replayed
+ * ends, or *stop is set by a signal. Each sample also goes to outs.
+ * Returns 0, 1 when an output failed, or a negative errno when sampling
+ * failed. */
 struct control;
-int batch_run(const struct options *o, struct sampler *smp, struct control *ctl, volatile sig_atomic_t *stop);
+struct outputs;
+int batch_run(const struct options *o, struct sampler *smp, struct control *ctl, struct outputs *outs,
+	      volatile sig_atomic_t *stop);
 
 #endif

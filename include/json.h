@@ -11,6 +11,10 @@
 void json_write_string(FILE *f, const char *s);
 
 /* Write one sample as a single line, with its max_procs busiest processes. */
+/* Indexes of the max busiest processes of s (read + write bytes, then
+ * syscalls, then waits; ties in row order) into idx; returns how many. */
+size_t json_busiest(const struct sample *s, size_t max, size_t *idx);
+
 void json_write_sample(FILE *f, const struct sample *s, size_t max_procs);
 
 #endif

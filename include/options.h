@@ -9,7 +9,7 @@
 
 #define OPTIONS_MAX_DISKS 64
 
-enum output_format { OUT_TEXT, OUT_JSON };
+enum output_format { OUT_TEXT, OUT_JSON, OUT_CSV };
 
 struct sched_set {
 	char *disk;
@@ -41,6 +41,10 @@ struct options {
 	int threads;                            /* per-thread rows */
 	int enable_delayacct;
 	int no_bpf;                             /* --no-bpf: no block-layer latency */
+	char *record;                           /* --record FILE, owned */
+	char *replay;                           /* --replay FILE, owned */
+	double replay_speed;                    /* --replay-speed; 0: not given */
+	char *prom_file;                        /* --prometheus-textfile PATH, owned */
 	int probe_rate_given;                   /* --probe-rate was on the command line */
 	/* A/B */
 	char *ab;                               /* --ab list, owned */
@@ -84,6 +88,8 @@ void options_free(struct options *o);
 #define PROBE_RATE_DEFAULT 20.0
 #define PROBE_RATE_MIN 0.1
 #define PROBE_RATE_MAX 10000.0
+#define REPLAY_SPEED_MIN 0.1
+#define REPLAY_SPEED_MAX 100.0
 #define PROBE_SIZE_DEFAULT 4096
 #define PROBE_SIZE_MAX (16u << 20)
 #define PROBE_FILE_SIZE_DEFAULT (1ull << 30)

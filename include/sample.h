@@ -50,6 +50,7 @@ struct disk_sample {
 	struct probe_summary probe_10s;    /* the last 10 s */
 	struct probe_summary probe_change; /* since the last scheduler change */
 	struct latwin_point chart[CHART_SECONDS]; /* per second, oldest first */
+	struct hist probe_hist;    /* the probe's histogram of this interval (for recordings) */
 	struct disk_pending pending;
 	double last_switch_ms;     /* the last scheduler switch's duration; < 0: none */
 	char warning[96];          /* an odd combination worth a look, or "" */
@@ -134,10 +135,16 @@ struct sampler {
 	struct blklat *blk;        /* NULL: off (or still loading), blk_why says why */
 	char blk_why[96];
 	char held[DISK_NAME_MAX];  /* a disk whose probe is held off (an A/B runs its own), or "" */
+	struct replay *replay;     /* --replay: samples come from a recording, not the system */
+	char replay_msg[320];      /* why the replay ended early, or "" */
 };
 
 /* Start a sampler (cfg's arrays must outlive it). Returns 0 or a negative errno. */
 int sampler_init(struct sampler *s, const struct sampler_config *cfg);
+
+/* Read samples from a recording instead of the system (the sampler owns
+ * r from here). sampler_collect then returns -ENODATA at its end. */
+void sampler_use_replay(struct sampler *s, struct replay *r);
 
 /* Take the first diskstats reading so the first sample has rates. */
 int sampler_prime(struct sampler *s);

@@ -13,6 +13,8 @@
  * stdin or stdout is not a terminal, -EMEDIUMTYPE when the terminal type
  * (TERM) is unknown, or another negative errno. */
 struct control;
-int tui_run(const struct options *o, struct sampler *smp, struct control *ctl, volatile sig_atomic_t *stop);
+struct outputs;
+int tui_run(const struct options *o, struct sampler *smp, struct control *ctl, struct outputs *outs,
+	    volatile sig_atomic_t *stop);
 
 #endif

@@ -12,6 +12,8 @@
 #include "cli.h"
 #include "control.h"
 #include "options.h"
+#include "outputs.h"
+#include "replay.h"
 #include "sample.h"
 #include "tui.h"
 
@@ -41,6 +43,57 @@ static void install_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
+/* What the views returned, as an exit status with a message. */
+static int view_status(int rc)
+{
+	if (rc == -ENOTTY) {
+		fprintf(stderr, "iosched-top: not on a terminal: use -b (text) or --json for output to a pipe or file\n");
+		return 2;
+	}
+	if (rc == -EMEDIUMTYPE) {
+		const char *term = getenv("TERM");
+		fprintf(stderr, "iosched-top: unknown terminal type '%s' (TERM); try TERM=xterm-256color, or -b for text output\n",
+			term ? term : "");
+		return 2;
+	}
+	if (rc < 0) {
+		fprintf(stderr, "iosched-top: cannot read /proc/diskstats: %s\n", strerror(-rc));
+		return 1;
+	}
+	return rc;
+}
+
+/* --replay: the views driven by a recording. Nothing on this machine is
+ * read or changed, so no root is needed. */
+static int run_replay(const struct options *o, struct sampler *smp)
+{
+	char err[512];
+	struct replay *r;
+	if (replay_open(&r, o->replay, err, sizeof err) < 0) {
+		fprintf(stderr, "iosched-top: %s\n", err);
+		return 2;
+	}
+	sampler_use_replay(smp, r);
+	struct outputs outs;
+	if (outputs_open(&outs, o, err, sizeof err) < 0) {
+		fprintf(stderr, "iosched-top: %s\n", err);
+		return 2;
+	}
+	struct control ctl;
+	if (control_init(&ctl, smp) < 0) {
+		fprintf(stderr, "iosched-top: cannot start the worker thread\n");
+		outputs_close(&outs);
+		return 1;
+	}
+	install_signals();
+	int rc = view_status(o->batch ? batch_run(o, smp, &ctl, &outs, &stop_requested)
+				      : tui_run(o, smp, &ctl, &outs, &stop_requested));
+	control_finish(&ctl, 0, 0, stderr);
+	outputs_close(&outs);
+	/* A recording that ended on a bad line was said; the status says it too. */
+	return rc ? rc : smp->replay_msg[0] ? 1 : 0;
+}
+
 static int run(const struct options *o)
 {
 	struct sampler_config cfg;
@@ -52,6 +105,11 @@ static int run(const struct options *o)
 	if (sampler_init(&smp, &cfg) < 0) {
 		fprintf(stderr, "iosched-top: cannot start libudev (out of memory?)\n");
 		return 1;
+	}
+	if (o->replay) {
+		rc = run_replay(o, &smp);
+		sampler_free(&smp);
+		return rc;
 	}
 	rc = cli_check(o, &smp);
 	if (!rc && o->print_udev_rule) {
@@ -78,20 +136,15 @@ static int run(const struct options *o)
 			fprintf(stderr, "iosched-top: --enable-delayacct: %s\n", msg);
 			rc = 1;
 		}
-		if (!rc)
-			rc = o->batch ? batch_run(o, &smp, &ctl, &stop_requested) : tui_run(o, &smp, &ctl, &stop_requested);
-		if (rc == -ENOTTY) {
-			fprintf(stderr, "iosched-top: not on a terminal: use -b (text) or --json for output to a pipe or file\n");
+		struct outputs outs = {0};
+		if (!rc && outputs_open(&outs, o, msg, sizeof msg) < 0) {
+			fprintf(stderr, "iosched-top: %s\n", msg);
 			rc = 2;
-		} else if (rc == -EMEDIUMTYPE) {
-			const char *term = getenv("TERM");
-			fprintf(stderr, "iosched-top: unknown terminal type '%s' (TERM); try TERM=xterm-256color, or -b for text output\n",
-				term ? term : "");
-			rc = 2;
-		} else if (rc < 0) {
-			fprintf(stderr, "iosched-top: cannot read /proc/diskstats: %s\n", strerror(-rc));
-			rc = 1;
 		}
+		if (!rc)
+			rc = view_status(o->batch ? batch_run(o, &smp, &ctl, &outs, &stop_requested)
+						  : tui_run(o, &smp, &ctl, &outs, &stop_requested));
+		outputs_close(&outs);
 		/* Restoring waits for the kernel (a switch drains the queue) but
 		 * not forever: what did not finish is reported. */
 		if (control_finish(&ctl, o->restore, RESTORE_WAIT_S, stderr) && !rc)

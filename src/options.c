@@ -40,6 +40,11 @@ enum {
 	OPT_STARTUP,
 	OPT_STARTUP_RUNS,
 	OPT_NO_BPF,
+	OPT_RECORD,
+	OPT_REPLAY,
+	OPT_REPLAY_SPEED,
+	OPT_CSV,
+	OPT_PROM,
 };
 
 static const struct option_def defs[] = {
@@ -48,6 +53,11 @@ static const struct option_def defs[] = {
 	{"delay", 'd', "SECS", "refresh interval in seconds, fractions allowed (0.01-3600, default 1)"},
 	{"disk", OPT_DISK, "NAME[,NAME]", "show only these whole disks (repeatable)"},
 	{"json", OPT_JSON, NULL, "batch output as one JSON object per line per interval (implies -b)"},
+	{"csv", OPT_CSV, NULL, "batch output as CSV: a header row, then one row per disk per interval (implies -b)"},
+	{"record", OPT_RECORD, "FILE", "append every interval's sample to FILE as JSON lines (full screen or batch)"},
+	{"replay", OPT_REPLAY, "FILE", "show a recording instead of the system: no root, nothing changed"},
+	{"replay-speed", OPT_REPLAY_SPEED, "X", "replay X times as fast as recorded (0.1-100; default 1, batch: at once)"},
+	{"prometheus-textfile", OPT_PROM, "PATH", "rewrite PATH every interval in Prometheus text format (node_exporter)"},
 	{"probe", OPT_PROBE, "DISK[,DISK]", "probe only these disks (default: every disk with a scheduler)"},
 	{"no-probe", OPT_NO_PROBE, NULL, "no latency probe"},
 	{"probe-rate", OPT_PROBE_RATE, "HZ|max", "probe reads per second, jittered (0.1-10000, default 20), or max: back-to-back"},
@@ -281,6 +291,34 @@ static int set_string(char **dst, const char *arg, char *err, size_t len)
 	return 0;
 }
 
+/* A file option: given once, not empty. */
+static int set_path(const char *opt, char **dst, const char *arg, char *err, size_t len)
+{
+	if (*dst) {
+		snprintf(err, len, "%s: given twice; give it once", opt);
+		return -1;
+	}
+	if (!*arg) {
+		snprintf(err, len, "%s: empty path", opt);
+		return -1;
+	}
+	return set_string(dst, arg, err, len);
+}
+
+static int parse_speed(const char *v, struct options *o, char *err, size_t len)
+{
+	char *end;
+	errno = 0;
+	double d = strtod(v, &end);
+	if (errno || end == v || *end || !isfinite(d) || d < REPLAY_SPEED_MIN || d > REPLAY_SPEED_MAX) {
+		snprintf(err, len, "--replay-speed: '%s' is not accepted; give a factor from %.1f to %.0f (2: twice as fast)",
+			 v, REPLAY_SPEED_MIN, REPLAY_SPEED_MAX);
+		return -1;
+	}
+	o->replay_speed = d;
+	return 0;
+}
+
 static int apply(int c, const char *arg, struct options *o, char *err, size_t len)
 {
 	switch (c) {
@@ -290,6 +328,22 @@ static int apply(int c, const char *arg, struct options *o, char *err, size_t le
 	case OPT_NO_BPF:
 		o->no_bpf = 1;
 		return 0;
+	case OPT_CSV:
+		if (o->format == OUT_JSON) {
+			snprintf(err, len, "--json and --csv conflict: one output format per run");
+			return -1;
+		}
+		o->format = OUT_CSV;
+		o->batch = 1;
+		return 0;
+	case OPT_RECORD:
+		return set_path("--record", &o->record, arg, err, len);
+	case OPT_REPLAY:
+		return set_path("--replay", &o->replay, arg, err, len);
+	case OPT_PROM:
+		return set_path("--prometheus-textfile", &o->prom_file, arg, err, len);
+	case OPT_REPLAY_SPEED:
+		return parse_speed(arg, o, err, len);
 	case OPT_PROBE:
 		return add_names("--probe", arg, o->probe_disks, &o->nprobe_disks, err, len);
 	case OPT_PROBE_RATE:
@@ -375,6 +429,10 @@ static int apply(int c, const char *arg, struct options *o, char *err, size_t le
 	case OPT_DISK:
 		return add_names("--disk", arg, o->disks, &o->ndisks, err, len);
 	case OPT_JSON:
+		if (o->format == OUT_CSV) {
+			snprintf(err, len, "--json and --csv conflict: one output format per run");
+			return -1;
+		}
 		o->format = OUT_JSON;
 		o->batch = 1;
 		return 0;
@@ -395,6 +453,27 @@ static const char *name_of(int c)
 		if (defs[i].short_name == c)
 			return defs[i].name;
 	return "?";
+}
+
+/* A replay changes nothing and reads no device: options that would are
+ * refused rather than ignored. */
+static int check_replay(const struct options *o, char *err, size_t len)
+{
+	if (o->replay_speed > 0 && !o->replay) {
+		snprintf(err, len, "--replay-speed goes with --replay FILE");
+		return -1;
+	}
+	if (!o->replay)
+		return 0;
+	const char *clash = o->record ? "--record" : o->nsets ? "--set" : o->ab ? "--ab" : o->restore ? "--restore" :
+			    o->enable_delayacct ? "--enable-delayacct" : o->print_udev_rule ? "--print-udev-rule" :
+			    o->probe_file ? "--probe-file" : o->nprobe_disks ? "--probe" : o->probe_rate_given ? "--probe-rate" :
+			    NULL;
+	if (clash) {
+		snprintf(err, len, "--replay shows a recording and changes nothing: %s conflicts with it", clash);
+		return -1;
+	}
+	return 0;
 }
 
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t len)
@@ -448,6 +527,8 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t le
 		snprintf(err, len, "--load, --baseline and --startup go with --ab (or the full screen's A, L and S)");
 		return -1;
 	}
+	if (check_replay(o, err, len) < 0)
+		return -1;
 	if (o->no_probe && (o->nprobe_disks || o->probe_file)) {
 		snprintf(err, len, "--no-probe conflicts with %s; give one or the other",
 			 o->probe_file ? "--probe-file" : "--probe");
@@ -490,7 +571,10 @@ void options_free(struct options *o)
 	free(o->ab);
 	free(o->load_dir);
 	free(o->startup);
-	o->ab = o->load_dir = o->startup = NULL;
+	free(o->record);
+	free(o->replay);
+	free(o->prom_file);
+	o->ab = o->load_dir = o->startup = o->record = o->replay = o->prom_file = NULL;
 	o->ndisks = o->nprobe_disks = o->nsets = 0;
 	o->probe_file = o->udev_rules_file = NULL;
 }

@@ -11,6 +11,7 @@
 #include <libproc2/misc.h>
 #include <libudev.h>
 
+#include "replay.h"
 #include "util.h"
 #include "worker.h"
 
@@ -205,8 +206,16 @@ static int blk_ready(struct sampler *s)
 	return 0;
 }
 
+void sampler_use_replay(struct sampler *s, struct replay *r)
+{
+	s->replay = r;
+	s->cfg.probe = 0;
+}
+
 int sampler_prime(struct sampler *s)
 {
+	if (s->replay)
+		return 0;
 	int rc = diskstats_read("/proc/diskstats", &s->prev);
 	if (rc < 0)
 		return rc;
@@ -257,6 +266,7 @@ static void read_probe(struct sampler *s, struct sampler_probe *sp, double now, 
 	probe_read(sp->p, now, r);
 	d->probe_st = r->st;
 	summarize(&r->interval, r->flagged_interval, &d->probe);
+	d->probe_hist = r->interval;
 	summarize(&r->last10, r->flagged_10s, &d->probe_10s);
 	summarize(&r->since_change, r->flagged_change, &d->probe_change);
 	int64_t sec = (int64_t)floor(now);
@@ -443,6 +453,8 @@ static void collect_procs(struct sampler *s, struct sample *out)
 
 int sampler_collect(struct sampler *s, struct sample *out)
 {
+	if (s->replay)
+		return replay_next(s->replay, out, s->replay_msg, sizeof s->replay_msg) == 1 ? 0 : -ENODATA;
 	struct diskstats_table cur = {0};
 	int rc = diskstats_read("/proc/diskstats", &cur);
 	if (rc < 0)
@@ -497,6 +509,8 @@ void sampler_post(struct sampler *s, const struct event *e)
 
 void sampler_refresh_pending(struct sampler *s, struct sample *out)
 {
+	if (s->replay)
+		return; /* the recording has the pending changes it saw */
 	struct worker_job jobs[WORKER_QUEUE];
 	size_t n = s->worker ? worker_jobs(s->worker, jobs, WORKER_QUEUE) : 0;
 	double now = util_mono_now();
@@ -528,6 +542,7 @@ void sampler_free(struct sampler *s)
 		probe_stop(s->probes[i].p);
 	free(s->probes);
 	procs_free(s->procs);
+	replay_close(s->replay);
 	if (s->blk_tried == 1) { /* still loading: a load is bounded, wait for it */
 		pthread_join(s->blk_loader, NULL);
 		blklat_close(s->blk_pending);

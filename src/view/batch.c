@@ -9,6 +9,7 @@
 #include "columns.h"
 #include "control.h"
 #include "json.h"
+#include "outputs.h"
 #include "util.h"
 
 static void write_header(FILE *f, const struct sample *s)
@@ -113,17 +114,101 @@ void batch_write_text(FILE *f, const struct sample *s, size_t max_procs)
 	fputc('\n', f);
 }
 
-int batch_run(const struct options *o, struct sampler *smp, struct control *ctl, volatile sig_atomic_t *stop)
+/* CSV fields: quoted only when they hold a comma, a quote or a newline
+ * (RFC 4180); a figure that does not exist is an empty field. */
+static void csv_text(FILE *f, const char *v)
+{
+	if (!strpbrk(v, ",\"\n\r")) {
+		fputs(v, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *v; v++) {
+		if (*v == '"')
+			fputc('"', f);
+		fputc(*v, f);
+	}
+	fputc('"', f);
+}
+
+static void csv_num(FILE *f, double v, int present)
+{
+	if (present)
+		fprintf(f, ",%.3f", v);
+	else
+		fputc(',', f);
+}
+
+static void csv_quantile(FILE *f, const struct probe_summary *p, double q, uint64_t ns, int probed)
+{
+	csv_num(f, (double)ns / 1e3, probed && hist_enough(p->n, q));
+}
+
+void batch_write_csv(FILE *f, const struct sample *s, int header)
+{
+	if (header)
+		fputs("ts,disk,kind,scheduler,r_s,w_s,rkB_s,wkB_s,r_await_ms,w_await_ms,aqu_sz,util_pct,"
+		      "probe_n_10s,probe_p50_us_10s,probe_p99_us_10s,switches\n", f);
+	for (size_t i = 0; i < s->ndisks; i++) {
+		const struct disk_sample *d = &s->disks[i];
+		const char *act = sched_active(&d->info.sched);
+		int switches = 0;
+		for (size_t k = 0; k < s->nevents; k++)
+			switches += s->events[k].ok && strcmp(s->events[k].type, "scheduler") == 0 &&
+				    strcmp(s->events[k].disk, d->info.name) == 0;
+		fprintf(f, "%.3f,", s->ts);
+		csv_text(f, d->info.name);
+		fputc(',', f);
+		csv_text(f, disk_kind_name(d->info.kind));
+		fputc(',', f);
+		csv_text(f, act ? act : "");
+		const struct iostat_rates *io = &d->io;
+		const double v[] = {io->r_s, io->w_s, io->rkB_s, io->wkB_s, io->r_await_ms, io->w_await_ms, io->aqu_sz,
+				    io->util_pct};
+		for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
+			csv_num(f, v[k], d->have_rates);
+		if (d->probed)
+			fprintf(f, ",%llu", (unsigned long long)d->probe_10s.n);
+		else
+			fputc(',', f);
+		csv_quantile(f, &d->probe_10s, 0.50, d->probe_10s.p50_ns, d->probed);
+		csv_quantile(f, &d->probe_10s, 0.99, d->probe_10s.p99_ns, d->probed);
+		fprintf(f, ",%d\n", switches);
+	}
+}
+
+static void print_sample(const struct options *o, const struct sample *s, long i)
+{
+	if (o->format == OUT_JSON)
+		json_write_sample(stdout, s, (size_t)o->procs);
+	else if (o->format == OUT_CSV)
+		batch_write_csv(stdout, s, i == 0);
+	else
+		batch_write_text(stdout, s, (size_t)o->procs);
+	fflush(stdout);
+}
+
+/* A replay goes as fast as it can unless --replay-speed paces it by the
+ * recorded intervals; a live run waits --delay. */
+static double next_wait(const struct options *o, const struct sampler *smp, const struct sample *s)
+{
+	if (!smp->replay)
+		return o->delay_s;
+	return o->replay_speed > 0 ? s->interval_s / o->replay_speed : 0;
+}
+
+int batch_run(const struct options *o, struct sampler *smp, struct control *ctl, struct outputs *outs,
+	      volatile sig_atomic_t *stop)
 {
 	struct sample s = {0};
-	int rc = sampler_prime(smp);
-	double next = util_mono_now();
+	int rc = sampler_prime(smp), out_rc = 0;
+	double next = util_mono_now(), wait = smp->replay ? 0 : o->delay_s;
 	for (long i = 0; rc == 0 && (o->iterations == 0 || i < o->iterations);) {
 		/* Absolute deadlines: the interval does not drift by the time
 		 * spent sampling and printing. */
-		next += o->delay_s;
+		next += wait;
 		double now = util_mono_now();
-		if (next < now - o->delay_s)
+		if (next < now - wait)
 			next = now; /* fell far behind (stopped, suspended): do not burst */
 		while (!*stop && util_sleep_until(next) == -EINTR)
 			;
@@ -131,15 +216,23 @@ int batch_run(const struct options *o, struct sampler *smp, struct control *ctl,
 			break;
 		control_poll(ctl);
 		rc = sampler_collect(smp, &s);
+		if (rc == -ENODATA) { /* the recording ended */
+			if (smp->replay_msg[0])
+				fprintf(stderr, "iosched-top: %s\n", smp->replay_msg);
+			rc = 0;
+			break;
+		}
 		if (rc < 0)
 			break;
-		if (o->format == OUT_JSON)
-			json_write_sample(stdout, &s, (size_t)o->procs);
-		else
-			batch_write_text(stdout, &s, (size_t)o->procs);
-		fflush(stdout);
+		print_sample(o, &s, i);
+		char err[320];
+		if (outputs_tick(outs, &s, err, sizeof err) < 0) {
+			fprintf(stderr, "iosched-top: %s\n", err);
+			out_rc = 1;
+		}
+		wait = next_wait(o, smp, &s);
 		i++;
 	}
 	sample_free(&s);
-	return rc;
+	return rc < 0 ? rc : out_rc;
 }

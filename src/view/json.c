@@ -241,20 +241,32 @@ static int by_busy(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
+size_t json_busiest(const struct sample *s, size_t max, size_t *idx)
+{
+	struct ranked *rk = malloc((s->nprocs ? s->nprocs : 1) * sizeof *rk);
+	if (!rk)
+		return 0;
+	for (size_t i = 0; i < s->nprocs; i++)
+		rk[i] = (struct ranked){busy(&s->procs[i]), i};
+	qsort(rk, s->nprocs, sizeof *rk, by_busy);
+	size_t n = 0;
+	for (; n < max && n < s->nprocs; n++)
+		idx[n] = rk[n].idx;
+	free(rk);
+	return n;
+}
+
 static void write_procs(FILE *f, const struct sample *s, size_t max)
 {
 	fputs(",\"procs\":[", f);
-	struct ranked *rk = malloc((s->nprocs ? s->nprocs : 1) * sizeof *rk);
-	for (size_t i = 0; rk && i < s->nprocs; i++)
-		rk[i] = (struct ranked){busy(&s->procs[i]), i};
-	if (rk)
-		qsort(rk, s->nprocs, sizeof *rk, by_busy);
-	for (size_t k = 0; rk && k < max && k < s->nprocs; k++) {
+	size_t *idx = malloc((max ? max : 1) * sizeof *idx);
+	size_t n = idx ? json_busiest(s, max, idx) : 0;
+	for (size_t k = 0; k < n; k++) {
 		if (k)
 			fputc(',', f);
-		write_proc(f, &s->procs[rk[k].idx], s);
+		write_proc(f, &s->procs[idx[k]], s);
 	}
-	free(rk);
+	free(idx);
 	fputc(']', f);
 	const struct writeback_info *w = &s->wb;
 	fputs(",\"writeback\":", f);

@@ -38,6 +38,10 @@ static const struct key_binding table[] = {
 	{KM_MAIN, {'P'}, "P", KEY_ACT_UDEV, "the udev rule that keeps the selected disk's scheduler across reboots"},
 	{KM_MAIN, {'l'}, "l", KEY_ACT_LOG, "the event log: every change, when, how long, ok or why not"},
 	{KM_MAIN, {'R'}, "R", KEY_ACT_RATE, "cycle the probe's pace: 20 Hz, 100 Hz, max (back-to-back)"},
+	{KM_MAIN, {' '}, "Space", KEY_ACT_PAUSE, "replay (--replay): pause, or go on"},
+	{KM_MAIN, {'.'}, ".", KEY_ACT_STEP, "replay: one tick on (pauses)"},
+	{KM_MAIN, {'+'}, "+", KEY_ACT_FASTER, "replay: twice as fast"},
+	{KM_MAIN, {'-'}, "-", KEY_ACT_SLOWER, "replay: half as fast"},
 	{KM_MAIN, {'h', '?', KEY_F(1)}, "h, ?, F1", KEY_ACT_HELP, "show this help (any key returns)"},
 	{KM_MAIN, {CTRL('l')}, "Ctrl-L", KEY_ACT_REDRAW, "redraw the screen"},
 

@@ -19,6 +19,7 @@
 #include "control.h"
 #include "detail.h"
 #include "keys.h"
+#include "outputs.h"
 #include "load.h"
 #include "procpane.h"
 #include "tune.h"
@@ -39,6 +40,10 @@ struct tui {
 	const struct options *o;
 	struct sampler *smp;
 	struct control *ctl;
+	struct outputs *outs;           /* --record, --prometheus-textfile */
+	/* --replay */
+	double speed;                   /* factor on the recorded intervals */
+	int paused, replay_end, step;
 	struct sample s;
 	char selected[DISK_NAME_MAX];   /* kept by name: disks come and go */
 	enum key_mode mode;             /* which panel has the keys */
@@ -169,8 +174,12 @@ static void draw_header(const struct tui *t)
 	struct tm tm;
 	localtime_r(&now, &tm);
 	strftime(clock, sizeof clock, "%H:%M:%S", &tm);
-	snprintf(line, sizeof line, "iosched-top - %s  %s  %s  every %.2gs", clock, s->host, s->kernel,
-		 t->o->delay_s);
+	if (t->smp->replay)
+		snprintf(line, sizeof line, "iosched-top - REPLAY of %s (x%g%s) - %s  %s  %s", t->o->replay, t->speed,
+			 t->replay_end ? ", ended" : t->paused ? ", paused" : "", clock, s->host, s->kernel);
+	else
+		snprintf(line, sizeof line, "iosched-top - %s  %s  %s  every %.2gs", clock, s->host, s->kernel,
+			 t->o->delay_s);
 	if (s->have_load)
 		snprintf(line + strlen(line), sizeof line - strlen(line), "  load %.2f %.2f %.2f",
 			 s->load[0], s->load[1], s->load[2]);
@@ -1056,9 +1065,52 @@ static void undo(struct tui *t)
 	say(t, msg);
 }
 
-static void act(struct tui *t, enum key_action a)
+/* Keys that change the system do nothing in a replay. */
+static int changes_system(enum key_action a)
 {
 	switch (a) {
+	case KEY_ACT_PICKER: case KEY_ACT_NEXT_SCHED: case KEY_ACT_PREV_SCHED: case KEY_ACT_UNDO:
+	case KEY_ACT_TUNABLES: case KEY_ACT_UDEV: case KEY_ACT_PICK_NONE: case KEY_ACT_PICK_MQ:
+	case KEY_ACT_PICK_KYBER: case KEY_ACT_PICK_BFQ: case KEY_ACT_WRITE: case KEY_ACT_IOPRIO:
+	case KEY_ACT_DELAYACCT: case KEY_ACT_AB: case KEY_ACT_LOAD: case KEY_ACT_STARTUP: case KEY_ACT_RATE:
+	case KEY_ACT_THREADS:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static void replay_key(struct tui *t, enum key_action a)
+{
+	char msg[96];
+	if (!t->smp->replay) {
+		say(t, "Space . + - work in a replay (--replay FILE)");
+		return;
+	}
+	if (a == KEY_ACT_PAUSE && !t->replay_end)
+		t->paused = !t->paused;
+	else if (a == KEY_ACT_STEP && !t->replay_end)
+		t->paused = t->step = 1;
+	else if (a == KEY_ACT_FASTER && t->speed < 64)
+		t->speed *= 2;
+	else if (a == KEY_ACT_SLOWER && t->speed > 1.0 / 64)
+		t->speed /= 2;
+	util_fmt(msg, sizeof msg, "replay %s, x%g", t->replay_end ? "at its end" : t->paused ? "paused" : "playing",
+		 t->speed);
+	say(t, msg);
+}
+
+static void act(struct tui *t, enum key_action a)
+{
+	if (t->smp->replay && changes_system(a)) {
+		say(t, "this is a replay of a recording: keys that switch or tune are off");
+		return;
+	}
+	switch (a) {
+	case KEY_ACT_PAUSE:
+	case KEY_ACT_STEP:
+	case KEY_ACT_FASTER:
+	case KEY_ACT_SLOWER: replay_key(t, a); break;
 	case KEY_ACT_QUIT: t->quit = 1; break;
 	case KEY_ACT_UP: step_cursor(t, -1); break;
 	case KEY_ACT_DOWN: step_cursor(t, 1); break;
@@ -1220,11 +1272,27 @@ static int screen_start(struct tui *t)
 static int collect(struct tui *t)
 {
 	int rc = sampler_collect(t->smp, &t->s);
+	if (rc == -ENODATA) { /* the recording ended: stay on its last tick */
+		t->replay_end = t->paused = 1;
+		say(t, t->smp->replay_msg[0] ? t->smp->replay_msg : "end of the recording (q quits)");
+		return 0;
+	}
 	if (rc == 0) {
 		announce(t);
 		procpane_arrange(&t->pp, &t->s);
+		char err[320];
+		if (outputs_tick(t->outs, &t->s, err, sizeof err) < 0)
+			say(t, err);
 	}
 	return rc;
+}
+
+/* When the next sample is due: a replay follows the recorded intervals. */
+static double next_due(const struct tui *t, double now)
+{
+	if (!t->smp->replay)
+		return now + t->o->delay_s;
+	return now + (t->s.interval_s > 0 ? t->s.interval_s : 1.0) / t->speed;
 }
 
 /* Finished changes: into the sample's events, and the newest to the status line. */
@@ -1240,7 +1308,8 @@ static void poll_changes(struct tui *t)
 		load_tunables(t);
 }
 
-int tui_run(const struct options *o, struct sampler *smp, struct control *ctl, volatile sig_atomic_t *stop)
+int tui_run(const struct options *o, struct sampler *smp, struct control *ctl, struct outputs *outs,
+	    volatile sig_atomic_t *stop)
 {
 	/* ~200 KB with the charts: on the heap. */
 	struct tui *t = calloc(1, sizeof *t);
@@ -1249,6 +1318,8 @@ int tui_run(const struct options *o, struct sampler *smp, struct control *ctl, v
 	t->o = o;
 	t->smp = smp;
 	t->ctl = ctl;
+	t->outs = outs;
+	t->speed = o->replay_speed > 0 ? o->replay_speed : 1;
 	procpane_init(&t->pp);
 	t->startup_s = -1;
 	/* The first collection has no rates yet but lists the disks at once. */
@@ -1265,7 +1336,7 @@ int tui_run(const struct options *o, struct sampler *smp, struct control *ctl, v
 		free(t);
 		return rc;
 	}
-	double next = util_mono_now() + o->delay_s;
+	double next = next_due(t, util_mono_now());
 	long ticks = 0;
 	draw(t);
 	while (!t->quit && !*stop) {
@@ -1291,13 +1362,20 @@ int tui_run(const struct options *o, struct sampler *smp, struct control *ctl, v
 				ab_finish(t, 0);
 		}
 		double now = util_mono_now();
-		if (now >= next) {
+		if (t->paused && !t->step) {
+			next = now + 0.1; /* a replay held still */
+		} else if (now >= next || t->step) {
+			t->step = 0;
 			rc = collect(t);
 			if (rc < 0)
 				break;
-			next += o->delay_s;
-			if (next < now)
-				next = now + o->delay_s; /* fell behind: do not burst */
+			if (smp->replay) {
+				next = next_due(t, now);
+			} else {
+				next += o->delay_s;
+				if (next < now)
+					next = now + o->delay_s; /* fell behind: do not burst */
+			}
 			if (o->iterations && ++ticks >= o->iterations)
 				t->quit = 1;
 		}

@@ -1,0 +1,42 @@
+/* jsonv: a small JSON reader for the files the tool reads back (its own
+ * recordings). One document is parsed into a tree of values held in one
+ * allocation set; lookups never fail hard: a missing member or a value
+ * of another type reads as the default the caller gives. Depth and size
+ * are bounded, so a hostile file cannot exhaust the stack. */
+#ifndef IOSCHED_JSONV_H
+#define IOSCHED_JSONV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum jsonv_type { JV_NULL, JV_BOOL, JV_NUM, JV_STR, JV_ARR, JV_OBJ };
+
+struct jsonv {
+	enum jsonv_type type;
+	double num;                /* JV_NUM, and JV_BOOL as 0/1 */
+	char *str;                 /* JV_STR (NUL-terminated, may hold no NULs) */
+	char *key;                 /* the member name, inside an object */
+	struct jsonv *kids;        /* JV_ARR, JV_OBJ: n children */
+	size_t n;
+};
+
+#define JSONV_MAX_DEPTH 32
+
+/* Parse text (len bytes) into *out. Returns 0, or -1 with a message in
+ * err saying what is wrong and at which byte. Free with jsonv_free. */
+int jsonv_parse(const char *text, size_t len, struct jsonv *out, char *err, size_t errlen);
+void jsonv_free(struct jsonv *v);
+
+/* The member called key of an object, or NULL. */
+const struct jsonv *jsonv_get(const struct jsonv *obj, const char *key);
+
+/* Typed reads of a member, with a default for missing or mistyped ones. */
+double jsonv_num(const struct jsonv *obj, const char *key, double dflt);
+int64_t jsonv_int(const struct jsonv *obj, const char *key, int64_t dflt);
+int jsonv_bool(const struct jsonv *obj, const char *key, int dflt);
+/* Copies a string member into buf (truncated, NUL-terminated); "" when missing. */
+void jsonv_str(const struct jsonv *obj, const char *key, char *buf, size_t len);
+/* An array member, or NULL (n children in ->n). */
+const struct jsonv *jsonv_arr(const struct jsonv *obj, const char *key);
+
+#endif

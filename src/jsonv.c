@@ -1,0 +1,348 @@
+/* jsonv: see include/jsonv.h */
+#include "jsonv.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+struct parser {
+	const char *s, *end;
+	const char *start;
+	char *err;
+	size_t errlen;
+	int failed;
+};
+
+static void fail(struct parser *p, const char *what)
+{
+	if (!p->failed)
+		snprintf(p->err, p->errlen, "%s at byte %zu", what, (size_t)(p->s - p->start) + 1);
+	p->failed = 1;
+}
+
+static void skip_ws(struct parser *p)
+{
+	while (p->s < p->end && (*p->s == ' ' || *p->s == '\t' || *p->s == '\n' || *p->s == '\r'))
+		p->s++;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Append the UTF-8 encoding of code point cp. */
+static size_t put_utf8(char *o, unsigned cp)
+{
+	if (cp < 0x80) {
+		o[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		o[0] = (char)(0xc0 | (cp >> 6));
+		o[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		o[0] = (char)(0xe0 | (cp >> 12));
+		o[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		o[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	o[0] = (char)(0xf0 | (cp >> 18));
+	o[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+	o[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+	o[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+static int read_u4(struct parser *p, unsigned *cp)
+{
+	if (p->end - p->s < 4) {
+		fail(p, "short \\u escape");
+		return -1;
+	}
+	unsigned v = 0;
+	for (int i = 0; i < 4; i++) {
+		int h = hexval(p->s[i]);
+		if (h < 0) {
+			fail(p, "bad \\u escape");
+			return -1;
+		}
+		v = v * 16 + (unsigned)h;
+	}
+	p->s += 4;
+	*cp = v;
+	return 0;
+}
+
+/* A string after its opening quote; the result is malloc'd. A string
+ * never grows when unescaped, so its raw length bounds the buffer. */
+static char *parse_string(struct parser *p)
+{
+	const char *q = p->s;
+	while (q < p->end && *q != '"')
+		q += *q == '\\' && q + 1 < p->end ? 2 : 1;
+	if (q >= p->end) {
+		fail(p, "unterminated string");
+		return NULL;
+	}
+	char *out = malloc((size_t)(q - p->s) + 1), *o = out;
+	if (!out) {
+		fail(p, "out of memory");
+		return NULL;
+	}
+	while (p->s < q) {
+		char c = *p->s++;
+		if ((unsigned char)c < 0x20) {
+			fail(p, "control character in string");
+			free(out);
+			return NULL;
+		}
+		if (c != '\\') {
+			*o++ = c;
+			continue;
+		}
+		c = *p->s++;
+		unsigned cp;
+		switch (c) {
+		case '"': *o++ = '"'; break;
+		case '\\': *o++ = '\\'; break;
+		case '/': *o++ = '/'; break;
+		case 'b': *o++ = '\b'; break;
+		case 'f': *o++ = '\f'; break;
+		case 'n': *o++ = '\n'; break;
+		case 'r': *o++ = '\r'; break;
+		case 't': *o++ = '\t'; break;
+		case 'u':
+			if (read_u4(p, &cp) < 0) {
+				free(out);
+				return NULL;
+			}
+			if (cp >= 0xd800 && cp < 0xdc00 && q - p->s >= 6 && p->s[0] == '\\' && p->s[1] == 'u') {
+				unsigned lo;
+				p->s += 2;
+				if (read_u4(p, &lo) < 0) {
+					free(out);
+					return NULL;
+				}
+				cp = lo >= 0xdc00 && lo < 0xe000 ? 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00) : 0xfffd;
+			} else if (cp >= 0xd800 && cp < 0xe000) {
+				cp = 0xfffd;
+			}
+			if (cp == 0)
+				cp = 0xfffd; /* no NUL inside C strings */
+			o += put_utf8(o, cp);
+			break;
+		default:
+			fail(p, "bad escape in string");
+			free(out);
+			return NULL;
+		}
+	}
+	*o = '\0';
+	p->s = q + 1;
+	return out;
+}
+
+static int parse_value(struct parser *p, struct jsonv *v, int depth);
+
+static int add_kid(struct parser *p, struct jsonv *v, size_t *cap, struct jsonv **kid)
+{
+	if (v->n == *cap) {
+		size_t c = *cap ? *cap * 2 : 4;
+		struct jsonv *k = realloc(v->kids, c * sizeof *k);
+		if (!k) {
+			fail(p, "out of memory");
+			return -1;
+		}
+		v->kids = k;
+		*cap = c;
+	}
+	*kid = &v->kids[v->n++];
+	memset(*kid, 0, sizeof **kid);
+	return 0;
+}
+
+static int parse_container(struct parser *p, struct jsonv *v, int depth, char close)
+{
+	size_t cap = 0;
+	v->type = close == ']' ? JV_ARR : JV_OBJ;
+	skip_ws(p);
+	if (p->s < p->end && *p->s == close) {
+		p->s++;
+		return 0;
+	}
+	for (;;) {
+		struct jsonv *kid;
+		if (add_kid(p, v, &cap, &kid) < 0)
+			return -1;
+		skip_ws(p);
+		if (close == '}') {
+			if (p->s >= p->end || *p->s != '"') {
+				fail(p, "expected a member name");
+				return -1;
+			}
+			p->s++;
+			if (!(kid->key = parse_string(p)))
+				return -1;
+			skip_ws(p);
+			if (p->s >= p->end || *p->s != ':') {
+				fail(p, "expected ':'");
+				return -1;
+			}
+			p->s++;
+		}
+		if (parse_value(p, kid, depth + 1) < 0)
+			return -1;
+		skip_ws(p);
+		if (p->s < p->end && *p->s == ',') {
+			p->s++;
+			continue;
+		}
+		if (p->s < p->end && *p->s == close) {
+			p->s++;
+			return 0;
+		}
+		fail(p, close == ']' ? "expected ',' or ']'" : "expected ',' or '}'");
+		return -1;
+	}
+}
+
+static int parse_number(struct parser *p, struct jsonv *v)
+{
+	char buf[64];
+	size_t n = 0;
+	while (p->s + n < p->end && n < sizeof buf - 1 && strchr("+-0123456789.eE", p->s[n]))
+		n++;
+	memcpy(buf, p->s, n);
+	buf[n] = '\0';
+	char *end;
+	errno = 0;
+	double d = strtod(buf, &end);
+	if (n == 0 || end != buf + n || !isfinite(d)) {
+		fail(p, "bad number");
+		return -1;
+	}
+	p->s += n;
+	v->type = JV_NUM;
+	v->num = d;
+	return 0;
+}
+
+static int literal(struct parser *p, const char *word)
+{
+	size_t n = strlen(word);
+	if ((size_t)(p->end - p->s) < n || memcmp(p->s, word, n) != 0) {
+		fail(p, "unexpected character");
+		return -1;
+	}
+	p->s += n;
+	return 0;
+}
+
+static int parse_value(struct parser *p, struct jsonv *v, int depth)
+{
+	if (depth > JSONV_MAX_DEPTH) {
+		fail(p, "nested too deeply");
+		return -1;
+	}
+	skip_ws(p);
+	if (p->s >= p->end) {
+		fail(p, "unexpected end");
+		return -1;
+	}
+	char c = *p->s;
+	switch (c) {
+	case '{': p->s++; return parse_container(p, v, depth, '}');
+	case '[': p->s++; return parse_container(p, v, depth, ']');
+	case '"':
+		p->s++;
+		v->type = JV_STR;
+		return (v->str = parse_string(p)) ? 0 : -1;
+	case 't': v->type = JV_BOOL; v->num = 1; return literal(p, "true");
+	case 'f': v->type = JV_BOOL; v->num = 0; return literal(p, "false");
+	case 'n': v->type = JV_NULL; return literal(p, "null");
+	default:
+		if (c == '-' || (c >= '0' && c <= '9'))
+			return parse_number(p, v);
+		fail(p, "unexpected character");
+		return -1;
+	}
+}
+
+int jsonv_parse(const char *text, size_t len, struct jsonv *out, char *err, size_t errlen)
+{
+	struct parser p = {.s = text, .end = text + len, .start = text, .err = err, .errlen = errlen};
+	memset(out, 0, sizeof *out);
+	if (parse_value(&p, out, 0) == 0) {
+		skip_ws(&p);
+		if (p.s != p.end)
+			fail(&p, "text after the value");
+	}
+	if (p.failed) {
+		jsonv_free(out);
+		return -1;
+	}
+	return 0;
+}
+
+void jsonv_free(struct jsonv *v)
+{
+	for (size_t i = 0; i < v->n; i++)
+		jsonv_free(&v->kids[i]);
+	free(v->kids);
+	free(v->str);
+	free(v->key);
+	memset(v, 0, sizeof *v);
+}
+
+const struct jsonv *jsonv_get(const struct jsonv *obj, const char *key)
+{
+	if (!obj || obj->type != JV_OBJ)
+		return NULL;
+	for (size_t i = 0; i < obj->n; i++)
+		if (strcmp(obj->kids[i].key, key) == 0)
+			return &obj->kids[i];
+	return NULL;
+}
+
+double jsonv_num(const struct jsonv *obj, const char *key, double dflt)
+{
+	const struct jsonv *v = jsonv_get(obj, key);
+	return v && (v->type == JV_NUM || v->type == JV_BOOL) ? v->num : dflt;
+}
+
+int64_t jsonv_int(const struct jsonv *obj, const char *key, int64_t dflt)
+{
+	double d = jsonv_num(obj, key, (double)dflt);
+	return d >= -9.2e18 && d <= 9.2e18 ? (int64_t)d : dflt;
+}
+
+int jsonv_bool(const struct jsonv *obj, const char *key, int dflt)
+{
+	const struct jsonv *v = jsonv_get(obj, key);
+	return v && v->type == JV_BOOL ? (int)v->num : dflt;
+}
+
+void jsonv_str(const struct jsonv *obj, const char *key, char *buf, size_t len)
+{
+	const struct jsonv *v = jsonv_get(obj, key);
+	util_strlcpy(buf, v && v->type == JV_STR ? v->str : "", len);
+}
+
+const struct jsonv *jsonv_arr(const struct jsonv *obj, const char *key)
+{
+	const struct jsonv *v = jsonv_get(obj, key);
+	return v && v->type == JV_ARR ? v : NULL;
+}

@@ -1,0 +1,71 @@
+/* outputs: see include/outputs.h */
+#include "outputs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+
+/* The recording keeps at least this many of the busiest processes. */
+#define RECORD_PROCS_MIN 20
+
+/* The Prometheus file's directory must take files: said at start, not
+ * at the first interval. */
+static int check_prom_dir(const char *path, char *err, size_t len)
+{
+	char dir[4096];
+	util_strlcpy(dir, path, sizeof dir);
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		util_strlcpy(dir, ".", sizeof dir);
+	else
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	if (access(dir, W_OK) != 0) {
+		int e = errno;
+		util_fmt(err, len, "--prometheus-textfile %s: cannot write in %s: %s", path, dir, strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
+int outputs_open(struct outputs *out, const struct options *o, char *err, size_t len)
+{
+	memset(out, 0, sizeof *out);
+	out->max_procs = (size_t)o->procs > RECORD_PROCS_MIN ? (size_t)o->procs : RECORD_PROCS_MIN;
+	if (o->prom_file) {
+		int rc = check_prom_dir(o->prom_file, err, len);
+		if (rc < 0)
+			return rc;
+		out->prom_path = o->prom_file;
+	}
+	if (o->record)
+		return record_open(&out->rec, o->record, err, len);
+	return 0;
+}
+
+int outputs_tick(struct outputs *out, const struct sample *s, char *err, size_t len)
+{
+	int rc = 0;
+	if (out->rec && (rc = record_write(out->rec, s, out->max_procs)) < 0) {
+		util_fmt(err, len, "--record: writing failed (%s); recording stopped", strerror(-rc));
+		record_close(out->rec);
+		out->rec = NULL;
+		return rc;
+	}
+	if (out->prom_path) {
+		prom_count(&out->prom, s);
+		if ((rc = prom_write(out->prom_path, s, &out->prom, err, len)) < 0) {
+			out->prom_path = NULL;
+			return rc;
+		}
+	}
+	return 0;
+}
+
+void outputs_close(struct outputs *out)
+{
+	record_close(out->rec);
+	out->rec = NULL;
+}

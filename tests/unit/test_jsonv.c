@@ -1,0 +1,87 @@
+/* Unit tests: the JSON reader recordings are read back with — values,
+ * escapes, typed lookups with defaults, and errors that say where. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "jsonv.h"
+
+static int parse(const char *text, struct jsonv *v, char *err, size_t len)
+{
+	return jsonv_parse(text, strlen(text), v, err, len);
+}
+
+static void values_and_lookups(void **state)
+{
+	(void)state;
+	struct jsonv v;
+	char err[128];
+	assert_int_equal(parse(" {\"a\":1.5e3,\"b\":[1,2,{\"c\":null}],\"t\":true,\"s\":\"x\\\"y\\u00e9\\n\",\"n\":-7} ", &v,
+			       err, sizeof err), 0);
+	assert_true(jsonv_num(&v, "a", 0) == 1500);
+	assert_int_equal(jsonv_int(&v, "n", 0), -7);
+	assert_int_equal(jsonv_bool(&v, "t", 0), 1);
+	char s[16];
+	jsonv_str(&v, "s", s, sizeof s);
+	assert_string_equal(s, "x\"y\xc3\xa9\n");
+	const struct jsonv *b = jsonv_arr(&v, "b");
+	assert_non_null(b);
+	assert_int_equal(b->n, 3);
+	assert_int_equal(b->kids[2].type, JV_OBJ);
+	/* Missing or mistyped members read as the default. */
+	assert_true(jsonv_num(&v, "missing", 42) == 42);
+	assert_true(jsonv_num(&v, "s", 3) == 3);
+	assert_null(jsonv_arr(&v, "a"));
+	jsonv_str(&v, "a", s, sizeof s);
+	assert_string_equal(s, "");
+	jsonv_free(&v);
+	/* A surrogate pair, and a lone surrogate replaced. */
+	assert_int_equal(parse("[\"\\ud83d\\ude00\",\"\\ud800x\"]", &v, err, sizeof err), 0);
+	assert_string_equal(v.kids[0].str, "\xf0\x9f\x98\x80");
+	assert_string_equal(v.kids[1].str, "\xef\xbf\xbdx");
+	jsonv_free(&v);
+}
+
+static void errors_say_where(void **state)
+{
+	(void)state;
+	struct jsonv v;
+	char err[128];
+	static const struct {
+		const char *text, *msg;
+	} bad[] = {
+		{"{\"a\":1", "expected ',' or '}' at byte 7"},
+		{"{\"a\":\"abc", "unterminated string"},
+		{"[1,2,]", "unexpected character at byte 6"},
+		{"{\"a\" 1}", "expected ':' at byte 6"},
+		{"[1] x", "text after the value at byte 5"},
+		{"\"\\q\"", "bad escape in string"},
+		{"[1e999]", "bad number at byte 2"},
+		{"", "unexpected end at byte 1"},
+		{"[\"a\tb\"]", "control character in string"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		assert_int_equal(parse(bad[i].text, &v, err, sizeof err), -1);
+		if (!strstr(err, bad[i].msg))
+			fail_msg("'%s': got '%s', want '%s'", bad[i].text, err, bad[i].msg);
+	}
+	/* Depth is bounded: a hostile file cannot exhaust the stack. */
+	char deep[200];
+	memset(deep, '[', sizeof deep - 1);
+	deep[sizeof deep - 1] = '\0';
+	assert_int_equal(parse(deep, &v, err, sizeof err), -1);
+	assert_non_null(strstr(err, "nested too deeply"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(values_and_lookups),
+		cmocka_unit_test(errors_say_where),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
