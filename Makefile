@@ -9,7 +9,7 @@ CFLAGS  ?= -O2 -g
 # CI sets WERROR=1: warnings are errors there.
 WARN    := -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes -Wstrict-prototypes $(if $(WERROR),-Werror)
 # -iquote, not -I: include/sched.h must not shadow the system <sched.h>.
-CPPFLAGS += -iquote include -D_GNU_SOURCE -DIOSCHED_VERSION='"$(VERSION)"'
+CPPFLAGS += -iquote include -D_GNU_SOURCE -DIOSCHED_VERSION='"$(VERSION)"' -DTHEMEDIR='"$(PREFIX)/share/iosched-top/themes"'
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 LDLIBS  += $(PKG_LIBS) -laio -pthread -lm

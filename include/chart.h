@@ -23,11 +23,10 @@ double chart_level(uint64_t v, uint64_t lo, uint64_t hi, int rows);
  * stand behind it, else the max (p99 of fewer would just be the max). */
 uint64_t chart_high(const struct latwin_point *p);
 
-/* Set up the chart's colours; once, after initscr. */
-void chart_init_colours(void);
-
 /* Draw the chart of d into the screen rectangle (y, x, h, w); recent holds
- * the events to mark. utf8: use block characters. */
-void chart_draw(const struct disk_sample *d, const struct sample *s, int y, int x, int h, int w, int utf8);
+ * the events to mark. utf8: use block characters; th: the theme's
+ * attributes per element (theme.h). */
+void chart_draw(const struct disk_sample *d, const struct sample *s, int y, int x, int h, int w, int utf8,
+		const unsigned long *th);
 
 #endif

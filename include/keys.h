@@ -52,6 +52,9 @@ enum key_action {
 	KEY_ACT_STEP,
 	KEY_ACT_FASTER,
 	KEY_ACT_SLOWER,
+	KEY_ACT_THEME,
+	KEY_ACT_SAVE,
+	KEY_ACT_BIG,
 };
 
 #define KEYS_MAX_CODES 4

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <stdio.h>
 
 #define OPTIONS_MAX_DISKS 64
@@ -45,6 +46,17 @@ struct options {
 	char *replay;                           /* --replay FILE, owned */
 	double replay_speed;                    /* --replay-speed; 0: not given */
 	char *prom_file;                        /* --prometheus-textfile PATH, owned */
+	char *theme;                            /* --theme NAME|PATH, owned */
+	int no_color;                           /* --no-color */
+	char *sort;                             /* --sort COLUMN, owned */
+	int big;                                /* --big: presentation mode */
+	int no_mouse;                           /* --no-mouse */
+	/* the configuration file (config.h) */
+	char *config_path;                      /* the file used, owned; NULL: none */
+	uid_t config_uid;                       /* who owns it (the invoking user under sudo) */
+	gid_t config_gid;
+	unsigned long long from_config;         /* bit i: defs[i] was set by the file */
+	int in_config;                          /* applying the file's lines now */
 	int probe_rate_given;                   /* --probe-rate was on the command line */
 	/* A/B */
 	char *ab;                               /* --ab list, owned */

@@ -35,11 +35,27 @@ const struct proc_row *procpane_selected(const struct procpane_state *st, const 
 /* Move the selection by dir rows. */
 void procpane_step(struct procpane_state *st, const struct sample *s, int dir);
 
-/* Draw the pane in rows y..y+h-1; focus: the selection is highlighted. */
-void procpane_draw(const struct procpane_state *st, const struct sample *s, int y, int h, int focus);
+/* Draw the pane in rows y..y+h-1; focus: the selection is highlighted;
+ * th: the theme's attributes per element (theme.h). */
+void procpane_draw(const struct procpane_state *st, const struct sample *s, int y, int h, int focus,
+		   const unsigned long *th);
 
 /* Sort by the next shown column to the left (dir -1) or right (+1). */
 void procpane_sort_step(struct procpane_state *st, const struct sample *s, int dir);
+
+/* The column under screen column x of the pane's header on a screen
+ * width columns wide (hidden columns skipped, as drawn), or -1. */
+int procpane_column_at(const struct sample *s, int width, int x);
+
+/* Select the process on row r (0: the first under the header) of a pane
+ * h rows high, as drawn. */
+void procpane_select_row(struct procpane_state *st, const struct sample *s, int h, int r);
+
+/* The column whose header is name (any case: "write/s", "READ-LAT"), or -1. */
+int procpane_column_from_name(const char *name);
+
+/* Every header, lower case, for messages. */
+const char *procpane_column_names(void);
 
 /* The header of column c, for messages ("sorted by WRITE/s"). */
 const char *procpane_column_name(enum pcol c);

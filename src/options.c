@@ -6,9 +6,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "abreport.h"
+#include "config.h"
 #include "load.h"
+#include "procpane.h"
 #include "util.h"
 
 enum {
@@ -45,6 +48,13 @@ enum {
 	OPT_REPLAY_SPEED,
 	OPT_CSV,
 	OPT_PROM,
+	OPT_THEME,
+	OPT_NO_COLOR,
+	OPT_CONFIG,
+	OPT_NO_CONFIG,
+	OPT_SORT,
+	OPT_BIG,
+	OPT_NO_MOUSE,
 };
 
 static const struct option_def defs[] = {
@@ -84,6 +94,13 @@ static const struct option_def defs[] = {
 	{"restore", OPT_RESTORE, NULL, "at exit, put back every scheduler and tunable the tool changed"},
 	{"print-udev-rule", OPT_PRINT_UDEV, NULL, "print udev rules that keep the current schedulers across reboots, and exit"},
 	{"udev-rules-file", OPT_UDEV_FILE, "PATH", "where P writes its rules (default /etc/udev/rules.d/60-iosched-top.rules)"},
+	{"theme", OPT_THEME, "NAME|PATH", "colour theme: default, light, mono, high-contrast, colorblind, stream, or a file"},
+	{"no-color", OPT_NO_COLOR, NULL, "no colours, attributes only (as NO_COLOR=1 does)"},
+	{"big", OPT_BIG, NULL, "presentation mode: scheduler and probe p50/p99 in large digits, the chart full width"},
+	{"no-mouse", OPT_NO_MOUSE, NULL, "do not take mouse clicks and the wheel (the terminal keeps them)"},
+	{"sort", OPT_SORT, "COLUMN", "sort the process pane by COLUMN (pid, user, prio, read/s, write/s, ..., command)"},
+	{"config", OPT_CONFIG, "PATH", "read options from PATH instead of ~/.config/iosched-top/config"},
+	{"no-config", OPT_NO_CONFIG, NULL, "read no configuration file"},
 	{"version", 'V', NULL, "print the version and exit"},
 	{"help", 'h', NULL, "print this help and exit"},
 };
@@ -291,10 +308,21 @@ static int set_string(char **dst, const char *arg, char *err, size_t len)
 	return 0;
 }
 
-/* A file option: given once, not empty. */
-static int set_path(const char *opt, char **dst, const char *arg, char *err, size_t len)
+/* The index of option --name in the table, or -1. */
+static int def_index(const char *name)
 {
-	if (*dst) {
+	for (size_t i = 0; i < NDEFS; i++)
+		if (strcmp(defs[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* A file option: given once, not empty; the command line may replace
+ * what the configuration file set. */
+static int set_path(const char *opt, char **dst, const char *arg, char *err, size_t len, const struct options *o)
+{
+	int i = def_index(opt + 2);
+	if (*dst && !(i >= 0 && (o->from_config >> i & 1) && !o->in_config)) {
 		snprintf(err, len, "%s: given twice; give it once", opt);
 		return -1;
 	}
@@ -337,13 +365,34 @@ static int apply(int c, const char *arg, struct options *o, char *err, size_t le
 		o->batch = 1;
 		return 0;
 	case OPT_RECORD:
-		return set_path("--record", &o->record, arg, err, len);
+		return set_path("--record", &o->record, arg, err, len, o);
 	case OPT_REPLAY:
-		return set_path("--replay", &o->replay, arg, err, len);
+		return set_path("--replay", &o->replay, arg, err, len, o);
 	case OPT_PROM:
-		return set_path("--prometheus-textfile", &o->prom_file, arg, err, len);
+		return set_path("--prometheus-textfile", &o->prom_file, arg, err, len, o);
 	case OPT_REPLAY_SPEED:
 		return parse_speed(arg, o, err, len);
+	case OPT_THEME:
+		return set_path("--theme", &o->theme, arg, err, len, o);
+	case OPT_NO_COLOR:
+		o->no_color = 1;
+		return 0;
+	case OPT_BIG:
+		o->big = 1;
+		return 0;
+	case OPT_NO_MOUSE:
+		o->no_mouse = 1;
+		return 0;
+	case OPT_CONFIG:
+	case OPT_NO_CONFIG:
+		return 0; /* taken before the file is read (read_config) */
+	case OPT_SORT:
+		if (procpane_column_from_name(arg) < 0) {
+			snprintf(err, len, "--sort: '%s' is not a column of the process pane (%s)", arg, procpane_column_names());
+			return -1;
+		}
+		free(o->sort);
+		return (o->sort = strdup(arg)) ? 0 : -1;
 	case OPT_PROBE:
 		return add_names("--probe", arg, o->probe_disks, &o->nprobe_disks, err, len);
 	case OPT_PROBE_RATE:
@@ -476,6 +525,77 @@ static int check_replay(const struct options *o, char *err, size_t len)
 	return 0;
 }
 
+/* --config PATH / --no-config, looked for before anything else: they
+ * decide which file is read first. */
+static void config_args(int argc, char **argv, const char **path, int *none)
+{
+	*path = NULL;
+	*none = 0;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if (strcmp(argv[i], "--no-config") == 0)
+			*none = 1;
+		else if (strcmp(argv[i], "--config") == 0 && i + 1 < argc)
+			*path = argv[++i];
+		else if (strncmp(argv[i], "--config=", 9) == 0)
+			*path = argv[i] + 9;
+	}
+}
+
+/* Apply the configuration file's lines with the command line's code, so
+ * every option is a key; errors name the file and line. */
+static int read_config(int argc, char **argv, struct options *o, char *err, size_t len)
+{
+	const char *given;
+	int none;
+	config_args(argc, argv, &given, &none);
+	if (none && given) {
+		snprintf(err, len, "--config and --no-config conflict");
+		return -1;
+	}
+	char path[4096];
+	if (none || (!given && config_locate(path, sizeof path, &o->config_uid, &o->config_gid) < 0))
+		return 0;
+	if (given) {
+		util_strlcpy(path, given, sizeof path);
+		o->config_uid = getuid();
+		o->config_gid = getgid();
+	}
+	if (!(o->config_path = strdup(path)))
+		return -1;
+	struct config_file f;
+	char why[512];
+	if (config_read(path, given != NULL, o->config_uid, &f, why, sizeof why) < 0) {
+		snprintf(err, len, "%s (--no-config skips it)", why);
+		return -1;
+	}
+	o->in_config = 1;
+	int rc = 0;
+	for (size_t k = 0; k < f.n && rc == 0; k++) {
+		const struct config_entry *e = &f.e[k];
+		int i = def_index(e->name);
+		char what[400];
+		if (i < 0 || defs[i].short_name == OPT_CONFIG || defs[i].short_name == OPT_NO_CONFIG) {
+			snprintf(err, len, "%s:%d: '%s' is not an option here (see --help; no leading '-')", path, e->line,
+				 e->name);
+			rc = -1;
+		} else if (!defs[i].arg != !e->has_value) {
+			snprintf(err, len, "%s:%d: %s %s", path, e->line, e->name,
+				 defs[i].arg ? "needs a value" : "takes no value");
+			rc = -1;
+		} else if (apply(defs[i].short_name, e->has_value ? e->value : NULL, o, what, sizeof what) < 0) {
+			snprintf(err, len, "%s:%d: %s", path, e->line, what);
+			rc = -1;
+		}
+		if (i >= 0)
+			o->from_config |= 1ull << i;
+	}
+	o->in_config = 0;
+	config_free(&f);
+	return rc;
+}
+
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t len)
 {
 	memset(o, 0, sizeof *o);
@@ -490,6 +610,8 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t le
 	o->load = -1;
 	o->load_size = 2ull << 30;
 	o->startup_runs = 5;
+	if (read_config(argc, argv, o, err, len) < 0)
+		return -1;
 	struct option lo[NDEFS + 1];
 	char shortopts[2 * NDEFS + 2];
 	build_getopt(lo, shortopts);
@@ -574,7 +696,10 @@ void options_free(struct options *o)
 	free(o->record);
 	free(o->replay);
 	free(o->prom_file);
-	o->ab = o->load_dir = o->startup = o->record = o->replay = o->prom_file = NULL;
+	free(o->theme);
+	free(o->sort);
+	free(o->config_path);
+	o->ab = o->load_dir = o->startup = o->record = o->replay = o->prom_file = o->theme = o->sort = o->config_path = NULL;
 	o->ndisks = o->nprobe_disks = o->nsets = 0;
 	o->probe_file = o->udev_rules_file = NULL;
 }

@@ -11,6 +11,12 @@ pass=0 fail=0 skip=0 failed=""
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan.supp:print_suppressions=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+# No configuration file of the user's (or of sudo's caller) may change
+# what the tests see: an empty one of the suite's own.
+XDG_CONFIG_HOME=$(mktemp -d /tmp/iosched-suite-config.XXXXXX)
+export XDG_CONFIG_HOME
+unset SUDO_USER SUDO_UID SUDO_GID NO_COLOR
+trap 'rm -rf "$XDG_CONFIG_HOME"' EXIT
 
 run() { # run LABEL CMD...
 	label=$1; shift

@@ -173,8 +173,7 @@ static void *load_blk(void *arg)
 	return NULL;
 }
 
-/* Start loading the BPF program once, when processes are first read
- * (priming or the first tick, whichever view runs). */
+/* Start loading the BPF program once, at the end of the first tick. */
 static void start_blk(struct sampler *s)
 {
 	if (s->blk_tried)
@@ -221,7 +220,6 @@ int sampler_prime(struct sampler *s)
 		return rc;
 	s->prev_mono = util_mono_now();
 	/* The processes' first reading too, so the first interval has rates. */
-	start_blk(s);
 	if (s->cfg.procs && (s->procs || procs_new(&s->procs) == 0)) {
 		struct proc_row *rows = NULL;
 		size_t n = 0, cap = 0;
@@ -399,12 +397,17 @@ static int writes_to_loop(const struct blk_reading *b, int tgid)
  * mode onto the main thread's row, as they are the whole process's. */
 static void collect_blk(struct sampler *s, struct sample *out)
 {
-	start_blk(s); /* says why it is off when processes are not read */
 	int ready = blk_ready(s);
 	out->blk_on = ready;
 	util_strlcpy(out->blk_why, s->blk && !ready ? "starting (figures from the next refresh)" : s->blk_why,
 		     sizeof out->blk_why);
 	out->blk_stage = blklat_owner_stage(s->blk);
+	/* Loading starts after the first sample is out: verifying the program
+	 * takes tens of ms of CPU, which the first sample must not wait for. */
+	if (!s->blk_tried) {
+		start_blk(s);
+		util_strlcpy(out->blk_why, s->blk_why, sizeof out->blk_why);
+	}
 	if (!s->blk)
 		return;
 	if (blklat_read(s->blk, &out->blk) < 0 || !ready) {
@@ -443,7 +446,6 @@ static void collect_procs(struct sampler *s, struct sample *out)
 		return;
 	if (!s->procs && procs_new(&s->procs) < 0)
 		return;
-	start_blk(s);
 	if (procs_collect(s->procs, s->cfg.threads, out->interval_s, s->cfg.delayacct_since, &out->procs, &out->nprocs,
 			  &out->procs_cap, &out->pstat) == 0) {
 		out->have_procs = 1;

@@ -6,11 +6,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "theme.h"
 #include "util.h"
 
 #define AXIS_W 7   /* "100ms " + the axis line */
 
-enum { PAIR_P50 = 1, PAIR_HIGH, PAIR_MARK, PAIR_AXIS };
 
 uint64_t chart_high(const struct latwin_point *p)
 {
@@ -64,19 +64,18 @@ static void decade_label(uint64_t ns, char *b, size_t n)
 		snprintf(b, n, "%lluns", (unsigned long long)ns);
 }
 
-static void colour(int pair, int on)
+/* An element's theme attributes on or off. */
+static void paint(unsigned long a, int on)
 {
-	if (!has_colors())
-		return;
 	if (on)
-		attron(COLOR_PAIR(pair));
+		attron((attr_t)a);
 	else
-		attroff(COLOR_PAIR(pair));
+		attroff((attr_t)a);
 }
 
-static void draw_axis(int y, int x, int h, uint64_t lo, uint64_t hi, int utf8)
+static void draw_axis(int y, int x, int h, uint64_t lo, uint64_t hi, int utf8, const unsigned long *th)
 {
-	colour(PAIR_AXIS, 1);
+	paint(th[TH_CHART_AXIS], 1);
 	for (int r = 0; r < h; r++)
 		mvaddstr(y + r, x + AXIS_W - 1, utf8 ? "│" : "|");
 	/* A label at every decade line that has a row of its own. */
@@ -89,35 +88,36 @@ static void draw_axis(int y, int x, int h, uint64_t lo, uint64_t hi, int utf8)
 		if (v > UINT64_MAX / 10)
 			break;
 	}
-	colour(PAIR_AXIS, 0);
+	paint(th[TH_CHART_AXIS], 0);
 }
 
 /* One second's column: a p50 bar from the floor, the high value as a dot. */
-static void draw_column(const struct latwin_point *p, int y, int cx, int h, uint64_t lo, uint64_t hi, int utf8)
+static void draw_column(const struct latwin_point *p, int y, int cx, int h, uint64_t lo, uint64_t hi, int utf8,
+			const unsigned long *th)
 {
 	static const char *const eighths[] = {" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
 	double lvl = chart_level(p->p50_ns, lo, hi, h);
 	int full = (int)lvl;
-	colour(PAIR_P50, 1);
+	paint(th[TH_CHART_P50], 1);
 	for (int r = 0; r < full && r < h; r++)
 		mvaddstr(y + h - 1 - r, cx, utf8 ? "█" : "#");
 	int part = (int)((lvl - full) * 8);
 	if (full < h && (part > 0 || full == 0))
 		mvaddstr(y + h - 1 - full, cx, utf8 ? eighths[part > 0 ? part : 1] : (part >= 4 ? "#" : "_"));
-	colour(PAIR_P50, 0);
+	paint(th[TH_CHART_P50], 0);
 	int hr = (int)chart_level(chart_high(p), lo, hi, h);
 	if (hr >= h)
 		hr = h - 1;
 	if (hr > full || (hr == full && part == 0)) {
-		colour(PAIR_HIGH, 1);
+		paint(th[TH_CHART_HIGH], 1);
 		mvaddstr(y + h - 1 - hr, cx, utf8 ? "•" : "*");
-		colour(PAIR_HIGH, 0);
+		paint(th[TH_CHART_HIGH], 0);
 	}
 }
 
 /* Scheduler changes: a vertical line and the new scheduler's name on top. */
 static void draw_markers(const struct sample *s, const char *disk, int y, int x0, int h, int w, int64_t now_sec,
-			 int utf8)
+			 int utf8, const unsigned long *th)
 {
 	int shown = 0;
 	for (size_t i = 0; i < s->nrecent; i++) {
@@ -128,8 +128,7 @@ static void draw_markers(const struct sample *s, const char *disk, int y, int x0
 		if (age < 0 || age >= w)
 			continue;
 		int cx = x0 + w - 1 - (int)age;
-		colour(PAIR_MARK, 1);
-		attron(A_BOLD);
+		paint(th[TH_CHART_MARKER], 1);
 		for (int r = 0; r < h; r++)
 			mvaddstr(y + r, cx, utf8 ? "┃" : "|");
 		char lab[40];
@@ -141,24 +140,12 @@ static void draw_markers(const struct sample *s, const char *disk, int y, int x0
 		if (lx >= x0)
 			mvaddstr(y + shown % (h < 3 ? 1 : 3), lx, lab);
 		shown++;
-		attroff(A_BOLD);
-		colour(PAIR_MARK, 0);
+		paint(th[TH_CHART_MARKER], 0);
 	}
 }
 
-void chart_init_colours(void)
-{
-	if (!has_colors())
-		return;
-	start_color();
-	use_default_colors();
-	init_pair(PAIR_P50, COLOR_CYAN, -1);
-	init_pair(PAIR_HIGH, COLOR_YELLOW, -1);
-	init_pair(PAIR_MARK, COLOR_MAGENTA, -1);
-	init_pair(PAIR_AXIS, COLOR_BLUE, -1);
-}
-
-void chart_draw(const struct disk_sample *d, const struct sample *s, int y, int x, int h, int w, int utf8)
+void chart_draw(const struct disk_sample *d, const struct sample *s, int y, int x, int h, int w, int utf8,
+		const unsigned long *th)
 {
 	int plot_w = w - AXIS_W;
 	int ph = h - 1; /* the bottom row is the time axis */
@@ -172,20 +159,20 @@ void chart_draw(const struct disk_sample *d, const struct sample *s, int y, int 
 	if (chart_scale(pts, (size_t)plot_w, &lo, &hi) < 0) {
 		mvaddstr(y + ph / 2, x + AXIS_W, "no probe samples yet");
 	} else {
-		draw_axis(y, x, ph, lo, hi, utf8);
+		draw_axis(y, x, ph, lo, hi, utf8, th);
 		for (int i = 0; i < plot_w; i++)
 			if (pts[i].n)
-				draw_column(&pts[i], y, x + AXIS_W + i, ph, lo, hi, utf8);
+				draw_column(&pts[i], y, x + AXIS_W + i, ph, lo, hi, utf8, th);
 	}
-	draw_markers(s, d->info.name, y, x + AXIS_W, ph, plot_w, now_sec, utf8);
+	draw_markers(s, d->info.name, y, x + AXIS_W, ph, plot_w, now_sec, utf8, th);
 	char lab[16];
 	snprintf(lab, sizeof lab, "-%ds", plot_w);
-	colour(PAIR_AXIS, 1);
+	paint(th[TH_CHART_AXIS], 1);
 	mvaddstr(y + ph, x + AXIS_W, lab);
 	if (plot_w > 24) {
 		snprintf(lab, sizeof lab, "-%ds", plot_w / 2);
 		mvaddstr(y + ph, x + AXIS_W + plot_w / 2 - (int)strlen(lab) / 2, lab);
 	}
 	mvaddstr(y + ph, x + AXIS_W + plot_w - 3, "now");
-	colour(PAIR_AXIS, 0);
+	paint(th[TH_CHART_AXIS], 0);
 }

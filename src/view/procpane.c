@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "theme.h"
 #include "util.h"
 
 static const struct {
@@ -19,15 +21,55 @@ static const struct {
 	[PC_RLAT] = {"READ-LAT", 11, 0}, [PC_WLAT] = {"WRITE-LAT", 11, 0}, [PC_COMMAND] = {"COMMAND", 0, 1},
 };
 
+static int cols_w(int c);
+
 /* The block-latency columns need the BPF part; below 140 columns they
  * take the place of the syscall counts, so the command keeps 37 or more. */
-static int hidden(const struct sample *s, enum pcol c)
+static int hidden_at(const struct sample *s, enum pcol c, int width)
 {
 	if (c == PC_RLAT || c == PC_WLAT)
 		return !s->blk_on;
 	if (c == PC_RIOPS || c == PC_WIOPS)
-		return s->blk_on && COLS < 140;
+		return s->blk_on && width < 140;
 	return 0;
+}
+
+static int hidden(const struct sample *s, enum pcol c)
+{
+	return hidden_at(s, c, COLS);
+}
+
+int procpane_column_at(const struct sample *s, int width, int x)
+{
+	int left = 0;
+	for (int c = 0; c < PC_COUNT && left < width; c++) {
+		if (hidden_at(s, (enum pcol)c, width))
+			continue;
+		int w = cols_w(c) ? cols_w(c) : width - left;
+		if (x >= left && x < left + w)
+			return c;
+		left += w + 1;
+	}
+	return -1;
+}
+
+int procpane_column_from_name(const char *name)
+{
+	for (int c = 0; c < PC_COUNT; c++)
+		if (strcasecmp(cols[c].name, name) == 0)
+			return c;
+	return -1;
+}
+
+const char *procpane_column_names(void)
+{
+	return "pid user prio read/s write/s r-iops w-iops io-wait avg-wait read-lat write-lat command";
+}
+
+
+static int cols_w(int c)
+{
+	return cols[c].width;
 }
 
 const char *procpane_column_name(enum pcol c)
@@ -227,26 +269,27 @@ static void cell(const struct procpane_state *st, const struct sample *s, const 
 	(void)s;
 }
 
-static void title(const struct procpane_state *st, const struct sample *s, int y)
+static void title(const struct procpane_state *st, const struct sample *s, int y, attr_t a)
 {
 	char line[512];
 	util_fmt(line, sizeof line, "Processes (all disks): %zu %s, sorted by %s%s%s%s%s%s%s",
 		 st->norder, s->pstat.threads ? "threads" : "processes", cols[st->sort].name, st->reverse ? " (reversed)" : "",
 		 st->only_active ? ", with I/O only" : "", st->accumulated ? ", totals since start" : ", per second",
 		 st->filter[0] ? ", matching \"" : "", st->filter, st->filter[0] ? "\"" : "");
-	attron(A_BOLD);
+	attron(a);
 	mvaddnstr(y, 0, line, COLS);
-	attroff(A_BOLD);
+	attroff(a);
 }
 
-void procpane_draw(const struct procpane_state *st, const struct sample *s, int y, int h, int focus)
+void procpane_draw(const struct procpane_state *st, const struct sample *s, int y, int h, int focus,
+		   const unsigned long *th)
 {
 	if (h < 3)
 		return;
-	title(st, s, y);
+	title(st, s, y, (attr_t)th[TH_TITLE]);
 	char b[300];
 	int x = 0;
-	attron(A_REVERSE);
+	attron((attr_t)th[TH_TABLE_HEAD]);
 	mvhline(y + 1, 0, ' ', COLS);
 	for (int c = 0; c < PC_COUNT && x < COLS; c++) {
 		if (hidden(s, (enum pcol)c))
@@ -260,7 +303,7 @@ void procpane_draw(const struct procpane_state *st, const struct sample *s, int 
 			attroff(A_BOLD | A_UNDERLINE);
 		x += w + 1;
 	}
-	attroff(A_REVERSE);
+	attroff((attr_t)th[TH_TABLE_HEAD]);
 	if (!s->have_procs) {
 		mvaddnstr(y + 2, 0, "process figures not read", COLS);
 		return;
@@ -271,7 +314,7 @@ void procpane_draw(const struct procpane_state *st, const struct sample *s, int 
 		const struct proc_row *r = &s->procs[st->order[first + i]];
 		int hl = focus && first + i == sel;
 		if (hl)
-			attron(A_REVERSE);
+			attron((attr_t)th[TH_SELECTED]);
 		x = 0;
 		for (int c = 0; c < PC_COUNT && x < COLS; c++) {
 			if (hidden(s, (enum pcol)c))
@@ -284,6 +327,14 @@ void procpane_draw(const struct procpane_state *st, const struct sample *s, int 
 			x += w + 1;
 		}
 		if (hl)
-			attroff(A_REVERSE);
+			attroff((attr_t)th[TH_SELECTED]);
 	}
+}
+
+void procpane_select_row(struct procpane_state *st, const struct sample *s, int h, int r)
+{
+	int rows = h - 2, sel = selected_pos(st, s);
+	int first = sel >= rows ? sel - rows + 1 : 0;
+	if (r >= 0 && r < rows && first + r < (int)st->norder)
+		st->selected_tid = s->procs[st->order[first + r]].tid;
 }

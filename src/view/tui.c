@@ -1,6 +1,7 @@
 /* tui: see include/tui.h */
 #include "tui.h"
 
+#include <ctype.h>
 #include <curses.h>
 #include <errno.h>
 #include <langinfo.h>
@@ -12,8 +13,10 @@
 
 #include "ab.h"
 #include "abreport.h"
+#include "bigtext.h"
 #include "chart.h"
 #include "cli.h"
+#include "config.h"
 #include "coldstart.h"
 #include "columns.h"
 #include "control.h"
@@ -22,6 +25,7 @@
 #include "outputs.h"
 #include "load.h"
 #include "procpane.h"
+#include "theme.h"
 #include "tune.h"
 #include "udevrule.h"
 #include "util.h"
@@ -44,6 +48,10 @@ struct tui {
 	/* --replay */
 	double speed;                   /* factor on the recorded intervals */
 	int paused, replay_end, step;
+	int big;                        /* presentation mode (--big, B) */
+	int help_top;                   /* first line of the help shown */
+	struct theme theme;
+	unsigned long th[TH_COUNT];     /* attributes per element of the theme in use */
 	struct sample s;
 	char selected[DISK_NAME_MAX];   /* kept by name: disks come and go */
 	enum key_mode mode;             /* which panel has the keys */
@@ -160,9 +168,9 @@ static void draw_writers(const struct tui *t, int y)
 	if (s->have_procs && s->pstat.missing[0]) {
 		char m[300];
 		util_fmt(m, sizeof m, "  I/O wait: %s%s", s->pstat.missing, s->pstat.taskstats ? "; D turns it on" : "");
-		attron(A_BOLD);
+		attron((attr_t)t->th[TH_WARNING]);
 		put(y, (int)strlen(line) + 1 < COLS ? (int)strlen(line) : COLS, m);
-		attroff(A_BOLD);
+		attroff((attr_t)t->th[TH_WARNING]);
 	}
 }
 
@@ -183,9 +191,9 @@ static void draw_header(const struct tui *t)
 	if (s->have_load)
 		snprintf(line + strlen(line), sizeof line - strlen(line), "  load %.2f %.2f %.2f",
 			 s->load[0], s->load[1], s->load[2]);
-	attron(A_BOLD);
+	attron((attr_t)t->th[TH_TITLE]);
 	put(0, 0, line);
-	attroff(A_BOLD);
+	attroff((attr_t)t->th[TH_TITLE]);
 	if (s->psi_err == 0)
 		snprintf(line, sizeof line, "I/O pressure (avg10): some %.2f%%  full %.2f%%",
 			 s->psi.some.avg10, s->psi.have_full ? s->psi.full.avg10 : 0.0);
@@ -201,9 +209,9 @@ static void draw_header(const struct tui *t)
 		char l[160], sz[16];
 		util_format_size(load_bytes(t->load), sz, sizeof sz);
 		util_fmt(l, sizeof l, "  LOAD %s on %s: %s written (L stops it)", load_kind_name(cli_load_kind(t->o)), t->load_disk, sz);
-		attron(A_BOLD | A_REVERSE);
+		attron((attr_t)t->th[TH_BADGE]);
 		put(1, (int)strlen(line), l);
-		attroff(A_BOLD | A_REVERSE);
+		attroff((attr_t)t->th[TH_BADGE]);
 	}
 	draw_writers(t, 2);
 }
@@ -215,14 +223,14 @@ static void draw_table(const struct tui *t, int top, int rows)
 	size_t n = columns_fit(COLS, idx);
 	char cell[160];
 	int x = 0;
-	attron(A_REVERSE);
+	attron((attr_t)t->th[TH_TABLE_HEAD]);
 	mvhline(top, 0, ' ', COLS);
 	for (size_t c = 0; c < n; c++) {
 		columns_header(&cols[idx[c]], cell, sizeof cell);
 		put(top, x, cell);
 		x += cols[idx[c]].width + 1;
 	}
-	attroff(A_REVERSE);
+	attroff((attr_t)t->th[TH_TABLE_HEAD]);
 	int sel = selected_index(t);
 	/* Scroll so the selected disk stays visible. */
 	int first = sel >= rows ? sel - rows + 1 : 0;
@@ -230,7 +238,7 @@ static void draw_table(const struct tui *t, int top, int rows)
 		const struct disk_sample *d = &t->s.disks[first + r];
 		int y = top + 1 + r;
 		if (first + r == sel) {
-			attron(A_REVERSE | A_BOLD);
+			attron((attr_t)t->th[TH_SELECTED]);
 			mvhline(y, 0, ' ', COLS);
 		}
 		x = 0;
@@ -240,7 +248,7 @@ static void draw_table(const struct tui *t, int top, int rows)
 			x += cols[idx[c]].width + 1;
 		}
 		if (first + r == sel)
-			attroff(A_REVERSE | A_BOLD);
+			attroff((attr_t)t->th[TH_SELECTED]);
 	}
 	if (t->s.ndisks == 0)
 		put(top + 1, 0, t->o->ndisks ? "the disks given with --disk are gone" : "no disks found");
@@ -265,10 +273,10 @@ static void draw_probe_line(const struct tui *t, const struct disk_sample *d, in
 		return;
 	}
 	if (st->state == PROBE_ENDED) {
-		attron(A_BOLD);
+		attron((attr_t)t->th[TH_WARNING]);
 		snprintf(line, sizeof line, "%s probe off: %s", d->info.name, st->why);
 		put(y, 0, line);
-		attroff(A_BOLD);
+		attroff((attr_t)t->th[TH_WARNING]);
 		return;
 	}
 	rate_text(st->rate_hz, rate, sizeof rate);
@@ -307,9 +315,9 @@ static void draw_probe_line(const struct tui *t, const struct disk_sample *d, in
 		snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "cold start %.2f s  ", t->startup_s);
 	if (st->mode == PROBE_MODE_FILE)
 		util_fmt(extra + strlen(extra), sizeof extra - strlen(extra), "file mode: %s", st->why);
-	attron(A_BOLD);
+	attron((attr_t)t->th[TH_TITLE]);
 	put(y + 1, 0, extra);
-	attroff(A_BOLD);
+	attroff((attr_t)t->th[TH_TITLE]);
 	put(y + 1, COLS - 34 > (int)strlen(extra) ? COLS - 34 : COLS,
 	    t->utf8 ? "█ p50  • p99 (max if <100/s)" : "# p50  * p99 (max if <100/s)");
 }
@@ -333,11 +341,11 @@ static void draw_detail(const struct tui *t, int y)
 		 i->logical_block, t->s.disks[sel].in_flight);
 	put(y + 1, 0, line);
 	if (t->s.disks[sel].warning[0]) {
-		attron(A_BOLD);
+		attron((attr_t)t->th[TH_WARNING]);
 		put(y + 1, COLS - (int)strlen(t->s.disks[sel].warning) - 2 > (int)strlen(line) ?
 				   COLS - (int)strlen(t->s.disks[sel].warning) - 2 : COLS,
 		    t->s.disks[sel].warning);
-		attroff(A_BOLD);
+		attroff((attr_t)t->th[TH_WARNING]);
 	}
 }
 
@@ -355,34 +363,35 @@ static void draw_status(const struct tui *t)
 		util_fmt(line, sizeof line, "%s   (Esc stops it)", ab_status(t->ab));
 	else if (t->msg[0] && util_mono_now() < t->msg_until)
 		util_strlcpy(line, t->msg, sizeof line);
+	else if (t->smp->replay)
+		util_strlcpy(line, "q quit  Space pause  . step  + - speed  Tab procs  Enter details  T theme  h help   (a replay)",
+			     sizeof line);
 	else
-		snprintf(line, sizeof line, "q quit  s sched  ] [ next/prev  u undo  t tunables  l log  P udev  R pace (%s)  Tab procs  i ionice  D delayacct  h help",
+		snprintf(line, sizeof line, "q quit  s sched  ] [ next/prev  u undo  t tunables  l log  P udev  R pace (%s)  Tab procs  i ionice  D delayacct  T theme  h help",
 			 rate);
-	attron(A_REVERSE);
+	/* A message in the status colours; the key reminder as a bar. */
+	attr_t a = (attr_t)t->th[t->msg[0] && util_mono_now() < t->msg_until ? TH_STATUS : TH_TABLE_HEAD];
+	attron(a);
 	mvhline(LINES - 1, 0, ' ', COLS);
 	put(LINES - 1, 0, line);
-	attroff(A_REVERSE);
+	attroff(a);
 }
 
-static void draw_help(void)
+#define HELP_LINES 200
+#define HELP_WIDTH 160
+
+/* The help as lines: the key table per mode, then what the figures are. */
+static int help_lines(char lines[HELP_LINES][HELP_WIDTH])
 {
 	size_t n;
 	const struct key_binding *k = keys_table(&n);
-	char line[256];
-	attron(A_BOLD);
-	put(0, 0, "iosched-top keys (any key returns)");
-	attroff(A_BOLD);
-	int y = 1;
-	for (int m = 0; m < KM_COUNT; m++) {
-		attron(A_UNDERLINE);
-		put(++y, 0, keys_mode_name((enum key_mode)m));
-		attroff(A_UNDERLINE);
-		y++;
-		for (size_t i = 0; i < n; i++)
-			if (k[i].mode == (enum key_mode)m) {
-				snprintf(line, sizeof line, "  %-10s %s", k[i].label, k[i].help);
-				put(y++, 0, line);
-			}
+	int y = 0;
+	for (int m = 0; m < KM_COUNT && y < HELP_LINES - 2; m++) {
+		util_fmt(lines[y++], HELP_WIDTH, "%s", m ? "" : "");
+		util_fmt(lines[y++], HELP_WIDTH, "== %s", keys_mode_name((enum key_mode)m));
+		for (size_t i = 0; i < n && y < HELP_LINES; i++)
+			if (k[i].mode == (enum key_mode)m)
+				util_fmt(lines[y++], HELP_WIDTH, "  %-10s %s", k[i].label, k[i].help);
 	}
 	static const char *const text[] = {
 		"Rates are iostat -x figures over the last interval. p50 p99: the disk's own probe",
@@ -399,9 +408,34 @@ static void draw_help(void)
 		"or sequential: they differ from the probe's fresh 4 KiB read. Buffered writes are written",
 		"later by [writeback] rows, not by the process that dirtied the pages.",
 	};
-	y++;
-	for (size_t i = 0; i < sizeof text / sizeof text[0]; i++)
-		put(y++, 0, text[i]);
+	if (y < HELP_LINES)
+		lines[y++][0] = '\0';
+	for (size_t i = 0; i < sizeof text / sizeof text[0] && y < HELP_LINES; i++)
+		util_strlcpy(lines[y++], text[i], HELP_WIDTH);
+	return y;
+}
+
+/* Two columns where the screen is wide enough, scrolled by help_top. */
+static void draw_help(const struct tui *t)
+{
+	char (*lines)[HELP_WIDTH] = malloc(HELP_LINES * sizeof *lines); /* 32 KB: not on the stack */
+	if (!lines)
+		return;
+	int n = help_lines(lines);
+	attron((attr_t)t->th[TH_TITLE]);
+	put(0, 0, "iosched-top keys (Up/Down/PgUp/PgDn scroll, any other key returns)");
+	attroff((attr_t)t->th[TH_TITLE]);
+	int ncol = COLS >= 160 ? 2 : 1, colw = COLS / ncol, rows = LINES - 1;
+	int per = (n + ncol - 1) / ncol;
+	int top = t->help_top < per - rows ? t->help_top : per - rows > 0 ? per - rows : 0;
+	for (int c = 0; c < ncol; c++)
+		for (int r = 0; r < rows; r++) {
+			int i = c * per + top + r;
+			if (i >= (c + 1) * per || i >= n)
+				break;
+			mvaddnstr(1 + r, c * colw, lines[i], colw - 1);
+		}
+	free(lines);
 }
 
 /* A bordered box with a title, its inside cleared. */
@@ -464,10 +498,10 @@ static void draw_picker(const struct tui *t)
 		snprintf(line, sizeof line, "%s %-14s %s", i == l->active ? "*" : " ", l->names[i],
 			 i == l->active ? "(active)" : "");
 		if (i == t->pick)
-			attron(A_REVERSE);
+			attron((attr_t)t->th[TH_SELECTED]);
 		mvaddnstr(y + 1 + i, x + 2, line, w - 4);
 		if (i == t->pick)
-			attroff(A_REVERSE);
+			attroff((attr_t)t->th[TH_SELECTED]);
 	}
 	mvaddnstr(y + h - 2, x + 2, "n m k b, Enter pick; Esc", w - 4);
 }
@@ -495,16 +529,16 @@ static void draw_tunables(const struct tui *t)
 		tune_label(tu->kind, tu->key, label, sizeof label);
 		snprintf(line, sizeof line, "%-28s %-20s%s", label, tu->value, tu->writable ? "" : " (read-only)");
 		if (first + i == t->tcur)
-			attron(A_REVERSE);
+			attron((attr_t)t->th[TH_SELECTED]);
 		mvaddnstr(y + 1 + i, x + 2, line, w - 4);
 		if (first + i == t->tcur)
-			attroff(A_REVERSE);
+			attroff((attr_t)t->th[TH_SELECTED]);
 	}
 	if (t->editing) {
 		snprintf(line, sizeof line, "new value: %s_", t->edit);
-		attron(A_BOLD);
+		attron((attr_t)t->th[TH_TITLE]);
 		mvaddnstr(y + h - 4, x + 2, line, w - 4);
-		attroff(A_BOLD);
+		attroff((attr_t)t->th[TH_TITLE]);
 	}
 	put_wrapped(y + h - 3, x + 2, w - 4, t->terr[0] ? t->terr : "Enter edit, u undo, Esc close", 2);
 }
@@ -559,9 +593,9 @@ static void draw_udev(const struct tui *t)
 	udevrule_note(t->udev_file, note, sizeof note);
 	if (r < end)
 		r += put_wrapped(r, x + 2, w - 4, note, end - r);
-	attron(A_BOLD);
+	attron((attr_t)t->th[TH_TITLE]);
 	mvaddnstr(y + h - 2, x + 2, "w: write it to the file (nothing is written without w)   Esc: close", w - 4);
-	attroff(A_BOLD);
+	attroff((attr_t)t->th[TH_TITLE]);
 }
 
 static void draw_ioprio(const struct tui *t)
@@ -581,10 +615,10 @@ static void draw_ioprio(const struct tui *t)
 			 c[0] == 'r' ? "real time (root; can starve others)" : c[3] == '0' ? "best effort, highest" :
 			 c[3] == '7' ? "best effort, lowest" : "best effort");
 		if (first + i == t->prio_cur)
-			attron(A_REVERSE);
+			attron((attr_t)t->th[TH_SELECTED]);
 		mvaddnstr(y + 1 + i, x + 2, line, w - 4);
 		if (first + i == t->prio_cur)
-			attroff(A_REVERSE);
+			attroff((attr_t)t->th[TH_SELECTED]);
 	}
 	mvaddnstr(y + h - 2, x + 2, "Enter set (u undoes), Esc cancel", w - 4);
 }
@@ -642,32 +676,129 @@ static void draw_panel(const struct tui *t)
 	}
 }
 
+/* Where the main screen puts things: drawing and mouse clicks use the
+ * same arithmetic. header 3 lines, table header + rows, blank, probe 2
+ * lines, chart, process pane, detail 2 lines, status 1. */
+struct layout {
+	int table_y, table_rows;   /* header row at table_y, disks below */
+	int first_disk;            /* index of the disk on the first row */
+	int y, room, detail_y;
+	int pane_y, pane_h;        /* 0 height: no pane */
+};
+
+static void main_layout(const struct tui *t, struct layout *L)
+{
+	int ndisk = t->s.ndisks ? (int)t->s.ndisks : 1;
+	L->table_y = 3;
+	L->table_rows = LINES / 5 < ndisk ? LINES / 5 : ndisk;
+	if (L->table_rows < 1)
+		L->table_rows = 1;
+	int sel = selected_index(t);
+	L->first_disk = sel >= L->table_rows ? sel - L->table_rows + 1 : 0;
+	L->y = 3 + 1 + L->table_rows + 1;
+	L->detail_y = LINES - 3;
+	L->room = L->detail_y - L->y;
+	L->pane_h = L->room >= 14 ? L->room * 2 / 5 : L->room >= 8 ? 4 : 0;
+	L->pane_y = L->detail_y - L->pane_h;
+}
+
 static void draw_main(const struct tui *t)
 {
 	draw_header(t);
-	/* header 3 lines, table header + rows, blank, probe 2 lines, chart,
-	 * process pane, detail 2 lines, status 1 */
-	int ndisk = t->s.ndisks ? (int)t->s.ndisks : 1;
-	int rows = LINES / 5 < ndisk ? LINES / 5 : ndisk;
-	if (rows < 1)
-		rows = 1;
+	struct layout L;
+	main_layout(t, &L);
+	int rows = L.table_rows, y = L.y, detail_y = L.detail_y, room = L.room, pane_h = L.pane_h;
 	draw_table(t, 3, rows);
-	int y = 3 + 1 + rows + 1;
-	int detail_y = LINES - 3;
-	int room = detail_y - y;
 	int sel = selected_index(t);
-	int pane_h = room >= 14 ? room * 2 / 5 : room >= 8 ? 4 : 0;
 	if (sel >= 0 && room - pane_h >= 3) {
 		const struct disk_sample *d = &t->s.disks[sel];
 		draw_probe_line(t, d, y);
 		int chart_h = room - pane_h - 2;
 		if (d->probed && chart_h >= 4)
-			chart_draw(d, &t->s, y + 2, 0, chart_h, COLS, t->utf8);
+			chart_draw(d, &t->s, y + 2, 0, chart_h, COLS, t->utf8, t->th);
 	}
 	if (pane_h)
-		procpane_draw(&t->pp, &t->s, detail_y - pane_h, pane_h, t->focus_procs);
+		procpane_draw(&t->pp, &t->s, detail_y - pane_h, pane_h, t->focus_procs, t->th);
 	if (detail_y > 4)
 		draw_detail(t, detail_y);
+	draw_status(t);
+}
+
+/* One line of large text at (y, x); returns the rows used. */
+static int draw_bigtext(const struct tui *t, int y, int x, const char *text, attr_t a)
+{
+	char rows[BIGTEXT_ROWS][512];
+	if (bigtext_render(text, t->utf8, rows, sizeof rows[0]) < 0)
+		return 0;
+	attron(a);
+	for (int r = 0; r < BIGTEXT_ROWS; r++) {
+		/* Cut at the screen's edge by columns, not bytes: a block is
+		 * three bytes of UTF-8 and one column. */
+		int cols = 0;
+		char *c = rows[r];
+		while (*c && cols < COLS - x) {
+			c += (unsigned char)*c >= 0xc0 ? ((unsigned char)*c >= 0xe0 ? 3 : 2) : 1;
+			cols++;
+		}
+		*c = '\0';
+		if (y + r < LINES)
+			mvaddstr(y + r, x, rows[r]);
+	}
+	attroff(a);
+	return BIGTEXT_ROWS;
+}
+
+/* Presentation mode: for the back of a room. The selected disk's
+ * scheduler and the probe's p50 and p99 (last 10 s) in large letters, the
+ * chart full width, the process pane cut to the top writers. */
+static void draw_big(const struct tui *t)
+{
+	draw_header(t);
+	const struct disk_sample *d = selected_disk(t);
+	if (!d) {
+		put(4, 0, "no disk selected");
+		draw_status(t);
+		return;
+	}
+	const char *sched = sched_active(&d->info.sched);
+	char label[200], p50[16] = "-", p99[16] = "-", lat[40], one[80];
+	const struct probe_summary *p = &d->probe_10s;
+	if (hist_enough(p->n, 0.50))
+		util_format_latency(p->p50_ns, p50, sizeof p50);
+	if (hist_enough(p->n, 0.99))
+		util_format_latency(p->p99_ns, p99, sizeof p99);
+	util_fmt(label, sizeof label, "%s scheduler %s | probe read latency, last 10 s: p50 %s  p99 %s  (%llu reads)%s",
+		 d->info.name, sched ? sched : "none", p50, p99, (unsigned long long)p->n, d->probed ? "" : " - not probed");
+	put(3, 0, label);
+	/* The scheduler and p50/p99 on one line of large letters when they
+	 * fit, else on two. */
+	util_fmt(lat, sizeof lat, "%s/%s", p50, p99);
+	util_fmt(one, sizeof one, "%s  %s", sched ? sched : "none", lat);
+	int y = 4;
+	if (bigtext_width(one) <= COLS) {
+		y += draw_bigtext(t, y, 0, one, (attr_t)t->th[TH_TITLE]);
+	} else {
+		y += draw_bigtext(t, y, 0, sched ? sched : "none", (attr_t)t->th[TH_TITLE]);
+		y += draw_bigtext(t, y + 1, 0, lat, (attr_t)t->th[TH_CHART_P50]) + 1;
+	}
+	y++;
+	int left = LINES - 1 - y;
+	int pane_h = left >= 8 ? (left >= 16 ? 6 : 4) : 0;
+	int chart_h = left - pane_h;
+	if (d->probed && chart_h >= 4)
+		chart_draw(d, &t->s, y, 0, chart_h, COLS, t->utf8, t->th);
+	if (pane_h) {
+		/* The top writers only: a copy of the pane's state, sorted by WRITE/s. */
+		struct procpane_state pp = t->pp;
+		pp.sort = PC_WRITE;
+		pp.reverse = 0;
+		pp.only_active = 1;
+		pp.order = NULL;
+		pp.norder = pp.cap = 0;
+		procpane_arrange(&pp, &t->s);
+		procpane_draw(&pp, &t->s, LINES - 1 - pane_h, pane_h, 0, t->th);
+		procpane_free(&pp);
+	}
 	draw_status(t);
 }
 
@@ -677,8 +808,11 @@ static void draw(const struct tui *t)
 	if (COLS < MIN_COLS || LINES < MIN_LINES)
 		put(0, 0, "terminal too small");
 	else if (t->help)
-		draw_help();
-	else {
+		draw_help(t);
+	else if (t->big) {
+		draw_big(t);
+		draw_panel(t);
+	} else {
 		draw_main(t);
 		draw_panel(t);
 	}
@@ -1065,6 +1199,79 @@ static void undo(struct tui *t)
 	say(t, msg);
 }
 
+/* The theme: --no-color or NO_COLOR give mono; a theme that does not
+ * load is said on the status line and the default is used instead. */
+static void theme_use(struct tui *t, const char *name)
+{
+	char err[512];
+	struct theme th;
+	if (theme_load(name, &th, err, sizeof err) < 0) {
+		char msg[600];
+		util_fmt(msg, sizeof msg, "%s; using the default theme", err);
+		say(t, msg);
+		if (strcmp(name, "default") == 0 || theme_load("default", &th, err, sizeof err) < 0)
+			theme_defaults(&th); /* attributes only */
+	}
+	t->theme = th;
+	theme_apply(&t->theme, t->th);
+}
+
+static void theme_start(struct tui *t)
+{
+	const char *nc = getenv("NO_COLOR");
+	if (t->o->no_color || (nc && *nc)) {
+		theme_defaults(&t->theme);
+		util_strlcpy(t->theme.name, "mono", sizeof t->theme.name);
+		t->theme.mono = 1;
+		theme_apply(&t->theme, t->th);
+		return;
+	}
+	theme_use(t, t->o->theme ? t->o->theme : "default");
+}
+
+/* W: the settings worth keeping, into the configuration file. Nothing
+ * is written without this key. */
+static void save_settings(struct tui *t)
+{
+	if (!t->o->config_path) {
+		say(t, "no configuration file (--no-config, or no home directory): nothing saved");
+		return;
+	}
+	char delay[32], rate[32], sort[32], err[512], msg[600];
+	util_fmt(delay, sizeof delay, "%g", t->o->delay_s);
+	if (t->s.probe_rate_hz > 0)
+		util_fmt(rate, sizeof rate, "%g", t->s.probe_rate_hz);
+	else
+		util_strlcpy(rate, "max", sizeof rate);
+	util_strlcpy(sort, procpane_column_name(t->pp.sort), sizeof sort);
+	for (char *c = sort; *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+	const char *keys[] = {"theme", "delay", "sort", "probe-rate"};
+	const char *values[] = {t->theme.name[0] ? t->theme.name : "default", delay, sort, rate};
+	if (config_save(t->o->config_path, keys, values, 4, t->o->config_uid, t->o->config_gid, err, sizeof err) < 0)
+		util_fmt(msg, sizeof msg, "not saved: %s", err);
+	else
+		util_fmt(msg, sizeof msg, "saved theme %s, delay %s, sort %s, probe pace %s to %s", values[0], delay, sort,
+			 rate, t->o->config_path);
+	say(t, msg);
+}
+
+/* T: the next built-in theme. */
+static void theme_cycle(struct tui *t)
+{
+	int i = 0;
+	while (i < THEME_NBUILTIN && strcmp(theme_builtin[i], t->theme.name) != 0)
+		i++;
+	const char *next = theme_builtin[i < THEME_NBUILTIN ? (i + 1) % THEME_NBUILTIN : 0];
+	theme_use(t, next);
+	if (strcmp(t->theme.name, next) == 0) {
+		char msg[96];
+		util_fmt(msg, sizeof msg, "theme %s (T: next)", next);
+		say(t, msg);
+	}
+	clearok(curscr, TRUE);
+}
+
 /* Keys that change the system do nothing in a replay. */
 static int changes_system(enum key_action a)
 {
@@ -1111,6 +1318,9 @@ static void act(struct tui *t, enum key_action a)
 	case KEY_ACT_STEP:
 	case KEY_ACT_FASTER:
 	case KEY_ACT_SLOWER: replay_key(t, a); break;
+	case KEY_ACT_THEME: theme_cycle(t); break;
+	case KEY_ACT_SAVE: save_settings(t); break;
+	case KEY_ACT_BIG: toggle(t, &t->big, "presentation mode (B: back)", "normal view"); break;
 	case KEY_ACT_QUIT: t->quit = 1; break;
 	case KEY_ACT_UP: step_cursor(t, -1); break;
 	case KEY_ACT_DOWN: step_cursor(t, 1); break;
@@ -1210,12 +1420,64 @@ static void filter_key(struct tui *t, int ch)
 	procpane_arrange(&t->pp, &t->s);
 }
 
+/* A click on a disk row selects it; on the process pane's header, sorts
+ * by that column; on a process, selects it; the wheel scrolls the pane. */
+static void handle_mouse(struct tui *t)
+{
+	MEVENT ev;
+	if (getmouse(&ev) != OK || t->mode != KM_MAIN || t->help || t->big)
+		return;
+	struct layout L;
+	main_layout(t, &L);
+	int in_pane = L.pane_h && ev.y >= L.pane_y && ev.y < L.pane_y + L.pane_h;
+	if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
+		if (in_pane) {
+			t->focus_procs = 1;
+			procpane_step(&t->pp, &t->s, ev.bstate & BUTTON4_PRESSED ? -3 : 3);
+		}
+		return;
+	}
+	if (!(ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON1_RELEASED)))
+		return;
+	if (ev.y > L.table_y && ev.y <= L.table_y + L.table_rows) {
+		int i = L.first_disk + ev.y - L.table_y - 1;
+		if (i < (int)t->s.ndisks) {
+			t->focus_procs = 0;
+			select_index(t, i);
+		}
+	} else if (in_pane && ev.y == L.pane_y + 1) {
+		int c = procpane_column_at(&t->s, COLS, ev.x);
+		if (c >= 0) {
+			t->pp.reverse = t->pp.sort == (enum pcol)c ? !t->pp.reverse : 0;
+			t->pp.sort = (enum pcol)c;
+			char msg[64];
+			util_fmt(msg, sizeof msg, "processes sorted by %s%s", procpane_column_name(t->pp.sort),
+				 t->pp.reverse ? " (reversed)" : "");
+			say(t, msg);
+			procpane_arrange(&t->pp, &t->s);
+		}
+	} else if (in_pane && ev.y >= L.pane_y + 2) {
+		t->focus_procs = 1;
+		procpane_select_row(&t->pp, &t->s, L.pane_h, ev.y - L.pane_y - 2);
+	}
+}
+
 static void handle_key(struct tui *t, int ch)
 {
+	if (ch == KEY_MOUSE) {
+		handle_mouse(t);
+		return;
+	}
 	if (ch == KEY_RESIZE)
 		return; /* curses has updated LINES/COLS; the redraw follows */
 	if (t->help) {
-		t->help = 0;
+		/* Scroll keys move the help; any other key closes it. */
+		int step = ch == KEY_DOWN || ch == 'j' ? 1 : ch == KEY_UP || ch == 'k' ? -1 : ch == KEY_NPAGE || ch == ' ' ? LINES - 2 :
+			   ch == KEY_PPAGE ? -(LINES - 2) : 0;
+		if (step)
+			t->help_top = t->help_top + step < 0 ? 0 : t->help_top + step;
+		else
+			t->help = t->help_top = 0;
 		return;
 	}
 	if (t->filtering) {
@@ -1264,7 +1526,11 @@ static int screen_start(struct tui *t)
 	/* Esc sequences arrive whole from a local terminal; do not wait 1 s. */
 	set_escdelay(25);
 	/* Esc must reach the panels as a key of its own. */
-	chart_init_colours();
+	theme_start(t);
+	if (!t->o->no_mouse) {
+		mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+		mouseinterval(0); /* a press is a click: no wait for the release */
+	}
 	t->utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	return 0;
 }
@@ -1321,6 +1587,9 @@ int tui_run(const struct options *o, struct sampler *smp, struct control *ctl, s
 	t->outs = outs;
 	t->speed = o->replay_speed > 0 ? o->replay_speed : 1;
 	procpane_init(&t->pp);
+	if (o->sort)
+		t->pp.sort = (enum pcol)procpane_column_from_name(o->sort);
+	t->big = o->big;
 	t->startup_s = -1;
 	/* The first collection has no rates yet but lists the disks at once. */
 	int rc = collect(t);

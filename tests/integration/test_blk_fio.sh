@@ -25,19 +25,20 @@ N=$(basename "$L")
 # --thread: the job runs in fio's own process, so its pid is $!.
 # --disk_util=0: no reads of sysfs by fio's helper, only the job's preads.
 fio --name=r --filename="$L" --rw=randread --bs=4k --direct=1 --ioengine=psync --iodepth=1 \
-	--thread --disk_util=0 --time_based --runtime=10 --output-format=json --output="$SCRATCH/fio.json" &
+	--thread --disk_util=0 --time_based --runtime=11 --output-format=json --output="$SCRATCH/fio.json" &
 FIO=$!
 on_exit "kill $FIO"
 sleep 1.5
 
-"$BIN" -b --json -d 1 -n 6 --disk "$N" --no-probe --procs 200 > "$SCRATCH/ours.json" 2> "$SCRATCH/ours.err" ||
+"$BIN" -b --json -d 1 -n 7 --disk "$N" --no-probe --procs 200 > "$SCRATCH/ours.json" 2> "$SCRATCH/ours.err" ||
 	fail "iosched-top exited $?: $(cat "$SCRATCH/ours.err")"
 wait $FIO || fail "fio exited $?"
 
 jq -e --arg o "$owner" '.blk.on and .blk.owner == $o' <(tail -n1 "$SCRATCH/ours.json") >/dev/null ||
 	fail "block latency not on with owner $owner: $(tail -n1 "$SCRATCH/ours.json" | jq -c .blk)"
 
-# Per interval (the first is left out: it may straddle the start):
+# Per interval (the first two are left out: the BPF program loads during
+# the second, and the third is its first whole interval):
 # fio's read syscalls and the block layer's read count for fio on N.
 tail -n 5 "$SCRATCH/ours.json" | jq -r --argjson pid "$FIO" --arg n "$N" '
 	(.procs[] | select(.pid == $pid)) as $p

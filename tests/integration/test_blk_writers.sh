@@ -21,7 +21,7 @@ fallocate -l 80M "$SCRATCH/mnt/direct" || fail "fallocate failed"
 "$BIN" -b --json -d 0.5 -n 24 --disk "$N" --no-probe --procs 1000 > "$SCRATCH/ours.json" 2> "$SCRATCH/ours.err" &
 OURS=$!
 on_exit "kill $OURS"
-sleep 1
+sleep 2 # past the BPF program's loading (from the end of the first tick)
 
 dd if=/dev/zero of="$SCRATCH/mnt/direct" bs=4k count=20000 oflag=direct conv=notrunc status=none &
 DIRECT=$!

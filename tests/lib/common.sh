@@ -30,6 +30,10 @@ cleanup() {
 }
 setup_scratch() {
 	SCRATCH=$(mktemp -d /var/tmp/iosched-test.XXXXXX)
+	# An empty configuration of the test's own: a user's file (or one a
+	# test saved with W) must not change what the tests see.
+	export XDG_CONFIG_HOME=$SCRATCH/xdg HOME=$SCRATCH/home
+	unset SUDO_USER SUDO_UID SUDO_GID NO_COLOR
 	trap cleanup EXIT
 	trap 'exit 130' INT TERM HUP
 }

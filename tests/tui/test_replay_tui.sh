@@ -26,9 +26,12 @@ keys Space
 wait_for "replay paused" || fail "Space did not pause"
 c1=$(clock); sleep 2.5; c2=$(clock)
 [ "$c1" = "$c2" ] || fail "the clock went on while paused ($c1 -> $c2)"
-keys .
+# Ticks are 0.5 s apart and the clock shows whole seconds: three steps
+# move it for certain.
+keys . . .
 for _ in $(seq 20); do [ "$(clock)" != "$c1" ] && break; sleep 0.1; done
 [ "$(clock)" != "$c1" ] || fail ". did not step"
+wait_for "replay paused" || fail ". did not keep the replay paused"
 keys +
 wait_for "x1" || fail "+ did not double the speed"
 keys - -

@@ -33,6 +33,8 @@ wait_for "$N probe device 20 Hz" || fail "R did not change the pace to 20 Hz"
 
 keys h
 wait_for "select the next disk" || fail "help screen not shown"
+# The help is longer than the screen: PgDn scrolls it.
+for _ in 1 2 3; do screen | grep -qE "Ctrl-L +redraw" && break; keys NPage; sleep 0.2; done
 wait_for "Ctrl-L +redraw" || fail "help lacks Ctrl-L"
 keys x
 wait_for "^DEVICE" || fail "help did not close"

@@ -1,0 +1,231 @@
+/* config: see include/config.h */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+#define CONFIG_MAX_BYTES (64 * 1024)
+
+int config_locate(char *path, size_t len, uid_t *uid, gid_t *gid)
+{
+	*uid = getuid();
+	*gid = getgid();
+	const char *sudo_user = getenv("SUDO_USER"), *sudo_uid = getenv("SUDO_UID"), *sudo_gid = getenv("SUDO_GID");
+	/* sudo keeps root's environment: the invoking user's home, not root's. */
+	if (geteuid() == 0 && sudo_user && sudo_uid && sudo_gid && strtoul(sudo_uid, NULL, 10) != 0) {
+		struct passwd *pw = getpwnam(sudo_user);
+		if (pw && pw->pw_dir) {
+			*uid = (uid_t)strtoul(sudo_uid, NULL, 10);
+			*gid = (gid_t)strtoul(sudo_gid, NULL, 10);
+			util_fmt(path, len, "%s/.config/iosched-top/config", pw->pw_dir);
+			return 0;
+		}
+	}
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	if (xdg && xdg[0] == '/') {
+		util_fmt(path, len, "%s/iosched-top/config", xdg);
+		return 0;
+	}
+	if (home && *home) {
+		util_fmt(path, len, "%s/.config/iosched-top/config", home);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/* One line: "name", "name value" or "name = value"; "--" optional. */
+static int parse_line(char *line, struct config_entry *e, char *what, size_t len)
+{
+	char *t = util_trim(line);
+	if (t[0] == '-' && t[1] == '-')
+		t += 2;
+	size_t n = strcspn(t, " \t=");
+	if (n == 0 || n >= sizeof e->name) {
+		util_strlcpy(what, "expected an option name (as on the command line, without --)", len);
+		return -1;
+	}
+	memcpy(e->name, t, n);
+	e->name[n] = '\0';
+	char *v = t + n;
+	v += strspn(v, " \t");
+	if (*v == '=')
+		v++;
+	v = util_trim(v);
+	e->has_value = *v != '\0';
+	if (strlen(v) >= sizeof e->value) {
+		util_strlcpy(what, "value too long", len);
+		return -1;
+	}
+	util_strlcpy(e->value, v, sizeof e->value);
+	return 0;
+}
+
+int config_read(const char *path, int must_exist, uid_t uid, struct config_file *out, char *err, size_t len)
+{
+	memset(out, 0, sizeof *out);
+	util_strlcpy(out->path, path, sizeof out->path);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0) {
+		if (errno == ENOENT && !must_exist)
+			return 0;
+		util_fmt(err, len, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		util_fmt(err, len, "%s: not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	if (st.st_uid != uid && st.st_uid != 0) {
+		util_fmt(err, len, "%s: owned by uid %u, not by you (uid %u) or root: not read", path, (unsigned)st.st_uid,
+			 (unsigned)uid);
+		close(fd);
+		return -1;
+	}
+	char *text = malloc(CONFIG_MAX_BYTES + 1);
+	ssize_t got = text ? read(fd, text, CONFIG_MAX_BYTES + 1) : -1;
+	close(fd);
+	if (got < 0 || got > CONFIG_MAX_BYTES) {
+		util_fmt(err, len, "%s: %s", path, got < 0 ? strerror(errno) : "larger than 64 KiB");
+		free(text);
+		return -1;
+	}
+	text[got] = '\0';
+	int rc = 0, lineno = 0;
+	for (char *l = text, *nl; l && *l; l = nl ? nl + 1 : NULL) {
+		lineno++;
+		nl = strchr(l, '\n');
+		if (nl)
+			*nl = '\0';
+		char *hash = strchr(l, '#');
+		if (hash)
+			*hash = '\0';
+		if (!*util_trim(l))
+			continue;
+		struct config_entry *ne = realloc(out->e, (out->n + 1) * sizeof *ne);
+		if (!ne) {
+			util_fmt(err, len, "%s: out of memory", path);
+			rc = -1;
+			break;
+		}
+		out->e = ne;
+		struct config_entry *e = &out->e[out->n];
+		char what[128];
+		if (parse_line(l, e, what, sizeof what) < 0) {
+			util_fmt(err, len, "%s:%d: %s", path, lineno, what);
+			rc = -1;
+			break;
+		}
+		e->line = lineno;
+		out->n++;
+	}
+	free(text);
+	if (rc < 0)
+		config_free(out);
+	return rc;
+}
+
+void config_free(struct config_file *f)
+{
+	free(f->e);
+	f->e = NULL;
+	f->n = 0;
+}
+
+/* mkdir -p of the file's directory, each new directory 0700 and owned
+ * by uid:gid. */
+static int make_dirs(const char *path, uid_t uid, gid_t gid)
+{
+	char dir[4096];
+	util_strlcpy(dir, path, sizeof dir);
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		return 0;
+	*slash = '\0';
+	for (char *p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0700) == 0 && chown(dir, uid, gid) != 0)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(dir, 0700) == 0) {
+		if (chown(dir, uid, gid) != 0)
+			return -errno;
+	} else if (errno != EEXIST) {
+		return -errno;
+	}
+	return 0;
+}
+
+static int saved_key(const char *line, const char *const *keys, size_t n)
+{
+	struct config_entry e;
+	char copy[1200], what[64];
+	util_strlcpy(copy, line, sizeof copy);
+	char *hash = strchr(copy, '#');
+	if (hash)
+		*hash = '\0';
+	if (!*util_trim(copy) || parse_line(copy, &e, what, sizeof what) < 0)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(e.name, keys[i]) == 0)
+			return 1;
+	return 0;
+}
+
+int config_save(const char *path, const char *const *keys, const char *const *values, size_t n, uid_t uid, gid_t gid,
+		char *err, size_t len)
+{
+	int rc = make_dirs(path, uid, gid);
+	if (rc < 0) {
+		util_fmt(err, len, "cannot make the directory of %s: %s", path, strerror(-rc));
+		return rc;
+	}
+	char tmp[4200];
+	util_fmt(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		rc = -errno;
+		if (fd >= 0)
+			close(fd);
+		util_fmt(err, len, "cannot write %s: %s", tmp, strerror(-rc));
+		return rc;
+	}
+	/* The lines of the old file that are not saved keys stay as they were. */
+	FILE *old = fopen(path, "re");
+	char line[1200];
+	while (old && fgets(line, sizeof line, old))
+		if (!saved_key(line, keys, n))
+			fputs(line, f);
+	if (old)
+		fclose(old);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, values[i] ? "%s %s\n" : "%s\n", keys[i], values[i] ? values[i] : "");
+	if (fflush(f) != 0 || fsync(fileno(f)) != 0 || fchown(fileno(f), uid, gid) != 0) {
+		rc = -errno;
+		fclose(f);
+		unlink(tmp);
+		util_fmt(err, len, "cannot write %s: %s", tmp, strerror(-rc));
+		return rc;
+	}
+	fclose(f);
+	if (rename(tmp, path) != 0) {
+		rc = -errno;
+		unlink(tmp);
+		util_fmt(err, len, "cannot replace %s: %s", path, strerror(-rc));
+		return rc;
+	}
+	return 0;
+}

@@ -1,0 +1,86 @@
+/* Unit tests of view helpers that need no terminal: the large letters of
+ * the presentation mode and the process pane's hit-testing for mouse
+ * clicks (tmux has no way to inject a click into the program). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "bigtext.h"
+#include "procpane.h"
+
+static void big_digits(void **state)
+{
+	(void)state;
+	char rows[BIGTEXT_ROWS][512];
+	/* "41.2ms": 4,1,.,2 are 3,3,1,3 wide; m 5; s 3; one space between. */
+	int w = bigtext_render("41.2ms", 0, rows, sizeof rows[0]);
+	assert_int_equal(w, 3 + 3 + 1 + 3 + 5 + 3 + 5);
+	assert_int_equal(w, bigtext_width("41.2ms"));
+	assert_string_equal(rows[0], "# #  #    ###          ");
+	assert_int_equal((int)strlen(rows[4]), w);
+	/* UTF-8: each cell is a full block of three bytes. */
+	bigtext_render("1", 1, rows, sizeof rows[0]);
+	assert_string_equal(rows[4], "\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88");
+	/* Every scheduler name and unit renders without blanks for letters. */
+	const char *words[] = {"none", "mq-deadline", "kyber", "bfq", "us", "ms", "s", "p50", "p99"};
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+		assert_true(bigtext_render(words[i], 0, rows, sizeof rows[0]) > 0);
+		for (const char *c = words[i]; *c; c++)
+			if (*c != ' ' && *c != '-') {
+				char one[2] = {*c, 0};
+				char r1[BIGTEXT_ROWS][512];
+				bigtext_render(one, 0, r1, sizeof r1[0]);
+				int ink = 0;
+				for (int r = 0; r < BIGTEXT_ROWS; r++)
+					ink += strchr(r1[r], '#') != NULL;
+				if (!ink)
+					fail_msg("'%c' of %s has no glyph", *c, words[i]);
+			}
+	}
+	/* Too small a buffer: refused, not overrun. */
+	char small[BIGTEXT_ROWS][512];
+	assert_int_equal(bigtext_render("88888", 1, small, 20), -1);
+}
+
+static void pane_hit_testing(void **state)
+{
+	(void)state;
+	static struct sample s;
+	memset(&s, 0, sizeof s);
+	/* Without block latency: PID 0-6, USER 8-16, PRIO 18-22, READ/s 24-31. */
+	assert_int_equal(procpane_column_at(&s, 120, 0), PC_PID);
+	assert_int_equal(procpane_column_at(&s, 120, 6), PC_PID);
+	assert_int_equal(procpane_column_at(&s, 120, 7), -1); /* the gap */
+	assert_int_equal(procpane_column_at(&s, 120, 8), PC_USER);
+	assert_int_equal(procpane_column_at(&s, 120, 25), PC_READ);
+	assert_int_equal(procpane_column_at(&s, 120, 119), PC_COMMAND);
+	/* With it, below 140 columns: R-IOPS and W-IOPS give way to the
+	 * latency columns; at 160 all are there. */
+	s.blk_on = 1;
+	int seen_rlat = 0, seen_riops = 0;
+	for (int x = 0; x < 120; x++) {
+		seen_rlat |= procpane_column_at(&s, 120, x) == PC_RLAT;
+		seen_riops |= procpane_column_at(&s, 120, x) == PC_RIOPS;
+	}
+	assert_true(seen_rlat);
+	assert_false(seen_riops);
+	seen_riops = 0;
+	for (int x = 0; x < 160; x++)
+		seen_riops |= procpane_column_at(&s, 160, x) == PC_RIOPS;
+	assert_true(seen_riops);
+	assert_int_equal(procpane_column_from_name("write/s"), PC_WRITE);
+	assert_int_equal(procpane_column_from_name("READ-LAT"), PC_RLAT);
+	assert_int_equal(procpane_column_from_name("nope"), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(big_digits),
+		cmocka_unit_test(pane_hit_testing),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
