@@ -66,7 +66,7 @@ test-builds: $(if $(HAVE_BPF),build/noiostart/iosched-top)
 build/noiostart/iosched-top: $(NOIOSTART_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-.PHONY: all clean test-builds check check-unit install uninstall run deps test-deps bench sanitize
+.PHONY: all clean test-builds fuzz fuzz-build check check-unit install uninstall run deps test-deps bench sanitize
 
 all: iosched-top
 
@@ -141,6 +141,33 @@ bench: deps
 	$(MAKE) --no-print-directory all
 	bench/probe-vs-fio
 	bench/pacing-under-writer
+
+# libFuzzer harnesses (tests/fuzz) for the parsers of kernel text and of
+# the tool's own files: every source built again with clang and coverage,
+# one binary per target; each runs FUZZ_SECS seconds on a copy of its
+# committed seed corpus (tests/fuzz/corpus/TARGET). A crash fails.
+FUZZ_TARGETS := diskstats sched psi meminfo procstat procio u64 taskstats jsonv theme
+FUZZ_SECS ?= 600
+FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+FUZZ_OBJS := $(LIB_SRCS:src/%.c=build/fuzz/%.o)
+build/fuzz/%.o: src/%.c $(wildcard include/*.h) $(BPF_SKEL) | build
+	@mkdir -p $(@D)
+	clang $(CPPFLAGS) $(PKG_CFLAGS) $(FUZZ_CFLAGS) -w -c -o $@ $<
+build/fuzz/fuzz_%: tests/fuzz/fuzz_text.c $(FUZZ_OBJS)
+	clang $(CPPFLAGS) $(PKG_CFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DFUZZ_$* -o $@ $< $(FUZZ_OBJS) $(LDLIBS)
+fuzz-build: $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
+fuzz: fuzz-build
+	@for t in $(FUZZ_TARGETS); do \
+		rm -rf build/fuzz/corpus/$$t && mkdir -p build/fuzz/corpus/$$t && \
+		cp tests/fuzz/corpus/$$t/* build/fuzz/corpus/$$t/ && \
+		echo "fuzz $$t for $(FUZZ_SECS) s" && \
+		if build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECS) -print_final_stats=1 \
+			-artifact_prefix=build/fuzz/crash-$$t- build/fuzz/corpus/$$t > build/fuzz/$$t.log 2>&1; then \
+			grep -E "^stat::number_of_executed_units" build/fuzz/$$t.log; \
+		else \
+			grep -E "ERROR|SUMMARY|crash-" build/fuzz/$$t.log; echo "fuzz $$t: FAILED (build/fuzz/$$t.log)"; exit 1; \
+		fi; \
+	done
 
 clean:
 	rm -rf build iosched-top

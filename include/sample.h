@@ -5,7 +5,6 @@
 #ifndef IOSCHED_SAMPLE_H
 #define IOSCHED_SAMPLE_H
 
-#include <pthread.h>
 #include <stddef.h>
 
 #include "blklat.h"
@@ -115,6 +114,7 @@ struct sampler_probe {
 };
 
 struct worker;
+struct blk_loader;
 
 struct sampler {
 	struct sampler_config cfg;
@@ -126,12 +126,11 @@ struct sampler {
 	size_t nprobes;
 	struct eventlog events;
 	struct procs *procs;       /* NULL until first needed */
-	/* Block latency: loaded by a thread of its own (loading takes tens of
-	 * ms, and the first sample must not wait); blk is set once it is done. */
-	int blk_tried;             /* the loader was started */
-	pthread_t blk_loader;
-	int blk_loaded;            /* the loader has finished (atomic) */
-	struct blklat *blk_pending;/* what the loader made, until collected */
+	/* Block latency: loaded by a detached thread of its own (loading takes
+	 * tens of ms, which neither the first sample nor the exit may wait
+	 * for); blk is set once it is done. */
+	int blk_tried;             /* 1: the loader runs; 2: settled */
+	struct blk_loader *blk_loader; /* shared with the loader thread until settled */
 	struct blklat *blk;        /* NULL: off (or still loading), blk_why says why */
 	char blk_why[96];
 	char held[DISK_NAME_MAX];  /* a disk whose probe is held off (an A/B runs its own), or "" */

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
+#include <unistd.h>
 
 #include "batch.h"
 #include "cli.h"
@@ -25,6 +27,45 @@
 #define RESTORE_WAIT_S 30.0
 
 static volatile sig_atomic_t stop_requested;
+
+/* What a crash signal's handler needs to give the terminal back: the tty
+ * modes from before the full screen, and the actions the signals had
+ * (the sanitizers' own handlers, in their build). Set once at start. */
+static struct termios crash_tty;
+static int crash_have_tty;
+static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+#define NCRASH (sizeof crash_signals / sizeof crash_signals[0])
+static struct sigaction crash_old[NCRASH];
+
+/* A crash: the terminal as it was (modes, main screen, cursor, colours),
+ * then the signal again with its earlier action, so the core dump, the
+ * exit status or the sanitizer's report are what they would have been.
+ * Only async-signal-safe calls here. */
+static void on_crash(int sig)
+{
+	static const char reset[] = "\033[0m\033[?1000l\033[?1006l\033[?25h\033[?1049l\r\n";
+	if (crash_have_tty) {
+		tcsetattr(STDIN_FILENO, TCSANOW, &crash_tty);
+		if (write(STDOUT_FILENO, reset, sizeof reset - 1) < 0) {
+			/* nothing more can be done */
+		}
+	}
+	for (size_t i = 0; i < NCRASH; i++)
+		if (crash_signals[i] == sig)
+			sigaction(sig, &crash_old[i], NULL);
+	raise(sig);
+}
+
+static void install_crash_handlers(void)
+{
+	crash_have_tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && tcgetattr(STDIN_FILENO, &crash_tty) == 0;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_crash;
+	sa.sa_flags = SA_NODEFER;
+	for (size_t i = 0; i < NCRASH; i++)
+		sigaction(crash_signals[i], &sa, &crash_old[i]);
+}
 
 static void on_signal(int sig)
 {
@@ -159,6 +200,7 @@ int main(int argc, char **argv)
 	struct options o;
 	char err[512];
 	setlocale(LC_ALL, "");
+	install_crash_handlers();
 	int rc;
 	if (options_parse(argc, argv, &o, err, sizeof err) < 0) {
 		fprintf(stderr, "iosched-top: %s\n", err);

@@ -2,6 +2,7 @@
 #include "sample.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,15 +162,26 @@ static void sync_probes(struct sampler *s, const struct disk_info *disks, size_t
 			start_probe(s, &disks[i]);
 }
 
-/* The loader thread: blklat_open writes only into the sampler's
- * blk_pending and blk_why, which nothing else touches until blk_loaded. */
+/* The loader: its own heap block, handed over with one atomic state.
+ * Whoever moves the state second cleans up: the sampler takes a finished
+ * load; a load the sampler gave up on (exit) is closed by the thread. */
+enum { LOADING, LOADED, ABANDONED };
+
+struct blk_loader {
+	int state;                 /* atomic */
+	struct blklat *b;
+	char why[96];
+};
+
 static void *load_blk(void *arg)
 {
-	struct sampler *s = arg;
-	char why[sizeof s->blk_why];
-	blklat_open(&s->blk_pending, why, sizeof why);
-	util_strlcpy(s->blk_why, why, sizeof s->blk_why);
-	__atomic_store_n(&s->blk_loaded, 1, __ATOMIC_RELEASE);
+	struct blk_loader *l = arg;
+	blklat_open(&l->b, l->why, sizeof l->why);
+	int expected = LOADING;
+	if (!__atomic_compare_exchange_n(&l->state, &expected, LOADED, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		blklat_close(l->b); /* nobody wants it any more */
+		free(l);
+	}
 	return NULL;
 }
 
@@ -178,31 +190,56 @@ static void start_blk(struct sampler *s)
 {
 	if (s->blk_tried)
 		return;
-	s->blk_tried = 1;
-	if (s->cfg.procs && s->cfg.bpf) {
-		util_strlcpy(s->blk_why, "loading", sizeof s->blk_why);
-		if (pthread_create(&s->blk_loader, NULL, load_blk, s) != 0) {
-			util_strlcpy(s->blk_why, "could not start the loader thread", sizeof s->blk_why);
-			s->blk_tried = 2; /* nothing to join */
-		}
-	} else {
+	s->blk_tried = 2;
+	if (!s->cfg.procs || !s->cfg.bpf) {
 		util_strlcpy(s->blk_why, s->cfg.procs ? "turned off (--no-bpf)" : "processes are not read",
 			     sizeof s->blk_why);
-		s->blk_tried = 2;
+		return;
 	}
+	util_strlcpy(s->blk_why, "loading", sizeof s->blk_why);
+	struct blk_loader *l = calloc(1, sizeof *l);
+	pthread_t th;
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	if (!l || pthread_create(&th, &attr, load_blk, l) != 0) {
+		free(l);
+		util_strlcpy(s->blk_why, "could not start the loader thread", sizeof s->blk_why);
+	} else {
+		s->blk_loader = l;
+		s->blk_tried = 1;
+	}
+	pthread_attr_destroy(&attr);
 }
 
 /* Take the loader's result once it is there. The first reading after
  * that only sets the baseline: its figures would cover part of an interval. */
 static int blk_ready(struct sampler *s)
 {
-	if (s->blk || s->blk_tried != 1 || !__atomic_load_n(&s->blk_loaded, __ATOMIC_ACQUIRE))
+	if (s->blk || s->blk_tried != 1 || __atomic_load_n(&s->blk_loader->state, __ATOMIC_ACQUIRE) != LOADED)
 		return s->blk != NULL;
-	pthread_join(s->blk_loader, NULL);
+	s->blk = s->blk_loader->b;
+	util_strlcpy(s->blk_why, s->blk_loader->why, sizeof s->blk_why);
+	free(s->blk_loader);
+	s->blk_loader = NULL;
 	s->blk_tried = 2;
-	s->blk = s->blk_pending;
-	s->blk_pending = NULL;
 	return 0;
+}
+
+/* At exit: a finished load is closed here; one still running is left to
+ * its thread, which closes it when done (the process may end first). */
+static void stop_blk(struct sampler *s)
+{
+	if (s->blk_tried != 1)
+		return;
+	int expected = LOADING;
+	if (!__atomic_compare_exchange_n(&s->blk_loader->state, &expected, ABANDONED, 0, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE)) {
+		blklat_close(s->blk_loader->b);
+		free(s->blk_loader);
+	}
+	s->blk_loader = NULL;
+	s->blk_tried = 2;
 }
 
 void sampler_use_replay(struct sampler *s, struct replay *r)
@@ -545,10 +582,7 @@ void sampler_free(struct sampler *s)
 	free(s->probes);
 	procs_free(s->procs);
 	replay_close(s->replay);
-	if (s->blk_tried == 1) { /* still loading: a load is bounded, wait for it */
-		pthread_join(s->blk_loader, NULL);
-		blklat_close(s->blk_pending);
-	}
+	stop_blk(s);
 	blklat_close(s->blk);
 	diskstats_free(&s->prev);
 	if (s->udev)

@@ -12,7 +12,7 @@ setup_scratch
 
 attach_loop 256; L=$LOOP
 N=$(basename "$L")
-mkfs.ext4 -q -F "$L" || fail "mkfs.ext4 failed"
+mkfs.ext4 -q -F -E nodiscard "$L" || fail "mkfs.ext4 failed"
 mkdir "$SCRATCH/mnt"
 mount "$L" "$SCRATCH/mnt" || fail "mount failed"
 on_exit "umount $SCRATCH/mnt"

@@ -14,6 +14,15 @@ tmux_start() {
 		"$1; echo \$? > $SCRATCH/rc; sleep 60"
 }
 
+# tmux_restart CMD: end the session and start CMD in a server of its own
+# (the old server may still be going away).
+tmux_restart() {
+	rm -f "$SCRATCH/rc"
+	T kill-server 2>/dev/null
+	SOCK="$SOCK-r$RANDOM"
+	tmux_start "$1"
+}
+
 # wait_for PATTERN [SECONDS]: poll the screen until it shows PATTERN (ERE).
 wait_for() {
 	local n=$(( ${2:-5} * 10 ))

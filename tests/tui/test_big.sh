@@ -28,16 +28,14 @@ keys q
 [ "$(wait_exit)" = 0 ] || fail "exit not 0"
 
 # ASCII: '#' blocks.
-rm -f "$SCRATCH/rc"; T kill-server; SOCK="$SOCK-2"
-TMUX_W=80 TMUX_H=24 tmux_start "LANG=C LC_ALL=C $BIN --big -d 0.5 --disk $N --probe $N --probe-rate max"
+TMUX_W=80 TMUX_H=24 tmux_restart "LANG=C LC_ALL=C $BIN --big -d 0.5 --disk $N --probe $N --probe-rate max"
 wait_for "$N scheduler" || fail "presentation mode not shown in ASCII"
 wait_for "###" || fail "no '#' letters without UTF-8"
 screen | grep -q '█' && fail "block characters without UTF-8"
 keys q; wait_exit > /dev/null
 
 # A click on the second disk row selects it (zram0 or vda, not loop).
-rm -f "$SCRATCH/rc"; T kill-server; SOCK="$SOCK-3"
-tmux_start "$BIN -d 0.5 --no-probe"
+tmux_restart "$BIN -d 0.5 --no-probe"
 wait_for "^DEVICE" || fail "no table"
 second=$(screen | awk '/^DEVICE/ { getline; getline; print $1; exit }')
 # X10 report: ESC [ M, then 32 + button (0: left press), 32 + 1 + x, 32 + 1 + y; row 5 is the second disk.

@@ -38,10 +38,7 @@ wait_for "$FIO fio-blk +1 in flight" 5 || fail "fio not among the processes wait
 keys Escape q
 [ "$(wait_exit 10)" = 0 ] || fail "exit status not 0"
 
-rm -f "$SCRATCH/rc"
-T kill-server
-SOCK="$SOCK-nobpf"   # a server of its own: the old one may still be going away
-tmux_start "$BIN -d 0.5 --disk $N --no-probe --no-bpf 2> $SCRATCH/stderr"
+tmux_restart "$BIN -d 0.5 --disk $N --no-probe --no-bpf 2> $SCRATCH/stderr"
 wait_for "block latency off: turned off \(--no-bpf\)" || fail "--no-bpf not said in the header"
 screen | grep -q "READ-LAT" && fail "READ-LAT shown with --no-bpf"
 keys q

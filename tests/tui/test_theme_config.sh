@@ -3,6 +3,7 @@
 #  - the default theme draws in colour (capture-pane -e shows colour codes),
 #    NO_COLOR=1 and --no-color draw none (bold and reverse only);
 #  - a broken theme file is named with its line and the default is used;
+#  - on an 8-colour terminal (TERM=screen) the colours are the basic ones;
 #  - T cycles themes; W saves theme, delay, sort and pace to the
 #    configuration file (mode 0600, nothing saved without W), and the next
 #    start uses them; a bad line in the file stops the start with
@@ -34,31 +35,36 @@ grep -qx "theme light" "$CONF" && grep -qx "sort r-iops" "$CONF" && grep -qx "de
 	fail "file: $(cat "$CONF")"
 
 # The next start takes them: sort and delay show, and light's blue header.
-rm -f "$SCRATCH/rc"; T kill-server; SOCK="$SOCK-2"
-tmux_start "$BIN --no-probe"
+tmux_restart "$BIN --no-probe"
 wait_for "sorted by R-IOPS" || fail "the saved sort was not used"
 wait_for "every 0.5s" || fail "the saved delay was not used"
 T capture-pane -e -p -t main | grep -q "$ESC\[[0-9;]*44m\|;44m\|$ESC\[44m" || fail "the light theme's blue header is not drawn"
 keys q; wait_exit > /dev/null
 
 # NO_COLOR and --no-color: attributes only.
-rm -f "$SCRATCH/rc"; T kill-server; SOCK="$SOCK-3"
-tmux_start "NO_COLOR=1 $BIN --no-probe"
+tmux_restart "NO_COLOR=1 $BIN --no-probe"
 wait_for "^DEVICE|DEVICE" || fail "no table with NO_COLOR"
 sleep 0.5
 [ "$(colour_codes)" -eq 0 ] || fail "NO_COLOR=1 still shows colour"
 keys q; wait_exit > /dev/null
-rm -f "$SCRATCH/rc"; T kill-server; SOCK="$SOCK-4"
-tmux_start "$BIN --no-probe --no-color --no-config"
+tmux_restart "$BIN --no-probe --no-color --no-config"
 wait_for "DEVICE" || fail "no table with --no-color"
 sleep 0.5
 [ "$(colour_codes)" -eq 0 ] || fail "--no-color still shows colour"
 keys q; wait_exit > /dev/null
 
+# An 8-colour terminal (TERM=screen: 8 colours, 64 pairs): the colorblind
+# theme's #rrggbb colours come out as basic ones, and it draws.
+tmux_restart "TERM=screen $BIN --no-probe --no-config --theme colorblind"
+wait_for "DEVICE" || fail "nothing drawn on TERM=screen"
+T capture-pane -e -p -t main | grep -qE "$ESC\[([0-9;]*;)?(3|4)[0-7](;[0-9;]*)?m" || fail "no basic colours on TERM=screen"
+T capture-pane -e -p -t main | grep -qE "38;5;|48;5;" && fail "256-colour codes on an 8-colour terminal"
+keys q
+[ "$(wait_exit)" = 0 ] || fail "exit not 0 on TERM=screen"
+
 # A broken theme: file:line, the default instead, still running.
 printf 'title = red default\nchart_p5 = cyan default\n' > "$SCRATCH/broken.theme"
-rm -f "$SCRATCH/rc"; T kill-server; SOCK="$SOCK-5"
-TMUX_W=200 tmux_start "$BIN --no-probe --no-config --theme $SCRATCH/broken.theme"
+TMUX_W=200 tmux_restart "$BIN --no-probe --no-config --theme $SCRATCH/broken.theme"
 wait_for "broken.theme:2: unknown element 'chart_p5'.*using the default theme" || fail "no file:line message"
 [ "$(colour_codes)" -gt 0 ] || fail "no colours after falling back to default"
 keys q

@@ -1,0 +1,42 @@
+#!/bin/bash
+# The terminal is given back on a crash signal: SIGSEGV and SIGABRT sent
+# to the full screen end it with the signal's own outcome (not a clean
+# exit), and the terminal is out of the alternate screen, with its cursor,
+# echo and line editing back; then SIGTERM, SIGINT and SIGHUP end it with
+# exit 0 and the same clean terminal.
+. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../lib/tmux.sh"
+need_root
+need_cmd tmux
+setup_scratch
+
+run_and_signal() { # SIGNAL: start, send it, check the terminal; prints the exit status
+	rm -f "$SCRATCH/rc" "$SCRATCH/stty"
+	T kill-server 2>/dev/null; SOCK="iosched-crash-$$-$1"
+	on_exit "tmux -L $SOCK kill-server"
+	T -f /dev/null new-session -d -s main -x 100 -y 30 \
+		"$BIN -d 0.5 --no-probe --no-config; echo \$? > $SCRATCH/rc; stty -a > $SCRATCH/stty; sleep 60"
+	wait_for "^DEVICE" || fail "$1: no table"
+	[ "$(T display -p -t main '#{alternate_on}')" = 1 ] || fail "$1: the full screen is not on the alternate screen"
+	pkill -"$1" -f "^$BIN -d 0.5 --no-probe --no-config" || fail "$1: not sent"
+	for _ in $(seq 50); do [ -s "$SCRATCH/stty" ] && break; sleep 0.1; done
+	[ -s "$SCRATCH/stty" ] || fail "$1: did not end"
+	[ "$(T display -p -t main '#{alternate_on}')" = 0 ] || fail "$1: left on the alternate screen"
+	[ "$(T display -p -t main '#{cursor_flag}')" = 1 ] || fail "$1: cursor left hidden"
+	grep -qw -- "-echo" "$SCRATCH/stty" && fail "$1: echo left off"
+	grep -qw -- "-icanon" "$SCRATCH/stty" && fail "$1: line editing left off"
+	cat "$SCRATCH/rc"
+}
+
+for sig in SEGV ABRT; do
+	rc=$(run_and_signal $sig) || exit 1
+	rc=${rc##*$'\n'}
+	[ "$rc" != 0 ] || fail "$sig: exit status 0, as if nothing happened"
+	note "SIG$sig: exit status $rc, terminal restored"
+done
+for sig in TERM INT HUP; do
+	rc=$(run_and_signal $sig) || exit 1
+	rc=${rc##*$'\n'}
+	[ "$rc" = 0 ] || fail "$sig: exit status $rc, not 0"
+done
+echo "PASS"
