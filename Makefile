@@ -125,7 +125,7 @@ run: deps
 # The last three are for the optional BPF part (NO_BPF=1 leaves them out).
 BUILD_DEBS := pkg-config:pkg-config ncursesw:libncurses-dev libudev:libudev-dev libproc2:libproc2-dev libaio:libaio-dev \
               $(if $(NO_BPF),,clang:clang bpftool:bpftool libbpf:libbpf-dev)
-TEST_DEBS  := cmocka:libcmocka-dev fio:fio iostat:sysstat tmux:tmux jq:jq losetup:mount \
+TEST_DEBS  := valgrind:valgrind cmocka:libcmocka-dev fio:fio iostat:sysstat tmux:tmux jq:jq losetup:mount \
               mkfs.ext4:e2fsprogs setpriv:util-linux sha256sum:coreutils groff:groff-base \
               fusermount:fuse3 pyfusepy:python3-fusepy promtool:prometheus
 BENCH_DEBS := fio:fio ioping:ioping jq:jq

@@ -11,7 +11,8 @@
 /* Run the screen until q, the iteration count, or *stop (set by a signal).
  * The terminal is restored before it returns. Returns 0, -ENOTTY when
  * stdin or stdout is not a terminal, -EMEDIUMTYPE when the terminal type
- * (TERM) is unknown, or another negative errno. */
+ * (TERM) is unknown, -ENOTSUP when it cannot place the cursor (dumb), or
+ * another negative errno. */
 struct control;
 struct outputs;
 int tui_run(const struct options *o, struct sampler *smp, struct control *ctl, struct outputs *outs,

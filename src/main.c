@@ -91,6 +91,12 @@ static int view_status(int rc)
 		fprintf(stderr, "iosched-top: not on a terminal: use -b (text) or --json for output to a pipe or file\n");
 		return 2;
 	}
+	if (rc == -ENOTSUP) {
+		const char *term = getenv("TERM");
+		fprintf(stderr, "iosched-top: terminal type '%s' (TERM) cannot move the cursor: use -b for text output, "
+				"or a TERM such as vt100 or xterm-256color\n", term ? term : "");
+		return 2;
+	}
 	if (rc == -EMEDIUMTYPE) {
 		const char *term = getenv("TERM");
 		fprintf(stderr, "iosched-top: unknown terminal type '%s' (TERM); try TERM=xterm-256color, or -b for text output\n",

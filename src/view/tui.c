@@ -1511,14 +1511,27 @@ static void announce(struct tui *t)
 	}
 }
 
+/* From <term.h>, which cannot be included here: it defines capability
+ * names such as "lines" as macros. */
+extern char *tigetstr(const char *capname);
+
 /* newterm, not initscr: initscr exits the process on a terminal it does
  * not know, before probes, loads and settings could be put away. */
 static int screen_start(struct tui *t)
 {
 	if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))
 		return -ENOTTY;
-	if (!newterm(NULL, stdout, stdin))
+	SCREEN *scr = newterm(NULL, stdout, stdin);
+	if (!scr)
 		return -EMEDIUMTYPE; /* an error no collector returns: "unknown TERM" */
+	/* A terminal that cannot place the cursor (TERM=dumb) would show a
+	 * blank screen: say so instead. */
+	const char *cup = tigetstr("cup");
+	if (!cup || cup == (const char *)-1) {
+		endwin();
+		delscreen(scr);
+		return -ENOTSUP;
+	}
 	cbreak();
 	noecho();
 	keypad(stdscr, TRUE);
