@@ -38,6 +38,11 @@ double util_real_now(void);
 /* Strip leading and trailing white space in place; returns s. */
 char *util_trim(char *s);
 
+/* Make the array *arr (cap elements of size bytes) hold at least want,
+ * growing it by half again so repeated appends stay cheap. Returns 0 or
+ * -ENOMEM (the array is then unchanged). */
+int util_grow(void **arr, size_t *cap, size_t want, size_t size);
+
 /* Copy src into dst of size len, always NUL-terminated, truncating. */
 void util_strlcpy(char *dst, const char *src, size_t len);
 

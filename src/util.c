@@ -219,3 +219,16 @@ void util_format_latency(uint64_t ns, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%.2fs", us / 1e6);
 }
+
+int util_grow(void **arr, size_t *cap, size_t want, size_t size)
+{
+	if (want <= *cap)
+		return 0;
+	size_t c = want + want / 2 + 16;
+	void *n = realloc(*arr, c * size);
+	if (!n)
+		return -ENOMEM;
+	*arr = n;
+	*cap = c;
+	return 0;
+}

@@ -331,19 +331,6 @@ static int list_keys(int fd, struct blkmap_key **keys, size_t *n)
 	return 0;
 }
 
-static int grow(void **arr, size_t *cap, size_t want, size_t size)
-{
-	if (want <= *cap)
-		return 0;
-	size_t c = want + want / 2 + 16;
-	void *n = realloc(*arr, c * size);
-	if (!n)
-		return -ENOMEM;
-	*arr = n;
-	*cap = c;
-	return 0;
-}
-
 static void stat_from(struct blk_stat *st, const struct blkmap_key *k, const char *disk, const struct hist *h,
 		      uint64_t bytes)
 {
@@ -365,7 +352,7 @@ static int sum_procs(struct blklat *b, struct blk_reading *r, size_t nhist)
 	struct hist all;
 	for (size_t i = 0; i < nhist;) {
 		const struct blk_stat *s0 = &r->stats[i];
-		if (grow((void **)&r->procs, &r->procs_cap, r->nprocs + 1, sizeof *r->procs) < 0)
+		if (util_grow((void **)&r->procs, &r->procs_cap, r->nprocs + 1, sizeof *r->procs) < 0)
 			return -ENOMEM;
 		struct blk_proc *p = &r->procs[r->nprocs++];
 		memset(p, 0, sizeof *p);
@@ -405,7 +392,7 @@ static int read_reqs(struct blklat *b, struct blk_reading *r)
 	for (unsigned s = 0; s < BLKMAP_SLOTS; s++) {
 		if (!b->slots[s].rq)
 			continue;
-		if (grow((void **)&b->found, &b->found_cap, b->nfound + 1, sizeof *b->found) < 0)
+		if (util_grow((void **)&b->found, &b->found_cap, b->nfound + 1, sizeof *b->found) < 0)
 			return -ENOMEM;
 		b->found[b->nfound].slot = s;
 		b->found[b->nfound++].f = b->slots[s];
@@ -419,7 +406,7 @@ static int read_reqs(struct blklat *b, struct blk_reading *r)
 		uint64_t age = now > since ? now - since : 0;
 		if (age > BLKMAP_STALE_NS)
 			continue; /* a leftover (see blkmaps.h) */
-		if (grow((void **)&r->reqs, &r->reqs_cap, r->nreqs + 1, sizeof *r->reqs) < 0)
+		if (util_grow((void **)&r->reqs, &r->reqs_cap, r->nreqs + 1, sizeof *r->reqs) < 0)
 			return -ENOMEM;
 		struct blk_req *q = &r->reqs[r->nreqs++];
 		q->tgid = (int)f->tgid;
@@ -454,8 +441,8 @@ int blklat_read(struct blklat *b, struct blk_reading *r)
 	struct blkmap_key *keys;
 	size_t nkeys;
 	int err = list_keys(fd, &keys, &nkeys);
-	if (err == 0 && (grow((void **)&r->stats, &r->stats_cap, nkeys, sizeof *r->stats) < 0 ||
-			 grow((void **)&b->scratch, &b->scratch_cap, nkeys, sizeof *b->scratch) < 0))
+	if (err == 0 && (util_grow((void **)&r->stats, &r->stats_cap, nkeys, sizeof *r->stats) < 0 ||
+			 util_grow((void **)&b->scratch, &b->scratch_cap, nkeys, sizeof *b->scratch) < 0))
 		err = -ENOMEM;
 	if (err) {
 		free(keys);
@@ -481,7 +468,7 @@ int blklat_read(struct blklat *b, struct blk_reading *r)
 		if (old) {
 			old->h = cur;
 			old->live = 1;
-		} else if (grow((void **)&b->seen, &b->cap, b->nseen + 1, sizeof *b->seen) == 0) {
+		} else if (util_grow((void **)&b->seen, &b->cap, b->nseen + 1, sizeof *b->seen) == 0) {
 			b->seen[b->nseen++] = (struct seen){.key = keys[i], .h = cur, .live = 1};
 		}
 		if (h->n == 0)

@@ -272,18 +272,6 @@ static void proc_row(const struct jsonv *o, struct proc_row *p)
 	}
 }
 
-static int grow(void **arr, size_t *cap, size_t want, size_t size)
-{
-	if (want <= *cap)
-		return 0;
-	void *n = realloc(*arr, want * size);
-	if (!n)
-		return -ENOMEM;
-	*arr = n;
-	*cap = want;
-	return 0;
-}
-
 static int procs(const struct jsonv *o, struct sample *out)
 {
 	out->have_procs = (int)jsonv_int(o, "have_procs", 0);
@@ -292,7 +280,7 @@ static int procs(const struct jsonv *o, struct sample *out)
 	const struct jsonv *rows = jsonv_arr(o, "procs");
 	if (!out->have_procs || !rows)
 		return 0;
-	if (grow((void **)&out->procs, &out->procs_cap, rows->n ? rows->n : 1, sizeof *out->procs) < 0)
+	if (util_grow((void **)&out->procs, &out->procs_cap, rows->n ? rows->n : 1, sizeof *out->procs) < 0)
 		return -ENOMEM;
 	int top = (int)jsonv_int(o, "top_writer", -1);
 	for (size_t i = 0; i < rows->n; i++) {
@@ -326,7 +314,7 @@ static int blk(const struct jsonv *o, struct sample *out)
 	struct blk_reading *r = &out->blk;
 	const struct jsonv *st = jsonv_arr(b, "stats"), *rq = jsonv_arr(b, "reqs");
 	r->nstats = r->nreqs = r->nprocs = 0;
-	if (st && grow((void **)&r->stats, &r->stats_cap, st->n ? st->n : 1, sizeof *r->stats) < 0)
+	if (st && util_grow((void **)&r->stats, &r->stats_cap, st->n ? st->n : 1, sizeof *r->stats) < 0)
 		return -ENOMEM;
 	for (size_t i = 0; st && i < st->n; i++) {
 		const struct jsonv *a = &st->kids[i];
@@ -342,7 +330,7 @@ static int blk(const struct jsonv *o, struct sample *out)
 		x->p99_ns = atu(a, 6);
 		x->max_ns = atu(a, 7);
 	}
-	if (rq && grow((void **)&r->reqs, &r->reqs_cap, rq->n ? rq->n : 1, sizeof *r->reqs) < 0)
+	if (rq && util_grow((void **)&r->reqs, &r->reqs_cap, rq->n ? rq->n : 1, sizeof *r->reqs) < 0)
 		return -ENOMEM;
 	for (size_t i = 0; rq && i < rq->n; i++) {
 		const struct jsonv *a = &rq->kids[i];
@@ -381,7 +369,7 @@ static int fill(struct replay *r, const struct jsonv *o, struct sample *out)
 	out->probe_rate_hz = jsonv_num(o, "probe_rate_hz", 0);
 	const struct jsonv *disks = jsonv_arr(o, "disks");
 	size_t nd = disks ? disks->n : 0;
-	if (grow((void **)&out->disks, &out->cap, nd ? nd : 1, sizeof *out->disks) < 0)
+	if (util_grow((void **)&out->disks, &out->cap, nd ? nd : 1, sizeof *out->disks) < 0)
 		return -ENOMEM;
 	out->ndisks = 0;
 	for (size_t i = 0; i < nd; i++)
