@@ -108,7 +108,7 @@ static void add_waiting(const struct sample *s, const struct disk_sample *d, cha
 		add(buf, len, "  %7d %-16s %3u in flight, oldest %s", w[i].tgid, comm_of(s, w[i].tgid), w[i].inflight, age);
 	}
 	if (!n)
-		add(buf, len, "%s", "  nothing in flight");
+		add(buf, len, "%s", "  nothing in flight (requests shorter than about 1 ms may be missed)");
 }
 
 void detail_disk(const struct sample *s, const struct disk_sample *d, char *buf, size_t len)
