@@ -1,5 +1,7 @@
 # iosched-top — see README.md. `make`, `make check`, `make install`.
 PREFIX  ?= /usr/local
+# `make` alone builds the program (the BPF rules come first in this file).
+.DEFAULT_GOAL := all
 DESTDIR ?=
 VERSION := 0.1.0
 

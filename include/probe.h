@@ -1,7 +1,9 @@
 /* probe: one background thread per probed disk that reads 4 KiB (by
  * default) at uniform random aligned offsets, one request in flight (QD1),
  * with O_DIRECT through libaio, and times each from before io_submit to
- * after io_getevents on CLOCK_MONOTONIC (fio's "lat"). It never writes to a
+ * after io_getevents on CLOCK_MONOTONIC (fio's "lat"). The reads themselves
+ * are issued by a child process (aioreader.h), so that a read a hung disk
+ * never completes cannot hold up the tool's exit. It never writes to a
  * device. Where the device node cannot be opened it reads a pre-written file
  * on a filesystem of that disk instead (see probefile.h) and says so.
  *

@@ -17,8 +17,9 @@ enum proc_wait {
 	WAIT_BEFORE,   /* started before delay accounting was on: the kernel keeps no delays for it */
 };
 
-/* PROC_SELF: this tool, whose probe reads (O_DIRECT, asynchronous) would
- * otherwise look like a reader of its own. */
+/* PROC_SELF: this tool and its child processes (iosched-reader issues the
+ * probe's reads, iosched-switch a scheduler switch), whose probe reads
+ * would otherwise look like a reader of their own. */
 enum proc_kind { PROC_NORMAL, PROC_WRITEBACK, PROC_LOOP, PROC_SELF };
 
 struct proc_counters {

@@ -62,4 +62,12 @@ void util_fmt(char *buf, size_t len, const char *fmt, ...) __attribute__((format
  * reached, -EINTR when a signal cut the sleep short. */
 int util_sleep_until(double deadline);
 
+/* In a child just forked from the tool (which has threads, so only system
+ * calls here): stdin, stdout and stderr to /dev/null, the descriptor keep
+ * moved to 3, every other descriptor closed, and the process named name
+ * (as ps and top show it). A child that may wait long in the kernel must
+ * not hold the terminal, a caller's pipe or another disk's device node.
+ * Returns 3, or -1 when keep could not be moved. */
+int util_child_fds(int keep, const char *name);
+
 #endif

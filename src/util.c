@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -231,4 +232,20 @@ int util_grow(void **arr, size_t *cap, size_t want, size_t size)
 	*arr = n;
 	*cap = c;
 	return 0;
+}
+
+int util_child_fds(int keep, const char *name)
+{
+	prctl(PR_SET_NAME, name);
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null >= 0)
+		for (int i = 0; i < 3; i++)
+			if (i != keep)
+				dup3(null, i, 0);
+	if (keep != 3 && dup3(keep, 3, O_CLOEXEC) < 0)
+		return -1;
+	if (close_range(4, ~0U, 0) != 0)
+		for (int i = 4; i < 65536; i++)
+			close(i);
+	return 3;
 }

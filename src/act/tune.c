@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "sched.h"
@@ -259,6 +260,46 @@ static int apply_ioprio(const struct tune_req *r, struct event *ev)
 	return rc;
 }
 
+/* Write value to the sysfs file path from a child process. A scheduler
+ * switch freezes the queue and waits, uninterruptibly, until every request
+ * in it is done: on a hung disk that is for ever, and a process does not
+ * end while one of its threads is in such a wait (measured: q took 21 s
+ * with a 30 s FUSE delay). The child carries the wait instead; the worker
+ * thread waits for its answer in an ordinary, interruptible read, so the
+ * tool can leave, and the child finishes the switch (which the user asked
+ * for) on its own. Returns 0 or a negative errno. */
+static int write_in_child(const char *path, const char *value)
+{
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) != 0)
+		return -errno;
+	pid_t pid = fork();
+	if (pid == 0) {
+		/* Only system calls: the tool has threads. */
+		close(p[0]);
+		int out = util_child_fds(p[1], "iosched-switch");
+		int fd = open(path, O_WRONLY | O_CLOEXEC);
+		int e = fd < 0 ? errno : write(fd, value, strlen(value)) < 0 ? errno : 0;
+		if (out >= 0 && write(out, &e, sizeof e) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	int e = pid < 0 ? errno : 0;
+	close(p[1]);
+	if (pid < 0) {
+		close(p[0]);
+		return -e;
+	}
+	ssize_t n;
+	do
+		n = read(p[0], &e, sizeof e);
+	while (n < 0 && errno == EINTR);
+	close(p[0]);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	return n != (ssize_t)sizeof e ? -EIO : -e;
+}
+
 int tune_apply(const struct tune_req *r, struct event *ev)
 {
 	char path[PATH_MAX], label[80];
@@ -278,16 +319,8 @@ int tune_apply(const struct tune_req *r, struct event *ev)
 	tune_read(r->disk, r->kind, r->key, ev->from, sizeof ev->from);
 
 	int rc = tune_path(r->disk, r->kind, r->key, path, sizeof path);
-	if (rc == 0) {
-		int fd = open(path, O_WRONLY | O_CLOEXEC);
-		if (fd < 0) {
-			rc = -errno;
-		} else {
-			if (write(fd, r->value, strlen(r->value)) < 0)
-				rc = -errno;
-			close(fd);
-		}
-	}
+	if (rc == 0)
+		rc = write_in_child(path, r->value);
 	double t1 = util_mono_now();
 	ev->ms = (t1 - ev->mono) * 1e3;
 	/* The chart marks the switch where it completed: that is when the

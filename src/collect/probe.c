@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libaio.h>
 #include <linux/fs.h>
 #include <math.h>
 #include <stdarg.h>
@@ -16,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "aioreader.h"
 #include "prng.h"
 #include "probefile.h"
 #include "util.h"
@@ -136,57 +136,44 @@ static int open_file(struct probe *p)
 	return 0;
 }
 
-struct io {
-	io_context_t ctx;
-	void *buf;
-};
-
-/* One timed read. Returns the latency in ns, or -1 when the probe must end
- * (its reason already set), or -2 when asked to stop with the request
- * still in flight (then ctx must not be destroyed: that would wait for it). */
-static int64_t read_once(struct probe *p, struct io *io)
+/* One timed read, by the reader child (see aioreader.h). Returns the
+ * latency in ns, or -1 when the probe must end (its reason already set),
+ * or -2 when asked to stop with the request still in flight. */
+static int64_t read_once(struct probe *p, struct aioreader *io)
 {
 	uint64_t off;
 	if (prng_offset(&p->rng, p->span, p->cfg.io_size, p->cfg.io_size, &off) < 0) {
 		end_with(p, "%s is smaller than one probe read", p->st.path);
 		return -1;
 	}
-	struct iocb cb, *cbs[1] = {&cb};
-	io_prep_pread(&cb, p->fd, io->buf, p->cfg.io_size, (long long)off);
-	/* Publish "in flight" just before the clock starts: the lock is not
-	 * part of what is timed. */
 	pthread_mutex_lock(&p->mu);
 	p->in_flight_since = util_mono_now();
 	pthread_mutex_unlock(&p->mu);
-	double t0 = util_mono_now();
-	int rc = io_submit(io->ctx, 1, cbs);
-	if (rc != 1) {
-		end_with(p, "io_submit failed: %s", strerror(rc < 0 ? -rc : EIO));
+	int rc = aioreader_submit(io, off);
+	if (rc < 0) {
+		end_with(p, "cannot hand the read to the reader process: %s", strerror(-rc));
 		return -1;
 	}
-	struct io_event ev;
+	int64_t res, ns;
 	for (;;) {
-		struct timespec ts = {0, POLL_NS};
-		rc = io_getevents(io->ctx, 1, 1, &ev, &ts);
+		rc = aioreader_wait(io, (int)(POLL_NS / 1000000), &res, &ns);
 		if (rc == 1)
 			break;
-		if (rc < 0 && rc != -EINTR) {
-			end_with(p, "io_getevents failed: %s", strerror(-rc));
-			return -2;
+		if (rc < 0) {
+			end_with(p, "the reader process ended: %s", strerror(-rc));
+			return -1;
 		}
 		if (stopping(p))
 			return -2;
 	}
-	double t1 = util_mono_now();
-	long res = (long)ev.res;
-	if (res != (long)p->cfg.io_size) {
+	if (res != (int64_t)p->cfg.io_size) {
 		char d[96];
 		snprintf(d, sizeof d, "%s at offset %llu", res < 0 ? strerror((int)-res) : "short read",
 			 (unsigned long long)off);
 		end_with(p, "read failed (%s); device gone or resized? probe stopped", d);
 		return -1;
 	}
-	return (int64_t)((t1 - t0) * 1e9);
+	return ns;
 }
 
 static void record(struct probe *p, int64_t ns)
@@ -222,8 +209,15 @@ static double pace(struct probe *p, double next, double rate)
 
 /* Close and open the device node again (see REOPEN_S). Returns 0, or -1
  * when the device is gone (the probe's end is recorded). */
-static int reopen(struct probe *p)
+static int reopen(struct probe *p, struct aioreader *io)
 {
+	/* Both copies go before the new open: a moment with the device closed
+	 * everywhere is what lets a detach the user asked for complete. */
+	int rc = aioreader_set_fd(io, -1);
+	if (rc < 0) {
+		end_with(p, "the reader process ended: %s", strerror(-rc));
+		return -1;
+	}
 	close(p->fd);
 	p->fd = open(p->st.path, O_RDONLY | O_DIRECT | O_CLOEXEC);
 	uint64_t bytes = 0;
@@ -234,10 +228,15 @@ static int reopen(struct probe *p)
 	}
 	p->span = bytes;
 	p->opened = util_mono_now();
+	rc = aioreader_set_fd(io, p->fd);
+	if (rc < 0) {
+		end_with(p, "cannot hand %s to the reader process: %s", p->st.path, strerror(-rc));
+		return -1;
+	}
 	return 0;
 }
 
-static void run(struct probe *p, struct io *io)
+static void run(struct probe *p, struct aioreader *io)
 {
 	double next = util_mono_now();
 	for (;;) {
@@ -254,13 +253,9 @@ static void run(struct probe *p, struct io *io)
 				continue;
 			}
 		}
-		if (p->st.mode == PROBE_MODE_DEVICE && util_mono_now() - p->opened >= REOPEN_S && reopen(p) < 0)
+		if (p->st.mode == PROBE_MODE_DEVICE && util_mono_now() - p->opened >= REOPEN_S && reopen(p, io) < 0)
 			return;
 		int64_t ns = read_once(p, io);
-		if (ns == -2) {
-			io->ctx = 0; /* abandoned in flight: io_destroy would wait */
-			return;
-		}
 		if (ns < 0)
 			return;
 		record(p, ns);
@@ -273,25 +268,23 @@ static void *probe_main(void *arg)
 	pthread_setname_np(pthread_self(), "iosched-probe");
 	if (p->st.mode == PROBE_MODE_FILE && open_file(p) < 0)
 		return NULL;
-	struct io io = {0};
-	int rc = io_setup(1, &io.ctx);
-	if (rc < 0) {
-		end_with(p, "io_setup failed: %s (raise fs.aio-max-nr?)", strerror(-rc));
-		return NULL;
+	struct aioreader io;
+	int rc = aioreader_start(&io, p->cfg.io_size);
+	if (rc == 0) {
+		rc = aioreader_set_fd(&io, p->fd);
+		if (rc < 0)
+			aioreader_stop(&io);
 	}
-	if (posix_memalign(&io.buf, 4096, p->cfg.io_size) != 0) {
-		io_destroy(io.ctx);
-		end_with(p, "%s", "out of memory");
+	if (rc < 0) {
+		end_with(p, "cannot start the reader process: %s", strerror(-rc));
 		return NULL;
 	}
 	set_state(p, PROBE_RUNNING, NULL);
 	run(p, &io);
-	if (io.ctx) {
-		io_destroy(io.ctx);
-		free(io.buf);
-	}
-	/* An abandoned request still targets buf and fd: both are left to
-	 * the process's exit. */
+	/* With a read still in the kernel this waits for it, here in the
+	 * probe's thread, which probe_stop leaves behind: the tool does not
+	 * wait, and its exit does not either (the read is the child's). */
+	aioreader_stop(&io);
 	return NULL;
 }
 

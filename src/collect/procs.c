@@ -421,7 +421,8 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 		r->nice = e->nice;
 		r->start = e->start;
 		util_strlcpy(r->comm, e->comm, sizeof r->comm);
-		r->kind = r->pid == p->self ? PROC_SELF : procs_classify(r->comm, r->ppid, r->pid);
+		/* The tool's children carry its probe reads and its switches. */
+		r->kind = r->pid == p->self || r->ppid == p->self ? PROC_SELF : procs_classify(r->comm, r->ppid, r->pid);
 		r->io_readable = e->readable;
 		if (!r->io_readable)
 			st->unreadable++;

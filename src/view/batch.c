@@ -72,7 +72,7 @@ static void write_procs_text(FILE *f, const struct sample *s, size_t max)
 			fprintf(f, "%11s %11s ", rl, wl);
 		}
 		fprintf(f, "%s%s\n", r->kind == PROC_WRITEBACK ? "[writeback] " : r->kind == PROC_LOOP ? "[loop I/O] " :
-			r->kind == PROC_SELF ? "[this tool: its probe] " : "", r->comm);
+			r->kind == PROC_SELF ? "[this tool] " : "", r->comm);
 	}
 	free(done);
 }

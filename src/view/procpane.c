@@ -261,7 +261,7 @@ static void cell(const struct procpane_state *st, const struct sample *s, const 
 	case PC_COMMAND:
 		util_fmt(b, n, "%s%s",
 			 r->kind == PROC_WRITEBACK ? "[writeback] " : r->kind == PROC_LOOP ? "[loop I/O] " :
-			 r->kind == PROC_SELF ? "[this tool: its probe] " : "",
+			 r->kind == PROC_SELF ? "[this tool] " : "",
 			 st->cmdline ? r->cmdline : r->comm);
 		break;
 	default: break;

@@ -26,9 +26,10 @@ for s in bfq kyber mq-deadline none; do
 		and .p50_us > 0 and .p50_us <= .p90_us and .p90_us <= .p99_us and .p99_us <= .max_us
 		and .in_flight_ms >= 0' >/dev/null || fail "probe figures wrong under $s: $(echo "$last" | jq -c .disks[0].probe)"
 	echo "$last" | jq -e '.disks[0].probe_10s.n >= .disks[0].probe.n' >/dev/null || fail "10 s window smaller than the interval"
-	# The probe's own reads are marked as this tool's, not a reader's.
-	echo "$last" | jq -e '[.procs[] | select(.kind == "self")] | length == 1 and .[0].comm == "iosched-top" and .[0].read_Bps > 0' \
-		>/dev/null || fail "own probe reads not marked: $(echo "$last" | jq -c '[.procs[] | select(.comm == "iosched-top")]')"
+	# The probe's own reads (made by its child, iosched-reader) are marked
+	# as this tool's, not a reader's.
+	echo "$last" | jq -e '[.procs[] | select(.kind == "self" and .comm == "iosched-reader" and .read_Bps > 0)] | length == 1' \
+		>/dev/null || fail "own probe reads not marked: $(echo "$last" | jq -c '[.procs[] | select(.comm | startswith("iosched"))]')"
 	note "$s: $(echo "$last" | jq -r '.disks[0].probe | "n=\(.n) p50=\(.p50_us)us p99=\(.p99_us)us"')"
 done
 

@@ -1,0 +1,49 @@
+/* aioreader: the probe's timed reads, issued by a child process.
+ *
+ * A read the kernel holds (a hung disk, a FUSE file that never answers)
+ * cannot be cancelled, and a process that ends waits for its outstanding
+ * AIO before it is gone (exit_aio): with the reads in the tool itself, q on
+ * a hung disk left the shell waiting as long as the disk did (measured: 25 s
+ * with a 30 s FUSE delay). In a child the wait is the child's: the tool
+ * leaves at once, the child follows when the kernel lets go.
+ *
+ * One request at a time (the probe is QD1). The child times each read on
+ * CLOCK_MONOTONIC from before io_submit to after io_getevents, as the probe
+ * did in-process; the messages to and from it are outside the timed part. */
+#ifndef IOSCHED_AIOREADER_H
+#define IOSCHED_AIOREADER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct aioreader {
+	pid_t pid;   /* 0: not running */
+	int sock;    /* SOCK_SEQPACKET to the child */
+	int fd_sent; /* the child has a descriptor to read from */
+};
+
+/* Fork the child with a buffer for reads of io_size bytes (a multiple of
+ * 4096). Returns 0 or a negative errno. Call it from the thread that will
+ * use the reader: the child is killed when that thread ends. */
+int aioreader_start(struct aioreader *r, size_t io_size);
+
+/* Hand the child fd (O_DIRECT, read-only); it replaces the previous one,
+ * which the child closes. fd -1: the child closes its descriptor and holds
+ * none. The caller keeps its own fd. Returns 0 or a negative errno. */
+int aioreader_set_fd(struct aioreader *r, int fd);
+
+/* Ask for one read at byte offset off. Returns 0 or a negative errno. */
+int aioreader_submit(struct aioreader *r, uint64_t off);
+
+/* Wait up to timeout_ms for the answer to the submitted read. Returns 1
+ * with *res (bytes read, or a negative errno of the read) and *ns (its
+ * latency), 0 on timeout, or a negative errno when the child is gone. */
+int aioreader_wait(struct aioreader *r, int timeout_ms, int64_t *res, int64_t *ns);
+
+/* Kill the child and reap it. With a read still in the kernel this waits
+ * until the kernel lets go of it: call it where that wait holds nobody up
+ * (the probe's own thread, which the tool leaves behind when it is stuck). */
+void aioreader_stop(struct aioreader *r);
+
+#endif

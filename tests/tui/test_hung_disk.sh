@@ -1,0 +1,65 @@
+#!/bin/bash
+# A hung disk: a loop device on a file in a FUSE filesystem that sleeps
+# 30 s in every request (tests/lib/slowfs.py). The probe's first read never
+# comes back while the test runs. The screen must stay live (the header
+# clock advances), show the read in flight and growing, show a switch asked
+# for on that disk as pending, and q must end the tool at once although
+# both the read and the switch are still in the kernel: they are carried by
+# child processes (iosched-reader, iosched-switch) that finish when the
+# kernel lets go, here when the test stops the FUSE server.
+. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../lib/tmux.sh"
+need_root
+need_cmd tmux losetup fusermount
+/usr/bin/python3 -c 'import fusepy' 2>/dev/null || skip "needs python3-fusepy"
+[ -c /dev/fuse ] || skip "needs /dev/fuse"
+setup_scratch
+
+children() { ps -eo stat=,comm= | awk '$1 !~ /^Z/ && ($2 == "iosched-reader" || $2 == "iosched-switch")' | wc -l; }
+[ "$(children)" = 0 ] || skip "an earlier run's children are still in the kernel"
+
+mkdir "$SCRATCH/back" "$SCRATCH/fuse"
+dd if=/dev/zero of="$SCRATCH/back/disk.img" bs=1M count=16 status=none
+"$(dirname "$0")/../lib/slowfs.py" "$SCRATCH/back" "$SCRATCH/fuse" 30 &
+FUSE=$!
+on_exit "fusermount -u -z $SCRATCH/fuse"
+for _ in $(seq 50); do mountpoint -q "$SCRATCH/fuse" && break; sleep 0.1; done
+mountpoint -q "$SCRATCH/fuse" || fail "slowfs did not mount"
+L=$(losetup -f --show "$SCRATCH/fuse/disk.img") || fail "losetup on slowfs failed"
+N=$(basename "$L")
+on_exit "losetup -d $L"
+on_exit "echo none > /sys/block/$N/queue/scheduler"
+# A loop device keeps its queue's scheduler across attachments: start from none.
+echo none > "/sys/block/$N/queue/scheduler" || fail "cannot set $N's scheduler to none"
+# Killing the FUSE server (SIGKILL: libfuse takes SIGTERM only after the
+# request it sleeps in) fails the requests it holds: the children end.
+on_exit "kill -9 $FUSE; for _ in \$(seq 100); do [ \"\$(children)\" = 0 ] && break; sleep 0.1; done"
+
+tmux_start "$BIN -d 0.5 --disk $N 2> $SCRATCH/stderr"
+wait_for "^in flight [0-9]+ ms" 5 || fail "the probe's read is not shown in flight"
+a=$(screen | grep -oE "^in flight [0-9]+" | grep -oE "[0-9]+$")
+c1=$(clock)
+sleep 1.5
+b=$(screen | grep -oE "^in flight [0-9]+" | grep -oE "[0-9]+$")
+c2=$(clock)
+[ -n "$a" ] && [ -n "$b" ] && [ "$b" -ge $((a + 1000)) ] || fail "in flight does not grow: $a ms, then $b ms"
+[ "$c1" != "$c2" ] || fail "the header clock stood still ($c1) while the read hung"
+note "in flight $a ms, 1.5 s later $b ms; clock $c1 -> $c2"
+
+keys ']'
+wait_for "^$N +loop +none -> mq-deadline [0-9.]+s" 5 || fail "the switch is not shown as pending"
+sleep 1
+[ "$(sched_of "$N")" = none ] || fail "the switch went through on a hung disk?"
+
+t0=$(date +%s.%N)
+keys q
+rc=$(wait_exit 10)
+t1=$(date +%s.%N)
+took=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+note "q to exit: $took s (exit status $rc); still in the kernel: $(children) child process(es)"
+[ "$rc" = 0 ] || fail "exit status $rc"
+awk -v t="$took" 'BEGIN { exit !(t <= 2.5) }' || fail "q took $took s: the exit waited for the hung disk"
+grep -q "scheduler -> mq-deadline is still in the kernel" "$SCRATCH/stderr" ||
+	fail "no word that the switch is still in the kernel: $(cat "$SCRATCH/stderr")"
+[ "$(children)" = 2 ] || fail "expected the reader and the switch still in the kernel, found $(children)"
+echo "PASS"
