@@ -10,7 +10,7 @@
 struct event {
 	double ts;            /* unix seconds */
 	double mono;          /* CLOCK_MONOTONIC seconds, to place it on the chart */
-	char type[16];        /* "scheduler", "tunable", "probe" */
+	char type[16];        /* "scheduler", "tunable", "ioprio", "delayacct", "probe", "disk" */
 	char disk[32];
 	char key[48];         /* tunable: its file under queue/ (e.g. "iosched/slice_idle") */
 	char from[48], to[48];
@@ -37,5 +37,10 @@ size_t eventlog_take(struct eventlog *l, struct event *out, size_t max);
 
 /* Copy the recent events, oldest first, to out (up to max). */
 size_t eventlog_recent(const struct eventlog *l, struct event *out, size_t max);
+
+/* What happened, without the disk's name, as every view words it: "probe:
+ * why" for a failure, "disk added"/"disk removed" for a disk event (from
+ * and to are "absent"/"present"), "KEY FROM -> TO in MS ms" for a change. */
+void event_describe(const struct event *e, char *buf, size_t len);
 
 #endif

@@ -120,6 +120,11 @@ struct sampler {
 	struct sampler_config cfg;
 	struct worker *worker;     /* set by control: pending changes go into samples */
 	struct udev *udev;
+	struct hotplug *hotplug;   /* NULL: no monitor, enumerate at every refresh */
+	struct disk_info *disks;   /* every disk, as last enumerated (sorted by name) */
+	size_t ndisks;
+	int have_disks;            /* disks holds a first enumeration */
+	double scanned;            /* mono time of that enumeration */
 	struct diskstats_table prev;
 	double prev_mono;          /* < 0 until the first reading */
 	struct sampler_probe *probes;

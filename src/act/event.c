@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "util.h"
+
 void eventlog_add(struct eventlog *l, const struct event *e)
 {
 	if (l->npending < EVENTLOG_PENDING)
@@ -31,4 +33,14 @@ size_t eventlog_recent(const struct eventlog *l, struct event *out, size_t max)
 	for (size_t i = 0; i < n; i++)
 		out[i] = l->recent[(first + i) % EVENTLOG_RECENT];
 	return n;
+}
+
+void event_describe(const struct event *e, char *buf, size_t len)
+{
+	if (!e->ok)
+		util_fmt(buf, len, "%s: %s", e->type, e->error);
+	else if (!strcmp(e->type, "disk"))
+		util_fmt(buf, len, "disk %s", !strcmp(e->to, "present") ? "added" : "removed");
+	else
+		util_fmt(buf, len, "%s %s -> %s in %.1f ms", e->key[0] ? e->key : e->type, e->from, e->to, e->ms);
 }

@@ -12,6 +12,7 @@
 #include <libproc2/misc.h>
 #include <libudev.h>
 
+#include "hotplug.h"
 #include "replay.h"
 #include "util.h"
 #include "worker.h"
@@ -19,6 +20,8 @@
 /* Faster than any disk answers a 4 KiB read that reached it (the fastest
  * NVMe devices take about 7 us): such a sample came from a cache or a hole. */
 #define MIN_PLAUSIBLE_NS 5000
+/* Enumerate the disks again at least this often even without a uevent. */
+#define RESCAN_S 30.0
 
 int sampler_init(struct sampler *s, const struct sampler_config *cfg)
 {
@@ -26,7 +29,11 @@ int sampler_init(struct sampler *s, const struct sampler_config *cfg)
 	s->cfg = *cfg;
 	s->prev_mono = -1;
 	s->udev = udev_new();
-	return s->udev ? 0 : -ENOMEM;
+	if (!s->udev)
+		return -ENOMEM;
+	if (hotplug_open(s->udev, &s->hotplug) < 0)
+		s->hotplug = NULL; /* then every refresh enumerates */
+	return 0;
 }
 
 
@@ -242,6 +249,48 @@ static void stop_blk(struct sampler *s)
 	s->blk_tried = 2;
 }
 
+/* Disks that came or went since the last enumeration, as events. */
+static void post_disk_changes(struct sampler *s, const struct disk_info *cur, size_t ncur)
+{
+	struct hotplug_change ch[16];
+	size_t n = hotplug_diff(s->disks, s->ndisks, cur, ncur, ch, 16);
+	for (size_t i = 0; i < n && i < 16; i++) {
+		struct event e = {.ts = util_real_now(), .mono = util_mono_now(), .ok = 1};
+		util_strlcpy(e.type, "disk", sizeof e.type);
+		util_strlcpy(e.disk, ch[i].name, sizeof e.disk);
+		util_strlcpy(e.from, ch[i].added ? "absent" : "present", sizeof e.from);
+		util_strlcpy(e.to, ch[i].added ? "present" : "absent", sizeof e.to);
+		eventlog_add(&s->events, &e);
+	}
+}
+
+/* Bring s->disks up to date. Enumerating every disk (a udev walk and
+ * several sysfs files per disk) happens only when the monitor saw an
+ * event, a known disk is gone or emptied, there is no monitor, or
+ * RESCAN_S passed (in case an event was missed); otherwise only the
+ * settings that change at run time are read again. */
+static int update_disks(struct sampler *s, double now)
+{
+	int rescan = !s->have_disks || !s->hotplug || hotplug_drain(s->hotplug) != 0 || now - s->scanned >= RESCAN_S;
+	for (size_t i = 0; i < s->ndisks && !rescan; i++)
+		rescan = disk_refresh(&s->disks[i]) < 0 || (s->disks[i].kind == DISK_LOOP && !s->disks[i].size_bytes);
+	if (!rescan)
+		return 0;
+	struct disk_info *disks;
+	size_t n;
+	int rc = disk_scan(s->udev, &disks, &n);
+	if (rc < 0)
+		return rc;
+	if (s->have_disks)
+		post_disk_changes(s, disks, n);
+	free(s->disks);
+	s->disks = disks;
+	s->ndisks = n;
+	s->have_disks = 1;
+	s->scanned = now;
+	return 0;
+}
+
 void sampler_use_replay(struct sampler *s, struct replay *r)
 {
 	s->replay = r;
@@ -266,12 +315,8 @@ int sampler_prime(struct sampler *s)
 	}
 
 	/* Probes start now, so the first interval has their samples too. */
-	struct disk_info *disks;
-	size_t n;
-	if (disk_scan(s->udev, &disks, &n) == 0) {
-		sync_probes(s, disks, n);
-		free(disks);
-	}
+	if (update_disks(s, util_mono_now()) == 0)
+		sync_probes(s, s->disks, s->ndisks);
 	return 0;
 }
 
@@ -505,20 +550,15 @@ int sampler_collect(struct sampler *s, struct sample *out)
 	out->probe_rate_hz = s->cfg.probe_rate_hz;
 	fill_header(out);
 
-	struct disk_info *disks;
-	size_t n;
-	rc = disk_scan(s->udev, &disks, &n);
-	if (rc == 0 && reserve(out, n) < 0) {
-		free(disks);
+	rc = update_disks(s, now);
+	if (rc == 0 && reserve(out, s->ndisks) < 0)
 		rc = -ENOMEM;
-	}
 	if (rc < 0) {
 		diskstats_free(&cur);
 		return rc;
 	}
-	sync_probes(s, disks, n);
-	fill_disks(s, &cur, disks, n, now, out);
-	free(disks);
+	sync_probes(s, s->disks, s->ndisks);
+	fill_disks(s, &cur, s->disks, s->ndisks, now, out);
 	diskstats_free(&s->prev);
 	s->prev = cur;
 	s->prev_mono = now;
@@ -585,6 +625,8 @@ void sampler_free(struct sampler *s)
 	stop_blk(s);
 	blklat_close(s->blk);
 	diskstats_free(&s->prev);
+	free(s->disks);
+	hotplug_close(s->hotplug);
 	if (s->udev)
 		udev_unref(s->udev);
 	memset(s, 0, sizeof *s);

@@ -104,12 +104,9 @@ void batch_write_text(FILE *f, const struct sample *s, size_t max_procs)
 	}
 	write_procs_text(f, s, max_procs);
 	for (size_t i = 0; i < s->nevents; i++) {
-		const struct event *e = &s->events[i];
-		if (!e->ok)
-			fprintf(f, "event: %s %s: %s\n", e->disk, e->type, e->error);
-		else
-			fprintf(f, "event: %s %s %s -> %s in %.1f ms\n", e->disk, e->key[0] ? e->key : e->type, e->from, e->to,
-				e->ms);
+		char what[400];
+		event_describe(&s->events[i], what, sizeof what);
+		fprintf(f, "event: %s %s\n", s->events[i].disk, what);
 	}
 	fputc('\n', f);
 }

@@ -77,9 +77,10 @@ static void write_event(FILE *f, const struct event *e)
 	json_write_string(f, e->type);
 	fputs(",\"disk\":", f);
 	json_write_string(f, e->disk);
-	/* Changes carry what was changed; probe events only their reason. */
+	/* Changes carry what was changed; probe events only their reason;
+	 * disk events from and to ("absent", "present"). */
 	int change = strcmp(e->type, "probe") != 0;
-	if (change && strcmp(e->type, "scheduler") != 0) {
+	if (change && strcmp(e->type, "scheduler") != 0 && strcmp(e->type, "disk") != 0) {
 		fputs(",\"key\":", f);
 		json_write_string(f, e->key);
 	}

@@ -559,11 +559,9 @@ static void draw_log(const struct tui *t)
 		struct tm tm;
 		localtime_r(&ts, &tm);
 		strftime(clock, sizeof clock, "%H:%M:%S", &tm);
-		if (e->ok)
-			util_fmt(line, sizeof line, "%s %-8s %s %s -> %s in %.1f ms", clock, e->disk, e->key, e->from, e->to,
-				 e->ms);
-		else
-			util_fmt(line, sizeof line, "%s %-8s %s", clock, e->disk, e->error);
+		char what[400];
+		event_describe(e, what, sizeof what);
+		util_fmt(line, sizeof line, "%s %-8s %s", clock, e->disk, what);
 		mvaddnstr(y + 1 + i - first, x + 2, line, w - 4);
 	}
 }
@@ -1497,16 +1495,18 @@ static void handle_key(struct tui *t, int ch)
 		act(t, k->action);
 }
 
-/* Probe events of the last tick (a probe that could not start or ended)
- * go to the status bar; changes are announced as they finish. */
+/* Probe and disk events of the last tick (a probe that could not start
+ * or ended, a disk that came or went) go to the status bar; changes are
+ * announced as they finish. */
 static void announce(struct tui *t)
 {
 	for (size_t i = 0; i < t->s.nevents; i++) {
 		const struct event *e = &t->s.events[i];
-		char msg[300];
-		if (strcmp(e->type, "probe") != 0)
+		char msg[300], what[260];
+		if (strcmp(e->type, "probe") != 0 && strcmp(e->type, "disk") != 0)
 			continue;
-		snprintf(msg, sizeof msg, "%s: %s", e->disk, e->error);
+		event_describe(e, what, sizeof what);
+		util_fmt(msg, sizeof msg, "%s: %s", e->disk, strcmp(e->type, "probe") ? what : e->error);
 		say(t, msg);
 	}
 }
