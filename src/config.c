@@ -74,7 +74,9 @@ int config_read(const char *path, int must_exist, uid_t uid, struct config_file 
 	util_strlcpy(out->path, path, sizeof out->path);
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0) {
-		if (errno == ENOENT && !must_exist)
+		/* The default place may lie in another user's home (sudo -u
+		 * with HOME left as it was): not there for this user. */
+		if ((errno == ENOENT || errno == EACCES) && !must_exist)
 			return 0;
 		util_fmt(err, len, "%s: %s", path, strerror(errno));
 		return -1;

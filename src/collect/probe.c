@@ -319,7 +319,10 @@ static int open_device(struct probe *p, char *err, size_t len)
 	}
 	char why[256];
 	if (probefile_locate(p->cfg.disk, p->cfg.file, sizeof p->cfg.file, why, sizeof why) < 0) {
-		snprintf(err, len, "cannot open %s (%s) and %s", p->st.path, strerror(e), why);
+		/* EACCES is a permission the user can get; EPERM (a locked-down
+		 * node) is not, and its own message says so. */
+		snprintf(err, len, "cannot open %s (%s%s) and %s", p->st.path, strerror(e),
+			 e == EACCES ? ": reading it needs root or its group, e.g. disk" : "", why);
 		return -e;
 	}
 	p->st.mode = PROBE_MODE_FILE;

@@ -31,9 +31,13 @@ static void write_procs_text(FILE *f, const struct sample *s, size_t max)
 {
 	if (!s->have_procs || max == 0)
 		return;
-	fprintf(f, "writers %.1f MB/s, Dirty %llu kB, Writeback %llu kB%s%s\n", s->write_MBps,
+	fprintf(f, "writers %.1f MB/s, Dirty %llu kB, Writeback %llu kB%s%s", s->write_MBps,
 		(unsigned long long)s->wb.dirty_kB, (unsigned long long)s->wb.writeback_kB,
 		s->pstat.missing[0] ? "; I/O wait: " : "", s->pstat.missing);
+	if (s->pstat.unreadable)
+		fprintf(f, "; %zu processes' I/O unreadable (other users': needs root or CAP_SYS_PTRACE)",
+			s->pstat.unreadable);
+	fputc('\n', f);
 	fprintf(f, "%7s %-9s %-5s %10s %10s %8s %8s %7s %9s ", "PID", "USER", "PRIO", "READ_B/s", "WRITE_B/s", "R-IOPS",
 		"W-IOPS", "IO-WAIT", "AVG-WAIT");
 	if (s->blk_on)

@@ -271,11 +271,16 @@ static void cell(const struct procpane_state *st, const struct sample *s, const 
 
 static void title(const struct procpane_state *st, const struct sample *s, int y, attr_t a)
 {
-	char line[512];
-	util_fmt(line, sizeof line, "Processes (all disks): %zu %s, sorted by %s%s%s%s%s%s%s",
+	char line[512], unread[96] = "";
+	/* Other users' /proc/PID/io needs ptrace access: say so, or their
+	 * empty rows would look idle. */
+	if (s->pstat.unreadable)
+		util_fmt(unread, sizeof unread, "; %zu without I/O figures (other users': needs root)",
+			 s->pstat.unreadable);
+	util_fmt(line, sizeof line, "Processes (all disks): %zu %s, sorted by %s%s%s%s%s%s%s%s",
 		 st->norder, s->pstat.threads ? "threads" : "processes", cols[st->sort].name, st->reverse ? " (reversed)" : "",
 		 st->only_active ? ", with I/O only" : "", st->accumulated ? ", totals since start" : ", per second",
-		 st->filter[0] ? ", matching \"" : "", st->filter, st->filter[0] ? "\"" : "");
+		 st->filter[0] ? ", matching \"" : "", st->filter, st->filter[0] ? "\"" : "", unread);
 	attron(a);
 	mvaddnstr(y, 0, line, COLS);
 	attroff(a);

@@ -21,5 +21,10 @@ echo "$last" | jq -e '.writers.missing | test("CAP_NET_ADMIN")' >/dev/null || fa
 # the rows simply have no "blk" figures.
 echo "$last" | jq -e '.blk.on == false and (.blk.why | test("root or cap_bpf,cap_perfmon")) and all(.procs[]; has("blk") | not)' \
 	>/dev/null || fail "block latency state wrong: $(echo "$last" | jq -c .blk)"
+# The text form counts the unreadable rows and names the permission.
+setpriv --reuid=65534 --regid=65534 --clear-groups "$SCRATCH/iosched-top" -b -d 0.5 -n 1 --no-probe --procs 5 \
+	> "$SCRATCH/out.txt" 2> "$SCRATCH/err" || fail "exit $?: $(cat "$SCRATCH/err")"
+grep -qE "; [0-9]+ processes' I/O unreadable \(other users': needs root or CAP_SYS_PTRACE\)" "$SCRATCH/out.txt" ||
+	fail "the text form does not say why other rows are empty: $(grep writers "$SCRATCH/out.txt")"
 note "$(echo "$last" | jq -r '"\([.procs[] | select(.readable | not)] | length) unreadable rows; missing: \(.writers.missing); block latency: \(.blk.why)"')"
 echo "PASS"
