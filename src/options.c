@@ -106,6 +106,8 @@ static const struct option_def defs[] = {
 };
 
 #define NDEFS (sizeof defs / sizeof defs[0])
+/* The options given are kept as bits of a uint64_t (from_config, seen). */
+_Static_assert(NDEFS <= 64, "more options than bits");
 
 const struct option_def *options_table(size_t *n)
 {
@@ -496,6 +498,52 @@ static int apply(int c, const char *arg, struct options *o, char *err, size_t le
 	return -1;
 }
 
+static int index_of(int c)
+{
+	for (size_t i = 0; i < NDEFS; i++)
+		if (defs[i].short_name == c)
+			return (int)i;
+	return -1;
+}
+
+/* Options whose values add up (lists): repeating them is how they are used. */
+static int repeatable(int c)
+{
+	return c == OPT_DISK || c == OPT_PROBE || c == OPT_SET;
+}
+
+/* An option with a value, given twice in one place (the command line, or
+ * the configuration file): which one was meant is anyone's guess. Flags may
+ * repeat: twice on is on. Returns 1 when c was seen already. */
+static int seen_twice(int c, uint64_t *seen)
+{
+	int i = index_of(c);
+	if (i < 0 || !defs[i].arg || repeatable(c))
+		return 0;
+	int again = (int)(*seen >> i & 1);
+	*seen |= 1ull << i;
+	return again;
+}
+
+/* Options of the full screen only, given on the command line with a batch
+ * output: they would do nothing, so the command line is likely not what was
+ * meant. (From the configuration file they are simply unused by -b.) */
+static int screen_only_in_batch(const struct options *o, uint64_t cli, char *err, size_t len)
+{
+	static const int screen_only[] = {OPT_BIG, OPT_NO_MOUSE, OPT_THEME, OPT_NO_COLOR};
+	if (!o->batch)
+		return 0;
+	for (size_t k = 0; k < sizeof screen_only / sizeof screen_only[0]; k++) {
+		int i = index_of(screen_only[k]);
+		if (i >= 0 && (cli >> i & 1)) {
+			snprintf(err, len, "--%s is for the full screen; with -b, --json or --csv it does nothing (drop one)",
+				 defs[i].name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static const char *name_of(int c)
 {
 	for (size_t i = 0; i < NDEFS; i++)
@@ -572,11 +620,15 @@ static int read_config(int argc, char **argv, struct options *o, char *err, size
 	}
 	o->in_config = 1;
 	int rc = 0;
+	uint64_t seen = 0;
 	for (size_t k = 0; k < f.n && rc == 0; k++) {
 		const struct config_entry *e = &f.e[k];
 		int i = def_index(e->name);
 		char what[400];
-		if (i < 0 || defs[i].short_name == OPT_CONFIG || defs[i].short_name == OPT_NO_CONFIG) {
+		if (i >= 0 && seen_twice(defs[i].short_name, &seen)) {
+			snprintf(err, len, "%s:%d: %s is set twice in this file; keep one line", path, e->line, e->name);
+			rc = -1;
+		} else if (i < 0 || defs[i].short_name == OPT_CONFIG || defs[i].short_name == OPT_NO_CONFIG) {
 			snprintf(err, len, "%s:%d: '%s' is not an option here (see --help; no leading '-')", path, e->line,
 				 e->name);
 			rc = -1;
@@ -618,6 +670,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t le
 	opterr = 0;
 	optind = 1;
 	int c;
+	uint64_t cli = 0, cli_values = 0; /* options on the command line; those with values */
 	while ((c = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
 		if (c == '?') {
 			if (optopt && optopt < 256)
@@ -630,9 +683,18 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t le
 			snprintf(err, len, "--%s needs a value; see --help", optopt ? name_of(optopt) : argv[optind - 1] + 2);
 			return -1;
 		}
+		if (seen_twice(c, &cli_values)) {
+			snprintf(err, len, "--%s: given twice; give it once", name_of(c));
+			return -1;
+		}
+		int i = index_of(c);
+		if (i >= 0)
+			cli |= 1ull << i;
 		if (apply(c, optarg, o, err, len) < 0)
 			return -1;
 	}
+	if (screen_only_in_batch(o, cli, err, len) < 0)
+		return -1;
 	if (optind < argc) {
 		snprintf(err, len, "unexpected argument '%s'; options start with '-' (see --help)", argv[optind]);
 		return -1;

@@ -115,6 +115,16 @@ static void options_from_the_file(void **state)
 	assert_int_equal(options_parse(3, argv1, &o, err, sizeof err), -1);
 	assert_non_null(strstr(err, ":1: delay needs a value"));
 	options_free(&o);
+	write_file(path, "delay 1\ntheme mono\ndelay 2\n");
+	assert_int_equal(options_parse(3, argv1, &o, err, sizeof err), -1);
+	assert_non_null(strstr(err, ":3: delay is set twice in this file"));
+	options_free(&o);
+	/* A theme in the file does not stop a batch run (only one on the
+	 * command line would: it could do nothing there). */
+	write_file(path, "theme stream\nbig\n");
+	char *argv4[] = {"iosched-top", "--config", path, "-b", NULL};
+	assert_int_equal(options_parse(4, argv4, &o, err, sizeof err), 0);
+	options_free(&o);
 	char *argv3[] = {"iosched-top", "--config", path, "--no-config", NULL};
 	assert_int_equal(options_parse(4, argv3, &o, err, sizeof err), -1);
 	assert_non_null(strstr(err, "conflict"));

@@ -182,6 +182,22 @@ static void test_conflicts(void **state)
 	options_free(&o);
 	assert_int_equal(parse(&o, err, sizeof err, "--probe-file", "/x", "--probe-file", "/y", NULL), -1);
 	options_free(&o);
+	/* A value given twice on the command line, under either name. */
+	assert_int_equal(parse(&o, err, sizeof err, "-d", "1", "--delay", "2", "--no-config", NULL), -1);
+	assert_non_null(strstr(err, "--delay: given twice"));
+	options_free(&o);
+	/* Lists add up and flags may repeat. */
+	assert_int_equal(parse(&o, err, sizeof err, "--disk", "sda", "--disk", "sdb", "--json", "--json", "--no-config",
+			       NULL), 0);
+	assert_int_equal(o.ndisks, 2);
+	options_free(&o);
+	/* Full-screen options with a batch output. */
+	assert_int_equal(parse(&o, err, sizeof err, "-b", "--big", "--no-config", NULL), -1);
+	assert_non_null(strstr(err, "--big is for the full screen"));
+	options_free(&o);
+	assert_int_equal(parse(&o, err, sizeof err, "--csv", "--theme", "mono", "--no-config", NULL), -1);
+	assert_non_null(strstr(err, "--theme is for the full screen"));
+	options_free(&o);
 }
 
 static void test_man_documents_options(void **state)
