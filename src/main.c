@@ -3,6 +3,7 @@
  * of the program lives here: the flag a signal sets. */
 #include <errno.h>
 #include <locale.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -206,6 +207,11 @@ int main(int argc, char **argv)
 	struct options o;
 	char err[512];
 	setlocale(LC_ALL, "");
+	/* One malloc arena for all threads: the BPF loader thread parses the
+	 * kernel's BTF (megabytes) and frees it, and a thread arena of its own
+	 * kept about 10 MiB of that resident for good (RSS 19 MiB, 8.5 with
+	 * one arena). The threads allocate little; they do not contend. */
+	mallopt(M_ARENA_MAX, 1);
 	install_crash_handlers();
 	int rc;
 	if (options_parse(argc, argv, &o, err, sizeof err) < 0) {

@@ -2,6 +2,7 @@
 #include "sample.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <math.h>
 #include <stdlib.h>
@@ -184,6 +185,9 @@ static void *load_blk(void *arg)
 {
 	struct blk_loader *l = arg;
 	blklat_open(&l->b, l->why, sizeof l->why);
+	/* Loading parsed the kernel's BTF (megabytes) and freed it: give the
+	 * pages back to the system (see mallopt in main). */
+	malloc_trim(0);
 	int expected = LOADING;
 	if (!__atomic_compare_exchange_n(&l->state, &expected, LOADED, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
 		blklat_close(l->b); /* nobody wants it any more */
