@@ -44,7 +44,8 @@ int cli_ab_config(const struct options *o, const char *disk, const char *variant
 
 /* --ab: check the variants against the disk (exit 2 before anything
  * changes), run the comparison, print the report. Returns the exit status:
- * 0, 1 (failed, or stopped by a signal: partial report), 2 (bad variants). */
+ * 0, 1 (failed, stopped by a signal: partial report, or a setting that
+ * could not be put back), 2 (bad variants). */
 int cli_run_ab(const struct options *o, struct control *ctl, volatile sig_atomic_t *stop);
 
 #endif

@@ -265,13 +265,13 @@ int cli_run_ab(const struct options *o, struct control *ctl, volatile sig_atomic
 	/* Every setting back before the report: it says where the disk is.
 	 * The run's many switches collapse into one per setting. */
 	control_restore_to(ctl, 0);
-	control_finish(ctl, 1, 60.0, stderr);
+	int unrestored = control_finish(ctl, 1, 60.0, stderr);
 	tune_read(cfg->disk, TUNE_SCHEDULER, "scheduler", res.original, sizeof res.original);
 	if (rc < 0)
 		fprintf(stderr, "iosched-top: --ab: %s\n", err);
 	if (res.nphases || rc == 0)
 		abreport_write(stdout, cfg, &res, (enum ab_format)o->ab_format);
-	int status = rc < 0 ? (res.nphases ? 1 : 2) : res.partial ? 1 : 0;
+	int status = rc < 0 ? (res.nphases ? 1 : 2) : res.partial || unrestored ? 1 : 0;
 	ab_result_free(&res);
 	free(cfg);
 	return status;
