@@ -21,6 +21,16 @@ int cli_config(const struct options *o, struct sampler_config *cfg, char *disk_b
  * Returns 0, or 2 (usage error, message printed). */
 int cli_check(const struct options *o, struct sampler *smp);
 
+/* Remove what killed or crashed runs left in the places this run could
+ * write to (load.h, probefile.h): an A/B's load directory; the full
+ * screen's load places for the disks shown (--load-dir, /var/tmp, their
+ * filesystems); the probe file directories of disks whose node is refused
+ * (the probe falls back to a file there), and --probe-file's. Each removal
+ * is one line on stderr, or in the full screen an event of type "cleanup"
+ * (the event log shows it). Only the tool's own items whose owner is gone
+ * are touched. A signal (stop) cuts the sweep short. */
+void cli_sweep(const struct options *o, struct sampler *smp, volatile sig_atomic_t *stop);
+
 struct control;
 
 /* Apply the --set switches in order (each an event and an undo entry).
@@ -44,7 +54,8 @@ int cli_ab_config(const struct options *o, const char *disk, const char *variant
 
 /* --ab: check the variants against the disk (exit 2 before anything
  * changes), run the comparison, print the report. Returns the exit status:
- * 0, 1 (failed, or stopped by a signal: partial report), 2 (bad variants). */
+ * 0, 1 (failed, stopped by a signal: partial report, or a setting that
+ * could not be put back), 2 (bad variants). */
 int cli_run_ab(const struct options *o, struct control *ctl, volatile sig_atomic_t *stop);
 
 #endif

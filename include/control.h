@@ -19,6 +19,8 @@ struct control {
 	struct sampler *smp;
 	int delayacct_orig;          /* kernel.task_delayacct before this run changed it; -1 unchanged */
 	int restoring;               /* restores are queued: exit must wait for them */
+	int restore_due;             /* a restore waits for the worker to be idle */
+	size_t restore_base;         /* ... of the changes after this many log entries */
 	char last[256];              /* the last result, for the status line */
 	int last_ok;
 	double last_mono;
@@ -35,12 +37,16 @@ int control_undo(struct control *c, char *msg, size_t len);
 
 /* Put back what was changed since the undo log had base entries, in as few
  * changes as possible: per setting only the oldest value (the one before
- * all of them), schedulers first, then queue attributes, then scheduler
- * files (an A/B's many switches become one). Queued; returns how many. */
+ * all of them; an A/B's many switches become one). The files of the
+ * scheduler in force first (those of schedulers no longer in force went
+ * with them), then schedulers, then queue attributes. Queued, once no
+ * change is queued or in the kernel any more (control_poll queues it
+ * then); returns how many were queued now. */
 size_t control_restore_to(struct control *c, size_t base);
 
 /* Collect finished changes: events to the sampler, successes to the undo
- * log (a failed undo goes back on it). Returns how many finished. */
+ * log (a failed undo goes back on it); then queue a restore that waited for
+ * the worker to be idle. Returns how many finished. */
 size_t control_poll(struct control *c);
 
 /* Carry out requests now and wait for them (--set at start). When one

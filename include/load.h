@@ -5,12 +5,16 @@
  * manager unpacking. It never writes to a raw device: the scratch directory
  * is made by the tool (mkdtemp) on a filesystem of the disk under test, the
  * files are created O_EXCL|O_NOFOLLOW, the run is refused when free space
- * is below twice the size, and everything is removed when it stops. */
+ * is below twice the size, and everything is removed when it stops. The
+ * directory is locked while the load runs (scratch.h), so what a killed
+ * run left is told from a live run's and removed by load_sweep. */
 #ifndef IOSCHED_LOAD_H
 #define IOSCHED_LOAD_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "scratch.h"
 
 enum load_kind { LOAD_NONE, LOAD_WRITE, LOAD_FSYNC };
 
@@ -28,6 +32,11 @@ int load_pick_dir(const char *disk, const char *given, char *dir, size_t len, ch
 /* Start the load in a scratch directory made inside dir. Returns 0, or a
  * negative errno with why in err (e.g. too little free space). */
 int load_start(enum load_kind kind, const char *dir, uint64_t size, struct load **out, char *err, size_t len);
+
+/* Remove the scratch directories of loads that were killed (their runs
+ * are gone) from dir, a place load_pick_dir gives; each is reported.
+ * Returns how many were removed. */
+int load_sweep(const char *dir, scratch_report report, void *ctx);
 
 /* Bytes written so far. */
 uint64_t load_bytes(struct load *l);

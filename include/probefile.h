@@ -5,13 +5,17 @@
  * slaves of dm/md stacks) and creates such a file safely: in a directory the
  * tool owns, O_EXCL|O_NOFOLLOW, filled with random data and fsync'd before
  * use (a sparse region answers in microseconds and would lie), bounded in
- * size, refused when free space is short, reused across runs. */
+ * size, refused when free space is short, reused across runs. The file is
+ * written under a temporary name (".NAME.PID.tmp", locked while written:
+ * scratch.h) and renamed when whole, so only temporaries can be stale. */
 #ifndef IOSCHED_PROBEFILE_H
 #define IOSCHED_PROBEFILE_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+
+#include "scratch.h"
 
 /* The whole disk a block device number belongs to (sda2 -> sda; dm-0 ->
  * the disk under it, first slave first). Returns 0 or a negative errno. */
@@ -30,6 +34,15 @@ int probefile_locate(const char *disk, char *path, size_t len, char *why, size_t
  * Returns 0, or -ENOENT when there is none. */
 int probefile_mount_of_disk(const char *disk, char *dir, size_t len);
 
+/* Called with a mount point and the whole disk its filesystem is on. */
+typedef void (*probefile_mount_fn)(void *ctx, const char *point, const char *disk);
+
+/* Call fn for every read-write mount of a whole filesystem on a block
+ * device, from /proc/self/mountinfo and sysfs alone: no mount point is
+ * touched, so a hung network or FUSE mount cannot stall the caller.
+ * Returns 0 or a negative errno. */
+int probefile_each_mount(probefile_mount_fn fn, void *ctx);
+
 /* Progress callback for probefile_prepare: percent done. A non-zero
  * return cancels the preparation (the partial file is removed). */
 typedef int (*probefile_progress)(void *ctx, int pct);
@@ -39,6 +52,12 @@ typedef int (*probefile_progress)(void *ctx, int pct);
  * own). Returns 0, or a negative errno with the reason in why. */
 int probefile_prepare(const char *path, uint64_t size, int own_dir, probefile_progress cb,
 		      void *ctx, char *why, size_t wlen);
+
+/* Remove the temporaries that runs killed while writing a probe file
+ * left beside path: in the tool's own directory (own_dir) any probe
+ * file's, in a user's directory only path's. Each is reported. Returns
+ * how many were removed. */
+int probefile_sweep(const char *path, int own_dir, scratch_report report, void *ctx);
 
 /* Check that an existing file can serve as a probe file: regular, not
  * sparse, at least min bytes. Returns 0 or -EINVAL with why. */

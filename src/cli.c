@@ -2,15 +2,21 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "disk.h"
 #include "probefile.h"
 #include "ab.h"
 #include "abreport.h"
 #include "control.h"
+#include "event.h"
 #include "tune.h"
 #include "udevrule.h"
 #include "util.h"
@@ -177,6 +183,154 @@ int cli_check(const struct options *o, struct sampler *smp)
 	return rc;
 }
 
+/* A sweep of the places a run uses: where its messages go, and the
+ * places done already (several disks share /var/tmp). */
+#define SWEEP_PLACES 64
+struct sweep {
+	const struct options *o;
+	struct sampler *smp;
+	int tui;                    /* messages as events, for the event log */
+	const char *disk;           /* the disk whose places are swept now */
+	struct {
+		dev_t dev;
+		ino_t ino;
+		int probe;
+	} done[SWEEP_PLACES];
+	size_t ndone;
+};
+
+static void sweep_report(void *ctx, const char *line)
+{
+	struct sweep *s = ctx;
+	if (!s->tui) {
+		fprintf(stderr, "iosched-top: %s\n", line);
+		return;
+	}
+	/* The screen hides stderr: the event log (l) keeps the line. */
+	struct event e = {.ts = util_real_now(), .mono = util_mono_now()};
+	util_strlcpy(e.type, "cleanup", sizeof e.type);
+	util_strlcpy(e.disk, s->disk, sizeof e.disk);
+	util_strlcpy(e.error, line, sizeof e.error);
+	sampler_post(s->smp, &e);
+}
+
+/* 1 the first time directory dir is met for this kind of sweep. */
+static int first_visit(struct sweep *s, const char *dir, int probe)
+{
+	struct stat st;
+	if (stat(dir, &st) != 0)
+		return 0; /* nothing there to sweep */
+	for (size_t i = 0; i < s->ndone; i++)
+		if (s->done[i].dev == st.st_dev && s->done[i].ino == st.st_ino && s->done[i].probe == probe)
+			return 0;
+	if (s->ndone < SWEEP_PLACES) {
+		s->done[s->ndone].dev = st.st_dev;
+		s->done[s->ndone].ino = st.st_ino;
+		s->done[s->ndone++].probe = probe;
+	}
+	return 1;
+}
+
+static void sweep_load_place(struct sweep *s, const char *disk, const char *dir)
+{
+	s->disk = disk;
+	if (first_visit(s, dir, 0))
+		load_sweep(dir, sweep_report, s);
+}
+
+static void sweep_probe_file(struct sweep *s, const char *disk, const char *path, int own_dir)
+{
+	char dir[PATH_MAX];
+	util_strlcpy(dir, path, sizeof dir);
+	s->disk = disk;
+	if (first_visit(s, dirname(dir), 1))
+		probefile_sweep(path, own_dir, sweep_report, s);
+}
+
+/* Whether the probe of disk will read a file of the tool's own: its node
+ * is refused as the probe opens it (probe.c), so it falls back. */
+static int probe_needs_file(const struct options *o, const struct sampler *smp, const char *disk)
+{
+	if (o->probe_file && smp->cfg.probe_file_disk && !strcmp(smp->cfg.probe_file_disk, disk))
+		return 0; /* reads the user's file */
+	char node[80];
+	snprintf(node, sizeof node, "/dev/%s", disk);
+	int fd = open(node, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	return errno == EPERM || errno == EACCES || errno == ENOENT;
+}
+
+static void sweep_probe_place(struct sweep *s, const char *disk)
+{
+	char path[PATH_MAX], why[256];
+	if (probe_needs_file(s->o, s->smp, disk) && probefile_locate(disk, path, sizeof path, why, sizeof why) == 0)
+		sweep_probe_file(s, disk, path, 1);
+}
+
+/* The A/B's disk: where its load will write, and the probe's file. */
+static void sweep_ab(struct sweep *s)
+{
+	const char *disk = s->o->disks[0];
+	char dir[PATH_MAX], why[256];
+	if (cli_load_kind(s->o) != LOAD_NONE &&
+	    load_pick_dir(disk, s->o->load_dir, dir, sizeof dir, why, sizeof why) == 0)
+		sweep_load_place(s, disk, dir);
+	sweep_probe_place(s, disk);
+}
+
+static void sweep_mount(void *ctx, const char *point, const char *disk)
+{
+	struct sweep *s = ctx;
+	if (shown(s->o, disk))
+		sweep_load_place(s, disk, point);
+}
+
+/* The full screen runs loads (L, A) on any disk shown: --load-dir, or
+ * /var/tmp, or a filesystem on the disk (all of them, found without
+ * touching other mounts). */
+static void sweep_load_places(struct sweep *s)
+{
+	char disk[64];
+	if (s->o->load_dir) {
+		sweep_load_place(s, "", s->o->load_dir);
+		return;
+	}
+	if (probefile_disk_of_path("/var/tmp", disk, sizeof disk) == 0 && shown(s->o, disk))
+		sweep_load_place(s, disk, "/var/tmp");
+	probefile_each_mount(sweep_mount, s);
+}
+
+void cli_sweep(const struct options *o, struct sampler *smp, volatile sig_atomic_t *stop)
+{
+	struct sweep *s = calloc(1, sizeof *s);
+	if (!s)
+		return;
+	s->o = o;
+	s->smp = smp;
+	s->tui = !o->batch && !o->ab;
+	if (o->ab) {
+		sweep_ab(s);
+		free(s);
+		return;
+	}
+	struct disk_info *all;
+	size_t n;
+	if (sampler_list_disks(smp, &all, &n) == 0) {
+		for (size_t i = 0; i < n && !*stop; i++)
+			if (shown(o, all[i].name) && sampler_wants_probe(smp, &all[i]))
+				sweep_probe_place(s, all[i].name);
+		free(all);
+	}
+	if (s->tui && !*stop)
+		sweep_load_places(s);
+	if (o->probe_file && !o->no_probe)
+		sweep_probe_file(s, smp->cfg.probe_file_disk ? smp->cfg.probe_file_disk : "", o->probe_file, 0);
+	free(s);
+}
+
 int cli_apply_sets(const struct options *o, struct control *c)
 {
 	struct tune_req reqs[OPTIONS_MAX_DISKS];
@@ -265,13 +419,13 @@ int cli_run_ab(const struct options *o, struct control *ctl, volatile sig_atomic
 	/* Every setting back before the report: it says where the disk is.
 	 * The run's many switches collapse into one per setting. */
 	control_restore_to(ctl, 0);
-	control_finish(ctl, 1, 60.0, stderr);
+	int unrestored = control_finish(ctl, 1, 60.0, stderr);
 	tune_read(cfg->disk, TUNE_SCHEDULER, "scheduler", res.original, sizeof res.original);
 	if (rc < 0)
 		fprintf(stderr, "iosched-top: --ab: %s\n", err);
 	if (res.nphases || rc == 0)
 		abreport_write(stdout, cfg, &res, (enum ab_format)o->ab_format);
-	int status = rc < 0 ? (res.nphases ? 1 : 2) : res.partial ? 1 : 0;
+	int status = rc < 0 ? (res.nphases ? 1 : 2) : res.partial || unrestored ? 1 : 0;
 	ab_result_free(&res);
 	free(cfg);
 	return status;

@@ -133,7 +133,6 @@ static int run_replay(const struct options *o, struct sampler *smp)
 		outputs_close(&outs);
 		return 1;
 	}
-	install_signals();
 	int rc = view_status(o->batch ? batch_run(o, smp, &ctl, &outs, &stop_requested)
 				      : tui_run(o, smp, &ctl, &outs, &stop_requested));
 	control_finish(&ctl, 0, 0, stderr);
@@ -165,14 +164,16 @@ static int run(const struct options *o)
 		sampler_free(&smp);
 		return rc;
 	}
+	/* Before this run makes scratch files of its own: a killed run's go. */
+	if (!rc)
+		cli_sweep(o, &smp, &stop_requested);
 	struct control ctl;
 	if (!rc && control_init(&ctl, &smp) < 0) {
 		fprintf(stderr, "iosched-top: cannot start the worker thread\n");
 		rc = 1;
 	} else if (!rc) {
-		/* From here every change is logged: signals end the run, and the
-		 * exit below restores or reports what was changed. */
-		install_signals();
+		/* From here every change is logged: a signal ends the run, and
+		 * the exit below restores or reports what was changed. */
 		if (o->ab) {
 			rc = cli_run_ab(o, &ctl, &stop_requested);
 			sampler_free(&smp);
@@ -213,6 +214,10 @@ int main(int argc, char **argv)
 	 * one arena). The threads allocate little; they do not contend. */
 	mallopt(M_ARENA_MAX, 1);
 	install_crash_handlers();
+	/* At once: a SIGINT/SIGTERM/SIGHUP at any point ends the run through
+	 * its clean-up and exit status, never by the default action (which
+	 * would skip both). Until the views run it only stops them early. */
+	install_signals();
 	int rc;
 	if (options_parse(argc, argv, &o, err, sizeof err) < 0) {
 		fprintf(stderr, "iosched-top: %s\n", err);

@@ -2,7 +2,9 @@
 #include "control.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include <libproc2/misc.h>
 #include <string.h>
@@ -76,7 +78,16 @@ static int same_setting(const struct tune_req *a, const struct tune_req *b)
 	return a->kind == b->kind && a->pid == b->pid && !strcmp(a->disk, b->disk) && !strcmp(a->key, b->key);
 }
 
-size_t control_restore_to(struct control *c, size_t base)
+/* Whether the setting's file exists now (a scheduler file: the scheduler
+ * in force has it). */
+static int in_force(const struct tune_req *r)
+{
+	char path[PATH_MAX];
+	return tune_path(r->disk, r->kind, r->key, path, sizeof path) == 0 && access(path, F_OK) == 0;
+}
+
+/* The restore itself, once every change made is in the log. */
+static size_t restore_now(struct control *c, size_t base)
 {
 	struct undo_entry keep[UNDO_MAX];
 	size_t n = 0;
@@ -91,13 +102,39 @@ size_t control_restore_to(struct control *c, size_t base)
 		if (i == n)
 			n++;
 	}
+	/* A scheduler's own files first, while the scheduler they belong to
+	 * is in force: the switch back would take them away (restoring
+	 * bfq's low_latency after the switch to mq-deadline fails), and the
+	 * scheduler that is switched back to starts with its defaults. A file
+	 * that is not there now belonged to a scheduler already gone: nothing
+	 * to put back. Then the schedulers, then the queue attributes, which
+	 * a switch resets (nr_requests). */
+	static const enum tune_kind order[] = {TUNE_IOSCHED, TUNE_SCHEDULER, TUNE_QUEUE, TUNE_IOPRIO};
 	size_t sent = 0;
-	c->restoring = 1;
-	for (int kind = TUNE_SCHEDULER; kind <= TUNE_IOPRIO; kind++)
+	for (size_t k = 0; k < sizeof order / sizeof order[0]; k++)
 		for (size_t i = 0; i < n; i++)
-			if ((int)keep[i].back.kind == kind && worker_submit(c->w, &keep[i].back) == 0)
+			if (keep[i].back.kind == order[k] && (order[k] != TUNE_IOSCHED || in_force(&keep[i].back)) &&
+			    worker_submit(c->w, &keep[i].back) == 0)
 				sent++;
 	return sent;
+}
+
+size_t control_restore_to(struct control *c, size_t base)
+{
+	c->restoring = 1;
+	/* A change still queued or in the kernel (an A/B stopped while it
+	 * switched) enters the log only when it completes, with the value
+	 * before it as the one to go back to: a restore worked out now would
+	 * miss it, and a later undo of it would set that in-between value
+	 * again. So the restore waits until the worker is idle; control_poll
+	 * does it then. */
+	if (!worker_idle(c->w)) {
+		c->restore_due = 1;
+		c->restore_base = base;
+		return 0;
+	}
+	control_poll(c);
+	return restore_now(c, base);
 }
 
 static void record(struct control *c, const struct worker_result *res)
@@ -120,7 +157,7 @@ static void record(struct control *c, const struct worker_result *res)
 	c->last_mono = util_mono_now();
 }
 
-size_t control_poll(struct control *c)
+static size_t take_results(struct control *c)
 {
 	struct worker_result res[8];
 	size_t total = 0, n;
@@ -132,18 +169,34 @@ size_t control_poll(struct control *c)
 	return total;
 }
 
+size_t control_poll(struct control *c)
+{
+	size_t total = take_results(c);
+	if (c->restore_due && worker_idle(c->w)) {
+		/* Idle: whatever finished since the take above is waiting; with
+		 * it taken, the log is complete. */
+		total += take_results(c);
+		c->restore_due = 0;
+		restore_now(c, c->restore_base);
+	}
+	return total;
+}
+
 static void sleep_ms(long ms)
 {
 	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
 	nanosleep(&ts, NULL);
 }
 
-/* Wait until the worker is idle or deadline (mono) passes; collects results. */
+/* Wait until the worker is idle or deadline (mono) passes; collects results
+ * (again when that queued a restore that was waiting for the idle worker). */
 static int wait_idle(struct control *c, double deadline)
 {
-	while (!worker_idle(c->w) && util_mono_now() < deadline)
-		sleep_ms(10);
-	control_poll(c);
+	do {
+		while (!worker_idle(c->w) && util_mono_now() < deadline)
+			sleep_ms(10);
+		control_poll(c);
+	} while (!worker_idle(c->w) && util_mono_now() < deadline);
 	return worker_idle(c->w) ? 0 : -1;
 }
 

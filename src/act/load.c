@@ -14,16 +14,20 @@
 
 #include "prng.h"
 #include "probefile.h"
+#include "scratch.h"
 #include "util.h"
 
 #define WRITE_BS (1u << 20)
 #define WRITE_QD 8
 #define FSYNC_FILE (16u << 10)
 #define FSYNC_KEEP 256 /* files kept before the oldest go: bounded, and deletes are load too */
+#define DIR_PREFIX ".iosched-top-load."
+#define WRITE_FILE "write.dat"
 
 struct load {
 	enum load_kind kind;
 	char dir[PATH_MAX];
+	int lock_fd;                /* held while dir exists: see scratch.h */
 	uint64_t size;
 	pthread_t thread;
 	pthread_mutex_t mu;
@@ -61,7 +65,7 @@ static void add_bytes(struct load *l, uint64_t n)
 static void run_write(struct load *l)
 {
 	char path[PATH_MAX + 16];
-	snprintf(path, sizeof path, "%s/write.dat", l->dir);
+	snprintf(path, sizeof path, "%s/" WRITE_FILE, l->dir);
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_DIRECT | O_CLOEXEC, 0600);
 	io_context_t ctx = 0;
 	void *buf = NULL;
@@ -196,20 +200,42 @@ int load_start(enum load_kind kind, const char *dir, uint64_t size, struct load 
 	l->kind = kind;
 	l->size = size;
 	pthread_mutex_init(&l->mu, NULL);
-	if (util_pathf(l->dir, sizeof l->dir, "%s/.iosched-top-load.XXXXXX", dir) < 0 || !mkdtemp(l->dir)) {
-		util_fmt(err, len, "cannot make a scratch directory in %s: %s", dir, strerror(errno));
+	l->lock_fd = scratch_dir_make(dir, DIR_PREFIX, l->dir, sizeof l->dir);
+	if (l->lock_fd < 0) {
+		int e = -l->lock_fd;
+		util_fmt(err, len, "cannot make a scratch directory in %s: %s", dir, strerror(e));
 		free(l);
-		return -errno;
+		return -e;
 	}
 	int rc = pthread_create(&l->thread, NULL, load_main, l);
 	if (rc != 0) {
 		rmdir(l->dir);
+		close(l->lock_fd);
 		free(l);
 		util_fmt(err, len, "cannot start the load thread: %s", strerror(rc));
 		return -rc;
 	}
 	*out = l;
 	return 0;
+}
+
+/* The files a load makes in its directory: write.dat, f0, f1, ... */
+static int is_load_file(const char *name, const void *arg)
+{
+	(void)arg;
+	if (strcmp(name, WRITE_FILE) == 0)
+		return 1;
+	if (name[0] != 'f' || !name[1])
+		return 0;
+	for (const char *p = name + 1; *p; p++)
+		if (*p < '0' || *p > '9')
+			return 0;
+	return 1;
+}
+
+int load_sweep(const char *dir, scratch_report report, void *ctx)
+{
+	return scratch_sweep_dirs(dir, DIR_PREFIX, is_load_file, NULL, report, ctx);
 }
 
 uint64_t load_bytes(struct load *l)
@@ -232,6 +258,7 @@ void load_stop(struct load *l)
 	/* The writer reaps its requests in flight before it removes its file. */
 	pthread_join(l->thread, NULL);
 	rmdir(l->dir);
+	close(l->lock_fd); /* after the rmdir: a sweep never sees it half gone */
 	pthread_mutex_destroy(&l->mu);
 	free(l);
 }

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
-#include <signal.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +15,7 @@
 #include <unistd.h>
 
 #include "prng.h"
+#include "scratch.h"
 #include "util.h"
 
 #define CHUNK (1u << 20)
@@ -168,6 +168,41 @@ int probefile_mount_of_disk(const char *disk, char *mnt, size_t len)
 	return rc;
 }
 
+struct each_mount {
+	probefile_mount_fn fn;
+	void *ctx;
+};
+
+/* A match that never matches: it hands every mount on a block device to
+ * the caller's function, and mount_find goes on to the next line. */
+static int visit(const struct mount_entry *m, const void *arg)
+{
+	const struct each_mount *e = arg;
+	dev_t dev = makedev(m->major, m->minor);
+	struct stat st;
+	char disk[64];
+	if (strcmp(m->root, "/") != 0 || strncmp(m->opts, "rw", 2) != 0)
+		return 0;
+	/* An anonymous device (btrfs) names its block device as the source;
+	 * a /dev node, so the stat cannot hang as a network mount's could. */
+	if (major(dev) == 0) {
+		if (m->source[0] != '/' || stat(m->source, &st) != 0 || !S_ISBLK(st.st_mode))
+			return 0;
+		dev = st.st_rdev;
+	}
+	if (probefile_whole_disk(dev, disk, sizeof disk) == 0)
+		e->fn(e->ctx, m->point, disk);
+	return 0;
+}
+
+int probefile_each_mount(probefile_mount_fn fn, void *ctx)
+{
+	struct each_mount e = {fn, ctx};
+	struct mount_entry m;
+	int rc = mount_find(visit, &e, &m);
+	return rc == -ENOENT ? 0 : rc;
+}
+
 int probefile_locate(const char *disk, char *path, size_t len, char *why, size_t wlen)
 {
 	char mnt[1024];
@@ -287,30 +322,66 @@ static int fill(int fd, uint64_t size, probefile_progress cb, void *ctx, char *w
 	return rc;
 }
 
-/* A run that was killed while writing leaves ".NAME.PID.tmp" behind:
- * remove those whose writer is gone. */
-static void remove_stale(int dfd, const char *base)
+static void quiet(void *ctx, const char *line)
 {
-	int fd = dup(dfd);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
-		return;
+	(void)ctx;
+	(void)line;
+}
+
+int probefile_sweep(const char *path, int own_dir, scratch_report report, void *ctx)
+{
+	char dir[PATH_MAX], base[256];
+	util_strlcpy(dir, path, sizeof dir);
+	util_strlcpy(base, basename(dir), sizeof base);
+	util_strlcpy(dir, path, sizeof dir);
+	util_strlcpy(dir, dirname(dir), sizeof dir);
+	/* The tool's own directory holds only its files: any probe file's
+	 * temporary there is ours. In a user's directory only this file's. */
+	return scratch_sweep_files(dir, scratch_is_tmp_of, own_dir ? NULL : base, report, ctx);
+}
+
+/* Create the temporary, locked while it is written (scratch.h): a sweep
+ * by another run tells it from a killed run's. */
+static int create_tmp(int dfd, const char *tmp)
+{
+	for (int tries = 0; tries < 4; tries++) {
+		int fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0)
+			return -errno;
+		int rc = scratch_file_lock(fd);
+		if (rc == 0)
+			return fd;
+		close(fd);
+		if (rc != -ESTALE) {
+			unlinkat(dfd, tmp, 0);
+			return rc;
+		}
 	}
-	size_t bl = strlen(base);
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		const char *n = e->d_name;
-		long pid;
-		char tail[8];
-		if (n[0] != '.' || strncmp(n + 1, base, bl) != 0 || n[1 + bl] != '.')
-			continue;
-		if (sscanf(n + bl + 2, "%ld.%7s", &pid, tail) == 2 && strcmp(tail, "tmp") == 0 && pid > 0 &&
-		    kill((pid_t)pid, 0) != 0 && errno == ESRCH)
-			unlinkat(dfd, n, 0);
+	return -ESTALE;
+}
+
+/* Write the file under tmp and rename it to base when whole. */
+static int write_tmp(int dfd, const char *dir, const char *tmp, const char *base, uint64_t size,
+		     probefile_progress cb, void *ctx, char *why, size_t wlen)
+{
+	int fd = create_tmp(dfd, tmp);
+	if (fd < 0) {
+		snprintf(why, wlen, "cannot create %s/%s: %s", dir, tmp, strerror(-fd));
+		return fd;
 	}
-	closedir(d);
+	int rc = fill(fd, size, cb, ctx, why, wlen);
+	/* Renamed before the close: the lock covers the temporary until its
+	 * name is gone, so no sweep can take a whole file for a stale one. */
+	if (rc == 0 && renameat(dfd, tmp, dfd, base) != 0) {
+		rc = -errno;
+		snprintf(why, wlen, "cannot rename the probe file into place: %s", strerror(errno));
+	}
+	if (rc != 0)
+		unlinkat(dfd, tmp, 0);
+	close(fd);
+	if (rc == 0)
+		fsync(dfd);
+	return rc;
 }
 
 int probefile_prepare(const char *path, uint64_t size, int own_dir, probefile_progress cb,
@@ -330,8 +401,11 @@ int probefile_prepare(const char *path, uint64_t size, int own_dir, probefile_pr
 			snprintf(why, wlen, "cannot open directory %s: %s", dir, strerror(-e));
 		return e;
 	}
-	if (own_dir)
-		remove_stale(dfd, base);
+	/* This file's temporary from a killed run, whose pid may be ours now
+	 * (O_EXCL would refuse it). Quietly: the start of a run has swept
+	 * and said what it removed (probefile_sweep); this is the backstop
+	 * for a probe started later. */
+	scratch_sweep_files(dir, scratch_is_tmp_of, base, quiet, NULL);
 	struct stat st;
 	int rc = 0;
 	if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0) {
@@ -351,22 +425,7 @@ int probefile_prepare(const char *path, uint64_t size, int own_dir, probefile_pr
 		/* Written under a temporary name and renamed when complete, so a
 		 * file with the final name is always whole. */
 		snprintf(tmp, sizeof tmp, ".%s.%ld.tmp", base, (long)getpid());
-		int fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-		if (fd < 0) {
-			rc = -errno;
-			snprintf(why, wlen, "cannot create %s/%s: %s", dir, tmp, strerror(errno));
-		} else {
-			rc = fill(fd, size, cb, ctx, why, wlen);
-			close(fd);
-			if (rc == 0 && renameat(dfd, tmp, dfd, base) != 0) {
-				rc = -errno;
-				snprintf(why, wlen, "cannot rename the probe file into place: %s", strerror(errno));
-			}
-			if (rc != 0)
-				unlinkat(dfd, tmp, 0);
-			else
-				fsync(dfd);
-		}
+		rc = write_tmp(dfd, dir, tmp, base, size, cb, ctx, why, wlen);
 	}
 	close(dfd);
 	return rc;

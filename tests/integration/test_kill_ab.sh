@@ -1,0 +1,171 @@
+#!/bin/bash
+# Nothing lost, nothing left. The A/B runner with its write load, on a loop
+# device with ext4 on it (so the load writes on the disk under test), is
+# killed at random moments.
+# - SIGTERM: the documented status (1 with a partial report; 0 with a whole
+#   one when the run was over first), the disk back on its scheduler and
+#   queue settings, nothing left on the filesystem, no probe temporary of
+#   the run in /var/tmp/iosched-top, kernel.task_delayacct as it was.
+# - SIGKILL: nothing can run, so the scheduler may stay changed (the man
+#   page says so; the tool keeps no journal a later run could undo from)
+#   and the load's directory stays; the next start removes it and says so.
+# Also: the full screen started after a SIGKILL says in its event log what
+# it removed; a batch run with --set --restore --enable-delayacct stopped by
+# SIGTERM puts both back; a run killed while writing a --probe-file leaves
+# its temporary, which the next run with that file removes.
+# KILL_SEED=N repeats a run's delays (the seed is printed).
+. "$(dirname "$0")/../lib/common.sh"
+need_root
+need_cmd jq losetup mkfs.ext4 mount tmux
+setup_scratch
+. "$(dirname "$0")/../lib/tmux.sh"
+
+attach_loop 512; L=$LOOP
+N=$(basename "$L")
+mkfs.ext4 -q -E nodiscard "$L" || fail "mkfs failed"
+MNT=$SCRATCH/mnt
+mkdir "$MNT"
+mount "$L" "$MNT" || fail "mount failed"
+on_exit "umount $MNT"
+DA=/proc/sys/kernel/task_delayacct
+DA0=$(cat $DA)
+# Put back only while a run of ours may have changed it (a test that fails
+# with one running): other tests may turn it on meanwhile.
+DA_OURS=0
+on_exit '[ $DA_OURS = 1 ] && echo $DA0 > $DA'
+
+# Registered last, so it runs first: no tool of ours outlives the test.
+P=""
+on_exit '[ -n "$P" ] && kill -KILL $P 2>/dev/null; wait 2>/dev/null'
+
+Q=/sys/block/$N/queue
+echo mq-deadline > $Q/scheduler || fail "cannot set mq-deadline on $N"
+settings() { echo "$(sched_of "$N") nr_requests=$(cat $Q/nr_requests) read_ahead_kb=$(cat $Q/read_ahead_kb) wbt_lat_usec=$(cat $Q/wbt_lat_usec)"; }
+BEFORE=$(settings)
+put_back() { echo mq-deadline > $Q/scheduler; echo "${BEFORE#*read_ahead_kb=}" | cut -d' ' -f1 > $Q/read_ahead_kb; }
+leftovers() { ls -A "$MNT" | grep -v '^lost+found$'; }
+
+SEED=${KILL_SEED:-$RANDOM}
+RANDOM=$SEED
+note "seed $SEED (KILL_SEED=$SEED repeats these delays)"
+# d=a delay in seconds between $1 and $2 ms (not in a subshell: that would
+# reseed RANDOM). Not below 150 ms: before main() installs its handlers
+# (the dynamic loader, the sanitizers' start-up) a SIGTERM has its default
+# action; the handlers come first thing in main.
+delay() { local ms=$(($1 + RANDOM % ($2 - $1))); printf -v d '%d.%03d' $((ms / 1000)) $((ms % 1000)); }
+
+# Two variants, one with a tunable of its scheduler and a queue setting:
+# about 3 s in all, so a kill lands in any part of it.
+AB=(--ab none,bfq:low_latency=0:read_ahead_kb=512 --disk "$N" --rounds 1 --dwell 1 --warmup 0.3
+	--load write --load-size 64M --format json)
+
+start() { "$BIN" "$@" > "$SCRATCH/out" 2> "$SCRATCH/err" & P=$!; }
+finish() { wait "$P" 2>/dev/null; RC=$?; P=""; } # no "Killed" line from bash
+
+# The state after a run that had the chance to clean up.
+check_clean() {
+	local what=$1 pid=$2
+	[ "$(settings)" = "$BEFORE" ] || fail "$what: settings $(settings), before $BEFORE"
+	[ -z "$(leftovers)" ] || fail "$what: left on the filesystem: $(leftovers)"
+	! ls -A /var/tmp/iosched-top 2>/dev/null | grep -q "\.$pid\.tmp$" || fail "$what: left a probe temporary"
+	[ "$(cat $DA)" = "$DA0" ] || fail "$what: kernel.task_delayacct is $(cat $DA), was $DA0"
+	! grep -Eq "could not|still in the kernel|--ab:" "$SCRATCH/err" || fail "$what: $(cat "$SCRATCH/err")"
+}
+
+t0=$(date +%s)
+# One kill in each sixth of the run (the load starting, switches, warm-ups,
+# measuring, the end), at a random moment within it.
+for i in 0 1 2 3 4 5; do
+	delay $((150 + i * 550)) $((700 + i * 550))
+	start "${AB[@]}"; pid=$P
+	sleep "$d"
+	kill -TERM "$P" 2>/dev/null
+	finish
+	partial=$(jq -r .partial "$SCRATCH/out" 2>/dev/null)
+	case "$RC/$partial" in
+	1/true) ;;
+	0/false) ;; # over before the signal came: a whole report
+	*) fail "SIGTERM at $d s: exit $RC, partial=$partial: $(cat "$SCRATCH/err")" ;;
+	esac
+	check_clean "SIGTERM at $d s" "$pid"
+	note "SIGTERM at $d s: exit $RC, $(jq '.phases | length' "$SCRATCH/out") phase(s) reported, all put back"
+done
+
+for i in 1 2 3; do
+	delay 300 2500
+	start "${AB[@]}"; pid=$P
+	sleep "$d"
+	kill -KILL "$P" 2>/dev/null
+	finish
+	left=$(leftovers)
+	note "SIGKILL at $d s (exit $RC): left $(settings), files: ${left:-none}"
+	# What a killed run cannot put back is put back here; the next start
+	# must deal with the files.
+	put_back
+	start "${AB[@]}"; pid=$P
+	finish
+	[ $RC -eq 0 ] || fail "the run after SIGKILL exited $RC: $(cat "$SCRATCH/err")"
+	for f in $left; do
+		grep -q "removed scratch directory $MNT/$f (.*), left by a run that was killed" "$SCRATCH/err" ||
+			fail "the run after SIGKILL did not say it removed $f: $(cat "$SCRATCH/err")"
+	done
+	check_clean "the run after SIGKILL" "$pid"
+	[ -n "$left" ] && note "next start: $(grep removed "$SCRATCH/err" | head -n1)"
+done
+
+# The full screen says it in its event log (it hides stderr).
+start "${AB[@]}"
+delay 600 2000; sleep "$d"
+kill -KILL "$P"; finish
+put_back
+left=$(leftovers)
+[ -n "$left" ] || fail "SIGKILL at $d s left no scratch directory"
+tmux_start "$BIN --no-probe --disk $N"
+wait_for "$N" 10 || fail "the full screen did not show $N"
+keys l
+wait_for "removed scratch directory $MNT/$left" 5 || fail "the event log does not say $left was removed"
+keys Escape q
+rc=$(wait_exit 10)
+[ "$rc" = 0 ] || fail "full screen exited $rc"
+[ -z "$(leftovers)" ] || fail "the full screen left $(leftovers)"
+note "full screen after SIGKILL at $d s: the event log says $left was removed"
+
+# Settings asked to be put back (--restore) and delay accounting, on SIGTERM
+# in a batch run.
+DA_OURS=1
+for i in 1 2 3; do
+	delay 150 1500
+	start -b --json -d 0.2 --disk "$N" --no-probe --set "$N=kyber" --restore --enable-delayacct; pid=$P
+	sleep "$d"
+	kill -TERM "$P" 2>/dev/null
+	finish
+	[ $RC -eq 0 ] || fail "batch run, SIGTERM at $d s: exit $RC: $(cat "$SCRATCH/err")"
+	check_clean "batch run, SIGTERM at $d s" "$pid"
+done
+DA_OURS=0
+note "batch --set --restore --enable-delayacct, SIGTERM: scheduler and task_delayacct ($DA0) put back"
+
+# A probe file being written when the run is killed: its temporary stays
+# (the final name only ever holds a whole file); the next run removes it.
+F=$MNT/user.probe
+start -b -d 1 -n 30 --disk "$N" --probe-file "$F" --probe-file-size 256M
+for _ in $(seq 50); do ls -A "$MNT" | grep -q '^\.user\.probe\.[0-9]*\.tmp$' && break; sleep 0.1; done
+delay 0 200; sleep "$d"
+kill -KILL "$P"; finish
+tmp=$(ls -A "$MNT" | grep '^\.user\.probe\.[0-9]*\.tmp$')
+[ -n "$tmp" ] || fail "no temporary left by the killed probe file writer: $(leftovers)"
+[ ! -e "$F" ] || fail "an incomplete probe file has the final name"
+start -b -d 0.2 -n 1 --disk "$N" --probe-file "$F" --probe-file-size 256M
+finish
+[ $RC -eq 0 ] || fail "the run after the killed writer exited $RC: $(cat "$SCRATCH/err")"
+grep -q "removed temporary file $MNT/$tmp" "$SCRATCH/err" || fail "$tmp not said removed: $(cat "$SCRATCH/err")"
+# The run may have finished the file (it is kept: the user named it); a
+# file of that name is always whole.
+if [ -e "$F" ]; then
+	[ "$(stat -c %s "$F")" -eq $((256 << 20)) ] || fail "$F is not whole: $(stat -c %s "$F") bytes"
+	rm -f "$F"
+fi
+[ -z "$(leftovers)" ] || fail "left after the probe file run: $(leftovers)"
+note "killed probe file writer: $(cat "$SCRATCH/err")"
+note "$(($(date +%s) - t0)) s"
+echo "PASS"

@@ -1,0 +1,226 @@
+/* Unit tests: scratch directories and temporaries — a live one (its lock
+ * held) is never swept, a dead one is, with only the tool's own files in
+ * it; symlinks, other modes, other names and foreign files are left. A
+ * lock held through a second open file description stands for another
+ * live process: flock(2) locks belong to the description. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "load.h"
+#include "probefile.h"
+#include "scratch.h"
+#include "util.h"
+
+#define PREFIX ".iosched-top-load."
+
+struct lines {
+	int n;
+	char last[1024];
+};
+
+static void collect(void *ctx, const char *line)
+{
+	struct lines *l = ctx;
+	l->n++;
+	util_strlcpy(l->last, line, sizeof l->last);
+}
+
+static void make_file(const char *dir, const char *name)
+{
+	char path[2100];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "data", 4), 4);
+	close(fd);
+}
+
+static int exists(const char *dir, const char *name)
+{
+	char path[2100];
+	struct stat st;
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	return lstat(path, &st) == 0;
+}
+
+static void make_top(char *top)
+{
+	strcpy(top, "/tmp/iosched-scratch-test.XXXXXX");
+	assert_non_null(mkdtemp(top));
+}
+
+static void remove_top(const char *top)
+{
+	char cmd[1100];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", top);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void test_live_kept_dead_removed(void **state)
+{
+	(void)state;
+	char top[64], dir[1024];
+	make_top(top);
+	int lock = scratch_dir_make(top, PREFIX, dir, sizeof dir);
+	assert_true(lock >= 0);
+	struct stat st;
+	assert_int_equal(lstat(dir, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0700);
+	assert_int_equal(strncmp(dir + strlen(top) + 1, PREFIX, strlen(PREFIX)), 0);
+	make_file(dir, "write.dat");
+	make_file(dir, "f12");
+	struct lines l = {0};
+	/* Its maker lives (the lock is held): left alone. */
+	assert_int_equal(load_sweep(top, collect, &l), 0);
+	assert_int_equal(l.n, 0);
+	assert_true(exists(dir, "write.dat"));
+	/* Its maker is gone (the kernel drops the lock): removed, said once. */
+	close(lock);
+	assert_int_equal(load_sweep(top, collect, &l), 1);
+	assert_int_equal(l.n, 1);
+	assert_non_null(strstr(l.last, "removed scratch directory"));
+	assert_non_null(strstr(l.last, dir));
+	assert_int_not_equal(lstat(dir, &st), 0);
+	remove_top(top);
+}
+
+static void test_foreign_files_left(void **state)
+{
+	(void)state;
+	char top[64], dir[1024];
+	make_top(top);
+	int lock = scratch_dir_make(top, PREFIX, dir, sizeof dir);
+	assert_true(lock >= 0);
+	close(lock);
+	make_file(dir, "f3");
+	make_file(dir, "notes.txt"); /* not a name the load uses */
+	make_file(dir, "fx");
+	struct lines l = {0};
+	assert_int_equal(load_sweep(top, collect, &l), 0);
+	assert_int_equal(l.n, 1);
+	assert_non_null(strstr(l.last, "does not make"));
+	assert_false(exists(dir, "f3"));
+	assert_true(exists(dir, "notes.txt"));
+	assert_true(exists(dir, "fx"));
+	remove_top(top);
+}
+
+static void test_not_ours_left(void **state)
+{
+	(void)state;
+	char top[64], path[1024], target[1024];
+	make_top(top);
+	/* A symlink with our name, to a directory holding our file names. */
+	snprintf(target, sizeof target, "%s/elsewhere", top);
+	assert_int_equal(mkdir(target, 0700), 0);
+	make_file(target, "write.dat");
+	snprintf(path, sizeof path, "%s/" PREFIX "Sym123", top);
+	assert_int_equal(symlink(target, path), 0);
+	/* Our prefix, but not as mkdtemp makes it: open to others, or
+	 * another length. */
+	snprintf(path, sizeof path, "%s/" PREFIX "Open12", top);
+	assert_int_equal(mkdir(path, 0700), 0);
+	assert_int_equal(chmod(path, 0755), 0);
+	make_file(path, "write.dat");
+	snprintf(path, sizeof path, "%s/" PREFIX "Longer1", top);
+	assert_int_equal(mkdir(path, 0700), 0);
+	/* A regular file with our name. */
+	make_file(top, PREFIX "File12");
+	struct lines l = {0};
+	assert_int_equal(load_sweep(top, collect, &l), 0);
+	assert_int_equal(l.n, 0);
+	assert_true(exists(target, "write.dat"));
+	assert_true(exists(top, PREFIX "Sym123"));
+	assert_true(exists(top, PREFIX "Open12/write.dat"));
+	assert_true(exists(top, PREFIX "Longer1"));
+	assert_true(exists(top, PREFIX "File12"));
+	remove_top(top);
+}
+
+static void test_tmp_files(void **state)
+{
+	(void)state;
+	char top[64], path[1024];
+	make_top(top);
+	make_file(top, ".sda.probe.123.tmp");  /* dead: removed */
+	make_file(top, ".sdb.probe.77.tmp");   /* live: kept */
+	make_file(top, "sda.probe");           /* a whole probe file: kept */
+	make_file(top, ".sda.probe.tmp");      /* no pid: not our pattern */
+	snprintf(path, sizeof path, "%s/sda.probe", top);
+	char link[1024];
+	snprintf(link, sizeof link, "%s/.sdc.probe.9.tmp", top);
+	assert_int_equal(symlink(path, link), 0); /* not a regular file */
+	snprintf(path, sizeof path, "%s/.sdb.probe.77.tmp", top);
+	int live = open(path, O_RDONLY);
+	assert_true(live >= 0);
+	assert_int_equal(scratch_file_lock(live), 0);
+	struct lines l = {0};
+	snprintf(path, sizeof path, "%s/sda.probe", top);
+	/* A user's directory: only that file's temporaries. */
+	make_file(top, ".other.5.tmp");
+	assert_int_equal(probefile_sweep(path, 0, collect, &l), 1);
+	assert_false(exists(top, ".sda.probe.123.tmp"));
+	assert_true(exists(top, ".other.5.tmp"));
+	/* The tool's own directory: any probe file's, never a live one's. */
+	assert_int_equal(probefile_sweep(path, 1, collect, &l), 1);
+	assert_int_equal(l.n, 2);
+	assert_non_null(strstr(l.last, "removed temporary file"));
+	assert_false(exists(top, ".other.5.tmp"));
+	assert_true(exists(top, ".sdb.probe.77.tmp"));
+	assert_true(exists(top, "sda.probe"));
+	assert_true(exists(top, ".sda.probe.tmp"));
+	assert_true(exists(top, ".sdc.probe.9.tmp"));
+	close(live);
+	remove_top(top);
+}
+
+static void test_lock_after_sweep(void **state)
+{
+	(void)state;
+	char top[64], path[1024];
+	make_top(top);
+	snprintf(path, sizeof path, "%s/.x.1.tmp", top);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	assert_true(fd >= 0);
+	/* A sweep took it between its creation and the lock: make it again. */
+	unlink(path);
+	assert_int_equal(scratch_file_lock(fd), -ESTALE);
+	close(fd);
+	remove_top(top);
+}
+
+static void test_tmp_names(void **state)
+{
+	(void)state;
+	assert_true(scratch_is_tmp_of(".vda.probe.123.tmp", NULL));
+	assert_true(scratch_is_tmp_of(".vda.probe.123.tmp", "vda.probe"));
+	assert_false(scratch_is_tmp_of(".vda.probe.123.tmp", "vd.probe"));
+	assert_false(scratch_is_tmp_of(".vda.probe.123.tmp", "vda.probe.1"));
+	assert_false(scratch_is_tmp_of("vda.probe.123.tmp", NULL));
+	assert_false(scratch_is_tmp_of(".vda.probe.tmp", NULL));
+	assert_false(scratch_is_tmp_of(".vda.probe.12a.tmp", NULL));
+	assert_false(scratch_is_tmp_of("..1.tmp", NULL));
+	assert_false(scratch_is_tmp_of(".x.1.tmpx", NULL));
+	assert_false(scratch_is_tmp_of(".tmp", NULL));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_live_kept_dead_removed), cmocka_unit_test(test_foreign_files_left),
+		cmocka_unit_test(test_not_ours_left),          cmocka_unit_test(test_tmp_files),
+		cmocka_unit_test(test_lock_after_sweep),       cmocka_unit_test(test_tmp_names),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
