@@ -77,9 +77,9 @@ static void write_event(FILE *f, const struct event *e)
 	json_write_string(f, e->type);
 	fputs(",\"disk\":", f);
 	json_write_string(f, e->disk);
-	/* Changes carry what was changed; probe events only their reason;
-	 * disk events from and to ("absent", "present"). */
-	int change = strcmp(e->type, "probe") != 0;
+	/* Changes carry what was changed; probe and cleanup events only their
+	 * text; disk events from and to ("absent", "present"). */
+	int change = strcmp(e->type, "probe") != 0 && strcmp(e->type, "cleanup") != 0;
 	if (change && strcmp(e->type, "scheduler") != 0 && strcmp(e->type, "disk") != 0) {
 		fputs(",\"key\":", f);
 		json_write_string(f, e->key);

@@ -1495,18 +1495,19 @@ static void handle_key(struct tui *t, int ch)
 		act(t, k->action);
 }
 
-/* Probe and disk events of the last tick (a probe that could not start
- * or ended, a disk that came or went) go to the status bar; changes are
- * announced as they finish. */
+/* Probe, disk and cleanup events of the last tick (a probe that could not
+ * start or ended, a disk that came or went, a killed run's scratch files
+ * removed) go to the status bar; changes are announced as they finish. */
 static void announce(struct tui *t)
 {
 	for (size_t i = 0; i < t->s.nevents; i++) {
 		const struct event *e = &t->s.events[i];
 		char msg[300], what[260];
-		if (strcmp(e->type, "probe") != 0 && strcmp(e->type, "disk") != 0)
+		int says = !strcmp(e->type, "probe") || !strcmp(e->type, "cleanup");
+		if (!says && strcmp(e->type, "disk") != 0)
 			continue;
 		event_describe(e, what, sizeof what);
-		util_fmt(msg, sizeof msg, "%s: %s", e->disk, strcmp(e->type, "probe") ? what : e->error);
+		util_fmt(msg, sizeof msg, "%s: %s", e->disk, says ? e->error : what);
 		say(t, msg);
 	}
 }
