@@ -79,4 +79,8 @@ void probe_stop(struct probe *p);
 
 const char *probe_mode_name(enum probe_mode m);
 
+/* Whether an error opening the device node (an errno) makes the probe read
+ * a file instead: the node is refused (EPERM, EACCES) or absent (ENOENT). */
+int probe_falls_back(int err);
+
 #endif

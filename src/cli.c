@@ -260,7 +260,7 @@ static int probe_needs_file(const struct options *o, const struct sampler *smp, 
 		close(fd);
 		return 0;
 	}
-	return errno == EPERM || errno == EACCES || errno == ENOENT;
+	return probe_falls_back(errno);
 }
 
 static void sweep_probe_place(struct sweep *s, const char *disk)

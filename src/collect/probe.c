@@ -48,6 +48,11 @@ struct probe {
 	struct prng rng;
 };
 
+int probe_falls_back(int err)
+{
+	return err == EPERM || err == EACCES || err == ENOENT;
+}
+
 const char *probe_mode_name(enum probe_mode m)
 {
 	return m == PROBE_MODE_DEVICE ? "device" : m == PROBE_MODE_FILE ? "file" : "off";
@@ -313,7 +318,7 @@ static int open_device(struct probe *p, char *err, size_t len)
 		return 0;
 	}
 	int e = errno;
-	if (e != EPERM && e != EACCES && e != ENOENT) {
+	if (!probe_falls_back(e)) {
 		snprintf(err, len, "cannot open %s: %s", p->st.path, strerror(e));
 		return -e;
 	}
