@@ -703,6 +703,11 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t le
 		snprintf(err, len, "--ab compares schedulers on one disk: give exactly one --disk NAME");
 		return -1;
 	}
+	if (o->ab && (o->nsets || o->enable_delayacct)) {
+		snprintf(err, len, "%s does nothing with --ab (the A/B sets the schedulers it compares itself)",
+			 o->nsets ? "--set" : "--enable-delayacct");
+		return -1;
+	}
 	if (o->ab && o->no_probe) {
 		snprintf(err, len, "--ab measures with the probe: --no-probe conflicts with it");
 		return -1;

@@ -191,6 +191,10 @@ static void test_conflicts(void **state)
 			       NULL), 0);
 	assert_int_equal(o.ndisks, 2);
 	options_free(&o);
+	assert_int_equal(parse(&o, err, sizeof err, "--ab", "none,bfq", "--disk", "sda", "--set", "sda=bfq", "--no-config",
+			       NULL), -1);
+	assert_non_null(strstr(err, "--set does nothing with --ab"));
+	options_free(&o);
 	/* Full-screen options with a batch output. */
 	assert_int_equal(parse(&o, err, sizeof err, "-b", "--big", "--no-config", NULL), -1);
 	assert_non_null(strstr(err, "--big is for the full screen"));
