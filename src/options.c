@@ -544,6 +544,24 @@ static int screen_only_in_batch(const struct options *o, uint64_t cli, char *err
 	return 0;
 }
 
+/* Settings of an A/B run given on the command line of a batch run that is
+ * not one: nothing would use them (the full screen's A, L and S do). */
+static int ab_only_in_batch(const struct options *o, uint64_t cli, char *err, size_t len)
+{
+	static const int ab_only[] = {OPT_LOAD,  OPT_LOAD_DIR, OPT_LOAD_SIZE, OPT_BASELINE, OPT_STARTUP,
+				      OPT_STARTUP_RUNS, OPT_ROUNDS, OPT_DWELL, OPT_WARMUP, OPT_FORMAT};
+	if (o->ab || !o->batch)
+		return 0;
+	for (size_t k = 0; k < sizeof ab_only / sizeof ab_only[0]; k++) {
+		int i = index_of(ab_only[k]);
+		if (i >= 0 && (cli >> i & 1)) {
+			snprintf(err, len, "--%s goes with --ab (or the full screen's A, L and S)", defs[i].name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static const char *name_of(int c)
 {
 	for (size_t i = 0; i < NDEFS; i++)
@@ -712,10 +730,8 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t le
 		snprintf(err, len, "--ab measures with the probe: --no-probe conflicts with it");
 		return -1;
 	}
-	if (!o->ab && o->batch && (o->load >= 0 || o->baseline || o->startup)) {
-		snprintf(err, len, "--load, --baseline and --startup go with --ab (or the full screen's A, L and S)");
+	if (ab_only_in_batch(o, cli, err, len) < 0)
 		return -1;
-	}
 	if (check_replay(o, err, len) < 0)
 		return -1;
 	if (o->no_probe && (o->nprobe_disks || o->probe_file)) {

@@ -195,6 +195,9 @@ static void test_conflicts(void **state)
 			       NULL), -1);
 	assert_non_null(strstr(err, "--set does nothing with --ab"));
 	options_free(&o);
+	assert_int_equal(parse(&o, err, sizeof err, "-b", "--load-dir", "/tmp", "--no-config", NULL), -1);
+	assert_non_null(strstr(err, "--load-dir goes with --ab"));
+	options_free(&o);
 	/* Full-screen options with a batch output. */
 	assert_int_equal(parse(&o, err, sizeof err, "-b", "--big", "--no-config", NULL), -1);
 	assert_non_null(strstr(err, "--big is for the full screen"));
