@@ -59,7 +59,8 @@ int control_undo(struct control *c, char *msg, size_t len)
 {
 	struct undo_entry e;
 	if (undo_pop(&c->undo, &e) < 0) {
-		util_fmt(msg, len, "nothing to undo");
+		util_fmt(msg, len, "%s", worker_idle(c->w) ? "nothing to undo"
+						      : "nothing to undo yet: a change is still in the kernel; u again when it is done");
 		return -1;
 	}
 	char what[160];

@@ -1187,11 +1187,16 @@ static void enter(struct tui *t)
 	}
 }
 
+static void poll_changes(struct tui *t);
+
 static void undo(struct tui *t)
 {
 	char msg[256];
 	if (ab_busy(t))
 		return;
+	/* A change that finished since the last tick goes into the log first,
+	 * or u right after it would not find it. */
+	poll_changes(t);
 	control_undo(t->ctl, msg, sizeof msg);
 	sampler_refresh_pending(t->smp, &t->s);
 	say(t, msg);
