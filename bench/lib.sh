@@ -28,6 +28,8 @@ bench_loop() {
 	dd if=/dev/urandom of="$SCRATCH/backing.img" bs=1M count="$1" status=none conv=fsync
 	LOOP=$(losetup -f --show --direct-io=on "$SCRATCH/backing.img")
 	N=$(basename "$LOOP")
+	# It keeps its scheduler from its last attachment: start from none.
+	echo none > "/sys/block/$N/queue/scheduler"
 }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }

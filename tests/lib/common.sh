@@ -53,6 +53,9 @@ attach_loop() {
 	l=$(losetup -f --show --direct-io=on "$f") || fail "losetup failed"
 	LOOPS="$LOOPS $l"
 	LOOP=$l
+	# A loop device keeps its queue's scheduler from its last attachment
+	# (another run may have left bfq): every test starts from none.
+	echo none > "/sys/block/$(basename "$l")/queue/scheduler" || fail "cannot set the scheduler of $l to none"
 }
 
 # within A B PCT: |A - B| <= PCT % of B
