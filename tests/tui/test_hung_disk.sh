@@ -15,8 +15,16 @@ need_cmd tmux losetup fusermount
 [ -c /dev/fuse ] || skip "needs /dev/fuse"
 setup_scratch
 
-children() { ps -eo stat=,comm= | awk '$1 !~ /^Z/ && ($2 == "iosched-reader" || $2 == "iosched-switch")' | wc -l; }
-[ "$(children)" = 0 ] || skip "an earlier run's children are still in the kernel"
+KIDS="" # the tool's child processes, found before q
+# How many of them are still running (a zombie has ended).
+children() {
+	local n=0 k st
+	for k in $KIDS; do
+		st=$(ps -o stat= -p "$k" 2>/dev/null)
+		case $st in "" | Z*) ;; *) n=$((n + 1)) ;; esac
+	done
+	echo "$n"
+}
 
 mkdir "$SCRATCH/back" "$SCRATCH/fuse"
 dd if=/dev/zero of="$SCRATCH/back/disk.img" bs=1M count=16 status=none
@@ -51,6 +59,8 @@ wait_for "^$N +loop +none -> mq-deadline [0-9.]+s" 5 || fail "the switch is not 
 sleep 1
 [ "$(sched_of "$N")" = none ] || fail "the switch went through on a hung disk?"
 
+TOOL=$(pgrep -o -f -x "$BIN -d 0.5 --disk $N") || fail "cannot find the tool's pid"
+KIDS=$(pgrep -P "$TOOL" | tr '\n' ' ')
 t0=$(date +%s.%N)
 keys q
 rc=$(wait_exit 10)

@@ -52,7 +52,7 @@ wait_for "$N +scheduler (none -> mq-deadline in [0-9.]+ ms|: cannot set)" 20 || 
 note "$(screen | grep -oE "$N +scheduler .*" | head -n1 | sed 's/ *│.*//')"
 c1=$(clock); sleep 1.2; c2=$(clock)
 [ "$c1" != "$c2" ] || fail "the screen stopped after the disk went"
-TOOL=$(pgrep -f -x "$BIN -d 0.5 --disk $N") || fail "cannot find the tool's pid"
+TOOL=$(pgrep -o -f -x "$BIN -d 0.5 --disk $N") || fail "cannot find the tool's pid"
 kids=$(pgrep -P "$TOOL" | tr '\n' ' ')
 keys Escape q
 rc=$(wait_exit 10)
