@@ -56,7 +56,6 @@ struct options {
 	uid_t config_uid;                       /* who owns it (the invoking user under sudo) */
 	gid_t config_gid;
 	unsigned long long from_config;         /* bit i: defs[i] was set by the file */
-	int in_config;                          /* applying the file's lines now */
 	int probe_rate_given;                   /* --probe-rate was on the command line */
 	/* A/B */
 	char *ab;                               /* --ab list, owned */

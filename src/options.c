@@ -319,15 +319,10 @@ static int def_index(const char *name)
 	return -1;
 }
 
-/* A file option: given once, not empty; the command line may replace
- * what the configuration file set. */
-static int set_path(const char *opt, char **dst, const char *arg, char *err, size_t len, const struct options *o)
+/* A file option: not empty. (Given twice in one place is refused by
+ * seen_twice; the command line replaces what the configuration file set.) */
+static int set_path(const char *opt, char **dst, const char *arg, char *err, size_t len)
 {
-	int i = def_index(opt + 2);
-	if (*dst && !(i >= 0 && (o->from_config >> i & 1) && !o->in_config)) {
-		snprintf(err, len, "%s: given twice; give it once", opt);
-		return -1;
-	}
 	if (!*arg) {
 		snprintf(err, len, "%s: empty path", opt);
 		return -1;
@@ -367,15 +362,15 @@ static int apply(int c, const char *arg, struct options *o, char *err, size_t le
 		o->batch = 1;
 		return 0;
 	case OPT_RECORD:
-		return set_path("--record", &o->record, arg, err, len, o);
+		return set_path("--record", &o->record, arg, err, len);
 	case OPT_REPLAY:
-		return set_path("--replay", &o->replay, arg, err, len, o);
+		return set_path("--replay", &o->replay, arg, err, len);
 	case OPT_PROM:
-		return set_path("--prometheus-textfile", &o->prom_file, arg, err, len, o);
+		return set_path("--prometheus-textfile", &o->prom_file, arg, err, len);
 	case OPT_REPLAY_SPEED:
 		return parse_speed(arg, o, err, len);
 	case OPT_THEME:
-		return set_path("--theme", &o->theme, arg, err, len, o);
+		return set_path("--theme", &o->theme, arg, err, len);
 	case OPT_NO_COLOR:
 		o->no_color = 1;
 		return 0;
@@ -403,15 +398,7 @@ static int apply(int c, const char *arg, struct options *o, char *err, size_t le
 	case OPT_PROBE_SIZE:
 		return parse_bytes("probe-size", arg, 512, PROBE_SIZE_MAX, &o->probe_size, err, len);
 	case OPT_PROBE_FILE:
-		if (o->probe_file) {
-			snprintf(err, len, "--probe-file: given twice; one probe file per run");
-			return -1;
-		}
-		if (!*arg) {
-			snprintf(err, len, "--probe-file: empty path");
-			return -1;
-		}
-		return set_string(&o->probe_file, arg, err, len);
+		return set_path("--probe-file", &o->probe_file, arg, err, len);
 	case OPT_PROBE_FILE_SIZE:
 		return parse_bytes("probe-file-size", arg, PROBE_FILE_SIZE_MIN, PROBE_FILE_SIZE_MAX,
 				   &o->probe_file_size, err, len);
@@ -636,7 +623,6 @@ static int read_config(int argc, char **argv, struct options *o, char *err, size
 		snprintf(err, len, "%s (--no-config skips it)", why);
 		return -1;
 	}
-	o->in_config = 1;
 	int rc = 0;
 	uint64_t seen = 0;
 	for (size_t k = 0; k < f.n && rc == 0; k++) {
@@ -661,7 +647,6 @@ static int read_config(int argc, char **argv, struct options *o, char *err, size
 		if (i >= 0)
 			o->from_config |= 1ull << i;
 	}
-	o->in_config = 0;
 	config_free(&f);
 	return rc;
 }

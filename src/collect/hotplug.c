@@ -66,32 +66,29 @@ void hotplug_close(struct hotplug *h)
 	free(h);
 }
 
-static void add_change(struct hotplug_change *out, size_t max, size_t *n, const char *name, int added)
+/* Each disk of a that b lacks (by name and size) becomes a change. */
+static void missing(const struct disk_info *a, size_t na, const struct disk_info *b, size_t nb, int added,
+		    struct hotplug_change *out, size_t max, size_t *n)
 {
-	if (*n < max) {
-		util_strlcpy(out[*n].name, name, sizeof out[*n].name);
-		out[*n].added = added;
+	for (size_t i = 0; i < na; i++) {
+		size_t k = 0;
+		while (k < nb && strcmp(b[k].name, a[i].name) != 0)
+			k++;
+		if (k < nb && b[k].size_bytes == a[i].size_bytes)
+			continue;
+		if (*n < max) {
+			util_strlcpy(out[*n].name, a[i].name, sizeof out[*n].name);
+			out[*n].added = added;
+		}
+		(*n)++;
 	}
-	(*n)++;
 }
 
 size_t hotplug_diff(const struct disk_info *old, size_t nold, const struct disk_info *cur, size_t ncur,
 		    struct hotplug_change *out, size_t max)
 {
 	size_t n = 0;
-	for (size_t i = 0; i < nold; i++) {
-		size_t k = 0;
-		while (k < ncur && strcmp(cur[k].name, old[i].name) != 0)
-			k++;
-		if (k == ncur || cur[k].size_bytes != old[i].size_bytes)
-			add_change(out, max, &n, old[i].name, 0);
-	}
-	for (size_t k = 0; k < ncur; k++) {
-		size_t i = 0;
-		while (i < nold && strcmp(old[i].name, cur[k].name) != 0)
-			i++;
-		if (i == nold || old[i].size_bytes != cur[k].size_bytes)
-			add_change(out, max, &n, cur[k].name, 1);
-	}
+	missing(old, nold, cur, ncur, 0, out, max, &n);
+	missing(cur, ncur, old, nold, 1, out, max, &n);
 	return n;
 }

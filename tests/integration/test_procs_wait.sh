@@ -6,20 +6,14 @@
 # io_wait_pct is high; at exit kernel.task_delayacct is off again.
 . "$(dirname "$0")/../lib/common.sh"
 need_root
-need_cmd fio jq losetup fusermount
-/usr/bin/python3 -c 'import fusepy' 2>/dev/null || skip "needs python3-fusepy"
+need_cmd fio jq losetup
+need_slowfs
 [ -r /proc/sys/kernel/task_delayacct ] || skip "kernel without delay accounting"
 setup_scratch
 
 was=$(cat /proc/sys/kernel/task_delayacct)
 on_exit "echo $was > /proc/sys/kernel/task_delayacct"
-mkdir "$SCRATCH/back" "$SCRATCH/fuse"
-dd if=/dev/urandom of="$SCRATCH/back/disk.img" bs=1M count=256 status=none
-"$(dirname "$0")/../lib/slowfs.py" "$SCRATCH/back" "$SCRATCH/fuse" 0.002 &
-on_exit "fusermount -u $SCRATCH/fuse"
-for _ in $(seq 50); do mountpoint -q "$SCRATCH/fuse" && break; sleep 0.1; done
-L=$(losetup -f --show "$SCRATCH/fuse/disk.img") || fail "losetup on slowfs failed"
-on_exit "losetup -d $L"
+slow_loop 0.002 256 random; L=$SLOW
 
 "$BIN" --json -d 1 -n 8 --no-probe --disk "$(basename "$L")" --enable-delayacct > "$SCRATCH/out.json" 2> "$SCRATCH/err" &
 P=$!

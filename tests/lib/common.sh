@@ -58,6 +58,47 @@ attach_loop() {
 	echo none > "/sys/block/$(basename "$l")/queue/scheduler" || fail "cannot set the scheduler of $l to none"
 }
 
+# A slow disk: a loop device on a file in a FUSE file system
+# (tests/lib/slowfs.py) that sleeps in every request. have_slowfs says
+# whether one can be made here; need_slowfs skips the test if not.
+have_slowfs() {
+	command -v fusermount >/dev/null && [ -c /dev/fuse ] && /usr/bin/python3 -c 'import fusepy' 2>/dev/null
+}
+need_slowfs() { have_slowfs || skip "needs python3-fusepy, /dev/fuse and fusermount"; }
+
+# slow_loop DELAY_S SIZE_MB [random] -> sets SLOW=/dev/loopN (scheduler
+# none) and SLOWFS (the server's pid). The file holds zeros, or random data
+# with "random". At exit the server is killed with SIGKILL (libfuse takes
+# SIGTERM only after the request it sleeps in), which fails the requests it
+# holds, so the device can be detached at once; a test that must wait for
+# something stuck on the disk kills it itself first.
+slow_loop() {
+	local src=/dev/zero
+	[ "${3:-}" = random ] && src=/dev/urandom
+	mkdir -p "$SCRATCH/back" "$SCRATCH/fuse"
+	dd if="$src" of="$SCRATCH/back/disk.img" bs=1M count="$2" status=none || fail "cannot write the slow disk's file"
+	"$TOP/tests/lib/slowfs.py" "$SCRATCH/back" "$SCRATCH/fuse" "$1" &
+	SLOWFS=$!
+	disown "$SLOWFS" # killed at exit on purpose: no job report
+	on_exit "fusermount -u -z $SCRATCH/fuse"
+	on_exit "kill -9 $SLOWFS"
+	for _ in $(seq 50); do mountpoint -q "$SCRATCH/fuse" && break; sleep 0.1; done
+	mountpoint -q "$SCRATCH/fuse" || fail "slowfs did not mount"
+	SLOW=$(losetup -f --show "$SCRATCH/fuse/disk.img") || fail "losetup on slowfs failed"
+	LOOPS="$LOOPS $SLOW"
+	echo none > "/sys/block/$(basename "$SLOW")/queue/scheduler" || fail "cannot set the scheduler of $SLOW to none"
+}
+
+# running PID...: how many of these processes still run (a zombie has ended).
+running() {
+	local n=0 p st
+	for p in "$@"; do
+		st=$(ps -o stat= -p "$p" 2>/dev/null)
+		case $st in "" | Z*) ;; *) n=$((n + 1)) ;; esac
+	done
+	echo "$n"
+}
+
 # within A B PCT: |A - B| <= PCT % of B
 within() {
 	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b != 0 && d <= b * p / 100) }'

@@ -39,15 +39,8 @@ keys q
 [ "$(wait_exit 10)" = 0 ] || fail "exit status not 0"
 kill "$FIO"; wait "$FIO" 2>/dev/null
 
-if /usr/bin/python3 -c 'import fusepy' 2>/dev/null && [ -c /dev/fuse ] && command -v fusermount >/dev/null; then
-	mkdir "$SCRATCH/back" "$SCRATCH/fuse"
-	dd if=/dev/zero of="$SCRATCH/back/disk.img" bs=1M count=16 status=none
-	"$(dirname "$0")/../lib/slowfs.py" "$SCRATCH/back" "$SCRATCH/fuse" 0.2 &
-	on_exit "fusermount -u $SCRATCH/fuse"
-	for _ in $(seq 50); do mountpoint -q "$SCRATCH/fuse" && break; sleep 0.1; done
-	mountpoint -q "$SCRATCH/fuse" || fail "slowfs did not mount"
-	S=$(losetup -f --show "$SCRATCH/fuse/disk.img") || fail "losetup on slowfs failed"
-	on_exit "losetup -d $S"
+if have_slowfs; then
+	slow_loop 0.2 16; S=$SLOW
 	SN=$(basename "$S")
 	"$SCRATCH/fio-blk" --name=w --filename="$S" --rw=randwrite --bs=4k --direct=1 --ioengine=psync --thread \
 		--disk_util=0 --time_based --runtime=60 --output=/dev/null &

@@ -10,38 +10,19 @@
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_root
-need_cmd tmux losetup fusermount
-/usr/bin/python3 -c 'import fusepy' 2>/dev/null || skip "needs python3-fusepy"
-[ -c /dev/fuse ] || skip "needs /dev/fuse"
+need_cmd tmux losetup
+need_slowfs
 setup_scratch
 
 KIDS="" # the tool's child processes, found before q
-# How many of them are still running (a zombie has ended).
-children() {
-	local n=0 k st
-	for k in $KIDS; do
-		st=$(ps -o stat= -p "$k" 2>/dev/null)
-		case $st in "" | Z*) ;; *) n=$((n + 1)) ;; esac
-	done
-	echo "$n"
-}
+# shellcheck disable=SC2086 # a list of pids
+children() { running $KIDS; }
 
-mkdir "$SCRATCH/back" "$SCRATCH/fuse"
-dd if=/dev/zero of="$SCRATCH/back/disk.img" bs=1M count=16 status=none
-"$(dirname "$0")/../lib/slowfs.py" "$SCRATCH/back" "$SCRATCH/fuse" 30 &
-FUSE=$!
-on_exit "fusermount -u -z $SCRATCH/fuse"
-for _ in $(seq 50); do mountpoint -q "$SCRATCH/fuse" && break; sleep 0.1; done
-mountpoint -q "$SCRATCH/fuse" || fail "slowfs did not mount"
-L=$(losetup -f --show "$SCRATCH/fuse/disk.img") || fail "losetup on slowfs failed"
+slow_loop 30 16; L=$SLOW
 N=$(basename "$L")
-on_exit "losetup -d $L"
-on_exit "echo none > /sys/block/$N/queue/scheduler"
-# A loop device keeps its queue's scheduler across attachments: start from none.
-echo none > "/sys/block/$N/queue/scheduler" || fail "cannot set $N's scheduler to none"
-# Killing the FUSE server (SIGKILL: libfuse takes SIGTERM only after the
-# request it sleeps in) fails the requests it holds: the children end.
-on_exit "kill -9 $FUSE; for _ in \$(seq 100); do [ \"\$(children)\" = 0 ] && break; sleep 0.1; done"
+# Killing the FUSE server fails the requests it holds: the children end
+# (waited for here, before the device is let go).
+on_exit "kill -9 $SLOWFS; for _ in \$(seq 100); do [ \"\$(children)\" = 0 ] && break; sleep 0.1; done"
 
 tmux_start "$BIN -d 0.5 --disk $N 2> $SCRATCH/stderr"
 wait_for "^in flight [0-9]+ ms" 5 || fail "the probe's read is not shown in flight"

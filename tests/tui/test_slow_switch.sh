@@ -10,21 +10,12 @@
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_root
-need_cmd tmux losetup fio fusermount
-/usr/bin/python3 -c 'import fusepy' 2>/dev/null || skip "needs python3-fusepy"
-[ -c /dev/fuse ] || skip "needs /dev/fuse"
+need_cmd tmux losetup fio
+need_slowfs
 setup_scratch
 
-mkdir "$SCRATCH/back" "$SCRATCH/fuse"
-dd if=/dev/urandom of="$SCRATCH/back/disk.img" bs=1M count=64 status=none
-"$(dirname "$0")/../lib/slowfs.py" "$SCRATCH/back" "$SCRATCH/fuse" 0.5 &
-on_exit "fusermount -u $SCRATCH/fuse"
-for _ in $(seq 50); do mountpoint -q "$SCRATCH/fuse" && break; sleep 0.1; done
-mountpoint -q "$SCRATCH/fuse" || fail "slowfs did not mount"
-L=$(losetup -f --show "$SCRATCH/fuse/disk.img") || fail "losetup on slowfs failed"
+slow_loop 0.5 64 random; L=$SLOW
 N=$(basename "$L")
-on_exit "losetup -d $L"
-on_exit "echo none > /sys/block/$N/queue/scheduler"
 fio --name=w --filename="$L" --rw=randwrite --bs=4k --direct=1 --ioengine=libaio --iodepth=16 \
 	--time_based --runtime=120 --output=/dev/null &
 on_exit "kill $!; wait $! 2>/dev/null"

@@ -9,23 +9,12 @@
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_root
-need_cmd tmux losetup fio fusermount
-/usr/bin/python3 -c 'import fusepy' 2>/dev/null || skip "needs python3-fusepy"
-[ -c /dev/fuse ] || skip "needs /dev/fuse"
+need_cmd tmux losetup fio
+need_slowfs
 setup_scratch
 
-mkdir "$SCRATCH/back" "$SCRATCH/fuse"
-dd if=/dev/zero of="$SCRATCH/back/disk.img" bs=1M count=16 status=none
-"$(dirname "$0")/../lib/slowfs.py" "$SCRATCH/back" "$SCRATCH/fuse" 0.5 &
-FUSE=$!
-on_exit "fusermount -u -z $SCRATCH/fuse"
-on_exit "kill -9 $FUSE"
-for _ in $(seq 50); do mountpoint -q "$SCRATCH/fuse" && break; sleep 0.1; done
-mountpoint -q "$SCRATCH/fuse" || fail "slowfs did not mount"
-L=$(losetup -f --show "$SCRATCH/fuse/disk.img") || fail "losetup on slowfs failed"
+slow_loop 0.5 16; L=$SLOW
 N=$(basename "$L")
-on_exit "losetup -d $L"
-echo none > "/sys/block/$N/queue/scheduler" || fail "cannot set $N's scheduler to none"
 fio --name=w --filename="$L" --rw=randwrite --bs=4k --direct=1 --ioengine=libaio --iodepth=16 \
 	--time_based --runtime=120 --output=/dev/null &
 FIO=$!
@@ -38,6 +27,7 @@ keys ']'
 wait_for "^$N +loop +none -> mq-deadline [0-9.]+s" 5 || fail "the switch is not shown as pending"
 kill "$FIO"; wait "$FIO" 2>/dev/null
 losetup -d "$L" || fail "cannot detach $L"
+LOOPS=${LOOPS/ $L/} # detached: its number may soon be another's
 # Gone within a refresh or two of the kernel clearing it (the probe lets
 # go within a second, the queue drains at 0.5 s a request).
 gone=0
@@ -58,8 +48,7 @@ keys Escape q
 rc=$(wait_exit 10)
 [ "$rc" = 0 ] || fail "exit status $rc: $(cat "$SCRATCH/stderr")"
 sleep 0.5
-for k in $kids; do
-	st=$(ps -o stat= -p "$k" 2>/dev/null)
-	case $st in "" | Z*) ;; *) fail "child $k of the tool still running ($st)" ;; esac
-done
+# shellcheck disable=SC2086 # a list of pids
+left=$(running $kids)
+[ "$left" = 0 ] || fail "$left child process(es) of the tool still running"
 echo "PASS"
