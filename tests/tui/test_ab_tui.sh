@@ -19,7 +19,7 @@ mount "$L" "$SCRATCH/mnt" || fail "mount failed"
 on_exit "umount $SCRATCH/mnt"
 clean() { [ "$(ls -A "$SCRATCH/mnt" | grep -v lost+found)" = "" ]; }
 
-tmux_start "cd $SCRATCH/cwd && $BIN -d 0.5 --disk $N --probe $N --dwell 2 --warmup 0.5 --load-size 64M --startup true --startup-runs 1"
+tmux_start "cd $SCRATCH/cwd && $BIN -d 0.5 --disk $N --probe $N --dwell 2 --warmup 0.5 --load-size 64M --startup true --startup-runs 1 2> $SCRATCH/stderr"
 wait_for "^$N +loop" || fail "no row for $N"
 
 keys A
@@ -65,5 +65,5 @@ keys S
 wait_for "cold start of 'true': [0-9.]+ s" 10 || fail "cold start not timed"
 keys q
 rc=$(wait_exit 20)
-[ "$rc" = 0 ] || fail "exit $rc"
+[ "$rc" = 0 ] || fail "exit $rc: $(tail -n 40 "$SCRATCH/stderr")"
 echo "PASS"
