@@ -24,11 +24,22 @@
 #define POLL_NS 100000000L
 /* How long probe_stop waits for a thread before leaving it behind. */
 #define STOP_WAIT_S 0.3
-/* A device node is closed and opened again this often: an open descriptor
- * keeps a detached loop device (or one whose image was unmounted) alive
- * until it is closed, so holding it for good would keep a device the user
- * removed. */
+/* An open descriptor keeps a loop device the user detaches (losetup -d)
+ * alive until its last close, and with two probing tools each holding it
+ * the last close may never come. So a paced probe holds the node only
+ * around a read: it closes it when the next read is further away than
+ * HOLD_S. A back-to-back probe keeps it and closes and opens it again
+ * every REOPEN_S. Neither is enough alone: under load a paced read can
+ * take most of its period, and two instances' reads then overlap without
+ * a gap (seen here: a detach still pending after 3 s). So both also watch
+ * a loop device's autoclear flag, which the kernel sets when a detach is
+ * deferred for want of the last close: a paced probe before each read, a
+ * back-to-back one every DETACH_POLL_S. Once it is on, the probe never
+ * opens the device again and ends; the last read in flight anywhere ends
+ * the device. */
+#define HOLD_S 0.005
 #define REOPEN_S 1.0
+#define DETACH_POLL_S 0.1
 
 struct probe {
 	struct probe_config cfg;
@@ -42,8 +53,10 @@ struct probe {
 	int stop;
 	int rate_changed;
 	/* thread only */
-	int fd;
+	int fd;                    /* -1 while a paced probe holds no node */
 	double opened;             /* mono time fd was opened */
+	int autoclear0;            /* a loop's autoclear flag at start; -1: none */
+	double autoclear_checked;  /* mono time it was last read */
 	uint64_t span;             /* bytes that can be read */
 	struct prng rng;
 };
@@ -212,18 +225,36 @@ static double pace(struct probe *p, double next, double rate)
 	return next;
 }
 
-/* Close and open the device node again (see REOPEN_S). Returns 0, or -1
- * when the device is gone (the probe's end is recorded). */
-static int reopen(struct probe *p, struct aioreader *io)
+/* A loop device's autoclear flag (0/1), or -1 for other disks. */
+static int loop_autoclear(const char *disk)
 {
-	/* Both copies go before the new open: a moment with the device closed
-	 * everywhere is what lets a detach the user asked for complete. */
+	char path[96];
+	uint64_t v;
+	if (util_pathf(path, sizeof path, "/sys/block/%s/loop/autoclear", disk) < 0 || util_read_u64(path, &v) < 0)
+		return -1;
+	return v != 0;
+}
+
+/* Let go of the device node, here and in the reader child. Returns 0, or
+ * -1 when the reader is gone (the probe's end is recorded). */
+static int device_close(struct probe *p, struct aioreader *io)
+{
+	if (p->fd < 0)
+		return 0;
 	int rc = aioreader_set_fd(io, -1);
+	close(p->fd);
+	p->fd = -1;
 	if (rc < 0) {
 		end_with(p, "the reader process ended: %s", strerror(-rc));
 		return -1;
 	}
-	close(p->fd);
+	return 0;
+}
+
+/* Open the device node and hand it to the reader. Returns 0, or -1 when
+ * the device is gone (the probe's end is recorded). */
+static int device_open(struct probe *p, struct aioreader *io)
+{
 	p->fd = open(p->st.path, O_RDONLY | O_DIRECT | O_CLOEXEC);
 	uint64_t bytes = 0;
 	if (p->fd < 0 || ioctl(p->fd, BLKGETSIZE64, &bytes) != 0 || bytes < p->cfg.io_size) {
@@ -233,12 +264,30 @@ static int reopen(struct probe *p, struct aioreader *io)
 	}
 	p->span = bytes;
 	p->opened = util_mono_now();
-	rc = aioreader_set_fd(io, p->fd);
+	int rc = aioreader_set_fd(io, p->fd);
 	if (rc < 0) {
 		end_with(p, "cannot hand %s to the reader process: %s", p->st.path, strerror(-rc));
 		return -1;
 	}
 	return 0;
+}
+
+/* Before a read in device mode: the node open, and no detach asked for.
+ * Returns 0, or -1 when the probe ends. */
+static int device_ready(struct probe *p, struct aioreader *io, double rate)
+{
+	double now = util_mono_now();
+	if (p->autoclear0 == 0 && (rate > 0 || now - p->autoclear_checked >= DETACH_POLL_S)) {
+		p->autoclear_checked = now;
+		if (loop_autoclear(p->cfg.disk) == 1) {
+			device_close(p, io);
+			end_with(p, "the loop device is being detached (losetup -d); probe stopped");
+			return -1;
+		}
+	}
+	if (p->fd >= 0 && rate <= 0 && now - p->opened >= REOPEN_S && device_close(p, io) < 0)
+		return -1;
+	return p->fd >= 0 ? 0 : device_open(p, io);
 }
 
 static void run(struct probe *p, struct aioreader *io)
@@ -253,12 +302,14 @@ static void run(struct probe *p, struct aioreader *io)
 			return;
 		if (rate > 0) {
 			next = pace(p, next, rate);
+			if (p->st.mode == PROBE_MODE_DEVICE && next - util_mono_now() > HOLD_S && device_close(p, io) < 0)
+				return;
 			if (wait_until(p, next)) {
 				next = util_mono_now(); /* new rate or stop: start afresh */
 				continue;
 			}
 		}
-		if (p->st.mode == PROBE_MODE_DEVICE && util_mono_now() - p->opened >= REOPEN_S && reopen(p, io) < 0)
+		if (p->st.mode == PROBE_MODE_DEVICE && device_ready(p, io, rate) < 0)
 			return;
 		int64_t ns = read_once(p, io);
 		if (ns < 0)
@@ -313,6 +364,7 @@ static int open_device(struct probe *p, char *err, size_t len)
 		}
 		p->span = bytes;
 		p->opened = util_mono_now();
+		p->autoclear0 = loop_autoclear(p->cfg.disk);
 		p->st.mode = PROBE_MODE_DEVICE;
 		util_fmt(p->st.why, sizeof p->st.why, "reads %s", p->st.path);
 		return 0;

@@ -13,9 +13,7 @@ setup_scratch
 attach_loop 1024; L=$LOOP
 N=$(basename "$L")
 mkfs.ext4 -q -E nodiscard "$L" || fail "mkfs failed"
-mkdir "$SCRATCH/mnt"
-mount "$L" "$SCRATCH/mnt" || fail "mount failed"
-on_exit "umount $SCRATCH/mnt"
+mount_scratch "$L" "$SCRATCH/mnt"
 clean() { [ "$(ls -A "$SCRATCH/mnt" | grep -v lost+found)" = "" ]; }
 
 "$BIN" --ab none,bfq:low_latency=0 --disk "$N" --rounds 2 --dwell 2 --warmup 0.5 --load-size 128M --format json \

@@ -13,9 +13,7 @@ setup_scratch
 attach_loop 256; L=$LOOP
 N=$(basename "$L")
 mkfs.ext4 -q -F -E nodiscard "$L" || fail "mkfs.ext4 failed"
-mkdir "$SCRATCH/mnt"
-mount "$L" "$SCRATCH/mnt" || fail "mount failed"
-on_exit "umount $SCRATCH/mnt"
+mount_scratch "$L" "$SCRATCH/mnt"
 fallocate -l 80M "$SCRATCH/mnt/direct" || fail "fallocate failed"
 
 "$BIN" -b --json -d 0.5 -n 24 --disk "$N" --no-probe --procs 1000 > "$SCRATCH/ours.json" 2> "$SCRATCH/ours.err" &

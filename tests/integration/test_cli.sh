@@ -53,12 +53,18 @@ fi
 "$BIN" --json -n 2 -d 0.05 --no-probe | jq -e 'has("ts") and has("interval_s") and (.disks | type == "array")' >/dev/null ||
 	fail "JSON lines lack ts/interval_s/disks"
 
-# Start-up: with a 50 ms interval the first sample is out within 100 ms.
+# Start-up: the first sample (it needs one interval, for its rates) is
+# out soon after that interval: with a 50 ms interval, start-up adds
+# little. The bound is from tests/timing-margins.sh, 20 runs under
+# tests/alongside.sh (another iosched-top and a fio writer on another loop
+# device), twice: at most 132 and 195 ms with the sanitizer build, 83 and
+# 123 ms with the plain one (quiet: about 60-90 ms). 400 ms is twice the
+# worst seen: a shared CI machine is noisier still.
 start=$(date +%s%N)
 "$BIN" -b -n 1 -d 0.05 --no-probe > /dev/null || fail "batch run failed"
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 note "first batch sample after ${ms} ms (interval 50 ms)"
-[ "$ms" -lt 100 ] || fail "first sample took ${ms} ms, over 100 ms"
+[ "$ms" -lt 400 ] || fail "first sample took ${ms} ms, over 400 ms"
 
 # The man page renders without warnings.
 if command -v groff >/dev/null; then

@@ -36,7 +36,10 @@ in_appear=$(awk -v a="$seen" -v b="$t_attach" 'BEGIN { printf "%.2f", a - b }')
 in_gone=$(awk -v a="$gone" -v b="$t_detach" 'BEGIN { printf "%.2f", a - b }')
 note "appeared $in_appear s after the attach, gone $in_gone s after the detach (refresh 0.5 s)"
 # One refresh, and a little for the sample to be taken and stamped (a
-# rescan without the monitor would come only after 30 s).
+# rescan without the monitor would come only after 30 s). Measured with
+# tests/timing-margins.sh, 20 runs under tests/alongside.sh (another
+# iosched-top probing every disk, this one included, and a fio writer on
+# another loop device): appeared at most 0.01 s, gone at most 0.50 s after.
 awk -v d="$in_appear" 'BEGIN { exit !(d <= 0.9) }' || fail "appeared only after $in_appear s"
 awk -v d="$in_gone" 'BEGIN { exit !(d <= 0.9) }' || fail "went only after $in_gone s"
 

@@ -24,9 +24,7 @@ attach_loop 512; L=$LOOP
 N=$(basename "$L")
 mkfs.ext4 -q -E nodiscard "$L" || fail "mkfs failed"
 MNT=$SCRATCH/mnt
-mkdir "$MNT"
-mount "$L" "$MNT" || fail "mount failed"
-on_exit "umount $MNT"
+mount_scratch "$L" "$MNT"
 DA=/proc/sys/kernel/task_delayacct
 DA0=$(cat $DA)
 # Put back only while a run of ours may have changed it (a test that fails
@@ -147,13 +145,26 @@ note "batch --set --restore --enable-delayacct, SIGTERM: scheduler and task_dela
 
 # A probe file being written when the run is killed: its temporary stays
 # (the final name only ever holds a whole file); the next run removes it.
+# The kill must land while the file is being written, not after: the run is
+# frozen (SIGSTOP) as soon as its temporary has some data, the temporary is
+# checked to be part-written, and only then is the run killed.
 F=$MNT/user.probe
+FULL=$((256 << 20))
 start -b -d 1 -n 30 --disk "$N" --probe-file "$F" --probe-file-size 256M
-for _ in $(seq 50); do ls -A "$MNT" | grep -q '^\.user\.probe\.[0-9]*\.tmp$' && break; sleep 0.1; done
-delay 0 200; sleep "$d"
+tmp="" size=0
+for _ in $(seq 500); do
+	tmp=$(ls -A "$MNT" | grep '^\.user\.probe\.[0-9]*\.tmp$')
+	size=$(stat -c %s "$MNT/$tmp" 2>/dev/null || echo 0)
+	[ -n "$tmp" ] && [ "$size" -gt 0 ] && break
+	sleep 0.01
+done
+kill -STOP "$P"
+size=$(stat -c %s "$MNT/$tmp" 2>/dev/null || echo 0)
+[ -n "$tmp" ] && [ "$size" -gt 0 ] && [ "$size" -lt $FULL ] && [ ! -e "$F" ] ||
+	fail "the probe file writer was not caught mid-way (temporary '${tmp}' of $size bytes, final name $( [ -e "$F" ] && echo present || echo absent))"
+note "probe file writer frozen at $((size >> 20)) MiB of 256, then killed"
 kill -KILL "$P"; finish
-tmp=$(ls -A "$MNT" | grep '^\.user\.probe\.[0-9]*\.tmp$')
-[ -n "$tmp" ] || fail "no temporary left by the killed probe file writer: $(leftovers)"
+[ -e "$MNT/$tmp" ] || fail "no temporary left by the killed probe file writer: $(leftovers)"
 [ ! -e "$F" ] || fail "an incomplete probe file has the final name"
 start -b -d 0.2 -n 1 --disk "$N" --probe-file "$F" --probe-file-size 256M
 finish

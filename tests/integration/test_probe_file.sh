@@ -13,9 +13,7 @@ setup_scratch
 attach_loop 160 fill; L=$LOOP
 N=$(basename "$L")
 mkfs.ext4 -q -E nodiscard "$L" || fail "mkfs failed"
-mkdir "$SCRATCH/mnt"
-mount "$L" "$SCRATCH/mnt" || fail "mount failed"
-on_exit "umount $SCRATCH/mnt"
+mount_scratch "$L" "$SCRATCH/mnt"
 F="$SCRATCH/mnt/probe.dat"
 
 "$BIN" --json -d 1 -n 4 --disk "$N" --probe-file "$F" --probe-file-size 32M --probe-rate max \

@@ -19,14 +19,21 @@ slow_loop 0.002 256 random; L=$SLOW
 P=$!
 sleep 1 # delay accounting is on now: fio starts after it, so its waits count
 fio --name=r --filename="$L" --rw=randread --bs=4k --iodepth=1 --ioengine=psync --direct=1 --time_based --runtime=5 \
-	--output-format=json --output="$SCRATCH/fio.json" || fail "fio failed"
+	--output-format=json --output="$SCRATCH/fio.json" &
+FIO=$!
+# fio's processes (its job process is a child), by pid: another fio on the
+# machine must not be taken for this one.
+for _ in $(seq 50); do [ -n "$(pgrep -P $FIO)" ] && break; sleep 0.1; done
+ours=$(echo $FIO $(pgrep -P $FIO) | tr ' ' ,)
+wait $FIO || fail "fio failed"
 wait $P || fail "iosched-top exited $?"
 [ "$(cat /proc/sys/kernel/task_delayacct)" = "$was" ] || fail "task_delayacct left at $(cat /proc/sys/kernel/task_delayacct)"
-[ "$was" = 1 ] || grep -q "task_delayacct set back to 0" "$SCRATCH/err" || fail "no word on restoring task_delayacct"
+[ "$was" = 1 ] || grep -q "task_delayacct set back to 0" "$SCRATCH/err" || fail "no word on restoring task_delayacct: $(cat "$SCRATCH/err")"
 clat=$(jq '.jobs[0].read.clat_ns.mean / 1000' "$SCRATCH/fio.json")
 # fio's job process (the reader: its parent reads little), in lines where it
 # waited; lines from before it started or after it ended have no such row.
-jq -c '[.procs[] | select(.comm == "fio" and .wait == "ok" and .read_iops > 100)] | max_by(.read_iops) // empty' "$SCRATCH/out.json" > "$SCRATCH/fio_rows"
+jq -c --argjson ours "[$ours]" '[.procs[] | select((.pid as $p | $ours | index($p)) and .wait == "ok" and .read_iops > 100)]
+	| max_by(.read_iops) // empty' "$SCRATCH/out.json" > "$SCRATCH/fio_rows"
 [ -s "$SCRATCH/fio_rows" ] || fail "no fio row with measured waits: $(jq -c '[.procs[] | select(.comm == "fio")]' "$SCRATCH/out.json" | head -3)"
 avg=$(jq -s 'map(.avg_wait_us) | add / length' "$SCRATCH/fio_rows")
 pct=$(jq -s 'map(.io_wait_pct) | min' "$SCRATCH/fio_rows")

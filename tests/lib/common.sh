@@ -14,11 +14,27 @@ need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root (loop devices)"; }
 need_cmd() { for c in "$@"; do command -v "$c" >/dev/null 2>&1 || skip "needs $c"; done; }
 
 # Scratch space and cleanup. Every test calls setup_scratch first; the
-# trap detaches exactly the loop devices this test attached.
+# trap, which runs on failure and on INT/TERM/HUP too, undoes everything
+# the test made, in this order:
+#  1. every process the test started, however deep (a tool's reader child,
+#     a tmux server, a FUSE server), killed through the test's own cgroup
+#     (see test_cgroup below), so no file of a mount is held open;
+#  2. what the test registered with on_exit, last first (an unmount before
+#     the detach of its device);
+#  3. the loop devices it attached, back on none, then detached;
+#  4. the scratch directory (its tmux sockets with it).
+# A test that changes kernel.task_delayacct puts it back itself, and only
+# while a change of its own is in place: a blanket "as it was at the start"
+# would undo another program's change made meanwhile (seen here).
+# IOSCHED_TEST_TMP (set by tests/run-all.sh) is where scratch directories
+# go; the suite checks after each test that nothing of it is left there.
 LOOPS=""
 CLEANUPS=()
+DA_FILE=/proc/sys/kernel/task_delayacct
+TEST_CG=""
 cleanup() {
-	# Last registered first: an unmount before the detach of its device.
+	trap '' INT TERM HUP # a second signal must not cut the cleanup short
+	kill_test_processes
 	for ((i = ${#CLEANUPS[@]} - 1; i >= 0; i--)); do eval "${CLEANUPS[i]}" 2>/dev/null; done
 	for l in $LOOPS; do
 		# Leave the queue as we found it before letting the device go.
@@ -27,17 +43,86 @@ cleanup() {
 		losetup -d "$l" 2>/dev/null
 	done
 	[ -n "${SCRATCH:-}" ] && rm -rf "$SCRATCH"
+	if [ -n "$TEST_CG" ]; then
+		# Out of it (a cgroup with a process in it cannot go), then away.
+		echo $$ > "$(dirname "$TEST_CG")/cgroup.procs" 2>/dev/null
+		rmdir "$TEST_CG/run" "$TEST_CG/cleanup" "$TEST_CG" 2>/dev/null
+	fi
 }
+
+# The cgroup v2 hierarchy, if one is mounted and writable here, else "".
+cgroup2_root() { awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts; }
+
+# test_cgroup: put this test (and so everything it starts) in a cgroup of
+# its own, named after its pid, so the cleanup can find and kill every
+# process it started even when they left its process tree (daemons,
+# children of a killed tool). Without cgroup v2 the cleanup falls back to
+# the test's process tree.
+test_cgroup() {
+	local root parent
+	root=$(cgroup2_root)
+	[ -n "$root" ] && [ -w "$root" ] || return 0
+	parent=$root$(sed -n 's/^0:://p' /proc/self/cgroup)
+	TEST_CG=${parent%/}/iosched-test.$$
+	if mkdir -p "$TEST_CG/run" "$TEST_CG/cleanup" 2>/dev/null && echo $$ > "$TEST_CG/run/cgroup.procs" 2>/dev/null; then
+		return 0
+	fi
+	rmdir "$TEST_CG/run" "$TEST_CG/cleanup" "$TEST_CG" 2>/dev/null
+	TEST_CG=""
+}
+
+# descendants PID: every process below PID, deepest last.
+descendants() {
+	local c
+	for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do echo "$c"; descendants "$c"; done
+}
+
+# Kill everything the test started and wait (up to 10 s: a process in the
+# kernel on a FUSE file dies when its server does) until it is gone.
+kill_test_processes() {
+	local procs=() p
+	if [ -n "$TEST_CG" ]; then
+		echo $$ > "$TEST_CG/cleanup/cgroup.procs" 2>/dev/null
+		echo 1 > "$TEST_CG/run/cgroup.kill" 2>/dev/null
+		for _ in $(seq 100); do [ -s "$TEST_CG/run/cgroup.procs" ] || return 0; sleep 0.1; done
+		echo "  cleanup: still running after SIGKILL: $(xargs < "$TEST_CG/run/cgroup.procs")" >&2
+		return 0
+	fi
+	mapfile -t procs < <(descendants $$)
+	[ ${#procs[@]} -gt 0 ] || return 0
+	kill -KILL "${procs[@]}" 2>/dev/null
+	for _ in $(seq 100); do [ "$(running "${procs[@]}")" = 0 ] && return 0; sleep 0.1; done
+}
+
 setup_scratch() {
-	SCRATCH=$(mktemp -d /var/tmp/iosched-test.XXXXXX)
+	SCRATCH=$(mktemp -d "${IOSCHED_TEST_TMP:-/var/tmp}/iosched-test.XXXXXX") || fail "cannot make a scratch directory"
 	# An empty configuration of the test's own: a user's file (or one a
 	# test saved with W) must not change what the tests see.
 	export XDG_CONFIG_HOME=$SCRATCH/xdg HOME=$SCRATCH/home
 	unset SUDO_USER SUDO_UID SUDO_GID NO_COLOR
 	trap cleanup EXIT
 	trap 'exit 130' INT TERM HUP
+	[ "$(id -u)" -eq 0 ] && test_cgroup
 }
 on_exit() { CLEANUPS+=("$1"); }
+
+# unmount_scratch DIR: unmount, waiting up to 5 s while the file system is
+# busy (a process that was just killed may still hold a file on it); if it
+# stays busy, say who holds it and detach it lazily, so no mount is left.
+unmount_scratch() {
+	mountpoint -q "$1" || return 0
+	for _ in $(seq 50); do umount "$1" 2>/dev/null && return 0; sleep 0.1; done
+	echo "  cleanup: $1 busy for 5 s: $(fuser -vm "$1" 2>&1 | tail -n +2 | xargs); unmounted lazily" >&2
+	umount -l "$1"
+}
+
+# mount_scratch DEV DIR: mount DEV on DIR (made if needed); the cleanup
+# unmounts it.
+mount_scratch() {
+	mkdir -p "$2"
+	mount "$1" "$2" || fail "cannot mount $1 on $2"
+	on_exit "unmount_scratch $2"
+}
 
 # attach_loop SIZE_MB [fill] -> sets LOOP=/dev/loopN (not printed: a
 # command substitution would run it in a subshell and the trap would never

@@ -1,15 +1,19 @@
 # Driving the full-screen view in tmux, for the tests under tests/tui.
 # Source after common.sh; call tmux_start CMD (a private server, 120x40).
 
-SOCK="iosched-tui-$$"
-T() { tmux -L "$SOCK" "$@"; }
+# The server's socket lives in the test's scratch directory (-S, not -L:
+# a -L socket stays in /tmp/tmux-UID after its server is gone), so the
+# cleanup removes it with the directory.
+SOCK="tui"
+tsock() { echo "$SCRATCH/tmux-$SOCK"; }
+T() { tmux -S "$(tsock)" "$@"; }
 screen() { T capture-pane -p -t main; }
 keys() { T send-keys -t main "$@"; }
 
 # tmux_start CMD: run CMD in a fresh session; its exit status lands in
 # $SCRATCH/rc. The server is killed when the test ends.
 tmux_start() {
-	on_exit "tmux -L $SOCK kill-server"
+	on_exit "tmux -S $(tsock) kill-server"
 	T -f /dev/null new-session -d -s main -x "${TMUX_W:-120}" -y "${TMUX_H:-40}" \
 		"$1; echo \$? > $SCRATCH/rc; sleep 60"
 }
@@ -19,7 +23,7 @@ tmux_start() {
 tmux_restart() {
 	rm -f "$SCRATCH/rc"
 	T kill-server 2>/dev/null
-	SOCK="$SOCK-r$RANDOM"
+	SOCK="r$RANDOM"
 	tmux_start "$1"
 }
 

@@ -15,8 +15,7 @@ attach_loop 512; L=$LOOP
 N=$(basename "$L")
 mkfs.ext4 -q -E nodiscard "$L" || fail "mkfs failed"
 mkdir "$SCRATCH/mnt" "$SCRATCH/cwd"
-mount "$L" "$SCRATCH/mnt" || fail "mount failed"
-on_exit "umount $SCRATCH/mnt"
+mount_scratch "$L" "$SCRATCH/mnt"
 clean() { [ "$(ls -A "$SCRATCH/mnt" | grep -v lost+found)" = "" ]; }
 
 tmux_start "cd $SCRATCH/cwd && $BIN -d 0.5 --disk $N --probe $N --dwell 2 --warmup 0.5 --load-size 64M --startup true --startup-runs 1 2> $SCRATCH/stderr"

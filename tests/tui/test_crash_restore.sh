@@ -10,10 +10,15 @@ need_root
 need_cmd tmux
 setup_scratch
 
+# Each signal gets a server of its own; its cleanup is registered here, in
+# the test's shell (run_and_signal runs in a command substitution, whose
+# on_exit would be lost).
+new_server() { # SIGNAL
+	T kill-server 2>/dev/null; SOCK="crash-$1"
+	on_exit "tmux -S $(tsock) kill-server"
+}
 run_and_signal() { # SIGNAL: start, send it, check the terminal; prints the exit status
 	rm -f "$SCRATCH/rc" "$SCRATCH/stty"
-	T kill-server 2>/dev/null; SOCK="iosched-crash-$$-$1"
-	on_exit "tmux -L $SOCK kill-server"
 	T -f /dev/null new-session -d -s main -x 100 -y 30 \
 		"$BIN -d 0.5 --no-probe --no-config; echo \$? > $SCRATCH/rc; stty -a > $SCRATCH/stty; sleep 60"
 	wait_for "^DEVICE" || fail "$1: no table"
@@ -29,12 +34,14 @@ run_and_signal() { # SIGNAL: start, send it, check the terminal; prints the exit
 }
 
 for sig in SEGV ABRT; do
+	new_server $sig
 	rc=$(run_and_signal $sig) || exit 1
 	rc=${rc##*$'\n'}
 	[ "$rc" != 0 ] || fail "$sig: exit status 0, as if nothing happened"
 	note "SIG$sig: exit status $rc, terminal restored"
 done
 for sig in TERM INT HUP; do
+	new_server $sig
 	rc=$(run_and_signal $sig) || exit 1
 	rc=${rc##*$'\n'}
 	[ "$rc" = 0 ] || fail "$sig: exit status $rc, not 0"

@@ -49,6 +49,9 @@ t1=$(date +%s.%N)
 took=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
 note "q to exit: $took s (exit status $rc); still in the kernel: $(children) child process(es)"
 [ "$rc" = 0 ] || fail "exit status $rc"
+# Measured with tests/timing-margins.sh, 20 runs under tests/alongside.sh
+# (another iosched-top and a fio writer on another loop device): at most
+# 1.14 s. Before the reads and switches moved to child processes: 21-25 s.
 awk -v t="$took" 'BEGIN { exit !(t <= 2.5) }' || fail "q took $took s: the exit waited for the hung disk"
 grep -q "scheduler -> mq-deadline is still in the kernel" "$SCRATCH/stderr" ||
 	fail "no word that the switch is still in the kernel: $(cat "$SCRATCH/stderr")"

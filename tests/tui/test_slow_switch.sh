@@ -43,6 +43,9 @@ done
 note "longest time between clock changes: ${maxgap}s (refresh 1 s)"
 [ "$(sched_of "$N")" = kyber ] || fail "switches did not complete in 40 s (sysfs: $(sched_of "$N"))"
 [ "$saw_pending" = 1 ] || fail "the pending switch was never shown"
+# A 1 s refresh seen through 0.25 s polls. Measured with
+# tests/timing-margins.sh, 20 runs under tests/alongside.sh (another
+# iosched-top and a fio writer on another loop device): at most 1.19 s.
 awk -v m="$maxgap" 'BEGIN { exit !(m <= 2.25) }' || fail "the screen froze: ${maxgap}s between clock changes"
 # The time the last switch took is shown in the row, and the log has both;
 # at least one was long (the point of this disk). The second may be quick:
