@@ -33,6 +33,9 @@ REPORTS=$PWD/build/test-reports
 # with direct I/O need a file system with O_DIRECT.
 SUITE=$(mktemp -d /var/tmp/iosched-suite.XXXXXX) || exit 1
 mkdir "$SUITE/tmp" "$SUITE/tmux" "$SUITE/xdg" "$SUITE/logs"
+# Tests run the tool as an unprivileged user on files in their scratch
+# directories: the way there must be open to all (mktemp made it 0700).
+chmod 755 "$SUITE" "$SUITE/tmp"
 export IOSCHED_TEST_TMP=$SUITE/tmp TMUX_TMPDIR=$SUITE/tmux XDG_CONFIG_HOME=$SUITE/xdg
 # No configuration file of the user's (or of sudo's caller) may change
 # what the tests see.
@@ -44,10 +47,23 @@ export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan.supp:print_supp
 DA_FILE=/proc/sys/kernel/task_delayacct
 DA_START=$(cat $DA_FILE 2>/dev/null)
 # The tests' cgroups (tests/lib/common.sh) are made beside where this
-# script runs.
+# script runs: in a cgroup of the suite's own (SUITE_CG/main), so that
+# another suite running at the same time, and its clean-up, never sees
+# ours. Without a writable cgroup v2 the tests fall back to their process
+# trees and the process check is left out.
 CG_ROOT=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
-CG_PARENT=""
-[ -n "$CG_ROOT" ] && CG_PARENT=$CG_ROOT$(sed -n 's/^0:://p' /proc/self/cgroup) && CG_PARENT=${CG_PARENT%/}
+CG_HOME="" SUITE_CG="" CG_PARENT=""
+if [ -n "$CG_ROOT" ] && [ -w "$CG_ROOT" ] && [ "$(id -u)" -eq 0 ]; then
+	CG_HOME=$CG_ROOT$(sed -n 's/^0:://p' /proc/self/cgroup)
+	CG_HOME=${CG_HOME%/}
+	SUITE_CG=$CG_HOME/iosched-suite.$$
+	if mkdir -p "$SUITE_CG/main" && echo $$ > "$SUITE_CG/main/cgroup.procs"; then
+		CG_PARENT=$SUITE_CG/main
+	else
+		rmdir "$SUITE_CG/main" "$SUITE_CG" 2>/dev/null
+		SUITE_CG=""
+	fi
+fi
 TMUX_DEFAULT=/tmp/tmux-$(id -u)
 tmux_default_sockets() { ls -A "$TMUX_DEFAULT" 2>/dev/null | grep '^iosched' | sort; }
 TMUX_AT_START=$(tmux_default_sockets)
@@ -100,6 +116,10 @@ remove_leftovers() {
 finish() {
 	remove_leftovers
 	rm -rf --one-file-system "$SUITE"
+	if [ -n "$SUITE_CG" ]; then
+		echo $$ > "$CG_HOME/cgroup.procs" 2>/dev/null
+		rmdir "$SUITE_CG/main" "$SUITE_CG" 2>/dev/null
+	fi
 }
 trap finish EXIT
 trap 'exit 130' INT TERM HUP

@@ -118,7 +118,8 @@ kill -KILL "$P"; finish
 put_back
 left=$(leftovers)
 [ -n "$left" ] || fail "SIGKILL at $d s left no scratch directory"
-tmux_start "$BIN --no-probe --disk $N"
+# Wide enough for the whole path in the log line (scratch paths are long).
+TMUX_W=220 tmux_start "$BIN --no-probe --disk $N"
 wait_for "$N" 10 || fail "the full screen did not show $N"
 keys l
 wait_for "removed scratch directory $MNT/$left" 5 || fail "the event log does not say $left was removed"

@@ -84,7 +84,8 @@ kill_test_processes() {
 	if [ -n "$TEST_CG" ]; then
 		echo $$ > "$TEST_CG/cleanup/cgroup.procs" 2>/dev/null
 		echo 1 > "$TEST_CG/run/cgroup.kill" 2>/dev/null
-		for _ in $(seq 100); do [ -s "$TEST_CG/run/cgroup.procs" ] || return 0; sleep 0.1; done
+		# (cgroup files have no size: test the contents, not -s)
+		for _ in $(seq 100); do grep -q . "$TEST_CG/run/cgroup.procs" || return 0; sleep 0.1; done
 		echo "  cleanup: still running after SIGKILL: $(xargs < "$TEST_CG/run/cgroup.procs")" >&2
 		return 0
 	fi
