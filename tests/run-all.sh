@@ -72,7 +72,12 @@ TMUX_AT_START=$(tmux_default_sockets)
 leftovers() {
 	local m l cg
 	awk -v r="$SUITE/" 'index($2, r) == 1 { print "mount " $2 " (" $1 ")" }' /proc/mounts
-	losetup -l -n -O NAME,BACK-FILE 2>/dev/null | awk -v r="$SUITE/" 'index($2, r) == 1 { print "loop device " $1 " on " $2 }'
+	losetup -l -n -O NAME,BACK-FILE 2>/dev/null | awk -v r="$SUITE/" 'index($2, r) == 1 { print $1, $2 }' |
+		while read -r l f; do
+			# Who holds it open (a detach waits for the last close).
+			m=$(for p in $(fuser "$l" 2>/dev/null); do echo "$p $(cat /proc/$p/comm 2>/dev/null)"; done | xargs)
+			echo "loop device $l on $f${m:+ (held open by pid $m)}"
+		done
 	for m in "$SUITE"/tmp/* "$SUITE"/tmp/.[!.]*; do [ -e "$m" ] && echo "scratch $m"; done
 	for m in "$SUITE"/tmux/*/*; do [ -e "$m" ] && echo "tmux socket $m"; done
 	comm -13 <(echo "$TMUX_AT_START") <(tmux_default_sockets) | sed "s|^|tmux socket $TMUX_DEFAULT/|"
@@ -88,6 +93,10 @@ leftovers() {
 	[ -z "$DA_START" ] || [ "$(cat $DA_FILE)" = "$DA_START" ] ||
 		echo "kernel.task_delayacct is $(cat $DA_FILE), was $DA_START"
 }
+
+# new_leftovers: leftovers not already reported as impossible to remove.
+STUCK=""
+new_leftovers() { leftovers | grep -vxF -e "${STUCK:-//none//}"; }
 
 # remove_leftovers: take away what leftovers found, so that the next test
 # starts from a clean machine. Processes first: they hold mounts and loops.
@@ -174,11 +183,15 @@ for i in "${ORDER[@]}"; do
 		echo "(sanitizer reports kept in $REPORTS)" >> "$dir/out"
 		[ $rc -eq 0 ] || [ $rc -eq 77 ] && rc=1
 	fi
-	left=$(leftovers)
+	left=$(new_leftovers)
 	if [ -n "$left" ]; then
 		echo "FAIL: left behind:" >> "$dir/out"
 		echo "$left" | sed 's/^/  /' >> "$dir/out"
 		remove_leftovers
+		# What even the removal could not take away is this test's
+		# failure alone: later tests are not failed for it again (the
+		# end of the run reports it once more).
+		STUCK=$(printf '%s\n%s' "$STUCK" "$(leftovers)" | sort -u | sed '/^$/d')
 		[ $rc -eq 0 ] || [ $rc -eq 77 ] && rc=1
 	fi
 	if [ $rc -eq 0 ]; then

@@ -27,17 +27,18 @@
 /* An open descriptor keeps a loop device the user detaches (losetup -d)
  * alive until its last close, and with two probing tools each holding it
  * the last close may never come. So a paced probe holds the node only
- * around a read: it closes it when the next read is further away than
- * HOLD_S. A back-to-back probe keeps it and closes and opens it again
- * every REOPEN_S. Neither is enough alone: under load a paced read can
- * take most of its period, and two instances' reads then overlap without
- * a gap (seen here: a detach still pending after 3 s). So both also watch
- * a loop device's autoclear flag, which the kernel sets when a detach is
+ * while a read is in flight: it opens it before each read and closes it
+ * after. A back-to-back probe keeps it and closes and opens it again
+ * every REOPEN_S. Neither is enough alone: under load reads take most of
+ * their period, and two instances' reads then overlap without a gap
+ * (seen here: a detach still pending after 3 s). So both also watch a
+ * loop device's autoclear flag, which the kernel sets when a detach is
  * deferred for want of the last close: a paced probe before each read, a
  * back-to-back one every DETACH_POLL_S. Once it is on, the probe never
  * opens the device again and ends; the last read in flight anywhere ends
- * the device. */
-#define HOLD_S 0.005
+ * the device. A probe that ends, for whatever reason, closes what it
+ * holds at once (an ended probe that kept its descriptor held a detached
+ * loop device, and so the next device attached under that number). */
 #define REOPEN_S 1.0
 #define DETACH_POLL_S 0.1
 
@@ -260,6 +261,9 @@ static int device_open(struct probe *p, struct aioreader *io)
 	if (p->fd < 0 || ioctl(p->fd, BLKGETSIZE64, &bytes) != 0 || bytes < p->cfg.io_size) {
 		end_with(p, "device gone (%s); probe stopped",
 			 p->fd < 0 ? strerror(errno) : "its size is now below one read");
+		if (p->fd >= 0)
+			close(p->fd); /* a detached loop device opens: let it go */
+		p->fd = -1;
 		return -1;
 	}
 	p->span = bytes;
@@ -302,7 +306,7 @@ static void run(struct probe *p, struct aioreader *io)
 			return;
 		if (rate > 0) {
 			next = pace(p, next, rate);
-			if (p->st.mode == PROBE_MODE_DEVICE && next - util_mono_now() > HOLD_S && device_close(p, io) < 0)
+			if (p->st.mode == PROBE_MODE_DEVICE && device_close(p, io) < 0)
 				return;
 			if (wait_until(p, next)) {
 				next = util_mono_now(); /* new rate or stop: start afresh */
@@ -318,12 +322,23 @@ static void run(struct probe *p, struct aioreader *io)
 	}
 }
 
+/* The thread's last act: what it holds goes (probe_stop, which may have
+ * left the thread behind, closes nothing it could still use). */
+static void close_fd(struct probe *p)
+{
+	if (p->fd >= 0)
+		close(p->fd);
+	p->fd = -1;
+}
+
 static void *probe_main(void *arg)
 {
 	struct probe *p = arg;
 	pthread_setname_np(pthread_self(), "iosched-probe");
-	if (p->st.mode == PROBE_MODE_FILE && open_file(p) < 0)
+	if (p->st.mode == PROBE_MODE_FILE && open_file(p) < 0) {
+		close_fd(p);
 		return NULL;
+	}
 	struct aioreader io;
 	int rc = aioreader_start(&io, p->cfg.io_size);
 	if (rc == 0) {
@@ -333,6 +348,7 @@ static void *probe_main(void *arg)
 	}
 	if (rc < 0) {
 		end_with(p, "cannot start the reader process: %s", strerror(-rc));
+		close_fd(p);
 		return NULL;
 	}
 	set_state(p, PROBE_RUNNING, NULL);
@@ -341,6 +357,7 @@ static void *probe_main(void *arg)
 	 * probe's thread, which probe_stop leaves behind: the tool does not
 	 * wait, and its exit does not either (the read is the child's). */
 	aioreader_stop(&io);
+	close_fd(p);
 	return NULL;
 }
 
@@ -491,8 +508,7 @@ void probe_stop(struct probe *p)
 		pthread_detach(p->thread);
 		return;
 	}
-	if (p->fd >= 0)
-		close(p->fd);
+	/* The thread closed its descriptor as it ended. */
 	pthread_cond_destroy(&p->wake);
 	pthread_mutex_destroy(&p->mu);
 	free(p);
