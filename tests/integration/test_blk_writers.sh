@@ -16,7 +16,10 @@ mkfs.ext4 -q -F -E nodiscard "$L" || fail "mkfs.ext4 failed"
 mount_scratch "$L" "$SCRATCH/mnt"
 fallocate -l 80M "$SCRATCH/mnt/direct" || fail "fallocate failed"
 
-"$BIN" -b --json -d 0.5 -n 24 --disk "$N" --no-probe --procs 1000 > "$SCRATCH/ours.json" 2> "$SCRATCH/ours.err" &
+# Runs until the writers are done and synced (then SIGTERM): a fixed count
+# of intervals ran out before the buffered dd started when the O_DIRECT dd
+# was slow (seen with another writer on the machine: "never seen writing").
+"$BIN" -b --json -d 0.5 -n 1000 --disk "$N" --no-probe --procs 1000 > "$SCRATCH/ours.json" 2> "$SCRATCH/ours.err" &
 OURS=$!
 on_exit "kill $OURS"
 sleep 2 # past the BPF program's loading (from the end of the first tick)
@@ -31,6 +34,8 @@ wait $DIRECT || fail "O_DIRECT dd failed"
 BUFFERED=$!
 wait $BUFFERED || fail "buffered dd failed"
 sync
+sleep 1.5 # two more intervals, so the last writeback is in a sample
+kill -TERM $OURS
 wait $OURS || fail "iosched-top exited $?: $(cat "$SCRATCH/ours.err")"
 
 jq -e '.blk.on' <(tail -n1 "$SCRATCH/ours.json") >/dev/null || fail "block latency off: $(tail -n1 "$SCRATCH/ours.json" | jq -c .blk)"
