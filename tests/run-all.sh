@@ -114,7 +114,11 @@ remove_leftovers() {
 		umount "$m" 2>/dev/null || umount -l "$m"
 	done
 	losetup -l -n -O NAME,BACK-FILE 2>/dev/null | awk -v r="$SUITE/" 'index($2, r) == 1 { print $1 }' |
-		while read -r l; do losetup -d "$l"; done
+		while read -r l; do
+			# As a test's own cleanup does: back on none, then detached.
+			echo none > "/sys/block/${l#/dev/}/queue/scheduler" 2>/dev/null
+			losetup -d "$l"
+		done
 	rm -rf --one-file-system "$SUITE"/tmp/* "$SUITE"/tmp/.[!.]* "$SUITE"/tmux/* 2>/dev/null
 	comm -13 <(echo "$TMUX_AT_START") <(tmux_default_sockets) | while read -r s; do
 		tmux -S "$TMUX_DEFAULT/$s" kill-server 2>/dev/null; rm -f "$TMUX_DEFAULT/$s"
