@@ -22,6 +22,19 @@
 set -u
 cd "$(dirname "$0")/.." || exit 1
 what=${1:-all}
+# One suite at a time on a machine: tests change kernel.task_delayacct,
+# which is one for the whole system, and each suite's leftover check would
+# take another suite's change for its own test's and undo it. A second
+# `make check` (another clone, another terminal) waits for the first. The
+# suite's own test runs this script inside a run that holds the lock.
+LOCK=${IOSCHED_SUITE_LOCK:-/run/lock/iosched-suite.lock}
+if [ -z "${IOSCHED_SUITE_LOCKED:-}" ] && exec 9>> "$LOCK"; then
+	if ! flock -n 9; then
+		echo "another make check is running on this machine ($LOCK); waiting for it to end"
+		flock 9
+	fi
+	export IOSCHED_SUITE_LOCKED=1
+fi
 SEED=${TEST_SEED:-$(( (RANDOM << 15) | RANDOM ))}
 TIMEOUT=${TEST_TIMEOUT:-600}
 REPORTS=$PWD/build/test-reports
@@ -170,7 +183,7 @@ for i in "${ORDER[@]}"; do
 	fi
 	t0=$(date +%s.%N)
 	IOSCHED_BIN=$bin ASAN_OPTIONS="$ASAN_BASE:log_path=$dir/asan" UBSAN_OPTIONS="$UBSAN_BASE:log_path=$dir/ubsan" \
-		timeout -k 30 "$TIMEOUT" "$cmd" > "$dir/out" 2>&1 < /dev/null
+		timeout -k 30 "$TIMEOUT" "$cmd" > "$dir/out" 2>&1 < /dev/null 9>&-
 	rc=$?
 	secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 	[ $rc -eq 124 ] && echo "FAIL: no end after $TIMEOUT s (TEST_TIMEOUT)" >> "$dir/out"
