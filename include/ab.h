@@ -1,8 +1,15 @@
-/* ab: the A/B runner — the scheduler comparison people do by hand with fio,
- * in one command. Each variant (a scheduler, optionally with tunables) is
- * measured for a dwell time in a balanced order (A B B A per pair of
- * rounds), after a warm-up that is measured but left out; a background
- * load (load.h) runs throughout; the probe reads back-to-back by default.
+/* ab: the A/B runner — a scheduler comparison in one command. Each variant
+ * (a scheduler, optionally with tunables) is measured for a dwell time in a
+ * balanced order (A B B A per pair of rounds), after a warm-up that is left
+ * out; a background load (load.h) runs throughout. Three readers, each a
+ * process of its own (a scheduler like bfq treats processes apart), stand
+ * for three kinds of program:
+ *   steady: a greedy QD1 reader that runs for the whole A/B, across every
+ *           switch (a long-running program reading its data);
+ *   fresh:  AB_FRESH_RUNS new processes per phase, spaced out, each doing a
+ *           fixed job of reads and timed as a whole (a program starting);
+ *   paced:  reads at --probe-rate (20 Hz), each timed (an interactive
+ *           program that reads now and then).
  * Every setting goes back at the end, and on SIGINT/SIGTERM (the report is
  * then marked partial). */
 #ifndef IOSCHED_AB_H
@@ -20,6 +27,8 @@
 #define AB_MAX_TUNABLES 8
 #define AB_MAX_PHASES 512
 #define AB_MAX_STARTUPS 32
+#define AB_FRESH_RUNS 3             /* fresh jobs per phase */
+#define AB_FRESH_MAX_S 30.0         /* a fresh job still running then is cut */
 
 struct ab_variant {
 	char text[128];             /* as given: "bfq:low_latency=0" */
@@ -37,8 +46,9 @@ struct ab_config {
 	enum load_kind load;
 	const char *load_dir;       /* NULL: a filesystem on the disk */
 	uint64_t load_size;
-	double probe_rate_hz;       /* 0: back-to-back */
-	uint32_t probe_size;
+	double paced_rate_hz;       /* the paced reader's rate; 0: no paced reader */
+	uint32_t probe_size;        /* bytes per read, all three readers */
+	uint32_t fresh_reads;       /* reads in one fresh job */
 	uint64_t seed;
 	int baseline;               /* each variant first without load */
 	const char *startup_cmd;    /* NULL: no start-up timing */
@@ -49,8 +59,20 @@ struct ab_phase {
 	int variant;
 	int round;                  /* 1-based; 0 for a baseline phase */
 	double start_ts;
+	/* steady: every read, the p50 of each whole second, the wall time */
 	struct hist h;
+	struct hist sec_p50;
+	double secs;
 	uint64_t flagged;
+	/* paced */
+	struct hist paced;
+	/* fresh: each job's time; a job cut at AB_FRESH_MAX_S counts at the
+	 * time it had run (a lower bound) */
+	double fresh_ms[AB_FRESH_RUNS];
+	int nfresh, fresh_cut;
+	/* the readers' processes: one steady and one paced for the whole
+	 * run, a new one for each fresh job */
+	int steady_pid, paced_pid, fresh_pid[AB_FRESH_RUNS];
 	double read_MBps, write_MBps;
 	double startup_s[AB_MAX_STARTUPS];
 	int nstartup;
@@ -60,7 +82,7 @@ struct ab_result {
 	char disk[32];
 	char kernel[128];
 	char load[160];             /* what load ran, where */
-	char probe[64];             /* the probe's pace */
+	char probe[256];            /* the readers, as run */
 	char original[32];          /* the scheduler before, put back after */
 	char queue[200];            /* the queue settings in effect at the start */
 	int partial;                /* stopped by a signal */

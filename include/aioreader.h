@@ -36,6 +36,13 @@ int aioreader_set_fd(struct aioreader *r, int fd);
 /* Ask for one read at byte offset off. Returns 0 or a negative errno. */
 int aioreader_submit(struct aioreader *r, uint64_t off);
 
+/* Ask for a job: reads reads of io_size at random aligned offsets below
+ * span (from seed), one after another, timed as a whole in the child (no
+ * message between the reads). Its answer, through aioreader_wait, is the
+ * number of reads done (or the negative errno of the read that failed) and
+ * the job's time. */
+int aioreader_submit_job(struct aioreader *r, uint64_t span, uint32_t reads, uint64_t seed);
+
 /* Wait up to timeout_ms for the answer to the submitted read. Returns 1
  * with *res (bytes read, or a negative errno of the read) and *ns (its
  * latency), 0 on timeout, or a negative errno when the child is gone. */
@@ -45,5 +52,11 @@ int aioreader_wait(struct aioreader *r, int timeout_ms, int64_t *res, int64_t *n
  * until the kernel lets go of it: call it where that wait holds nobody up
  * (the probe's own thread, which the tool leaves behind when it is stuck). */
 void aioreader_stop(struct aioreader *r);
+
+/* Kill the child and reap it if it goes within wait_s; otherwise leave it
+ * (it ends when the kernel lets go of its read, and init reaps it once the
+ * tool is gone). For callers that must not wait on a hung disk. Returns 0
+ * when reaped, -1 when left. */
+int aioreader_stop_within(struct aioreader *r, double wait_s);
 
 #endif

@@ -17,4 +17,14 @@ void detail_process(const struct sample *s, int pid, const char *comm, char *buf
  * processes with the oldest block requests in flight on it (top 3). */
 void detail_disk(const struct sample *s, const struct disk_sample *d, char *buf, size_t len);
 
+/* The probe's profile: "steady" (a greedy reader, back-to-back) or
+ * "paced" (--probe-rate), named as in the A/B report. */
+const char *detail_profile(double rate_hz);
+
+/* A disk's last switch in one line that fits 120 columns: "none->bfq
+ * steady, 10s before vs 10s after: reads/s 610->8 -99%, p50
+ * 1.60ms->120ms +7400%, p99 ..." (the after window counts up to 10 s,
+ * then stays). Empty when there was none. */
+void detail_switch_compare(const struct switch_compare *c, char *buf, size_t len);
+
 #endif

@@ -44,4 +44,9 @@ int hist_enough(uint64_t n, double q);
 
 double hist_mean_ns(const struct hist *h);
 
+/* The summed length of the values above ns (each bucket read at its
+ * midpoint, clamped to [min, max]): the time a QD1 reader spent in reads
+ * slower than ns. */
+uint64_t hist_sum_above(const struct hist *h, uint64_t ns);
+
 #endif

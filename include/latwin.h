@@ -22,6 +22,11 @@ struct latwin_point {
 
 struct latwin {
 	struct hist interval;
+	/* The p50 of each whole second of the interval: the series a reader
+	 * lives through, whose median weighs a second of 9 slow reads as
+	 * much as a second of 15,000 fast ones (the per-read p50 does not). */
+	struct hist interval_sec_p50;
+	int64_t last_sec;       /* the second of the latest sample */
 	struct hist since_change;
 	struct hist slot[LATWIN_SLOTS];
 	int64_t slot_sec[LATWIN_SLOTS];
@@ -33,15 +38,19 @@ struct latwin {
 
 void latwin_init(struct latwin *w);
 
-/* Record a latency that completed during second sec. */
-void latwin_add(struct latwin *w, int64_t sec, uint64_t ns);
+/* Record a latency that began during second start_sec and completed
+ * during second sec. The seconds wholly inside it, with no completion of
+ * their own, were spent waiting on it: each counts in the per-second
+ * series at this latency (an idle second, between paced reads, does not). */
+void latwin_add(struct latwin *w, int64_t start_sec, int64_t sec, uint64_t ns);
 
 /* Count a sample that was too fast to be the disk's (second sec). */
 void latwin_flag(struct latwin *w, int64_t sec);
 
-/* Copy the interval histogram to out and start a new interval. Returns the
- * interval's flagged count. */
-uint64_t latwin_take_interval(struct latwin *w, struct hist *out);
+/* Copy the interval histogram to out, and (when sec_p50 is not NULL) the
+ * p50s of its whole seconds to sec_p50, and start a new interval. Returns
+ * the interval's flagged count. */
+uint64_t latwin_take_interval(struct latwin *w, struct hist *out, struct hist *sec_p50);
 
 /* Merge the seconds (now_sec - seconds, now_sec] into out (reset first).
  * seconds must be <= LATWIN_SLOTS. Returns their flagged count. */

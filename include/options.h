@@ -68,6 +68,8 @@ struct options {
 	int baseline;
 	char *startup;                          /* owned */
 	int startup_runs;
+	int fresh_reads;            /* reads in one fresh reader's job */
+	double fresh_every_s;       /* full screen: a fresh reader this often; 0: only on F */
 	int print_udev_rule;
 	char *udev_rules_file;                  /* --udev-rules-file, owned, or NULL */
 };

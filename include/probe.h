@@ -42,11 +42,13 @@ struct probe_status {
 	double in_flight_ms;       /* age of the request in flight, 0 when none */
 	uint64_t missed;           /* paced ticks missed since start */
 	int prep_pct;              /* writing the probe file, percent */
+	int reader_pid;            /* the process that issues the reads; 0 before it starts */
 };
 
 struct probe_reading {
 	struct probe_status st;
 	struct hist interval;      /* since the previous reading */
+	struct hist interval_sec_p50; /* the p50 of each whole second of it */
 	struct hist last10;        /* the last 10 seconds */
 	struct hist since_change;  /* since the last scheduler change */
 	uint64_t flagged_interval, flagged_10s, flagged_change;
@@ -62,6 +64,13 @@ int probe_start(const struct probe_config *cfg, struct probe **out, char *err, s
 
 /* Copy the readings out; the interval window starts again. */
 void probe_read(struct probe *p, double mono_now, struct probe_reading *out);
+
+/* The status alone; no window is taken. */
+void probe_get_status(struct probe *p, double mono_now, struct probe_status *out);
+
+/* The seconds (end_sec - seconds, end_sec] merged into out, without
+ * taking any window; returns their flagged count (see latwin_window). */
+uint64_t probe_window(struct probe *p, int64_t end_sec, int seconds, struct hist *out);
 
 /* Chart points for seconds from..to (see latwin_chart). */
 size_t probe_chart(struct probe *p, int64_t from, int64_t to, struct latwin_point *out);

@@ -12,6 +12,7 @@
 #include "diskstats.h"
 #include "event.h"
 #include "iostat.h"
+#include "freshjob.h"
 #include "latwin.h"
 #include "probe.h"
 #include "procs.h"
@@ -27,6 +28,19 @@ struct probe_summary {
 	uint64_t p50_ns, p90_ns, p99_ns, p999_ns, max_ns;
 	double mean_ns;
 	uint64_t flagged;
+};
+
+/* A disk's last completed scheduler switch, as the probe saw it: the 10 s
+ * before the switch began against the 10 s after it ended, so the effect
+ * can be read off in numbers, not guessed from a chart. */
+struct switch_compare {
+	int state;                 /* 0: no switch yet; 1: the after window fills; 2: complete */
+	char from[48], to[48];
+	double mono;               /* when the switch ended */
+	double ts;                 /* the same, unix seconds */
+	double rate_hz;            /* the probe's pace then (0: back-to-back) */
+	struct probe_summary before, after;
+	double before_s, after_s;  /* seconds each window covers */
 };
 
 /* A change queued or in the kernel for a disk (see worker.h). */
@@ -48,6 +62,11 @@ struct disk_sample {
 	struct probe_summary probe;        /* this interval */
 	struct probe_summary probe_10s;    /* the last 10 s */
 	struct probe_summary probe_change; /* since the last scheduler change */
+	/* Time-based figures of the last 10 s (readfig.h): what a greedy
+	 * reader lived through, not only how its reads were spread. */
+	double probe_rps_10s;      /* reads per second */
+	double probe_stall10_10s, probe_stall100_10s; /* share of the time in reads > 10 ms, > 100 ms */
+	struct switch_compare cmp; /* the last switch, before against after */
 	struct latwin_point chart[CHART_SECONDS]; /* per second, oldest first */
 	struct hist probe_hist;    /* the probe's histogram of this interval (for recordings) */
 	struct disk_pending pending;
@@ -108,6 +127,8 @@ struct sampler_config {
 
 struct sampler_probe {
 	char disk[DISK_NAME_MAX];
+	double started;            /* mono time the probe started */
+	struct switch_compare cmp;
 	struct probe *p;           /* NULL when it could not start */
 	struct probe_status failed;/* why, when p is NULL */
 	enum probe_state last_state;
@@ -141,6 +162,9 @@ struct sampler {
 	char held[DISK_NAME_MAX];  /* a disk whose probe is held off (an A/B runs its own), or "" */
 	struct replay *replay;     /* --replay: samples come from a recording, not the system */
 	char replay_msg[320];      /* why the replay ended early, or "" */
+	/* A fresh reader's job (F, --fresh-every): its time becomes an event */
+	struct freshjob fresh;
+	char fresh_disk[DISK_NAME_MAX];
 };
 
 /* Start a sampler (cfg's arrays must outlive it). Returns 0 or a negative errno. */
@@ -180,6 +204,11 @@ void sampler_refresh_pending(struct sampler *s, struct sample *out);
  * the full-screen view measures with a probe of its own, and a second
  * reader would change what it measures. */
 void sampler_hold_probe(struct sampler *s, const char *disk);
+
+/* Start a fresh reader's job (freshjob.h) of reads reads on what disk's
+ * probe reads; its time arrives as a "fresh" event in a later sample.
+ * One at a time. Returns 0, or -1 with why in err. */
+int sampler_fresh_start(struct sampler *s, const char *disk, uint32_t reads, char *err, size_t len);
 
 /* Change every probe's pacing (0: back-to-back). */
 void sampler_set_probe_rate(struct sampler *s, double hz);

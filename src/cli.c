@@ -393,8 +393,8 @@ int cli_ab_config(const struct options *o, const char *disk, const char *variant
 	cfg->load = cli_load_kind(o);
 	cfg->load_dir = o->load_dir;
 	cfg->load_size = o->load_size;
-	/* Back-to-back unless asked otherwise: the by-hand fio method. */
-	cfg->probe_rate_hz = o->probe_rate_given ? o->probe_rate_hz : 0;
+	cfg->paced_rate_hz = o->probe_rate_hz; /* 20 Hz unless given; max (0): no paced reader */
+	cfg->fresh_reads = (uint32_t)o->fresh_reads;
 	cfg->probe_size = (uint32_t)o->probe_size;
 	cfg->seed = o->have_seed ? o->seed : (uint64_t)getpid();
 	cfg->baseline = o->baseline;

@@ -10,6 +10,7 @@
 
 #include "abreport.h"
 #include "config.h"
+#include "freshjob.h"
 #include "load.h"
 #include "procpane.h"
 #include "util.h"
@@ -42,6 +43,8 @@ enum {
 	OPT_BASELINE,
 	OPT_STARTUP,
 	OPT_STARTUP_RUNS,
+	OPT_FRESH_READS,
+	OPT_FRESH_EVERY,
 	OPT_NO_BPF,
 	OPT_RECORD,
 	OPT_REPLAY,
@@ -91,6 +94,8 @@ static const struct option_def defs[] = {
 	{"baseline", OPT_BASELINE, NULL, "A/B: first measure each variant without load"},
 	{"startup", OPT_STARTUP, "CMD", "A/B: also time cold starts of CMD in each phase"},
 	{"startup-runs", OPT_STARTUP_RUNS, "N", "cold starts per phase (1-32, default 5)"},
+	{"fresh-reads", OPT_FRESH_READS, "N", "reads in each fresh reader's job (A/B, F, --fresh-every; 1-1000000, default 2000)"},
+	{"fresh-every", OPT_FRESH_EVERY, "SECS", "full screen: start a fresh reader on the selected disk every SECS (1-3600)"},
 	{"restore", OPT_RESTORE, NULL, "at exit, put back every scheduler and tunable the tool changed"},
 	{"print-udev-rule", OPT_PRINT_UDEV, NULL, "print udev rules that keep the current schedulers across reboots, and exit"},
 	{"udev-rules-file", OPT_UDEV_FILE, "PATH", "where P writes its rules (default /etc/udev/rules.d/60-iosched-top.rules)"},
@@ -448,6 +453,10 @@ static int apply(int c, const char *arg, struct options *o, char *err, size_t le
 		return set_string(&o->startup, arg, err, len);
 	case OPT_STARTUP_RUNS:
 		return parse_long_opt("startup-runs", arg, 1, 32, &o->startup_runs, err, len);
+	case OPT_FRESH_EVERY:
+		return parse_secs("fresh-every", arg, 1, 3600, &o->fresh_every_s, err, len);
+	case OPT_FRESH_READS:
+		return parse_long_opt("fresh-reads", arg, 1, 1000000, &o->fresh_reads, err, len);
 	case OPT_PRINT_UDEV:
 		o->print_udev_rule = 1;
 		return 0;
@@ -517,7 +526,7 @@ static int seen_twice(int c, uint64_t *seen)
  * meant. (From the configuration file they are simply unused by -b.) */
 static int screen_only_in_batch(const struct options *o, uint64_t cli, char *err, size_t len)
 {
-	static const int screen_only[] = {OPT_BIG, OPT_NO_MOUSE, OPT_THEME, OPT_NO_COLOR};
+	static const int screen_only[] = {OPT_BIG, OPT_NO_MOUSE, OPT_THEME, OPT_NO_COLOR, OPT_FRESH_EVERY};
 	if (!o->batch)
 		return 0;
 	for (size_t k = 0; k < sizeof screen_only / sizeof screen_only[0]; k++) {
@@ -536,13 +545,13 @@ static int screen_only_in_batch(const struct options *o, uint64_t cli, char *err
 static int ab_only_in_batch(const struct options *o, uint64_t cli, char *err, size_t len)
 {
 	static const int ab_only[] = {OPT_LOAD,  OPT_LOAD_DIR, OPT_LOAD_SIZE, OPT_BASELINE, OPT_STARTUP,
-				      OPT_STARTUP_RUNS, OPT_ROUNDS, OPT_DWELL, OPT_WARMUP, OPT_FORMAT};
+				      OPT_STARTUP_RUNS, OPT_FRESH_READS, OPT_ROUNDS, OPT_DWELL, OPT_WARMUP, OPT_FORMAT};
 	if (o->ab || !o->batch)
 		return 0;
 	for (size_t k = 0; k < sizeof ab_only / sizeof ab_only[0]; k++) {
 		int i = index_of(ab_only[k]);
 		if (i >= 0 && (cli >> i & 1)) {
-			snprintf(err, len, "--%s goes with --ab (or the full screen's A, L and S)", defs[i].name);
+			snprintf(err, len, "--%s goes with --ab (or the full screen's A, L, S and F)", defs[i].name);
 			return -1;
 		}
 	}
@@ -665,6 +674,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t le
 	o->load = -1;
 	o->load_size = 2ull << 30;
 	o->startup_runs = 5;
+	o->fresh_reads = FRESHJOB_READS_DEFAULT;
 	if (read_config(argc, argv, o, err, len) < 0)
 		return -1;
 	struct option lo[NDEFS + 1];

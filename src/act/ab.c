@@ -14,6 +14,7 @@
 #include "coldstart.h"
 #include "control.h"
 #include "diskstats.h"
+#include "freshjob.h"
 #include "iostat.h"
 #include "probe.h"
 #include "probefile.h"
@@ -110,19 +111,27 @@ static int disk_row(const char *disk, struct diskstats_row *out)
 	return r ? 0 : -ENOENT;
 }
 
-static int start_probe(const struct ab_config *cfg, struct probe **p, char *err, size_t len)
+/* A reader of the run: rate 0 is the steady one. The paced one reads the
+ * steady one's probe file, if it has one, and never writes it (file given:
+ * checked, not created), so the two never race to prepare it. */
+static int start_probe(const struct ab_config *cfg, double rate, uint64_t seed, const char *file,
+		       struct probe **p, char *err, size_t len)
 {
 	struct probe_config pc = {0};
 	util_strlcpy(pc.disk, cfg->disk, sizeof pc.disk);
 	pc.io_size = cfg->probe_size;
-	pc.rate_hz = cfg->probe_rate_hz;
-	pc.seed = cfg->seed;
+	pc.rate_hz = rate;
+	pc.seed = seed;
 	pc.min_plausible_ns = 5000;
 	pc.file_size = 1ull << 30;
+	if (file) {
+		util_strlcpy(pc.file, file, sizeof pc.file);
+		pc.file_is_users = 1;
+	}
 	return probe_start(&pc, p, err, len);
 }
 
-enum ab_state { AB_NEXT, AB_APPLY, AB_WARMUP, AB_STARTUP, AB_MEASURE, AB_DONE };
+enum ab_state { AB_NEXT, AB_APPLY, AB_WARMUP, AB_STARTUP, AB_MEASURE, AB_FRESH_TAIL, AB_DONE };
 
 struct ab_run {
 	struct ab_config cfg;
@@ -136,7 +145,11 @@ struct ab_run {
 	size_t nreqs, nextreq;
 	double submitted;           /* mono time of the last request */
 	double until;
-	struct probe *probe;
+	struct probe *steady, *paced;
+	struct probe_status where;  /* what the steady reader reads */
+	struct freshjob fresh;
+	double next_fresh;          /* mono time the next fresh job may start */
+	int fresh_started;          /* in this phase */
 	struct diskstats_row d0;
 	double t0;
 	struct coldstart cs;
@@ -154,10 +167,13 @@ int ab_begin(const struct ab_config *cfg, struct ab_result *res, struct ab_run *
 	if (uname(&u) == 0)
 		util_strlcpy(res->kernel, u.release, sizeof res->kernel);
 	tune_read(cfg->disk, TUNE_SCHEDULER, "scheduler", res->original, sizeof res->original);
-	if (cfg->probe_rate_hz > 0)
-		util_fmt(res->probe, sizeof res->probe, "QD1 %u B reads at %g Hz (paced)", cfg->probe_size, cfg->probe_rate_hz);
-	else
-		util_fmt(res->probe, sizeof res->probe, "QD1 %u B reads back-to-back", cfg->probe_size);
+	char paced[64] = "none (--probe-rate max)";
+	if (cfg->paced_rate_hz > 0)
+		util_fmt(paced, sizeof paced, "%g reads/s, jittered", cfg->paced_rate_hz);
+	util_fmt(res->probe, sizeof res->probe,
+		 "QD1 %u B O_DIRECT random reads; steady: back-to-back, one process for the whole run; fresh: %d "
+		 "new processes per phase, each a job of %u reads; paced: %s",
+		 cfg->probe_size, AB_FRESH_RUNS, cfg->fresh_reads, paced);
 	/* The settings a variant does not name stay as they are: say which. */
 	char nr[24] = "?", ra[24] = "?", wbt[24] = "?", nm[24] = "?";
 	tune_read(cfg->disk, TUNE_QUEUE, "nr_requests", nr, sizeof nr);
@@ -233,35 +249,118 @@ static int advance(struct ab_run *r, char *err, size_t len)
 	return 1;
 }
 
-static void begin_measure(struct ab_run *r)
-{
-	r->cur.start_ts = util_real_now();
-	disk_row(r->cfg.disk, &r->d0);
-	r->t0 = util_mono_now();
-	r->until = r->t0 + r->cfg.dwell_s;
-}
-
-static int end_measure(struct ab_run *r)
+/* The readers' windows start now: what they read before (the warm-up)
+ * is taken and dropped. */
+static int begin_measure(struct ab_run *r)
 {
 	struct probe_reading *rd = malloc(sizeof *rd);
 	if (!rd)
 		return -1;
-	probe_read(r->probe, util_mono_now(), rd);
-	double dt = util_mono_now() - r->t0;
-	r->cur.h = rd->interval;
-	r->cur.flagged = rd->flagged_interval;
+	r->cur.start_ts = util_real_now();
+	disk_row(r->cfg.disk, &r->d0);
+	r->t0 = util_mono_now();
+	probe_read(r->steady, r->t0, rd);
+	if (r->paced)
+		probe_read(r->paced, r->t0, rd);
 	free(rd);
-	probe_stop(r->probe);
-	r->probe = NULL;
+	r->until = r->t0 + r->cfg.dwell_s;
+	r->next_fresh = r->t0;
+	r->fresh_started = 0;
+	return 0;
+}
+
+/* The dwell is over: the steady and paced windows and the disk's rates. */
+static int take_readers(struct ab_run *r)
+{
+	struct probe_reading *rd = malloc(sizeof *rd);
+	if (!rd)
+		return -1;
+	double now = util_mono_now();
+	probe_read(r->steady, now, rd);
+	r->cur.h = rd->interval;
+	r->cur.sec_p50 = rd->interval_sec_p50;
+	r->cur.flagged = rd->flagged_interval;
+	r->cur.secs = now - r->t0;
+	r->cur.steady_pid = rd->st.reader_pid;
+	if (r->paced) {
+		probe_read(r->paced, now, rd);
+		r->cur.paced = rd->interval;
+		r->cur.paced_pid = rd->st.reader_pid;
+	}
+	free(rd);
 	struct diskstats_row d1;
 	struct iostat_rates io;
-	if (disk_row(r->cfg.disk, &d1) == 0 && iostat_compute(&r->d0, &d1, dt, &io) == 0) {
+	if (disk_row(r->cfg.disk, &d1) == 0 && iostat_compute(&r->d0, &d1, now - r->t0, &io) == 0) {
 		r->cur.read_MBps = io.rkB_s / 1024.0;
 		r->cur.write_MBps = io.wkB_s / 1024.0;
 	}
+	return 0;
+}
+
+static void end_phase(struct ab_run *r)
+{
 	if (r->res->nphases < AB_MAX_PHASES)
 		r->res->phases[r->res->nphases++] = r->cur;
+}
+
+/* Whether a reader ended on its own (device gone, read failed): the run
+ * cannot go on without it. */
+static int reader_ended(struct probe *p, char *err, size_t len)
+{
+	struct probe_status st;
+	probe_get_status(p, util_mono_now(), &st);
+	if (st.state == PROBE_ENDED)
+		util_fmt(err, len, "a reader stopped: %s", st.why);
+	return st.state == PROBE_ENDED;
+}
+
+/* The fresh jobs of a phase: AB_FRESH_RUNS, spaced over the dwell, one at
+ * a time, each a new process. Returns -1 when one fails. */
+static int fresh_step(struct ab_run *r, double now, char *err, size_t len)
+{
+	if (r->fresh.started) {
+		double ms;
+		int rc = freshjob_poll(&r->fresh, &ms, err, len);
+		if (rc < 0)
+			return -1;
+		if (rc == 0 && freshjob_elapsed_ms(&r->fresh, now) > AB_FRESH_MAX_S * 1e3) {
+			r->cur.fresh_ms[r->cur.nfresh++] = freshjob_elapsed_ms(&r->fresh, now);
+			r->cur.fresh_cut++;
+			freshjob_cancel(&r->fresh);
+		} else if (rc == 1) {
+			r->cur.fresh_ms[r->cur.nfresh++] = ms;
+		}
+		return 0;
+	}
+	if (r->fresh_started >= AB_FRESH_RUNS || now < r->next_fresh || now >= r->until)
+		return 0;
+	uint64_t seed = r->cfg.seed + 1000003ull * (r->res->nphases + 1) + (uint64_t)r->fresh_started;
+	if (freshjob_start(&r->fresh, r->where.path, r->where.mode == PROBE_MODE_FILE, r->cfg.probe_size,
+			   r->cfg.fresh_reads, seed, err, len) < 0)
+		return -1;
+	r->cur.fresh_pid[r->fresh_started++] = (int)r->fresh.io.pid;
+	r->next_fresh = now + r->cfg.dwell_s / AB_FRESH_RUNS;
 	return 0;
+}
+
+/* The readers that run for the whole A/B start with the first phase's
+ * warm-up; the paced one once the steady one reads (its file is ready). */
+static int readers_ready(struct ab_run *r, char *err, size_t len)
+{
+	if (!r->steady && start_probe(&r->cfg, 0, r->cfg.seed, NULL, &r->steady, err, len) < 0)
+		return -1;
+	probe_get_status(r->steady, util_mono_now(), &r->where);
+	if (r->where.state == PROBE_ENDED) {
+		util_fmt(err, len, "the steady reader stopped: %s", r->where.why);
+		return -1;
+	}
+	if (r->where.state != PROBE_RUNNING)
+		return 0;
+	if (!r->paced && r->cfg.paced_rate_hz > 0 &&
+	    start_probe(&r->cfg, r->cfg.paced_rate_hz, r->cfg.seed + 1,
+			r->where.mode == PROBE_MODE_FILE ? r->where.path : NULL, &r->paced, err, len) < 0)
+		return -1;
+	return 1;
 }
 
 /* Submit the next request once the previous one is through; 1 when all
@@ -325,25 +424,42 @@ int ab_step(struct ab_run *r, struct control *c, char *err, size_t len)
 		}
 		return rc < 0 ? -1 : 0;
 	}
-	case AB_WARMUP:
-		/* The probe starts after the warm-up: see the note at phase
-		 * start in the man page (bfq's burst detection). */
-		if (now < r->until)
-			return 0;
-		if (start_probe(&r->cfg, &r->probe, err, len) < 0)
+	case AB_WARMUP: {
+		/* A probe file the steady reader writes first makes the
+		 * first warm-up longer. */
+		int ready = readers_ready(r, err, len);
+		if (ready < 0)
 			return -1;
-		begin_measure(r);
+		if (now < r->until || !ready)
+			return 0;
+		if (begin_measure(r) < 0)
+			return -1;
 		r->st = AB_STARTUP;
 		return 0;
+	}
 	case AB_STARTUP:
-		if (startup_step(r))
-			r->st = AB_MEASURE;
-		return 0;
 	case AB_MEASURE:
+		if (fresh_step(r, now, err, len) < 0 || reader_ended(r->steady, err, len) ||
+		    (r->paced && reader_ended(r->paced, err, len)))
+			return -1;
+		if (r->st == AB_STARTUP) {
+			if (startup_step(r))
+				r->st = AB_MEASURE;
+			return 0;
+		}
 		if (now < r->until)
 			return 0;
-		if (end_measure(r) < 0)
+		if (take_readers(r) < 0)
 			return -1;
+		r->st = AB_FRESH_TAIL;
+		return 0;
+	case AB_FRESH_TAIL:
+		/* A fresh job still running ends under this phase's scheduler. */
+		if (fresh_step(r, now, err, len) < 0)
+			return -1;
+		if (r->fresh.started)
+			return 0;
+		end_phase(r);
 		r->idx++;
 		r->st = AB_NEXT;
 		return 0;
@@ -358,7 +474,8 @@ const char *ab_status(const struct ab_run *r)
 	struct ab_run *w = (struct ab_run *)r; /* the status text is a cache */
 	size_t total = r->cfg.nv * (size_t)(r->cfg.rounds + (r->cfg.baseline ? 1 : 0));
 	const char *what = r->st == AB_APPLY ? "switching" : r->st == AB_WARMUP ? "warming up" :
-			   r->st == AB_STARTUP ? "timing cold starts" : r->st == AB_MEASURE ? "measuring" : "";
+			   r->st == AB_STARTUP ? "timing cold starts" : r->st == AB_MEASURE ? "measuring" :
+			   r->st == AB_FRESH_TAIL ? "waiting for a fresh reader" : "";
 	double left = r->until - util_mono_now();
 	util_fmt(w->status, sizeof w->status, "A/B %s: phase %zu/%zu, %s%s, %s %.0f s", r->cfg.disk, r->res->nphases + 1,
 		 total, r->cfg.v[r->cur.variant].text, r->cur.round ? "" : " (baseline)", what, left > 0 ? left : 0);
@@ -370,8 +487,10 @@ void ab_end(struct ab_run *r, int cancelled)
 	if (!r)
 		return;
 	coldstart_cancel(&r->cs);
-	if (r->probe)
-		probe_stop(r->probe);
+	if (r->fresh.started)
+		freshjob_cancel(&r->fresh);
+	probe_stop(r->steady);
+	probe_stop(r->paced);
 	load_stop(r->load);
 	r->res->partial = cancelled || r->st != AB_DONE;
 	free(r);

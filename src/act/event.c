@@ -39,6 +39,8 @@ void event_describe(const struct event *e, char *buf, size_t len)
 {
 	if (!e->ok)
 		util_fmt(buf, len, "%s: %s", e->type, e->error);
+	else if (!strcmp(e->type, "fresh"))
+		util_fmt(buf, len, "fresh reader: %s in %.1f ms", e->to, e->ms);
 	else if (!strcmp(e->type, "disk"))
 		util_fmt(buf, len, "disk %s", !strcmp(e->to, "present") ? "added" : "removed");
 	else

@@ -14,16 +14,19 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "prng.h"
 #include "util.h"
 
-/* To the child: a read at off, or a new descriptor (it comes with the
- * message; none: close the one it has); every request gets one answer. */
-enum { REQ_READ, REQ_FD };
+/* To the child: a read at off, a new descriptor (it comes with the
+ * message; none: close the one it has), or a job of count reads at random
+ * offsets below off; every request gets one answer. */
+enum { REQ_READ, REQ_FD, REQ_JOB };
 
 struct req {
 	uint64_t off;
+	uint64_t seed;
 	uint32_t op;
-	uint32_t unused; /* no padding of unknown bytes goes to the child */
+	uint32_t count;
 };
 
 struct rep {
@@ -73,6 +76,29 @@ static int64_t timed_read(io_context_t ctx, int fd, void *buf, size_t size, uint
 	return (int64_t)(long)ev.res;
 }
 
+/* A job: count reads one after another, as a program reading its files
+ * would, timed as a whole from the first submit to the last completion.
+ * Returns the reads done, or a negative errno of the one that failed. */
+static int64_t timed_job(io_context_t ctx, int fd, void *buf, size_t size, const struct req *q, int64_t *ns)
+{
+	struct prng rng;
+	prng_seed(&rng, q->seed);
+	int64_t t0 = mono_ns(), one;
+	uint32_t i;
+	for (i = 0; i < q->count; i++) {
+		uint64_t off;
+		if (prng_offset(&rng, q->off, size, size, &off) < 0)
+			return -EINVAL;
+		int64_t rc = timed_read(ctx, fd, buf, size, off, &one);
+		if (rc != (int64_t)size) {
+			*ns = mono_ns() - t0;
+			return rc < 0 ? rc : -EIO;
+		}
+	}
+	*ns = mono_ns() - t0;
+	return i;
+}
+
 /* The child. It was forked from a process with threads, so it calls only
  * what is safe there (system calls and libaio's, which are system calls
  * and a look at the completion ring): no malloc, no stdio, no locks. */
@@ -103,6 +129,8 @@ static void child_main(int sock, void *buf, size_t size, pid_t parent)
 		struct rep a = {.res = rc < 0 ? rc : -EBADF};
 		if (q.op == REQ_FD)
 			a.res = 0;
+		else if (rc >= 0 && fd >= 0 && q.op == REQ_JOB)
+			a.res = timed_job(ctx, fd, buf, size, &q, &a.ns);
 		else if (rc >= 0 && fd >= 0)
 			a.res = timed_read(ctx, fd, buf, size, q.off, &a.ns);
 		if (send(sock, &a, sizeof a, MSG_NOSIGNAL) != (ssize_t)sizeof a)
@@ -139,9 +167,9 @@ int aioreader_start(struct aioreader *r, size_t io_size)
 	return 0;
 }
 
-static int send_req(struct aioreader *r, uint32_t op, uint64_t off, int fd)
+static int send_req(struct aioreader *r, const struct req *rq, int fd)
 {
-	struct req q = {.off = off, .op = op, .unused = 0};
+	struct req q = *rq;
 	char ctl[CMSG_SPACE(sizeof(int))];
 	struct iovec iov = {.iov_base = &q, .iov_len = sizeof q};
 	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1};
@@ -167,7 +195,8 @@ int aioreader_set_fd(struct aioreader *r, int fd)
 	if (r->pid <= 0)
 		return -ESRCH;
 	r->fd_sent = 0;
-	int rc = send_req(r, REQ_FD, 0, fd);
+	struct req q = {.op = REQ_FD};
+	int rc = send_req(r, &q, fd);
 	if (rc < 0)
 		return rc;
 	/* The child answers at once (it is idle between reads). */
@@ -188,7 +217,16 @@ int aioreader_submit(struct aioreader *r, uint64_t off)
 {
 	if (r->pid <= 0 || !r->fd_sent)
 		return -EBADF;
-	return send_req(r, REQ_READ, off, -1);
+	struct req q = {.op = REQ_READ, .off = off};
+	return send_req(r, &q, -1);
+}
+
+int aioreader_submit_job(struct aioreader *r, uint64_t span, uint32_t reads, uint64_t seed)
+{
+	if (r->pid <= 0 || !r->fd_sent)
+		return -EBADF;
+	struct req q = {.op = REQ_JOB, .off = span, .seed = seed, .count = reads};
+	return send_req(r, &q, -1);
 }
 
 int aioreader_wait(struct aioreader *r, int timeout_ms, int64_t *res, int64_t *ns)
@@ -219,4 +257,25 @@ void aioreader_stop(struct aioreader *r)
 	while (waitpid(r->pid, NULL, 0) < 0 && errno == EINTR)
 		;
 	r->pid = 0;
+}
+
+int aioreader_stop_within(struct aioreader *r, double wait_s)
+{
+	if (r->pid <= 0)
+		return 0;
+	close(r->sock);
+	kill(r->pid, SIGKILL);
+	double until = util_mono_now() + wait_s;
+	for (;;) {
+		pid_t w = waitpid(r->pid, NULL, WNOHANG);
+		if (w == r->pid || (w < 0 && errno != EINTR))
+			break;
+		if (util_mono_now() >= until) {
+			r->pid = 0;
+			return -1; /* in the kernel still: it goes when the read ends */
+		}
+		util_sleep_until(util_mono_now() + 0.01);
+	}
+	r->pid = 0;
+	return 0;
 }

@@ -57,6 +57,19 @@ void hist_merge(struct hist *dst, const struct hist *src)
 	dst->sum_ns += src->sum_ns;
 }
 
+/* A bucket's midpoint, clamped to the exact extremes. */
+static uint64_t bucket_mid(const struct hist *h, unsigned b)
+{
+	uint64_t lo, hi;
+	hist_bucket_range(b, &lo, &hi);
+	uint64_t mid = lo + (hi - lo) / 2;
+	if (mid < h->min_ns)
+		mid = h->min_ns;
+	if (mid > h->max_ns)
+		mid = h->max_ns;
+	return mid;
+}
+
 uint64_t hist_quantile(const struct hist *h, double q)
 {
 	if (h->n == 0)
@@ -77,16 +90,8 @@ uint64_t hist_quantile(const struct hist *h, double q)
 	uint64_t seen = 0;
 	for (unsigned b = 0; b < HIST_BUCKETS; b++) {
 		seen += h->count[b];
-		if (seen >= rank) {
-			uint64_t lo, hi;
-			hist_bucket_range(b, &lo, &hi);
-			uint64_t mid = lo + (hi - lo) / 2;
-			if (mid < h->min_ns)
-				mid = h->min_ns;
-			if (mid > h->max_ns)
-				mid = h->max_ns;
-			return mid;
-		}
+		if (seen >= rank)
+			return bucket_mid(h, b);
 	}
 	return h->max_ns;
 }
@@ -102,4 +107,19 @@ int hist_enough(uint64_t n, double q)
 double hist_mean_ns(const struct hist *h)
 {
 	return h->n ? (double)h->sum_ns / (double)h->n : 0.0;
+}
+
+uint64_t hist_sum_above(const struct hist *h, uint64_t ns)
+{
+	uint64_t sum = 0;
+	if (h->n == 0 || h->max_ns <= ns)
+		return 0;
+	for (unsigned b = hist_bucket(ns); b < HIST_BUCKETS; b++) {
+		if (!h->count[b])
+			continue;
+		uint64_t mid = bucket_mid(h, b);
+		if (mid > ns)
+			sum += mid * h->count[b];
+	}
+	return sum;
 }

@@ -10,6 +10,7 @@ void latwin_init(struct latwin *w)
 		w->slot_sec[i] = INT64_MIN;
 	for (int i = 0; i < LATWIN_CHART; i++)
 		w->chart[i].sec = INT64_MIN;
+	w->last_sec = INT64_MIN;
 }
 
 static size_t ring(int64_t sec, size_t n)
@@ -49,18 +50,38 @@ void latwin_flag(struct latwin *w, int64_t sec)
 	w->since_change_flagged++;
 }
 
-void latwin_add(struct latwin *w, int64_t sec, uint64_t ns)
+/* A new second began: the last one is whole, and so are those the read
+ * ending now spanned without a completion. */
+static void close_seconds(struct latwin *w, int64_t start_sec, int64_t sec, uint64_t ns)
 {
+	if (w->last_sec == INT64_MIN || sec <= w->last_sec)
+		return;
+	size_t last = ring(w->last_sec, LATWIN_SLOTS);
+	if (w->slot_sec[last] == w->last_sec && w->slot[last].n)
+		hist_add(&w->interval_sec_p50, hist_quantile(&w->slot[last], 0.5));
+	int64_t from = start_sec > w->last_sec ? start_sec : w->last_sec;
+	for (int64_t s = from + 1; s < sec; s++)
+		hist_add(&w->interval_sec_p50, ns);
+}
+
+void latwin_add(struct latwin *w, int64_t start_sec, int64_t sec, uint64_t ns)
+{
+	close_seconds(w, start_sec, sec, ns);
+	if (sec > w->last_sec)
+		w->last_sec = sec;
 	size_t i = slot_for(w, sec);
 	hist_add(&w->slot[i], ns);
 	hist_add(&w->interval, ns);
 	hist_add(&w->since_change, ns);
 }
 
-uint64_t latwin_take_interval(struct latwin *w, struct hist *out)
+uint64_t latwin_take_interval(struct latwin *w, struct hist *out, struct hist *sec_p50)
 {
 	*out = w->interval;
 	hist_reset(&w->interval);
+	if (sec_p50)
+		*sec_p50 = w->interval_sec_p50;
+	hist_reset(&w->interval_sec_p50);
 	uint64_t f = w->interval_flagged;
 	w->interval_flagged = 0;
 	return f;

@@ -199,12 +199,13 @@ static void record(struct probe *p, int64_t ns)
 {
 	double now = util_mono_now();
 	int64_t sec = (int64_t)floor(now);
+	int64_t start_sec = (int64_t)floor(now - (double)ns / 1e9);
 	pthread_mutex_lock(&p->mu);
 	p->in_flight_since = 0;
 	if ((uint64_t)ns < p->cfg.min_plausible_ns)
 		latwin_flag(&p->win, sec);
 	else
-		latwin_add(&p->win, sec, (uint64_t)ns);
+		latwin_add(&p->win, start_sec, sec, (uint64_t)ns);
 	pthread_mutex_unlock(&p->mu);
 }
 
@@ -351,6 +352,9 @@ static void *probe_main(void *arg)
 		close_fd(p);
 		return NULL;
 	}
+	pthread_mutex_lock(&p->mu);
+	p->st.reader_pid = (int)io.pid;
+	pthread_mutex_unlock(&p->mu);
 	set_state(p, PROBE_RUNNING, NULL);
 	run(p, &io);
 	/* With a read still in the kernel this waits for it, here in the
@@ -442,6 +446,15 @@ int probe_start(const struct probe_config *cfg, struct probe **out, char *err, s
 	return 0;
 }
 
+void probe_get_status(struct probe *p, double mono_now, struct probe_status *out)
+{
+	pthread_mutex_lock(&p->mu);
+	*out = p->st;
+	out->in_flight_ms = p->in_flight_since > 0 && mono_now > p->in_flight_since ? (mono_now - p->in_flight_since) * 1e3
+										  : 0;
+	pthread_mutex_unlock(&p->mu);
+}
+
 void probe_read(struct probe *p, double mono_now, struct probe_reading *out)
 {
 	int64_t sec = (int64_t)floor(mono_now);
@@ -450,11 +463,19 @@ void probe_read(struct probe *p, double mono_now, struct probe_reading *out)
 	out->st.in_flight_ms = p->in_flight_since > 0 ? (mono_now - p->in_flight_since) * 1e3 : 0;
 	if (out->st.in_flight_ms < 0)
 		out->st.in_flight_ms = 0;
-	out->flagged_interval = latwin_take_interval(&p->win, &out->interval);
+	out->flagged_interval = latwin_take_interval(&p->win, &out->interval, &out->interval_sec_p50);
 	out->flagged_10s = latwin_window(&p->win, sec, 10, &out->last10);
 	out->since_change = p->win.since_change;
 	out->flagged_change = p->win.since_change_flagged;
 	pthread_mutex_unlock(&p->mu);
+}
+
+uint64_t probe_window(struct probe *p, int64_t end_sec, int seconds, struct hist *out)
+{
+	pthread_mutex_lock(&p->mu);
+	uint64_t f = latwin_window(&p->win, end_sec, seconds, out);
+	pthread_mutex_unlock(&p->mu);
+	return f;
 }
 
 size_t probe_chart(struct probe *p, int64_t from, int64_t to, struct latwin_point *out)

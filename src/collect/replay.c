@@ -208,6 +208,21 @@ static void disk(struct replay *r, const struct jsonv *o, double mono, struct di
 	summary(o, "p", &d->probe);
 	summary(o, "p10", &d->probe_10s);
 	summary(o, "pc", &d->probe_change);
+	d->probe_rps_10s = jsonv_num(o, "rps10", 0);
+	d->probe_stall10_10s = jsonv_num(o, "st10", 0);
+	d->probe_stall100_10s = jsonv_num(o, "st100", 0);
+	const struct jsonv *c = jsonv_get(o, "cmp");
+	if (c) {
+		d->cmp.state = (int)jsonv_int(c, "state", 0);
+		jsonv_str(c, "from", d->cmp.from, sizeof d->cmp.from);
+		jsonv_str(c, "to", d->cmp.to, sizeof d->cmp.to);
+		d->cmp.ts = jsonv_num(c, "ts", 0);
+		d->cmp.rate_hz = jsonv_num(c, "rate", 0);
+		d->cmp.before_s = jsonv_num(c, "bs", 0);
+		d->cmp.after_s = jsonv_num(c, "as", 0);
+		summary(c, "b", &d->cmp.before);
+		summary(c, "a", &d->cmp.after);
+	}
 	hist(o, &d->probe_hist);
 	chart(r, o, mono, d);
 	const struct jsonv *pd = jsonv_get(o, "pending");

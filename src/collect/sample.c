@@ -14,6 +14,7 @@
 #include <libudev.h>
 
 #include "hotplug.h"
+#include "readfig.h"
 #include "replay.h"
 #include "util.h"
 #include "worker.h"
@@ -120,6 +121,7 @@ static void start_probe(struct sampler *s, const struct disk_info *d)
 	struct sampler_probe *sp = &s->probes[s->nprobes++];
 	memset(sp, 0, sizeof *sp);
 	util_strlcpy(sp->disk, d->name, sizeof sp->disk);
+	sp->started = util_mono_now();
 
 	struct probe_config pc = {0};
 	util_strlcpy(pc.disk, d->name, sizeof pc.disk);
@@ -336,6 +338,31 @@ static void summarize(const struct hist *h, uint64_t flagged, struct probe_summa
 	out->flagged = flagged;
 }
 
+/* The time-based figures of the last 10 s (the window latwin_window gives:
+ * nine whole seconds and the current one so far). */
+static void time_figures(const struct sampler_probe *sp, const struct hist *last10, double now, struct disk_sample *d)
+{
+	double secs = 9 + (now - floor(now));
+	if (now - sp->started < secs)
+		secs = now - sp->started;
+	struct readfig f;
+	readfig_compute(last10, NULL, secs, &f);
+	d->probe_rps_10s = secs > 0.5 ? f.reads_per_s : 0;
+	d->probe_stall10_10s = f.stall_10ms;
+	d->probe_stall100_10s = f.stall_100ms;
+}
+
+/* The after window of the last switch fills for 10 s, then stays. */
+static void compare_after(struct sampler_probe *sp, const struct hist *since_change, uint64_t flagged, double now)
+{
+	if (sp->cmp.state != 1)
+		return;
+	summarize(since_change, flagged, &sp->cmp.after);
+	sp->cmp.after_s = now - sp->cmp.mono;
+	if (sp->cmp.after_s >= 10)
+		sp->cmp.state = 2;
+}
+
 static void read_probe(struct sampler *s, struct sampler_probe *sp, double now, struct disk_sample *d)
 {
 	d->probed = 1;
@@ -353,6 +380,9 @@ static void read_probe(struct sampler *s, struct sampler_probe *sp, double now, 
 	d->probe_hist = r->interval;
 	summarize(&r->last10, r->flagged_10s, &d->probe_10s);
 	summarize(&r->since_change, r->flagged_change, &d->probe_change);
+	time_figures(sp, &r->last10, now, d);
+	compare_after(sp, &r->since_change, r->flagged_change, now);
+	d->cmp = sp->cmp;
 	int64_t sec = (int64_t)floor(now);
 	probe_chart(sp->p, sec - CHART_SECONDS + 1, sec, d->chart);
 	if (r->st.state == PROBE_ENDED && sp->last_state != PROBE_ENDED)
@@ -539,6 +569,46 @@ static void collect_procs(struct sampler *s, struct sample *out)
 	}
 }
 
+int sampler_fresh_start(struct sampler *s, const char *disk, uint32_t reads, char *err, size_t len)
+{
+	if (s->fresh.started) {
+		util_fmt(err, len, "a fresh reader is still running on %s", s->fresh_disk);
+		return -1;
+	}
+	struct sampler_probe *sp = find_probe(s, disk);
+	struct probe_status st = {0};
+	if (sp && sp->p)
+		probe_get_status(sp->p, util_mono_now(), &st);
+	if (st.state != PROBE_RUNNING) {
+		util_fmt(err, len, "%s has no running probe: a fresh reader reads what the probe reads", disk);
+		return -1;
+	}
+	uint64_t seed = (uint64_t)getpid() ^ (uint64_t)(util_real_now() * 1e6);
+	if (freshjob_start(&s->fresh, st.path, st.mode == PROBE_MODE_FILE, s->cfg.probe_size, reads, seed, err, len) < 0)
+		return -1;
+	util_strlcpy(s->fresh_disk, disk, sizeof s->fresh_disk);
+	return 0;
+}
+
+/* A fresh reader's job that ended becomes an event (the chart marks it). */
+static void poll_fresh(struct sampler *s)
+{
+	if (!s->fresh.started)
+		return;
+	double ms;
+	char err[200] = "";
+	uint32_t reads = s->fresh.reads;
+	int rc = freshjob_poll(&s->fresh, &ms, err, sizeof err);
+	if (rc == 0)
+		return;
+	struct event e = {.ts = util_real_now(), .mono = util_mono_now(), .ok = rc == 1, .ms = rc == 1 ? ms : 0};
+	util_strlcpy(e.type, "fresh", sizeof e.type);
+	util_strlcpy(e.disk, s->fresh_disk, sizeof e.disk);
+	util_fmt(e.to, sizeof e.to, "%u reads", reads);
+	util_strlcpy(e.error, err, sizeof e.error);
+	eventlog_add(&s->events, &e);
+}
+
 int sampler_collect(struct sampler *s, struct sample *out)
 {
 	if (s->replay)
@@ -568,6 +638,7 @@ int sampler_collect(struct sampler *s, struct sample *out)
 	s->prev_mono = now;
 	collect_procs(s, out);
 	collect_blk(s, out);
+	poll_fresh(s);
 	out->nevents = eventlog_take(&s->events, out->events, EVENTLOG_PENDING);
 	out->nrecent = eventlog_recent(&s->events, out->recent, EVENTLOG_RECENT);
 	return 0;
@@ -578,6 +649,35 @@ int sampler_list_disks(struct sampler *s, struct disk_info **out, size_t *n)
 	return disk_scan(s->udev, out, n);
 }
 
+/* A switch ended: the 10 whole seconds before it began are the before
+ * window (fewer when the probe is younger, or when a slow switch pushed
+ * some out of the probe's 16 s memory); the after window starts now. */
+static void compare_before(const struct sampler *s, struct sampler_probe *sp, const struct event *e)
+{
+	struct hist *h = malloc(sizeof *h);
+	if (!h)
+		return;
+	int64_t now_sec = (int64_t)floor(e->mono);
+	int64_t end = (int64_t)floor(e->mono - e->ms / 1e3) - 1;
+	int64_t lo = end - 9;
+	if (lo < now_sec - LATWIN_SLOTS + 1)
+		lo = now_sec - LATWIN_SLOTS + 1;
+	if ((double)lo < ceil(sp->started))
+		lo = (int64_t)ceil(sp->started);
+	uint64_t flagged = probe_window(sp->p, end, 10, h);
+	struct switch_compare *c = &sp->cmp;
+	memset(c, 0, sizeof *c);
+	summarize(h, flagged, &c->before);
+	c->before_s = end >= lo ? (double)(end - lo + 1) : 0;
+	c->state = 1;
+	c->mono = e->mono;
+	c->ts = e->ts;
+	c->rate_hz = s->cfg.probe_rate_hz;
+	util_strlcpy(c->from, e->from, sizeof c->from);
+	util_strlcpy(c->to, e->to, sizeof c->to);
+	free(h);
+}
+
 void sampler_post(struct sampler *s, const struct event *e)
 {
 	eventlog_add(&s->events, e);
@@ -585,8 +685,10 @@ void sampler_post(struct sampler *s, const struct event *e)
 		procs_forget_ioprio(s->procs);
 	if (strcmp(e->type, "scheduler") == 0 && e->ok) {
 		struct sampler_probe *sp = find_probe(s, e->disk);
-		if (sp && sp->p)
+		if (sp && sp->p) {
+			compare_before(s, sp, e);
 			probe_mark_change(sp->p);
+		}
 	}
 }
 
@@ -618,6 +720,8 @@ void sampler_set_probe_rate(struct sampler *s, double hz)
 
 void sampler_free(struct sampler *s)
 {
+	if (s->fresh.started)
+		freshjob_cancel(&s->fresh);
 	/* Tell every probe first, so their waits overlap. */
 	for (size_t i = 0; i < s->nprobes; i++)
 		probe_request_stop(s->probes[i].p);

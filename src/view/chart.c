@@ -115,6 +115,36 @@ static void draw_column(const struct latwin_point *p, int y, int cx, int h, uint
 	}
 }
 
+/* The column of a successful event of this type on this disk within the
+ * chart's width, or -1. */
+static int event_column(const struct event *e, const char *type, const char *disk, int x0, int w, int64_t now_sec)
+{
+	if (strcmp(e->type, type) != 0 || !e->ok || strcmp(e->disk, disk) != 0)
+		return -1;
+	int64_t age = now_sec - (int64_t)floor(e->mono);
+	return age < 0 || age >= w ? -1 : x0 + w - 1 - (int)age;
+}
+
+/* Fresh readers' jobs: a mark on the bottom row at the second the job ended,
+ * with its time ("F186ms"), so a switch's effect on program starts shows. */
+static void draw_fresh(const struct sample *s, const char *disk, int y, int x0, int w, int64_t now_sec, int utf8,
+		       const unsigned long *th)
+{
+	for (size_t i = 0; i < s->nrecent; i++) {
+		const struct event *e = &s->recent[i];
+		int cx = event_column(e, "fresh", disk, x0, w, now_sec);
+		if (cx < 0)
+			continue;
+		char ms[16], lab[24];
+		util_format_latency((uint64_t)(e->ms * 1e6), ms, sizeof ms);
+		snprintf(lab, sizeof lab, "%s%s", utf8 ? "◆F" : "*F", ms);
+		int len = (int)strlen(ms) + 2;
+		paint(th[TH_CHART_MARKER], 1);
+		mvaddstr(y, cx + len <= x0 + w ? cx : cx - len + 1, lab);
+		paint(th[TH_CHART_MARKER], 0);
+	}
+}
+
 /* Scheduler changes: a vertical line and the new scheduler's name on top. */
 static void draw_markers(const struct sample *s, const char *disk, int y, int x0, int h, int w, int64_t now_sec,
 			 int utf8, const unsigned long *th)
@@ -122,12 +152,9 @@ static void draw_markers(const struct sample *s, const char *disk, int y, int x0
 	int shown = 0;
 	for (size_t i = 0; i < s->nrecent; i++) {
 		const struct event *e = &s->recent[i];
-		if (strcmp(e->type, "scheduler") != 0 || !e->ok || strcmp(e->disk, disk) != 0)
+		int cx = event_column(e, "scheduler", disk, x0, w, now_sec);
+		if (cx < 0)
 			continue;
-		int64_t age = now_sec - (int64_t)floor(e->mono);
-		if (age < 0 || age >= w)
-			continue;
-		int cx = x0 + w - 1 - (int)age;
 		paint(th[TH_CHART_MARKER], 1);
 		for (int r = 0; r < h; r++)
 			mvaddstr(y + r, cx, utf8 ? "┃" : "|");
@@ -165,6 +192,7 @@ void chart_draw(const struct disk_sample *d, const struct sample *s, int y, int 
 				draw_column(&pts[i], y, x + AXIS_W + i, ph, lo, hi, utf8, th);
 	}
 	draw_markers(s, d->info.name, y, x + AXIS_W, ph, plot_w, now_sec, utf8, th);
+	draw_fresh(s, d->info.name, y + ph - 1, x + AXIS_W, plot_w, now_sec, utf8, th);
 	char lab[16];
 	snprintf(lab, sizeof lab, "-%ds", plot_w);
 	paint(th[TH_CHART_AXIS], 1);

@@ -1,6 +1,7 @@
 /* detail: see include/detail.h */
 #include "detail.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -133,8 +134,50 @@ void detail_disk(const struct sample *s, const struct disk_sample *d, char *buf,
 		char p50[16], p99[16];
 		latency(d->probe_10s.n, 0.50, d->probe_10s.p50_ns, p50, sizeof p50);
 		latency(d->probe_10s.n, 0.99, d->probe_10s.p99_ns, p99, sizeof p99);
-		add(buf, len, "probe (fresh 4 KiB reads at QD1), last 10 s: p50 %s  p99 %s  (%llu reads)", p50, p99,
-		    (unsigned long long)d->probe_10s.n);
+		add(buf, len, "probe (QD1 reads, %s), last 10 s: p50 %s  p99 %s  (%llu reads, %.0f/s)",
+		    detail_profile(d->probe_st.rate_hz), p50, p99, (unsigned long long)d->probe_10s.n, d->probe_rps_10s);
+		char cmp[400];
+		detail_switch_compare(&d->cmp, cmp, sizeof cmp);
+		if (cmp[0])
+			add(buf, len, "%s", cmp);
 	}
 	add_waiting(s, d, buf, len);
+}
+
+const char *detail_profile(double rate_hz)
+{
+	return rate_hz > 0 ? "paced" : "steady";
+}
+
+/* "1.60ms -> 120ms (+7400 %)", or with "-" where too few reads stand behind. */
+static void change(uint64_t n0, uint64_t n1, double q, uint64_t a, uint64_t b, char *out, size_t len)
+{
+	char x[16], y[16];
+	latency(n0, q, a, x, sizeof x);
+	latency(n1, q, b, y, sizeof y);
+	if (hist_enough(n0, q) && hist_enough(n1, q) && a > 0)
+		util_fmt(out, len, "%s->%s %+.0f%%", x, y, ((double)b / (double)a - 1) * 100);
+	else
+		util_fmt(out, len, "%s->%s", x, y);
+}
+
+void detail_switch_compare(const struct switch_compare *c, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (c->state == 0)
+		return;
+	char p50[64], p99[64], rps[64] = "reads/s -";
+	change(c->before.n, c->after.n, 0.50, c->before.p50_ns, c->after.p50_ns, p50, sizeof p50);
+	change(c->before.n, c->after.n, 0.99, c->before.p99_ns, c->after.p99_ns, p99, sizeof p99);
+	if (c->before_s > 0 && c->after_s > 0) {
+		double r0 = (double)c->before.n / c->before_s, r1 = (double)c->after.n / c->after_s;
+		if (r0 > 0)
+			util_fmt(rps, sizeof rps, "reads/s %.0f->%.0f %+.0f%%", r0, r1, (r1 / r0 - 1) * 100);
+		else
+			util_fmt(rps, sizeof rps, "reads/s %.0f->%.0f", r0, r1);
+	}
+	/* reads/s first: the figure per-read percentiles hide, and the one
+	 * to keep when a narrow screen cuts the line. */
+	util_fmt(buf, len, "%s->%s %s, %.0fs before vs %.0fs after: %s, p50 %s, p99 %s", c->from, c->to,
+		 detail_profile(c->rate_hz), c->before_s, c->state == 2 ? 10.0 : floor(c->after_s), rps, p50, p99);
 }

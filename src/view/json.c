@@ -157,6 +157,10 @@ static void write_disk(FILE *f, const struct disk_sample *d, const struct sample
 	/* Unprobed disks too: mode "off" and why. */
 	write_probe(f, "probe", d, &d->probe);
 	write_probe(f, "probe_10s", d, &d->probe_10s);
+	/* The time-based figures of the same 10 s (readfig.h). */
+	num_or_null(f, "probe_reads_per_s_10s", d->probe_rps_10s, d->probed && d->probe_st.state == PROBE_RUNNING);
+	num_or_null(f, "probe_stall_10ms_10s", d->probe_stall10_10s, d->probed && d->probe_st.state == PROBE_RUNNING);
+	num_or_null(f, "probe_stall_100ms_10s", d->probe_stall100_10s, d->probed && d->probe_st.state == PROBE_RUNNING);
 	write_waiting(f, s, d);
 	fputc('}', f);
 }

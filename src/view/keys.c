@@ -29,6 +29,8 @@ static const struct key_binding table[] = {
 	{KM_MAIN, {ESC}, "Esc", KEY_ACT_CANCEL, "stop a running A/B (its settings are put back)"},
 	{KM_MAIN, {'L'}, "L", KEY_ACT_LOAD, "start or stop the built-in load (--load, default write) on the selected disk"},
 	{KM_MAIN, {'S'}, "S", KEY_ACT_STARTUP, "time one cold start of the --startup command"},
+	{KM_MAIN, {'F'}, "F", KEY_ACT_FRESH,
+	 "start a fresh reader on the selected disk: a new process doing --fresh-reads reads; its time is marked on the chart"},
 	{KM_MAIN, {'V'}, "V", KEY_ACT_REPORT, "show the last A/B report again"},
 	{KM_MAIN, {'s'}, "s", KEY_ACT_PICKER, "pick a scheduler for the selected disk"},
 	{KM_MAIN, {']'}, "]", KEY_ACT_NEXT_SCHED, "switch the selected disk to its next scheduler"},

@@ -173,6 +173,22 @@ static void disk(struct recorder *r, FILE *f, const struct disk_sample *d)
 	summary(f, "p", &d->probe);
 	summary(f, "p10", &d->probe_10s);
 	summary(f, "pc", &d->probe_change);
+	num(f, "rps10", d->probe_rps_10s);
+	num(f, "st10", d->probe_stall10_10s);
+	num(f, "st100", d->probe_stall100_10s);
+	const struct switch_compare *c = &d->cmp;
+	if (c->state) {
+		fprintf(f, ",\"cmp\":{\"state\":%d", c->state);
+		str(f, "from", c->from);
+		str(f, "to", c->to);
+		num(f, "ts", c->ts);
+		num(f, "rate", c->rate_hz);
+		num(f, "bs", c->before_s);
+		num(f, "as", c->after_s);
+		summary(f, "b", &c->before);
+		summary(f, "a", &c->after);
+		fputc('}', f);
+	}
 	hist_sparse(f, &d->probe_hist);
 	chart_points(r, f, d);
 	const struct disk_pending *pd = &d->pending;

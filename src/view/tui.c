@@ -93,6 +93,7 @@ struct tui {
 	char load_disk[DISK_NAME_MAX];  /* ... on this disk */
 	struct coldstart cs;            /* S: a cold start being timed */
 	double startup_s;               /* the last one's time; < 0 none */
+	double next_fresh;              /* --fresh-every: mono time of the next fresh reader */
 };
 
 /* What the I/O priority picker offers: ionice's classes and levels. */
@@ -295,10 +296,20 @@ static void draw_probe_line(const struct tui *t, const struct disk_sample *d, in
 	lat_or_dash(c, 0.99, c->p99_ns, c99, sizeof c99);
 	char size[16];
 	util_format_size(t->o->probe_size, size, sizeof size);
+	/* A greedy reader's time-based figures beside its per-read ones: how
+	 * many reads it got done, and how much of the time it sat in slow
+	 * ones (readfig.h says why one p50 is not enough). First, so they fit
+	 * where the less used figures are cut. */
+	char timefig[96] = "";
+	if (st->rate_hz <= 0)
+		util_fmt(timefig, sizeof timefig, ", %.0f reads/s, in reads >10ms %.0f%% >100ms %.0f%%", d->probe_rps_10s,
+			 d->probe_stall10_10s * 100, d->probe_stall100_10s * 100);
+	if (st->rate_hz <= 0)
+		util_strlcpy(rate, "max", sizeof rate);
 	snprintf(line, sizeof line,
-		 "%s probe %s %s, QD1 %s reads: 10s p50 %s p90 %s p99 %s p99.9 %s (n=%llu) | since change p50 %s p99 %s (n=%llu)",
-		 d->info.name, probe_mode_name(st->mode), rate, size, p50, p90, p99, p999,
-		 (unsigned long long)p->n, c50, c99, (unsigned long long)c->n);
+		 "%s probe: %s (%s), %s, QD1 %s: 10s p50 %s p99 %s%s | p90 %s p99.9 %s n=%llu | since change p50 %s p99 %s (n=%llu)",
+		 d->info.name, detail_profile(st->rate_hz), rate, probe_mode_name(st->mode), size, p50, p99, timefig, p90,
+		 p999, (unsigned long long)p->n, c50, c99, (unsigned long long)c->n);
 	put(y, 0, line);
 	/* What else the user must know about these figures, on the next line. */
 	char extra[400] = "";
@@ -711,9 +722,19 @@ static void draw_main(const struct tui *t)
 	if (sel >= 0 && room - pane_h >= 3) {
 		const struct disk_sample *d = &t->s.disks[sel];
 		draw_probe_line(t, d, y);
-		int chart_h = room - pane_h - 2;
+		/* The last switch, before against after, stays until the next
+		 * one: the effect in numbers for whoever watches. */
+		char cmp[400];
+		detail_switch_compare(&d->cmp, cmp, sizeof cmp);
+		int top = y + 2;
+		if (cmp[0] && room - pane_h - 3 >= 4) {
+			attron((attr_t)t->th[TH_TITLE]);
+			put(top++, 0, cmp);
+			attroff((attr_t)t->th[TH_TITLE]);
+		}
+		int chart_h = room - pane_h - (top - y);
 		if (d->probed && chart_h >= 4)
-			chart_draw(d, &t->s, y + 2, 0, chart_h, COLS, t->utf8, t->th);
+			chart_draw(d, &t->s, top, 0, chart_h, COLS, t->utf8, t->th);
 	}
 	if (pane_h)
 		procpane_draw(&t->pp, &t->s, detail_y - pane_h, pane_h, t->focus_procs, t->th);
@@ -759,24 +780,39 @@ static void draw_big(const struct tui *t)
 		return;
 	}
 	const char *sched = sched_active(&d->info.sched);
-	char label[200], p50[16] = "-", p99[16] = "-", lat[40], one[80];
+	char label[300], p50[16] = "-", p99[16] = "-", lat[40], one[80];
 	const struct probe_summary *p = &d->probe_10s;
 	if (hist_enough(p->n, 0.50))
 		util_format_latency(p->p50_ns, p50, sizeof p50);
 	if (hist_enough(p->n, 0.99))
 		util_format_latency(p->p99_ns, p99, sizeof p99);
-	util_fmt(label, sizeof label, "%s scheduler %s | probe read latency, last 10 s: p50 %s  p99 %s  (%llu reads)%s",
-		 d->info.name, sched ? sched : "none", p50, p99, (unsigned long long)p->n, d->probed ? "" : " - not probed");
+	/* Within 80 columns: the room reads this line to know what the large
+	 * figures are. */
+	char rate[32] = "max";
+	if (d->probe_st.rate_hz > 0)
+		util_fmt(rate, sizeof rate, "%g Hz", d->probe_st.rate_hz);
+	util_fmt(label, sizeof label, "%s %s | %s probe (%s), 10 s: p50 %s p99 %s, %.0f reads/s%s", d->info.name,
+		 sched ? sched : "none", detail_profile(d->probe_st.rate_hz), rate, p50, p99, d->probe_rps_10s,
+		 d->probed ? "" : " - not probed");
 	put(3, 0, label);
-	/* The scheduler and p50/p99 on one line of large letters when they
-	 * fit, else on two. */
-	util_fmt(lat, sizeof lat, "%s/%s", p50, p99);
-	util_fmt(one, sizeof one, "%s  %s", sched ? sched : "none", lat);
+	/* The scheduler and the labelled p50 and p99 in one line of large
+	 * letters where they fit: bare numbers on a projector leave the room
+	 * guessing which is which. Narrower (80 columns), "p50/p99" in large
+	 * letters under the line above that names them, still on one line so
+	 * the top writers keep their room; two lines only where even that is
+	 * too wide. */
+	const char *sname = sched ? sched : "none";
+	util_fmt(lat, sizeof lat, "p50 %s p99 %s", p50, p99);
+	util_fmt(one, sizeof one, "%s  %s", sname, lat);
+	if (bigtext_width(one) > COLS) {
+		util_fmt(lat, sizeof lat, "%s/%s", p50, p99);
+		util_fmt(one, sizeof one, "%s  %s", sname, lat);
+	}
 	int y = 4;
 	if (bigtext_width(one) <= COLS) {
 		y += draw_bigtext(t, y, 0, one, (attr_t)t->th[TH_TITLE]);
 	} else {
-		y += draw_bigtext(t, y, 0, sched ? sched : "none", (attr_t)t->th[TH_TITLE]);
+		y += draw_bigtext(t, y, 0, sname, (attr_t)t->th[TH_TITLE]);
 		y += draw_bigtext(t, y + 1, 0, lat, (attr_t)t->th[TH_CHART_P50]) + 1;
 	}
 	y++;
@@ -1147,6 +1183,24 @@ static void startup_poll(struct tui *t)
 	}
 }
 
+/* A fresh reader on the selected disk (F, --fresh-every): its time comes
+ * back as an event, said on the status line and marked on the chart. */
+static void fresh_begin(struct tui *t)
+{
+	const struct disk_sample *d = selected_disk(t);
+	char err[320], msg[360];
+	if (!d) {
+		say(t, "no disk selected");
+		return;
+	}
+	if (sampler_fresh_start(t->smp, d->info.name, (uint32_t)t->o->fresh_reads, err, sizeof err) < 0) {
+		say(t, err);
+		return;
+	}
+	util_fmt(msg, sizeof msg, "%s: fresh reader started (%d reads) ...", d->info.name, t->o->fresh_reads);
+	say(t, msg);
+}
+
 static void toggle_delayacct(struct tui *t)
 {
 	char msg[256];
@@ -1283,7 +1337,7 @@ static int changes_system(enum key_action a)
 	case KEY_ACT_TUNABLES: case KEY_ACT_UDEV: case KEY_ACT_PICK_NONE: case KEY_ACT_PICK_MQ:
 	case KEY_ACT_PICK_KYBER: case KEY_ACT_PICK_BFQ: case KEY_ACT_WRITE: case KEY_ACT_IOPRIO:
 	case KEY_ACT_DELAYACCT: case KEY_ACT_AB: case KEY_ACT_LOAD: case KEY_ACT_STARTUP: case KEY_ACT_RATE:
-	case KEY_ACT_THREADS:
+	case KEY_ACT_THREADS: case KEY_ACT_FRESH:
 		return 1;
 	default:
 		return 0;
@@ -1369,6 +1423,7 @@ static void act(struct tui *t, enum key_action a)
 		break;
 	case KEY_ACT_LOAD: load_toggle(t); break;
 	case KEY_ACT_STARTUP: startup_begin(t); break;
+	case KEY_ACT_FRESH: fresh_begin(t); break;
 	case KEY_ACT_REPORT:
 		if (t->report)
 			t->mode = KM_REPORT;
@@ -1508,8 +1563,8 @@ static void announce(struct tui *t)
 	for (size_t i = 0; i < t->s.nevents; i++) {
 		const struct event *e = &t->s.events[i];
 		char msg[300], what[260];
-		int says = !strcmp(e->type, "probe") || !strcmp(e->type, "cleanup");
-		if (!says && strcmp(e->type, "disk") != 0)
+		int says = !strcmp(e->type, "probe") || !strcmp(e->type, "cleanup") || (!e->ok && !strcmp(e->type, "fresh"));
+		if (!says && strcmp(e->type, "disk") != 0 && strcmp(e->type, "fresh") != 0)
 			continue;
 		event_describe(e, what, sizeof what);
 		util_fmt(msg, sizeof msg, "%s: %s", e->disk, says ? e->error : what);
@@ -1610,6 +1665,7 @@ int tui_run(const struct options *o, struct sampler *smp, struct control *ctl, s
 		t->pp.sort = (enum pcol)procpane_column_from_name(o->sort);
 	t->big = o->big;
 	t->startup_s = -1;
+	t->next_fresh = util_mono_now() + t->o->fresh_every_s;
 	/* The first collection has no rates yet but lists the disks at once. */
 	int rc = collect(t);
 	if (rc < 0) {
@@ -1641,6 +1697,10 @@ int tui_run(const struct options *o, struct sampler *smp, struct control *ctl, s
 		poll_changes(t);
 		sampler_refresh_pending(smp, &t->s);
 		startup_poll(t);
+		if (t->o->fresh_every_s > 0 && !smp->replay && util_mono_now() >= t->next_fresh) {
+			t->next_fresh = util_mono_now() + t->o->fresh_every_s;
+			fresh_begin(t);
+		}
 		if (t->ab) {
 			char err[512];
 			int step = ab_step(t->ab, ctl, err, sizeof err);

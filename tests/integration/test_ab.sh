@@ -20,7 +20,7 @@ clean() { [ "$(ls -A "$SCRATCH/mnt" | grep -v lost+found)" = "" ]; }
 	> "$SCRATCH/ab.json" 2> "$SCRATCH/ab.err" || fail "A/B exited $?: $(cat "$SCRATCH/ab.err")"
 jq -e . "$SCRATCH/ab.json" > /dev/null || fail "report is not JSON"
 jq -e --arg n "$N" '.disk == $n and .partial == false and .restored == "none" and (.load | test("^write"))
-	and .rate_hz == 0' "$SCRATCH/ab.json" > /dev/null || fail "report header wrong: $(jq -c 'del(.summary, .phases)' "$SCRATCH/ab.json")"
+	and .rate_hz == 20' "$SCRATCH/ab.json" > /dev/null || fail "report header wrong: $(jq -c 'del(.summary, .phases)' "$SCRATCH/ab.json")"
 jq -e '[.summary[].scheduler] == ["none", "bfq:low_latency=0"] and all(.summary[]; .n > 0 and .p50_us > 0)' \
 	"$SCRATCH/ab.json" > /dev/null || fail "summary wrong: $(jq -c .summary "$SCRATCH/ab.json")"
 jq -e '[.phases[] | [.scheduler, .round]] == [["none",1],["bfq:low_latency=0",1],["bfq:low_latency=0",2],["none",2]]

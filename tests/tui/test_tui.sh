@@ -25,11 +25,11 @@ select_disk "$N"
 
 # The chart: a p50/p99 legend, a log axis with a labelled decade, and the
 # switch to bfq marked and labelled.
-wait_for "$N probe device max" || fail "probe line missing"
+wait_for "$N probe: steady \(max\), device" || fail "probe line missing"
 wait_for "[0-9]+(us|ms) [┤+]" || fail "no labelled log axis"
 wait_for "(▶|>)bfq" || fail "no labelled marker for the switch to bfq"
 keys R
-wait_for "$N probe device 20 Hz" || fail "R did not change the pace to 20 Hz"
+wait_for "$N probe: paced \(20 Hz\), device" || fail "R did not change the pace to 20 Hz"
 
 keys h
 wait_for "select the next disk" || fail "help screen not shown"

@@ -12,6 +12,7 @@
 #include "hist.h"
 #include "latwin.h"
 #include "prng.h"
+#include "readfig.h"
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -163,17 +164,17 @@ static void test_windows(void **state)
 	/* 100 samples of 1 ms in each of seconds 100..129 */
 	for (int64_t s = 100; s < 130; s++)
 		for (int i = 0; i < 100; i++)
-			latwin_add(w, s, 1000000 + (uint64_t)s);
+			latwin_add(w, s, s, 1000000 + (uint64_t)s);
 	latwin_window(w, 129, 10, h);
 	assert_int_equal(h->n, 1000);               /* seconds 120..129 */
 	assert_int_equal(h->min_ns, 1000000 + 120);
-	latwin_take_interval(w, h);
+	latwin_take_interval(w, h, NULL);
 	assert_int_equal(h->n, 3000);
-	latwin_take_interval(w, h);
+	latwin_take_interval(w, h, NULL);
 	assert_int_equal(h->n, 0);                  /* a new interval starts empty */
 	/* Roll-over: nothing for 20 s, then one sample: the 10 s window holds
 	 * only it, none of the old seconds that share its ring slots. */
-	latwin_add(w, 150, 7);
+	latwin_add(w, 150, 150, 7);
 	latwin_window(w, 150, 10, h);
 	assert_int_equal(h->n, 1);
 	assert_int_equal(h->max_ns, 7);
@@ -181,14 +182,14 @@ static void test_windows(void **state)
 	assert_int_equal(h->n, 0);
 	/* Since-change restarts at a change. */
 	latwin_mark_change(w);
-	latwin_add(w, 151, 9);
+	latwin_add(w, 151, 151, 9);
 	assert_int_equal(w->since_change.n, 1);
 	/* Flagged samples are counted per window, never in a histogram. */
 	latwin_flag(w, 151);
 	latwin_flag(w, 151);
 	assert_int_equal(latwin_window(w, 151, 10, h), 2);
 	assert_int_equal(h->n, 2);                  /* seconds 150 and 151 */
-	assert_int_equal(latwin_take_interval(w, h), 2);
+	assert_int_equal(latwin_take_interval(w, h, NULL), 2);
 	assert_int_equal(h->n, 2);
 	assert_int_equal(latwin_window(w, 170, 10, h), 0);
 	/* Chart: seconds kept whole come from slots, older ones from the
@@ -238,13 +239,94 @@ static void test_prng_offsets(void **state)
 		assert_true(abs(count[i] - 100000) < 1000);
 }
 
+/* |got - want| <= tol * want */
+static void near(double got, double want, double tol)
+{
+	if (fabs(got - want) > tol * want)
+		fail_msg("got %f, want %f within %.1f %%", got, want, tol * 100);
+}
+
+/* The trace of issue 15: 15,000 reads of 60 us in second 1, then 9 reads
+ * of 110 ms in each of seconds 2..10. Per read, the reader looks fast; over
+ * the time, it waited on slow reads 89 % of it. */
+static void test_readfig_trace(void **state)
+{
+	(void)state;
+	struct latwin *w = malloc(sizeof *w);
+	struct hist *reads = malloc(sizeof *reads), *secs = malloc(sizeof *secs);
+	latwin_init(w);
+	for (int i = 0; i < 15000; i++)
+		latwin_add(w, 1, 1, 60000);
+	for (int64_t s = 2; s <= 10; s++)
+		for (int i = 0; i < 9; i++)
+			latwin_add(w, s, s, 110000000);
+	latwin_add(w, 11, 11, 110000000); /* second 10 is whole once 11 begins */
+	latwin_take_interval(w, reads, secs);
+	assert_int_equal(secs->n, 10);
+	struct readfig f;
+	readfig_compute(reads, secs, 10.0, &f);
+	assert_int_equal(f.n, 15082);
+	near(f.reads_per_s, 1508.2, 1e-9);
+	near(f.p50_us, 60, 0.01);
+	near(f.p50_per_s_us, 110000, 0.01);
+	near(f.stall_10ms, 82 * 0.110 / 10, 0.01);
+	near(f.stall_100ms, 82 * 0.110 / 10, 0.01);
+	near(f.max_us, 110000, 1e-9);
+	assert_true(readfig_skewed(&f));
+	char text[256];
+	assert_int_equal(readfig_sentence(&f, text, sizeof text), 1);
+	assert_non_null(strstr(text, "most reads were fast (p50 60us)"));
+	assert_non_null(strstr(text, "for 90 % of the time"));
+	if (!strstr(text, "(median of per-second p50s 110.0ms)") && !strstr(text, "(median of per-second p50s 109."))
+		fail_msg("%s", text);
+	/* Reads all alike: the two p50s agree, and nothing is said. */
+	latwin_init(w);
+	for (int64_t s = 1; s <= 5; s++)
+		for (int i = 0; i < 100; i++)
+			latwin_add(w, s, s, 2000000);
+	latwin_take_interval(w, reads, secs);
+	readfig_compute(reads, secs, 5.0, &f);
+	assert_false(readfig_skewed(&f));
+	assert_int_equal(readfig_sentence(&f, text, sizeof text), 0);
+	near(f.stall_10ms + 1, 1, 1e-9);
+	free(w);
+	free(reads);
+	free(secs);
+}
+
+/* A read that spans whole seconds stands for each of them in the
+ * per-second series; a paced reader's idle seconds stand for nothing. */
+static void test_readfig_spanning(void **state)
+{
+	(void)state;
+	struct latwin *w = malloc(sizeof *w);
+	struct hist *reads = malloc(sizeof *reads), *secs = malloc(sizeof *secs);
+	latwin_init(w);
+	latwin_add(w, 20, 20, 1000000);
+	latwin_add(w, 20, 23, 2500000000ull); /* seconds 21 and 22 went on it */
+	latwin_add(w, 30, 30, 1000000);       /* 24..29 idle, 23 closes */
+	latwin_add(w, 31, 31, 1000000);       /* 30 closes */
+	latwin_take_interval(w, reads, secs);
+	assert_int_equal(secs->n, 5);         /* 20, 21, 22, 23, 30 */
+	near((double)hist_quantile(secs, 0.4), 1e6, 0.01); /* 20 and 30 */
+	assert_true(hist_quantile(secs, 0.5) > 2000000000ull); /* 21, 22, 23 */
+	/* Slow reads count in the stall share by their length. */
+	struct readfig f;
+	readfig_compute(reads, secs, 12.0, &f);
+	near(f.stall_100ms, 2.5 / 12, 0.01);
+	free(w);
+	free(reads);
+	free(secs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_uniform),      cmocka_unit_test(test_bimodal),
 		cmocka_unit_test(test_heavy_tail),   cmocka_unit_test(test_bucket_error_bound),
 		cmocka_unit_test(test_enough),       cmocka_unit_test(test_empty_and_merge),
-		cmocka_unit_test(test_windows),      cmocka_unit_test(test_prng_offsets),
+		cmocka_unit_test(test_windows),      cmocka_unit_test(test_readfig_trace),
+		cmocka_unit_test(test_readfig_spanning),      cmocka_unit_test(test_prng_offsets),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
