@@ -45,9 +45,15 @@ bad=$(jq -r '"\(.ts) \(.writeback.dirty_kB)"' "$SCRATCH/out.json" | awk -v mlog=
 	# after ts + 0.3 s: a late reading of the logger cannot leave a gap.
 	{ lo = -1; hi = -1; a = 1; b = n
 	  for (i = 1; i <= n; i++) { if (t[i] <= $1 - 0.3) a = i; if (t[i] >= $1 + 0.3) { b = i; break } }
-	  for (i = a; i <= b; i++) { if (lo < 0 || v[i] < lo) lo = v[i]; if (v[i] > hi) hi = v[i] }
+	  step = 0
+	  for (i = a; i <= b; i++) { if (lo < 0 || v[i] < lo) lo = v[i]; if (v[i] > hi) hi = v[i]
+	    d = i > a ? v[i] - v[i - 1] : 0; if (d < 0) d = -d; if (d > step) step = d }
 	  if (lo < 0) { print "no meminfo reading near " $1; next }
-	  slack = 4096 # kB: a page-cache figure moves between two reads
+	  # kB: a page-cache figure moves between two reads of the logger,
+	  # by up to the largest step seen between two of them there (a peak
+	  # between two reads is missed by the logger, not by the tool: seen,
+	  # 292 MB against a highest logged 285 MB while dd wrote at ~1 GB/s).
+	  slack = 4096 + step
 	  if ($2 < lo - slack || $2 > hi + slack) print "at " $1 ": " $2 " kB, meminfo " lo "-" hi " kB" }') ||
 	fail "cannot compare with meminfo"
 [ -z "$bad" ] || fail "Dirty does not follow /proc/meminfo: $bad"
