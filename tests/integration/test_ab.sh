@@ -23,13 +23,14 @@ jq -e --arg n "$N" '.disk == $n and .partial == false and .restored == "none" an
 	and .rate_hz == 20' "$SCRATCH/ab.json" > /dev/null || fail "report header wrong: $(jq -c 'del(.summary, .phases)' "$SCRATCH/ab.json")"
 jq -e '[.summary[].scheduler] == ["none", "bfq:low_latency=0"] and all(.summary[]; .n > 0 and .p50_us > 0)' \
 	"$SCRATCH/ab.json" > /dev/null || fail "summary wrong: $(jq -c .summary "$SCRATCH/ab.json")"
-# The load ran and the reader read: over each variant's phases, not in
-# each 2 s phase, since bfq may serve one queue for a whole short phase
-# (seen: the writer at 0 MB/s in one bfq phase, the reader at 383 reads in
-# the other).
+# The load ran (none's phases wrote) and the reader read, over each
+# variant's phases. Not the writer in bfq's phases: bfq may serve the
+# readers for a whole 2 s phase (seen: 0 MB/s written in one, then in both
+# bfq:low_latency=0 phases, with the three readers; the reader at 383
+# reads in another run). The report shows that as it is.
 jq -e '[.phases[] | [.scheduler, .round]] == [["none",1],["bfq:low_latency=0",1],["bfq:low_latency=0",2],["none",2]]
 	and all(.phases[] | select(.scheduler == "none"); .n > 0 and .write_MBps > 0)
-	and all(.summary[]; .n > 0 and .write_MBps > 0)' "$SCRATCH/ab.json" > /dev/null ||
+	and all(.summary[]; .n > 0)' "$SCRATCH/ab.json" > /dev/null ||
 	fail "phases wrong: $(jq -c '[.phases[] | {scheduler, round, n, write_MBps}]' "$SCRATCH/ab.json")"
 [ "$(sched_of "$N")" = none ] || fail "disk left on $(sched_of "$N")"
 clean || fail "scratch files left: $(ls -A "$SCRATCH/mnt")"
