@@ -446,12 +446,18 @@ int probe_start(const struct probe_config *cfg, struct probe **out, char *err, s
 	return 0;
 }
 
-void probe_get_status(struct probe *p, double mono_now, struct probe_status *out)
+/* The status with the age of the read in flight; under mu. */
+static void status_locked(const struct probe *p, double mono_now, struct probe_status *out)
 {
-	pthread_mutex_lock(&p->mu);
 	*out = p->st;
 	out->in_flight_ms = p->in_flight_since > 0 && mono_now > p->in_flight_since ? (mono_now - p->in_flight_since) * 1e3
 										  : 0;
+}
+
+void probe_get_status(struct probe *p, double mono_now, struct probe_status *out)
+{
+	pthread_mutex_lock(&p->mu);
+	status_locked(p, mono_now, out);
 	pthread_mutex_unlock(&p->mu);
 }
 
@@ -459,10 +465,7 @@ void probe_read(struct probe *p, double mono_now, struct probe_reading *out)
 {
 	int64_t sec = (int64_t)floor(mono_now);
 	pthread_mutex_lock(&p->mu);
-	out->st = p->st;
-	out->st.in_flight_ms = p->in_flight_since > 0 ? (mono_now - p->in_flight_since) * 1e3 : 0;
-	if (out->st.in_flight_ms < 0)
-		out->st.in_flight_ms = 0;
+	status_locked(p, mono_now, &out->st);
 	out->flagged_interval = latwin_take_interval(&p->win, &out->interval, &out->interval_sec_p50);
 	out->flagged_10s = latwin_window(&p->win, sec, 10, &out->last10);
 	out->since_change = p->win.since_change;
