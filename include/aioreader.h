@@ -7,15 +7,35 @@
  * with a 30 s FUSE delay). In a child the wait is the child's: the tool
  * leaves at once, the child follows when the kernel lets go.
  *
- * One request at a time (the probe is QD1). The child times each read on
- * CLOCK_MONOTONIC from before io_submit to after io_getevents, as the probe
- * did in-process; the messages to and from it are outside the timed part. */
+ * One read in flight at a time (the probe is QD1). The child times each
+ * read on CLOCK_MONOTONIC from before io_submit to after io_getevents; the
+ * messages to and from it are outside the timed part. A paced probe asks
+ * for one read at a time; a back-to-back one starts a stream, in which
+ * the child reads on without waiting for the tool between reads. */
 #ifndef IOSCHED_AIOREADER_H
 #define IOSCHED_AIOREADER_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+
+/* One read of a stream: bytes read (or -errno), its latency, and when it
+ * completed (CLOCK_MONOTONIC ns, the same clock as util_mono_now). */
+struct aioreader_read {
+	int64_t res;
+	int64_t ns;
+	int64_t done_ns;
+};
+
+#define AIOREADER_BATCH 64
+
+/* Reads of a stream as they come: n of them; end when the stream is over
+ * (halted, or its last read failed: that read's res says so). */
+struct aioreader_batch {
+	int n;
+	int end;
+	struct aioreader_read e[AIOREADER_BATCH];
+};
 
 struct aioreader {
 	pid_t pid;   /* 0: not running */
@@ -47,6 +67,23 @@ int aioreader_submit_job(struct aioreader *r, uint64_t span, uint32_t reads, uin
  * with *res (bytes read, or a negative errno of the read) and *ns (its
  * latency), 0 on timeout, or a negative errno when the child is gone. */
 int aioreader_wait(struct aioreader *r, int timeout_ms, int64_t *res, int64_t *ns);
+
+/* Start a stream: reads of io_size at random aligned offsets below span
+ * (from seed), back to back with no message between them, each timed
+ * alone; the results come in batches (aioreader_next), at least every
+ * 10 ms while reads complete. It runs until aioreader_halt or a failed
+ * read. Nothing else may be asked of the reader until a batch with end
+ * set has come. Returns 0 or a negative errno. */
+int aioreader_stream(struct aioreader *r, uint64_t span, uint64_t seed);
+
+/* Ask a stream to end; keep taking batches until one has end set (it may
+ * take one read, or a hung read's time). Harmless without a stream: the
+ * answer is an empty ended batch. Returns 0 or a negative errno. */
+int aioreader_halt(struct aioreader *r);
+
+/* Wait up to timeout_ms for the next batch of a stream. Returns 1 with
+ * *b, 0 on timeout, or a negative errno when the child is gone. */
+int aioreader_next(struct aioreader *r, int timeout_ms, struct aioreader_batch *b);
 
 /* Kill the child and reap it. With a read still in the kernel this waits
  * until the kernel lets go of it: call it where that wait holds nobody up

@@ -58,6 +58,7 @@ struct probe {
 	double opened;             /* mono time fd was opened */
 	int autoclear0;            /* a loop's autoclear flag at start; -1: none */
 	double autoclear_checked;  /* mono time it was last read */
+	int detaching;             /* it was seen on: the probe ends */
 	uint64_t span;             /* bytes that can be read */
 	struct prng rng;
 };
@@ -195,17 +196,22 @@ static int64_t read_once(struct probe *p, struct aioreader *io)
 	return ns;
 }
 
-static void record(struct probe *p, int64_t ns)
+/* One read into the window, under mu: done is its completion time. */
+static void add_locked(struct probe *p, int64_t ns, double done)
 {
-	double now = util_mono_now();
-	int64_t sec = (int64_t)floor(now);
-	int64_t start_sec = (int64_t)floor(now - (double)ns / 1e9);
-	pthread_mutex_lock(&p->mu);
-	p->in_flight_since = 0;
+	int64_t sec = (int64_t)floor(done);
+	int64_t start_sec = (int64_t)floor(done - (double)ns / 1e9);
 	if ((uint64_t)ns < p->cfg.min_plausible_ns)
 		latwin_flag(&p->win, sec);
 	else
 		latwin_add(&p->win, start_sec, sec, (uint64_t)ns);
+}
+
+static void record(struct probe *p, int64_t ns)
+{
+	pthread_mutex_lock(&p->mu);
+	p->in_flight_since = 0;
+	add_locked(p, ns, util_mono_now());
 	pthread_mutex_unlock(&p->mu);
 }
 
@@ -277,22 +283,108 @@ static int device_open(struct probe *p, struct aioreader *io)
 	return 0;
 }
 
+/* Has a detach of the loop device been deferred for want of the last
+ * close? Looked up before each paced read, every DETACH_POLL_S otherwise. */
+static int detach_asked(struct probe *p, double rate)
+{
+	double now = util_mono_now();
+	if (!p->detaching && p->autoclear0 == 0 && (rate > 0 || now - p->autoclear_checked >= DETACH_POLL_S)) {
+		p->autoclear_checked = now;
+		p->detaching = loop_autoclear(p->cfg.disk) == 1;
+	}
+	return p->detaching;
+}
+
 /* Before a read in device mode: the node open, and no detach asked for.
  * Returns 0, or -1 when the probe ends. */
 static int device_ready(struct probe *p, struct aioreader *io, double rate)
 {
 	double now = util_mono_now();
-	if (p->autoclear0 == 0 && (rate > 0 || now - p->autoclear_checked >= DETACH_POLL_S)) {
-		p->autoclear_checked = now;
-		if (loop_autoclear(p->cfg.disk) == 1) {
-			device_close(p, io);
-			end_with(p, "the loop device is being detached (losetup -d); probe stopped");
-			return -1;
-		}
+	if (detach_asked(p, rate)) {
+		device_close(p, io);
+		end_with(p, "the loop device is being detached (losetup -d); probe stopped");
+		return -1;
 	}
 	if (p->fd >= 0 && rate <= 0 && now - p->opened >= REOPEN_S && device_close(p, io) < 0)
 		return -1;
 	return p->fd >= 0 ? 0 : device_open(p, io);
+}
+
+/* Should a back-to-back stream end now: stop, a paced rate, or in device
+ * mode the node's time to be reopened or a detach asked for (device_ready
+ * does what each needs once the stream has ended). */
+static int stream_must_end(struct probe *p)
+{
+	pthread_mutex_lock(&p->mu);
+	int end = p->stop || p->st.rate_hz > 0;
+	pthread_mutex_unlock(&p->mu);
+	if (end || p->st.mode != PROBE_MODE_DEVICE)
+		return end;
+	return util_mono_now() - p->opened >= REOPEN_S || detach_asked(p, 0);
+}
+
+/* A batch of a stream into the window. Returns 0, or -1 when a read failed
+ * (the probe's end is recorded). */
+static int record_batch(struct probe *p, const struct aioreader_batch *b)
+{
+	int bad = -1;
+	pthread_mutex_lock(&p->mu);
+	for (int i = 0; i < b->n && bad < 0; i++) {
+		if (b->e[i].res != (int64_t)p->cfg.io_size)
+			bad = i;
+		else
+			add_locked(p, b->e[i].ns, (double)b->e[i].done_ns / 1e9);
+	}
+	/* The child starts the next read as soon as one completes. */
+	if (b->n > 0 && !b->end)
+		p->in_flight_since = (double)b->e[b->n - 1].done_ns / 1e9;
+	else if (b->end)
+		p->in_flight_since = 0;
+	pthread_mutex_unlock(&p->mu);
+	if (bad < 0)
+		return 0;
+	int64_t res = b->e[bad].res;
+	end_with(p, "read failed (%s); device gone or resized? probe stopped",
+		 res < 0 ? strerror((int)-res) : "short read");
+	return -1;
+}
+
+/* Back to back: the reader child streams reads until this asks it to end
+ * (see stream_must_end). Returns 0 when the stream ended and the probe
+ * goes on, -1 when the probe must end (its reason set), -2 on stop with a
+ * read still in flight. */
+static int run_stream(struct probe *p, struct aioreader *io)
+{
+	pthread_mutex_lock(&p->mu);
+	p->in_flight_since = util_mono_now();
+	pthread_mutex_unlock(&p->mu);
+	int rc = aioreader_stream(io, p->span, prng_next(&p->rng));
+	if (rc < 0) {
+		end_with(p, "cannot hand the reads to the reader process: %s", strerror(-rc));
+		return -1;
+	}
+	int halted = 0;
+	struct aioreader_batch b;
+	for (;;) {
+		rc = aioreader_next(io, (int)(POLL_NS / 1000000), &b);
+		if (rc < 0) {
+			end_with(p, "the reader process ended: %s", strerror(-rc));
+			return -1;
+		}
+		if (rc == 1 && record_batch(p, &b) < 0)
+			return -1;
+		if (rc == 1 && b.end)
+			return 0;
+		if (halted && stopping(p))
+			return -2;
+		if (!halted && stream_must_end(p)) {
+			if (aioreader_halt(io) < 0) {
+				end_with(p, "the reader process ended");
+				return -1;
+			}
+			halted = 1;
+		}
+	}
 }
 
 static void run(struct probe *p, struct aioreader *io)
@@ -316,6 +408,12 @@ static void run(struct probe *p, struct aioreader *io)
 		}
 		if (p->st.mode == PROBE_MODE_DEVICE && device_ready(p, io, rate) < 0)
 			return;
+		if (rate <= 0) {
+			if (run_stream(p, io) < 0)
+				return;
+			next = util_mono_now();
+			continue;
+		}
 		int64_t ns = read_once(p, io);
 		if (ns < 0)
 			return;

@@ -1,0 +1,160 @@
+/* Unit tests: the reader child's stream of back-to-back reads (the probe's
+ * back-to-back mode) on a file of its own: batches of whole, timed reads
+ * in completion order; a halt ends the stream and the child answers single
+ * reads again; a read past the end ends the stream with that read; no
+ * descriptor, no stream. O_DIRECT needs a filesystem that has it, hence
+ * /var/tmp (tmpfs in /tmp may not). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "aioreader.h"
+#include "util.h"
+
+#define IO 4096
+#define FILE_SIZE (1 << 20)
+
+struct fixture {
+	char dir[64];
+	char path[96];
+	int fd;
+	struct aioreader r;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof *f);
+	if (!f)
+		return -1;
+	strcpy(f->dir, "/var/tmp/iosched-aioreader-test.XXXXXX");
+	if (!mkdtemp(f->dir))
+		return -1;
+	snprintf(f->path, sizeof f->path, "%s/data", f->dir);
+	int w = open(f->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	static char block[IO];
+	memset(block, 'x', sizeof block);
+	for (int i = 0; w >= 0 && i < FILE_SIZE / IO; i++)
+		if (write(w, block, sizeof block) != (ssize_t)sizeof block)
+			return -1;
+	if (w < 0 || fsync(w) != 0 || close(w) != 0)
+		return -1;
+	f->fd = open(f->path, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	if (f->fd < 0 || aioreader_start(&f->r, IO) != 0)
+		return -1;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	aioreader_stop(&f->r);
+	close(f->fd);
+	unlink(f->path);
+	rmdir(f->dir);
+	free(f);
+	return 0;
+}
+
+/* Batches until one has end set; returns the reads seen. */
+static int drain(struct aioreader *r, struct aioreader_batch *last)
+{
+	int n = 0;
+	for (int tries = 0; tries < 500; tries++) {
+		int rc = aioreader_next(r, 100, last);
+		assert_true(rc >= 0);
+		if (rc == 1) {
+			n += last->n;
+			if (last->end)
+				return n;
+		}
+	}
+	fail_msg("the stream did not end within 50 s");
+	return n;
+}
+
+static void test_stream_then_single(void **state)
+{
+	struct fixture *f = *state;
+	assert_int_equal(aioreader_set_fd(&f->r, f->fd), 0);
+	assert_int_equal(aioreader_stream(&f->r, FILE_SIZE, 42), 0);
+	struct aioreader_batch b;
+	int reads = 0, batches = 0;
+	int64_t prev = 0;
+	while (reads < 300) {
+		int rc = aioreader_next(&f->r, 5000, &b);
+		assert_int_equal(rc, 1);
+		assert_false(b.end);
+		assert_true(b.n >= 1 && b.n <= AIOREADER_BATCH);
+		for (int i = 0; i < b.n; i++) {
+			assert_int_equal(b.e[i].res, IO);
+			assert_true(b.e[i].ns > 0);
+			/* in completion order, and each read fits in the time since the last */
+			assert_true(b.e[i].done_ns >= prev);
+			if (prev)
+				assert_true(b.e[i].done_ns - b.e[i].ns >= prev);
+			prev = b.e[i].done_ns;
+		}
+		assert_true((double)prev / 1e9 <= util_mono_now());
+		reads += b.n;
+		batches++;
+	}
+	assert_true(batches >= 2);
+	assert_int_equal(aioreader_halt(&f->r), 0);
+	drain(&f->r, &b);
+	for (int i = 0; i < b.n; i++)
+		assert_int_equal(b.e[i].res, IO);
+	/* Back to one answer per request. */
+	assert_int_equal(aioreader_submit(&f->r, 8 * IO), 0);
+	int64_t res = 0, ns = 0;
+	int rc;
+	while ((rc = aioreader_wait(&f->r, 5000, &res, &ns)) == 0)
+		;
+	assert_int_equal(rc, 1);
+	assert_int_equal(res, IO);
+	/* A halt with no stream: an empty ended batch, nothing else. */
+	assert_int_equal(aioreader_halt(&f->r), 0);
+	assert_int_equal(drain(&f->r, &b), 0);
+	assert_int_equal(aioreader_set_fd(&f->r, -1), 0);
+}
+
+static void test_stream_ends_on_failed_read(void **state)
+{
+	struct fixture *f = *state;
+	assert_int_equal(aioreader_set_fd(&f->r, f->fd), 0);
+	/* Offsets up to 64 times the file: almost every read is past its end. */
+	assert_int_equal(aioreader_stream(&f->r, 64ull * FILE_SIZE, 7), 0);
+	struct aioreader_batch b;
+	drain(&f->r, &b);
+	assert_true(b.n >= 1);
+	assert_true(b.e[b.n - 1].res != IO);
+	for (int i = 0; i < b.n - 1; i++)
+		assert_int_equal(b.e[i].res, IO);
+	/* The child is still there for requests. */
+	assert_int_equal(aioreader_set_fd(&f->r, f->fd), 0);
+}
+
+static void test_no_descriptor_no_stream(void **state)
+{
+	struct fixture *f = *state;
+	assert_int_equal(aioreader_set_fd(&f->r, -1), 0);
+	assert_int_equal(aioreader_stream(&f->r, FILE_SIZE, 1), -EBADF);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_stream_then_single, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stream_ends_on_failed_read, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_descriptor_no_stream, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
