@@ -27,4 +27,9 @@ const char *detail_profile(double rate_hz);
  * then stays). Empty when there was none. */
 void detail_switch_compare(const struct switch_compare *c, char *buf, size_t len);
 
+/* The fresh readers' part of the comparison (callers put it after the
+ * line above, or under it where it does not fit): "fresh job 45ms->120ms +167%", "-" for a
+ * window without a job; empty when no job ended in either window. */
+void detail_fresh_change(const struct switch_compare *c, char *buf, size_t len);
+
 #endif

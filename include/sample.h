@@ -41,6 +41,10 @@ struct switch_compare {
 	double rate_hz;            /* the probe's pace then (0: back-to-back) */
 	struct probe_summary before, after;
 	double before_s, after_s;  /* seconds each window covers */
+	/* Fresh readers' jobs (F, --fresh-every) that ended on the disk in
+	 * each window: how many, and the median job time. */
+	int fresh_before_n, fresh_after_n;
+	double fresh_before_ms, fresh_after_ms;
 };
 
 /* A change queued or in the kernel for a disk (see worker.h). */
@@ -125,10 +129,15 @@ struct sampler_config {
 	int bpf;                   /* load the block-latency BPF program (with procs) */
 };
 
+/* Fresh jobs remembered per disk, for the before/after comparison. */
+#define FRESH_KEPT 16
+
 struct sampler_probe {
 	char disk[DISK_NAME_MAX];
 	double started;            /* mono time the probe started */
 	struct switch_compare cmp;
+	double fresh_mono[FRESH_KEPT], fresh_ms[FRESH_KEPT]; /* ring: when each job ended, its time */
+	unsigned nfresh;           /* jobs ever kept; the ring has the last FRESH_KEPT */
 	struct probe *p;           /* NULL when it could not start */
 	struct probe_status failed;/* why, when p is NULL */
 	enum probe_state last_state;

@@ -222,6 +222,10 @@ static void disk(struct replay *r, const struct jsonv *o, double mono, struct di
 		d->cmp.after_s = jsonv_num(c, "as", 0);
 		summary(c, "b", &d->cmp.before);
 		summary(c, "a", &d->cmp.after);
+		d->cmp.fresh_before_n = (int)jsonv_int(c, "fbn", 0);
+		d->cmp.fresh_after_n = (int)jsonv_int(c, "fan", 0);
+		d->cmp.fresh_before_ms = jsonv_num(c, "fbm", 0);
+		d->cmp.fresh_after_ms = jsonv_num(c, "fam", 0);
 	}
 	hist(o, &d->probe_hist);
 	chart(r, o, mono, d);

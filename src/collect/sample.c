@@ -351,6 +351,27 @@ static void time_figures(const struct sampler_probe *sp, const struct hist *last
 	d->probe_stall100_10s = secs > 0.5 ? fmin(1, (double)hist_sum_above(last10, 100000000) / 1e9 / secs) : 0;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The fresh jobs on sp's disk that ended in (from, to]: how many, and
+ * their median time (0 when none). */
+static int fresh_in(const struct sampler_probe *sp, double from, double to, double *median_ms)
+{
+	double v[FRESH_KEPT];
+	int n = 0;
+	unsigned kept = sp->nfresh < FRESH_KEPT ? sp->nfresh : FRESH_KEPT;
+	for (unsigned i = 0; i < kept; i++)
+		if (sp->fresh_mono[i] > from && sp->fresh_mono[i] <= to)
+			v[n++] = sp->fresh_ms[i];
+	qsort(v, (size_t)n, sizeof v[0], cmp_double);
+	*median_ms = n == 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	return n;
+}
+
 /* The after window of the last switch fills for 10 s, then stays. */
 static void compare_after(struct sampler_probe *sp, const struct hist *since_change, uint64_t flagged, double now)
 {
@@ -358,6 +379,7 @@ static void compare_after(struct sampler_probe *sp, const struct hist *since_cha
 		return;
 	summarize(since_change, flagged, &sp->cmp.after);
 	sp->cmp.after_s = now - sp->cmp.mono;
+	sp->cmp.fresh_after_n = fresh_in(sp, sp->cmp.mono, sp->cmp.mono + 10, &sp->cmp.fresh_after_ms);
 	if (sp->cmp.after_s >= 10)
 		sp->cmp.state = 2;
 }
@@ -601,6 +623,12 @@ static void poll_fresh(struct sampler *s)
 	if (rc == 0)
 		return;
 	struct event e = {.ts = util_real_now(), .mono = util_mono_now(), .ok = rc == 1, .ms = rc == 1 ? ms : 0};
+	struct sampler_probe *sp = find_probe(s, s->fresh_disk);
+	if (sp && rc == 1) {
+		sp->fresh_mono[sp->nfresh % FRESH_KEPT] = e.mono;
+		sp->fresh_ms[sp->nfresh % FRESH_KEPT] = ms;
+		sp->nfresh++;
+	}
 	util_strlcpy(e.type, "fresh", sizeof e.type);
 	util_strlcpy(e.disk, s->fresh_disk, sizeof e.disk);
 	util_fmt(e.to, sizeof e.to, "%u reads", reads);
@@ -631,13 +659,13 @@ int sampler_collect(struct sampler *s, struct sample *out)
 		return rc;
 	}
 	sync_probes(s, s->disks, s->ndisks);
+	poll_fresh(s); /* before the disks: a job that just ended counts in the switch comparison */
 	fill_disks(s, &cur, s->disks, s->ndisks, now, out);
 	diskstats_free(&s->prev);
 	s->prev = cur;
 	s->prev_mono = now;
 	collect_procs(s, out);
 	collect_blk(s, out);
-	poll_fresh(s);
 	out->nevents = eventlog_take(&s->events, out->events, EVENTLOG_PENDING);
 	out->nrecent = eventlog_recent(&s->events, out->recent, EVENTLOG_RECENT);
 	return 0;
@@ -668,6 +696,8 @@ static void compare_before(const struct sampler *s, struct sampler_probe *sp, co
 	memset(c, 0, sizeof *c);
 	summarize(h, flagged, &c->before);
 	c->before_s = end >= lo ? (double)(end - lo + 1) : 0;
+	double began = e->mono - e->ms / 1e3;
+	c->fresh_before_n = fresh_in(sp, began - 10, began, &c->fresh_before_ms);
 	c->state = 1;
 	c->mono = e->mono;
 	c->ts = e->ts;

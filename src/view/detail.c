@@ -137,9 +137,11 @@ void detail_disk(const struct sample *s, const struct disk_sample *d, char *buf,
 		add(buf, len, "probe (QD1 reads, %s), last 10 s: p50 %s  p99 %s  (%llu reads, %.0f/s)",
 		    detail_profile(d->probe_st.rate_hz), p50, p99, (unsigned long long)d->probe_10s.n, d->probe_rps_10s);
 		char cmp[400];
+		char fresh[96];
 		detail_switch_compare(&d->cmp, cmp, sizeof cmp);
+		detail_fresh_change(&d->cmp, fresh, sizeof fresh);
 		if (cmp[0])
-			add(buf, len, "%s", cmp);
+			add(buf, len, "%s%s%s", cmp, fresh[0] ? "; " : "", fresh);
 	}
 	add_waiting(s, d, buf, len);
 }
@@ -180,4 +182,20 @@ void detail_switch_compare(const struct switch_compare *c, char *buf, size_t len
 	 * to keep when a narrow screen cuts the line. */
 	util_fmt(buf, len, "%s->%s %s, %.0fs before vs %.0fs after: %s, p50 %s, p99 %s", c->from, c->to,
 		 detail_profile(c->rate_hz), c->before_s, c->state == 2 ? 10.0 : floor(c->after_s), rps, p50, p99);
+}
+
+void detail_fresh_change(const struct switch_compare *c, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (c->fresh_before_n == 0 && c->fresh_after_n == 0)
+		return;
+	char x[24] = "-", y[24] = "-";
+	if (c->fresh_before_n)
+		util_fmt(x, sizeof x, "%.0fms", c->fresh_before_ms);
+	if (c->fresh_after_n)
+		util_fmt(y, sizeof y, "%.0fms", c->fresh_after_ms);
+	if (c->fresh_before_n && c->fresh_after_n && c->fresh_before_ms > 0)
+		util_fmt(buf, len, "fresh job %s->%s %+.0f%%", x, y, (c->fresh_after_ms / c->fresh_before_ms - 1) * 100);
+	else
+		util_fmt(buf, len, "fresh job %s->%s", x, y);
 }

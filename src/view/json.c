@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "detail.h"
+
 void json_write_string(FILE *f, const char *s)
 {
 	fputc('"', f);
@@ -68,6 +70,38 @@ static void write_probe(FILE *f, const char *key, const struct disk_sample *d, c
 		(unsigned long long)p->flagged, (unsigned long long)st->missed);
 	if (st->state == PROBE_PREPARING)
 		fprintf(f, ",\"preparing_pct\":%d", st->prep_pct);
+	fputc('}', f);
+}
+
+static void compare_side(FILE *f, const char *key, const struct probe_summary *p, double secs, int fresh_n,
+			 double fresh_ms)
+{
+	fprintf(f, ",\"%s\":{\"seconds\":%.3f,\"n\":%llu", key, secs, (unsigned long long)p->n);
+	num_or_null(f, "reads_per_s", secs > 0 ? (double)p->n / secs : 0, secs > 0);
+	quantile(f, "p50_us", p, 0.50, p->p50_ns);
+	quantile(f, "p99_us", p, 0.99, p->p99_ns);
+	fprintf(f, ",\"fresh_runs\":%d", fresh_n);
+	num_or_null(f, "fresh_job_ms_median", fresh_ms, fresh_n > 0);
+	fputc('}', f);
+}
+
+/* The last switch's before/after comparison (the screen's line), or null. */
+static void write_compare(FILE *f, const struct switch_compare *c)
+{
+	fputs(",\"switch_compare\":", f);
+	if (c->state == 0) {
+		fputs("null", f);
+		return;
+	}
+	fputs("{\"from\":", f);
+	json_write_string(f, c->from);
+	fputs(",\"to\":", f);
+	json_write_string(f, c->to);
+	fputs(",\"profile\":", f);
+	json_write_string(f, detail_profile(c->rate_hz));
+	fprintf(f, ",\"ts\":%.3f,\"complete\":%s", c->ts, c->state == 2 ? "true" : "false");
+	compare_side(f, "before", &c->before, c->before_s, c->fresh_before_n, c->fresh_before_ms);
+	compare_side(f, "after", &c->after, c->after_s, c->fresh_after_n, c->fresh_after_ms);
 	fputc('}', f);
 }
 
@@ -161,6 +195,7 @@ static void write_disk(FILE *f, const struct disk_sample *d, const struct sample
 	num_or_null(f, "probe_reads_per_s_10s", d->probe_rps_10s, d->probed && d->probe_st.state == PROBE_RUNNING);
 	num_or_null(f, "probe_stall_10ms_10s", d->probe_stall10_10s, d->probed && d->probe_st.state == PROBE_RUNNING);
 	num_or_null(f, "probe_stall_100ms_10s", d->probe_stall100_10s, d->probed && d->probe_st.state == PROBE_RUNNING);
+	write_compare(f, &d->cmp);
 	write_waiting(f, s, d);
 	fputc('}', f);
 }

@@ -187,6 +187,11 @@ static void disk(struct recorder *r, FILE *f, const struct disk_sample *d)
 		num(f, "as", c->after_s);
 		summary(f, "b", &c->before);
 		summary(f, "a", &c->after);
+		if (c->fresh_before_n || c->fresh_after_n) {
+			fprintf(f, ",\"fbn\":%d,\"fan\":%d", c->fresh_before_n, c->fresh_after_n);
+			num(f, "fbm", c->fresh_before_ms);
+			num(f, "fam", c->fresh_after_ms);
+		}
 		fputc('}', f);
 	}
 	hist_sparse(f, &d->probe_hist);

@@ -724,12 +724,19 @@ static void draw_main(const struct tui *t)
 		draw_probe_line(t, d, y);
 		/* The last switch, before against after, stays until the next
 		 * one: the effect in numbers for whoever watches. */
-		char cmp[400];
+		char cmp[400], fresh[96];
 		detail_switch_compare(&d->cmp, cmp, sizeof cmp);
+		detail_fresh_change(&d->cmp, fresh, sizeof fresh);
 		int top = y + 2;
 		if (cmp[0] && room - pane_h - 3 >= 4) {
 			attron((attr_t)t->th[TH_TITLE]);
+			/* The fresh jobs' change on the same line if it fits, else under it */
+			int same = fresh[0] && strlen(cmp) + 2 + strlen(fresh) <= (size_t)COLS;
+			if (same)
+				util_fmt(cmp + strlen(cmp), sizeof cmp - strlen(cmp), "; %s", fresh);
 			put(top++, 0, cmp);
+			if (fresh[0] && !same && room - pane_h - 4 >= 4)
+				put(top++, 0, fresh);
 			attroff((attr_t)t->th[TH_TITLE]);
 		}
 		int chart_h = room - pane_h - (top - y);

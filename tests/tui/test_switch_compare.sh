@@ -5,16 +5,17 @@
 # a line compares the 10 s before the switch with the time after it
 # (reads/s, p50, p99, each with its change), counts the after window up to
 # 10 s, then stays until the next switch, which replaces it. F starts a
-# fresh reader: its job time is said and marked on the chart.
+# fresh reader: its job time is said and marked on the chart, and jobs
+# before and after a switch are compared on the comparison's line.
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_root
-need_cmd tmux losetup
+need_cmd tmux losetup jq
 setup_scratch
 
 attach_loop 64 fill; L=$LOOP
 N=$(basename "$L")
-tmux_start "LANG=C.UTF-8 $BIN -d 0.5 --disk $N --probe $N --probe-rate max --fresh-reads 500 2> $SCRATCH/stderr"
+tmux_start "LANG=C.UTF-8 $BIN -d 0.5 --disk $N --probe $N --probe-rate max --fresh-reads 500 --record $SCRATCH/rec 2> $SCRATCH/stderr"
 wait_for "^$N probe: steady \(max\), device, QD1 4K: 10s p50 [^,]+, [0-9]+ reads/s, in reads >10ms [0-9]+% >100ms [0-9]+%" 10 ||
 	fail "the probe line lacks the profile or the time-based figures"
 screen | grep -qE "^[a-z-]+->[a-z-]+ steady, " && fail "a switch comparison before any switch"
@@ -35,16 +36,28 @@ wait_for "^$from->$to steady, [0-9]+s before vs 10s after: reads/s " 14 ||
 sleep 1.5
 screen | grep -qE "^$from->$to .* vs 10s after: " || fail "the completed comparison did not stay"
 
+# A fresh reader before the next switch and one after it: their job times
+# join the comparison ("fresh job" before->after).
+keys F
+wait_for "$N: fresh reader: 500 reads in [0-9.]+ ms" 10 || fail "no fresh reader time on the status line"
+wait_for "◆F[0-9.]+[mu]?s" 3 || fail "no fresh reader mark on the chart"
 keys ']'
 for _ in $(seq 50); do [ "$(sched_of "$N")" != "$to" ] && break; sleep 0.1; done
 next=$(sched_of "$N")
 wait_for "^$to->$next steady, " 5 || fail "the next switch did not replace the comparison"
 screen | grep -qE "^$from->$to " && fail "the old comparison is still shown"
-
+screen | grep -qE "fresh job [0-9]+ms->-" || fail "the fresh job before the switch is not in the comparison: $(screen | grep -E "^$to->")"
+sleep 0.6 # the status line's first job time goes before the second's
 keys F
-wait_for "$N: fresh reader: 500 reads in [0-9.]+ ms" 10 || fail "no fresh reader time on the status line"
-wait_for "◆F[0-9.]+[mu]?s" 3 || fail "no fresh reader mark on the chart"
+wait_for "fresh job [0-9]+ms->[0-9]+ms( [-+][0-9]+%)?" 10 || fail "no fresh job before->after in the comparison"
 keys q
 [ "$(wait_exit)" = 0 ] || fail "exit not 0: $(cat "$SCRATCH/stderr")"
+# The comparison is kept in the recording, and a replay's JSON has it.
+"$BIN" --replay "$SCRATCH/rec" --json > "$SCRATCH/replay.json" 2> "$SCRATCH/replay.err" ||
+	fail "replay exited $?: $(cat "$SCRATCH/replay.err")"
+tail -n1 "$SCRATCH/replay.json" | jq -e --arg a "$to" --arg b "$next" '.disks[0].switch_compare |
+	.from == $a and .to == $b and .profile == "steady" and .before.n > 0 and .after.reads_per_s > 0
+	and .before.fresh_runs >= 1 and .after.fresh_runs >= 1 and .after.fresh_job_ms_median > 0' >/dev/null ||
+	fail "switch_compare in the replay's JSON: $(tail -n1 "$SCRATCH/replay.json" | jq -c .disks[0].switch_compare)"
 note "$(echo "$line" | cut -c1-160)"
 echo "PASS"
