@@ -306,10 +306,14 @@ static void draw_probe_line(const struct tui *t, const struct disk_sample *d, in
 			 d->probe_stall10_10s * 100, d->probe_stall100_10s * 100);
 	if (st->rate_hz <= 0)
 		util_strlcpy(rate, "max", sizeof rate);
+	/* The longest single read: what the worst moment of the 10 s was. */
+	char mx[16] = "-";
+	if (p->n > 0)
+		util_format_latency(p->max_ns, mx, sizeof mx);
 	snprintf(line, sizeof line,
-		 "%s probe: %s (%s), %s, QD1 %s: 10s p50 %s p99 %s%s | p90 %s p99.9 %s n=%llu | since change p50 %s p99 %s (n=%llu)",
+		 "%s probe: %s (%s), %s, QD1 %s: 10s p50 %s p99 %s%s | p90 %s p99.9 %s max %s n=%llu | since change p50 %s p99 %s (n=%llu)",
 		 d->info.name, detail_profile(st->rate_hz), rate, probe_mode_name(st->mode), size, p50, p99, timefig, p90,
-		 p999, (unsigned long long)p->n, c50, c99, (unsigned long long)c->n);
+		 p999, mx, (unsigned long long)p->n, c50, c99, (unsigned long long)c->n);
 	put(y, 0, line);
 	/* What else the user must know about these figures, on the next line. */
 	char extra[400] = "";
