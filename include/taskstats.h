@@ -13,6 +13,10 @@
 struct ts_record {
 	unsigned version;
 	uint32_t pid;              /* ac_pid */
+	uint32_t ppid;             /* ac_ppid: the parent's thread group */
+	uint32_t btime;            /* ac_btime: start, unix seconds */
+	char comm[32];             /* ac_comm, always terminated */
+	uint64_t cancelled_write_bytes; /* dirtied, then truncated before writeback */
 	uint64_t blkio_count;      /* synchronous block I/O waits */
 	uint64_t blkio_delay_ns;   /* their total time */
 	uint64_t read_bytes, write_bytes;
@@ -34,5 +38,27 @@ int taskstats_open(struct taskstats_conn **out);
 int taskstats_query(struct taskstats_conn *c, uint32_t id, int tgid, struct ts_record *out);
 
 void taskstats_close(struct taskstats_conn *c);
+
+/* Exit records: the kernel sends one for every task that exits on a
+ * registered CPU (its own I/O, without what its reaped children brought
+ * it), and one more for a thread group of several threads when its last
+ * thread goes. Needs CAP_NET_ADMIN. */
+struct taskstats_listener;
+
+/* Register for the exit records of tasks on cpus, a list as in
+ * /sys/devices/system/cpu/online ("0-3,6"). Returns 0, -EPERM without the
+ * capability, or another negative errno. */
+int taskstats_listen(const char *cpus, struct taskstats_listener **out);
+
+/* Called for each record: a task's (tgid 0) or a thread group's (tgid 1,
+ * after its per-task record). */
+typedef void (*taskstats_exit_fn)(void *ctx, const struct ts_record *r, int tgid);
+
+/* Take the records that have arrived, without waiting. Returns how many,
+ * or -ENOBUFS when some were lost because the socket's buffer overflowed
+ * (those read are still given), or another negative errno. */
+int taskstats_drain(struct taskstats_listener *l, taskstats_exit_fn fn, void *ctx);
+
+void taskstats_unlisten(struct taskstats_listener *l);
 
 #endif

@@ -12,6 +12,8 @@
 #include <linux/netlink.h>
 #include <linux/taskstats.h>
 
+#include "util.h"
+
 /* Where the fields read here sit (x86_64 and every LP64 ABI). They were
  * placed by version 4 and kept their offsets through version 14; version 15
  * inserted 16 delay max/min fields after cpu_delay_total and shifted them;
@@ -19,10 +21,11 @@
  * appended more. tests/fixtures/taskstats has a payload of each version. */
 struct layout {
 	size_t blkio_count, blkio_delay, ac_pid, read_syscalls, write_syscalls, read_bytes, write_bytes;
+	size_t ac_comm, ac_ppid, ac_btime, cancelled; /* ac_comm is 32 bytes */
 };
 
-static const struct layout classic = {32, 40, 128, 232, 240, 248, 256};
-static const struct layout v15 = {48, 56, 176, 280, 288, 296, 304};
+static const struct layout classic = {32, 40, 128, 232, 240, 248, 256, 80, 132, 136, 264};
+static const struct layout v15 = {48, 56, 176, 280, 288, 296, 304, 128, 180, 184, 312};
 
 #define MIN_VERSION 4      /* the I/O byte counters came with version 4 */
 #define V15_SIZE 560
@@ -45,12 +48,15 @@ int taskstats_parse(const void *payload, size_t len, struct ts_record *out)
 	/* Some 6.14 release candidates had the version 15 layout while still
 	 * saying 14: a "14" of version 15's size is read as 15. */
 	const struct layout *l = version == 15 || (version == 14 && len >= V15_SIZE) ? &v15 : &classic;
-	if (version < MIN_VERSION || len < l->write_bytes + 8)
+	if (version < MIN_VERSION || len < l->cancelled + 8)
 		return -EINVAL;
-	uint32_t pid;
-	memcpy(&pid, p + l->ac_pid, sizeof pid);
 	out->version = version;
-	out->pid = pid;
+	memcpy(&out->pid, p + l->ac_pid, sizeof out->pid);
+	memcpy(&out->ppid, p + l->ac_ppid, sizeof out->ppid);
+	memcpy(&out->btime, p + l->ac_btime, sizeof out->btime);
+	memcpy(out->comm, p + l->ac_comm, sizeof out->comm - 1);
+	out->comm[sizeof out->comm - 1] = '\0';
+	out->cancelled_write_bytes = u64_at(p, l->cancelled);
 	out->blkio_count = u64_at(p, l->blkio_count);
 	out->blkio_delay_ns = u64_at(p, l->blkio_delay);
 	out->read_syscalls = u64_at(p, l->read_syscalls);
@@ -72,7 +78,7 @@ struct taskstats_conn {
 
 /* Send a generic netlink request with one attribute. */
 static int send_cmd(struct taskstats_conn *c, uint16_t type, uint8_t cmd, uint16_t attr, const void *data,
-		    uint16_t dlen)
+		    uint16_t dlen, uint16_t flags)
 {
 	struct {
 		struct nlmsghdr n;
@@ -82,7 +88,7 @@ static int send_cmd(struct taskstats_conn *c, uint16_t type, uint8_t cmd, uint16
 	memset(&req, 0, sizeof req);
 	req.n.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN);
 	req.n.nlmsg_type = type;
-	req.n.nlmsg_flags = NLM_F_REQUEST;
+	req.n.nlmsg_flags = NLM_F_REQUEST | flags;
 	req.n.nlmsg_seq = ++c->seq;
 	req.n.nlmsg_pid = 0;
 	req.g.cmd = cmd;
@@ -136,7 +142,7 @@ static struct nlattr *find_attr(char *p, size_t len, uint16_t type)
 static int request(struct taskstats_conn *c, uint16_t type, uint8_t cmd, uint16_t attr, const void *data, uint16_t dlen,
 		   char **attrs, size_t *alen)
 {
-	int rc = send_cmd(c, type, cmd, attr, data, dlen);
+	int rc = send_cmd(c, type, cmd, attr, data, dlen, 0);
 	if (rc < 0)
 		return rc;
 	ssize_t n = recv_reply(c);
@@ -214,4 +220,125 @@ void taskstats_close(struct taskstats_conn *c)
 		return;
 	close(c->fd);
 	free(c);
+}
+
+struct taskstats_listener {
+	struct taskstats_conn c;
+	char cpus[256];
+};
+
+/* Big enough for a build's burst of exits between two drains (each record
+ * is about 600 bytes); SO_RCVBUFFORCE passes rmem_max as root. */
+#define LISTEN_RCVBUF (8 << 20)
+
+/* Register (or not) for exit records, and wait for the kernel's
+ * acknowledgement; exit records that come before it are dropped (nothing
+ * is tracked yet). */
+static int register_cpus(struct taskstats_conn *c, uint16_t attr, const char *cpus)
+{
+	size_t len = strlen(cpus) + 1;
+	if (len > 200)
+		return -EINVAL;
+	int rc = send_cmd(c, c->family, TASKSTATS_CMD_GET, attr, cpus, (uint16_t)len, NLM_F_ACK);
+	for (int i = 0; rc == 0 && i < 1000; i++) {
+		ssize_t n = recv(c->fd, c->buf, sizeof c->buf, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		struct nlmsghdr *h = (struct nlmsghdr *)c->buf;
+		if (NLMSG_OK(h, (size_t)n) && h->nlmsg_type == NLMSG_ERROR && h->nlmsg_seq == c->seq)
+			return ((struct nlmsgerr *)NLMSG_DATA(h))->error;
+	}
+	return rc < 0 ? rc : -ETIMEDOUT;
+}
+
+int taskstats_listen(const char *cpus, struct taskstats_listener **out)
+{
+	struct taskstats_listener *l = calloc(1, sizeof *l);
+	if (!l)
+		return -ENOMEM;
+	struct taskstats_conn *c = &l->c;
+	c->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	struct sockaddr_nl me = {.nl_family = AF_NETLINK};
+	struct timeval tv = {.tv_sec = 0, .tv_usec = 200000};
+	int size = LISTEN_RCVBUF, rc = 0;
+	if (c->fd < 0 || bind(c->fd, (struct sockaddr *)&me, sizeof me) < 0 ||
+	    setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) < 0)
+		rc = -errno;
+	if (rc == 0 && setsockopt(c->fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof size) < 0)
+		setsockopt(c->fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof size); /* what rmem_max allows */
+	if (rc == 0)
+		rc = resolve_family(c);
+	util_strlcpy(l->cpus, cpus, sizeof l->cpus);
+	if (rc == 0)
+		rc = register_cpus(c, TASKSTATS_CMD_ATTR_REGISTER_CPUMASK, l->cpus);
+	if (rc < 0) {
+		if (c->fd >= 0)
+			close(c->fd);
+		free(l);
+		return rc;
+	}
+	*out = l;
+	return 0;
+}
+
+/* One exit message: AGGR_PID, and AGGR_TGID after it for a group. */
+static int deliver(char *attrs, size_t alen, taskstats_exit_fn fn, void *ctx)
+{
+	int n = 0;
+	while (alen >= NLA_HDRLEN) {
+		struct nlattr *a = (struct nlattr *)attrs;
+		if (a->nla_len < NLA_HDRLEN || a->nla_len > alen)
+			break;
+		uint16_t type = a->nla_type & NLA_TYPE_MASK;
+		if (type == TASKSTATS_TYPE_AGGR_PID || type == TASKSTATS_TYPE_AGGR_TGID) {
+			struct nlattr *st = find_attr(NLA_DATA(a), a->nla_len - NLA_HDRLEN, TASKSTATS_TYPE_STATS);
+			struct ts_record r;
+			if (st && taskstats_parse(NLA_DATA(st), st->nla_len - NLA_HDRLEN, &r) == 0) {
+				fn(ctx, &r, type == TASKSTATS_TYPE_AGGR_TGID);
+				n++;
+			}
+		}
+		size_t step = NLA_ALIGN(a->nla_len);
+		if (step > alen)
+			break;
+		attrs += step;
+		alen -= step;
+	}
+	return n;
+}
+
+int taskstats_drain(struct taskstats_listener *l, taskstats_exit_fn fn, void *ctx)
+{
+	struct taskstats_conn *c = &l->c;
+	int total = 0, lost = 0;
+	for (;;) {
+		ssize_t n = recv(c->fd, c->buf, sizeof c->buf, MSG_DONTWAIT);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == ENOBUFS) {
+			lost = 1; /* records were dropped; the socket goes on */
+			continue;
+		}
+		if (n < 0)
+			return errno == EAGAIN || errno == EWOULDBLOCK ? (lost ? -ENOBUFS : total) : -errno;
+		for (struct nlmsghdr *h = (struct nlmsghdr *)c->buf; NLMSG_OK(h, (size_t)n); h = NLMSG_NEXT(h, n)) {
+			if (h->nlmsg_type != c->family || h->nlmsg_len < NLMSG_LENGTH(GENL_HDRLEN))
+				continue;
+			total += deliver(GENL_DATA(NLMSG_DATA(h)), h->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN), fn, ctx);
+		}
+	}
+}
+
+void taskstats_unlisten(struct taskstats_listener *l)
+{
+	if (!l)
+		return;
+	/* Closing the socket ends the registration too; saying so first
+	 * spares the kernel a failed send per exit until it notices. */
+	send_cmd(&l->c, l->c.family, TASKSTATS_CMD_GET, TASKSTATS_CMD_ATTR_DEREGISTER_CPUMASK, l->cpus,
+		 (uint16_t)(strlen(l->cpus) + 1), 0);
+	close(l->c.fd);
+	free(l);
 }
