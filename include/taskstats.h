@@ -12,8 +12,9 @@
 
 struct ts_record {
 	unsigned version;
-	uint32_t pid;              /* ac_pid */
-	uint32_t ppid;             /* ac_ppid: the parent's thread group */
+	uint32_t pid;              /* ac_pid: the task (thread) */
+	uint32_t tgid;             /* ac_tgid: its process; 0 before version 12 */
+	uint32_t ppid;             /* ac_ppid: the parent's process */
 	uint32_t btime;            /* ac_btime: start, unix seconds */
 	char comm[32];             /* ac_comm, always terminated */
 	uint64_t cancelled_write_bytes; /* dirtied, then truncated before writeback */

@@ -22,10 +22,11 @@
 struct layout {
 	size_t blkio_count, blkio_delay, ac_pid, read_syscalls, write_syscalls, read_bytes, write_bytes;
 	size_t ac_comm, ac_ppid, ac_btime, cancelled; /* ac_comm is 32 bytes */
+	size_t ac_tgid;            /* from version 12 */
 };
 
-static const struct layout classic = {32, 40, 128, 232, 240, 248, 256, 80, 132, 136, 264};
-static const struct layout v15 = {48, 56, 176, 280, 288, 296, 304, 128, 180, 184, 312};
+static const struct layout classic = {32, 40, 128, 232, 240, 248, 256, 80, 132, 136, 264, 368};
+static const struct layout v15 = {48, 56, 176, 280, 288, 296, 304, 128, 180, 184, 312, 464};
 
 #define MIN_VERSION 4      /* the I/O byte counters came with version 4 */
 #define V15_SIZE 560
@@ -57,6 +58,8 @@ int taskstats_parse(const void *payload, size_t len, struct ts_record *out)
 	memcpy(out->comm, p + l->ac_comm, sizeof out->comm - 1);
 	out->comm[sizeof out->comm - 1] = '\0';
 	out->cancelled_write_bytes = u64_at(p, l->cancelled);
+	if (version >= 12 && len >= l->ac_tgid + 4)
+		memcpy(&out->tgid, p + l->ac_tgid, sizeof out->tgid);
 	out->blkio_count = u64_at(p, l->blkio_count);
 	out->blkio_delay_ns = u64_at(p, l->blkio_delay);
 	out->read_syscalls = u64_at(p, l->read_syscalls);
