@@ -47,6 +47,10 @@ struct proc_row {
 				    * the kernel allocates a task's delay record at fork,
 				    * so such a task has no waits at all (WAIT_BEFORE) */
 	int moved;                 /* any I/O this interval */
+	int exited;                /* ended (taskstats exit records): the I/O of the interval it ended in */
+	int count;                 /* exited: how many of the same command and parent ended in it */
+	int ended_ago;             /* exited: refreshes since (0: in this interval); shown a few times,
+				    * counted (JSON, the top writer) only at 0 */
 	/* block-layer latency of the process's requests, [0] read, [1] write
 	 * (BPF; filled in by the sampler; blk_n 0: no requests or no BPF) */
 	uint64_t blk_n[2], blk_p50_ns[2], blk_p99_ns[2], blk_bytes[2];
@@ -58,6 +62,8 @@ struct procs_status {
 	int delayacct;             /* kernel.task_delayacct */
 	char missing[200];         /* what permission or setting is missing, or "" */
 	size_t unreadable;         /* rows whose /proc/PID/io could not be read */
+	int exits;                 /* exit records on: short-lived processes under their own names */
+	unsigned long exits_lost;  /* refreshes at which the kernel had dropped exit records (buffer full) */
 };
 
 /* What is remembered of a task between two readings. */
@@ -68,6 +74,8 @@ struct proc_seen {
 	struct proc_counters c;     /* the last reading */
 	struct proc_counters base;  /* the first reading (for totals) */
 	struct proc_counters children; /* brought in by children reaped this interval */
+	struct proc_counters reaped_cum; /* brought in by children since first read (children included) */
+	int settled;                /* gone, and accounted from its exit records (procexit.h) */
 	int readable;               /* -1 not checked yet */
 	int ioprio;
 	int waiting;                /* waited last interval: ask taskstats again */
@@ -103,7 +111,9 @@ enum proc_kind procs_classify(const char *comm, int ppid, int pid);
 
 /* Children that vanished between prev and cur (both sorted by id) brought
  * their totals into their parent's /proc/PID/io: note them in the
- * parent's cur entry, so its rate leaves them out. */
+ * parent's cur entry, so its rate leaves them out. Without exit records
+ * this is all there is (their last reading, not their last interval);
+ * entries settled from exit records (procexit.h) are left alone. */
 void procs_charge_reaped(const struct proc_seen *prev, size_t nprev, struct proc_seen *cur, size_t ncur);
 
 /* The rates of r from its previous reading old (NULL: first seen) to e over

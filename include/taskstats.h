@@ -15,6 +15,7 @@ struct ts_record {
 	uint32_t pid;              /* ac_pid: the task (thread) */
 	uint32_t tgid;             /* ac_tgid: its process; 0 before version 12 */
 	uint32_t ppid;             /* ac_ppid: the parent's process */
+	uint32_t uid;              /* ac_uid */
 	uint32_t btime;            /* ac_btime: start, unix seconds */
 	char comm[32];             /* ac_comm, always terminated */
 	uint64_t cancelled_write_bytes; /* dirtied, then truncated before writeback */
@@ -55,7 +56,8 @@ int taskstats_listen(const char *cpus, struct taskstats_listener **out);
  * after its per-task record). */
 typedef void (*taskstats_exit_fn)(void *ctx, const struct ts_record *r, int tgid);
 
-/* Take the records that have arrived, without waiting. Returns how many,
+/* Take the records that have arrived, without waiting (fn NULL: take
+ * them off and drop them). Returns how many,
  * or -ENOBUFS when some were lost because the socket's buffer overflowed
  * (those read are still given), or another negative errno. */
 int taskstats_drain(struct taskstats_listener *l, taskstats_exit_fn fn, void *ctx);

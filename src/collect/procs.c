@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +13,16 @@
 #include <libproc2/pids.h>
 
 #include "iostat.h"
+#include "procexit.h"
 #include "taskstats.h"
 #include "util.h"
+
+/* How many refreshes a process that ended stays listed (dimmed). */
+#define EXIT_LINGER 3
+/* An exited process whose leader record never came is let go after this. */
+#define EXIT_STALE_S 5.0
+/* Rows of processes that ended, kept for the next refreshes. */
+#define EXIT_ROWS_MAX 512
 
 #define IOPRIO_WHO_PROCESS 1
 #define IOPRIO_CLASS_SHIFT 13
@@ -27,6 +36,14 @@ struct procs {
 	int threads;                /* the mode prev was read in */
 	int self;                   /* this process's pid */
 	long hz;
+	/* exit records (procexit.h); NULL without CAP_NET_ADMIN */
+	struct taskstats_listener *exits;
+	struct procexit px;
+	unsigned long exits_lost;
+	struct procexit_row settled[EXIT_ROWS_MAX];
+	struct proc_row gone[EXIT_ROWS_MAX]; /* rows of ended processes still shown */
+	int gone_left[EXIT_ROWS_MAX];        /* refreshes each has left */
+	size_t ngone;
 };
 
 /* libproc2 lists the tasks and their owners (a stat() of /proc/PID, cheap).
@@ -61,6 +78,16 @@ int procs_new(struct procs **out)
 	}
 	p->hz = sysconf(_SC_CLK_TCK);
 	p->self = getpid();
+	if (p->ts) {
+		/* Exit records of tasks on every CPU online now (a CPU brought
+		 * online later is not covered: its exits fall back). */
+		char cpus[256];
+		if (util_read_text("/sys/devices/system/cpu/online", cpus, sizeof cpus) > 0) {
+			cpus[strcspn(cpus, "\n")] = '\0';
+			if (taskstats_listen(cpus, &p->exits) < 0)
+				p->exits = NULL;
+		}
+	}
 	*out = p;
 	return 0;
 }
@@ -71,6 +98,8 @@ void procs_free(struct procs *p)
 		return;
 	procps_pids_unref(&p->info);
 	taskstats_close(p->ts);
+	taskstats_unlisten(p->exits);
+	procexit_free(&p->px);
 	free(p->prev);
 	free(p->cur);
 	free(p);
@@ -266,6 +295,11 @@ static void carry(const struct proc_seen *old, struct proc_seen *e, int pid)
 {
 	if (old && old->start == e->start) {
 		e->base = old->base;
+		/* added to: this interval's reaped children are in it already */
+		e->reaped_cum.rbytes += old->reaped_cum.rbytes;
+		e->reaped_cum.wbytes += old->reaped_cum.wbytes;
+		e->reaped_cum.syscr += old->reaped_cum.syscr;
+		e->reaped_cum.syscw += old->reaped_cum.syscw;
 		e->ioprio = old->ioprio;
 		e->waiting = old->waiting;
 		e->c.blkio_count = old->c.blkio_count;
@@ -285,15 +319,18 @@ void procs_charge_reaped(const struct proc_seen *prev, size_t nprev, struct proc
 {
 	for (size_t i = 0; i < nprev; i++) {
 		const struct proc_seen *old = &prev[i];
-		if (lookup(cur, ncur, old->id))
-			continue; /* still there */
+		if (old->settled || lookup(cur, ncur, old->id))
+			continue; /* accounted from its exit record, or still there */
 		struct proc_seen *parent = lookup(cur, ncur, old->ppid);
 		if (!parent)
 			continue;
-		parent->children.rbytes += old->c.rbytes;
-		parent->children.wbytes += old->c.wbytes;
-		parent->children.syscr += old->c.syscr;
-		parent->children.syscw += old->c.syscw;
+		struct proc_counters *to[2] = {&parent->children, &parent->reaped_cum};
+		for (int k = 0; k < 2; k++) {
+			to[k]->rbytes += old->c.rbytes;
+			to[k]->wbytes += old->c.wbytes;
+			to[k]->syscr += old->c.syscr;
+			to[k]->syscw += old->c.syscw;
+		}
 	}
 }
 
@@ -352,12 +389,98 @@ static void status(const struct procs *p, int threads, struct procs_status *st)
 	st->threads = threads;
 	st->delayacct = delayacct_on();
 	st->taskstats = p->ts && p->ts_err == 0;
+	st->exits = p->exits != NULL;
+	st->exits_lost = p->exits_lost;
 	if (!st->taskstats)
 		util_fmt(st->missing, sizeof st->missing, "no taskstats (%s): I/O wait needs CAP_NET_ADMIN (root)",
 			 strerror(-p->ts_err));
 	else if (!st->delayacct)
 		util_strlcpy(st->missing, "delay accounting is off (kernel.task_delayacct=0)",
 			     sizeof st->missing);
+}
+
+static void take_exit(void *ctx, const struct ts_record *r, int tgid)
+{
+	struct procs *p = ctx;
+	if (!tgid) /* the thread group's record has delays only */
+		procexit_add(&p->px, r, util_mono_now());
+}
+
+/* The exit records that came, into p->px; in thread mode they are only
+ * taken off the socket (rows are threads, the fallback is not needed). */
+static void drain_exits(struct procs *p, int threads)
+{
+	if (!p->exits)
+		return;
+	int rc = threads ? taskstats_drain(p->exits, NULL, NULL) : taskstats_drain(p->exits, take_exit, p);
+	if (rc == -ENOBUFS)
+		p->exits_lost++;
+	if (threads) {
+		procexit_free(&p->px);
+		p->ngone = 0;
+	}
+}
+
+static int same_group(const struct proc_row *a, const struct procexit_row *b)
+{
+	return a->ppid == b->ppid && strcmp(a->comm, b->comm) == 0;
+}
+
+/* Processes that ended this interval become rows, one per command and
+ * parent (with a count), shown with the I/O of this interval for
+ * EXIT_LINGER refreshes; older ones count down. */
+static void add_gone(struct procs *p, const struct procexit_row *x, size_t nx, double dt)
+{
+	size_t keep = 0;
+	for (size_t i = 0; i < p->ngone; i++)
+		if (--p->gone_left[i] > 0) {
+			p->gone[i].ended_ago++;
+			p->gone[keep] = p->gone[i];
+			p->gone_left[keep++] = p->gone_left[i];
+		}
+	p->ngone = keep;
+	size_t first_new = p->ngone;
+	for (size_t i = 0; i < nx; i++) {
+		struct proc_row *r = NULL;
+		for (size_t k = first_new; k < p->ngone && !r; k++)
+			if (same_group(&p->gone[k], &x[i]))
+				r = &p->gone[k];
+		if (!r) {
+			if (p->ngone == EXIT_ROWS_MAX)
+				continue;
+			r = &p->gone[p->ngone];
+			p->gone_left[p->ngone++] = EXIT_LINGER;
+			memset(r, 0, sizeof *r);
+			r->ppid = x[i].ppid;
+			util_strlcpy(r->comm, x[i].comm, sizeof r->comm);
+			util_strlcpy(r->cmdline, x[i].comm, sizeof r->cmdline);
+			r->exited = 1;
+			r->io_readable = 1;
+			r->ioprio = -1;
+			r->wait = WAIT_OFF;
+			r->state = 'X';
+			r->kind = procs_classify(r->comm, r->ppid, x[i].pid);
+			struct passwd pw, *res = NULL;
+			char buf[1024];
+			if (getpwuid_r(x[i].uid, &pw, buf, sizeof buf, &res) == 0 && res)
+				util_strlcpy(r->user, pw.pw_name, sizeof r->user);
+			else
+				snprintf(r->user, sizeof r->user, "%u", x[i].uid);
+		}
+		r->pid = r->tid = x[i].pid; /* the last one's */
+		r->count++;
+		r->total.rbytes += x[i].last.rbytes;
+		r->total.wbytes += x[i].last.wbytes;
+		r->total.syscr += x[i].last.syscr;
+		r->total.syscw += x[i].last.syscw;
+		if (dt > 0) {
+			r->read_Bps += (double)x[i].last.rbytes / dt;
+			r->write_Bps += (double)x[i].last.wbytes / dt;
+			r->read_iops += (double)x[i].last.syscr / dt;
+			r->write_iops += (double)x[i].last.syscw / dt;
+		}
+		r->moved = r->read_Bps > 0 || r->write_Bps > 0 || r->read_iops > 0 || r->write_iops > 0;
+	}
 }
 
 int procs_collect(struct procs *p, int threads, double interval_s, double delayacct_since, struct proc_row **rows,
@@ -373,12 +496,12 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 	size_t total = (size_t)f->counts->total;
 	if (reserve(p, total) < 0)
 		return -ENOMEM;
-	if (*cap < total) {
-		struct proc_row *r = realloc(*rows, total * sizeof *r);
+	if (*cap < total + EXIT_ROWS_MAX) {
+		struct proc_row *r = realloc(*rows, (total + EXIT_ROWS_MAX) * sizeof *r);
 		if (!r)
 			return -ENOMEM;
 		*rows = r;
-		*cap = total;
+		*cap = total + EXIT_ROWS_MAX;
 	}
 	status(p, threads, st);
 	int wait_known = st->taskstats && st->delayacct;
@@ -395,8 +518,17 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 		k++;
 	if (k < total)
 		qsort(p->cur, total, sizeof *p->cur, by_id);
-	if (!threads)
+	/* After /proc was listed: a process missing from it has sent its
+	 * record by now. */
+	drain_exits(p, threads);
+	size_t nx = 0;
+	if (!threads) {
+		if (p->exits)
+			nx = procexit_settle(&p->px, p->cur, p->ncur, p->prev, p->nprev, util_mono_now(), EXIT_STALE_S,
+					     p->settled, EXIT_ROWS_MAX);
 		procs_charge_reaped(p->prev, p->nprev, p->cur, p->ncur);
+	}
+	st->exits_lost = p->exits_lost;
 	double hz = p->hz > 0 ? (double)p->hz : 100.0;
 	for (size_t i = 0; i < total; i++) {
 		struct proc_row *r = &(*rows)[i];
@@ -441,6 +573,12 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 		r->partial = delayacct_since > 0 && (double)r->start / hz < delayacct_since;
 		if (r->partial && r->wait != WAIT_OK && r->wait != WAIT_OFF)
 			r->wait = WAIT_BEFORE;
+	}
+	/* Processes that ended: after the live ones, for the sort to place. */
+	if (!threads && p->exits) {
+		add_gone(p, p->settled, nx, interval_s);
+		memcpy(*rows + total, p->gone, p->ngone * sizeof **rows);
+		total += p->ngone;
 	}
 	*n = total;
 	/* This reading is the next one's previous. */

@@ -281,6 +281,9 @@ static void proc_row(const struct jsonv *o, struct proc_row *p)
 	p->io_wait_pct = jsonv_num(o, "io_wait_pct", 0);
 	p->avg_wait_us = jsonv_num(o, "avg_wait_us", 0);
 	p->partial = (int)jsonv_int(o, "partial", 0);
+	p->exited = (int)jsonv_int(o, "exited", 0);
+	p->count = (int)jsonv_int(o, "count", 0);
+	p->ended_ago = (int)jsonv_int(o, "ago", 0);
 	p->moved = (int)jsonv_int(o, "moved", 0);
 	const struct jsonv *b = jsonv_arr(o, "blk");
 	for (int k = 0; k < 2; k++) {
@@ -314,6 +317,8 @@ static int procs(const struct jsonv *o, struct sample *out)
 	out->pstat.delayacct = (int)jsonv_int(ps, "delayacct", 0);
 	jsonv_str(ps, "missing", out->pstat.missing, sizeof out->pstat.missing);
 	out->pstat.unreadable = (size_t)jsonv_int(ps, "unreadable", 0);
+	out->pstat.exits = (int)jsonv_int(ps, "exits", 0);
+	out->pstat.exits_lost = (unsigned long)jsonv_int(ps, "exits_lost", 0);
 	return 0;
 }
 

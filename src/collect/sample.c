@@ -515,7 +515,8 @@ static int top_writer(const struct sample *out)
 	int best = -1;
 	for (size_t i = 0; i < out->nprocs; i++) {
 		const struct proc_row *r = &out->procs[i];
-		if (r->kind == PROC_NORMAL && r->write_Bps > 0 && (best < 0 || r->write_Bps > out->procs[best].write_Bps))
+		if (r->kind == PROC_NORMAL && r->write_Bps > 0 && !(r->exited && r->ended_ago) &&
+		    (best < 0 || r->write_Bps > out->procs[best].write_Bps))
 			best = (int)i;
 	}
 	return best;

@@ -23,10 +23,11 @@ struct layout {
 	size_t blkio_count, blkio_delay, ac_pid, read_syscalls, write_syscalls, read_bytes, write_bytes;
 	size_t ac_comm, ac_ppid, ac_btime, cancelled; /* ac_comm is 32 bytes */
 	size_t ac_tgid;            /* from version 12 */
+	size_t ac_uid;
 };
 
-static const struct layout classic = {32, 40, 128, 232, 240, 248, 256, 80, 132, 136, 264, 368};
-static const struct layout v15 = {48, 56, 176, 280, 288, 296, 304, 128, 180, 184, 312, 464};
+static const struct layout classic = {32, 40, 128, 232, 240, 248, 256, 80, 132, 136, 264, 368, 120};
+static const struct layout v15 = {48, 56, 176, 280, 288, 296, 304, 128, 180, 184, 312, 464, 168};
 
 #define MIN_VERSION 4      /* the I/O byte counters came with version 4 */
 #define V15_SIZE 560
@@ -54,6 +55,7 @@ int taskstats_parse(const void *payload, size_t len, struct ts_record *out)
 	out->version = version;
 	memcpy(&out->pid, p + l->ac_pid, sizeof out->pid);
 	memcpy(&out->ppid, p + l->ac_ppid, sizeof out->ppid);
+	memcpy(&out->uid, p + l->ac_uid, sizeof out->uid);
 	memcpy(&out->btime, p + l->ac_btime, sizeof out->btime);
 	memcpy(out->comm, p + l->ac_comm, sizeof out->comm - 1);
 	out->comm[sizeof out->comm - 1] = '\0';
@@ -329,7 +331,8 @@ int taskstats_drain(struct taskstats_listener *l, taskstats_exit_fn fn, void *ct
 		for (struct nlmsghdr *h = (struct nlmsghdr *)c->buf; NLMSG_OK(h, (size_t)n); h = NLMSG_NEXT(h, n)) {
 			if (h->nlmsg_type != c->family || h->nlmsg_len < NLMSG_LENGTH(GENL_HDRLEN))
 				continue;
-			total += deliver(GENL_DATA(NLMSG_DATA(h)), h->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN), fn, ctx);
+			if (fn)
+				total += deliver(GENL_DATA(NLMSG_DATA(h)), h->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN), fn, ctx);
 		}
 	}
 }

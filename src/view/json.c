@@ -237,6 +237,7 @@ static void write_proc(FILE *f, const struct proc_row *r, const struct sample *s
 	fprintf(f, "{\"pid\":%d", r->pid);
 	if (threads)
 		fprintf(f, ",\"tid\":%d", r->tid);
+	fprintf(f, ",\"ppid\":%d", r->ppid);
 	fputs(",\"user\":", f);
 	json_write_string(f, r->user);
 	fputs(",\"comm\":", f);
@@ -255,6 +256,10 @@ static void write_proc(FILE *f, const struct proc_row *r, const struct sample *s
 	num_or_null(f, "avg_wait_us", r->avg_wait_us, r->wait == WAIT_OK);
 	if (r->partial)
 		fputs(",\"partial\":true", f);
+	/* Ended in an interval (taskstats exit records): its I/O of that
+	 * interval, and how many of the same command and parent. */
+	if (r->exited)
+		fprintf(f, ",\"exited\":true,\"count\":%d", r->count);
 	/* Block figures are the whole process's: on its main thread's row. */
 	if (s->blk_on && r->tid == r->pid)
 		write_blk(f, &s->blk, r->pid);
@@ -286,11 +291,16 @@ size_t json_busiest(const struct sample *s, size_t max, size_t *idx)
 	struct ranked *rk = malloc((s->nprocs ? s->nprocs : 1) * sizeof *rk);
 	if (!rk)
 		return 0;
+	/* A process that ended is in the line of the interval it ended in
+	 * only: the screen keeps showing it a while, a stream must not count
+	 * it again. */
+	size_t m = 0;
 	for (size_t i = 0; i < s->nprocs; i++)
-		rk[i] = (struct ranked){busy(&s->procs[i]), i};
-	qsort(rk, s->nprocs, sizeof *rk, by_busy);
+		if (!(s->procs[i].exited && s->procs[i].ended_ago))
+			rk[m++] = (struct ranked){busy(&s->procs[i]), i};
+	qsort(rk, m, sizeof *rk, by_busy);
 	size_t n = 0;
-	for (; n < max && n < s->nprocs; n++)
+	for (; n < max && n < m; n++)
 		idx[n] = rk[n].idx;
 	free(rk);
 	return n;
@@ -327,7 +337,8 @@ static void write_procs(FILE *f, const struct sample *s, size_t max)
 	} else {
 		fputs("null", f);
 	}
-	fprintf(f, ",\"taskstats\":%s,\"delayacct\":%s,\"missing\":", s->pstat.taskstats ? "true" : "false",
+	fprintf(f, ",\"taskstats\":%s,\"exit_records\":%s,\"exit_record_overflows\":%lu,\"delayacct\":%s,\"missing\":",
+		s->pstat.taskstats ? "true" : "false", s->pstat.exits ? "true" : "false", s->pstat.exits_lost,
 		s->pstat.delayacct ? "true" : "false");
 	if (s->pstat.missing[0])
 		json_write_string(f, s->pstat.missing);

@@ -258,12 +258,16 @@ static void cell(const struct procpane_state *st, const struct sample *s, const 
 		blklat_format_pair(r->blk_n[op], r->blk_p50_ns[op], r->blk_p99_ns[op], b, n);
 		break;
 	}
-	case PC_COMMAND:
-		util_fmt(b, n, "%s%s",
+	case PC_COMMAND: {
+		char times[24] = "";
+		if (r->exited && r->count > 1)
+			util_fmt(times, sizeof times, " x%d", r->count);
+		util_fmt(b, n, "%s%s%s%s", r->exited ? "[exited] " : "",
 			 r->kind == PROC_WRITEBACK ? "[writeback] " : r->kind == PROC_LOOP ? "[loop I/O] " :
 			 r->kind == PROC_SELF ? "[this tool] " : "",
-			 st->cmdline ? r->cmdline : r->comm);
+			 st->cmdline ? r->cmdline : r->comm, times);
 		break;
+	}
 	default: break;
 	}
 	(void)s;
@@ -277,6 +281,12 @@ static void title(const struct procpane_state *st, const struct sample *s, int y
 	if (s->pstat.unreadable)
 		util_fmt(unread, sizeof unread, "; %zu without I/O figures (other users': needs root)",
 			 s->pstat.unreadable);
+	else if (!s->pstat.exits && !s->pstat.threads)
+		util_strlcpy(unread, "; short-lived processes are counted in their parents (no exit records: needs root)",
+			     sizeof unread);
+	else if (s->pstat.exits_lost && !s->pstat.threads)
+		util_fmt(unread, sizeof unread, "; exit records lost %lu times: some short-lived processes counted in their parents",
+			 s->pstat.exits_lost);
 	util_fmt(line, sizeof line, "Processes (all disks): %zu %s, sorted by %s%s%s%s%s%s%s%s",
 		 st->norder, s->pstat.threads ? "threads" : "processes", cols[st->sort].name, st->reverse ? " (reversed)" : "",
 		 st->only_active ? ", with I/O only" : "", st->accumulated ? ", totals since start" : ", per second",
@@ -318,8 +328,11 @@ void procpane_draw(const struct procpane_state *st, const struct sample *s, int 
 	for (int i = 0; i < rows && first + i < (int)st->norder; i++) {
 		const struct proc_row *r = &s->procs[st->order[first + i]];
 		int hl = focus && first + i == sel;
+		/* A process that ended: dimmed, for the refreshes it stays */
+		attr_t dim = r->exited && !hl ? A_DIM : 0;
 		if (hl)
 			attron((attr_t)th[TH_SELECTED]);
+		attron(dim);
 		x = 0;
 		for (int c = 0; c < PC_COUNT && x < COLS; c++) {
 			if (hidden(s, (enum pcol)c))
@@ -331,6 +344,7 @@ void procpane_draw(const struct procpane_state *st, const struct sample *s, int 
 			mvaddnstr(y + 2 + i, x, b, COLS - x);
 			x += w + 1;
 		}
+		attroff(dim);
 		if (hl)
 			attroff((attr_t)th[TH_SELECTED]);
 	}

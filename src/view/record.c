@@ -246,6 +246,11 @@ static void proc_row(FILE *f, const struct proc_row *p)
 	num(f, "io_wait_pct", p->io_wait_pct);
 	num(f, "avg_wait_us", p->avg_wait_us);
 	i64(f, "partial", p->partial);
+	if (p->exited) {
+		i64(f, "exited", p->exited);
+		i64(f, "count", p->count);
+		i64(f, "ago", p->ended_ago);
+	}
 	i64(f, "moved", p->moved);
 	fprintf(f, ",\"blk\":[%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu]", (unsigned long long)p->blk_n[0],
 		(unsigned long long)p->blk_n[1], (unsigned long long)p->blk_p50_ns[0], (unsigned long long)p->blk_p50_ns[1],
@@ -293,6 +298,8 @@ static void procs(FILE *f, const struct sample *s, size_t max_procs)
 		ps->delayacct);
 	str(f, "missing", ps->missing);
 	u64(f, "unreadable", ps->unreadable);
+	i64(f, "exits", ps->exits);
+	u64(f, "exits_lost", ps->exits_lost);
 	fputc('}', f);
 	i64(f, "top_writer", s->top_writer >= 0 ? s->procs[s->top_writer].tid : -1);
 }

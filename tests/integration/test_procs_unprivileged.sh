@@ -17,6 +17,9 @@ echo "$last" | jq -e '[.procs[] | select(.readable | not)] | length > 0 and all(
 echo "$last" | jq -e '[.procs[] | select(.kind == "self" and .comm == "iosched-top")][0] | .readable and .read_iops > 0' >/dev/null ||
 	fail "its own row has no figures: $(echo "$last" | jq -c "[.procs[] | select(.comm == \"iosched-top\")]")"
 echo "$last" | jq -e '.writers.missing | test("CAP_NET_ADMIN")' >/dev/null || fail "missing permission not named"
+# No exit records without CAP_NET_ADMIN: said, and no ended rows.
+echo "$last" | jq -e '.writers.exit_records == false and all(.procs[]; has("exited") | not)' >/dev/null ||
+	fail "exit records claimed without the capability: $(echo "$last" | jq -c .writers)"
 # Block-layer latency (BPF) is off and says which privilege it needs;
 # the rows simply have no "blk" figures.
 echo "$last" | jq -e '.blk.on == false and (.blk.why | test("root or cap_bpf,cap_perfmon")) and all(.procs[]; has("blk") | not)' \

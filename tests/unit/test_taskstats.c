@@ -45,6 +45,7 @@ static void check_version(int v)
 	assert_int_equal(r.write_syscalls, 400 + v);
 	assert_int_equal(r.ppid, 4241);
 	assert_int_equal(r.tgid, 4240);
+	assert_int_equal(r.uid, 1000);
 	assert_int_equal(r.btime, 1700000000u + v);
 	assert_int_equal(r.cancelled_write_bytes, 4096ull * v);
 	assert_string_equal(r.comm, "cc1plus");

@@ -1,0 +1,158 @@
+/* procexit: see include/procexit.h */
+#include "procexit.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static struct procexit_proc *find(struct procexit *x, int pid)
+{
+	for (size_t i = 0; i < x->n; i++)
+		if (x->v[i].pid == pid)
+			return &x->v[i];
+	return NULL;
+}
+
+static void add_counters(struct proc_counters *a, const struct proc_counters *b)
+{
+	a->rbytes += b->rbytes;
+	a->wbytes += b->wbytes;
+	a->syscr += b->syscr;
+	a->syscw += b->syscw;
+}
+
+static uint64_t minus(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+int procexit_add(struct procexit *x, const struct ts_record *r, double now)
+{
+	/* Before version 12 there is no tgid: each record is taken as a
+	 * process of its own (right for single-threaded ones). */
+	int pid = (int)(r->tgid ? r->tgid : r->pid);
+	struct procexit_proc *e = find(x, pid);
+	if (!e) {
+		if (x->n == x->cap) {
+			size_t cap = x->cap ? x->cap * 2 : 64;
+			struct procexit_proc *v = realloc(x->v, cap * sizeof *v);
+			if (!v)
+				return -ENOMEM;
+			x->v = v;
+			x->cap = cap;
+		}
+		e = &x->v[x->n++];
+		memset(e, 0, sizeof *e);
+		e->pid = pid;
+		e->since = now;
+	}
+	struct proc_counters c = {.rbytes = r->read_bytes, .wbytes = r->write_bytes, .syscr = r->read_syscalls,
+				  .syscw = r->write_syscalls};
+	add_counters(&e->own, &c);
+	if ((int)r->pid == pid) { /* the leader goes last: the process is over */
+		e->ppid = (int)r->ppid;
+		e->uid = r->uid;
+		util_strlcpy(e->comm, r->comm, sizeof e->comm);
+		e->complete = 1;
+		e->order = ++x->next;
+	}
+	return 0;
+}
+
+static int by_id(const void *a, const void *b)
+{
+	return ((const struct proc_seen *)a)->id - ((const struct proc_seen *)b)->id;
+}
+
+static struct proc_seen *seen(struct proc_seen *arr, size_t n, int id)
+{
+	struct proc_seen key = {.id = id};
+	return n ? bsearch(&key, arr, n, sizeof *arr, by_id) : NULL;
+}
+
+/* The next complete, reaped entry in completion order, or NULL. */
+static struct procexit_proc *next_reaped(struct procexit *x, struct proc_seen *cur, size_t ncur)
+{
+	struct procexit_proc *best = NULL;
+	for (size_t i = 0; i < x->n; i++) {
+		struct procexit_proc *e = &x->v[i];
+		if (e->complete && !seen(cur, ncur, e->pid) && (!best || e->order < best->order))
+			best = e;
+	}
+	return best;
+}
+
+static void drop(struct procexit *x, struct procexit_proc *e)
+{
+	*e = x->v[--x->n];
+}
+
+/* One reaped process: its last interval, and its jump to its parent. */
+static void settle_one(struct procexit *x, struct procexit_proc *e, struct proc_seen *cur, size_t ncur,
+		       struct proc_seen *prev, size_t nprev, struct procexit_row *row)
+{
+	struct proc_seen *old = seen(prev, nprev, e->pid);
+	struct proc_counters last = e->own, jump;
+	if (old) {
+		/* Its own I/O at the last reading: that reading less what it had
+		 * reaped (exact when we saw all its children go). */
+		struct proc_counters own0 = {
+			minus(old->c.rbytes, old->reaped_cum.rbytes), minus(old->c.wbytes, old->reaped_cum.wbytes),
+			minus(old->c.syscr, old->reaped_cum.syscr), minus(old->c.syscw, old->reaped_cum.syscw), 0, 0};
+		last.rbytes = minus(e->own.rbytes, own0.rbytes);
+		last.wbytes = minus(e->own.wbytes, own0.wbytes);
+		last.syscr = minus(e->own.syscr, own0.syscr);
+		last.syscw = minus(e->own.syscw, own0.syscw);
+		jump = old->c;
+		old->settled = 1;
+	} else {
+		memset(&jump, 0, sizeof jump);
+	}
+	add_counters(&jump, &last);
+	add_counters(&jump, &e->folded);
+	row->pid = e->pid;
+	row->ppid = e->ppid;
+	row->uid = e->uid;
+	util_strlcpy(row->comm, e->comm, sizeof row->comm);
+	row->last = last;
+	struct proc_seen *parent = seen(cur, ncur, e->ppid);
+	struct procexit_proc *pe = parent ? NULL : find(x, e->ppid);
+	if (parent) {
+		add_counters(&parent->children, &jump);
+		add_counters(&parent->reaped_cum, &jump);
+	} else if (pe && pe != e) {
+		add_counters(&pe->folded, &jump);
+	}
+}
+
+size_t procexit_settle(struct procexit *x, struct proc_seen *cur, size_t ncur, struct proc_seen *prev, size_t nprev,
+		       double now, double stale_s, struct procexit_row *out, size_t max)
+{
+	size_t n = 0;
+	struct procexit_proc *e;
+	while ((e = next_reaped(x, cur, ncur)) != NULL) {
+		struct procexit_row row;
+		settle_one(x, e, cur, ncur, prev, nprev, &row);
+		if (n < max)
+			out[n++] = row;
+		drop(x, e);
+	}
+	/* A process whose leader's record never came (lost in an overflow)
+	 * would wait for ever: once it is gone from /proc and old, let go. */
+	for (size_t i = 0; i < x->n;) {
+		e = &x->v[i];
+		if (!e->complete && now - e->since > stale_s && !seen(cur, ncur, e->pid))
+			drop(x, e);
+		else
+			i++;
+	}
+	return n;
+}
+
+void procexit_free(struct procexit *x)
+{
+	free(x->v);
+	memset(x, 0, sizeof *x);
+}

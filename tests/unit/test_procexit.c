@@ -1,0 +1,194 @@
+/* Unit tests: exit records turned into accounting (procexit.h), on
+ * synthetic records and /proc readings: a shell's short-lived children
+ * charged to them, not to the shell; a three-level tree where each is
+ * charged its own bytes and none twice; a process seen alive before it
+ * ended gets only its last interval; a zombie waits until reaped; threads
+ * add up under their process; a process whose leader record was lost is
+ * let go; and the shell's rate, through procs_rates, is its own. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "procexit.h"
+#include "procs.h"
+#include "taskstats.h"
+#include "util.h"
+
+#define MIB (1024ull * 1024)
+
+static struct ts_record rec(uint32_t pid, uint32_t tgid, uint32_t ppid, const char *comm, uint64_t wbytes)
+{
+	struct ts_record r = {.version = 16, .pid = pid, .tgid = tgid, .ppid = ppid, .write_bytes = wbytes,
+			      .write_syscalls = wbytes / 4096};
+	util_strlcpy(r.comm, comm, sizeof r.comm);
+	return r;
+}
+
+static struct proc_seen proc(int id, int ppid, uint64_t wbytes)
+{
+	struct proc_seen e = {.id = id, .ppid = ppid, .start = 100};
+	e.c.wbytes = wbytes;
+	return e;
+}
+
+static const struct procexit_row *row_of(const struct procexit_row *rows, size_t n, int pid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].pid == pid)
+			return &rows[i];
+	return NULL;
+}
+
+/* A shell (pid 10) ran three dd (20, 21, 22) of 1 MiB each between two
+ * readings: its /proc io grew by their 3 MiB and 4 KiB of its own. */
+static void test_short_children(void **state)
+{
+	(void)state;
+	struct procexit x = {0};
+	for (uint32_t pid = 20; pid <= 22; pid++) {
+		struct ts_record r = rec(pid, pid, 10, "dd", MIB);
+		assert_int_equal(procexit_add(&x, &r, 1.0), 0);
+	}
+	struct proc_seen prev[] = {proc(1, 0, 0), proc(10, 1, 4096)};
+	struct proc_seen cur[] = {proc(1, 0, 0), proc(10, 1, 4096 + 4096 + 3 * MIB)};
+	struct procexit_row rows[8];
+	size_t n = procexit_settle(&x, cur, 2, prev, 2, 1.5, 5, rows, 8);
+	assert_int_equal(n, 3);
+	for (int pid = 20; pid <= 22; pid++) {
+		const struct procexit_row *r = row_of(rows, n, pid);
+		assert_non_null(r);
+		assert_string_equal(r->comm, "dd");
+		assert_int_equal(r->ppid, 10);
+		assert_int_equal(r->last.wbytes, MIB);
+	}
+	assert_int_equal(cur[1].children.wbytes, 3 * MIB);
+	assert_int_equal(cur[1].reaped_cum.wbytes, 3 * MIB);
+	assert_int_equal(x.n, 0);
+	/* The shell's rate is its own 4 KiB per second. */
+	struct proc_row out = {0};
+	procs_rates(&prev[1], &cur[1], 1.0, 0, &out);
+	assert_true(out.write_Bps > 4095 && out.write_Bps < 4097);
+	procexit_free(&x);
+}
+
+/* P (10, alive) -> C (20) -> G (30): G ended and C reaped it, then C
+ * ended and P reaped it, all in one interval. Records come G, then C. */
+static void test_three_levels(void **state)
+{
+	(void)state;
+	struct procexit x = {0};
+	struct ts_record g = rec(30, 30, 20, "grandchild", 1 * MIB), c = rec(20, 20, 10, "child", 2 * MIB);
+	assert_int_equal(procexit_add(&x, &g, 1.0), 0);
+	assert_int_equal(procexit_add(&x, &c, 1.1), 0);
+	struct proc_seen prev[] = {proc(10, 1, 0)};
+	struct proc_seen cur[] = {proc(10, 1, 3 * MIB)};
+	struct procexit_row rows[8];
+	size_t n = procexit_settle(&x, cur, 1, prev, 1, 1.5, 5, rows, 8);
+	assert_int_equal(n, 2);
+	assert_int_equal(row_of(rows, n, 30)->last.wbytes, 1 * MIB);
+	assert_int_equal(row_of(rows, n, 20)->last.wbytes, 2 * MIB);
+	/* P brought in both, through C: taken out once. */
+	assert_int_equal(cur[0].children.wbytes, 3 * MIB);
+	struct proc_row out = {0};
+	procs_rates(&prev[0], &cur[0], 1.0, 0, &out);
+	assert_true(out.write_Bps == 0);
+	procexit_free(&x);
+}
+
+/* C (20) was read alive with 5 MiB written (and 1 MiB of a child it had
+ * reaped); it ended with 7 MiB of its own: its last interval is 2 MiB, and
+ * its parent got all it had, 8 MiB. */
+static void test_seen_before(void **state)
+{
+	(void)state;
+	struct procexit x = {0};
+	struct ts_record c = rec(20, 20, 10, "cc1", 7 * MIB);
+	assert_int_equal(procexit_add(&x, &c, 1.0), 0);
+	struct proc_seen prev[] = {proc(10, 1, 0), proc(20, 10, 6 * MIB)};
+	prev[1].reaped_cum.wbytes = 1 * MIB;
+	struct proc_seen cur[] = {proc(10, 1, 8 * MIB)};
+	struct procexit_row rows[4];
+	size_t n = procexit_settle(&x, cur, 1, prev, 2, 2.0, 5, rows, 4);
+	assert_int_equal(n, 1);
+	assert_int_equal(rows[0].last.wbytes, 2 * MIB);
+	assert_int_equal(cur[0].children.wbytes, 8 * MIB);
+	assert_true(prev[1].settled);
+	/* The fallback leaves a settled one alone: no second charge. */
+	procs_charge_reaped(prev, 2, cur, 1);
+	assert_int_equal(cur[0].children.wbytes, 8 * MIB);
+	procexit_free(&x);
+}
+
+/* A zombie is still in /proc: it waits, and is settled once reaped. */
+static void test_zombie_waits(void **state)
+{
+	(void)state;
+	struct procexit x = {0};
+	struct ts_record z = rec(20, 20, 10, "zombie", MIB);
+	assert_int_equal(procexit_add(&x, &z, 1.0), 0);
+	struct proc_seen cur[] = {proc(10, 1, 0), proc(20, 10, MIB)};
+	struct procexit_row rows[4];
+	assert_int_equal(procexit_settle(&x, cur, 2, NULL, 0, 1.5, 5, rows, 4), 0);
+	assert_int_equal(x.n, 1);
+	struct proc_seen later[] = {proc(10, 1, MIB)};
+	size_t n = procexit_settle(&x, later, 1, cur, 2, 2.5, 5, rows, 4);
+	assert_int_equal(n, 1);
+	assert_int_equal(rows[0].last.wbytes, 0); /* its I/O showed while it was read */
+	assert_int_equal(later[0].children.wbytes, MIB);
+	procexit_free(&x);
+}
+
+/* Threads: a worker's record, then the leader's, add up under the process;
+ * before version 12 (no tgid) each record stands for itself. */
+static void test_threads(void **state)
+{
+	(void)state;
+	struct procexit x = {0};
+	struct ts_record t = rec(41, 40, 10, "worker", 3 * MIB), l = rec(40, 40, 10, "rustc", 2 * MIB);
+	assert_int_equal(procexit_add(&x, &t, 1.0), 0);
+	assert_int_equal(x.v[0].complete, 0);
+	assert_int_equal(procexit_add(&x, &l, 1.0), 0);
+	assert_int_equal(x.n, 1);
+	struct proc_seen cur[] = {proc(10, 1, 5 * MIB)};
+	struct procexit_row rows[4];
+	size_t n = procexit_settle(&x, cur, 1, NULL, 0, 1.5, 5, rows, 4);
+	assert_int_equal(n, 1);
+	assert_string_equal(rows[0].comm, "rustc");
+	assert_int_equal(rows[0].last.wbytes, 5 * MIB);
+	struct ts_record old = rec(50, 0, 10, "old", MIB);
+	assert_int_equal(procexit_add(&x, &old, 1.0), 0);
+	assert_int_equal(x.v[0].pid, 50);
+	assert_true(x.v[0].complete);
+	procexit_free(&x);
+}
+
+/* Only a worker's record came (the leader's was lost): once the process
+ * is gone and the entry old, it goes, with nothing charged. */
+static void test_lost_leader(void **state)
+{
+	(void)state;
+	struct procexit x = {0};
+	struct ts_record t = rec(41, 40, 10, "worker", MIB);
+	assert_int_equal(procexit_add(&x, &t, 1.0), 0);
+	struct proc_seen cur[] = {proc(10, 1, 0)};
+	struct procexit_row rows[4];
+	assert_int_equal(procexit_settle(&x, cur, 1, NULL, 0, 2.0, 5, rows, 4), 0);
+	assert_int_equal(x.n, 1);
+	assert_int_equal(procexit_settle(&x, cur, 1, NULL, 0, 7.0, 5, rows, 4), 0);
+	assert_int_equal(x.n, 0);
+	assert_int_equal(cur[0].children.wbytes, 0);
+	procexit_free(&x);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_short_children), cmocka_unit_test(test_three_levels),
+		cmocka_unit_test(test_seen_before),    cmocka_unit_test(test_zombie_waits),
+		cmocka_unit_test(test_threads),        cmocka_unit_test(test_lost_leader),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
