@@ -27,6 +27,12 @@ const char *detail_profile(double rate_hz);
  * then stays). Empty when there was none. */
 void detail_switch_compare(const struct switch_compare *c, char *buf, size_t len);
 
+/* The header's writers figures: "dirtying 395.0 MB/s (dd 3324 395M/s) |
+ * to disks 12.0 MB/s (vda 12.0)": what processes ask for (their
+ * write_bytes into the page cache) and what the disks do, each with its
+ * top contributor; the first part only with process figures. */
+void detail_writers(const struct sample *s, char *buf, size_t len);
+
 /* The fresh readers' part of the comparison (callers put it after the
  * line above, or under it where it does not fit): "fresh job 45ms->120ms +167%", "-" for a
  * window without a job; empty when no job ended in either window. */

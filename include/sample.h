@@ -101,8 +101,13 @@ struct sample {
 	size_t nprocs, procs_cap;
 	struct procs_status pstat;
 	struct writeback_info wb;
-	double write_MBps;         /* writes of the disks that are not stacked on others */
-	int top_writer;            /* index into procs of the busiest writer (not a kernel flusher); -1 */
+	/* Two different things, shown apart: what processes ask for and what
+	 * disks do (a buffered writer dirties pages now, the flushers write
+	 * them seconds later; a direct writer does both at once). */
+	double write_MBps;         /* "to disks": writes of the disks that are not stacked on others */
+	int top_disk;              /* index into disks of the one written most among those; -1 */
+	double dirty_MBps;         /* "dirtying": the processes' write_bytes per second */
+	int top_writer;            /* index into procs of the busiest such writer (not a kernel flusher); -1 */
 	/* block-layer latency per process (BPF; see blklat.h) */
 	int blk_on;                /* 0: off, blk_why says why */
 	char blk_why[96];

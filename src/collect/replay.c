@@ -414,6 +414,10 @@ static int fill(struct replay *r, const struct jsonv *o, struct sample *out)
 	out->wb = (struct writeback_info){(int)at(w, 0), atu(w, 1), atu(w, 2), (long)at(w, 3), (long)at(w, 4), atu(w, 5),
 					  atu(w, 6)};
 	out->write_MBps = jsonv_num(o, "write_MBps", 0);
+	out->dirty_MBps = jsonv_num(o, "dirty_MBps", 0);
+	out->top_disk = (int)jsonv_int(o, "top_disk", -1);
+	if (out->top_disk >= (int)out->ndisks)
+		out->top_disk = -1;
 	return blk(o, out);
 }
 

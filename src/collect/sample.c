@@ -497,17 +497,61 @@ static void fill_disks(struct sampler *s, const struct diskstats_table *cur, str
 	}
 }
 
-/* Physical writes: disks that others are not stacked on (loop, dm and md
- * pass their writes to the disks below, which count them again). */
+static int stacked(const struct disk_sample *d)
+{
+	return d->info.kind == DISK_LOOP || d->info.kind == DISK_DM || d->info.kind == DISK_MD;
+}
+
+/* Whether the writes of d count in "to disks": physical writes, so not a
+ * disk stacked on others (loop, dm and md pass their writes to the disks
+ * below, which count them again), unless only stacked ones are shown
+ * (--disk loop0): then theirs. */
+static int counts_to_disks(const struct sample *out, const struct disk_sample *d)
+{
+	if (!d->have_rates)
+		return 0;
+	if (!stacked(d))
+		return 1;
+	for (size_t i = 0; i < out->ndisks; i++)
+		if (!stacked(&out->disks[i]))
+			return 0;
+	return 1;
+}
+
 static double leaf_write_MBps(const struct sample *out)
 {
 	double sum = 0;
+	for (size_t i = 0; i < out->ndisks; i++)
+		if (counts_to_disks(out, &out->disks[i]))
+			sum += out->disks[i].io.wkB_s / 1024.0;
+	return sum;
+}
+
+/* The disk counted in "to disks" written most, or -1 when none was. */
+static int top_disk(const struct sample *out)
+{
+	int best = -1;
 	for (size_t i = 0; i < out->ndisks; i++) {
 		const struct disk_sample *d = &out->disks[i];
-		if (d->have_rates && d->info.kind != DISK_LOOP && d->info.kind != DISK_DM && d->info.kind != DISK_MD)
-			sum += d->io.wkB_s / 1024.0;
+		if (counts_to_disks(out, d) && d->io.wkB_s > 0 && (best < 0 || d->io.wkB_s > out->disks[best].io.wkB_s))
+			best = (int)i;
 	}
-	return sum;
+	return best;
+}
+
+/* What processes dirty per second: their write_bytes (a process that
+ * ended counts in the interval it ended in only). Not the kernel threads
+ * that write for others: a loop device's worker writing the backing file
+ * would count its user's bytes a second time. */
+static double dirtying_MBps(const struct sample *out)
+{
+	double sum = 0;
+	for (size_t i = 0; i < out->nprocs; i++) {
+		const struct proc_row *r = &out->procs[i];
+		if (r->io_readable && (r->kind == PROC_NORMAL || r->kind == PROC_SELF) && !(r->exited && r->ended_ago))
+			sum += r->write_Bps;
+	}
+	return sum / (1024.0 * 1024.0);
 }
 
 static int top_writer(const struct sample *out)
@@ -580,6 +624,8 @@ static void collect_procs(struct sampler *s, struct sample *out)
 	out->top_writer = -1;
 	writeback_read(&out->wb);
 	out->write_MBps = leaf_write_MBps(out);
+	out->top_disk = top_disk(out);
+	out->dirty_MBps = 0;
 	if (!s->cfg.procs)
 		return;
 	if (!s->procs && procs_new(&s->procs) < 0)
@@ -588,6 +634,7 @@ static void collect_procs(struct sampler *s, struct sample *out)
 			  &out->procs_cap, &out->pstat) == 0) {
 		out->have_procs = 1;
 		out->top_writer = top_writer(out);
+		out->dirty_MBps = dirtying_MBps(out);
 	}
 }
 

@@ -8,6 +8,7 @@
 
 #include "columns.h"
 #include "control.h"
+#include "detail.h"
 #include "json.h"
 #include "outputs.h"
 #include "util.h"
@@ -31,7 +32,9 @@ static void write_procs_text(FILE *f, const struct sample *s, size_t max)
 {
 	if (!s->have_procs || max == 0)
 		return;
-	fprintf(f, "writers %.1f MB/s, Dirty %llu kB, Writeback %llu kB%s%s", s->write_MBps,
+	char who[160];
+	detail_writers(s, who, sizeof who);
+	fprintf(f, "%s, Dirty %llu kB, Writeback %llu kB%s%s", who,
 		(unsigned long long)s->wb.dirty_kB, (unsigned long long)s->wb.writeback_kB,
 		s->pstat.missing[0] ? "; I/O wait: " : "", s->pstat.missing);
 	if (s->pstat.unreadable)

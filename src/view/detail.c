@@ -199,3 +199,21 @@ void detail_fresh_change(const struct switch_compare *c, char *buf, size_t len)
 	else
 		util_fmt(buf, len, "fresh job %s->%s", x, y);
 }
+
+void detail_writers(const struct sample *s, char *buf, size_t len)
+{
+	char dirt[96] = "", disk[96] = "";
+	if (s->have_procs) {
+		util_fmt(dirt, sizeof dirt, "dirtying %.1f MB/s", s->dirty_MBps);
+		if (s->top_writer >= 0) {
+			char sz[16];
+			util_format_size((uint64_t)s->procs[s->top_writer].write_Bps, sz, sizeof sz);
+			add(dirt, sizeof dirt, " (%s %d %s/s)", s->procs[s->top_writer].comm, s->procs[s->top_writer].pid, sz);
+		}
+		util_strlcpy(disk, " | ", sizeof disk);
+	}
+	add(disk, sizeof disk, "to disks %.1f MB/s", s->write_MBps);
+	if (s->top_disk >= 0)
+		add(disk, sizeof disk, " (%s %.1f)", s->disks[s->top_disk].info.name, s->disks[s->top_disk].io.wkB_s / 1024);
+	util_fmt(buf, len, "%s%s", dirt, disk);
+}

@@ -328,12 +328,21 @@ static void write_procs(FILE *f, const struct sample *s, size_t max)
 			(unsigned long long)w->dirty_background_bytes);
 	else
 		fputs("null", f);
-	fprintf(f, ",\"writers\":{\"write_MBps\":%.3f,\"top\":", s->write_MBps);
+	/* What processes ask for and what disks do, apart (detail_writers). */
+	fprintf(f, ",\"writers\":{\"dirtying_MBps\":%.3f,\"dirtying_top\":", s->dirty_MBps);
 	if (s->top_writer >= 0) {
 		const struct proc_row *t = &s->procs[s->top_writer];
 		fprintf(f, "{\"pid\":%d,\"comm\":", t->pid);
 		json_write_string(f, t->comm);
 		fprintf(f, ",\"write_Bps\":%.0f}", t->write_Bps);
+	} else {
+		fputs("null", f);
+	}
+	fprintf(f, ",\"to_disks_MBps\":%.3f,\"to_disks_top\":", s->write_MBps);
+	if (s->top_disk >= 0) {
+		fputs("{\"disk\":", f);
+		json_write_string(f, s->disks[s->top_disk].info.name);
+		fprintf(f, ",\"write_MBps\":%.3f}", s->disks[s->top_disk].io.wkB_s / 1024);
 	} else {
 		fputs("null", f);
 	}

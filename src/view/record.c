@@ -377,6 +377,8 @@ int record_write(struct recorder *r, const struct sample *s, size_t max_procs)
 		(unsigned long long)w->writeback_kB, w->dirty_ratio, w->dirty_background_ratio,
 		(unsigned long long)w->dirty_bytes, (unsigned long long)w->dirty_background_bytes);
 	num(f, "write_MBps", s->write_MBps);
+	num(f, "dirty_MBps", s->dirty_MBps);
+	i64(f, "top_disk", s->top_disk);
 	blk(f, s);
 	fputs("}\n", f);
 	/* One tick at most is lost to a crash or a power cut. */

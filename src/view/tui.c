@@ -144,7 +144,8 @@ static void rate_text(double hz, char *b, size_t n)
 		snprintf(b, n, "%g Hz", hz);
 }
 
-/* "writers": who writes, and what waits in the page cache for the flushers. */
+/* Who writes (dirtying against to disks), and what waits in the page
+ * cache for the flushers. */
 static void draw_writers(const struct tui *t, int y)
 {
 	const struct sample *s = &t->s;
@@ -155,13 +156,9 @@ static void draw_writers(const struct tui *t, int y)
 			 (unsigned long long)w->dirty_background_bytes);
 	else
 		util_fmt(limit, sizeof limit, "dirty_ratio %ld%%/%ld%%", w->dirty_ratio, w->dirty_background_ratio);
-	int n = snprintf(line, sizeof line, "writers: %.1f MB/s", s->write_MBps);
-	if (s->top_writer >= 0) {
-		char sz[16];
-		util_format_size((uint64_t)s->procs[s->top_writer].write_Bps, sz, sizeof sz);
-		n += snprintf(line + n, sizeof line - (size_t)n, ", top %s (%d) %s/s", s->procs[s->top_writer].comm,
-			      s->procs[s->top_writer].pid, sz);
-	}
+	char who[160];
+	detail_writers(s, who, sizeof who);
+	int n = snprintf(line, sizeof line, "%s", who);
 	if (w->ok)
 		snprintf(line + n, sizeof line - (size_t)n, "  Dirty %llu MB  Writeback %llu MB  (%s)",
 			 (unsigned long long)(w->dirty_kB / 1024), (unsigned long long)(w->writeback_kB / 1024), limit);

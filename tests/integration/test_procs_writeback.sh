@@ -67,6 +67,6 @@ awk -v w="$written" 'BEGIN { exit !(w >= 409600 * 0.9) }' || fail "only $written
 jq -s -e '[.[].procs[] | select(.kind == "writeback" and .write_Bps > 0)] | length > 0' "$SCRATCH/out.json" >/dev/null ||
 	fail "no writeback thread with writes: $(jq -s -c '[.[].procs[] | select(.write_Bps > 0) | .comm] | unique' "$SCRATCH/out.json")"
 note "writeback threads seen: $(jq -s -r '[.[].procs[] | select(.kind == "writeback" and .write_Bps > 0) | .comm] | unique | join(", ")' "$SCRATCH/out.json")"
-jq -s -e '[.[].writers.top | select(. != null) | .comm] | all(test("^(kworker|jbd2)") | not)' "$SCRATCH/out.json" >/dev/null ||
+jq -s -e '[.[].writers.dirtying_top | select(. != null) | .comm] | all(test("^(kworker|jbd2)") | not)' "$SCRATCH/out.json" >/dev/null ||
 	fail "a flusher was named the top writer"
 echo "PASS"

@@ -19,7 +19,7 @@ sleep 2
 # fio's own processes (the job process does the writing), found before it
 # ends: another fio on the machine must not be taken for this one.
 ours=$(echo $FIO $(pgrep -P $FIO) | tr ' ' ,)
-"$BIN" --json -d 1 -n 5 --no-probe --disk "$(basename "$L")" > "$SCRATCH/out.json" || fail "iosched-top exited $?"
+"$BIN" --json -d 1 -n 5 --no-probe --procs 100000 --disk "$(basename "$L")" > "$SCRATCH/out.json" || fail "iosched-top exited $?"
 wait $FIO
 tail -n 4 "$SCRATCH/out.json" > "$SCRATCH/last.json"
 # In every line our fio is listed (another writer, even another loop
@@ -38,6 +38,18 @@ jq -s -e --arg n "-$(basename "$L")\$" '[.[].procs[] | select(.comm | test($n))]
 	fail "the loop worker is not labelled: $(jq -sc --arg n "-$(basename "$L")\$" '[.[].procs[] | select(.comm | test($n)) | {comm, kind}]' "$SCRATCH/last.json")"
 # The top writer is a process, never the loop worker that carries fio's
 # writes; with nothing else writing it is fio.
-jq -s -e 'map(.writers.top.comm | test("loop") | not) | all' "$SCRATCH/last.json" >/dev/null ||
-	fail "writers.top is a loop worker: $(jq -sc 'map(.writers.top)' "$SCRATCH/last.json")"
+jq -s -e 'map(.writers.dirtying_top.comm | test("loop") | not) | all' "$SCRATCH/last.json" >/dev/null ||
+	fail "writers.dirtying_top is a loop worker: $(jq -sc 'map(.writers.dirtying_top)' "$SCRATCH/last.json")"
+# The writers line tells what processes ask for from what disks do: fio's
+# direct writes are both (at least its 50 MiB/s, less 10 %; others may add),
+# and the loop device's worker, which writes them again into the backing
+# file, is not counted a second time in "dirtying" (at most fio's rate plus
+# what else the machine dirtied, which the processes' rows account for).
+jq -s -e 'all(.[]; .writers.dirtying_MBps >= 45 and .writers.to_disks_MBps >= 45
+	and (.writers.to_disks_top.disk | type == "string"))' "$SCRATCH/last.json" >/dev/null ||
+	fail "writers split wrong: $(jq -sc 'map(.writers | {dirtying_MBps, to_disks_MBps, to_disks_top})' "$SCRATCH/last.json")"
+# (all rows are in the JSON: --procs 100000; MB/s printed to 3 decimals: 600 B/s of rounding)
+jq -s -e 'all(.[]; .writers.dirtying_MBps * 1048576 <= ([.procs[] | select(.kind == "process" or .kind == "self") | .write_Bps // 0] | add) + 600)' \
+	"$SCRATCH/last.json" >/dev/null || fail "dirtying counts more than the processes' rows: $(jq -sc 'map(.writers.dirtying_MBps * 1048576 - ([.procs[] | select(.kind == "process" or .kind == "self") | .write_Bps // 0] | add))' "$SCRATCH/last.json")"
+note "writers: $(tail -n1 "$SCRATCH/last.json" | jq -c '.writers | {dirtying_MBps, to_disks_MBps, to_disks_top}')"
 echo "PASS"

@@ -11,6 +11,8 @@ setup_scratch
 
 TMUX_W=160 TMUX_H=50 tmux_start "$BIN -d 0.5 --no-probe 2> $SCRATCH/stderr"
 wait_for "Processes \(all disks\)" || fail "no process pane"
+# The header tells what processes ask for from what disks do.
+wait_for "^dirtying [0-9.]+ MB/s.* \| to disks [0-9.]+ MB/s" || fail "no dirtying / to disks line"
 keys / d d Enter
 wait_for "matching \"dd\"" || fail "filter not shown"
 mkdir "$SCRATCH/w"
