@@ -93,8 +93,8 @@ void blklat_diff(const uint32_t *prev, const uint32_t *cur, size_t nbuckets, str
 size_t blklat_waiting(const struct blk_reading *r, const char *disk, unsigned long long in_flight,
 		      struct blk_wait *out, size_t max);
 
-/* "p50/p99" in microseconds as the process columns show it; "-" where
- * there are too few requests for p50, "p50/-" for p99. */
+/* "p50/p99", each with its unit ("120us/4.50ms"), as the process columns
+ * show it; "-" where there are too few requests for p50, "p50/-" for p99. */
 void blklat_format_pair(uint64_t n, uint64_t p50_ns, uint64_t p99_ns, char *buf, size_t len);
 
 /* The blk_proc of tgid in r, or NULL (r->procs sorted by tgid). */

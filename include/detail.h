@@ -33,6 +33,9 @@ void detail_switch_compare(const struct switch_compare *c, char *buf, size_t len
  * top contributor; the first part only with process figures. */
 void detail_writers(const struct sample *s, char *buf, size_t len);
 
+/* Rows whose /proc/PID/io could not be read, and why: "" when none. */
+void detail_unreadable(const struct procs_status *ps, char *buf, size_t len);
+
 /* The fresh readers' part of the comparison (callers put it after the
  * line above, or under it where it does not fit): "fresh job 45ms->120ms +167%", "-" for a
  * window without a job; empty when no job ended in either window. */

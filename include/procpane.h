@@ -8,7 +8,7 @@
 
 #include "sample.h"
 
-enum pcol { PC_PID, PC_USER, PC_PRIO, PC_READ, PC_WRITE, PC_RIOPS, PC_WIOPS, PC_WAIT, PC_AVG, PC_RLAT, PC_WLAT,
+enum pcol { PC_PID, PC_USER, PC_PRIO, PC_READ, PC_WRITE, PC_RCALLS, PC_WCALLS, PC_WAIT, PC_AVG, PC_RLAT, PC_WLAT,
 	    PC_COMMAND, PC_COUNT };
 
 struct procpane_state {
@@ -57,7 +57,12 @@ int procpane_column_from_name(const char *name);
 /* Every header, lower case, for messages. */
 const char *procpane_column_names(void);
 
-/* The header of column c, for messages ("sorted by WRITE/s"). */
+/* The name of column c for --sort and the configuration file ("write/s",
+ * "r-calls"). */
 const char *procpane_column_name(enum pcol c);
+
+/* The column's header as shown: per second ("READ/s"), or in totals mode
+ * without the "/s" ("READ"). */
+const char *procpane_column_header(enum pcol c, int totals);
 
 #endif

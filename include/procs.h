@@ -39,7 +39,7 @@ struct proc_row {
 	int io_readable;           /* /proc/PID/io could be read */
 	enum proc_kind kind;
 	int ioprio;                /* raw ioprio_get value; -1 unknown */
-	double read_Bps, write_Bps, read_iops, write_iops;
+	double read_Bps, write_Bps, read_calls, write_calls;
 	struct proc_counters total;/* since first seen by this run */
 	enum proc_wait wait;
 	double io_wait_pct, avg_wait_us;
@@ -62,6 +62,7 @@ struct procs_status {
 	int delayacct;             /* kernel.task_delayacct */
 	char missing[200];         /* what permission or setting is missing, or "" */
 	size_t unreadable;         /* rows whose /proc/PID/io could not be read */
+	int as_root;               /* read as root: an unreadable row is not for want of root */
 	int exits;                 /* exit records on: short-lived processes under their own names */
 	unsigned long exits_lost;  /* refreshes at which the kernel had dropped exit records (buffer full) */
 };

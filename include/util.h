@@ -31,6 +31,12 @@ int util_parse_size(const char *s, uint64_t *out);
  * "41.2ms", "1.25s". */
 void util_format_latency(uint64_t ns, char *buf, size_t len);
 
+/* Make a figure with a unit fit in width w in place, never losing its unit:
+ * ">930.6ms" in 7 becomes ">931ms"; what cannot fit even so becomes w '#'
+ * (as a spreadsheet does), never a cut number. Text that is not a figure
+ * ("mq-deadline") is cut at w. */
+void util_fit_figure(char *s, int w);
+
 /* Seconds on CLOCK_MONOTONIC (intervals) and CLOCK_REALTIME (timestamps). */
 double util_mono_now(void);
 double util_real_now(void);

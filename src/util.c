@@ -221,6 +221,40 @@ void util_format_latency(uint64_t ns, char *buf, size_t len)
 		snprintf(buf, len, "%.2fs", us / 1e6);
 }
 
+void util_fit_figure(char *s, int w)
+{
+	int n = (int)strlen(s);
+	if (n <= w || w <= 0) {
+		if (w <= 0)
+			s[0] = '\0';
+		return;
+	}
+	/* prefix (">", "~"), number, unit: each part of a figure */
+	int a = 0;
+	while (s[a] && !(s[a] >= '0' && s[a] <= '9'))
+		a++;
+	int b = a;
+	while ((s[b] >= '0' && s[b] <= '9') || s[b] == '.')
+		b++;
+	int figure = a < b && a <= 2 && strlen(s + b) <= 8;
+	for (const char *p = s + b; figure && *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '/' || *p == '%'))
+			figure = 0;
+	if (!figure) {
+		s[w] = '\0';
+		return;
+	}
+	char out[64], num[32];
+	snprintf(num, sizeof num, "%.*s", b - a, s + a);
+	snprintf(out, sizeof out, "%.*s%.0f%s", a, s, strtod(num, NULL), s + b);
+	if ((int)strlen(out) <= w) {
+		strcpy(s, out);
+		return;
+	}
+	memset(s, '#', (size_t)w);
+	s[w] = '\0';
+}
+
 int util_grow(void **arr, size_t *cap, size_t want, size_t size)
 {
 	if (want <= *cap)

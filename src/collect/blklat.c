@@ -39,10 +39,11 @@ void blklat_format_pair(uint64_t n, uint64_t p50_ns, uint64_t p99_ns, char *buf,
 		util_strlcpy(buf, "-", len);
 		return;
 	}
-	char hi[24] = "-";
+	char lo[24], hi[24] = "-";
+	util_format_latency(p50_ns, lo, sizeof lo);
 	if (hist_enough(n, 0.99))
-		util_fmt(hi, sizeof hi, "%.0f", (double)p99_ns / 1e3);
-	util_fmt(buf, len, "%.0f/%s", (double)p50_ns / 1e3, hi);
+		util_format_latency(p99_ns, hi, sizeof hi);
+	util_fmt(buf, len, "%s/%s", lo, hi);
 }
 
 static int proc_by_tgid(const void *a, const void *b)

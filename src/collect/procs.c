@@ -349,13 +349,13 @@ static void query_waits(struct procs *p, int threads, struct proc_seen *e, const
 void procs_rates(const struct proc_seen *old, struct proc_seen *e, double dt, int wait_known, struct proc_row *r)
 {
 	int cont = old && old->start == e->start;
-	r->read_Bps = r->write_Bps = r->read_iops = r->write_iops = 0;
+	r->read_Bps = r->write_Bps = r->read_calls = r->write_calls = 0;
 	r->io_wait_pct = r->avg_wait_us = 0;
 	if (cont && dt > 0) {
 		r->read_Bps = (double)procs_delta(old->c.rbytes, e->c.rbytes, e->children.rbytes) / dt;
 		r->write_Bps = (double)procs_delta(old->c.wbytes, e->c.wbytes, e->children.wbytes) / dt;
-		r->read_iops = (double)procs_delta(old->c.syscr, e->c.syscr, e->children.syscr) / dt;
-		r->write_iops = (double)procs_delta(old->c.syscw, e->c.syscw, e->children.syscw) / dt;
+		r->read_calls = (double)procs_delta(old->c.syscr, e->c.syscr, e->children.syscr) / dt;
+		r->write_calls = (double)procs_delta(old->c.syscw, e->c.syscw, e->children.syscw) / dt;
 	}
 	r->total.rbytes = e->c.rbytes - e->base.rbytes;
 	r->total.wbytes = e->c.wbytes - e->base.wbytes;
@@ -390,6 +390,7 @@ static void status(const struct procs *p, int threads, struct procs_status *st)
 	st->delayacct = delayacct_on();
 	st->taskstats = p->ts && p->ts_err == 0;
 	st->exits = p->exits != NULL;
+	st->as_root = geteuid() == 0;
 	st->exits_lost = p->exits_lost;
 	if (!st->taskstats)
 		util_fmt(st->missing, sizeof st->missing, "no taskstats (%s): I/O wait needs CAP_NET_ADMIN (root)",
@@ -476,10 +477,10 @@ static void add_gone(struct procs *p, const struct procexit_row *x, size_t nx, d
 		if (dt > 0) {
 			r->read_Bps += (double)x[i].last.rbytes / dt;
 			r->write_Bps += (double)x[i].last.wbytes / dt;
-			r->read_iops += (double)x[i].last.syscr / dt;
-			r->write_iops += (double)x[i].last.syscw / dt;
+			r->read_calls += (double)x[i].last.syscr / dt;
+			r->write_calls += (double)x[i].last.syscw / dt;
 		}
-		r->moved = r->read_Bps > 0 || r->write_Bps > 0 || r->read_iops > 0 || r->write_iops > 0;
+		r->moved = r->read_Bps > 0 || r->write_Bps > 0 || r->read_calls > 0 || r->write_calls > 0;
 	}
 }
 

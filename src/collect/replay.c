@@ -273,8 +273,8 @@ static void proc_row(const struct jsonv *o, struct proc_row *p)
 	const struct jsonv *rt = jsonv_arr(o, "rates");
 	p->read_Bps = at(rt, 0);
 	p->write_Bps = at(rt, 1);
-	p->read_iops = at(rt, 2);
-	p->write_iops = at(rt, 3);
+	p->read_calls = at(rt, 2);
+	p->write_calls = at(rt, 3);
 	const struct jsonv *t = jsonv_arr(o, "total");
 	p->total = (struct proc_counters){atu(t, 0), atu(t, 1), atu(t, 2), atu(t, 3), atu(t, 4), atu(t, 5)};
 	p->wait = (enum proc_wait)jsonv_int(o, "wait", WAIT_OFF);
@@ -318,6 +318,7 @@ static int procs(const struct jsonv *o, struct sample *out)
 	jsonv_str(ps, "missing", out->pstat.missing, sizeof out->pstat.missing);
 	out->pstat.unreadable = (size_t)jsonv_int(ps, "unreadable", 0);
 	out->pstat.exits = (int)jsonv_int(ps, "exits", 0);
+	out->pstat.as_root = (int)jsonv_int(ps, "root", 0);
 	out->pstat.exits_lost = (unsigned long)jsonv_int(ps, "exits_lost", 0);
 	return 0;
 }

@@ -37,14 +37,15 @@ static void write_procs_text(FILE *f, const struct sample *s, size_t max)
 	fprintf(f, "%s, Dirty %llu kB, Writeback %llu kB%s%s", who,
 		(unsigned long long)s->wb.dirty_kB, (unsigned long long)s->wb.writeback_kB,
 		s->pstat.missing[0] ? "; I/O wait: " : "", s->pstat.missing);
-	if (s->pstat.unreadable)
-		fprintf(f, "; %zu processes' I/O unreadable (other users': needs root or CAP_SYS_PTRACE)",
-			s->pstat.unreadable);
+	char why[160];
+	detail_unreadable(&s->pstat, why, sizeof why);
+	if (why[0])
+		fprintf(f, "; %s", why);
 	fputc('\n', f);
-	fprintf(f, "%7s %-9s %-5s %10s %10s %8s %8s %7s %9s ", "PID", "USER", "PRIO", "READ_B/s", "WRITE_B/s", "R-IOPS",
-		"W-IOPS", "IO-WAIT", "AVG-WAIT");
+	fprintf(f, "%7s %-9s %-5s %10s %10s %9s %9s %7s %9s ", "PID", "USER", "PRIO", "READ_B/s", "WRITE_B/s", "R-CALLS/s",
+		"W-CALLS/s", "IO-WAIT", "AVG-WAIT");
 	if (s->blk_on)
-		fprintf(f, "%11s %11s ", "READ-LAT", "WRITE-LAT");
+		fprintf(f, "%15s %15s ", "READ p50/p99", "WRITE p50/p99");
 	if (s->blk_on)
 		fputs("COMMAND\n", f);
 	else
@@ -55,9 +56,13 @@ static void write_procs_text(FILE *f, const struct sample *s, size_t max)
 		int best = -1;
 		for (size_t i = 0; i < s->nprocs; i++) {
 			const struct proc_row *r = &s->procs[i];
+			if (r->exited && r->ended_ago) /* listed in the interval it ended in only */
+				continue;
 			if (!done[i] && (best < 0 || r->read_Bps + r->write_Bps > s->procs[best].read_Bps + s->procs[best].write_Bps))
 				best = (int)i;
 		}
+		if (best < 0)
+			break;
 		const struct proc_row *r = &s->procs[best];
 		done[best] = 1;
 		if (r->read_Bps + r->write_Bps <= 0)
@@ -70,16 +75,20 @@ static void write_procs_text(FILE *f, const struct sample *s, size_t max)
 		} else if (r->wait == WAIT_NA || r->wait == WAIT_BEFORE) {
 			util_strlcpy(wait, r->wait == WAIT_NA ? "n/a" : "n/a*", sizeof wait);
 		}
-		fprintf(f, "%7d %-9.9s %-5s %10.0f %10.0f %8.1f %8.1f %7s %9s ", r->tid, r->user, prio, r->read_Bps,
-			r->write_Bps, r->read_iops, r->write_iops, wait, avg);
+		fprintf(f, "%7d %-9.9s %-5s %10.0f %10.0f %9.1f %9.1f %7s %9s ", r->tid, r->user, prio, r->read_Bps,
+			r->write_Bps, r->read_calls, r->write_calls, wait, avg);
 		if (s->blk_on) {
-			char rl[24], wl[24];
+			char rl[48], wl[48];
 			blklat_format_pair(r->blk_n[BLK_READ], r->blk_p50_ns[BLK_READ], r->blk_p99_ns[BLK_READ], rl, sizeof rl);
 			blklat_format_pair(r->blk_n[BLK_WRITE], r->blk_p50_ns[BLK_WRITE], r->blk_p99_ns[BLK_WRITE], wl, sizeof wl);
-			fprintf(f, "%11s %11s ", rl, wl);
+			fprintf(f, "%15s %15s ", rl, wl);
 		}
-		fprintf(f, "%s%s\n", r->kind == PROC_WRITEBACK ? "[writeback] " : r->kind == PROC_LOOP ? "[loop I/O] " :
-			r->kind == PROC_SELF ? "[this tool] " : "", r->comm);
+		char times[24] = "";
+		if (r->exited && r->count > 1)
+			snprintf(times, sizeof times, " x%d", r->count);
+		fprintf(f, "%s%s%s%s\n", r->exited ? "[exited] " : "",
+			r->kind == PROC_WRITEBACK ? "[writeback] " : r->kind == PROC_LOOP ? "[loop I/O] " :
+			r->kind == PROC_SELF ? "[this tool] " : "", r->comm, times);
 	}
 	free(done);
 }

@@ -182,10 +182,10 @@ static const struct column table[] = {
 	{"w/s", 8, 2, 0, fmt_ws},
 	{"rMB/s", 7, 3, 0, fmt_rmb},
 	{"wMB/s", 7, 3, 0, fmt_wmb},
-	{"r_await", 7, 2, 0, fmt_rawait},
+	{"r_await_ms", 10, 2, 0, fmt_rawait},
 	{"p50", 7, 1, 0, fmt_p50},
 	{"p99", 7, 2, 0, fmt_p99},
-	{"w_await", 7, 3, 0, fmt_wawait},
+	{"w_await_ms", 10, 3, 0, fmt_wawait},
 	{"aqu-sz", 6, 4, 0, fmt_aqu},
 	{"%util", 5, 2, 0, fmt_util},
 	{"NOTE", 40, 4, 1, fmt_note},
@@ -229,13 +229,11 @@ static void pad(const struct column *c, const char *text, char *buf, size_t len)
 	int w = c->width;
 	if ((size_t)w >= len)
 		w = (int)len - 1;
-	int tl = (int)strlen(text);
-	if (tl > w) {
-		/* Cut text at the right; numbers never need it at these widths. */
-		snprintf(buf, len, "%.*s", w, text);
-		return;
-	}
-	snprintf(buf, len, c->left ? "%-*s" : "%*s", w, text);
+	char fit[128];
+	util_strlcpy(fit, text, sizeof fit);
+	/* A figure too wide keeps its unit (">931ms", not ">930.6m") */
+	util_fit_figure(fit, w);
+	snprintf(buf, len, c->left ? "%-*s" : "%*s", w, fit);
 }
 
 void columns_cell(const struct column *c, const struct disk_sample *d, char *buf, size_t len)

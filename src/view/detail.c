@@ -202,18 +202,32 @@ void detail_fresh_change(const struct switch_compare *c, char *buf, size_t len)
 
 void detail_writers(const struct sample *s, char *buf, size_t len)
 {
-	char dirt[96] = "", disk[96] = "";
+	char dirt[96] = "", top[64] = "", disk[64] = "";
 	if (s->have_procs) {
-		util_fmt(dirt, sizeof dirt, "dirtying %.1f MB/s", s->dirty_MBps);
 		if (s->top_writer >= 0) {
 			char sz[16];
 			util_format_size((uint64_t)s->procs[s->top_writer].write_Bps, sz, sizeof sz);
-			add(dirt, sizeof dirt, " (%s %d %s/s)", s->procs[s->top_writer].comm, s->procs[s->top_writer].pid, sz);
+			util_fmt(top, sizeof top, " (%s %d %s/s)", s->procs[s->top_writer].comm, s->procs[s->top_writer].pid,
+				 sz);
 		}
-		util_strlcpy(disk, " | ", sizeof disk);
+		util_fmt(dirt, sizeof dirt, "dirtying %.1f MB/s%s | ", s->dirty_MBps, top);
 	}
-	add(disk, sizeof disk, "to disks %.1f MB/s", s->write_MBps);
 	if (s->top_disk >= 0)
-		add(disk, sizeof disk, " (%s %.1f)", s->disks[s->top_disk].info.name, s->disks[s->top_disk].io.wkB_s / 1024);
-	util_fmt(buf, len, "%s%s", dirt, disk);
+		util_fmt(disk, sizeof disk, " (%s %.1f)", s->disks[s->top_disk].info.name, s->disks[s->top_disk].io.wkB_s / 1024);
+	util_fmt(buf, len, "%sto disks %.1f MB/s%s", dirt, s->write_MBps, disk);
+}
+
+void detail_unreadable(const struct procs_status *ps, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (!ps->unreadable)
+		return;
+	/* Needs root only when it is not root already: as root an EPERM comes
+	 * from a container or a hardened kernel (ptrace rules), and root is
+	 * not the cure. */
+	if (ps->as_root)
+		util_fmt(buf, len, "%zu without I/O figures (/proc/PID/io refused to root: a container or a hardened kernel)",
+			 ps->unreadable);
+	else
+		util_fmt(buf, len, "%zu without I/O figures (other users': needs root or CAP_SYS_PTRACE)", ps->unreadable);
 }

@@ -249,8 +249,9 @@ static void write_proc(FILE *f, const struct proc_row *r, const struct sample *s
 	/* An unreadable /proc/PID/io is no figure, not a 0. */
 	num_or_null(f, "read_Bps", r->read_Bps, r->io_readable);
 	num_or_null(f, "write_Bps", r->write_Bps, r->io_readable);
-	num_or_null(f, "read_iops", r->read_iops, r->io_readable);
-	num_or_null(f, "write_iops", r->write_iops, r->io_readable);
+	/* read() and write() system calls per second, not disk operations */
+	num_or_null(f, "read_calls_per_s", r->read_calls, r->io_readable);
+	num_or_null(f, "write_calls_per_s", r->write_calls, r->io_readable);
 	fprintf(f, ",\"wait\":\"%s\"", wait_name(r->wait));
 	num_or_null(f, "io_wait_pct", r->io_wait_pct, r->wait == WAIT_OK || r->wait == WAIT_NONE);
 	num_or_null(f, "avg_wait_us", r->avg_wait_us, r->wait == WAIT_OK);
@@ -270,7 +271,7 @@ static void write_proc(FILE *f, const struct proc_row *r, const struct sample *s
 static double busy(const struct proc_row *r)
 {
 	return r->read_Bps + r->write_Bps + (double)(r->blk_bytes[0] + r->blk_bytes[1]) +
-	       (r->read_iops + r->write_iops) * 1e-3 + r->io_wait_pct * 1e-6;
+	       (r->read_calls + r->write_calls) * 1e-3 + r->io_wait_pct * 1e-6;
 }
 
 struct ranked {

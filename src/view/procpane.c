@@ -7,18 +7,31 @@
 #include <string.h>
 #include <strings.h>
 
+#include "detail.h"
 #include "theme.h"
 #include "util.h"
 
+/* header: as shown (per second; "/s" goes in totals mode); key: the
+ * name --sort, the configuration file and messages use. */
 static const struct {
 	const char *name;
+	const char *key;
 	int width;
 	int left;
 } cols[PC_COUNT] = {
-	[PC_PID] = {"PID", 7, 0},       [PC_USER] = {"USER", 9, 1},     [PC_PRIO] = {"PRIO", 5, 1},
-	[PC_READ] = {"READ/s", 8, 0},   [PC_WRITE] = {"WRITE/s", 8, 0}, [PC_RIOPS] = {"R-IOPS", 7, 0},
-	[PC_WIOPS] = {"W-IOPS", 7, 0},  [PC_WAIT] = {"IO-WAIT", 7, 0}, [PC_AVG] = {"AVG-WAIT", 8, 0},
-	[PC_RLAT] = {"READ-LAT", 11, 0}, [PC_WLAT] = {"WRITE-LAT", 11, 0}, [PC_COMMAND] = {"COMMAND", 0, 1},
+	[PC_PID] = {"PID", "pid", 7, 0},
+	[PC_USER] = {"USER", "user", 9, 1},
+	[PC_PRIO] = {"PRIO", "prio", 5, 1},
+	[PC_READ] = {"READ/s", "read/s", 8, 0},
+	[PC_WRITE] = {"WRITE/s", "write/s", 8, 0},
+	/* read() and write() system calls, not disk operations */
+	[PC_RCALLS] = {"R-CALLS/s", "r-calls", 9, 0},
+	[PC_WCALLS] = {"W-CALLS/s", "w-calls", 9, 0},
+	[PC_WAIT] = {"IO-WAIT", "io-wait", 7, 0},
+	[PC_AVG] = {"AVG-WAIT", "avg-wait", 8, 0},
+	[PC_RLAT] = {"READ p50/p99", "read-lat", 15, 0},
+	[PC_WLAT] = {"WRITE p50/p99", "write-lat", 15, 0},
+	[PC_COMMAND] = {"COMMAND", "command", 0, 1},
 };
 
 static int cols_w(int c);
@@ -29,7 +42,7 @@ static int hidden_at(const struct sample *s, enum pcol c, int width)
 {
 	if (c == PC_RLAT || c == PC_WLAT)
 		return !s->blk_on;
-	if (c == PC_RIOPS || c == PC_WIOPS)
+	if (c == PC_RCALLS || c == PC_WCALLS)
 		return s->blk_on && width < 140;
 	return 0;
 }
@@ -56,14 +69,28 @@ int procpane_column_at(const struct sample *s, int width, int x)
 int procpane_column_from_name(const char *name)
 {
 	for (int c = 0; c < PC_COUNT; c++)
-		if (strcasecmp(cols[c].name, name) == 0)
+		if (strcasecmp(cols[c].key, name) == 0 || strcasecmp(cols[c].name, name) == 0)
 			return c;
+	/* the names before 0.x, still in saved configurations */
+	if (strcasecmp(name, "r-iops") == 0)
+		return PC_RCALLS;
+	if (strcasecmp(name, "w-iops") == 0)
+		return PC_WCALLS;
 	return -1;
 }
 
 const char *procpane_column_names(void)
 {
-	return "pid user prio read/s write/s r-iops w-iops io-wait avg-wait read-lat write-lat command";
+	return "pid user prio read/s write/s r-calls w-calls io-wait avg-wait read-lat write-lat command";
+}
+
+const char *procpane_column_header(enum pcol c, int totals)
+{
+	static const char *const total_names[PC_COUNT] = {
+		[PC_READ] = "READ", [PC_WRITE] = "WRITE", [PC_RCALLS] = "R-CALLS", [PC_WCALLS] = "W-CALLS"};
+	if (c >= PC_COUNT)
+		return "?";
+	return totals && total_names[c] ? total_names[c] : cols[c].name;
 }
 
 
@@ -74,7 +101,7 @@ static int cols_w(int c)
 
 const char *procpane_column_name(enum pcol c)
 {
-	return c < PC_COUNT ? cols[c].name : "?";
+	return c < PC_COUNT ? cols[c].key : "?";
 }
 
 void procpane_sort_step(struct procpane_state *st, const struct sample *s, int dir)
@@ -109,8 +136,8 @@ static double key_of(const struct procpane_state *st, const struct proc_row *r, 
 	case PC_PRIO: return r->ioprio;
 	case PC_READ: return r->io_readable ? (acc ? (double)r->total.rbytes : r->read_Bps) : -1;
 	case PC_WRITE: return r->io_readable ? (acc ? (double)r->total.wbytes : r->write_Bps) : -1;
-	case PC_RIOPS: return r->io_readable ? (acc ? (double)r->total.syscr : r->read_iops) : -1;
-	case PC_WIOPS: return r->io_readable ? (acc ? (double)r->total.syscw : r->write_iops) : -1;
+	case PC_RCALLS: return r->io_readable ? (acc ? (double)r->total.syscr : r->read_calls) : -1;
+	case PC_WCALLS: return r->io_readable ? (acc ? (double)r->total.syscw : r->write_calls) : -1;
 	case PC_WAIT: return r->wait == WAIT_OK ? r->io_wait_pct : -1;
 	case PC_AVG: return r->wait == WAIT_OK ? r->avg_wait_us : -1;
 	case PC_RLAT: return r->blk_n[BLK_READ] ? (double)r->blk_p50_ns[BLK_READ] : -1;
@@ -136,7 +163,7 @@ static int cmp_keyed(const void *a, const void *b)
 
 static int active(const struct proc_row *r)
 {
-	return r->read_Bps > 0 || r->write_Bps > 0 || r->read_iops > 0 || r->write_iops > 0 ||
+	return r->read_Bps > 0 || r->write_Bps > 0 || r->read_calls > 0 || r->write_calls > 0 ||
 	       (r->wait == WAIT_OK && r->io_wait_pct > 0);
 }
 
@@ -230,8 +257,8 @@ static void cell(const struct procpane_state *st, const struct sample *s, const 
 		else
 			rate(key_of(st, r, c), acc, b, n);
 		break;
-	case PC_RIOPS:
-	case PC_WIOPS:
+	case PC_RCALLS:
+	case PC_WCALLS:
 		if (!r->io_readable)
 			util_strlcpy(b, "-", n);
 		else
@@ -275,12 +302,13 @@ static void cell(const struct procpane_state *st, const struct sample *s, const 
 
 static void title(const struct procpane_state *st, const struct sample *s, int y, attr_t a)
 {
-	char line[512], unread[96] = "";
+	char line[512], unread[200] = "";
 	/* Other users' /proc/PID/io needs ptrace access: say so, or their
 	 * empty rows would look idle. */
-	if (s->pstat.unreadable)
-		util_fmt(unread, sizeof unread, "; %zu without I/O figures (other users': needs root)",
-			 s->pstat.unreadable);
+	char why[160];
+	detail_unreadable(&s->pstat, why, sizeof why);
+	if (why[0])
+		util_fmt(unread, sizeof unread, "; %s", why);
 	else if (!s->pstat.exits && !s->pstat.threads)
 		util_strlcpy(unread, "; short-lived processes are counted in their parents (no exit records: needs root)",
 			     sizeof unread);
@@ -288,7 +316,8 @@ static void title(const struct procpane_state *st, const struct sample *s, int y
 		util_fmt(unread, sizeof unread, "; exit records lost %lu times: some short-lived processes counted in their parents",
 			 s->pstat.exits_lost);
 	util_fmt(line, sizeof line, "Processes (all disks): %zu %s, sorted by %s%s%s%s%s%s%s%s",
-		 st->norder, s->pstat.threads ? "threads" : "processes", cols[st->sort].name, st->reverse ? " (reversed)" : "",
+		 st->norder, s->pstat.threads ? "threads" : "processes", procpane_column_header(st->sort, st->accumulated),
+		 st->reverse ? " (reversed)" : "",
 		 st->only_active ? ", with I/O only" : "", st->accumulated ? ", totals since start" : ", per second",
 		 st->filter[0] ? ", matching \"" : "", st->filter, st->filter[0] ? "\"" : "", unread);
 	attron(a);
@@ -310,7 +339,7 @@ void procpane_draw(const struct procpane_state *st, const struct sample *s, int 
 		if (hidden(s, (enum pcol)c))
 			continue;
 		int w = cols[c].width ? cols[c].width : COLS - x;
-		util_fmt(b, sizeof b, cols[c].left ? "%-*s" : "%*s", w, cols[c].name);
+		util_fmt(b, sizeof b, cols[c].left ? "%-*s" : "%*s", w, procpane_column_header((enum pcol)c, st->accumulated));
 		if (c == (int)st->sort)
 			attron(A_BOLD | A_UNDERLINE);
 		mvaddnstr(y + 1, x, b, COLS - x);
@@ -340,6 +369,8 @@ void procpane_draw(const struct procpane_state *st, const struct sample *s, int 
 			char v[300];
 			int w = cols[c].width ? cols[c].width : COLS - x;
 			cell(st, s, r, (enum pcol)c, v, sizeof v);
+			if (c != PC_COMMAND && c != PC_USER)
+				util_fit_figure(v, w); /* never a figure without its unit */
 			util_fmt(b, sizeof b, cols[c].left ? "%-*.*s" : "%*.*s", w, w, v);
 			mvaddnstr(y + 2 + i, x, b, COLS - x);
 			x += w + 1;

@@ -237,7 +237,7 @@ static void proc_row(FILE *f, const struct proc_row *p)
 	i64(f, "readable", p->io_readable);
 	i64(f, "kind", p->kind);
 	i64(f, "ioprio", p->ioprio);
-	fprintf(f, ",\"rates\":[%.17g,%.17g,%.17g,%.17g]", p->read_Bps, p->write_Bps, p->read_iops, p->write_iops);
+	fprintf(f, ",\"rates\":[%.17g,%.17g,%.17g,%.17g]", p->read_Bps, p->write_Bps, p->read_calls, p->write_calls);
 	const struct proc_counters *t = &p->total;
 	fprintf(f, ",\"total\":[%llu,%llu,%llu,%llu,%llu,%llu]", (unsigned long long)t->rbytes,
 		(unsigned long long)t->wbytes, (unsigned long long)t->syscr, (unsigned long long)t->syscw,
@@ -299,6 +299,7 @@ static void procs(FILE *f, const struct sample *s, size_t max_procs)
 	str(f, "missing", ps->missing);
 	u64(f, "unreadable", ps->unreadable);
 	i64(f, "exits", ps->exits);
+	i64(f, "root", ps->as_root);
 	u64(f, "exits_lost", ps->exits_lost);
 	fputc('}', f);
 	i64(f, "top_writer", s->top_writer >= 0 ? s->procs[s->top_writer].tid : -1);

@@ -412,10 +412,11 @@ static int help_lines(char lines[HELP_LINES][HELP_WIDTH])
 		"reader that keeps asking, not for one that comes back later. '-': too few samples.",
 		"Chart: p50 bars and p99 dots per second, log scale; a marker at each switch.",
 		"SWITCH: how long the last switch took (the kernel drains the queue to switch).",
-		"Processes: READ/s to AVG-WAIT are system-wide (/proc/PID/io, delay accounting).",
+		"Processes: READ/s to AVG-WAIT are system-wide (/proc/PID/io, delay accounting);",
+		"R-CALLS/s, W-CALLS/s: read() and write() system calls, not disk operations.",
 		"IO-WAIT, AVG-WAIT: synchronous block I/O waits (delay accounting); n/a: bytes moved",
 		"without waits (async I/O); n/a*: started before delay accounting was on; -: no figure.",
-		"READ-LAT, WRITE-LAT: p50/p99 us of the process's own block requests, issue to completion",
+		"READ p50/p99, WRITE p50/p99: latency of the process's own block requests, issue to completion",
 		"(BPF; Enter: per disk). They leave out syscall and wake-up, and its requests may be large",
 		"or sequential: they differ from the probe's fresh 4 KiB read. Buffered writes are written",
 		"later by [writeback] rows, not by the process that dirtied the pages.",
@@ -1026,7 +1027,7 @@ static void sort_step(struct tui *t, int dir)
 {
 	procpane_sort_step(&t->pp, &t->s, dir);
 	char msg[64];
-	snprintf(msg, sizeof msg, "processes sorted by %s", procpane_column_name(t->pp.sort));
+	snprintf(msg, sizeof msg, "processes sorted by %s", procpane_column_header(t->pp.sort, t->pp.accumulated));
 	say(t, msg);
 }
 
@@ -1517,7 +1518,7 @@ static void handle_mouse(struct tui *t)
 			t->pp.reverse = t->pp.sort == (enum pcol)c ? !t->pp.reverse : 0;
 			t->pp.sort = (enum pcol)c;
 			char msg[64];
-			util_fmt(msg, sizeof msg, "processes sorted by %s%s", procpane_column_name(t->pp.sort),
+			util_fmt(msg, sizeof msg, "processes sorted by %s%s", procpane_column_header(t->pp.sort, t->pp.accumulated),
 				 t->pp.reverse ? " (reversed)" : "");
 			say(t, msg);
 			procpane_arrange(&t->pp, &t->s);

@@ -3,7 +3,7 @@
 # psync QD1 4 KiB random reader on a loop device this test attaches. Over
 # the same intervals, the JSON "blk" entry for fio's pid on that disk must
 #  - count fio's reads within 2 %: fio's read syscalls in the same interval
-#    come from the same JSON row (read_iops, from /proc/PID/io syscr), so
+#    come from the same JSON row (read_calls_per_s, from /proc/PID/io syscr), so
 #    both figures cover exactly the same seconds;
 #  - put p50 within 35 % of fio's clat p50 over the same seconds (the block
 #    layer leaves out the system call and the wake-up, so it reads lower).
@@ -48,7 +48,7 @@ jq -e --arg o "$owner" '.blk.on and .blk.owner == $o' <(tail -n1 "$SCRATCH/ours.
 tail -n 5 "$SCRATCH/ours.json" | jq -r --argjson pid "$FIO" --arg n "$N" '
 	(.procs[] | select(.pid == $pid)) as $p
 	| ($p.blk | map(select(.disk == $n and .op == "read"))[0]) as $b
-	| "\($p.read_iops * .interval_s) \($b.n // 0) \($b.p50_us // 0)"' > "$SCRATCH/rows"
+	| "\($p.read_calls_per_s * .interval_s) \($b.n // 0) \($b.p50_us // 0)"' > "$SCRATCH/rows"
 [ "$(wc -l < "$SCRATCH/rows")" -eq 5 ] || fail "fio (pid $FIO) missing from some intervals: $(cat "$SCRATCH/rows")"
 read -r sys blk p50 < <(awk '{ s += $1; b += $2; p += $3 } END { printf "%.0f %.0f %.1f\n", s, b, p / NR }' "$SCRATCH/rows")
 # The window the five intervals cover, in ms since the epoch; fio's clat

@@ -32,8 +32,8 @@ wait $P || fail "iosched-top exited $?"
 clat=$(jq '.jobs[0].read.clat_ns.mean / 1000' "$SCRATCH/fio.json")
 # fio's job process (the reader: its parent reads little), in lines where it
 # waited; lines from before it started or after it ended have no such row.
-jq -c --argjson ours "[$ours]" '[.procs[] | select((.pid as $p | $ours | index($p)) and .wait == "ok" and .read_iops > 100)]
-	| max_by(.read_iops) // empty' "$SCRATCH/out.json" > "$SCRATCH/fio_rows"
+jq -c --argjson ours "[$ours]" '[.procs[] | select((.pid as $p | $ours | index($p)) and .wait == "ok" and .read_calls_per_s > 100)]
+	| max_by(.read_calls_per_s) // empty' "$SCRATCH/out.json" > "$SCRATCH/fio_rows"
 [ -s "$SCRATCH/fio_rows" ] || fail "no fio row with measured waits: $(jq -c '[.procs[] | select(.comm == "fio")]' "$SCRATCH/out.json" | head -3)"
 avg=$(jq -s 'map(.avg_wait_us) | add / length' "$SCRATCH/fio_rows")
 pct=$(jq -s 'map(.io_wait_pct) | min' "$SCRATCH/fio_rows")

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Block-layer latency in the full screen: a fio reader (psync QD1) on a
 # loop device this test attaches. The header says block latency is on, the
-# process pane's READ-LAT shows fio's p50/p99 and Enter on fio's row lists
+# process pane's READ p50/p99 shows fio's p50/p99 and Enter on fio's row lists
 # its reads on that disk. The waiting list of a disk's details is about
 # requests that wait: on a fast loop device a read is in flight for 40 us,
 # shorter than one look at the in-flight table, so that part uses a slow
@@ -24,10 +24,10 @@ on_exit "kill $FIO"
 
 tmux_start "$BIN -d 0.5 --disk $N --no-probe 2> $SCRATCH/stderr"
 wait_for "block latency: on" || fail "header does not say block latency is on"
-wait_for "READ-LAT +WRITE-LAT COMMAND" || fail "no block-latency columns"
+wait_for "READ p50/p99 +WRITE p50/p99 COMMAND" || fail "no block-latency columns"
 keys / f i o - b l k Enter
-# READ-LAT is "p50/p99" in microseconds once there are 100 requests.
-wait_for "^ *$FIO root .* [0-9]+/[0-9]+ +- +fio-blk" || fail "fio's row has no READ-LAT p50/p99"
+# READ p50/p99 is "p50/p99", each with its unit, once there are 100 requests.
+wait_for "^ *$FIO root .* [0-9.]+[mu]?s/[0-9.]+[mu]?s +- +fio-blk" || fail "fio's row has no READ p50/p99 with units"
 keys Tab Enter
 wait_for "process details" || fail "Enter on the process opened nothing"
 wait_for "│ +$FIO fio-blk: block I/O per disk" || fail "details name another process"
@@ -60,7 +60,7 @@ fi
 
 tmux_restart "$BIN -d 0.5 --disk $N --no-probe --no-bpf 2> $SCRATCH/stderr"
 wait_for "block latency off: turned off \(--no-bpf\)" || fail "--no-bpf not said in the header"
-screen | grep -q "READ-LAT" && fail "READ-LAT shown with --no-bpf"
+screen | grep -q "READ p50/p99" && fail "READ p50/p99 shown with --no-bpf"
 keys q
 [ "$(wait_exit 10)" = 0 ] || fail "exit status not 0 with --no-bpf"
 echo "PASS"

@@ -14,11 +14,11 @@ cp "$(command -v sleep)" "$SCRATCH/iosched-sleeper"
 "$SCRATCH/iosched-sleeper" 300 &
 SP=$!
 on_exit "kill $SP"
-# 160 wide: every column, READ-LAT and WRITE-LAT too (below 140 they
-# take the place of R-IOPS and W-IOPS).
+# 160 wide: every column, READ p50/p99 and WRITE p50/p99 too (below 140 they
+# take the place of R-CALLS/s and W-CALLS/s).
 TMUX_W=160 TMUX_H=50 tmux_start "$BIN -d 0.5 --no-probe 2> $SCRATCH/stderr"
 wait_for "Processes \(all disks\)" || fail "no process pane"
-wait_for "PID USER +PRIO +READ/s +WRITE/s +R-IOPS +W-IOPS +IO-WAIT +AVG-WAIT +READ-LAT +WRITE-LAT COMMAND" || fail "pane columns wrong"
+wait_for "PID USER +PRIO +READ/s +WRITE/s +R-CALLS/s +W-CALLS/s +IO-WAIT +AVG-WAIT +READ p50/p99 +WRITE p50/p99 COMMAND" || fail "pane columns wrong"
 
 keys / i o s c h e d - s l Enter
 wait_for "matching \"iosched-sl\"" || fail "filter not shown"
@@ -48,7 +48,7 @@ keys Escape /
 keys Escape   # clears the filter
 wait_for "[0-9]+ processes, sorted by WRITE/s, per second" || fail "filter not cleared"
 keys '>'
-wait_for "sorted by R-IOPS" || fail "> did not move the sort"
+wait_for "sorted by R-CALLS/s" || fail "> did not move the sort"
 keys '<' '<'
 wait_for "sorted by READ/s" || fail "< did not move the sort"
 keys r

@@ -25,22 +25,29 @@ wait_for "^DEVICE" || fail "no table"
 keys T
 wait_for "theme light \(T: next\)" || fail "T did not switch to light"
 keys '>'
-wait_for "sorted by R-IOPS" || fail "> did not sort by R-IOPS"
+wait_for "sorted by R-CALLS/s" || fail "> did not sort by R-CALLS/s"
 keys W
 # The path may be cut at the screen's edge: its start, then the file.
-wait_for "saved theme light, delay 0.5, sort r-iops, probe pace 20 to ${CONF:0:20}" || fail "W did not say it saved"
+wait_for "saved theme light, delay 0.5, sort r-calls, probe pace 20 to ${CONF:0:20}" || fail "W did not say it saved"
 [ -f "$CONF" ] || fail "W did not save $CONF"
 keys q
 [ "$(wait_exit)" = 0 ] || fail "exit not 0"
 [ "$(stat -c %a "$CONF")" = 600 ] || fail "mode $(stat -c %a "$CONF"), not 600"
-grep -qx "theme light" "$CONF" && grep -qx "sort r-iops" "$CONF" && grep -qx "delay 0.5" "$CONF" ||
+grep -qx "theme light" "$CONF" && grep -qx "sort r-calls" "$CONF" && grep -qx "delay 0.5" "$CONF" ||
 	fail "file: $(cat "$CONF")"
 
 # The next start takes them: sort and delay show, and light's blue header.
 tmux_restart "$BIN --no-probe"
-wait_for "sorted by R-IOPS" || fail "the saved sort was not used"
+wait_for "sorted by R-CALLS/s" || fail "the saved sort was not used"
 wait_for "every 0.5s" || fail "the saved delay was not used"
 T capture-pane -e -p -t main | grep -q "$ESC\[[0-9;]*44m\|;44m\|$ESC\[44m" || fail "the light theme's blue header is not drawn"
+keys q; wait_exit > /dev/null
+
+# A configuration saved before the columns were renamed ("sort r-iops")
+# still sorts by read calls.
+sed -i 's/^sort r-calls$/sort r-iops/' "$CONF"
+tmux_restart "$BIN --no-probe"
+wait_for "sorted by R-CALLS/s" || fail "the old name r-iops in the configuration was not taken"
 keys q; wait_exit > /dev/null
 
 # NO_COLOR and --no-color: attributes only.

@@ -141,7 +141,7 @@ static void test_rates(void **state)
 	procs_rates(&old, &cur, 2.0, 0, &r);
 	assert_float_equal(r.read_Bps, 1048576.0, 1e-6);   /* 2 MiB over 2 s */
 	assert_float_equal(r.write_Bps, 5242880.0, 1e-6);
-	assert_float_equal(r.write_iops, 1280, 1e-6);
+	assert_float_equal(r.write_calls, 1280, 1e-6);
 	assert_int_equal(r.total.wbytes, 10 << 20);
 	assert_int_equal(r.wait, WAIT_OFF);              /* no taskstats: no figure */
 	/* A reused pid: same id, another start time. No rate from the old

@@ -10,6 +10,7 @@
 
 #include "bigtext.h"
 #include "procpane.h"
+#include "util.h"
 
 static void big_digits(void **state)
 {
@@ -57,23 +58,52 @@ static void pane_hit_testing(void **state)
 	assert_int_equal(procpane_column_at(&s, 120, 8), PC_USER);
 	assert_int_equal(procpane_column_at(&s, 120, 25), PC_READ);
 	assert_int_equal(procpane_column_at(&s, 120, 119), PC_COMMAND);
-	/* With it, below 140 columns: R-IOPS and W-IOPS give way to the
+	/* With it, below 140 columns: R-CALLS/s and W-CALLS/s give way to the
 	 * latency columns; at 160 all are there. */
 	s.blk_on = 1;
 	int seen_rlat = 0, seen_riops = 0;
 	for (int x = 0; x < 120; x++) {
 		seen_rlat |= procpane_column_at(&s, 120, x) == PC_RLAT;
-		seen_riops |= procpane_column_at(&s, 120, x) == PC_RIOPS;
+		seen_riops |= procpane_column_at(&s, 120, x) == PC_RCALLS;
 	}
 	assert_true(seen_rlat);
 	assert_false(seen_riops);
 	seen_riops = 0;
 	for (int x = 0; x < 160; x++)
-		seen_riops |= procpane_column_at(&s, 160, x) == PC_RIOPS;
+		seen_riops |= procpane_column_at(&s, 160, x) == PC_RCALLS;
 	assert_true(seen_riops);
 	assert_int_equal(procpane_column_from_name("write/s"), PC_WRITE);
-	assert_int_equal(procpane_column_from_name("READ-LAT"), PC_RLAT);
+	assert_int_equal(procpane_column_from_name("read-lat"), PC_RLAT);
+	assert_int_equal(procpane_column_from_name("READ p50/p99"), PC_RLAT);
+	/* the old names, still in saved configurations */
+	assert_int_equal(procpane_column_from_name("r-iops"), PC_RCALLS);
+	assert_int_equal(procpane_column_from_name("W-IOPS"), PC_WCALLS);
+	assert_int_equal(procpane_column_from_name("r-calls"), PC_RCALLS);
+	assert_string_equal(procpane_column_header(PC_READ, 0), "READ/s");
+	assert_string_equal(procpane_column_header(PC_READ, 1), "READ");
+	assert_string_equal(procpane_column_header(PC_WCALLS, 1), "W-CALLS");
 	assert_int_equal(procpane_column_from_name("nope"), -1);
+}
+
+/* A figure cut by a column keeps its unit: fewer digits, else '#'. */
+static void figures_fit(void **state)
+{
+	(void)state;
+	struct {
+		const char *in;
+		int w;
+		const char *out;
+	} c[] = {
+		{">930.6ms", 7, ">931ms"}, {"930.6ms", 8, "930.6ms"}, {"1023.9M", 6, "1024M"}, {"12.6%", 4, "13%"},
+		{"123456789ms", 6, "######"}, {"[mq-deadline] kyber", 8, "[mq-dead"}, {"Samsung SSD 870", 7, "Samsung"},
+		{"4.2G/s", 4, "4G/s"},
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		char b[64];
+		strcpy(b, c[i].in);
+		util_fit_figure(b, c[i].w);
+		assert_string_equal(b, c[i].out);
+	}
 }
 
 int main(void)
@@ -81,6 +111,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(big_digits),
 		cmocka_unit_test(pane_hit_testing),
+		cmocka_unit_test(figures_fit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
