@@ -23,6 +23,21 @@ double chart_level(uint64_t v, uint64_t lo, uint64_t hi, int rows);
  * stand behind it, else the max (p99 of fewer would just be the max). */
 uint64_t chart_high(const struct latwin_point *p);
 
+/* Where switch labels go, so none is drawn over another: label i belongs
+ * to the marker at column cx[i] and is len[i] wide in full, short_len[i]
+ * abbreviated. It goes right of its marker (left where the plot ends) on
+ * the first of rows rows where it overlaps no label placed before it;
+ * failing that, abbreviated; failing that, not at all (row -1). Labels are
+ * placed newest first (the last index first): the latest switch is the one
+ * a viewer looks for. Columns in [x0, x0 + w). */
+struct chart_label {
+	int row;                   /* -1: not drawn */
+	int x;
+	int abbreviated;
+};
+void chart_place_labels(const int *cx, const int *len, const int *short_len, int n, int rows, int x0, int w,
+			struct chart_label *out);
+
 /* Draw the chart of d into the screen rectangle (y, x, h, w); recent holds
  * the events to mark. utf8: use block characters; th: the theme's
  * attributes per element (theme.h). */

@@ -12,7 +12,8 @@ struct event {
 	double mono;          /* CLOCK_MONOTONIC seconds, to place it on the chart */
 	char type[16];        /* "scheduler", "tunable", "ioprio", "delayacct", "probe", "disk", "fresh" (a fresh
 			       * reader's job: to says how many reads, ms how long they took) */
-	char disk[32];
+	char disk[32];        /* "" for a process's change (ioprio) */
+	int pid;              /* ioprio: the process; 0 otherwise */
 	char key[48];         /* tunable: its file under queue/ (e.g. "iosched/slice_idle") */
 	char from[48], to[48];
 	double ms;            /* how long the change took */

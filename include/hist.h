@@ -49,4 +49,10 @@ double hist_mean_ns(const struct hist *h);
  * slower than ns. */
 uint64_t hist_sum_above(const struct hist *h, uint64_t ns);
 
+/* How many values are at most ns, counting whole buckets whose upper
+ * bound is at most ns (a bucket that straddles ns is left out: the count
+ * is exact at bucket bounds and within one bucket, under 1.6 %, of ns
+ * elsewhere). For cumulative "le" buckets. */
+uint64_t hist_count_upto(const struct hist *h, uint64_t ns);
+
 #endif

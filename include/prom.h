@@ -13,17 +13,26 @@
 
 #define PROM_DISKS_MAX 64
 
-/* Counters kept across intervals. */
+/* Counters kept across intervals, since the tool started: Prometheus
+ * takes rate() and histogram_quantile() of counters, so a count over the
+ * last 10 s (which falls as well as rises) would give wrong answers. */
+struct prom_disk {
+	char disk[DISK_NAME_MAX];
+	unsigned long long switches;   /* scheduler switches that took */
+	double read_bytes, write_bytes, reads, writes; /* from diskstats, summed over intervals */
+	struct hist *probe;            /* every probe read; NULL until the first */
+};
+
 struct prom_state {
-	struct {
-		char disk[DISK_NAME_MAX];
-		unsigned long long switches;   /* scheduler switches that took */
-	} disks[PROM_DISKS_MAX];
+	struct prom_disk disks[PROM_DISKS_MAX];
 	size_t ndisks;
 };
 
-/* Count the sample's events into st (call once per sample). */
+/* Count the sample into st (call once per sample). */
 void prom_count(struct prom_state *st, const struct sample *s);
+
+/* Free what st holds. */
+void prom_free(struct prom_state *st);
 
 /* Write the metrics of s to f. */
 void prom_format(FILE *f, const struct sample *s, const struct prom_state *st);

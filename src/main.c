@@ -19,6 +19,7 @@
 #include "replay.h"
 #include "sample.h"
 #include "tui.h"
+#include "util.h"
 
 #ifndef IOSCHED_VERSION
 #define IOSCHED_VERSION "0.1.0"
@@ -111,6 +112,39 @@ static int view_status(int rc)
 	return rc;
 }
 
+/* --disk with --replay names disks of the recording, not of this machine:
+ * each must be in its first tick. Returns 0, or 2 with the message said. */
+static int check_replay_disks(const struct options *o)
+{
+	if (!o->ndisks)
+		return 0;
+	char err[512];
+	struct replay *r;
+	if (replay_open(&r, o->replay, err, sizeof err) < 0)
+		return 0; /* said by the real open */
+	struct sample s = {0};
+	int rc = 0;
+	if (replay_next(r, &s, err, sizeof err) == 1) {
+		for (size_t k = 0; k < o->ndisks && !rc; k++) {
+			size_t i = 0;
+			while (i < s.ndisks && strcmp(s.disks[i].info.name, o->disks[k]) != 0)
+				i++;
+			if (i < s.ndisks)
+				continue;
+			char have[300] = "";
+			for (i = 0; i < s.ndisks; i++)
+				util_fmt(have + strlen(have), sizeof have - strlen(have), "%s%s", i ? ", " : "",
+					 s.disks[i].info.name);
+			fprintf(stderr, "iosched-top: --disk %s: not in the recording %s (it has %s)\n", o->disks[k],
+				o->replay, have[0] ? have : "no disks");
+			rc = 2;
+		}
+	}
+	sample_free(&s);
+	replay_close(r);
+	return rc;
+}
+
 /* --replay: the views driven by a recording. Nothing on this machine is
  * read or changed, so no root is needed. */
 static int run_replay(const struct options *o, struct sampler *smp)
@@ -119,6 +153,10 @@ static int run_replay(const struct options *o, struct sampler *smp)
 	struct replay *r;
 	if (replay_open(&r, o->replay, err, sizeof err) < 0) {
 		fprintf(stderr, "iosched-top: %s\n", err);
+		return 2;
+	}
+	if (check_replay_disks(o)) {
+		replay_close(r);
 		return 2;
 	}
 	sampler_use_replay(smp, r);

@@ -245,7 +245,8 @@ static int apply_ioprio(const struct tune_req *r, struct event *ev)
 {
 	int prio;
 	util_strlcpy(ev->type, "ioprio", sizeof ev->type);
-	util_fmt(ev->disk, sizeof ev->disk, "%d", r->pid);
+	ev->pid = r->pid; /* a process, not a disk: its own column in the log */
+	ev->disk[0] = '\0';
 	util_fmt(ev->key, sizeof ev->key, "ioprio %.32s", r->disk);
 	read_ioprio(r->pid, ev->from, sizeof ev->from);
 	int rc = tune_parse_ioprio(r->value, &prio);

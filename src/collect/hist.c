@@ -123,3 +123,20 @@ uint64_t hist_sum_above(const struct hist *h, uint64_t ns)
 	}
 	return sum;
 }
+
+uint64_t hist_count_upto(const struct hist *h, uint64_t ns)
+{
+	if (h->n == 0)
+		return 0;
+	if (h->max_ns <= ns)
+		return h->n;
+	uint64_t n = 0;
+	for (unsigned b = 0; b < HIST_BUCKETS; b++) {
+		uint64_t lo, hi;
+		hist_bucket_range(b, &lo, &hi);
+		if (hi > ns)
+			break;
+		n += h->count[b];
+	}
+	return n;
+}

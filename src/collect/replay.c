@@ -246,6 +246,7 @@ static void event(const struct jsonv *o, struct event *e)
 	e->mono = jsonv_num(o, "mono", 0);
 	jsonv_str(o, "type", e->type, sizeof e->type);
 	jsonv_str(o, "disk", e->disk, sizeof e->disk);
+	e->pid = (int)jsonv_int(o, "pid", 0);
 	jsonv_str(o, "key", e->key, sizeof e->key);
 	jsonv_str(o, "from", e->from, sizeof e->from);
 	jsonv_str(o, "to", e->to, sizeof e->to);

@@ -684,10 +684,37 @@ static void poll_fresh(struct sampler *s)
 	eventlog_add(&s->events, &e);
 }
 
+/* A replay shows the disks --disk names, as a live run would. */
+static void replay_filter(const struct sampler *s, struct sample *out)
+{
+	size_t k = 0;
+	int top = -1;
+	for (size_t i = 0; i < out->ndisks; i++) {
+		if (!wanted(s, out->disks[i].info.name))
+			continue;
+		if ((int)i == out->top_disk)
+			top = (int)k;
+		if (k != i)
+			out->disks[k] = out->disks[i];
+		k++;
+	}
+	out->ndisks = k;
+	out->top_disk = top;
+	/* "to disks" is of the shown disks, as in a live run with --disk */
+	if (s->cfg.only) {
+		out->write_MBps = leaf_write_MBps(out);
+		out->top_disk = top_disk(out);
+	}
+}
+
 int sampler_collect(struct sampler *s, struct sample *out)
 {
-	if (s->replay)
-		return replay_next(s->replay, out, s->replay_msg, sizeof s->replay_msg) == 1 ? 0 : -ENODATA;
+	if (s->replay) {
+		if (replay_next(s->replay, out, s->replay_msg, sizeof s->replay_msg) != 1)
+			return -ENODATA;
+		replay_filter(s, out);
+		return 0;
+	}
 	struct diskstats_table cur = {0};
 	int rc = diskstats_read("/proc/diskstats", &cur);
 	if (rc < 0)

@@ -122,7 +122,11 @@ void batch_write_text(FILE *f, const struct sample *s, size_t max_procs)
 	for (size_t i = 0; i < s->nevents; i++) {
 		char what[400];
 		event_describe(&s->events[i], what, sizeof what);
-		fprintf(f, "event: %s %s\n", s->events[i].disk, what);
+		const struct event *e = &s->events[i];
+		if (e->pid > 0)
+			fprintf(f, "event: pid %d %s\n", e->pid, what);
+		else
+			fprintf(f, "event: %s %s\n", e->disk, what);
 	}
 	fputc('\n', f);
 }

@@ -145,30 +145,75 @@ static void draw_fresh(const struct sample *s, const char *disk, int y, int x0, 
 	}
 }
 
-/* Scheduler changes: a vertical line and the new scheduler's name on top. */
+/* Where a label of width len for a marker at cx starts: right of it, or
+ * left where the plot ends; -1 when it fits neither side. */
+static int label_x(int cx, int len, int x0, int w)
+{
+	if (cx + 1 + len <= x0 + w)
+		return cx + 1;
+	return cx - len >= x0 ? cx - len : -1;
+}
+
+#define MAX_LABELS 32
+
+void chart_place_labels(const int *cx, const int *len, const int *short_len, int n, int rows, int x0, int w,
+			struct chart_label *out)
+{
+	/* what is taken on each row: [from, to) spans of placed labels */
+	int from[MAX_LABELS], to[MAX_LABELS], row_of[MAX_LABELS], placed = 0;
+	for (int i = n - 1; i >= 0; i--) {
+		out[i] = (struct chart_label){.row = -1};
+		for (int pass = 0; pass < 2 && out[i].row < 0; pass++) {
+			int l = pass ? short_len[i] : len[i];
+			int lx = label_x(cx[i], l, x0, w);
+			for (int r = 0; lx >= 0 && r < rows && out[i].row < 0; r++) {
+				int clash = 0;
+				for (int k = 0; k < placed && !clash; k++)
+					clash = row_of[k] == r && lx < to[k] + 1 && from[k] < lx + l + 1;
+				if (!clash && placed < MAX_LABELS) {
+					out[i] = (struct chart_label){.row = r, .x = lx, .abbreviated = pass};
+					from[placed] = lx;
+					to[placed] = lx + l;
+					row_of[placed++] = r;
+				}
+			}
+		}
+	}
+}
+
+/* Scheduler changes: a vertical line and the new scheduler's name on top;
+ * labels that would meet are stacked, then abbreviated, then left out. */
 static void draw_markers(const struct sample *s, const char *disk, int y, int x0, int h, int w, int64_t now_sec,
 			 int utf8, const unsigned long *th)
 {
-	int shown = 0;
-	for (size_t i = 0; i < s->nrecent; i++) {
+	int cx[MAX_LABELS] = {0}, len[MAX_LABELS] = {0}, slen[MAX_LABELS] = {0}, n = 0;
+	const struct event *ev[MAX_LABELS];
+	for (size_t i = 0; i < s->nrecent && n < MAX_LABELS; i++) {
 		const struct event *e = &s->recent[i];
-		int cx = event_column(e, "scheduler", disk, x0, w, now_sec);
-		if (cx < 0)
+		int c = event_column(e, "scheduler", disk, x0, w, now_sec);
+		if (c < 0)
 			continue;
 		paint(th[TH_CHART_MARKER], 1);
 		for (int r = 0; r < h; r++)
-			mvaddstr(y + r, cx, utf8 ? "┃" : "|");
-		char lab[40];
-		snprintf(lab, sizeof lab, "%s%s", utf8 ? "▶" : ">", e->to);
-		int len = (int)strlen(e->to) + 1;
-		int lx = cx + 1 + len <= x0 + w ? cx + 1 : cx - len;
-		/* Switches seconds apart would print over each other's labels:
-		 * stagger them over three rows. */
-		if (lx >= x0)
-			mvaddstr(y + shown % (h < 3 ? 1 : 3), lx, lab);
-		shown++;
+			mvaddstr(y + r, c, utf8 ? "┃" : "|");
 		paint(th[TH_CHART_MARKER], 0);
+		ev[n] = e;
+		cx[n] = c;
+		len[n] = (int)strlen(e->to) + 1;
+		slen[n] = (len[n] > 3 ? 3 : len[n]); /* the marker and two letters: "▶mq", "▶ky" */
+		n++;
 	}
+	struct chart_label at[MAX_LABELS];
+	chart_place_labels(cx, len, slen, n, h < 3 ? 1 : h < 6 ? 3 : h / 2, x0, w, at);
+	paint(th[TH_CHART_MARKER], 1);
+	for (int i = 0; i < n; i++) {
+		if (at[i].row < 0)
+			continue;
+		char lab[48];
+		snprintf(lab, sizeof lab, "%s%.*s", utf8 ? "▶" : ">", at[i].abbreviated ? slen[i] - 1 : 40, ev[i]->to);
+		mvaddstr(y + at[i].row, at[i].x, lab);
+	}
+	paint(th[TH_CHART_MARKER], 0);
 }
 
 void chart_draw(const struct disk_sample *d, const struct sample *s, int y, int x, int h, int w, int utf8,

@@ -111,6 +111,8 @@ static void write_event(FILE *f, const struct event *e)
 	json_write_string(f, e->type);
 	fputs(",\"disk\":", f);
 	json_write_string(f, e->disk);
+	if (e->pid > 0)
+		fprintf(f, ",\"pid\":%d", e->pid);
 	/* Changes carry what was changed; probe and cleanup events only their
 	 * text; disk events from and to ("absent", "present"). */
 	int change = strcmp(e->type, "probe") != 0 && strcmp(e->type, "cleanup") != 0;

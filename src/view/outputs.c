@@ -66,6 +66,7 @@ int outputs_tick(struct outputs *out, const struct sample *s, char *err, size_t 
 
 void outputs_close(struct outputs *out)
 {
+	prom_free(&out->prom);
 	record_close(out->rec);
 	out->rec = NULL;
 }

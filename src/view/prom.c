@@ -3,34 +3,60 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "util.h"
 
-static unsigned long long *switches_of(struct prom_state *st, const char *disk)
+static struct prom_disk *disk_of(struct prom_state *st, const char *disk)
 {
 	for (size_t i = 0; i < st->ndisks; i++)
 		if (strcmp(st->disks[i].disk, disk) == 0)
-			return &st->disks[i].switches;
+			return &st->disks[i];
 	if (st->ndisks == PROM_DISKS_MAX)
 		return NULL;
-	util_strlcpy(st->disks[st->ndisks].disk, disk, sizeof st->disks[0].disk);
-	st->disks[st->ndisks].switches = 0;
-	return &st->disks[st->ndisks++].switches;
+	struct prom_disk *d = &st->disks[st->ndisks++];
+	memset(d, 0, sizeof *d);
+	util_strlcpy(d->disk, disk, sizeof d->disk);
+	return d;
 }
 
 void prom_count(struct prom_state *st, const struct sample *s)
 {
-	for (size_t i = 0; i < s->ndisks; i++)
-		switches_of(st, s->disks[i].info.name); /* every disk has a counter, 0 at first */
+	for (size_t i = 0; i < s->ndisks; i++) {
+		const struct disk_sample *ds = &s->disks[i];
+		struct prom_disk *d = disk_of(st, ds->info.name); /* every disk has counters, 0 at first */
+		if (!d)
+			continue;
+		if (ds->have_rates && s->interval_s > 0) {
+			/* rate x interval gives back the interval's diskstats delta */
+			d->read_bytes += ds->io.rkB_s * 1024.0 * s->interval_s;
+			d->write_bytes += ds->io.wkB_s * 1024.0 * s->interval_s;
+			d->reads += ds->io.r_s * s->interval_s;
+			d->writes += ds->io.w_s * s->interval_s;
+		}
+		if (ds->probed && ds->probe_hist.n > 0) {
+			if (!d->probe && (d->probe = malloc(sizeof *d->probe)) != NULL)
+				hist_reset(d->probe);
+			if (d->probe)
+				hist_merge(d->probe, &ds->probe_hist);
+		}
+	}
 	for (size_t i = 0; i < s->nevents; i++) {
 		const struct event *e = &s->events[i];
-		unsigned long long *c = e->ok && strcmp(e->type, "scheduler") == 0 ? switches_of(st, e->disk) : NULL;
-		if (c)
-			(*c)++;
+		struct prom_disk *d = e->ok && strcmp(e->type, "scheduler") == 0 ? disk_of(st, e->disk) : NULL;
+		if (d)
+			d->switches++;
 	}
+}
+
+void prom_free(struct prom_state *st)
+{
+	for (size_t i = 0; i < st->ndisks; i++)
+		free(st->disks[i].probe);
+	st->ndisks = 0;
 }
 
 /* Label values escape \, " and newline (the format's rule). */
@@ -90,32 +116,76 @@ static void schedulers(FILE *f, const struct sample *s)
 	}
 }
 
-/* The probe's last 10 s as a summary: quantiles where enough samples
- * stand behind them. */
-static void probe(FILE *f, const struct sample *s)
+static void disk_label(FILE *f, const char *name, const char *disk)
 {
-	head(f, "iosched_probe_latency_seconds", "summary",
-	     "Read latency of the tool's QD1 probe (4 KiB O_DIRECT random reads) over the last 10 s.");
-	static const double qs[] = {0.5, 0.9, 0.99};
-	for (size_t i = 0; i < s->ndisks; i++) {
-		const struct disk_sample *d = &s->disks[i];
-		const struct probe_summary *p = &d->probe_10s;
-		if (!d->probed || p->n == 0)
-			continue;
-		const uint64_t v[] = {p->p50_ns, p->p90_ns, p->p99_ns};
-		for (size_t k = 0; k < 3; k++) {
-			if (!hist_enough(p->n, qs[k]))
+	fprintf(f, "%s{disk=\"", name);
+	label(f, disk);
+	fputc('"', f);
+}
+
+/* The probe's last 10 s: p50, p90 and p99 where enough samples stand
+ * behind them, as gauges (they go down as well as up); a gauge may not
+ * carry a "quantile" label, so one name each. */
+static void probe_recent(FILE *f, const struct sample *s)
+{
+	static const struct {
+		double q;
+		const char *name, *help;
+	} qs[] = {
+		{0.5, "iosched_probe_p50_10s_seconds", "Median read latency of the tool's QD1 probe over the last 10 s."},
+		{0.9, "iosched_probe_p90_10s_seconds", "90th percentile of the probe's read latency over the last 10 s."},
+		{0.99, "iosched_probe_p99_10s_seconds", "99th percentile of the probe's read latency over the last 10 s."},
+	};
+	for (size_t k = 0; k < 3; k++) {
+		head(f, qs[k].name, "gauge", qs[k].help);
+		for (size_t i = 0; i < s->ndisks; i++) {
+			const struct disk_sample *d = &s->disks[i];
+			const struct probe_summary *p = &d->probe_10s;
+			if (!d->probed || !hist_enough(p->n, qs[k].q))
 				continue;
-			fputs("iosched_probe_latency_seconds{disk=\"", f);
-			label(f, d->info.name);
-			fprintf(f, "\",quantile=\"%g\"} %.9g\n", qs[k], (double)v[k] / 1e9);
+			uint64_t v = k == 0 ? p->p50_ns : k == 1 ? p->p90_ns : p->p99_ns;
+			disk_label(f, qs[k].name, d->info.name);
+			fprintf(f, "} %.9g\n", (double)v / 1e9);
 		}
-		fputs("iosched_probe_latency_seconds_sum{disk=\"", f);
-		label(f, d->info.name);
-		fprintf(f, "\"} %.9g\n", p->mean_ns * (double)p->n / 1e9);
-		fputs("iosched_probe_latency_seconds_count{disk=\"", f);
-		label(f, d->info.name);
-		fprintf(f, "\"} %llu\n", (unsigned long long)p->n);
+	}
+}
+
+/* Every probe read since the start, as a cumulative histogram: rate() of
+ * its buckets over any range, then histogram_quantile(), gives that
+ * range's quantiles. */
+static void probe_histogram(FILE *f, const struct prom_state *st)
+{
+	static const double les[] = {10e-6, 25e-6, 50e-6, 100e-6, 250e-6, 500e-6, 1e-3, 2.5e-3, 5e-3,
+				     10e-3, 25e-3, 50e-3, 100e-3, 250e-3, 500e-3, 1, 2.5, 5, 10};
+	head(f, "iosched_probe_latency_seconds", "histogram",
+	     "Read latency of the tool's QD1 probe (4 KiB O_DIRECT random reads), every read since the tool started.");
+	for (size_t i = 0; i < st->ndisks; i++) {
+		const struct hist *h = st->disks[i].probe;
+		if (!h)
+			continue;
+		for (size_t k = 0; k < sizeof les / sizeof les[0]; k++) {
+			disk_label(f, "iosched_probe_latency_seconds_bucket", st->disks[i].disk);
+			fprintf(f, ",le=\"%g\"} %llu\n", les[k],
+				(unsigned long long)hist_count_upto(h, (uint64_t)(les[k] * 1e9 + 0.5)));
+		}
+		disk_label(f, "iosched_probe_latency_seconds_bucket", st->disks[i].disk);
+		fprintf(f, ",le=\"+Inf\"} %llu\n", (unsigned long long)h->n);
+		disk_label(f, "iosched_probe_latency_seconds_sum", st->disks[i].disk);
+		fprintf(f, "} %.9g\n", (double)h->sum_ns / 1e9);
+		disk_label(f, "iosched_probe_latency_seconds_count", st->disks[i].disk);
+		fprintf(f, "} %llu\n", (unsigned long long)h->n);
+	}
+}
+
+/* One counter per disk from st. */
+static void counter(FILE *f, const struct prom_state *st, const char *name, const char *help, size_t off)
+{
+	head(f, name, "counter", help);
+	for (size_t i = 0; i < st->ndisks; i++) {
+		double v;
+		memcpy(&v, (const char *)&st->disks[i] + off, sizeof v);
+		disk_label(f, name, st->disks[i].disk);
+		fprintf(f, "} %.0f\n", v);
 	}
 }
 
@@ -133,13 +203,21 @@ void prom_format(FILE *f, const struct sample *s, const struct prom_state *st)
 	per_disk(f, s, "iosched_queue_depth", "gauge", "Mean number of requests in the queue (iostat aqu-sz).", queue);
 	per_disk(f, s, "iosched_utilization_ratio", "gauge", "Share of the interval with I/O in flight (iostat %util / 100).",
 		 util);
-	probe(f, s);
+	counter(f, st, "iosched_read_bytes_total", "Bytes read from the disk since the tool started (diskstats).",
+		offsetof(struct prom_disk, read_bytes));
+	counter(f, st, "iosched_written_bytes_total", "Bytes written to the disk since the tool started (diskstats).",
+		offsetof(struct prom_disk, write_bytes));
+	counter(f, st, "iosched_reads_total", "Reads completed since the tool started (diskstats).",
+		offsetof(struct prom_disk, reads));
+	counter(f, st, "iosched_writes_total", "Writes completed since the tool started (diskstats).",
+		offsetof(struct prom_disk, writes));
+	probe_recent(f, s);
+	probe_histogram(f, st);
 	head(f, "iosched_scheduler_switches_total", "counter",
 	     "Scheduler switches that took effect since the tool started (by it or seen in its event log).");
 	for (size_t i = 0; i < st->ndisks; i++) {
-		fputs("iosched_scheduler_switches_total{disk=\"", f);
-		label(f, st->disks[i].disk);
-		fprintf(f, "\"} %llu\n", st->disks[i].switches);
+		disk_label(f, "iosched_scheduler_switches_total", st->disks[i].disk);
+		fprintf(f, "} %llu\n", st->disks[i].switches);
 	}
 	head(f, "iosched_last_update_seconds", "gauge", "Unix time of the reading these figures come from.");
 	fprintf(f, "iosched_last_update_seconds %.3f\n", s->ts);

@@ -213,6 +213,8 @@ static void event(FILE *f, const struct event *e)
 	num(f, "mono", e->mono);
 	str(f, "type", e->type);
 	str(f, "disk", e->disk);
+	if (e->pid > 0)
+		i64(f, "pid", e->pid);
 	str(f, "key", e->key);
 	str(f, "from", e->from);
 	str(f, "to", e->to);

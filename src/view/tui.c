@@ -574,7 +574,11 @@ static void draw_log(const struct tui *t)
 		strftime(clock, sizeof clock, "%H:%M:%S", &tm);
 		char what[400];
 		event_describe(e, what, sizeof what);
-		util_fmt(line, sizeof line, "%s %-8s %s", clock, e->disk, what);
+		/* device and process apart: an ioprio change names a process */
+		char pid[16] = "";
+		if (e->pid > 0)
+			util_fmt(pid, sizeof pid, "%d", e->pid);
+		util_fmt(line, sizeof line, "%s %-8s %7s %s", clock, e->disk, pid, what);
 		mvaddnstr(y + 1 + i - first, x + 2, line, w - 4);
 	}
 }

@@ -43,6 +43,17 @@ grep -q "^[0-9.]*,$N,loop,bfq," "$SCRATCH/replay.csv" || fail "no CSV row of $N 
 grep -q "^$N " "$SCRATCH/replay.txt" || fail "text replay lacks $N"
 grep -q "event: $N scheduler .* -> bfq" "$SCRATCH/replay.txt" || fail "text replay lacks the switch"
 
+# --disk in a replay shows only the disks named, as a live run would; one
+# the recording lacks is refused with what it has.
+"$BIN" --json -d 0.3 -n 2 --no-probe --record "$SCRATCH/all.rec" > /dev/null 2>&1 || fail "recording of all disks failed"
+jq -e -s 'all(.[]; .disks | length >= 2)' <("$BIN" --replay "$SCRATCH/all.rec" --json) >/dev/null ||
+	fail "the recording of all disks has fewer than two"
+jq -e -s --arg n "$N" 'all(.[]; [.disks[].name] == [$n])' <("$BIN" --replay "$SCRATCH/all.rec" --json --disk "$N") >/dev/null ||
+	fail "--disk $N in the replay: $("$BIN" --replay "$SCRATCH/all.rec" --json --disk "$N" | jq -c '[.disks[].name]')"
+"$BIN" --replay "$SCRATCH/all.rec" --json --disk nosuchdisk9 > "$SCRATCH/nd.json" 2> "$SCRATCH/nd.err"
+[ $? -eq 2 ] && [ ! -s "$SCRATCH/nd.json" ] && grep -q "disk nosuchdisk9: not in the recording .* (it has .*$N" "$SCRATCH/nd.err" ||
+	fail "a disk the recording lacks: $(cat "$SCRATCH/nd.err")"
+
 # Cut short in the middle of line 5: lines 2-4 play, then a message; exit 1.
 head -c "$(( $(head -n4 "$REC" | wc -c) + 100 ))" "$REC" > "$SCRATCH/cut.rec"
 "$BIN" --replay "$SCRATCH/cut.rec" --json > "$SCRATCH/cut.json" 2> "$SCRATCH/cut.err"

@@ -41,7 +41,9 @@ keys u
 for _ in $(seq 20); do ionice -p "$SP" | grep -q none && break; sleep 0.1; done
 ionice -p "$SP" | grep -q none || fail "u did not restore the priority: $(ionice -p "$SP")"
 keys l
-wait_for "$SP +ioprio iosched-sleeper none -> idle" || fail "log lacks the ioprio change"
+# The pid in a column of its own (right-aligned after the empty device
+# column), not where the device goes.
+wait_for "[0-9:]{8} {10,}$SP ioprio iosched-sleeper none -> idle" || fail "log lacks the ioprio change, with the pid in its own column"
 keys Escape
 
 keys Escape /

@@ -319,6 +319,36 @@ static void test_readfig_spanning(void **state)
 	free(secs);
 }
 
+/* Cumulative "le" counts for Prometheus: exact at bucket bounds, never
+ * more than the values at or below the bound, never less than those a
+ * bucket width (1/64) below it; all at the max; 0 when empty. */
+static void test_count_upto(void **state)
+{
+	(void)state;
+	struct hist h;
+	hist_reset(&h);
+	assert_int_equal(hist_count_upto(&h, 1000000), 0);
+	for (uint64_t v = 1000; v <= 1000000; v += 1000)
+		hist_add(&h, v); /* 1 us .. 1 ms, 1000 values */
+	assert_int_equal(hist_count_upto(&h, 1000000), 1000);
+	assert_int_equal(hist_count_upto(&h, 5000000), 1000);
+	assert_int_equal(hist_count_upto(&h, 500), 0);
+	static const uint64_t les[] = {10000, 25000, 50000, 100000, 250000, 500000};
+	for (size_t k = 0; k < sizeof les / sizeof les[0]; k++) {
+		uint64_t n = hist_count_upto(&h, les[k]);
+		uint64_t at_or_below = les[k] / 1000, well_below = (les[k] - les[k] / 64) / 1000;
+		assert_true(n <= at_or_below);
+		assert_true(n >= well_below);
+	}
+	/* monotone in ns */
+	uint64_t last = 0;
+	for (uint64_t ns = 0; ns < 1200000; ns += 777) {
+		uint64_t n = hist_count_upto(&h, ns);
+		assert_true(n >= last);
+		last = n;
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -327,6 +357,7 @@ int main(void)
 		cmocka_unit_test(test_enough),       cmocka_unit_test(test_empty_and_merge),
 		cmocka_unit_test(test_windows),      cmocka_unit_test(test_readfig_trace),
 		cmocka_unit_test(test_readfig_spanning),      cmocka_unit_test(test_prng_offsets),
+		cmocka_unit_test(test_count_upto),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bigtext.h"
+#include "chart.h"
 #include "procpane.h"
 #include "util.h"
 
@@ -106,12 +107,47 @@ static void figures_fit(void **state)
 	}
 }
 
+/* Switch labels never meet: far apart they share the top row; close
+ * together they stack, then shorten, then are left out, newest first; at
+ * the plot's right end a label goes left of its marker. */
+static void switch_labels(void **state)
+{
+	(void)state;
+	struct chart_label at[8];
+	int cx[] = {10, 40, 70}, len[] = {12, 12, 12}, sl[] = {3, 3, 3};
+	chart_place_labels(cx, len, sl, 3, 3, 0, 100, at);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(at[i].row, 0);
+		assert_int_equal(at[i].x, cx[i] + 1);
+		assert_false(at[i].abbreviated);
+	}
+	int cx2[] = {10, 11, 12, 13, 30}, len2[] = {12, 12, 12, 12, 5}, sl2[] = {3, 3, 3, 3, 3};
+	chart_place_labels(cx2, len2, sl2, 5, 3, 0, 100, at);
+	assert_int_equal(at[4].row, 0); /* newest: 31-35 */
+	assert_int_equal(at[3].row, 0); /* 14-25, a column clear of it */
+	assert_int_equal(at[2].row, 1); /* stacked */
+	assert_int_equal(at[1].row, 2);
+	for (int i = 0; i < 5; i++)
+		for (int k = i + 1; k < 5; k++)
+			if (at[i].row >= 0 && at[i].row == at[k].row) {
+				int li = at[i].abbreviated ? sl2[i] : len2[i], lk = at[k].abbreviated ? sl2[k] : len2[k];
+				assert_true(at[i].x + li < at[k].x || at[k].x + lk < at[i].x);
+			}
+	assert_int_equal(at[0].row, -1); /* the oldest of four in four columns: no room left */
+	/* at the right end: left of the marker */
+	int cx3[] = {98}, len3[] = {6}, sl3[] = {3};
+	chart_place_labels(cx3, len3, sl3, 1, 3, 0, 100, at);
+	assert_int_equal(at[0].row, 0);
+	assert_int_equal(at[0].x, 92);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(big_digits),
 		cmocka_unit_test(pane_hit_testing),
 		cmocka_unit_test(figures_fit),
+		cmocka_unit_test(switch_labels),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
