@@ -68,7 +68,7 @@ test-builds: $(if $(HAVE_BPF),build/noiostart/iosched-top)
 build/noiostart/iosched-top: $(NOIOSTART_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-.PHONY: all clean test-builds fuzz fuzz-build check check-unit install uninstall run deps test-deps bench sanitize
+.PHONY: all clean test-builds fuzz fuzz-build check check-unit install uninstall run deps test-deps bench bench-deps sanitize
 
 all: iosched-top
 
@@ -129,7 +129,8 @@ BUILD_DEBS := pkg-config:pkg-config ncursesw:libncurses-dev libudev:libudev-dev 
               $(if $(NO_BPF),,clang:clang bpftool:bpftool libbpf:libbpf-dev)
 TEST_DEBS  := valgrind:valgrind cmocka:libcmocka-dev fio:fio iostat:sysstat tmux:tmux jq:jq losetup:mount \
               mkfs.ext4:e2fsprogs setpriv:util-linux sha256sum:coreutils groff:groff-base \
-              fusermount:fuse3 pyfusepy:python3-fusepy promtool:prometheus fuser:psmisc ps:procps
+              fusermount:fuse3 pyfusepy:python3-fusepy promtool:prometheus fuser:psmisc ps:procps \
+              python3:python3
 BENCH_DEBS := fio:fio ioping:ioping jq:jq iotop-c:iotop-c python3:python3 bc:bc
 deps:
 	@tests/deps.sh build $(BUILD_DEBS)
@@ -138,8 +139,10 @@ test-deps: deps
 	@tests/deps.sh test $(TEST_DEBS)
 
 # Measurements against real peers (root; several minutes): print ratios.
-bench: deps
+bench-deps: deps
 	@tests/deps.sh bench $(BENCH_DEBS)
+
+bench: bench-deps
 	$(MAKE) --no-print-directory all
 	bench/probe-vs-fio
 	bench/pacing-under-writer
