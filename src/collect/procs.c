@@ -460,7 +460,8 @@ static void add_gone(struct procs *p, const struct procexit_row *x, size_t nx, d
 			r->ioprio = -1;
 			r->wait = WAIT_OFF;
 			r->state = 'X';
-			r->kind = procs_classify(r->comm, r->ppid, x[i].pid);
+			/* the tool's own children (a switch, a fresh reader) are its own */
+			r->kind = r->ppid == p->self ? PROC_SELF : procs_classify(r->comm, r->ppid, x[i].pid);
 			struct passwd pw, *res = NULL;
 			char buf[1024];
 			if (getpwuid_r(x[i].uid, &pw, buf, sizeof buf, &res) == 0 && res)
