@@ -31,6 +31,18 @@ int util_parse_size(const char *s, uint64_t *out);
  * "41.2ms", "1.25s". */
 void util_format_latency(uint64_t ns, char *buf, size_t len);
 
+/* The length of the valid UTF-8 sequence at s (1-4), or 0 when the bytes
+ * there are not one (a stray or overlong byte, a surrogate, a sequence cut
+ * short). */
+int util_utf8_len(const unsigned char *s);
+
+/* src made safe for a terminal or a text file: printable UTF-8 kept;
+ * control characters shown as ^X (^? for DEL), C1 controls and bytes that
+ * are not UTF-8 as \xNN. A process name, a disk model, a host name or a
+ * recording's string can hold anything: an ESC sequence printed raw would
+ * drive the user's terminal. dst is always terminated (cut at len). */
+void util_safe_text(char *dst, size_t len, const char *src);
+
 /* Make a figure with a unit fit in width w in place, never losing its unit:
  * ">930.6ms" in 7 becomes ">931ms"; what cannot fit even so becomes w '#'
  * (as a spreadsheet does), never a cut number. Text that is not a figure

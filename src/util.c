@@ -221,6 +221,53 @@ void util_format_latency(uint64_t ns, char *buf, size_t len)
 		snprintf(buf, len, "%.2fs", us / 1e6);
 }
 
+int util_utf8_len(const unsigned char *s)
+{
+	if (s[0] < 0x80)
+		return 1;
+	int n = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : (s[0] & 0xf0) == 0xe0 ? 3 : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+	for (int i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if (n == 3 && ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0)))
+		return 0; /* overlong, or a UTF-16 surrogate */
+	if (n == 4 && ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90)))
+		return 0; /* overlong, or past U+10FFFF */
+	return n;
+}
+
+void util_safe_text(char *dst, size_t len, const char *src)
+{
+	size_t o = 0;
+	if (len == 0)
+		return;
+	for (const unsigned char *p = (const unsigned char *)src; *p;) {
+		char esc[8];
+		int n = util_utf8_len(p);
+		if (n == 1 && *p >= 0x20 && *p != 0x7f) {
+			esc[0] = (char)*p;
+			esc[1] = '\0';
+		} else if (n == 1) {
+			snprintf(esc, sizeof esc, "^%c", *p == 0x7f ? '?' : *p + 0x40);
+		} else if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0) {
+			snprintf(esc, sizeof esc, "\\x%02x", p[1]); /* C1: U+0080..U+009F */
+		} else if (n == 0) {
+			snprintf(esc, sizeof esc, "\\x%02x", *p);
+			n = 1;
+		} else {
+			memcpy(esc, p, (size_t)n);
+			esc[n] = '\0';
+		}
+		size_t l = strlen(esc);
+		if (o + l >= len)
+			break;
+		memcpy(dst + o, esc, l);
+		o += l;
+		p += n;
+	}
+	dst[o] = '\0';
+}
+
 void util_fit_figure(char *s, int w)
 {
 	int n = (int)strlen(s);

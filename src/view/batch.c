@@ -20,7 +20,10 @@ static void write_header(FILE *f, const struct sample *s)
 	struct tm tm;
 	localtime_r(&t, &tm);
 	strftime(clock, sizeof clock, "%H:%M:%S", &tm);
-	fprintf(f, "%s  %s  %s  interval %.2fs", clock, s->host, s->kernel, s->interval_s);
+	char host[256], kernel[256];
+	util_safe_text(host, sizeof host, s->host);
+	util_safe_text(kernel, sizeof kernel, s->kernel);
+	fprintf(f, "%s  %s  %s  interval %.2fs", clock, host, kernel, s->interval_s);
 	if (s->psi_err == 0)
 		fprintf(f, "  io pressure some %.2f%% full %.2f%% (avg10)", s->psi.some.avg10,
 			s->psi.have_full ? s->psi.full.avg10 : 0.0);
@@ -49,7 +52,7 @@ static void write_procs_text(FILE *f, const struct sample *s, size_t max)
 	if (s->blk_on)
 		fputs("COMMAND\n", f);
 	else
-		fprintf(f, "COMMAND   (block latency off: %s)\n", s->blk_why);
+		fprintf(f, "COMMAND   (block latency off: %s)\n", s->blk_why); /* the tool's own words */
 	/* Busiest first, as in JSON; a handful of rows: a selection is enough. */
 	char *done = calloc(s->nprocs ? s->nprocs : 1, 1);
 	for (size_t k = 0; done && k < max && k < s->nprocs; k++) {
@@ -83,12 +86,13 @@ static void write_procs_text(FILE *f, const struct sample *s, size_t max)
 			blklat_format_pair(r->blk_n[BLK_WRITE], r->blk_p50_ns[BLK_WRITE], r->blk_p99_ns[BLK_WRITE], wl, sizeof wl);
 			fprintf(f, "%15s %15s ", rl, wl);
 		}
-		char times[24] = "";
+		char times[24] = "", comm[256];
 		if (r->exited && r->count > 1)
 			snprintf(times, sizeof times, " x%d", r->count);
+		util_safe_text(comm, sizeof comm, r->comm); /* a name can hold an ESC sequence */
 		fprintf(f, "%s%s%s%s\n", r->exited ? "[exited] " : "",
 			r->kind == PROC_WRITEBACK ? "[writeback] " : r->kind == PROC_LOOP ? "[loop I/O] " :
-			r->kind == PROC_SELF ? "[this tool] " : "", r->comm, times);
+			r->kind == PROC_SELF ? "[this tool] " : "", comm, times);
 	}
 	free(done);
 }
@@ -120,30 +124,33 @@ void batch_write_text(FILE *f, const struct sample *s, size_t max_procs)
 	}
 	write_procs_text(f, s, max_procs);
 	for (size_t i = 0; i < s->nevents; i++) {
-		char what[400];
-		event_describe(&s->events[i], what, sizeof what);
+		char raw[400], what[400];
+		event_describe(&s->events[i], raw, sizeof raw);
+		util_safe_text(what, sizeof what, raw);
 		const struct event *e = &s->events[i];
 		if (e->pid > 0)
 			fprintf(f, "event: pid %d %s\n", e->pid, what);
 		else
-			fprintf(f, "event: %s %s\n", e->disk, what);
+			fprintf(f, "event: %.32s %s\n", e->disk, what); /* disk names are the kernel's */
 	}
 	fputc('\n', f);
 }
 
 /* CSV fields: quoted only when they hold a comma, a quote or a newline
  * (RFC 4180); a figure that does not exist is an empty field. */
-static void csv_text(FILE *f, const char *v)
+static void csv_text(FILE *f, const char *raw)
 {
+	char v[512];
+	util_safe_text(v, sizeof v, raw); /* no control character, not even a newline, reaches a row */
 	if (!strpbrk(v, ",\"\n\r")) {
 		fputs(v, f);
 		return;
 	}
 	fputc('"', f);
-	for (; *v; v++) {
-		if (*v == '"')
+	for (const char *c = v; *c; c++) {
+		if (*c == '"')
 			fputc('"', f);
-		fputc(*v, f);
+		fputc(*c, f);
 	}
 	fputc('"', f);
 }

@@ -230,7 +230,7 @@ static void pad(const struct column *c, const char *text, char *buf, size_t len)
 	if ((size_t)w >= len)
 		w = (int)len - 1;
 	char fit[128];
-	util_strlcpy(fit, text, sizeof fit);
+	util_safe_text(fit, sizeof fit, text); /* a disk model is the device's own string */
 	/* A figure too wide keeps its unit (">931ms", not ">930.6m") */
 	util_fit_figure(fit, w);
 	snprintf(buf, len, c->left ? "%-*s" : "%*s", w, fit);

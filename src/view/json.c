@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "detail.h"
+#include "util.h"
 
 void json_write_string(FILE *f, const char *s)
 {
@@ -18,10 +19,21 @@ void json_write_string(FILE *f, const char *s)
 		case '\t': fputs("\\t", f); break;
 		case '\r': fputs("\\r", f); break;
 		default:
-			if (*p < 0x20)
+			if (*p < 0x20 || *p == 0x7f) {
 				fprintf(f, "\\u%04x", *p);
-			else
+			} else if (*p >= 0x80) {
+				/* JSON is UTF-8: a byte that is not (a process may be
+				 * named anything) becomes U+FFFD, never an invalid line */
+				int n = util_utf8_len(p);
+				if (n == 0) {
+					fputs("\\ufffd", f);
+				} else {
+					fwrite(p, 1, (size_t)n, f);
+					p += n - 1;
+				}
+			} else {
 				fputc(*p, f);
+			}
 		}
 	}
 	fputc('"', f);

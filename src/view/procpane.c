@@ -368,7 +368,9 @@ void procpane_draw(const struct procpane_state *st, const struct sample *s, int 
 				continue;
 			char v[300];
 			int w = cols[c].width ? cols[c].width : COLS - x;
-			cell(st, s, r, (enum pcol)c, v, sizeof v);
+			char raw[300];
+			cell(st, s, r, (enum pcol)c, raw, sizeof raw);
+			util_safe_text(v, sizeof v, raw); /* a process may name itself with ESC sequences */
 			if (c != PC_COMMAND && c != PC_USER)
 				util_fit_figure(v, w); /* never a figure without its unit */
 			util_fmt(b, sizeof b, cols[c].left ? "%-*.*s" : "%*.*s", w, w, v);

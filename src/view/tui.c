@@ -133,7 +133,11 @@ static void put(int y, int x, const char *text)
 {
 	if (y < 0 || y >= LINES || x >= COLS)
 		return;
-	mvaddnstr(y, x, text, COLS - x);
+	/* Names from the system (processes, disk models, a recording's host)
+	 * may hold control characters: shown as ^X, never sent raw. */
+	char safe[1024];
+	util_safe_text(safe, sizeof safe, text);
+	mvaddnstr(y, x, safe, COLS - x);
 }
 
 static void rate_text(double hz, char *b, size_t n)
@@ -470,8 +474,11 @@ static void panel_box(int y, int x, int h, int w, const char *title)
 }
 
 /* text in lines of at most w columns from (y, x), at most max lines; returns lines used. */
-static int put_wrapped(int y, int x, int w, const char *text, int max)
+static int put_wrapped(int y, int x, int w, const char *raw, int max)
 {
+	char safe[2048];
+	util_safe_text(safe, sizeof safe, raw);
+	const char *text = safe;
 	int used = 0;
 	while (*text && used < max && w > 0) {
 		int n = (int)strlen(text);
@@ -579,7 +586,9 @@ static void draw_log(const struct tui *t)
 		if (e->pid > 0)
 			util_fmt(pid, sizeof pid, "%d", e->pid);
 		util_fmt(line, sizeof line, "%s %-8s %7s %s", clock, e->disk, pid, what);
-		mvaddnstr(y + 1 + i - first, x + 2, line, w - 4);
+		char safe[600];
+		util_safe_text(safe, sizeof safe, line);
+		mvaddnstr(y + 1 + i - first, x + 2, safe, w - 4);
 	}
 }
 

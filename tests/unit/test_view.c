@@ -141,6 +141,35 @@ static void switch_labels(void **state)
 	assert_int_equal(at[0].x, 92);
 }
 
+/* Text from the system made safe for a terminal: controls as ^X, C1 and
+ * stray bytes as \xNN, valid UTF-8 kept, always terminated when cut. */
+static void safe_text(void **state)
+{
+	(void)state;
+	struct {
+		const char *in, *out;
+	} c[] = {
+		{"plain", "plain"},
+		{"\033]2;PWNED\007", "^[]2;PWNED^G"},
+		{"a\x7f" "b", "a^?b"},
+		{"bad\xff\xfe", "bad\\xff\\xfe"},
+		{"caf\xc3\xa9 \xe2\x9c\x93", "caf\xc3\xa9 \xe2\x9c\x93"},
+		{"c1 \xc2\x9b" "1m", "c1 \\x9b1m"},
+		{"cut \xe2\x9c", "cut \\xe2\\x9c"},
+		{"over \xc0\xaf", "over \\xc0\\xaf"},
+		{"surrogate \xed\xa0\x80", "surrogate \\xed\\xa0\\x80"},
+		{"line\nbreak\ttab", "line^Jbreak^Itab"},
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		char b[64];
+		util_safe_text(b, sizeof b, c[i].in);
+		assert_string_equal(b, c[i].out);
+	}
+	char small[6];
+	util_safe_text(small, sizeof small, "\033\033\033");
+	assert_string_equal(small, "^[^["); /* whole escapes only */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -148,6 +177,7 @@ int main(void)
 		cmocka_unit_test(pane_hit_testing),
 		cmocka_unit_test(figures_fit),
 		cmocka_unit_test(switch_labels),
+		cmocka_unit_test(safe_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
