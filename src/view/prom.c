@@ -225,15 +225,19 @@ void prom_format(FILE *f, const struct sample *s, const struct prom_state *st)
 
 int prom_write(const char *path, const struct sample *s, const struct prom_state *st, char *err, size_t len)
 {
+	/* A temporary of a name nobody could have planted (a symlink at a
+	 * fixed PATH.tmp would have had root truncate its target), readable
+	 * by node_exporter. */
 	char tmp[4096];
-	util_fmt(tmp, sizeof tmp, "%s.tmp", path);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd = util_create_temp(path, 0644, tmp, sizeof tmp);
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
-		int e = errno;
-		if (fd >= 0)
+		int e = fd < 0 ? -fd : errno;
+		if (fd >= 0) {
 			close(fd);
-		util_fmt(err, len, "--prometheus-textfile: cannot write %s: %s", tmp, strerror(e));
+			unlink(tmp);
+		}
+		util_fmt(err, len, "--prometheus-textfile: cannot write a temporary beside %s: %s", path, strerror(e));
 		return -e;
 	}
 	prom_format(f, s, st);

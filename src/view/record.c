@@ -30,11 +30,12 @@ struct recorder {
 int record_open(struct recorder **out, const char *path, char *err, size_t len)
 {
 	*out = NULL;
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* 0600: a recording holds every process's command line */
+	char why[160];
+	int fd = util_create_file(path, 0600, why, sizeof why);
 	if (fd < 0) {
-		int e = errno;
-		util_fmt(err, len, "--record %s: %s", path, strerror(e));
-		return -e;
+		util_fmt(err, len, "--record %s: %s", path, why);
+		return fd;
 	}
 	struct recorder *r = calloc(1, sizeof *r);
 	FILE *f = fdopen(fd, "w");

@@ -21,7 +21,7 @@ P=$SCRATCH/iosched.prom
 "$BIN" --csv -d 0.5 -n 4 --disk "$N" --probe "$N" --set "$N=kyber" --prometheus-textfile "$P" > "$SCRATCH/out.csv" \
 	2> "$SCRATCH/err" || fail "exit $?: $(cat "$SCRATCH/err")"
 [ -s "$P" ] || fail "no metrics file"
-[ -e "$P.tmp" ] && fail "temporary file left behind"
+ls "$P".* > /dev/null 2>&1 && fail "temporary file left behind: $(ls "$P".*)"
 promtool check metrics < "$P" > "$SCRATCH/promtool.out" 2>&1 || fail "promtool: $(cat "$SCRATCH/promtool.out")"
 active=$(sched_of "$N")
 grep -qx "iosched_scheduler{disk=\"$N\",scheduler=\"$active\"} 1" "$P" || fail "active scheduler $active not 1 in the file"

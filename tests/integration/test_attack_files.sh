@@ -1,0 +1,45 @@
+#!/bin/bash
+# Files root writes in a directory another user can write (issue 17): the
+# other user (nobody) plants symlinks to a root-only file, and a file of
+# their own, where root's --record and --prometheus-textfile will write.
+# Neither follows the symlinks (the victim is unchanged, byte for byte),
+# neither truncates nobody's file, both say why and exit 2; a recording is
+# created 0600 (it holds command lines), the Prometheus file 0644, and the
+# Prometheus temporary is a fresh name (a planted PATH.tmp is left alone).
+# The directory is 0777 without the sticky bit: in a sticky one (/tmp) the
+# kernel's protected_symlinks would stop root already.
+. "$(dirname "$0")/../lib/common.sh"
+need_root
+need_cmd setpriv sha256sum
+setup_scratch
+
+chmod 755 "$SCRATCH"
+D=$SCRATCH/shared
+mkdir -m 0777 "$D"
+printf 'secret\n' > "$SCRATCH/victim"
+chmod 600 "$SCRATCH/victim"
+before=$(sha256sum < "$SCRATCH/victim")
+as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+as_nobody ln -s "$SCRATCH/victim" "$D/rec" || fail "nobody cannot plant a symlink"
+as_nobody sh -c "echo mine > '$D/rec2'" || fail "nobody cannot make a file"
+as_nobody ln -s "$SCRATCH/victim" "$D/m.prom.tmp" || fail "nobody cannot plant the old temporary's name"
+
+"$BIN" --json -d 0.2 -n 1 --no-probe --record "$D/rec" > /dev/null 2> "$SCRATCH/e1"
+rc=$?
+[ $rc -eq 2 ] && grep -q "rec: is a symbolic link: not followed" "$SCRATCH/e1" || fail "--record through a symlink: exit $rc: $(cat "$SCRATCH/e1")"
+"$BIN" --json -d 0.2 -n 1 --no-probe --record "$D/rec2" > /dev/null 2> "$SCRATCH/e2"
+rc=$?
+[ $rc -eq 2 ] && grep -q "rec2: belongs to uid 65534, not to this user" "$SCRATCH/e2" || fail "--record over nobody's file: exit $rc: $(cat "$SCRATCH/e2")"
+[ "$(cat "$D/rec2")" = mine ] || fail "nobody's file was changed"
+
+"$BIN" -b -d 0.2 -n 2 --no-probe --prometheus-textfile "$D/m.prom" > /dev/null 2> "$SCRATCH/e3" || fail "Prometheus run: $(cat "$SCRATCH/e3")"
+[ -f "$D/m.prom" ] && [ ! -L "$D/m.prom" ] || fail "no Prometheus file"
+[ "$(stat -c %a "$D/m.prom")" = 644 ] || fail "Prometheus file mode $(stat -c %a "$D/m.prom")"
+[ -L "$D/m.prom.tmp" ] || fail "the planted symlink was replaced"
+[ "$(sha256sum < "$SCRATCH/victim")" = "$before" ] || fail "the victim changed: $(cat -v "$SCRATCH/victim" | head -3)"
+
+"$BIN" --json -d 0.2 -n 1 --no-probe --record "$SCRATCH/own.rec" > /dev/null 2>&1 || fail "a plain recording failed"
+[ "$(stat -c %a "$SCRATCH/own.rec")" = 600 ] || fail "recording mode $(stat -c %a "$SCRATCH/own.rec"), not 600"
+note "$(cat "$SCRATCH/e1" | head -n1)"
+note "$(cat "$SCRATCH/e2" | head -n1)"
+echo "PASS"
