@@ -217,16 +217,19 @@ static int run(const struct options *o)
 			sampler_free(&smp);
 			return rc;
 		}
-		rc = cli_apply_sets(o, &ctl);
+		/* The outputs first: a --record or --prometheus-textfile that
+		 * cannot be written ends the run before anything is changed. */
 		char msg[256];
+		struct outputs outs = {0};
+		if (outputs_open(&outs, o, msg, sizeof msg) < 0) {
+			fprintf(stderr, "iosched-top: %s\n", msg);
+			rc = 2;
+		}
+		if (!rc)
+			rc = cli_apply_sets(o, &ctl);
 		if (!rc && o->enable_delayacct && control_delayacct(&ctl, 1, msg, sizeof msg) < 0) {
 			fprintf(stderr, "iosched-top: --enable-delayacct: %s\n", msg);
 			rc = 1;
-		}
-		struct outputs outs = {0};
-		if (!rc && outputs_open(&outs, o, msg, sizeof msg) < 0) {
-			fprintf(stderr, "iosched-top: %s\n", msg);
-			rc = 2;
 		}
 		if (!rc)
 			rc = view_status(o->batch ? batch_run(o, &smp, &ctl, &outs, &stop_requested)

@@ -7,10 +7,11 @@
 # created 0600 (it holds command lines), the Prometheus file 0644, and the
 # Prometheus temporary is a fresh name (a planted PATH.tmp is left alone).
 # The directory is 0777 without the sticky bit: in a sticky one (/tmp) the
-# kernel's protected_symlinks would stop root already.
+# kernel's protected_symlinks would stop root already. An output refused
+# so ends the run before a --set or --enable-delayacct changed anything.
 . "$(dirname "$0")/../lib/common.sh"
 need_root
-need_cmd setpriv sha256sum
+need_cmd setpriv sha256sum losetup
 setup_scratch
 
 chmod 755 "$SCRATCH"
@@ -38,6 +39,14 @@ rc=$?
 [ -L "$D/m.prom.tmp" ] || fail "the planted symlink was replaced"
 [ "$(sha256sum < "$SCRATCH/victim")" = "$before" ] || fail "the victim changed: $(cat -v "$SCRATCH/victim" | head -3)"
 
+attach_loop 16; N=$(basename "$LOOP")
+was=$(sched_of "$N"); dacct=$(cat /proc/sys/kernel/task_delayacct)
+to=kyber; [ "$was" = kyber ] && to=none
+"$BIN" --json -d 0.2 -n 1 --no-probe --disk "$N" --set "$N=$to" --enable-delayacct --record "$D/rec" > /dev/null 2> "$SCRATCH/e4"
+rc=$?
+[ $rc -eq 2 ] || fail "--set with a refused --record: exit $rc"
+[ "$(sched_of "$N")" = "$was" ] || fail "--set took effect before the refused --record ended the run: $(sched_of "$N")"
+[ "$(cat /proc/sys/kernel/task_delayacct)" = "$dacct" ] || fail "delay accounting changed before the refused --record"
 "$BIN" --json -d 0.2 -n 1 --no-probe --record "$SCRATCH/own.rec" > /dev/null 2>&1 || fail "a plain recording failed"
 [ "$(stat -c %a "$SCRATCH/own.rec")" = 600 ] || fail "recording mode $(stat -c %a "$SCRATCH/own.rec"), not 600"
 note "$(cat "$SCRATCH/e1" | head -n1)"
