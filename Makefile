@@ -131,7 +131,7 @@ TEST_DEBS  := valgrind:valgrind cmocka:libcmocka-dev fio:fio iostat:sysstat tmux
               mkfs.ext4:e2fsprogs setpriv:util-linux sha256sum:coreutils groff:groff-base \
               fusermount:fuse3 pyfusepy:python3-fusepy promtool:prometheus fuser:psmisc ps:procps \
               python3:python3
-BENCH_DEBS := fio:fio ioping:ioping jq:jq iotop-c:iotop-c python3:python3 bc:bc
+BENCH_DEBS := fio:fio ioping:ioping jq:jq iotop-c:iotop-c python3:python3
 deps:
 	@tests/deps.sh build $(BUILD_DEBS)
 
