@@ -2,6 +2,7 @@
  * system, and hands over to the TUI or batch view. The only mutable global
  * of the program lives here: the flag a signal sets. */
 #include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <malloc.h>
 #include <signal.h>
@@ -84,6 +85,26 @@ static void install_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* A reader that goes (--json | head -1): the write fails with EPIPE
+	 * and the run ends through its clean-up, as on SIGTERM; the default
+	 * action would kill it with its probe file half written and nothing
+	 * restored. Also when SIGPIPE came ignored (systemd's default). */
+	sigaction(SIGPIPE, &sa, NULL);
+}
+
+/* Standard descriptors closed by the caller would be handed to the next
+ * open (the uevent socket, a probe file) and written to as stdout: hold
+ * them with /dev/null first. */
+static void hold_std_fds(void)
+{
+	for (int fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+			int n = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+			if (n >= 0 && n != fd) {
+				dup2(n, fd);
+				close(n);
+			}
+		}
 }
 
 /* What the views returned, as an exit status with a message. */
@@ -248,6 +269,7 @@ int main(int argc, char **argv)
 {
 	struct options o;
 	char err[512];
+	hold_std_fds(); /* before anything opens a descriptor */
 	setlocale(LC_ALL, "");
 	/* One malloc arena for all threads: the BPF loader thread parses the
 	 * kernel's BTF (megabytes) and frees it, and a thread arena of its own

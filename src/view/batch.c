@@ -201,7 +201,9 @@ void batch_write_csv(FILE *f, const struct sample *s, int header)
 	}
 }
 
-static void print_sample(const struct options *o, const struct sample *s, long i)
+/* Returns 0, or the negative errno of a failed write (a full disk, a
+ * reader gone): the run ends on it, it does not go on writing nowhere. */
+static int print_sample(const struct options *o, const struct sample *s, long i)
 {
 	if (o->format == OUT_JSON)
 		json_write_sample(stdout, s, (size_t)o->procs);
@@ -209,7 +211,10 @@ static void print_sample(const struct options *o, const struct sample *s, long i
 		batch_write_csv(stdout, s, i == 0);
 	else
 		batch_write_text(stdout, s, (size_t)o->procs);
-	fflush(stdout);
+	errno = 0;
+	if (fflush(stdout) != 0 || ferror(stdout))
+		return errno ? -errno : -EIO;
+	return 0;
 }
 
 /* A replay goes as fast as it can unless --replay-speed paces it by the
@@ -248,11 +253,22 @@ int batch_run(const struct options *o, struct sampler *smp, struct control *ctl,
 		}
 		if (rc < 0)
 			break;
-		print_sample(o, &s, i);
+		int w = print_sample(o, &s, i);
+		if (w < 0) {
+			/* said here; the caller cleans up as for q */
+			fprintf(stderr, "iosched-top: cannot write the output: %s%s\n", strerror(-w),
+				w == -EPIPE ? " (the reader is gone)" : "");
+			out_rc = 1;
+			break;
+		}
 		char err[320];
 		if (outputs_tick(outs, &s, err, sizeof err) < 0) {
-			fprintf(stderr, "iosched-top: %s\n", err);
+			/* a recording or metrics file that cannot be written any
+			 * more ends the run: nobody watches a batch run's stderr for
+			 * the moment its data stopped */
+			fprintf(stderr, "iosched-top: %s; stopped\n", err);
 			out_rc = 1;
+			break;
 		}
 		wait = next_wait(o, smp, &s);
 		i++;

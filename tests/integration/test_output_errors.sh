@@ -1,0 +1,39 @@
+#!/bin/bash
+# Output that fails ends the run cleanly (issue 17): stdout on a full disk
+# (/dev/full) exits 1 with the reason; a reader that goes (| head) ends
+# the run within a refresh with exit 1, through the same clean-up as q
+# (--enable-delayacct put back), also with SIGPIPE ignored as systemd
+# starts services; a closed stdout is held with /dev/null, never handed
+# to a socket.
+. "$(dirname "$0")/../lib/common.sh"
+need_root
+setup_scratch
+
+"$BIN" --json -d 0.2 -n 3 --no-probe > /dev/full 2> "$SCRATCH/e1"
+rc=$?
+[ $rc -eq 1 ] && grep -q "cannot write the output: No space left on device" "$SCRATCH/e1" ||
+	fail "/dev/full: exit $rc: $(cat "$SCRATCH/e1")"
+
+was=$(cat /proc/sys/kernel/task_delayacct)
+on_exit "echo $was > /proc/sys/kernel/task_delayacct"
+echo 0 > /proc/sys/kernel/task_delayacct
+start=$(date +%s.%N)
+"$BIN" --json -d 0.2 -n 200 --no-probe --enable-delayacct 2> "$SCRATCH/e2" | head -n 1 > /dev/null
+rc=${PIPESTATUS[0]}
+took=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+[ $rc -eq 1 ] && grep -q "the reader is gone" "$SCRATCH/e2" || fail "| head: exit $rc: $(cat "$SCRATCH/e2")"
+awk -v t="$took" 'BEGIN { exit !(t < 10) }' || fail "| head: ran $took s after its reader went"
+[ "$(cat /proc/sys/kernel/task_delayacct)" = 0 ] || fail "--enable-delayacct not put back when the reader went"
+
+start=$(date +%s.%N)
+(trap '' PIPE; exec "$BIN" --json -d 0.2 -n 200 --no-probe 2> "$SCRATCH/e3") | head -c 10 > /dev/null
+rc=${PIPESTATUS[0]}
+took=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+[ $rc -eq 1 ] || fail "SIGPIPE ignored: exit $rc: $(cat "$SCRATCH/e3")"
+awk -v t="$took" 'BEGIN { exit !(t < 10) }' || fail "SIGPIPE ignored: ran $took s after its reader went"
+
+"$BIN" -b -d 0.2 -n 2 --no-probe >&- 2> "$SCRATCH/e4"
+rc=$?
+[ $rc -eq 0 ] && [ ! -s "$SCRATCH/e4" ] || fail "stdout closed: exit $rc: $(cat "$SCRATCH/e4")"
+note "$(head -n1 "$SCRATCH/e1"); $(head -n1 "$SCRATCH/e2")"
+echo "PASS"
