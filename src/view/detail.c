@@ -205,10 +205,10 @@ void detail_writers(const struct sample *s, char *buf, size_t len)
 	char dirt[96] = "", top[64] = "", disk[64] = "";
 	if (s->have_procs) {
 		if (s->top_writer >= 0) {
-			char sz[16];
+			char sz[16], comm[64];
 			util_format_size((uint64_t)s->procs[s->top_writer].write_Bps, sz, sizeof sz);
-			util_fmt(top, sizeof top, " (%s %d %s/s)", s->procs[s->top_writer].comm, s->procs[s->top_writer].pid,
-				 sz);
+			util_safe_text(comm, sizeof comm, s->procs[s->top_writer].comm); /* text output prints it */
+			util_fmt(top, sizeof top, " (%s %d %s/s)", comm, s->procs[s->top_writer].pid, sz);
 		}
 		util_fmt(dirt, sizeof dirt, "dirtying %.1f MB/s%s | ", s->dirty_MBps, top);
 	}
