@@ -72,7 +72,8 @@ int config_read(const char *path, int must_exist, uid_t uid, struct config_file 
 {
 	memset(out, 0, sizeof *out);
 	util_strlcpy(out->path, path, sizeof out->path);
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	/* O_NONBLOCK: a FIFO must not hang the start (it is refused below) */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0) {
 		/* The default place may lie in another user's home (sudo -u
 		 * with HOME left as it was): not there for this user. */
@@ -102,6 +103,12 @@ int config_read(const char *path, int must_exist, uid_t uid, struct config_file 
 		return -1;
 	}
 	text[got] = '\0';
+	if (memchr(text, '\0', (size_t)got)) {
+		/* it would end the file there without a word */
+		util_fmt(err, len, "%s: holds a NUL byte: not a configuration file", path);
+		free(text);
+		return -1;
+	}
 	int rc = 0, lineno = 0;
 	for (char *l = text, *nl; l && *l; l = nl ? nl + 1 : NULL) {
 		lineno++;

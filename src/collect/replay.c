@@ -2,10 +2,13 @@
 #include "replay.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "jsonv.h"
 #include "record.h"
@@ -33,13 +36,48 @@ struct replay {
 	size_t nrecent;             /* total seen */
 };
 
+/* Times in a recording are seconds: a value past these (1e300, -9.2e18)
+ * would overflow the int64 seconds the chart computes with. */
+#define TIME_MAX_S 1e11
+
+static int time_ok(double v)
+{
+	return isfinite(v) && v >= 0 && v < TIME_MAX_S;
+}
+
+/* One line, bounded before it is kept: getline would grow its buffer
+ * for as long as the file has no newline (/dev/zero grew the tool to
+ * 2.7 GB). Returns 1 with the line, 0 at the end, -E2BIG for a line over
+ * LINE_MAX_BYTES, -ENOMEM, or -errno of the read. */
 static int read_line(struct replay *r, size_t *len)
 {
-	ssize_t n = getline(&r->buf, &r->cap, r->f);
-	if (n < 0)
+	size_t n = 0;
+	int c = 0;
+	errno = 0;
+	while ((c = getc(r->f)) != EOF) {
+		if (n + 2 > r->cap) {
+			if (r->cap >= LINE_MAX_BYTES)
+				return -E2BIG;
+			size_t cap = r->cap ? r->cap * 2 : 65536;
+			if (cap > LINE_MAX_BYTES)
+				cap = LINE_MAX_BYTES;
+			char *b = realloc(r->buf, cap);
+			if (!b)
+				return -ENOMEM;
+			r->buf = b;
+			r->cap = cap;
+		}
+		r->buf[n++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	if (c == EOF && ferror(r->f))
+		return errno ? -errno : -EIO;
+	if (n == 0)
 		return 0;
+	r->buf[n] = '\0';
 	r->line++;
-	*len = (size_t)n;
+	*len = n;
 	return 1;
 }
 
@@ -52,19 +90,33 @@ int replay_open(struct replay **out, const char *path, char *err, size_t len)
 		return -ENOMEM;
 	}
 	util_strlcpy(r->path, path, sizeof r->path);
-	if (!(r->f = fopen(path, "re"))) {
-		int e = errno;
-		util_fmt(err, len, "--replay %s: %s", path, strerror(e));
+	/* O_NONBLOCK: a FIFO must not hang the open; only a regular file is
+	 * a recording (a directory read as empty, a FIFO blocked for ever) */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	int e = fd < 0 ? errno : fstat(fd, &st) != 0 ? errno : !S_ISREG(st.st_mode) ? EINVAL : 0;
+	if (!e && fcntl(fd, F_SETFL, 0) != 0)
+		e = errno;
+	if (e || !(r->f = fdopen(fd, "re"))) {
+		e = e ? e : errno;
+		util_fmt(err, len, "--replay %s: %s", path, e == EINVAL ? "not a regular file" : strerror(e));
+		if (fd >= 0)
+			close(fd);
 		free(r);
 		return -e;
 	}
 	size_t n;
 	struct jsonv v;
 	char perr[128];
-	if (!read_line(r, &n)) {
-		util_fmt(err, len, "%s:1: empty: not a recording (make one with --record)", path);
+	int got = read_line(r, &n);
+	if (got <= 0) {
+		if (got == 0)
+			util_fmt(err, len, "%s:1: empty: not a recording (make one with --record)", path);
+		else
+			util_fmt(err, len, "%s:1: %s: not a recording", path,
+				 got == -E2BIG ? "a line over 64 MiB" : strerror(-got));
 		replay_close(r);
-		return -EINVAL;
+		return got == 0 ? -EINVAL : got;
 	}
 	if (jsonv_parse(r->buf, n, &v, perr, sizeof perr) < 0) {
 		util_fmt(err, len, "%s:1: not a recording (%s)", path, perr);
@@ -141,6 +193,8 @@ static void chart(struct replay *r, const struct jsonv *o, double mono, struct d
 	const struct jsonv *pts = jsonv_arr(o, "chart");
 	for (size_t i = 0; c && pts && i < pts->n; i++) {
 		const struct jsonv *p = &pts->kids[i];
+		if (!time_ok(at(p, 0)))
+			continue; /* a second no live run could have charted */
 		int64_t sec = (int64_t)at(p, 0);
 		struct latwin_point *slot = &c->pts[((sec % CHART_SECONDS) + CHART_SECONDS) % CHART_SECONDS];
 		*slot = (struct latwin_point){.sec = sec, .n = (uint32_t)at(p, 1), .p50_ns = atu(p, 2),
@@ -244,6 +298,10 @@ static void event(const struct jsonv *o, struct event *e)
 	memset(e, 0, sizeof *e);
 	e->ts = jsonv_num(o, "ts", 0);
 	e->mono = jsonv_num(o, "mono", 0);
+	if (!time_ok(e->ts))
+		e->ts = 0;
+	if (!time_ok(e->mono))
+		e->mono = 0; /* off the chart, not an overflow in it */
 	jsonv_str(o, "type", e->type, sizeof e->type);
 	jsonv_str(o, "disk", e->disk, sizeof e->disk);
 	e->pid = (int)jsonv_int(o, "pid", 0);
@@ -382,6 +440,8 @@ static int fill(struct replay *r, const struct jsonv *o, struct sample *out)
 	out->ts = jsonv_num(o, "ts", 0);
 	out->mono = jsonv_num(o, "mono", 0);
 	out->interval_s = jsonv_num(o, "interval_s", 0);
+	if (!time_ok(out->ts) || !time_ok(out->mono) || !time_ok(out->interval_s))
+		return -ERANGE;
 	jsonv_str(o, "host", out->host, sizeof out->host);
 	jsonv_str(o, "kernel", out->kernel, sizeof out->kernel);
 	out->psi_err = (int)jsonv_int(o, "psi_err", -ENOENT);
@@ -427,11 +487,13 @@ int replay_next(struct replay *r, struct sample *out, char *msg, size_t len)
 {
 	size_t n;
 	msg[0] = '\0';
-	if (!read_line(r, &n))
+	int got = read_line(r, &n);
+	if (got == 0)
 		return 0;
-	if (n > LINE_MAX_BYTES) {
-		util_fmt(msg, len, "%s:%ld: line too long (%zu bytes); the replay stops here", r->path, r->line, n);
-		return 0;
+	if (got < 0) {
+		util_fmt(msg, len, "%s:%ld: %s; the replay stops here", r->path, r->line + 1,
+			 got == -E2BIG ? "a line over 64 MiB" : strerror(-got));
+		return got == -ENOMEM ? -ENOMEM : 0;
 	}
 	int cut = n == 0 || r->buf[n - 1] != '\n';
 	struct jsonv v;
@@ -449,9 +511,15 @@ int replay_next(struct replay *r, struct sample *out, char *msg, size_t len)
 	}
 	int rc = fill(r, &v, out);
 	jsonv_free(&v);
-	if (rc < 0) {
-		util_fmt(msg, len, "%s:%ld: out of memory", r->path, r->line);
+	if (rc == -ERANGE) {
+		util_fmt(msg, len, "%s:%ld: a time out of range (ts, mono, interval_s, a chart second); the replay stops here",
+			 r->path, r->line);
 		return 0;
+	}
+	if (rc < 0) {
+		/* not an end of file: the status says it (exit 1) */
+		util_fmt(msg, len, "%s:%ld: out of memory", r->path, r->line);
+		return -ENOMEM;
 	}
 	return 1;
 }

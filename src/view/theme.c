@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -198,10 +199,17 @@ static void exe_dir(char *buf, size_t len)
 		buf[l - 6] = '\0';
 }
 
-/* Read a theme file (they are small). Returns 0 or a negative errno. */
+/* Read a theme file (they are small): a regular file, without a NUL byte
+ * (which would end it there without a word). Returns 0 or a negative
+ * errno (-EINVAL: not a theme file). */
 static int read_theme(const char *path, char *buf, size_t len)
 {
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return -EINVAL; /* a FIFO would block, a directory read as empty */
 	long n = util_read_text(path, buf, len);
+	if (n >= 0 && memchr(buf, '\0', (size_t)n))
+		return -EINVAL;
 	return n < 0 ? (int)n : (size_t)n >= len - 1 ? -EFBIG : 0;
 }
 
@@ -227,7 +235,7 @@ int theme_load(const char *name, struct theme *out, char *err, size_t len)
 	}
 	if (rc < 0) {
 		util_fmt(err, len, "theme '%s': %s: %s (themes: default light mono high-contrast colorblind stream)", name,
-			 path, strerror(-rc));
+			 path, rc == -EINVAL ? "not a theme file (not a regular file, or holds a NUL byte)" : strerror(-rc));
 		return -1;
 	}
 	if (theme_parse(text, path, out, err, len) < 0)
