@@ -206,12 +206,15 @@ int probefile_each_mount(probefile_mount_fn fn, void *ctx)
 int probefile_locate(const char *disk, char *path, size_t len, char *why, size_t wlen)
 {
 	char mnt[1024];
+	/* A directory per user: one user's runs never stand in another's way
+	 * (a shared name made by one user turned the next user's probe off) */
+	unsigned uid = (unsigned)geteuid();
 	if (on_disk("/var/tmp", disk)) {
-		snprintf(path, len, "/var/tmp/iosched-top/%s.probe", disk);
+		snprintf(path, len, "/var/tmp/iosched-top-%u/%s.probe", uid, disk);
 		return 0;
 	}
 	if (probefile_mount_of_disk(disk, mnt, sizeof mnt) == 0) {
-		snprintf(path, len, "%s%s.iosched-top/%s.probe", mnt, strcmp(mnt, "/") ? "/" : "", disk);
+		snprintf(path, len, "%s%s.iosched-top-%u/%s.probe", mnt, strcmp(mnt, "/") ? "/" : "", uid, disk);
 		return 0;
 	}
 	snprintf(why, wlen, "no read-write filesystem on %s to hold a probe file; give one with --probe-file", disk);
@@ -256,12 +259,23 @@ static int own_dir_open(const char *dir, char *why, size_t wlen)
 		return -errno;
 	}
 	struct stat st;
-	if (fstat(fd, &st) != 0 || st.st_uid != geteuid() || (st.st_mode & 022)) {
-		snprintf(why, wlen, "%s is not a private directory of this user; remove it or use --probe-file", dir);
+	if (fstat(fd, &st) != 0 || st.st_uid != geteuid() || (st.st_mode & 077)) {
+		snprintf(why, wlen, "%s is not a private directory of this user (uid %u, mode %03o): someone else made it; "
+			 "remove it or use --probe-file", dir, (unsigned)st.st_uid, (unsigned)(st.st_mode & 0777));
 		close(fd);
 		return -EPERM;
 	}
 	return fd;
+}
+
+/* Whether the file base in our directory can serve as it is: a regular
+ * file of ours, written by nobody else, whole, large enough. Checked at
+ * every start: an earlier run's file is taken only if it still is. */
+static int own_file_usable(int dfd, const char *base, uint64_t min)
+{
+	struct stat st;
+	return fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+	       !(st.st_mode & 022) && (uint64_t)st.st_size >= min && (uint64_t)st.st_blocks * 512 >= (uint64_t)st.st_size;
 }
 
 static int enough_space(int dirfd, uint64_t size, const char *dir, char *why, size_t wlen)
@@ -387,8 +401,10 @@ static int write_tmp(int dfd, const char *dir, const char *tmp, const char *base
 int probefile_prepare(const char *path, uint64_t size, int own_dir, probefile_progress cb,
 		      void *ctx, char *why, size_t wlen)
 {
-	if (probefile_check(path, size, why, wlen) == 0)
-		return 0; /* a complete one from an earlier run */
+	/* A user's own file (--probe-file) is checked as it is; ours only
+	 * through our checked directory, below. */
+	if (!own_dir && probefile_check(path, size, why, wlen) == 0)
+		return 0;
 	char dir[PATH_MAX], base[256], tmp[300];
 	util_strlcpy(dir, path, sizeof dir);
 	util_strlcpy(base, basename(dir), sizeof base);
@@ -400,6 +416,10 @@ int probefile_prepare(const char *path, uint64_t size, int own_dir, probefile_pr
 		if (!own_dir)
 			snprintf(why, wlen, "cannot open directory %s: %s", dir, strerror(-e));
 		return e;
+	}
+	if (own_dir && own_file_usable(dfd, base, size)) {
+		close(dfd);
+		return 0; /* a complete one from an earlier run */
 	}
 	/* This file's temporary from a killed run, whose pid may be ours now
 	 * (O_EXCL would refuse it). Quietly: the start of a run has swept

@@ -5,7 +5,7 @@
 # - SIGTERM: the documented status (1 with a partial report; 0 with a whole
 #   one when the run was over first), the disk back on its scheduler and
 #   queue settings, nothing left on the filesystem, no probe temporary of
-#   the run in /var/tmp/iosched-top, kernel.task_delayacct as it was.
+#   the run in /var/tmp/iosched-top-UID, kernel.task_delayacct as it was.
 # - SIGKILL: nothing can run, so the scheduler may stay changed (the man
 #   page says so; the tool keeps no journal a later run could undo from)
 #   and the load's directory stays; the next start removes it and says so.
@@ -65,7 +65,7 @@ check_clean() {
 	local what=$1 pid=$2
 	[ "$(settings)" = "$BEFORE" ] || fail "$what: settings $(settings), before $BEFORE"
 	[ -z "$(leftovers)" ] || fail "$what: left on the filesystem: $(leftovers)"
-	! ls -A /var/tmp/iosched-top 2>/dev/null | grep -q "\.$pid\.tmp$" || fail "$what: left a probe temporary"
+	! ls -A "/var/tmp/iosched-top-$(id -u)" 2>/dev/null | grep -q "\.$pid\.tmp$" || fail "$what: left a probe temporary"
 	[ "$(cat $DA)" = "$DA0" ] || fail "$what: kernel.task_delayacct is $(cat $DA), was $DA0"
 	! grep -Eq "could not|still in the kernel|--ab:" "$SCRATCH/err" || fail "$what: $(cat "$SCRATCH/err")"
 }

@@ -39,7 +39,8 @@ tail -n1 "$SCRATCH/s.json" | jq -e '.disks[0].probe | .mode == "off" and (.why |
 
 # Automatic fallback found through mountinfo: an unprivileged user cannot
 # open /dev/loopN (EACCES), so the probe writes its file on the loop
-# device's own filesystem, in a private .iosched-top directory there.
+# device's own filesystem, in a private directory of its own there
+# (.iosched-top-UID: one user's never stands in another's way).
 if command -v setpriv >/dev/null; then
 	chmod 1777 "$SCRATCH/mnt"; chmod 755 "$SCRATCH"
 	cp "$BIN" "$SCRATCH/iosched-top" && chmod 755 "$SCRATCH/iosched-top"
@@ -47,8 +48,8 @@ if command -v setpriv >/dev/null; then
 		--probe-file-size 16M > "$SCRATCH/u.json" || fail "unprivileged run exited $?"
 	tail -n1 "$SCRATCH/u.json" | jq -e '.disks[0].probe | .mode == "file" and (.why | test("denied")) and .n > 0' \
 		>/dev/null || fail "no fallback for an unprivileged user: $(tail -n1 "$SCRATCH/u.json" | jq -c .disks[0].probe)"
-	[ "$(stat -c '%a %U' "$SCRATCH/mnt/.iosched-top")" = "700 nobody" ] || fail "probe directory not private"
-	[ -f "$SCRATCH/mnt/.iosched-top/$N.probe" ] || fail "no probe file in the mount's .iosched-top"
+	[ "$(stat -c '%a %U' "$SCRATCH/mnt/.iosched-top-65534")" = "700 nobody" ] || fail "probe directory not private"
+	[ -f "$SCRATCH/mnt/.iosched-top-65534/$N.probe" ] || fail "no probe file in the mount's .iosched-top-65534"
 	note "unprivileged fallback: $(tail -n1 "$SCRATCH/u.json" | jq -r '.disks[0].probe.why')"
 fi
 
@@ -56,13 +57,41 @@ fi
 root=$(basename "$(dirname "$(readlink -f "/sys/dev/block/$(mountpoint -d /)")")")
 [ -e "/sys/block/$root" ] || root=$(basename "$(readlink -f "/sys/dev/block/$(mountpoint -d /)")")
 if [ -e "/sys/block/$root" ] && ! dd if="/dev/$root" of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null; then
-	had=""; [ -e "/var/tmp/iosched-top/$root.probe" ] && had=1
+	PD=/var/tmp/iosched-top-$(id -u)
+	had=""; [ -e "$PD/$root.probe" ] && had=1
 	"$BIN" --json -d 1 -n 3 --disk "$root" --probe "$root" --probe-file-size 32M > "$SCRATCH/r.json" ||
 		fail "fallback run exited $?"
 	tail -n1 "$SCRATCH/r.json" | jq -e '.disks[0].probe | .mode == "file" and (.why | test("not permitted|denied|No such"))' \
 		>/dev/null || fail "no fallback on $root: $(tail -n1 "$SCRATCH/r.json" | jq -c .disks[0].probe)"
 	note "fallback on $root: $(tail -n1 "$SCRATCH/r.json" | jq -r '.disks[0].probe.why')"
-	[ -n "$had" ] || { rm -f "/var/tmp/iosched-top/$root.probe"; rmdir /var/tmp/iosched-top 2>/dev/null; }
+	[ -n "$had" ] || { rm -f "$PD/$root.probe"; rmdir "$PD" 2>/dev/null; }
+	# Another user's directory where root's goes (issue 17), in a mount
+	# namespace of this test's with a /var/tmp of its own: nobody makes
+	# iosched-top-0 with a whole probe file in it. Root does not take that
+	# file (its figures would be nobody's to make) and says why; with the
+	# directory gone, root makes its own, 0700, and probes.
+	if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null && command -v setpriv >/dev/null; then
+		mkdir -m 1777 "$SCRATCH/vt"
+		unshare -m sh -c '
+			mount --make-rprivate / && mount --bind "$1/vt" /var/tmp || exit 3
+			setpriv --reuid=65534 --regid=65534 --clear-groups sh -c \
+				"mkdir -m 755 /var/tmp/iosched-top-0 && dd if=/dev/urandom of=/var/tmp/iosched-top-0/$2.probe bs=1M count=32 status=none"
+			sha256sum < /var/tmp/iosched-top-0/$2.probe > /var/tmp/planted.sha
+			"$3" --json -d 0.5 -n 2 --disk "$2" --probe "$2" --probe-file-size 32M > /var/tmp/a.json 2> /var/tmp/a.err
+			sha256sum < /var/tmp/iosched-top-0/$2.probe > /var/tmp/after.sha
+			rm -rf /var/tmp/iosched-top-0
+			"$3" --json -d 0.5 -n 3 --disk "$2" --probe "$2" --probe-file-size 32M > /var/tmp/b.json 2> /var/tmp/b.err
+			stat -c "%a %U" /var/tmp/iosched-top-0 > /var/tmp/b.stat
+			rm -rf /var/tmp/iosched-top-0' _ "$SCRATCH" "$root" "$BIN" || fail "the namespace run failed ($?)"
+		V=$SCRATCH/vt # the namespace's /var/tmp
+		cmp -s "$V/planted.sha" "$V/after.sha" || fail "nobody's planted file changed"
+		tail -n1 "$V/a.json" | jq -e '.disks[0].probe | .mode != "file" and (.why | test("someone else made it"))' \
+			>/dev/null || fail "root took another user's probe directory: $(tail -n1 "$V/a.json" | jq -c .disks[0].probe)"
+		tail -n1 "$V/b.json" | jq -e '.disks[0].probe | .mode == "file" and .n > 0' >/dev/null ||
+			fail "no probe in root's own directory: $(tail -n1 "$V/b.json" | jq -c .disks[0].probe)"
+		[ "$(cat "$V/b.stat")" = "700 root" ] || fail "root's probe directory is $(cat "$V/b.stat")"
+		note "planted directory: $(tail -n1 "$V/a.json" | jq -r '.disks[0].probe.why')"
+	fi
 else
 	note "root disk node opens here: automatic fallback not exercised"
 fi
