@@ -23,6 +23,7 @@ struct config_entry {
 
 struct config_file {
 	char path[4096];
+	uid_t owner;               /* who owns the file read */
 	struct config_entry *e;
 	size_t n;
 };

@@ -88,6 +88,7 @@ int config_read(const char *path, int must_exist, uid_t uid, struct config_file 
 		close(fd);
 		return -1;
 	}
+	out->owner = st.st_uid;
 	if (st.st_uid != uid && st.st_uid != 0) {
 		util_fmt(err, len, "%s: owned by uid %u, not by you (uid %u) or root: not read", path, (unsigned)st.st_uid,
 			 (unsigned)uid);

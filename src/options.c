@@ -605,6 +605,20 @@ static void config_args(int argc, char **argv, const char **path, int *none)
 	}
 }
 
+/* Options that have root run a command, write a path, read a path as a
+ * probe or change a kernel setting: taken by root from a file root owns
+ * only, never from a user's own file read under sudo (the user would have
+ * root do what they name). */
+static int root_file_only(int opt)
+{
+	static const int list[] = {OPT_RECORD, OPT_PROM,    OPT_STARTUP,  OPT_UDEV_FILE, OPT_SET,
+				   OPT_LOAD_DIR, OPT_PROBE_FILE, OPT_DELAYACCT, OPT_AB};
+	for (size_t k = 0; k < sizeof list / sizeof list[0]; k++)
+		if (list[k] == opt)
+			return 1;
+	return 0;
+}
+
 /* Apply the configuration file's lines with the command line's code, so
  * every option is a key; errors name the file and line. */
 static int read_config(int argc, char **argv, struct options *o, char *err, size_t len)
@@ -644,6 +658,14 @@ static int read_config(int argc, char **argv, struct options *o, char *err, size
 		} else if (i < 0 || defs[i].short_name == OPT_CONFIG || defs[i].short_name == OPT_NO_CONFIG) {
 			snprintf(err, len, "%s:%d: '%s' is not an option here (see --help; no leading '-')", path, e->line,
 				 e->name);
+			rc = -1;
+		} else if (geteuid() == 0 && f.owner != 0 && root_file_only(defs[i].short_name)) {
+			snprintf(err, len, "%s:%d: %s is not taken from a file root does not own (this one is uid %u's): "
+				 "as root it would %s; give it on the command line", path, e->line, e->name,
+				 (unsigned)f.owner, defs[i].short_name == OPT_STARTUP ? "run that user's command" :
+				 defs[i].short_name == OPT_SET || defs[i].short_name == OPT_DELAYACCT ||
+				 defs[i].short_name == OPT_AB ? "change kernel settings for that user" :
+				 "open a path that user names");
 			rc = -1;
 		} else if (!defs[i].arg != !e->has_value) {
 			snprintf(err, len, "%s:%d: %s %s", path, e->line, e->name,
