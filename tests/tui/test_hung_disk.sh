@@ -36,7 +36,7 @@ c2=$(clock)
 note "in flight $a ms, 1.5 s later $b ms; clock $c1 -> $c2"
 
 keys ']'
-wait_for "^$N +loop +none -> mq-deadline [0-9.]+s" 5 || fail "the switch is not shown as pending"
+wait_for "^$N +loop +(yes +|no +)?none -> mq-deadline [0-9.]+s" 5 || fail "the switch is not shown as pending"
 sleep 1
 [ "$(sched_of "$N")" = none ] || fail "the switch went through on a hung disk?"
 

@@ -16,7 +16,7 @@ cp "$BIN" "$SCRATCH/iosched-top" && chmod 755 "$SCRATCH/iosched-top"
 tmux_start "setpriv --reuid=65534 --regid=65534 --clear-groups $SCRATCH/iosched-top -d 0.5 --disk $N --no-probe"
 wait_for "^$N +loop" || fail "no row for $N"
 wait_for "block latency off: needs root or cap_bpf,cap_perfmon" || fail "header does not say why block latency is off"
-wait_for "without I/O figures \(other users': needs root\)" || fail "the process pane does not say why other rows are empty"
+wait_for "without I/O figures \(other users': needs root" || fail "the process pane does not say why other rows are empty"
 keys s
 wait_for "$N scheduler" || fail "picker did not open"
 keys k

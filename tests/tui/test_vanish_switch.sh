@@ -24,7 +24,7 @@ sleep 2 # let the writer fill the queue
 tmux_start "$BIN -d 0.5 --disk $N 2> $SCRATCH/stderr"
 wait_for "^$N +loop" || fail "no row for $N"
 keys ']'
-wait_for "^$N +loop +none -> mq-deadline [0-9.]+s" 5 || fail "the switch is not shown as pending"
+wait_for "^$N +loop +(yes +|no +)?none -> mq-deadline [0-9.]+s" 5 || fail "the switch is not shown as pending"
 kill "$FIO"; wait "$FIO" 2>/dev/null
 losetup -d "$L" || fail "cannot detach $L"
 LOOPS=${LOOPS/ $L/} # detached: its number may soon be another's
