@@ -2,6 +2,7 @@
 #include "options.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -460,12 +461,22 @@ static int apply(int c, const char *arg, struct options *o, char *err, size_t le
 	case OPT_PRINT_UDEV:
 		o->print_udev_rule = 1;
 		return 0;
-	case OPT_UDEV_FILE:
+	case OPT_UDEV_FILE: {
+		const char *base = strrchr(arg, '/') ? strrchr(arg, '/') + 1 : arg;
+		size_t bl = strlen(base);
 		if (arg[0] != '/') {
 			snprintf(err, len, "--udev-rules-file: '%s' is not an absolute path", arg);
 			return -1;
 		}
+		/* udev reads only *.rules, and a name past NAME_MAX is no file:
+		 * either would be written and then never used */
+		if (strlen(arg) >= PATH_MAX || bl > NAME_MAX || bl <= 6 || strcmp(base + bl - 6, ".rules") != 0) {
+			snprintf(err, len, "--udev-rules-file: must name a file ending in .rules (udev reads no other), "
+				 "its name at most %d bytes: '%.100s'", NAME_MAX, arg);
+			return -1;
+		}
 		return set_string(&o->udev_rules_file, arg, err, len);
+	}
 	case 'b':
 		o->batch = 1;
 		return 0;

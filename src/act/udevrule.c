@@ -189,44 +189,90 @@ size_t udevrule_find(const char *const *dirs, const struct udevrule_ident *id, s
 	return n;
 }
 
-/* The existing file without this tool's block for id->name. */
-static char *read_without(const char *file, const char *name, size_t *len)
+/* The largest rules file rewritten: a larger one is refused, never cut. */
+#define RULES_MAX_BYTES (4u << 20)
+
+/* The existing file without this tool's block for id->name, whole: read
+ * through no symlink (a root-only file's content would land in a 0644
+ * rules file), a regular file only, all of it or nothing. *mode gets its
+ * mode (0644 for a new file). Returns the text (*len bytes) or NULL with
+ * why in err. */
+static char *read_without(const char *file, const char *name, size_t *len, mode_t *mode, char *err, size_t elen)
 {
-	char *text = calloc(1, 1 << 16);
-	if (!text)
-		return NULL;
-	FILE *f = fopen(file, "re");
 	*len = 0;
-	if (!f)
-		return text;
-	char line[1024], mark[128];
-	util_fmt(mark, sizeof mark, MARK "%s\n", name);
+	*mode = 0644;
+	int fd = open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)
+		return calloc(1, 1);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		util_fmt(err, elen, "%s: %s", file, errno == ELOOP ? "is a symbolic link: not followed, not rewritten" :
+								     strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size > RULES_MAX_BYTES) {
+		util_fmt(err, elen, "%s: %s: not rewritten", file,
+			 !S_ISREG(st.st_mode) ? "not a regular file" : "larger than 4 MiB");
+		close(fd);
+		return NULL;
+	}
+	*mode = st.st_mode & 07777;
+	char *in = malloc((size_t)st.st_size + 1), *text = malloc((size_t)st.st_size + 1);
+	size_t got = 0;
+	while (in && text && got < (size_t)st.st_size) {
+		ssize_t r = read(fd, in + got, (size_t)st.st_size - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	if (!in || !text || got != (size_t)st.st_size) {
+		util_fmt(err, elen, "%s: %s: not rewritten", file, !in || !text ? "out of memory" : "changed while read");
+		free(in);
+		free(text);
+		return NULL;
+	}
+	in[got] = '\0';
+	char mark[128];
+	util_fmt(mark, sizeof mark, MARK "%s", name);
+	/* line by line, whole lines of any length: our marker and the rule
+	 * line after it go, everything else stays as it was */
 	int skip = 0;
-	while (fgets(line, sizeof line, f)) {
+	for (char *l = in, *nl; l < in + got; l = nl ? nl + 1 : in + got) {
+		nl = memchr(l, '\n', (size_t)(in + got - l));
+		size_t n = nl ? (size_t)(nl - l) : (size_t)(in + got - l);
 		if (skip) { /* the rule line after our marker */
 			skip = 0;
 			continue;
 		}
-		if (strcmp(line, mark) == 0) {
+		if (n == strlen(mark) && memcmp(l, mark, n) == 0) {
 			skip = 1;
 			continue;
 		}
-		size_t l = strlen(line);
-		if (*len + l < (1 << 16) - 1) {
-			memcpy(text + *len, line, l);
-			*len += l;
-		}
+		memcpy(text + *len, l, n);
+		*len += n;
+		text[(*len)++] = '\n';
 	}
-	fclose(f);
+	free(in);
 	return text;
 }
 
 int udevrule_write(const char *file, const struct udevrule_ident *id, const char *rule, char *err, size_t len)
 {
 	size_t n;
-	char *text = read_without(file, id->name, &n);
+	mode_t mode;
+	const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+	if (strlen(base) > NAME_MAX || strlen(file) >= PATH_MAX) {
+		util_fmt(err, len, "%.80s...: the name is too long for a file", file);
+		return -ENAMETOOLONG;
+	}
+	char *text = read_without(file, id->name, &n, &mode, err, len);
 	if (!text)
-		return -ENOMEM;
+		return -EINVAL;
 	char dir[PATH_MAX], tmp[PATH_MAX];
 	util_strlcpy(dir, file, sizeof dir);
 	util_strlcpy(dir, dirname(dir), sizeof dir);
@@ -238,7 +284,16 @@ int udevrule_write(const char *file, const struct udevrule_ident *id, const char
 		free(text);
 		return rc;
 	}
-	FILE *f = fdopen(fd, "w");
+	/* the mode it had (0640 stays 0640); 0644 for a new one, as udev's */
+	FILE *f = fchmod(fd, mode) == 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		rc = -errno;
+		close(fd);
+		unlink(tmp);
+		util_fmt(err, len, "cannot write in %s: %s", dir, strerror(-rc));
+		free(text);
+		return rc;
+	}
 	if (n == 0)
 		fputs("# Written by iosched-top: I/O schedulers kept across reboots. Edit freely.\n", f);
 	fwrite(text, 1, n, f);

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <curses.h>
 #include <errno.h>
+#include <limits.h>
 #include <langinfo.h>
 #include <math.h>
 #include <stdlib.h>
@@ -70,7 +71,7 @@ struct tui {
 	char terr[256];                 /* ... the last error, shown in place */
 	struct udevrule_ident uid;      /* udev panel */
 	char rule[512];
-	char udev_file[256];
+	char udev_file[PATH_MAX]; /* whole: a cut path would be another file */
 	struct udevrule_found found[MAX_FOUND];
 	size_t nfound;
 	struct procpane_state pp;       /* process pane */

@@ -164,6 +164,17 @@ static void test_string_options(void **state)
 	assert_string_equal(o.probe_file, "/tmp/p");
 	options_free(&o);
 	assert_null(o.ab);
+	/* udev reads only *.rules, and a name past NAME_MAX is no file */
+	options_free(&o);
+	assert_int_equal(parse(&o, err, sizeof err, "--udev-rules-file", "/tmp/x.conf", NULL), -1);
+	assert_non_null(strstr(err, "ending in .rules"));
+	char longname[400] = "/tmp/";
+	memset(longname + 5, 'a', 300);
+	strcpy(longname + 305, ".rules");
+	options_free(&o);
+	assert_int_equal(parse(&o, err, sizeof err, "--udev-rules-file", longname, NULL), -1);
+	assert_non_null(strstr(err, "at most"));
+	options_free(&o);
 }
 
 static void test_conflicts(void **state)

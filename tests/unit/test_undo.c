@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "udevrule.h"
@@ -182,13 +183,56 @@ static void test_write_merges(void **state)
 	assert_non_null(strstr(err, "/nonexistent-dir"));
 }
 
+/* A long rules file is kept whole (900 lines, 89 kB, lines over 1 KiB
+ * too), its mode stays (0640), and one that is a symlink is refused:
+ * its target is neither read into the rules nor written. */
+static void test_write_whole_no_symlink(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/iosched-udev-test.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char file[256], link[256], target[256], err[256], cmd[700];
+	snprintf(file, sizeof file, "%s/60-long.rules", dir);
+	FILE *f = fopen(file, "w");
+	assert_non_null(f);
+	for (int i = 0; i < 900; i++)
+		fprintf(f, "# line %d %0*d\n", i, i == 450 ? 2000 : 80, i);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(chmod(file, 0640), 0);
+	struct stat st0, st1;
+	assert_int_equal(stat(file, &st0), 0);
+	struct udevrule_ident sda = {.name = "sda"};
+	assert_int_equal(udevrule_write(file, &sda, "RULE-SDA", err, sizeof err), 0);
+	assert_int_equal(stat(file, &st1), 0);
+	assert_int_equal(st1.st_mode & 0777, 0640);
+	/* every old line, then the marker and the rule */
+	snprintf(cmd, sizeof cmd, "test $(grep -c '^# line ' %s) -eq 900 && test $(wc -c < %s) -gt %lld", file, file,
+		 (long long)st0.st_size);
+	assert_int_equal(system(cmd), 0);
+	/* a symlink where the rules file goes */
+	snprintf(target, sizeof target, "%s/secret", dir);
+	snprintf(link, sizeof link, "%s/61-link.rules", dir);
+	f = fopen(target, "w");
+	assert_non_null(f);
+	fputs("root-only secret\n", f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(symlink(target, link), 0);
+	assert_true(udevrule_write(link, &sda, "RULE", err, sizeof err) < 0);
+	assert_non_null(strstr(err, "symbolic link"));
+	struct stat lst;
+	assert_int_equal(lstat(link, &lst), 0);
+	assert_true(S_ISLNK(lst.st_mode));
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_push_pop_order), cmocka_unit_test(test_not_recorded),
 		cmocka_unit_test(test_full_drops_oldest), cmocka_unit_test(test_script),
 		cmocka_unit_test(test_rule_text),      cmocka_unit_test(test_find_existing),
-		cmocka_unit_test(test_write_merges),
+		cmocka_unit_test(test_write_merges),   cmocka_unit_test(test_write_whole_no_symlink),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
