@@ -35,8 +35,10 @@ int config_locate(char *path, size_t len, uid_t *uid, gid_t *gid);
 
 /* Read path into out. A missing file is an empty one unless must_exist.
  * Returns 0, or -1 with "PATH:LINE: what is wrong" (or why it cannot be
- * read) in err. A file not owned by uid or root is refused. */
-int config_read(const char *path, int must_exist, uid_t uid, struct config_file *out, char *err, size_t len);
+ * read) in err. A file not owned by uid or root is refused. Opened with
+ * uid:gid's rights (root's stand aside for it, see config.c). */
+int config_read(const char *path, int must_exist, uid_t uid, gid_t gid, struct config_file *out, char *err,
+		size_t len);
 
 void config_free(struct config_file *f);
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/fsuid.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -68,12 +69,58 @@ static int parse_line(char *line, struct config_entry *e, char *what, size_t len
 	return 0;
 }
 
-int config_read(const char *path, int must_exist, uid_t uid, struct config_file *out, char *err, size_t len)
+/* Do the file work of this thread as uid:gid (setfsuid is the thread's
+ * own): under sudo the invoking user's file is read and written with that
+ * user's rights, so a symlink they put in the path leads only where they
+ * could go themselves, and what is made is theirs from the start (no
+ * chown after mkdir, a race). Going from fsuid 0 to another drops the
+ * file capabilities (CAP_DAC_OVERRIDE...) for as long. Returns 0, or -EPERM
+ * when the kernel did not take it. */
+struct fs_ids {
+	uid_t uid;
+	gid_t gid;
+	int changed;
+};
+
+static int as_user(uid_t uid, gid_t gid, struct fs_ids *was)
+{
+	was->changed = 0;
+	if (geteuid() != 0 || uid == 0)
+		return 0;
+	was->gid = (gid_t)setfsgid(gid);
+	was->uid = (uid_t)setfsuid(uid);
+	was->changed = 1;
+	/* setfsuid returns the old value whatever happens: ask again */
+	if ((uid_t)setfsuid(uid) != uid || (gid_t)setfsgid(gid) != gid)
+		return -EPERM;
+	return 0;
+}
+
+static void as_before(const struct fs_ids *was)
+{
+	if (!was->changed)
+		return;
+	setfsuid(was->uid);
+	setfsgid(was->gid);
+}
+
+int config_read(const char *path, int must_exist, uid_t uid, gid_t gid, struct config_file *out, char *err,
+		size_t len)
 {
 	memset(out, 0, sizeof *out);
 	util_strlcpy(out->path, path, sizeof out->path);
-	/* O_NONBLOCK: a FIFO must not hang the start (it is refused below) */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	/* O_NONBLOCK: a FIFO must not hang the start (it is refused below).
+	 * Opened with the file's user's rights (as_user): under sudo a path
+	 * through that user's home reaches only what they can read. */
+	struct fs_ids was;
+	int fd = -1;
+	if (as_user(uid, gid, &was) == 0)
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	else
+		errno = EPERM;
+	int open_errno = errno;
+	as_before(&was);
+	errno = open_errno;
 	if (fd < 0) {
 		/* The default place may lie in another user's home (sudo -u
 		 * with HOME left as it was): not there for this user. */
@@ -151,9 +198,9 @@ void config_free(struct config_file *f)
 	f->n = 0;
 }
 
-/* mkdir -p of the file's directory, each new directory 0700 and owned
- * by uid:gid. */
-static int make_dirs(const char *path, uid_t uid, gid_t gid)
+/* mkdir -p of the file's directory, each new directory 0700 (made as the
+ * file's user: see as_user). */
+static int make_dirs(const char *path)
 {
 	char dir[4096];
 	util_strlcpy(dir, path, sizeof dir);
@@ -165,16 +212,11 @@ static int make_dirs(const char *path, uid_t uid, gid_t gid)
 		if (*p != '/')
 			continue;
 		*p = '\0';
-		if (mkdir(dir, 0700) == 0 && chown(dir, uid, gid) != 0)
-			return -errno;
+		(void)mkdir(dir, 0700); /* EEXIST, or EACCES above the user's home */
 		*p = '/';
 	}
-	if (mkdir(dir, 0700) == 0) {
-		if (chown(dir, uid, gid) != 0)
-			return -errno;
-	} else if (errno != EEXIST) {
+	if (mkdir(dir, 0700) != 0 && errno != EEXIST)
 		return -errno;
-	}
 	return 0;
 }
 
@@ -194,17 +236,17 @@ static int saved_key(const char *line, const char *const *keys, size_t n)
 	return 0;
 }
 
-int config_save(const char *path, const char *const *keys, const char *const *values, size_t n, uid_t uid, gid_t gid,
-		char *err, size_t len)
+static int save(const char *path, const char *const *keys, const char *const *values, size_t n, char *err,
+		size_t len)
 {
-	int rc = make_dirs(path, uid, gid);
+	int rc = make_dirs(path);
 	if (rc < 0) {
 		util_fmt(err, len, "cannot make the directory of %s: %s", path, strerror(-rc));
 		return rc;
 	}
 	char tmp[4200];
 	util_fmt(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
 		rc = -errno;
@@ -214,7 +256,10 @@ int config_save(const char *path, const char *const *keys, const char *const *va
 		return rc;
 	}
 	/* The lines of the old file that are not saved keys stay as they were. */
-	FILE *old = fopen(path, "re");
+	int ofd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	FILE *old = ofd >= 0 ? fdopen(ofd, "re") : NULL;
+	if (ofd >= 0 && !old)
+		close(ofd);
 	char line[1200];
 	while (old && fgets(line, sizeof line, old))
 		if (!saved_key(line, keys, n))
@@ -223,7 +268,7 @@ int config_save(const char *path, const char *const *keys, const char *const *va
 		fclose(old);
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, values[i] ? "%s %s\n" : "%s\n", keys[i], values[i] ? values[i] : "");
-	if (fflush(f) != 0 || fsync(fileno(f)) != 0 || fchown(fileno(f), uid, gid) != 0) {
+	if (fflush(f) != 0 || fsync(fileno(f)) != 0) {
 		rc = -errno;
 		fclose(f);
 		unlink(tmp);
@@ -238,4 +283,17 @@ int config_save(const char *path, const char *const *keys, const char *const *va
 		return rc;
 	}
 	return 0;
+}
+
+int config_save(const char *path, const char *const *keys, const char *const *values, size_t n, uid_t uid, gid_t gid,
+		char *err, size_t len)
+{
+	struct fs_ids was;
+	int rc = as_user(uid, gid, &was);
+	if (rc < 0)
+		util_fmt(err, len, "cannot act as uid %u to write %s", (unsigned)uid, path);
+	else
+		rc = save(path, keys, values, n, err, len);
+	as_before(&was);
+	return rc;
 }

@@ -653,7 +653,7 @@ static int read_config(int argc, char **argv, struct options *o, char *err, size
 		return -1;
 	struct config_file f;
 	char why[512];
-	if (config_read(path, given != NULL, o->config_uid, &f, why, sizeof why) < 0) {
+	if (config_read(path, given != NULL, o->config_uid, o->config_gid, &f, why, sizeof why) < 0) {
 		snprintf(err, len, "%s (--no-config skips it)", why);
 		return -1;
 	}

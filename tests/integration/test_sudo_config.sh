@@ -5,10 +5,14 @@
 # harmless ones (delay) and refuses, naming the file, the line and the
 # option, every one that would have root run their command, write or read
 # a path they name, or change a kernel setting: nothing is run, written or
-# changed.
+# changed. W in the full screen writes the file with the user's rights: a
+# ~/.config/iosched-top that is a symlink to a root-owned directory gets
+# nothing in it, and a config that is a symlink to a root-only file is not
+# copied into a file of the user's.
 . "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../lib/tmux.sh"
 need_root
-need_cmd useradd userdel
+need_cmd useradd userdel tmux
 setup_scratch
 
 U=iosched-t$$
@@ -36,5 +40,29 @@ for line in "record $SCRATCH/evil.rec" "prometheus-textfile $SCRATCH/evil.prom" 
 		fail "'$line' from the user's file: exit $rc: $(cat "$SCRATCH/err")"
 done
 for f in evil.rec evil.prom ran evil.rules; do [ -e "$SCRATCH/$f" ] && fail "$f was made"; done
+
+# W, with the user's config directory a symlink to a directory of root's
+mkdir -m 755 "$SCRATCH/rootdir"
+rm -rf "$H/.config/iosched-top"
+ln -s "$SCRATCH/rootdir" "$H/.config/iosched-top"
+chown -h "$U:" "$H/.config/iosched-top"
+tmux_start "SUDO_USER=$U SUDO_UID=$uid SUDO_GID=$gid $BIN --no-probe -d 0.5"
+wait_for "Processes \(all disks\)" 10 || fail "the full screen did not start"
+keys W
+wait_for "cannot (write|make)" 5 || fail "W did not refuse: $(screen | tail -n 2)"
+keys q
+wait_exit > /dev/null
+[ -z "$(ls -A "$SCRATCH/rootdir")" ] || fail "W wrote into root's directory: $(ls -la "$SCRATCH/rootdir")"
+# and with config a symlink to a root-only file
+rm "$H/.config/iosched-top"; mkdir "$H/.config/iosched-top"; chown "$U:" "$H/.config/iosched-top"
+printf 'root secret\n' > "$SCRATCH/secret"; chmod 600 "$SCRATCH/secret"
+ln -s "$SCRATCH/secret" "$H/.config/iosched-top/config"; chown -h "$U:" "$H/.config/iosched-top/config"
+# (read with the user's rights, through no symlink: refused at the start,
+# so W never has its text to keep)
+run -b -n 1 --no-probe > /dev/null 2> "$SCRATCH/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "config: Too many levels of symbolic links" "$SCRATCH/err" ||
+	fail "a config that is a symlink to a root-only file: exit $rc: $(cat "$SCRATCH/err")"
+[ "$(cat "$SCRATCH/secret")" = "root secret" ] || fail "the root-only file changed"
 note "$(cat "$SCRATCH/err")"
 echo "PASS"

@@ -32,7 +32,7 @@ static void lines_and_errors(void **state)
 	snprintf(path, sizeof path, "%s/c1", dir);
 	write_file(path, "# comment\n\ntheme stream\n--delay = 0.5   # trailing\nno-mouse\n");
 	struct config_file f;
-	assert_int_equal(config_read(path, 1, getuid(), &f, err, sizeof err), 0);
+	assert_int_equal(config_read(path, 1, getuid(), getgid(), &f, err, sizeof err), 0);
 	assert_int_equal(f.n, 3);
 	assert_string_equal(f.e[0].name, "theme");
 	assert_string_equal(f.e[0].value, "stream");
@@ -44,15 +44,15 @@ static void lines_and_errors(void **state)
 	config_free(&f);
 	/* Missing: fine unless it must exist. */
 	snprintf(path, sizeof path, "%s/none", dir);
-	assert_int_equal(config_read(path, 0, getuid(), &f, err, sizeof err), 0);
+	assert_int_equal(config_read(path, 0, getuid(), getgid(), &f, err, sizeof err), 0);
 	assert_int_equal(f.n, 0);
-	assert_int_equal(config_read(path, 1, getuid(), &f, err, sizeof err), -1);
+	assert_int_equal(config_read(path, 1, getuid(), getgid(), &f, err, sizeof err), -1);
 	assert_non_null(strstr(err, "No such file"));
 	/* Owned by someone else: refused (a uid that is not ours nor root). */
 	snprintf(path, sizeof path, "%s/c1", dir);
 	if (getuid() == 0) {
 		assert_int_equal(chown(path, 4242, 4242), 0);
-		assert_int_equal(config_read(path, 1, 0, &f, err, sizeof err), -1);
+		assert_int_equal(config_read(path, 1, 0, 0, &f, err, sizeof err), -1);
 		assert_non_null(strstr(err, "owned by uid 4242"));
 	}
 }
@@ -74,7 +74,7 @@ static void save_keeps_other_lines(void **state)
 	const char *k2[] = {"theme"}, *v2[] = {"stream"};
 	assert_int_equal(config_save(path, k2, v2, 1, getuid(), getgid(), err, sizeof err), 0);
 	struct config_file c;
-	assert_int_equal(config_read(path, 1, getuid(), &c, err, sizeof err), 0);
+	assert_int_equal(config_read(path, 1, getuid(), getgid(), &c, err, sizeof err), 0);
 	assert_int_equal(c.n, 3);
 	assert_string_equal(c.e[0].name, "delay");
 	assert_string_equal(c.e[1].name, "no-mouse");
