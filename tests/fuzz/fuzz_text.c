@@ -10,23 +10,47 @@
  *   taskstats  taskstats netlink payloads (binary)
  *   jsonv      recording lines (--replay)
  *   theme      theme files
+ *   replay     a whole recording through the replay reader (a memfd file)
+ *   config     a configuration file through config_read
+ *   udevrules  a rules file through the rules scanner (P) and the rewrite
+ *              of this tool's block in it
  * A crash, a sanitizer report or a leak fails the run. */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
+#include "config.h"
 #include "diskstats.h"
 #include "jsonv.h"
 #include "procs.h"
 #include "psi.h"
+#include "replay.h"
+#include "sample.h"
 #include "sched.h"
 #include "taskstats.h"
 #include "theme.h"
+#include "udevrule.h"
 #include "util.h"
 #include "writeback.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The input as a file the readers open by path (a memfd: no disk). */
+static int as_file(const uint8_t *data, size_t size, char *path, size_t len)
+{
+	int fd = memfd_create("fuzz", MFD_CLOEXEC);
+	if (fd < 0 || write(fd, data, size) != (ssize_t)size) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	snprintf(path, len, "/proc/self/fd/%d", fd);
+	return fd;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -76,6 +100,46 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct theme th;
 	char err[512];
 	(void)theme_parse(text, "fuzz", &th, err, sizeof err);
+#elif defined(FUZZ_replay)
+	char path[64], err[512];
+	int fd = size <= (1u << 20) ? as_file(data, size, path, sizeof path) : -1; /* bounded input */
+	struct replay *r;
+	if (fd >= 0 && replay_open(&r, path, err, sizeof err) == 0) {
+		struct sample s = {0};
+		for (int i = 0; i < 64 && replay_next(r, &s, err, sizeof err) == 1; i++)
+			;
+		sample_free(&s);
+		replay_close(r);
+	}
+	if (fd >= 0)
+		close(fd);
+#elif defined(FUZZ_config)
+	char path[64], err[512];
+	int fd = size <= (1u << 17) ? as_file(data, size, path, sizeof path) : -1;
+	struct config_file f;
+	if (fd >= 0 && config_read(path, 1, getuid(), getgid(), &f, err, sizeof err) == 0)
+		config_free(&f);
+	if (fd >= 0)
+		close(fd);
+#elif defined(FUZZ_udevrules)
+	/* the scanner reads *.rules in a directory; the rewrite keeps every
+	 * line but this tool's block */
+	char dir[] = "/tmp/fuzz-udev.XXXXXX", file[96], err[512];
+	if (size <= (1u << 17) && mkdtemp(dir)) {
+		snprintf(file, sizeof file, "%s/60-fuzz.rules", dir);
+		FILE *o = fopen(file, "w");
+		if (o) {
+			fwrite(data, 1, size, o);
+			fclose(o);
+			const char *dirs[] = {dir, NULL};
+			struct udevrule_ident id = {.name = "sda"};
+			struct udevrule_found found[8];
+			(void)udevrule_find(dirs, &id, found, 8);
+			(void)udevrule_write(file, &id, "RULE", err, sizeof err);
+			unlink(file);
+		}
+		rmdir(dir);
+	}
 #else
 #error "define FUZZ_<target>"
 #endif
