@@ -5,8 +5,13 @@
 #  - count fio's reads within 2 %: fio's read syscalls in the same interval
 #    come from the same JSON row (read_calls_per_s, from /proc/PID/io syscr), so
 #    both figures cover exactly the same seconds;
-#  - put p50 within 35 % of fio's clat p50 over the same seconds (the block
-#    layer leaves out the system call and the wake-up, so it reads lower).
+#  - put p50 between half of fio's clat p50 over the same seconds and 10 %
+#    above it: the block layer leaves out the system call and the wake-up,
+#    so it reads lower, never higher (but for a bucket's width and the
+#    interval's edges). How much lower is the CPU's doing: 0.78-0.80 of
+#    fio's on an idle machine, 0.63 in a slow spell of a quiet run (11k
+#    reads in 5 s instead of 34k: 267 us against 422 us, f85175c), where
+#    a fixed 35 % failed.
 #    fio logs each read's clat with its wall-clock time (log_unix_epoch), so
 #    its p50 is taken over exactly the JSON intervals compared: a whole-run
 #    p50 once read 142 us against 206 us in five seconds when the machine
@@ -61,7 +66,8 @@ note "reads over 5 s: fio syscalls $sys  block layer $blk"
 note "p50 over the same 5 s: block layer $p50 us  fio clat $fio_p50 us"
 [ "$sys" -gt 1000 ] || fail "fio did too few reads ($sys) for the comparison"
 within "$blk" "$sys" 2 || fail "block-layer count $blk not within 2 % of fio's $sys reads"
-within "$p50" "$fio_p50" 35 || fail "block-layer p50 $p50 us not within 35 % of fio's clat p50 $fio_p50 us"
+awk -v b="$p50" -v f="$fio_p50" 'BEGIN { exit !(b >= 0.5 * f && b <= 1.1 * f) }' ||
+	fail "block-layer p50 $p50 us not within 0.5-1.1 of fio's clat p50 $fio_p50 us"
 # Nothing of fio's was charged as a write, and the disk's in-flight list
 # is a list (fio has at most one request out at a time).
 jq -e --argjson pid "$FIO" '(.procs[] | select(.pid == $pid) | .blk | map(select(.op == "write")) | length) == 0' \
