@@ -22,5 +22,6 @@ grep -q "ERROR SUMMARY: 0 errors" "$SCRATCH/vg" || fail "valgrind reported error
 # It really ran what it should have: probe figures, processes, block latency.
 [ "$(grep -c "^$N " "$SCRATCH/out")" -ge 25 ] || fail "too few intervals under valgrind"
 grep -q "READ p50/p99" "$SCRATCH/out" || fail "block latency never came on under valgrind"
-grep -qE "^$N .* [0-9.]+(us|ms) +[0-9.]+(us|ms) " "$SCRATCH/out" || fail "no probe p50/p99 of $N under valgrind"
+grep -qE "^$N .* [0-9.]+(us|ms) +[0-9.]+(us|ms) " "$SCRATCH/out" ||
+	fail "no probe p50/p99 of $N under valgrind; its last rows: $(grep "^$N " "$SCRATCH/out" | tail -n 3 | tr -s ' ')"
 echo "PASS"
