@@ -35,14 +35,8 @@ int procexit_add(struct procexit *x, const struct ts_record *r, double now)
 	int pid = (int)(r->tgid ? r->tgid : r->pid);
 	struct procexit_proc *e = find(x, pid);
 	if (!e) {
-		if (x->n == x->cap) {
-			size_t cap = x->cap ? x->cap * 2 : 64;
-			struct procexit_proc *v = realloc(x->v, cap * sizeof *v);
-			if (!v)
-				return -ENOMEM;
-			x->v = v;
-			x->cap = cap;
-		}
+		if (util_grow((void **)&x->v, &x->cap, x->n + 1, sizeof *x->v) < 0)
+			return -ENOMEM;
 		e = &x->v[x->n++];
 		memset(e, 0, sizeof *e);
 		e->pid = pid;

@@ -176,21 +176,26 @@ static int resolve_family(struct taskstats_conn *c)
 	return 0;
 }
 
+/* The socket of a connection, bound, with a receive timeout (a reply
+ * that never comes must not hang a refresh), and the family looked up.
+ * Returns 0 or a negative errno (c->fd is -1 or open either way). */
+static int conn_open(struct taskstats_conn *c)
+{
+	c->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	struct sockaddr_nl me = {.nl_family = AF_NETLINK};
+	struct timeval tv = {.tv_sec = 0, .tv_usec = 200000};
+	if (c->fd < 0 || bind(c->fd, (struct sockaddr *)&me, sizeof me) < 0 ||
+	    setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) < 0)
+		return -errno;
+	return resolve_family(c);
+}
+
 int taskstats_open(struct taskstats_conn **out)
 {
 	struct taskstats_conn *c = calloc(1, sizeof *c);
 	if (!c)
 		return -ENOMEM;
-	c->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
-	struct sockaddr_nl me = {.nl_family = AF_NETLINK};
-	/* A reply that never comes must not hang a refresh. */
-	struct timeval tv = {.tv_sec = 0, .tv_usec = 200000};
-	int rc = 0;
-	if (c->fd < 0 || bind(c->fd, (struct sockaddr *)&me, sizeof me) < 0 ||
-	    setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) < 0)
-		rc = -errno;
-	if (rc == 0)
-		rc = resolve_family(c);
+	int rc = conn_open(c);
 	if (rc < 0) {
 		if (c->fd >= 0)
 			close(c->fd);
@@ -264,17 +269,11 @@ int taskstats_listen(const char *cpus, struct taskstats_listener **out)
 	if (!l)
 		return -ENOMEM;
 	struct taskstats_conn *c = &l->c;
-	c->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
-	struct sockaddr_nl me = {.nl_family = AF_NETLINK};
-	struct timeval tv = {.tv_sec = 0, .tv_usec = 200000};
-	int size = LISTEN_RCVBUF, rc = 0;
-	if (c->fd < 0 || bind(c->fd, (struct sockaddr *)&me, sizeof me) < 0 ||
-	    setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) < 0)
-		rc = -errno;
+	int size = LISTEN_RCVBUF;
+	int rc = conn_open(c);
+	/* SO_RCVBUFFORCE as root; else what rmem_max allows */
 	if (rc == 0 && setsockopt(c->fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof size) < 0)
-		setsockopt(c->fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof size); /* what rmem_max allows */
-	if (rc == 0)
-		rc = resolve_family(c);
+		setsockopt(c->fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof size);
 	util_strlcpy(l->cpus, cpus, sizeof l->cpus);
 	if (rc == 0)
 		rc = register_cpus(c, TASKSTATS_CMD_ATTR_REGISTER_CPUMASK, l->cpus);
