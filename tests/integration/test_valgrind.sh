@@ -22,6 +22,19 @@ grep -q "ERROR SUMMARY: 0 errors" "$SCRATCH/vg" || fail "valgrind reported error
 # It really ran what it should have: probe figures, processes, block latency.
 [ "$(grep -c "^$N " "$SCRATCH/out")" -ge 25 ] || fail "too few intervals under valgrind"
 grep -q "READ p50/p99" "$SCRATCH/out" || fail "block latency never came on under valgrind"
-grep -qE "^$N .* [0-9.]+(us|ms) +[0-9.]+(us|ms) " "$SCRATCH/out" ||
-	fail "no probe p50/p99 of $N under valgrind; its last rows: $(grep "^$N " "$SCRATCH/out" | tail -n 3 | tr -s ' ')"
+# The probe's p50 must show. Its p99 needs 100 reads in the 10 s window,
+# and valgrind runs one thread at a time: on a busy machine the probe thread
+# can get fewer turns than that (seen once in a loaded suite run). So p99 is
+# required wherever the disk's own r/s (the probe is its only reader) summed
+# over the last 10 rows reaches 120, a fifth above what p99 needs.
+grep "^$N " "$SCRATCH/out" |
+	grep -oE ' [0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +([0-9.]+(us|ms|s)|-) +([0-9.]+(us|ms|s)|-) ' |
+	awk '{ print $1, $6, $7 }' > "$SCRATCH/rows"
+[ "$(grep -c "^$N " "$SCRATCH/out")" -eq "$(wc -l < "$SCRATCH/rows")" ] || fail "cannot read the r/s, p50, p99 columns"
+grep -qE ' [0-9.]+(us|ms) ' "$SCRATCH/rows" ||
+	fail "no probe p50 of $N under valgrind; its last rows: $(grep "^$N " "$SCRATCH/out" | tail -n 3 | tr -s ' ')"
+awk '{ rs[NR] = $1; sum += $1; if (NR > 10) sum -= rs[NR - 10]
+	if (NR >= 10 && sum >= 120) { due++; if ($3 == "-") bad = bad " row " NR } }
+	END { printf "  p99 due in %d rows\n", due; if (bad != "") { print "  no p99 in" bad; exit 1 } }' "$SCRATCH/rows" ||
+	fail "p99 missing where 120 probe reads were in the window; rows (r/s p50 p99): $(tr '\n' ';' < "$SCRATCH/rows")"
 echo "PASS"
