@@ -13,6 +13,7 @@
 
 struct outputs {
 	struct recorder *rec;      /* NULL: not recording */
+	const char *rec_path;      /* for messages */
 	const char *prom_path;     /* NULL: no Prometheus file */
 	struct prom_state prom;
 	size_t max_procs;          /* processes kept in the recording besides the active ones */
@@ -22,8 +23,9 @@ struct outputs {
  * tick. Returns 0, or a negative errno with "--record FILE: why" in err. */
 int outputs_open(struct outputs *out, const struct options *o, char *err, size_t len);
 
-/* Write sample s to every output. On a failure that output is closed
- * (the run goes on without it) and err says why; returns a negative errno. */
+/* Write sample s to every output. On a failure that output is closed,
+ * err says which and why, and a negative errno is returned: the callers
+ * (batch and full-screen) end the run on it, through their usual clean-up. */
 int outputs_tick(struct outputs *out, const struct sample *s, char *err, size_t len);
 
 void outputs_close(struct outputs *out);

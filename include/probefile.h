@@ -24,8 +24,8 @@ int probefile_whole_disk(dev_t dev, char *disk, size_t len);
 /* The whole disk holding the filesystem that path is on. */
 int probefile_disk_of_path(const char *path, char *disk, size_t len);
 
-/* Choose where the probe file for disk goes: /var/tmp/iosched-top when
- * /var/tmp is on that disk, else "<mountpoint>/.iosched-top" of the first
+/* Choose where the probe file for disk goes: /var/tmp/iosched-top-UID when
+ * /var/tmp is on that disk, else "<mountpoint>/.iosched-top-UID" of the first
  * writable mount on it. Writes the full file path. Returns 0, or -ENOENT
  * with a reason in why. */
 int probefile_locate(const char *disk, char *path, size_t len, char *why, size_t wlen);
@@ -55,9 +55,22 @@ int probefile_prepare(const char *path, uint64_t size, int own_dir, probefile_pr
 
 /* Remove the temporaries that runs killed while writing a probe file
  * left beside path: in the tool's own directory (own_dir) any probe
- * file's, in a user's directory only path's. Each is reported. Returns
- * how many were removed. */
+ * file's, and the private directories of killed runs beside it
+ * (probefile_private_dir); in a user's directory only path's. Each is
+ * reported. Returns how many were removed. */
 int probefile_sweep(const char *path, int own_dir, scratch_report report, void *ctx);
+
+/* Where the tool's own directory for path was made by someone else (in
+ * /var/tmp any user can make "iosched-top-0" first, to turn root's probe
+ * off), a fresh private directory beside it for this run only: DIR.XXXXXX
+ * (scratch.h: random name, 0700, locked while in use), with path's file
+ * name in it, into out. Returns the lock's descriptor, to hand to
+ * probefile_private_remove when the probe ends; or a negative errno with
+ * why. A killed run's directory goes in the next run's probefile_sweep. */
+int probefile_private_dir(const char *path, char *out, size_t len, char *why, size_t wlen);
+
+/* Remove the probe file at path, its private directory, and the lock. */
+void probefile_private_remove(const char *path, int lock_fd);
 
 /* Check that an existing file can serve as a probe file: regular, not
  * sparse, at least min bytes. Returns 0 or -EINVAL with why. */

@@ -11,12 +11,13 @@
 # so the next test starts clean. At the end it checks once more, over the
 # whole run.
 #
-# Usage: tests/run-all.sh [unit|system|all]
+# Usage: tests/run-all.sh [unit|system|fuzz|all]
 #   TEST_SEED=N      repeat the order of an earlier run (its seed is printed)
 #   TEST_ONLY=ERE    run only the tests whose label matches
 #   TEST_TIMEOUT=S   seconds a test may take (default 600), then SIGTERM
 #   TEST_GLOB=...    the system tests to run (default: tests/integration and
 #                    tests/tui; the suite's own test points it elsewhere)
+#   FUZZ_CHECK_SECS=S  seconds each libFuzzer harness runs (default 10)
 #   TEST_BINS=...    the binaries the system tests run against (default:
 #                    iosched-top build/san/iosched-top)
 set -u
@@ -157,6 +158,16 @@ if [ "$what" = unit ] || [ "$what" = all ]; then
 		LABELS+=("unit ${t#build/}") CMDS+=("$t") BINS+=("")
 	done
 fi
+# Each libFuzzer harness (make fuzz-build) for a few seconds on its seed
+# corpus: a regression in a reader of the tool's own files or the kernel's
+# text shows here; `make fuzz` runs them for minutes.
+if [ "$what" = fuzz ] || [ "$what" = all ]; then
+	# One per seed corpus: a harness that was not built fails as missing.
+	for t in tests/fuzz/corpus/*/; do
+		t=$(basename "$t")
+		LABELS+=("fuzz $t") CMDS+=("tests/fuzz/run-one.sh $t ${FUZZ_CHECK_SECS:-10}") BINS+=("build/fuzz/fuzz_$t")
+	done
+fi
 if [ "$what" = system ] || [ "$what" = all ]; then
 	for bin in ${TEST_BINS:-iosched-top build/san/iosched-top}; do
 		for t in ${TEST_GLOB:-tests/integration/test_*.sh tests/tui/test_*.sh}; do
@@ -176,14 +187,15 @@ for i in "${ORDER[@]}"; do
 	n=$((n + 1))
 	dir=$SUITE/logs/$n
 	mkdir "$dir"
-	if [ ! -x "$cmd" ] || { [ -n "$bin" ] && [ ! -x "$bin" ]; }; then
+	read -ra argv <<< "$cmd" # a path of the repository's and plain words
+	if [ ! -x "${argv[0]}" ] || { [ -n "$bin" ] && [ ! -x "$bin" ]; }; then
 		echo "FAIL  $label: ${bin:-$cmd} missing (run make check)"
 		fail=$((fail + 1)) failed="$failed $label" table+=("$label|FAIL|0")
 		continue
 	fi
 	t0=$(date +%s.%N)
 	IOSCHED_BIN=$bin ASAN_OPTIONS="$ASAN_BASE:log_path=$dir/asan" UBSAN_OPTIONS="$UBSAN_BASE:log_path=$dir/ubsan" \
-		timeout -k 30 "$TIMEOUT" "$cmd" > "$dir/out" 2>&1 < /dev/null 9>&-
+		timeout -k 30 "$TIMEOUT" "${argv[@]}" > "$dir/out" 2>&1 < /dev/null 9>&-
 	rc=$?
 	secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 	[ $rc -eq 124 ] && echo "FAIL: no end after $TIMEOUT s (TEST_TIMEOUT)" >> "$dir/out"

@@ -60,6 +60,7 @@ struct probe {
 	double autoclear_checked;  /* mono time it was last read */
 	int detaching;             /* it was seen on: the probe ends */
 	uint64_t span;             /* bytes that can be read */
+	int private_lock;          /* >= 0: cfg.file is in a directory made for this run */
 	struct prng rng;
 };
 
@@ -132,16 +133,51 @@ static int on_progress(void *ctx, int pct)
 	return stop;
 }
 
+/* The tool's directory for the file was made by someone else (why says
+ * so): rather than let any user turn the probe off that way, a directory
+ * of this run's own beside it (probefile_private_dir), said in the status,
+ * removed when the probe ends. */
+static int prepare_private(struct probe *p, char *why, size_t wlen)
+{
+	char path[sizeof p->cfg.file], refused[200];
+	util_strlcpy(refused, why, sizeof refused);
+	char *cut = strstr(refused, ": someone else made it");
+	if (cut)
+		*cut = '\0';
+	int lock = probefile_private_dir(p->cfg.file, path, sizeof path, why, wlen);
+	if (lock < 0)
+		return lock;
+	int rc = probefile_prepare(path, p->cfg.file_size, 1, on_progress, p, why, wlen);
+	if (rc < 0) {
+		probefile_private_remove(path, lock);
+		return rc;
+	}
+	p->private_lock = lock;
+	util_strlcpy(p->cfg.file, path, sizeof p->cfg.file);
+	pthread_mutex_lock(&p->mu);
+	char first[sizeof p->st.why]; /* why the node was not read, kept */
+	util_strlcpy(first, p->st.why, sizeof first);
+	if ((cut = strstr(first, "; reads ")))
+		*cut = '\0';
+	util_strlcpy(p->st.path, path, sizeof p->st.path);
+	util_fmt(p->st.why, sizeof p->st.why, "%s; %s; reads %s, made for this run", first, refused, path);
+	pthread_mutex_unlock(&p->mu);
+	return 0;
+}
+
 /* File mode: make sure the file exists whole, then open it for direct reads. */
 static int open_file(struct probe *p)
 {
 	char why[256] = "";
 	int rc;
-	if (p->cfg.file_is_users && access(p->cfg.file, F_OK) == 0)
+	if (p->cfg.file_is_users && access(p->cfg.file, F_OK) == 0) {
 		rc = probefile_check(p->cfg.file, p->cfg.io_size, why, sizeof why);
-	else
+	} else {
 		rc = probefile_prepare(p->cfg.file, p->cfg.file_size, !p->cfg.file_is_users, on_progress, p,
 				       why, sizeof why);
+		if (rc == -EPERM && !p->cfg.file_is_users)
+			rc = prepare_private(p, why, sizeof why);
+	}
 	if (rc < 0) {
 		end_with(p, "probe file: %s", why);
 		return rc;
@@ -428,6 +464,9 @@ static void close_fd(struct probe *p)
 	if (p->fd >= 0)
 		close(p->fd);
 	p->fd = -1;
+	if (p->private_lock >= 0)
+		probefile_private_remove(p->cfg.file, p->private_lock);
+	p->private_lock = -1;
 }
 
 static void *probe_main(void *arg)
@@ -515,6 +554,7 @@ int probe_start(const struct probe_config *cfg, struct probe **out, char *err, s
 		return -ENOMEM;
 	p->cfg = *cfg;
 	p->fd = -1;
+	p->private_lock = -1;
 	p->st.rate_hz = cfg->rate_hz;
 	p->st.state = PROBE_PREPARING;
 	latwin_init(&p->win);

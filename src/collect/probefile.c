@@ -336,6 +336,33 @@ static int fill(int fd, uint64_t size, probefile_progress cb, void *ctx, char *w
 	return rc;
 }
 
+/* path's directory and file name, each into its buffer. */
+static void split_path(const char *path, char *dir, size_t dlen, char *base, size_t blen)
+{
+	char tmp[PATH_MAX];
+	util_strlcpy(tmp, path, sizeof tmp);
+	util_strlcpy(base, basename(tmp), blen);
+	util_strlcpy(tmp, path, sizeof tmp);
+	util_strlcpy(dir, dirname(tmp), dlen);
+}
+
+/* A probe file's name or its temporary's: what a private directory of a
+ * run (probefile_private_dir) may hold. */
+static int is_probe_file(const char *name, const void *arg)
+{
+	(void)arg;
+	size_t n = strlen(name);
+	return (n > 6 && strcmp(name + n - 6, ".probe") == 0) || scratch_is_tmp_of(name, NULL);
+}
+
+/* The prefix of the private directories made beside dir: "NAME." */
+static void private_prefix(const char *dir, char *parent, size_t plen, char *prefix, size_t xlen)
+{
+	char name[256];
+	split_path(dir, parent, plen, name, sizeof name);
+	snprintf(prefix, xlen, "%s.", name);
+}
+
 static void quiet(void *ctx, const char *line)
 {
 	(void)ctx;
@@ -345,13 +372,47 @@ static void quiet(void *ctx, const char *line)
 int probefile_sweep(const char *path, int own_dir, scratch_report report, void *ctx)
 {
 	char dir[PATH_MAX], base[256];
-	util_strlcpy(dir, path, sizeof dir);
-	util_strlcpy(base, basename(dir), sizeof base);
-	util_strlcpy(dir, path, sizeof dir);
-	util_strlcpy(dir, dirname(dir), sizeof dir);
+	split_path(path, dir, sizeof dir, base, sizeof base);
 	/* The tool's own directory holds only its files: any probe file's
 	 * temporary there is ours. In a user's directory only this file's. */
-	return scratch_sweep_files(dir, scratch_is_tmp_of, own_dir ? NULL : base, report, ctx);
+	int n = scratch_sweep_files(dir, scratch_is_tmp_of, own_dir ? NULL : base, report, ctx);
+	if (own_dir) {
+		/* Private directories of runs that were killed (their lock is free). */
+		char parent[PATH_MAX], prefix[270];
+		private_prefix(dir, parent, sizeof parent, prefix, sizeof prefix);
+		n += scratch_sweep_dirs(parent, prefix, is_probe_file, NULL, report, ctx);
+	}
+	return n;
+}
+
+int probefile_private_dir(const char *path, char *out, size_t len, char *why, size_t wlen)
+{
+	char dir[PATH_MAX], base[256], parent[PATH_MAX], prefix[270], made[PATH_MAX];
+	split_path(path, dir, sizeof dir, base, sizeof base);
+	private_prefix(dir, parent, sizeof parent, prefix, sizeof prefix);
+	int lock = scratch_dir_make(parent, prefix, made, sizeof made);
+	if (lock < 0) {
+		snprintf(why, wlen, "cannot make a private directory in %s: %s", parent, strerror(-lock));
+		return lock;
+	}
+	if (util_pathf(out, len, "%s/%s", made, base) < 0) {
+		rmdir(made);
+		close(lock);
+		snprintf(why, wlen, "%s/%s: path too long", made, base);
+		return -ENAMETOOLONG;
+	}
+	return lock;
+}
+
+void probefile_private_remove(const char *path, int lock_fd)
+{
+	char dir[PATH_MAX], base[256];
+	split_path(path, dir, sizeof dir, base, sizeof base);
+	/* Our 0700 directory, locked: nobody else can have put anything here,
+	 * and a temporary of a cancelled fill was already removed by it. */
+	unlink(path);
+	rmdir(dir);
+	close(lock_fd);
 }
 
 /* Create the temporary, locked while it is written (scratch.h): a sweep
@@ -406,10 +467,7 @@ int probefile_prepare(const char *path, uint64_t size, int own_dir, probefile_pr
 	if (!own_dir && probefile_check(path, size, why, wlen) == 0)
 		return 0;
 	char dir[PATH_MAX], base[256], tmp[300];
-	util_strlcpy(dir, path, sizeof dir);
-	util_strlcpy(base, basename(dir), sizeof base);
-	util_strlcpy(dir, path, sizeof dir);
-	util_strlcpy(dir, dirname(dir), sizeof dir);
+	split_path(path, dir, sizeof dir, base, sizeof base);
 	int dfd = own_dir ? own_dir_open(dir, why, wlen) : open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0) {
 		int e = own_dir ? dfd : -errno;

@@ -40,6 +40,7 @@ int outputs_open(struct outputs *out, const struct options *o, char *err, size_t
 			return rc;
 		out->prom_path = o->prom_file;
 	}
+	out->rec_path = o->record;
 	if (o->record)
 		return record_open(&out->rec, o->record, err, len);
 	return 0;
@@ -49,7 +50,7 @@ int outputs_tick(struct outputs *out, const struct sample *s, char *err, size_t 
 {
 	int rc = 0;
 	if (out->rec && (rc = record_write(out->rec, s, out->max_procs)) < 0) {
-		util_fmt(err, len, "--record: writing failed (%s); recording stopped", strerror(-rc));
+		util_fmt(err, len, "--record %s: writing failed (%s)", out->rec_path, strerror(-rc));
 		record_close(out->rec);
 		out->rec = NULL;
 		return rc;

@@ -60,6 +60,7 @@ struct tui {
 	int quit;
 	int utf8;
 	char msg[256];                  /* status bar message ... */
+	char fatal[320];                /* why the run ended on its own, said after endwin */
 	double msg_until;               /* ... shown until this mono time */
 	double ctl_seen;                /* the control result last announced */
 	int pick;                       /* picker: cursor */
@@ -1644,8 +1645,13 @@ static int collect(struct tui *t)
 		announce(t);
 		procpane_arrange(&t->pp, &t->s);
 		char err[320];
-		if (outputs_tick(t->outs, &t->s, err, sizeof err) < 0)
-			say(t, err);
+		/* A recording or metrics file that can no longer be written
+		 * ends the run as in batch mode: a status line would scroll
+		 * away while the data silently stopped. */
+		if (outputs_tick(t->outs, &t->s, err, sizeof err) < 0) {
+			util_fmt(t->fatal, sizeof t->fatal, "%s; stopped", err);
+			t->quit = 1;
+		}
 	}
 	return rc;
 }
@@ -1759,6 +1765,11 @@ int tui_run(const struct options *o, struct sampler *smp, struct control *ctl, s
 	coldstart_cancel(&t->cs);
 	ab_result_free(&t->abres);
 	free(t->report);
+	if (t->fatal[0]) {
+		fprintf(stderr, "iosched-top: %s\n", t->fatal);
+		if (rc == 0)
+			rc = 1;
+	}
 	sample_free(&t->s);
 	procpane_free(&t->pp);
 	free(t);

@@ -68,8 +68,11 @@ if [ -e "/sys/block/$root" ] && ! dd if="/dev/$root" of=/dev/null bs=4k count=1 
 	# Another user's directory where root's goes (issue 17), in a mount
 	# namespace of this test's with a /var/tmp of its own: nobody makes
 	# iosched-top-0 with a whole probe file in it. Root does not take that
-	# file (its figures would be nobody's to make) and says why; with the
-	# directory gone, root makes its own, 0700, and probes.
+	# file (its figures would be nobody's to make), nor is its probe turned
+	# off: it reads a file in a private directory made for the run
+	# (iosched-top-0.XXXXXX), says so, and removes it at the end. A run
+	# killed with SIGKILL leaves that directory; the next run removes it and
+	# says so. With the planted directory gone, root makes its own, 0700.
 	if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null && command -v setpriv >/dev/null; then
 		mkdir -m 1777 "$SCRATCH/vt"
 		unshare -m sh -c '
@@ -77,20 +80,35 @@ if [ -e "/sys/block/$root" ] && ! dd if="/dev/$root" of=/dev/null bs=4k count=1 
 			setpriv --reuid=65534 --regid=65534 --clear-groups sh -c \
 				"mkdir -m 755 /var/tmp/iosched-top-0 && dd if=/dev/urandom of=/var/tmp/iosched-top-0/$2.probe bs=1M count=32 status=none"
 			sha256sum < /var/tmp/iosched-top-0/$2.probe > /var/tmp/planted.sha
-			"$3" --json -d 0.5 -n 2 --disk "$2" --probe "$2" --probe-file-size 32M > /var/tmp/a.json 2> /var/tmp/a.err
+			"$3" --json -d 0.5 -n 3 --disk "$2" --probe "$2" --probe-file-size 32M > /var/tmp/a.json 2> /var/tmp/a.err
 			sha256sum < /var/tmp/iosched-top-0/$2.probe > /var/tmp/after.sha
+			ls -d /var/tmp/iosched-top-0.* > /var/tmp/a.left 2>/dev/null
+			"$3" -b -d 0.5 --disk "$2" --probe "$2" --probe-file-size 32M > /dev/null 2>&1 &
+			pid=$!
+			for _ in $(seq 100); do ls /var/tmp/iosched-top-0.*/$2.probe > /dev/null 2>&1 && break; sleep 0.1; done
+			kill -9 $pid; wait $pid
+			ls -d /var/tmp/iosched-top-0.* > /var/tmp/k.left 2>/dev/null
+			"$3" --json -d 0.5 -n 2 --disk "$2" --probe "$2" --probe-file-size 32M > /var/tmp/c.json 2> /var/tmp/c.err
+			ls -d /var/tmp/iosched-top-0.* > /var/tmp/c.left 2>/dev/null
 			rm -rf /var/tmp/iosched-top-0
 			"$3" --json -d 0.5 -n 3 --disk "$2" --probe "$2" --probe-file-size 32M > /var/tmp/b.json 2> /var/tmp/b.err
 			stat -c "%a %U" /var/tmp/iosched-top-0 > /var/tmp/b.stat
 			rm -rf /var/tmp/iosched-top-0' _ "$SCRATCH" "$root" "$BIN" || fail "the namespace run failed ($?)"
 		V=$SCRATCH/vt # the namespace's /var/tmp
 		cmp -s "$V/planted.sha" "$V/after.sha" || fail "nobody's planted file changed"
-		tail -n1 "$V/a.json" | jq -e '.disks[0].probe | .mode != "file" and (.why | test("someone else made it"))' \
-			>/dev/null || fail "root took another user's probe directory: $(tail -n1 "$V/a.json" | jq -c .disks[0].probe)"
+		tail -n1 "$V/a.json" | jq -e '.disks[0].probe | .mode == "file" and .n > 0 and
+			(.why | test("iosched-top-0 is not a private directory.*reads /var/tmp/iosched-top-0[.]....../.*made for this run"))' \
+			>/dev/null || fail "a planted directory turned root's probe off or went unsaid: $(tail -n1 "$V/a.json" | jq -c .disks[0].probe)"
+		[ ! -s "$V/a.left" ] || fail "the run's private directory was left: $(cat "$V/a.left")"
+		[ -s "$V/k.left" ] || fail "the killed run left no private directory (was it killed before it made one?)"
+		grep -q "removed.*$(basename "$(cat "$V/k.left")")" "$V/c.err" ||
+			fail "the next run did not say it removed $(cat "$V/k.left"): $(cat "$V/c.err")"
+		[ ! -s "$V/c.left" ] || fail "private directories left after the next run: $(cat "$V/c.left")"
 		tail -n1 "$V/b.json" | jq -e '.disks[0].probe | .mode == "file" and .n > 0' >/dev/null ||
 			fail "no probe in root's own directory: $(tail -n1 "$V/b.json" | jq -c .disks[0].probe)"
 		[ "$(cat "$V/b.stat")" = "700 root" ] || fail "root's probe directory is $(cat "$V/b.stat")"
 		note "planted directory: $(tail -n1 "$V/a.json" | jq -r '.disks[0].probe.why')"
+		note "after a killed run: $(head -n1 "$V/c.err")"
 	fi
 else
 	note "root disk node opens here: automatic fallback not exercised"
