@@ -32,20 +32,6 @@ int util_parse_size(const char *s, uint64_t *out);
  * "41.2ms", "1.25s". */
 void util_format_latency(uint64_t ns, char *buf, size_t len);
 
-/* Open path for writing from the start, safely as root in a directory
- * others can write (/tmp, a shared data directory): a symlink is not
- * followed (O_NOFOLLOW), a FIFO or device does not block or get written
- * (O_NONBLOCK, then only a regular file is taken), and an existing file
- * must belong to this user (else another user's hard link or file would
- * be truncated); a new one gets mode. Returns the descriptor, or a
- * negative errno with why in err ("is a symbolic link: not followed"). */
-int util_create_file(const char *path, mode_t mode, char *err, size_t len);
-
-/* Create a temporary beside path for an atomic replace: path.XXXXXX made
- * with O_EXCL (a name nobody could plant), mode mode. tmp gets its name.
- * Returns the descriptor or a negative errno. */
-int util_create_temp(const char *path, mode_t mode, char *tmp, size_t len);
-
 /* The length of the valid UTF-8 sequence at s (1-4), or 0 when the bytes
  * there are not one (a stray or overlong byte, a surrogate, a sequence cut
  * short). */

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "safefile.h"
 #include "util.h"
 
 #define CONFIG_MAX_BYTES (64 * 1024)
@@ -244,19 +245,26 @@ static int save(const char *path, const char *const *keys, const char *const *va
 		util_fmt(err, len, "cannot make the directory of %s: %s", path, strerror(-rc));
 		return rc;
 	}
-	char tmp[4200];
-	util_fmt(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	struct safefile_dir d;
+	char why[300], tmp[NAME_MAX + 1];
+	if ((rc = safefile_dir_open(&d, path, why, sizeof why)) < 0) {
+		util_fmt(err, len, "cannot write %s: %s", path, why);
+		return rc;
+	}
+	int fd = safefile_temp(&d, 0600, tmp, sizeof tmp);
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
-		rc = -errno;
-		if (fd >= 0)
+		rc = fd < 0 ? fd : -errno;
+		if (fd >= 0) {
 			close(fd);
-		util_fmt(err, len, "cannot write %s: %s", tmp, strerror(-rc));
+			safefile_discard(&d, tmp);
+		}
+		safefile_dir_close(&d);
+		util_fmt(err, len, "cannot write in %s: %s", d.path, strerror(-rc));
 		return rc;
 	}
 	/* The lines of the old file that are not saved keys stay as they were. */
-	int ofd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	int ofd = openat(d.fd, d.base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	FILE *old = ofd >= 0 ? fdopen(ofd, "re") : NULL;
 	if (ofd >= 0 && !old)
 		close(ofd);
@@ -268,18 +276,15 @@ static int save(const char *path, const char *const *keys, const char *const *va
 		fclose(old);
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, values[i] ? "%s %s\n" : "%s\n", keys[i], values[i] ? values[i] : "");
-	if (fflush(f) != 0 || fsync(fileno(f)) != 0) {
-		rc = -errno;
-		fclose(f);
-		unlink(tmp);
-		util_fmt(err, len, "cannot write %s: %s", tmp, strerror(-rc));
-		return rc;
-	}
+	rc = fflush(f) == 0 && fsync(fileno(f)) == 0 ? 0 : -errno;
 	fclose(f);
-	if (rename(tmp, path) != 0) {
-		rc = -errno;
-		unlink(tmp);
-		util_fmt(err, len, "cannot replace %s: %s", path, strerror(-rc));
+	if (rc < 0)
+		safefile_discard(&d, tmp);
+	else
+		rc = safefile_commit(&d, tmp);
+	safefile_dir_close(&d);
+	if (rc < 0) {
+		util_fmt(err, len, "cannot write %s: %s", path, strerror(-rc));
 		return rc;
 	}
 	return 0;

@@ -222,51 +222,6 @@ void util_format_latency(uint64_t ns, char *buf, size_t len)
 		snprintf(buf, len, "%.2fs", us / 1e6);
 }
 
-int util_create_file(const char *path, mode_t mode, char *err, size_t len)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode);
-	if (fd < 0) {
-		int e = errno;
-		util_fmt(err, len, "%s", e == ELOOP ? "is a symbolic link: not followed" : strerror(e));
-		return -e;
-	}
-	struct stat st;
-	int rc = 0;
-	if (fstat(fd, &st) != 0)
-		rc = -errno;
-	else if (!S_ISREG(st.st_mode))
-		rc = -EINVAL, util_fmt(err, len, "is not a regular file");
-	else if (st.st_uid != geteuid())
-		rc = -EPERM, util_fmt(err, len, "belongs to uid %u, not to this user: not overwritten", (unsigned)st.st_uid);
-	else if (st.st_nlink > 1)
-		rc = -EPERM, util_fmt(err, len, "has %lu hard links: not overwritten", (unsigned long)st.st_nlink);
-	else if (ftruncate(fd, 0) != 0 || fcntl(fd, F_SETFL, 0) != 0)
-		rc = -errno;
-	if (rc < 0) {
-		if (rc != -EINVAL && rc != -EPERM)
-			util_fmt(err, len, "%s", strerror(-rc));
-		close(fd);
-		return rc;
-	}
-	return fd;
-}
-
-int util_create_temp(const char *path, mode_t mode, char *tmp, size_t len)
-{
-	if ((size_t)snprintf(tmp, len, "%s.XXXXXX", path) >= len)
-		return -ENAMETOOLONG;
-	int fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fchmod(fd, mode) != 0) {
-		int e = errno;
-		close(fd);
-		unlink(tmp);
-		return -e;
-	}
-	return fd;
-}
-
 int util_utf8_len(const unsigned char *s)
 {
 	if (s[0] < 0x80)

@@ -15,6 +15,7 @@
 
 #include <libudev.h>
 
+#include "safefile.h"
 #include "util.h"
 
 /* The marker line before each rule this tool writes: "# iosched-top: sda". */
@@ -273,24 +274,25 @@ int udevrule_write(const char *file, const struct udevrule_ident *id, const char
 	char *text = read_without(file, id->name, &n, &mode, err, len);
 	if (!text)
 		return -EINVAL;
-	char dir[PATH_MAX], tmp[PATH_MAX];
-	util_strlcpy(dir, file, sizeof dir);
-	util_strlcpy(dir, dirname(dir), sizeof dir);
-	int rc = util_pathf(tmp, sizeof tmp, "%s/.iosched-top-rules.%ld.tmp", dir, (long)getpid());
-	int fd = rc ? -1 : open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		rc = rc ? rc : -errno;
-		util_fmt(err, len, "cannot write in %s: %s%s", dir, strerror(-rc), -rc == EACCES ? " (needs root)" : "");
+	struct safefile_dir d;
+	char why[300], tmp[NAME_MAX + 1];
+	int rc = safefile_dir_open(&d, file, why, sizeof why);
+	if (rc < 0) {
+		util_fmt(err, len, "cannot write %s: %s", file, why);
 		free(text);
 		return rc;
 	}
 	/* the mode it had (0640 stays 0640); 0644 for a new one, as udev's */
-	FILE *f = fchmod(fd, mode) == 0 ? fdopen(fd, "w") : NULL;
+	int fd = safefile_temp(&d, mode, tmp, sizeof tmp);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
-		rc = -errno;
-		close(fd);
-		unlink(tmp);
-		util_fmt(err, len, "cannot write in %s: %s", dir, strerror(-rc));
+		rc = fd < 0 ? fd : -errno;
+		if (fd >= 0) {
+			close(fd);
+			safefile_discard(&d, tmp);
+		}
+		util_fmt(err, len, "cannot write in %s: %s%s", d.path, strerror(-rc), -rc == EACCES ? " (needs root)" : "");
+		safefile_dir_close(&d);
 		free(text);
 		return rc;
 	}
@@ -300,12 +302,13 @@ int udevrule_write(const char *file, const struct udevrule_ident *id, const char
 	fprintf(f, MARK "%s\n%s\n", id->name, rule);
 	rc = fflush(f) == 0 && fsync(fd) == 0 ? 0 : -errno;
 	fclose(f);
-	if (rc == 0 && rename(tmp, file) != 0)
-		rc = -errno;
-	if (rc < 0) {
-		unlink(tmp);
+	if (rc < 0)
+		safefile_discard(&d, tmp);
+	else
+		rc = safefile_commit(&d, tmp);
+	safefile_dir_close(&d);
+	if (rc < 0)
 		util_fmt(err, len, "cannot write %s: %s", file, strerror(-rc));
-	}
 	free(text);
 	return rc;
 }

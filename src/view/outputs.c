@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "safefile.h"
 #include "util.h"
 
 /* The recording keeps at least this many of the busiest processes. */
@@ -15,19 +16,19 @@
  * at the first interval. */
 static int check_prom_dir(const char *path, char *err, size_t len)
 {
-	char dir[4096];
-	util_strlcpy(dir, path, sizeof dir);
-	char *slash = strrchr(dir, '/');
-	if (!slash)
-		util_strlcpy(dir, ".", sizeof dir);
-	else
-		*(slash == dir ? slash + 1 : slash) = '\0';
-	if (access(dir, W_OK) != 0) {
-		int e = errno;
-		util_fmt(err, len, "--prometheus-textfile %s: cannot write in %s: %s", path, dir, strerror(e));
-		return -e;
+	struct safefile_dir d;
+	char why[300];
+	int rc = safefile_dir_open(&d, path, why, sizeof why);
+	if (rc < 0) {
+		util_fmt(err, len, "--prometheus-textfile %s: %s", path, why);
+		return rc;
 	}
-	return 0;
+	if (faccessat(d.fd, ".", W_OK, AT_EACCESS) != 0) {
+		rc = -errno;
+		util_fmt(err, len, "--prometheus-textfile %s: cannot write in %s: %s", path, d.path, strerror(-rc));
+	}
+	safefile_dir_close(&d);
+	return rc;
 }
 
 int outputs_open(struct outputs *out, const struct options *o, char *err, size_t len)

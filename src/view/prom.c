@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "safefile.h"
 #include "util.h"
 
 static struct prom_disk *disk_of(struct prom_state *st, const char *disk)
@@ -227,26 +228,37 @@ int prom_write(const char *path, const struct sample *s, const struct prom_state
 {
 	/* A temporary of a name nobody could have planted (a symlink at a
 	 * fixed PATH.tmp would have had root truncate its target), readable
-	 * by node_exporter. */
-	char tmp[4096];
-	int fd = util_create_temp(path, 0644, tmp, sizeof tmp);
+	 * by node_exporter, in the directory opened once (safefile.h). */
+	struct safefile_dir d;
+	char why[300], tmp[NAME_MAX + 1];
+	int rc = safefile_dir_open(&d, path, why, sizeof why);
+	if (rc < 0) {
+		util_fmt(err, len, "--prometheus-textfile %s: %s", path, why);
+		return rc;
+	}
+	int fd = safefile_temp(&d, 0644, tmp, sizeof tmp);
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
 		int e = fd < 0 ? -fd : errno;
 		if (fd >= 0) {
 			close(fd);
-			unlink(tmp);
+			safefile_discard(&d, tmp);
 		}
+		safefile_dir_close(&d);
 		util_fmt(err, len, "--prometheus-textfile: cannot write a temporary beside %s: %s", path, strerror(e));
 		return -e;
 	}
 	prom_format(f, s, st);
 	int bad = ferror(f);
-	if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
-		int e = errno ? errno : EIO;
-		unlink(tmp);
-		util_fmt(err, len, "--prometheus-textfile: cannot write %s: %s", path, strerror(e));
-		return -e;
+	errno = 0;
+	if (fclose(f) != 0 || bad) {
+		rc = errno ? -errno : -EIO;
+		safefile_discard(&d, tmp);
+	} else {
+		rc = safefile_commit(&d, tmp);
 	}
-	return 0;
+	safefile_dir_close(&d);
+	if (rc < 0)
+		util_fmt(err, len, "--prometheus-textfile: cannot write %s: %s", path, strerror(-rc));
+	return rc;
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "json.h"
+#include "safefile.h"
 #include "util.h"
 
 #define RECORD_DISKS_MAX 64
@@ -31,8 +32,13 @@ int record_open(struct recorder **out, const char *path, char *err, size_t len)
 {
 	*out = NULL;
 	/* 0600: a recording holds every process's command line */
-	char why[160];
-	int fd = util_create_file(path, 0600, why, sizeof why);
+	char why[300];
+	struct safefile_dir d;
+	int fd = safefile_dir_open(&d, path, why, sizeof why);
+	if (fd == 0) {
+		fd = safefile_create(&d, 0600, why, sizeof why);
+		safefile_dir_close(&d);
+	}
 	if (fd < 0) {
 		util_fmt(err, len, "--record %s: %s", path, why);
 		return fd;

@@ -6,9 +6,12 @@
 # neither truncates nobody's file, both say why and exit 2; a recording is
 # created 0600 (it holds command lines), the Prometheus file 0644, and the
 # Prometheus temporary is a fresh name (a planted PATH.tmp is left alone).
-# The directory is 0777 without the sticky bit: in a sticky one (/tmp) the
-# kernel's protected_symlinks would stop root already. An output refused
-# so ends the run before a --set or --enable-delayacct changed anything.
+# The directory is nobody's own (0755, as a home directory under sudo):
+# in a sticky one (/tmp) the kernel's protected_symlinks would stop root
+# already. A directory everyone may write that is not sticky is refused
+# outright (anyone could swap the file between the tool's steps). An
+# output refused so ends the run before a --set or --enable-delayacct
+# changed anything.
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd setpriv sha256sum losetup
@@ -16,7 +19,16 @@ setup_scratch
 
 chmod 755 "$SCRATCH"
 D=$SCRATCH/shared
-mkdir -m 0777 "$D"
+mkdir -m 0755 "$D"
+chown 65534:65534 "$D"
+mkdir -m 0777 "$SCRATCH/open"
+for out in "--record $SCRATCH/open/rec" "--prometheus-textfile $SCRATCH/open/m.prom"; do
+	"$BIN" --json -d 0.2 -n 1 --no-probe $out > /dev/null 2> "$SCRATCH/e0"
+	rc=$?
+	[ $rc -eq 2 ] && grep -q "can be written by everyone and is not sticky" "$SCRATCH/e0" ||
+		fail "$out in a 0777 directory: exit $rc: $(cat "$SCRATCH/e0")"
+done
+[ -z "$(ls -A "$SCRATCH/open")" ] || fail "something was written in the 0777 directory: $(ls -A "$SCRATCH/open")"
 printf 'secret\n' > "$SCRATCH/victim"
 chmod 600 "$SCRATCH/victim"
 before=$(sha256sum < "$SCRATCH/victim")

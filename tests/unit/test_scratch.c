@@ -215,12 +215,60 @@ static void test_tmp_names(void **state)
 	assert_false(scratch_is_tmp_of(".tmp", NULL));
 }
 
+/* A probe directory made by someone else: a private one beside it for the
+ * run, kept while its lock is held, swept once the lock is free (the run
+ * was killed), removed with its file when the probe ends. */
+static void test_probe_private_dir(void **state)
+{
+	(void)state;
+	char top[64], planted[100], path[200], priv[300], priv2[300], why[300];
+	make_top(top);
+	snprintf(planted, sizeof planted, "%s/iosched-top-0", top);
+	assert_int_equal(mkdir(planted, 0755), 0);
+	snprintf(path, sizeof path, "%s/vda.probe", planted);
+	int lock = probefile_private_dir(path, priv, sizeof priv, why, sizeof why);
+	assert_true(lock >= 0);
+	assert_int_equal(strncmp(priv, planted, strlen(planted)), 0);
+	assert_int_equal(priv[strlen(planted)], '.');
+	assert_string_equal(priv + strlen(planted) + 7, "/vda.probe");
+	char dir[300];
+	snprintf(dir, sizeof dir, "%.*s", (int)(strlen(planted) + 7), priv);
+	struct stat st;
+	assert_int_equal(stat(dir, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0700);
+	char *slash = strrchr(priv, '/');
+	*slash = '\0';
+	make_file(priv, "vda.probe");
+	*slash = '/';
+	struct lines l = {0};
+	assert_int_equal(probefile_sweep(path, 1, collect, &l), 0); /* live: kept */
+	assert_int_equal(stat(dir, &st), 0);
+	close(lock); /* the run died */
+	assert_int_equal(probefile_sweep(path, 1, collect, &l), 1);
+	assert_non_null(strstr(l.last, dir + strlen(top) + 1));
+	assert_int_not_equal(stat(dir, &st), 0);
+	/* the normal end: file and directory go */
+	lock = probefile_private_dir(path, priv2, sizeof priv2, why, sizeof why);
+	assert_true(lock >= 0);
+	slash = strrchr(priv2, '/');
+	*slash = '\0';
+	make_file(priv2, "vda.probe");
+	char d2[300];
+	util_strlcpy(d2, priv2, sizeof d2);
+	*slash = '/';
+	probefile_private_remove(priv2, lock);
+	assert_int_not_equal(stat(d2, &st), 0);
+	assert_int_equal(stat(planted, &st), 0); /* the planted one is not ours to touch */
+	remove_top(top);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_live_kept_dead_removed), cmocka_unit_test(test_foreign_files_left),
 		cmocka_unit_test(test_not_ours_left),          cmocka_unit_test(test_tmp_files),
 		cmocka_unit_test(test_lock_after_sweep),       cmocka_unit_test(test_tmp_names),
+		cmocka_unit_test(test_probe_private_dir),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,52 @@
+/* safefile: creating and replacing files safely when the tool runs as root
+ * and the place was named by someone else (--record, --prometheus-textfile,
+ * the configuration file, udev rules).
+ *
+ * The directory is opened once (safefile_dir) and checked; every later
+ * step is relative to that descriptor (openat, renameat), so renaming a
+ * component of the path between the steps cannot move the write
+ * elsewhere. The last component is never followed when it is a symbolic
+ * link. A directory that everyone may write and that is not sticky is
+ * refused: anyone there could swap the file between our steps (/tmp and
+ * /var/tmp are sticky and are fine). */
+#ifndef IOSCHED_SAFEFILE_H
+#define IOSCHED_SAFEFILE_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct safefile_dir {
+	int fd;                     /* the directory, O_DIRECTORY */
+	char path[PATH_MAX];        /* its path, for messages */
+	char base[NAME_MAX + 1];    /* the file's name in it */
+};
+
+/* Open and check the directory of path, and split off the file's name.
+ * Returns 0, or a negative errno with why in err (a sentence that names
+ * the directory). */
+int safefile_dir_open(struct safefile_dir *d, const char *path, char *err, size_t len);
+
+void safefile_dir_close(struct safefile_dir *d);
+
+/* Open d's file for writing from the start: not followed if a symlink, a
+ * FIFO or device neither blocks nor is written (only a regular file is
+ * taken), an existing file must belong to this user and have no other
+ * hard links (else another user's file would be truncated); a new one
+ * gets mode. Returns the descriptor, or a negative errno with why in err
+ * ("is a symbolic link: not followed"). */
+int safefile_create(const struct safefile_dir *d, mode_t mode, char *err, size_t len);
+
+/* A temporary for an atomic replace of d's file: ".NAME.XXXXXX" with a
+ * random suffix, O_EXCL (a name nobody could plant), mode mode. Its name
+ * goes into tmp. Returns the descriptor or a negative errno. */
+int safefile_temp(const struct safefile_dir *d, mode_t mode, char *tmp, size_t len);
+
+/* Rename the temporary over d's file and make the rename durable; on
+ * failure the temporary is removed. Returns 0 or a negative errno. */
+int safefile_commit(const struct safefile_dir *d, const char *tmp);
+
+/* Remove a temporary that will not be committed. */
+void safefile_discard(const struct safefile_dir *d, const char *tmp);
+
+#endif

@@ -1,0 +1,144 @@
+/* safefile: see include/safefile.h */
+#include "safefile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+int safefile_dir_open(struct safefile_dir *d, const char *path, char *err, size_t len)
+{
+	d->fd = -1;
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	if (!*base || !strcmp(base, ".") || !strcmp(base, "..")) {
+		util_fmt(err, len, "names a directory, not a file");
+		return -EISDIR;
+	}
+	if (strlen(base) > NAME_MAX || strlen(path) >= sizeof d->path) {
+		util_fmt(err, len, "the name is too long for a file");
+		return -ENAMETOOLONG;
+	}
+	util_strlcpy(d->base, base, sizeof d->base);
+	if (!slash)
+		util_strlcpy(d->path, ".", sizeof d->path);
+	else if (slash == path)
+		util_strlcpy(d->path, "/", sizeof d->path);
+	else
+		snprintf(d->path, sizeof d->path, "%.*s", (int)(slash - path), path);
+	int fd = open(d->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		util_fmt(err, len, "cannot open the directory %s: %s", d->path, strerror(e));
+		return -e;
+	}
+	if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX)) {
+		close(fd);
+		util_fmt(err, len, "the directory %s can be written by everyone and is not sticky (mode %04o): anyone "
+			 "could swap the file; choose another directory", d->path, (unsigned)(st.st_mode & 07777));
+		return -EPERM;
+	}
+	d->fd = fd;
+	return 0;
+}
+
+void safefile_dir_close(struct safefile_dir *d)
+{
+	if (d->fd >= 0)
+		close(d->fd);
+	d->fd = -1;
+}
+
+int safefile_create(const struct safefile_dir *d, mode_t mode, char *err, size_t len)
+{
+	int fd = openat(d->fd, d->base, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode);
+	if (fd < 0) {
+		int e = errno;
+		util_fmt(err, len, "%s", e == ELOOP ? "is a symbolic link: not followed" : strerror(e));
+		return -e;
+	}
+	struct stat st;
+	int rc = 0;
+	if (fstat(fd, &st) != 0)
+		rc = -errno;
+	else if (!S_ISREG(st.st_mode))
+		rc = -EINVAL, util_fmt(err, len, "is not a regular file");
+	else if (st.st_uid != geteuid())
+		rc = -EPERM, util_fmt(err, len, "belongs to uid %u, not to this user: not overwritten", (unsigned)st.st_uid);
+	else if (st.st_nlink > 1)
+		rc = -EPERM, util_fmt(err, len, "has %lu hard links: not overwritten", (unsigned long)st.st_nlink);
+	else if (ftruncate(fd, 0) != 0 || fcntl(fd, F_SETFL, 0) != 0)
+		rc = -errno;
+	if (rc < 0) {
+		if (rc != -EINVAL && rc != -EPERM)
+			util_fmt(err, len, "%s", strerror(-rc));
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
+/* Six characters from a 64-letter alphabet: 36 random bits. */
+static void random_suffix(char out[7])
+{
+	static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+	unsigned char r[6];
+	if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r) {
+		/* No entropy yet (early boot): time and pid still make a clash
+		 * unlikely, and O_EXCL makes a clash a retry, not a hazard. */
+		uint64_t x = (uint64_t)(util_mono_now() * 1e9) ^ ((uint64_t)getpid() << 32);
+		for (size_t i = 0; i < sizeof r; i++, x >>= 8)
+			r[i] = (unsigned char)x;
+	}
+	for (int i = 0; i < 6; i++)
+		out[i] = abc[r[i] & 63];
+	out[6] = '\0';
+}
+
+int safefile_temp(const struct safefile_dir *d, mode_t mode, char *tmp, size_t len)
+{
+	for (int tries = 0; tries < 100; tries++) {
+		char sfx[7];
+		random_suffix(sfx);
+		if ((size_t)snprintf(tmp, len, ".%s.%s", d->base, sfx) >= len || strlen(tmp) > NAME_MAX)
+			return -ENAMETOOLONG;
+		int fd = openat(d->fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+		if (fd >= 0) {
+			/* The umask may have taken bits the file must have. */
+			if (fchmod(fd, mode) != 0) {
+				int e = errno;
+				close(fd);
+				unlinkat(d->fd, tmp, 0);
+				return -e;
+			}
+			return fd;
+		}
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}
+
+int safefile_commit(const struct safefile_dir *d, const char *tmp)
+{
+	if (renameat(d->fd, tmp, d->fd, d->base) != 0) {
+		int e = errno;
+		unlinkat(d->fd, tmp, 0);
+		return -e;
+	}
+	fsync(d->fd); /* the rename itself survives a crash */
+	return 0;
+}
+
+void safefile_discard(const struct safefile_dir *d, const char *tmp)
+{
+	unlinkat(d->fd, tmp, 0);
+}
