@@ -13,6 +13,7 @@
 # output refused so ends the run before a --set or --enable-delayacct
 # changed anything.
 . "$(dirname "$0")/../lib/common.sh"
+private_mounts "$@"
 need_root
 need_cmd setpriv sha256sum losetup
 setup_scratch

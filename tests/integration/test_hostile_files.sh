@@ -7,6 +7,7 @@
 # replay at that line with exit 1, no overflow (the sanitizer build runs
 # this too).
 . "$(dirname "$0")/../lib/common.sh"
+private_mounts "$@"
 setup_scratch
 
 mkfifo "$SCRATCH/fifo"; mkdir "$SCRATCH/dir"

@@ -7,6 +7,7 @@
 # escaped); in tmux neither batch mode nor the full screen changes the
 # pane's title.
 . "$(dirname "$0")/../lib/common.sh"
+private_mounts "$@"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_root
 need_cmd jq python3 tmux iconv

@@ -6,6 +6,7 @@
 # starts services; a closed stdout is held with /dev/null, never handed
 # to a socket.
 . "$(dirname "$0")/../lib/common.sh"
+private_mounts "$@"
 need_root
 setup_scratch
 

@@ -10,6 +10,7 @@
 # nothing in it, and a config that is a symlink to a root-only file is not
 # copied into a file of the user's.
 . "$(dirname "$0")/../lib/common.sh"
+private_mounts "$@"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_root
 need_cmd useradd userdel tmux

@@ -95,6 +95,22 @@ kill_test_processes() {
 	for _ in $(seq 100); do [ "$(running "${procs[@]}")" = 0 ] && return 0; sleep 0.1; done
 }
 
+# private_mounts "$@": for the tests that play an attacker (issue 17). The
+# rest of the test runs in a mount namespace of its own (unshare -m, the
+# same process: exec) with an empty /tmp (a tmpfs): whatever the attacker
+# plants there, or the tool writes there, never reaches the machine's
+# /tmp, and the mounts go with the namespace. /var/tmp stays (the suite's
+# scratch root is there); a test that plants in /var/tmp binds a scratch
+# directory over it in a namespace of its own (test_probe_file). Call it
+# before setup_scratch.
+private_mounts() {
+	[ -n "${IOSCHED_PRIVATE_MOUNTS:-}" ] && return 0
+	[ "$(id -u)" -eq 0 ] || return 0 # unprivileged: the tests say SKIP anyway
+	command -v unshare >/dev/null || skip "needs unshare (util-linux)"
+	IOSCHED_PRIVATE_MOUNTS=1 exec unshare -m --propagation private \
+		sh -c 'mount -t tmpfs -o mode=1777,size=64m iosched-test-tmp /tmp && exec "$@"' _ bash "$0" "$@"
+}
+
 setup_scratch() {
 	SCRATCH=$(mktemp -d "${IOSCHED_TEST_TMP:-/var/tmp}/iosched-test.XXXXXX") || fail "cannot make a scratch directory"
 	# An empty configuration of the test's own: a user's file (or one a
