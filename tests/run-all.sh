@@ -17,7 +17,7 @@
 #   TEST_TIMEOUT=S   seconds a test may take (default 600), then SIGTERM
 #   TEST_GLOB=...    the system tests to run (default: tests/integration and
 #                    tests/tui; the suite's own test points it elsewhere)
-#   FUZZ_CHECK_SECS=S  seconds each libFuzzer harness runs (default 10)
+#   FUZZ_CHECK_SECS=S  seconds each libFuzzer harness runs (default 5)
 #   TEST_BINS=...    the binaries the system tests run against (default:
 #                    iosched-top build/san/iosched-top)
 set -u
@@ -165,7 +165,7 @@ if [ "$what" = fuzz ] || [ "$what" = all ]; then
 	# One per seed corpus: a harness that was not built fails as missing.
 	for t in tests/fuzz/corpus/*/; do
 		t=$(basename "$t")
-		LABELS+=("fuzz $t") CMDS+=("tests/fuzz/run-one.sh $t ${FUZZ_CHECK_SECS:-10}") BINS+=("build/fuzz/fuzz_$t")
+		LABELS+=("fuzz $t") CMDS+=("tests/fuzz/run-one.sh $t ${FUZZ_CHECK_SECS:-5}") BINS+=("build/fuzz/fuzz_$t")
 	done
 fi
 if [ "$what" = system ] || [ "$what" = all ]; then
