@@ -97,18 +97,23 @@ kill_test_processes() {
 
 # private_mounts "$@": for the tests that play an attacker (issue 17). The
 # rest of the test runs in a mount namespace of its own (unshare -m, the
-# same process: exec) with an empty /tmp (a tmpfs): whatever the attacker
-# plants there, or the tool writes there, never reaches the machine's
-# /tmp, and the mounts go with the namespace. /var/tmp stays (the suite's
-# scratch root is there); a test that plants in /var/tmp binds a scratch
+# same process: exec), so the mounts it makes go with it, and with an
+# empty /tmp (a tmpfs): whatever the attacker plants there, or the tool
+# writes there, never reaches the machine's /tmp. Where this checkout or
+# the binary lies under /tmp (a clone made there) the tmpfs would hide
+# them: then /tmp is left as it is. /var/tmp stays (the suite's scratch
+# root is there); a test that plants in /var/tmp binds a scratch
 # directory over it in a namespace of its own (test_probe_file). Call it
 # before setup_scratch.
 private_mounts() {
 	[ -n "${IOSCHED_PRIVATE_MOUNTS:-}" ] && return 0
 	[ "$(id -u)" -eq 0 ] || return 0 # unprivileged: the tests say SKIP anyway
 	command -v unshare >/dev/null || skip "needs unshare (util-linux)"
-	IOSCHED_PRIVATE_MOUNTS=1 exec unshare -m --propagation private \
-		sh -c 'mount -t tmpfs -o mode=1777,size=64m iosched-test-tmp /tmp && exec "$@"' _ bash "$0" "$@"
+	local tmpfs=1
+	case $TOP/:$BIN in /tmp/*|*:/tmp/*) tmpfs="" ;; esac
+	IOSCHED_PRIVATE_MOUNTS=1 exec unshare -m --propagation private sh -c '
+		[ -z "$1" ] || mount -t tmpfs -o mode=1777,size=64m iosched-test-tmp /tmp || exit 3
+		shift && exec "$@"' _ "$tmpfs" bash "$0" "$@"
 }
 
 setup_scratch() {
