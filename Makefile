@@ -37,6 +37,8 @@ LIB_SRCS := $(filter-out src/main.c,$(SRCS))
 OBJS := $(SRCS:src/%.c=build/%.o)
 LIB_OBJS := $(LIB_SRCS:src/%.c=build/%.o)
 
+# Header dependencies come from the compiler (-MMD), per object.
+DEPFLAGS := -MMD -MP
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 SAN_OBJS := $(SRCS:src/%.c=build/san/%.o)
 SAN_LIB_OBJS := $(LIB_SRCS:src/%.c=build/san/%.o)
@@ -61,9 +63,9 @@ build/collect/blklat.o build/san/collect/blklat.o: $(BPF_SKEL)
 # A test build that acts as a kernel without block_io_start (before 6.5):
 # the owner of a request then comes from block_rq_insert or _issue.
 NOIOSTART_OBJS := $(filter-out build/collect/blklat.o,$(OBJS)) build/noiostart/blklat.o
-build/noiostart/blklat.o: src/collect/blklat.c $(wildcard include/*.h) $(BPF_SKEL) | build
+build/noiostart/blklat.o: src/collect/blklat.c $(BPF_SKEL) | build
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -DBLKLAT_TEST_NO_IO_START $(PKG_CFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
+	$(CC) $(CPPFLAGS) -DBLKLAT_TEST_NO_IO_START $(PKG_CFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
 test-builds: $(if $(HAVE_BPF),build/noiostart/iosched-top)
 build/noiostart/iosched-top: $(NOIOSTART_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -75,13 +77,13 @@ all: iosched-top
 iosched-top: $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-build/%.o: src/%.c $(wildcard include/*.h) | build
+build/%.o: src/%.c | build
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(WARN) -MMD -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
 
-build/san/%.o: src/%.c $(wildcard include/*.h) | build
+build/san/%.o: src/%.c | build
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(SAN_FLAGS) $(WARN) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(SAN_FLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
 
 build:
 	@mkdir -p build/tests build/san/tests
@@ -92,10 +94,10 @@ build/san/iosched-top: $(SAN_OBJS)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 build/tests/%: tests/unit/%.c $(LIB_OBJS) | build
-	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(WARN) -DSRCDIR='"$(CURDIR)"' -o $@ $< $(LIB_OBJS) $(LDLIBS) -lcmocka
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(WARN) -DSRCDIR='"$(CURDIR)"' $(DEPFLAGS) -MF $@.d -o $@ $< $(LIB_OBJS) $(LDLIBS) -lcmocka
 
 build/san/tests/%: tests/unit/%.c $(SAN_LIB_OBJS) | build
-	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(SAN_FLAGS) $(WARN) -DSRCDIR='"$(CURDIR)"' -o $@ $< $(SAN_LIB_OBJS) $(LDLIBS) -lcmocka
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(SAN_FLAGS) $(WARN) -DSRCDIR='"$(CURDIR)"' $(DEPFLAGS) -MF $@.d -o $@ $< $(SAN_LIB_OBJS) $(LDLIBS) -lcmocka
 
 # The whole suite: unit tests (plain and under ASan+UBSan), then the
 # integration and terminal tests against real devices (they need root and
@@ -155,9 +157,9 @@ FUZZ_TARGETS := diskstats sched psi meminfo procstat procio u64 taskstats jsonv 
 FUZZ_SECS ?= 600
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 FUZZ_OBJS := $(LIB_SRCS:src/%.c=build/fuzz/%.o)
-build/fuzz/%.o: src/%.c $(wildcard include/*.h) $(BPF_SKEL) | build
+build/fuzz/%.o: src/%.c $(BPF_SKEL) | build
 	@mkdir -p $(@D)
-	clang $(CPPFLAGS) $(PKG_CFLAGS) $(FUZZ_CFLAGS) -w -c -o $@ $<
+	clang $(CPPFLAGS) $(PKG_CFLAGS) $(FUZZ_CFLAGS) -w $(DEPFLAGS) -c -o $@ $<
 build/fuzz/fuzz_%: tests/fuzz/fuzz_text.c $(FUZZ_OBJS)
 	clang $(CPPFLAGS) $(PKG_CFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DFUZZ_$* -o $@ $< $(FUZZ_OBJS) $(LDLIBS)
 # Kept between runs: make check builds the harnesses every time.
@@ -171,4 +173,7 @@ fuzz: fuzz-build
 clean:
 	rm -rf build iosched-top
 
--include $(OBJS:.o=.d)
+# Each object's header dependencies, as the compiler found them (-MMD;
+# -MP: a header removed since does not stop the build).
+-include $(wildcard $(OBJS:.o=.d) $(SAN_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d) build/noiostart/blklat.d \
+	$(UNIT_BINS:%=%.d) $(UNIT_SAN_BINS:%=%.d))
