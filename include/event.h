@@ -7,11 +7,30 @@
 
 #include <stddef.h>
 
+/* What an event is about. Its name (event_type_name) is what JSON, the
+ * recordings and the event log say; nothing else compares strings. */
+enum event_type {
+	EV_SCHEDULER,  /* a scheduler switch */
+	EV_TUNABLE,    /* a queue or scheduler tunable */
+	EV_IOPRIO,     /* a process's I/O priority */
+	EV_DELAYACCT,  /* kernel.task_delayacct */
+	EV_PROBE,      /* the probe ended (error says why) */
+	EV_DISK,       /* a disk came or went (from/to: "absent"/"present") */
+	EV_FRESH,      /* a fresh reader's job: to says how many reads, ms how long they took */
+	EV_CLEANUP,    /* a killed run's scratch item removed */
+	EV_NTYPES
+};
+
+/* "scheduler", "tunable", ...; "?" for a value out of range. */
+const char *event_type_name(enum event_type t);
+
+/* The type named s. Returns 0, or -1 for a name no type has. */
+int event_type_parse(const char *s, enum event_type *out);
+
 struct event {
 	double ts;            /* unix seconds */
 	double mono;          /* CLOCK_MONOTONIC seconds, to place it on the chart */
-	char type[16];        /* "scheduler", "tunable", "ioprio", "delayacct", "probe", "disk", "fresh" (a fresh
-			       * reader's job: to says how many reads, ms how long they took) */
+	enum event_type type;
 	char disk[32];        /* "" for a process's change (ioprio) */
 	int pid;              /* ioprio: the process; 0 otherwise */
 	char key[48];         /* tunable: its file under queue/ (e.g. "iosched/slice_idle") */

@@ -208,7 +208,7 @@ static void sweep_report(void *ctx, const char *line)
 	}
 	/* The screen hides stderr: the event log (l) keeps the line. */
 	struct event e = {.ts = util_real_now(), .mono = util_mono_now()};
-	util_strlcpy(e.type, "cleanup", sizeof e.type);
+	e.type = EV_CLEANUP;
 	util_strlcpy(e.disk, s->disk, sizeof e.disk);
 	util_strlcpy(e.error, line, sizeof e.error);
 	sampler_post(s->smp, &e);

@@ -260,7 +260,7 @@ int control_delayacct(struct control *c, int on, char *msg, size_t len)
 		return -1;
 	}
 	struct event ev = {.ts = util_real_now(), .mono = util_mono_now()};
-	util_strlcpy(ev.type, "delayacct", sizeof ev.type);
+	ev.type = EV_DELAYACCT;
 	util_strlcpy(ev.key, "kernel.task_delayacct", sizeof ev.key);
 	snprintf(ev.from, sizeof ev.from, "%d", was ? 1 : 0);
 	snprintf(ev.to, sizeof ev.to, "%d", on ? 1 : 0);

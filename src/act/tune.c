@@ -244,7 +244,7 @@ static const char *hint(int e)
 static int apply_ioprio(const struct tune_req *r, struct event *ev)
 {
 	int prio;
-	util_strlcpy(ev->type, "ioprio", sizeof ev->type);
+	ev->type = EV_IOPRIO;
 	ev->pid = r->pid; /* a process, not a disk: its own column in the log */
 	ev->disk[0] = '\0';
 	util_fmt(ev->key, sizeof ev->key, "ioprio %.32s", r->disk);
@@ -310,7 +310,7 @@ int tune_apply(const struct tune_req *r, struct event *ev)
 	util_strlcpy(ev->to, r->value, sizeof ev->to);
 	if (r->kind == TUNE_IOPRIO)
 		return apply_ioprio(r, ev);
-	util_strlcpy(ev->type, r->kind == TUNE_SCHEDULER ? "scheduler" : "tunable", sizeof ev->type);
+	ev->type = r->kind == TUNE_SCHEDULER ? EV_SCHEDULER : EV_TUNABLE;
 	util_strlcpy(ev->disk, r->disk, sizeof ev->disk);
 	tune_label(r->kind, r->key, label, sizeof label);
 	util_strlcpy(ev->key, label, sizeof ev->key);

@@ -293,16 +293,21 @@ static void disk(struct replay *r, const struct jsonv *o, double mono, struct di
 	jsonv_str(o, "warning", d->warning, sizeof d->warning);
 }
 
-static void event(const struct jsonv *o, struct event *e)
+/* One recorded event; 0, or -1 for a type this version does not know (a
+ * newer recording's: left out, the rest of the tick is read). */
+static int event(const struct jsonv *o, struct event *e)
 {
 	memset(e, 0, sizeof *e);
+	char type[32];
+	jsonv_str(o, "type", type, sizeof type);
+	if (event_type_parse(type, &e->type) < 0)
+		return -1;
 	e->ts = jsonv_num(o, "ts", 0);
 	e->mono = jsonv_num(o, "mono", 0);
 	if (!time_ok(e->ts))
 		e->ts = 0;
 	if (!time_ok(e->mono))
 		e->mono = 0; /* off the chart, not an overflow in it */
-	jsonv_str(o, "type", e->type, sizeof e->type);
 	jsonv_str(o, "disk", e->disk, sizeof e->disk);
 	e->pid = (int)jsonv_int(o, "pid", 0);
 	jsonv_str(o, "key", e->key, sizeof e->key);
@@ -311,6 +316,7 @@ static void event(const struct jsonv *o, struct event *e)
 	e->ms = jsonv_num(o, "ms", 0);
 	e->ok = (int)jsonv_int(o, "ok", 0);
 	jsonv_str(o, "error", e->error, sizeof e->error);
+	return 0;
 }
 
 static void proc_row(const struct jsonv *o, struct proc_row *p)
@@ -463,8 +469,8 @@ static int fill(struct replay *r, const struct jsonv *o, struct sample *out)
 	const struct jsonv *ev = jsonv_arr(o, "events");
 	out->nevents = 0;
 	for (size_t i = 0; ev && i < ev->n && out->nevents < EVENTLOG_PENDING; i++) {
-		event(&ev->kids[i], &out->events[out->nevents]);
-		recent_add(r, &out->events[out->nevents++]);
+		if (event(&ev->kids[i], &out->events[out->nevents]) == 0)
+			recent_add(r, &out->events[out->nevents++]);
 	}
 	size_t keep = r->nrecent < EVENTLOG_RECENT ? r->nrecent : EVENTLOG_RECENT;
 	for (size_t i = 0; i < keep; i++)

@@ -105,7 +105,7 @@ static uint64_t name_hash(const char *s)
 static void post_probe_event(struct sampler *s, const char *disk, int ok, const char *msg)
 {
 	struct event e = {.ts = util_real_now(), .mono = util_mono_now(), .ok = ok};
-	util_strlcpy(e.type, "probe", sizeof e.type);
+	e.type = EV_PROBE;
 	util_strlcpy(e.disk, disk, sizeof e.disk);
 	util_strlcpy(e.error, msg, sizeof e.error);
 	eventlog_add(&s->events, &e);
@@ -261,7 +261,7 @@ static void post_disk_changes(struct sampler *s, const struct disk_info *cur, si
 	size_t n = hotplug_diff(s->disks, s->ndisks, cur, ncur, ch, 16);
 	for (size_t i = 0; i < n && i < 16; i++) {
 		struct event e = {.ts = util_real_now(), .mono = util_mono_now(), .ok = 1};
-		util_strlcpy(e.type, "disk", sizeof e.type);
+		e.type = EV_DISK;
 		util_strlcpy(e.disk, ch[i].name, sizeof e.disk);
 		util_strlcpy(e.from, ch[i].added ? "absent" : "present", sizeof e.from);
 		util_strlcpy(e.to, ch[i].added ? "present" : "absent", sizeof e.to);
@@ -446,7 +446,7 @@ static void fill_last_switch(const struct eventlog *l, struct disk_sample *d)
 	size_t n = eventlog_recent(l, recent, EVENTLOG_RECENT);
 	d->last_switch_ms = -1;
 	for (size_t i = n; i-- > 0;)
-		if (recent[i].ok && strcmp(recent[i].type, "scheduler") == 0 && strcmp(recent[i].disk, d->info.name) == 0) {
+		if (recent[i].ok && recent[i].type == EV_SCHEDULER && strcmp(recent[i].disk, d->info.name) == 0) {
 			d->last_switch_ms = recent[i].ms;
 			return;
 		}
@@ -677,7 +677,7 @@ static void poll_fresh(struct sampler *s)
 		sp->fresh_ms[sp->nfresh % FRESH_KEPT] = ms;
 		sp->nfresh++;
 	}
-	util_strlcpy(e.type, "fresh", sizeof e.type);
+	e.type = EV_FRESH;
 	util_strlcpy(e.disk, s->fresh_disk, sizeof e.disk);
 	util_fmt(e.to, sizeof e.to, "%u reads", reads);
 	util_strlcpy(e.error, err, sizeof e.error);
@@ -785,9 +785,9 @@ static void compare_before(const struct sampler *s, struct sampler_probe *sp, co
 void sampler_post(struct sampler *s, const struct event *e)
 {
 	eventlog_add(&s->events, e);
-	if (strcmp(e->type, "ioprio") == 0 && s->procs)
+	if (e->type == EV_IOPRIO && s->procs)
 		procs_forget_ioprio(s->procs);
-	if (strcmp(e->type, "scheduler") == 0 && e->ok) {
+	if (e->type == EV_SCHEDULER && e->ok) {
 		struct sampler_probe *sp = find_probe(s, e->disk);
 		if (sp && sp->p) {
 			compare_before(s, sp, e);

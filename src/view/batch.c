@@ -178,7 +178,7 @@ void batch_write_csv(FILE *f, const struct sample *s, int header)
 		const char *act = sched_active(&d->info.sched);
 		int switches = 0;
 		for (size_t k = 0; k < s->nevents; k++)
-			switches += s->events[k].ok && strcmp(s->events[k].type, "scheduler") == 0 &&
+			switches += s->events[k].ok && s->events[k].type == EV_SCHEDULER &&
 				    strcmp(s->events[k].disk, d->info.name) == 0;
 		fprintf(f, "%.3f,", s->ts);
 		csv_text(f, d->info.name);

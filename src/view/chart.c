@@ -117,9 +117,9 @@ static void draw_column(const struct latwin_point *p, int y, int cx, int h, uint
 
 /* The column of a successful event of this type on this disk within the
  * chart's width, or -1. */
-static int event_column(const struct event *e, const char *type, const char *disk, int x0, int w, int64_t now_sec)
+static int event_column(const struct event *e, enum event_type type, const char *disk, int x0, int w, int64_t now_sec)
 {
-	if (strcmp(e->type, type) != 0 || !e->ok || strcmp(e->disk, disk) != 0)
+	if (e->type != type || !e->ok || strcmp(e->disk, disk) != 0)
 		return -1;
 	int64_t age = now_sec - (int64_t)floor(e->mono);
 	return age < 0 || age >= w ? -1 : x0 + w - 1 - (int)age;
@@ -132,7 +132,7 @@ static void draw_fresh(const struct sample *s, const char *disk, int y, int x0, 
 {
 	for (size_t i = 0; i < s->nrecent; i++) {
 		const struct event *e = &s->recent[i];
-		int cx = event_column(e, "fresh", disk, x0, w, now_sec);
+		int cx = event_column(e, EV_FRESH, disk, x0, w, now_sec);
 		if (cx < 0)
 			continue;
 		char ms[16], lab[24];
@@ -190,7 +190,7 @@ static void draw_markers(const struct sample *s, const char *disk, int y, int x0
 	const struct event *ev[MAX_LABELS];
 	for (size_t i = 0; i < s->nrecent && n < MAX_LABELS; i++) {
 		const struct event *e = &s->recent[i];
-		int c = event_column(e, "scheduler", disk, x0, w, now_sec);
+		int c = event_column(e, EV_SCHEDULER, disk, x0, w, now_sec);
 		if (c < 0)
 			continue;
 		paint(th[TH_CHART_MARKER], 1);

@@ -120,15 +120,15 @@ static void write_compare(FILE *f, const struct switch_compare *c)
 static void write_event(FILE *f, const struct event *e)
 {
 	fprintf(f, "{\"ts\":%.3f,\"type\":", e->ts);
-	json_write_string(f, e->type);
+	json_write_string(f, event_type_name(e->type));
 	fputs(",\"disk\":", f);
 	json_write_string(f, e->disk);
 	if (e->pid > 0)
 		fprintf(f, ",\"pid\":%d", e->pid);
 	/* Changes carry what was changed; probe and cleanup events only their
 	 * text; disk events from and to ("absent", "present"). */
-	int change = strcmp(e->type, "probe") != 0 && strcmp(e->type, "cleanup") != 0;
-	if (change && strcmp(e->type, "scheduler") != 0 && strcmp(e->type, "disk") != 0) {
+	int change = e->type != EV_PROBE && e->type != EV_CLEANUP;
+	if (change && e->type != EV_SCHEDULER && e->type != EV_DISK) {
 		fputs(",\"key\":", f);
 		json_write_string(f, e->key);
 	}

@@ -47,7 +47,7 @@ void prom_count(struct prom_state *st, const struct sample *s)
 	}
 	for (size_t i = 0; i < s->nevents; i++) {
 		const struct event *e = &s->events[i];
-		struct prom_disk *d = e->ok && strcmp(e->type, "scheduler") == 0 ? disk_of(st, e->disk) : NULL;
+		struct prom_disk *d = e->ok && e->type == EV_SCHEDULER ? disk_of(st, e->disk) : NULL;
 		if (d)
 			d->switches++;
 	}

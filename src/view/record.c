@@ -218,7 +218,7 @@ static void event(FILE *f, const struct event *e)
 {
 	fprintf(f, "{\"ts\":%.17g", e->ts);
 	num(f, "mono", e->mono);
-	str(f, "type", e->type);
+	str(f, "type", event_type_name(e->type));
 	str(f, "disk", e->disk);
 	if (e->pid > 0)
 		i64(f, "pid", e->pid);

@@ -1587,8 +1587,8 @@ static void announce(struct tui *t)
 	for (size_t i = 0; i < t->s.nevents; i++) {
 		const struct event *e = &t->s.events[i];
 		char msg[300], what[260];
-		int says = !strcmp(e->type, "probe") || !strcmp(e->type, "cleanup") || (!e->ok && !strcmp(e->type, "fresh"));
-		if (!says && strcmp(e->type, "disk") != 0 && strcmp(e->type, "fresh") != 0)
+		int says = e->type == EV_PROBE || e->type == EV_CLEANUP || (!e->ok && e->type == EV_FRESH);
+		if (!says && e->type != EV_DISK && e->type != EV_FRESH)
 			continue;
 		event_describe(e, what, sizeof what);
 		util_fmt(msg, sizeof msg, "%s: %s", e->disk, says ? e->error : what);

@@ -70,7 +70,7 @@ static void test_describe(void **state)
 	char buf[200];
 	memset(&e, 0, sizeof e);
 	e.ok = 1;
-	util_strlcpy(e.type, "disk", sizeof e.type);
+	e.type = EV_DISK;
 	util_strlcpy(e.from, "absent", sizeof e.from);
 	util_strlcpy(e.to, "present", sizeof e.to);
 	event_describe(&e, buf, sizeof buf);
@@ -79,7 +79,7 @@ static void test_describe(void **state)
 	util_strlcpy(e.to, "absent", sizeof e.to);
 	event_describe(&e, buf, sizeof buf);
 	assert_string_equal(buf, "disk removed");
-	util_strlcpy(e.type, "scheduler", sizeof e.type);
+	e.type = EV_SCHEDULER;
 	util_strlcpy(e.key, "scheduler", sizeof e.key);
 	util_strlcpy(e.from, "none", sizeof e.from);
 	util_strlcpy(e.to, "bfq", sizeof e.to);
@@ -87,7 +87,7 @@ static void test_describe(void **state)
 	event_describe(&e, buf, sizeof buf);
 	assert_string_equal(buf, "scheduler none -> bfq in 12.3 ms");
 	e.ok = 0;
-	util_strlcpy(e.type, "probe", sizeof e.type);
+	e.type = EV_PROBE;
 	util_strlcpy(e.error, "disk gone; probe stopped", sizeof e.error);
 	event_describe(&e, buf, sizeof buf);
 	assert_string_equal(buf, "probe: disk gone; probe stopped");

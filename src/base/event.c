@@ -35,14 +35,34 @@ size_t eventlog_recent(const struct eventlog *l, struct event *out, size_t max)
 	return n;
 }
 
+static const char *const type_names[EV_NTYPES] = {
+	[EV_SCHEDULER] = "scheduler", [EV_TUNABLE] = "tunable", [EV_IOPRIO] = "ioprio", [EV_DELAYACCT] = "delayacct",
+	[EV_PROBE] = "probe",         [EV_DISK] = "disk",       [EV_FRESH] = "fresh",   [EV_CLEANUP] = "cleanup",
+};
+
+const char *event_type_name(enum event_type t)
+{
+	return (unsigned)t < EV_NTYPES ? type_names[t] : "?";
+}
+
+int event_type_parse(const char *s, enum event_type *out)
+{
+	for (int t = 0; t < EV_NTYPES; t++)
+		if (!strcmp(s, type_names[t])) {
+			*out = (enum event_type)t;
+			return 0;
+		}
+	return -1;
+}
+
 void event_describe(const struct event *e, char *buf, size_t len)
 {
 	if (!e->ok)
-		util_fmt(buf, len, "%s: %s", e->type, e->error);
-	else if (!strcmp(e->type, "fresh"))
+		util_fmt(buf, len, "%s: %s", event_type_name(e->type), e->error);
+	else if (e->type == EV_FRESH)
 		util_fmt(buf, len, "fresh reader: %s in %.1f ms", e->to, e->ms);
-	else if (!strcmp(e->type, "disk"))
+	else if (e->type == EV_DISK)
 		util_fmt(buf, len, "disk %s", !strcmp(e->to, "present") ? "added" : "removed");
 	else
-		util_fmt(buf, len, "%s %s -> %s in %.1f ms", e->key[0] ? e->key : e->type, e->from, e->to, e->ms);
+		util_fmt(buf, len, "%s %s -> %s in %.1f ms", e->key[0] ? e->key : event_type_name(e->type), e->from, e->to, e->ms);
 }
