@@ -17,6 +17,9 @@
 
 enum blk_op { BLK_READ = 0, BLK_WRITE = 1 };
 
+/* "read", "write". */
+const char *blk_op_name(enum blk_op op);
+
 /* One process on one disk in one direction, over the interval. */
 struct blk_stat {
 	int tgid;

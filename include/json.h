@@ -5,10 +5,8 @@
 
 #include <stdio.h>
 
+#include "jsonv.h"
 #include "sample.h"
-
-/* Write s as a JSON string literal (quotes included), escaped. */
-void json_write_string(FILE *f, const char *s);
 
 /* Write one sample as a single line, with its max_procs busiest processes. */
 /* Indexes of the max busiest processes of s (read + write bytes, then

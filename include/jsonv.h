@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum jsonv_type { JV_NULL, JV_BOOL, JV_NUM, JV_STR, JV_ARR, JV_OBJ };
 
@@ -38,5 +39,9 @@ int jsonv_bool(const struct jsonv *obj, const char *key, int dflt);
 void jsonv_str(const struct jsonv *obj, const char *key, char *buf, size_t len);
 /* An array member, or NULL (n children in ->n). */
 const struct jsonv *jsonv_arr(const struct jsonv *obj, const char *key);
+
+/* Write s as a JSON string: quoted, escaped, and valid UTF-8 whatever s
+ * holds (a byte that is not UTF-8 becomes U+FFFD). */
+void jsonv_write_string(FILE *f, const char *s);
 
 #endif

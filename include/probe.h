@@ -88,6 +88,9 @@ void probe_stop(struct probe *p);
 
 const char *probe_mode_name(enum probe_mode m);
 
+/* "preparing", "running", "ended". */
+const char *probe_state_name(enum probe_state s);
+
 /* Whether an error opening the device node (an errno) makes the probe read
  * a file instead: the node is refused (EPERM, EACCES) or absent (ENOENT). */
 int probe_falls_back(int err);

@@ -110,6 +110,12 @@ void procs_format_ioprio(int ioprio, int nice, char *buf, size_t len);
  * btrfs and xfs workers (PROC_WRITEBACK); loop device workers (PROC_LOOP). */
 enum proc_kind procs_classify(const char *comm, int ppid, int pid);
 
+/* "process", "writeback", "loop", "self": as JSON and recordings say. */
+const char *procs_kind_name(enum proc_kind k);
+
+/* "off", "none", "n/a", "ok", "before_delayacct". */
+const char *procs_wait_name(enum proc_wait w);
+
 /* Children that vanished between prev and cur (both sorted by id) brought
  * their totals into their parent's /proc/PID/io: note them in the
  * parent's cur entry, so its rate leaves them out. Without exit records

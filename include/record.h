@@ -2,21 +2,21 @@
  * after a first line that names the format, its version, the host, the
  * kernel and the start time. Each line is flushed and synced to the disk
  * when written, so a crash or power loss loses at most the tick being
- * written. replay.h reads it back. The format (RECORD_VERSION) is
+ * written. replay.h reads it back. The format (recfmt.h, RECORD_VERSION) is
  * documented in the man page under RECORDINGS. */
 #ifndef IOSCHED_RECORD_H
 #define IOSCHED_RECORD_H
 
 #include <stddef.h>
 
+#include "recfmt.h"
 #include "sample.h"
 
-#define RECORD_FORMAT "iosched-top-recording"
-#define RECORD_VERSION 1
 
 struct recorder;
 
-/* Create (or truncate) path, mode 0644. Returns 0 or a negative errno
+/* Create (or truncate) path, mode 0600 (it holds command lines), safely
+ * (safefile.h). Returns 0 or a negative errno
  * with the reason in err. */
 int record_open(struct recorder **out, const char *path, char *err, size_t len);
 

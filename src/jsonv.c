@@ -346,3 +346,34 @@ const struct jsonv *jsonv_arr(const struct jsonv *obj, const char *key)
 	const struct jsonv *v = jsonv_get(obj, key);
 	return v && v->type == JV_ARR ? v : NULL;
 }
+
+void jsonv_write_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"': fputs("\\\"", f); break;
+		case '\\': fputs("\\\\", f); break;
+		case '\n': fputs("\\n", f); break;
+		case '\t': fputs("\\t", f); break;
+		case '\r': fputs("\\r", f); break;
+		default:
+			if (*p < 0x20 || *p == 0x7f) {
+				fprintf(f, "\\u%04x", *p);
+			} else if (*p >= 0x80) {
+				/* JSON is UTF-8: a byte that is not (a process may be
+				 * named anything) becomes U+FFFD, never an invalid line */
+				int n = util_utf8_len(p);
+				if (n == 0) {
+					fputs("\\ufffd", f);
+				} else {
+					fwrite(p, 1, (size_t)n, f);
+					p += n - 1;
+				}
+			} else {
+				fputc(*p, f);
+			}
+		}
+	}
+	fputc('"', f);
+}

@@ -12,6 +12,11 @@
 
 _Static_assert(BLKMAP_BUCKETS == HIST_BUCKETS, "the BPF histogram must use hist.h's buckets");
 
+const char *blk_op_name(enum blk_op op)
+{
+	return op == BLK_WRITE ? "write" : "read";
+}
+
 void blklat_diff(const uint32_t *prev, const uint32_t *cur, size_t nbuckets, struct hist *out)
 {
 	hist_reset(out);

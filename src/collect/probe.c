@@ -74,6 +74,11 @@ const char *probe_mode_name(enum probe_mode m)
 	return m == PROBE_MODE_DEVICE ? "device" : m == PROBE_MODE_FILE ? "file" : "off";
 }
 
+const char *probe_state_name(enum probe_state s)
+{
+	return s == PROBE_PREPARING ? "preparing" : s == PROBE_RUNNING ? "running" : "ended";
+}
+
 static void set_state(struct probe *p, enum probe_state s, const char *why)
 {
 	pthread_mutex_lock(&p->mu);

@@ -137,6 +137,16 @@ static int has_prefix(const char *s, const char *p)
 	return strncmp(s, p, strlen(p)) == 0;
 }
 
+const char *procs_kind_name(enum proc_kind k)
+{
+	return k == PROC_WRITEBACK ? "writeback" : k == PROC_LOOP ? "loop" : k == PROC_SELF ? "self" : "process";
+}
+
+const char *procs_wait_name(enum proc_wait w)
+{
+	return w == WAIT_OK ? "ok" : w == WAIT_NA ? "n/a" : w == WAIT_NONE ? "none" : w == WAIT_BEFORE ? "before_delayacct" : "off";
+}
+
 enum proc_kind procs_classify(const char *comm, int ppid, int pid)
 {
 	if (ppid != 2 && pid != 2)

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "jsonv.h"
-#include "record.h"
+#include "recfmt.h"
 #include "util.h"
 
 #define REPLAY_DISKS_MAX 64
@@ -34,6 +34,7 @@ struct replay {
 	size_t ncharts;
 	struct event recent[EVENTLOG_RECENT];
 	size_t nrecent;             /* total seen */
+	struct rf_read rf;          /* the file's version; what a tick had out of range */
 };
 
 /* Times in a recording are seconds: a value past these (1e300, -9.2e18)
@@ -127,6 +128,7 @@ int replay_open(struct replay **out, const char *path, char *err, size_t len)
 	jsonv_str(&v, "format", fmt, sizeof fmt);
 	int64_t ver = jsonv_int(&v, "version", -1);
 	jsonv_free(&v);
+	r->rf.version = ver > 0 && ver <= RECORD_VERSION ? (int)ver : RECORD_VERSION;
 	if (strcmp(fmt, RECORD_FORMAT) != 0 || ver < 1) {
 		util_fmt(err, len, "%s:1: not a recording of iosched-top (no \"format\":\"%s\" header)", path, RECORD_FORMAT);
 		replay_close(r);
@@ -157,19 +159,6 @@ static uint64_t atu(const struct jsonv *a, size_t i)
 {
 	double d = at(a, i);
 	return d > 0 ? (uint64_t)d : 0;
-}
-
-static void summary(const struct jsonv *o, const char *key, struct probe_summary *p)
-{
-	const struct jsonv *a = jsonv_arr(o, key);
-	p->n = atu(a, 0);
-	p->p50_ns = atu(a, 1);
-	p->p90_ns = atu(a, 2);
-	p->p99_ns = atu(a, 3);
-	p->p999_ns = atu(a, 4);
-	p->max_ns = atu(a, 5);
-	p->mean_ns = at(a, 6);
-	p->flagged = atu(a, 7);
 }
 
 static struct chart_hist *chart_of(struct replay *r, const char *name)
@@ -227,141 +216,40 @@ static void hist(const struct jsonv *o, struct hist *h)
 static void disk(struct replay *r, const struct jsonv *o, double mono, struct disk_sample *d)
 {
 	memset(d, 0, sizeof *d);
+	recfmt_read(o, recfmt_disk, d, &r->rf);
 	struct disk_info *i = &d->info;
-	jsonv_str(o, "name", i->name, sizeof i->name);
-	i->kind = (enum disk_kind)jsonv_int(o, "kind", DISK_OTHER);
-	jsonv_str(o, "model", i->model, sizeof i->model);
-	i->rotational = (int)jsonv_int(o, "rot", -1);
-	i->size_bytes = (uint64_t)jsonv_int(o, "size", 0);
-	i->logical_block = (unsigned)jsonv_int(o, "lb", 0);
 	const struct jsonv *sc = jsonv_arr(o, "scheds");
 	for (size_t k = 0; sc && k < sc->n && k < SCHED_MAX; k++)
 		if (sc->kids[k].type == JV_STR)
 			util_strlcpy(i->sched.names[i->sched.n++], sc->kids[k].str, SCHED_NAME_MAX);
-	i->sched.active = (int)jsonv_int(o, "active", -1);
-	if (i->sched.active >= i->sched.n)
-		i->sched.active = -1;
-	i->nr_requests = jsonv_int(o, "nr", -1);
-	i->read_ahead_kb = jsonv_int(o, "ra", -1);
-	i->wbt_lat_usec = jsonv_int(o, "wbt", -1);
-	i->zoned = (int)jsonv_int(o, "zoned", 0);
-	d->have_rates = (int)jsonv_int(o, "have_rates", 0);
-	const struct jsonv *io = jsonv_arr(o, "io");
-	d->io = (struct iostat_rates){at(io, 0), at(io, 1), at(io, 2), at(io, 3), at(io, 4), at(io, 5), at(io, 6), at(io, 7)};
-	d->in_flight = (unsigned long long)jsonv_int(o, "in_flight", 0);
-	d->probed = (int)jsonv_int(o, "probed", 0);
-	const struct jsonv *st = jsonv_get(o, "pst");
-	d->probe_st.mode = (enum probe_mode)jsonv_int(st, "mode", PROBE_MODE_OFF);
-	d->probe_st.state = (enum probe_state)jsonv_int(st, "state", PROBE_ENDED);
-	jsonv_str(st, "why", d->probe_st.why, sizeof d->probe_st.why);
-	jsonv_str(st, "path", d->probe_st.path, sizeof d->probe_st.path);
-	d->probe_st.rate_hz = jsonv_num(st, "rate", 0);
-	d->probe_st.in_flight_ms = jsonv_num(st, "in_flight_ms", 0);
-	d->probe_st.missed = (uint64_t)jsonv_int(st, "missed", 0);
-	d->probe_st.prep_pct = (int)jsonv_int(st, "prep", 0);
-	summary(o, "p", &d->probe);
-	summary(o, "p10", &d->probe_10s);
-	summary(o, "pc", &d->probe_change);
-	d->probe_rps_10s = jsonv_num(o, "rps10", 0);
-	d->probe_stall10_10s = jsonv_num(o, "st10", 0);
-	d->probe_stall100_10s = jsonv_num(o, "st100", 0);
-	const struct jsonv *c = jsonv_get(o, "cmp");
-	if (c) {
-		d->cmp.state = (int)jsonv_int(c, "state", 0);
-		jsonv_str(c, "from", d->cmp.from, sizeof d->cmp.from);
-		jsonv_str(c, "to", d->cmp.to, sizeof d->cmp.to);
-		d->cmp.ts = jsonv_num(c, "ts", 0);
-		d->cmp.rate_hz = jsonv_num(c, "rate", 0);
-		d->cmp.before_s = jsonv_num(c, "bs", 0);
-		d->cmp.after_s = jsonv_num(c, "as", 0);
-		summary(c, "b", &d->cmp.before);
-		summary(c, "a", &d->cmp.after);
-		d->cmp.fresh_before_n = (int)jsonv_int(c, "fbn", 0);
-		d->cmp.fresh_after_n = (int)jsonv_int(c, "fan", 0);
-		d->cmp.fresh_before_ms = jsonv_num(c, "fbm", 0);
-		d->cmp.fresh_after_ms = jsonv_num(c, "fam", 0);
-	}
+	int64_t active = jsonv_int(o, "active", -1);
+	i->sched.active = active >= 0 && active < i->sched.n ? (int)active : -1;
 	hist(o, &d->probe_hist);
 	chart(r, o, mono, d);
-	const struct jsonv *pd = jsonv_get(o, "pending");
-	d->pending.jobs = (int)jsonv_int(pd, "jobs", 0);
-	d->pending.running = (int)jsonv_int(pd, "running", 0);
-	jsonv_str(pd, "key", d->pending.key, sizeof d->pending.key);
-	jsonv_str(pd, "to", d->pending.to, sizeof d->pending.to);
-	d->pending.secs = jsonv_num(pd, "secs", 0);
-	d->last_switch_ms = jsonv_num(o, "last_switch_ms", -1);
-	jsonv_str(o, "warning", d->warning, sizeof d->warning);
 }
 
 /* One recorded event; 0, or -1 for a type this version does not know (a
- * newer recording's: left out, the rest of the tick is read). */
-static int event(const struct jsonv *o, struct event *e)
+ * newer recording's: left out, the rest of the tick is read). A time out
+ * of range puts the event off the chart (0), not an overflow in it. */
+static int event(struct replay *r, const struct jsonv *o, struct event *e)
 {
 	memset(e, 0, sizeof *e);
-	char type[32];
-	jsonv_str(o, "type", type, sizeof type);
-	if (event_type_parse(type, &e->type) < 0)
-		return -1;
-	e->ts = jsonv_num(o, "ts", 0);
-	e->mono = jsonv_num(o, "mono", 0);
-	if (!time_ok(e->ts))
-		e->ts = 0;
-	if (!time_ok(e->mono))
-		e->mono = 0; /* off the chart, not an overflow in it */
-	jsonv_str(o, "disk", e->disk, sizeof e->disk);
-	e->pid = (int)jsonv_int(o, "pid", 0);
-	jsonv_str(o, "key", e->key, sizeof e->key);
-	jsonv_str(o, "from", e->from, sizeof e->from);
-	jsonv_str(o, "to", e->to, sizeof e->to);
-	e->ms = jsonv_num(o, "ms", 0);
-	e->ok = (int)jsonv_int(o, "ok", 0);
-	jsonv_str(o, "error", e->error, sizeof e->error);
-	return 0;
+	int bad = r->rf.bad_times;
+	recfmt_read(o, recfmt_event, e, &r->rf);
+	r->rf.bad_times = bad;
+	return (unsigned)e->type < EV_NTYPES ? 0 : -1;
 }
 
-static void proc_row(const struct jsonv *o, struct proc_row *p)
+static void proc_row(struct replay *r, const struct jsonv *o, struct proc_row *p)
 {
 	memset(p, 0, sizeof *p);
-	p->pid = (int)jsonv_int(o, "pid", 0);
-	p->tid = (int)jsonv_int(o, "tid", p->pid);
-	p->ppid = (int)jsonv_int(o, "ppid", 0);
-	p->uid = (unsigned)jsonv_int(o, "uid", 0);
-	jsonv_str(o, "user", p->user, sizeof p->user);
-	jsonv_str(o, "comm", p->comm, sizeof p->comm);
-	jsonv_str(o, "cmdline", p->cmdline, sizeof p->cmdline);
-	p->state = (char)jsonv_int(o, "state", '?');
-	p->nice = (int)jsonv_int(o, "nice", 0);
-	p->start = (unsigned long long)jsonv_int(o, "start", 0);
-	p->io_readable = (int)jsonv_int(o, "readable", 0);
-	p->kind = (enum proc_kind)jsonv_int(o, "kind", PROC_NORMAL);
-	p->ioprio = (int)jsonv_int(o, "ioprio", -1);
-	const struct jsonv *rt = jsonv_arr(o, "rates");
-	p->read_Bps = at(rt, 0);
-	p->write_Bps = at(rt, 1);
-	p->read_calls = at(rt, 2);
-	p->write_calls = at(rt, 3);
-	const struct jsonv *t = jsonv_arr(o, "total");
-	p->total = (struct proc_counters){atu(t, 0), atu(t, 1), atu(t, 2), atu(t, 3), atu(t, 4), atu(t, 5)};
-	p->wait = (enum proc_wait)jsonv_int(o, "wait", WAIT_OFF);
-	p->io_wait_pct = jsonv_num(o, "io_wait_pct", 0);
-	p->avg_wait_us = jsonv_num(o, "avg_wait_us", 0);
-	p->partial = (int)jsonv_int(o, "partial", 0);
-	p->exited = (int)jsonv_int(o, "exited", 0);
-	p->count = (int)jsonv_int(o, "count", 0);
-	p->ended_ago = (int)jsonv_int(o, "ago", 0);
-	p->moved = (int)jsonv_int(o, "moved", 0);
-	const struct jsonv *b = jsonv_arr(o, "blk");
-	for (int k = 0; k < 2; k++) {
-		p->blk_n[k] = atu(b, (size_t)k);
-		p->blk_p50_ns[k] = atu(b, 2 + (size_t)k);
-		p->blk_p99_ns[k] = atu(b, 4 + (size_t)k);
-		p->blk_bytes[k] = atu(b, 6 + (size_t)k);
-	}
+	recfmt_read(o, recfmt_proc, p, &r->rf);
+	if (!jsonv_get(o, "tid"))
+		p->tid = p->pid; /* process mode */
 }
 
-static int procs(const struct jsonv *o, struct sample *out)
+static int procs(struct replay *r, const struct jsonv *o, struct sample *out)
 {
-	out->have_procs = (int)jsonv_int(o, "have_procs", 0);
 	out->nprocs = 0;
 	out->top_writer = -1;
 	const struct jsonv *rows = jsonv_arr(o, "procs");
@@ -371,24 +259,16 @@ static int procs(const struct jsonv *o, struct sample *out)
 		return -ENOMEM;
 	int top = (int)jsonv_int(o, "top_writer", -1);
 	for (size_t i = 0; i < rows->n; i++) {
-		proc_row(&rows->kids[i], &out->procs[out->nprocs]);
+		proc_row(r, &rows->kids[i], &out->procs[out->nprocs]);
 		if (out->procs[out->nprocs].tid == top && top > 0)
 			out->top_writer = (int)out->nprocs;
 		out->nprocs++;
 	}
-	const struct jsonv *ps = jsonv_get(o, "pstat");
-	out->pstat.threads = (int)jsonv_int(ps, "threads", 0);
-	out->pstat.taskstats = (int)jsonv_int(ps, "taskstats", 0);
-	out->pstat.delayacct = (int)jsonv_int(ps, "delayacct", 0);
-	jsonv_str(ps, "missing", out->pstat.missing, sizeof out->pstat.missing);
-	out->pstat.unreadable = (size_t)jsonv_int(ps, "unreadable", 0);
-	out->pstat.exits = (int)jsonv_int(ps, "exits", 0);
-	out->pstat.as_root = (int)jsonv_int(ps, "root", 0);
-	out->pstat.exits_lost = (unsigned long)jsonv_int(ps, "exits_lost", 0);
+	recfmt_read(jsonv_get(o, "pstat"), recfmt_pstat, &out->pstat, &r->rf);
 	return 0;
 }
 
-static int blk(const struct jsonv *o, struct sample *out)
+static int blk(struct replay *rp, const struct jsonv *o, struct sample *out)
 {
 	const struct jsonv *b = jsonv_get(o, "blk");
 	out->blk_on = (int)jsonv_int(b, "on", 0);
@@ -407,30 +287,16 @@ static int blk(const struct jsonv *o, struct sample *out)
 	if (st && util_grow((void **)&r->stats, &r->stats_cap, st->n ? st->n : 1, sizeof *r->stats) < 0)
 		return -ENOMEM;
 	for (size_t i = 0; st && i < st->n; i++) {
-		const struct jsonv *a = &st->kids[i];
 		struct blk_stat *x = &r->stats[r->nstats++];
 		memset(x, 0, sizeof *x);
-		x->tgid = (int)at(a, 0);
-		if (a->n > 1 && a->kids[1].type == JV_STR)
-			util_strlcpy(x->disk, a->kids[1].str, sizeof x->disk);
-		x->op = at(a, 2) == BLK_WRITE ? BLK_WRITE : BLK_READ;
-		x->n = atu(a, 3);
-		x->bytes = atu(a, 4);
-		x->p50_ns = atu(a, 5);
-		x->p99_ns = atu(a, 6);
-		x->max_ns = atu(a, 7);
+		recfmt_read_tuple(&st->kids[i], recfmt_blk_stat, x, &rp->rf);
 	}
 	if (rq && util_grow((void **)&r->reqs, &r->reqs_cap, rq->n ? rq->n : 1, sizeof *r->reqs) < 0)
 		return -ENOMEM;
 	for (size_t i = 0; rq && i < rq->n; i++) {
-		const struct jsonv *a = &rq->kids[i];
 		struct blk_req *q = &r->reqs[r->nreqs++];
 		memset(q, 0, sizeof *q);
-		q->tgid = (int)at(a, 0);
-		if (a->n > 1 && a->kids[1].type == JV_STR)
-			util_strlcpy(q->disk, a->kids[1].str, sizeof q->disk);
-		q->issued = (int)at(a, 2);
-		q->age_ns = atu(a, 3);
+		recfmt_read_tuple(&rq->kids[i], recfmt_blk_req, q, &rp->rf);
 	}
 	return 0;
 }
@@ -443,22 +309,10 @@ static void recent_add(struct replay *r, const struct event *e)
 
 static int fill(struct replay *r, const struct jsonv *o, struct sample *out)
 {
-	out->ts = jsonv_num(o, "ts", 0);
-	out->mono = jsonv_num(o, "mono", 0);
-	out->interval_s = jsonv_num(o, "interval_s", 0);
-	if (!time_ok(out->ts) || !time_ok(out->mono) || !time_ok(out->interval_s))
+	r->rf.bad_times = 0;
+	recfmt_read(o, recfmt_tick, out, &r->rf);
+	if (r->rf.bad_times)
 		return -ERANGE;
-	jsonv_str(o, "host", out->host, sizeof out->host);
-	jsonv_str(o, "kernel", out->kernel, sizeof out->kernel);
-	out->psi_err = (int)jsonv_int(o, "psi_err", -ENOENT);
-	const struct jsonv *p = jsonv_arr(o, "psi");
-	out->psi = (struct psi){(int)at(p, 0), (int)at(p, 1), {at(p, 2), at(p, 3), at(p, 4), atu(p, 5)},
-				{at(p, 6), at(p, 7), at(p, 8), atu(p, 9)}};
-	out->have_load = (int)jsonv_int(o, "have_load", 0);
-	const struct jsonv *l = jsonv_arr(o, "load");
-	for (int i = 0; i < 3; i++)
-		out->load[i] = at(l, (size_t)i);
-	out->probe_rate_hz = jsonv_num(o, "probe_rate_hz", 0);
 	const struct jsonv *disks = jsonv_arr(o, "disks");
 	size_t nd = disks ? disks->n : 0;
 	if (util_grow((void **)&out->disks, &out->cap, nd ? nd : 1, sizeof *out->disks) < 0)
@@ -469,24 +323,18 @@ static int fill(struct replay *r, const struct jsonv *o, struct sample *out)
 	const struct jsonv *ev = jsonv_arr(o, "events");
 	out->nevents = 0;
 	for (size_t i = 0; ev && i < ev->n && out->nevents < EVENTLOG_PENDING; i++) {
-		if (event(&ev->kids[i], &out->events[out->nevents]) == 0)
+		if (event(r, &ev->kids[i], &out->events[out->nevents]) == 0)
 			recent_add(r, &out->events[out->nevents++]);
 	}
 	size_t keep = r->nrecent < EVENTLOG_RECENT ? r->nrecent : EVENTLOG_RECENT;
 	for (size_t i = 0; i < keep; i++)
 		out->recent[i] = r->recent[(r->nrecent - keep + i) % EVENTLOG_RECENT];
 	out->nrecent = keep;
-	if (procs(o, out) < 0)
+	if (procs(r, o, out) < 0)
 		return -ENOMEM;
-	const struct jsonv *w = jsonv_arr(o, "wb");
-	out->wb = (struct writeback_info){(int)at(w, 0), atu(w, 1), atu(w, 2), (long)at(w, 3), (long)at(w, 4), atu(w, 5),
-					  atu(w, 6)};
-	out->write_MBps = jsonv_num(o, "write_MBps", 0);
-	out->dirty_MBps = jsonv_num(o, "dirty_MBps", 0);
-	out->top_disk = (int)jsonv_int(o, "top_disk", -1);
 	if (out->top_disk >= (int)out->ndisks)
 		out->top_disk = -1;
-	return blk(o, out);
+	return blk(r, o, out);
 }
 
 int replay_next(struct replay *r, struct sample *out, char *msg, size_t len)

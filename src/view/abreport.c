@@ -202,7 +202,7 @@ static void write_row(FILE *f, enum ab_format fmt, const char *kind, const struc
 	snprintf(round, sizeof round, "%d", r->round);
 	if (fmt == AB_JSON) {
 		fprintf(f, "%s{\"scheduler\":", first ? "" : ",");
-		json_write_string(f, r->label);
+		jsonv_write_string(f, r->label);
 		if (r->round >= 0)
 			fprintf(f, ",\"round\":%d,\"baseline\":%s,\"start_ts\":%.3f", r->round, r->round == 0 ? "true" : "false",
 				r->start_ts);
@@ -431,11 +431,11 @@ static void conclusions(FILE *f, enum ab_format fmt, const struct ab_config *cfg
 		}
 		fprintf(f, "%s{\"profile\":\"%s\",\"best\":", p ? "," : "", profiles[p].name);
 		if (best >= 0)
-			json_write_string(f, cfg->v[best].text);
+			jsonv_write_string(f, cfg->v[best].text);
 		else
 			fputs("null", f);
 		fputs(",\"text\":", f);
-		json_write_string(f, text);
+		jsonv_write_string(f, text);
 		fputc('}', f);
 	}
 	fputs(fmt == AB_JSON ? "],\"tradeoff\":[" : "\n", f);
@@ -443,7 +443,7 @@ static void conclusions(FILE *f, enum ab_format fmt, const struct ab_config *cfg
 		tradeoff(cfg, res, sum, v, text, sizeof text);
 		if (fmt == AB_JSON) {
 			fputs(v > 1 ? "," : "", f);
-			json_write_string(f, text);
+			jsonv_write_string(f, text);
 		} else {
 			fprintf(f, "%s.\n", text);
 		}
@@ -485,22 +485,22 @@ static void header(FILE *f, enum ab_format fmt, const struct ab_config *cfg, con
 {
 	if (fmt == AB_JSON) {
 		fputs("{\"disk\":", f);
-		json_write_string(f, res->disk);
+		jsonv_write_string(f, res->disk);
 		fputs(",\"kernel\":", f);
-		json_write_string(f, res->kernel);
+		jsonv_write_string(f, res->kernel);
 		fputs(",\"load\":", f);
-		json_write_string(f, res->load);
+		jsonv_write_string(f, res->load);
 		fputs(",\"probe\":", f);
-		json_write_string(f, res->probe);
+		jsonv_write_string(f, res->probe);
 		fputs(",\"queue\":", f);
-		json_write_string(f, res->queue);
+		jsonv_write_string(f, res->queue);
 		fprintf(f, ",\"rate_hz\":%g,\"fresh_reads\":%u,\"fresh_runs\":%d,\"rounds\":%d,\"dwell_s\":%g,"
 			   "\"warmup_s\":%g,\"partial\":%s",
 			cfg->paced_rate_hz, cfg->fresh_reads, AB_FRESH_RUNS, cfg->rounds, cfg->dwell_s, cfg->warmup_s,
 			res->partial ? "true" : "false");
 		if (cfg->startup_cmd) {
 			fputs(",\"startup_cmd\":", f);
-			json_write_string(f, cfg->startup_cmd);
+			jsonv_write_string(f, cfg->startup_cmd);
 		}
 		return;
 	}
@@ -556,7 +556,7 @@ void abreport_write(FILE *f, const struct ab_config *cfg, const struct ab_result
 	conclusions(f, fmt, cfg, res, sum);
 	if (fmt == AB_JSON) {
 		fputs(",\"restored\":", f);
-		json_write_string(f, res->original);
+		jsonv_write_string(f, res->original);
 		fputs("}\n", f);
 	} else if (fmt != AB_CSV) {
 		startups(f, fmt, cfg, res);

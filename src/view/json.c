@@ -8,37 +8,6 @@
 #include "detail.h"
 #include "util.h"
 
-void json_write_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"': fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\t': fputs("\\t", f); break;
-		case '\r': fputs("\\r", f); break;
-		default:
-			if (*p < 0x20 || *p == 0x7f) {
-				fprintf(f, "\\u%04x", *p);
-			} else if (*p >= 0x80) {
-				/* JSON is UTF-8: a byte that is not (a process may be
-				 * named anything) becomes U+FFFD, never an invalid line */
-				int n = util_utf8_len(p);
-				if (n == 0) {
-					fputs("\\ufffd", f);
-				} else {
-					fwrite(p, 1, (size_t)n, f);
-					p += n - 1;
-				}
-			} else {
-				fputc(*p, f);
-			}
-		}
-	}
-	fputc('"', f);
-}
-
 /* A number, or null where it does not exist (never a made-up 0). */
 static void num_or_null(FILE *f, const char *key, double v, int present)
 {
@@ -68,9 +37,9 @@ static void write_probe(FILE *f, const char *key, const struct disk_sample *d, c
 {
 	const struct probe_status *st = &d->probe_st;
 	fprintf(f, ",\"%s\":{\"mode\":", key);
-	json_write_string(f, probe_mode_name(st->state == PROBE_ENDED ? PROBE_MODE_OFF : st->mode));
+	jsonv_write_string(f, probe_mode_name(st->state == PROBE_ENDED ? PROBE_MODE_OFF : st->mode));
 	fputs(",\"why\":", f);
-	json_write_string(f, st->why);
+	jsonv_write_string(f, st->why);
 	fprintf(f, ",\"rate_hz\":%.3f,\"n\":%llu", st->rate_hz, (unsigned long long)p->n);
 	quantile(f, "p50_us", p, 0.50, p->p50_ns);
 	quantile(f, "p90_us", p, 0.90, p->p90_ns);
@@ -106,11 +75,11 @@ static void write_compare(FILE *f, const struct switch_compare *c)
 		return;
 	}
 	fputs("{\"from\":", f);
-	json_write_string(f, c->from);
+	jsonv_write_string(f, c->from);
 	fputs(",\"to\":", f);
-	json_write_string(f, c->to);
+	jsonv_write_string(f, c->to);
 	fputs(",\"profile\":", f);
-	json_write_string(f, detail_profile(c->rate_hz));
+	jsonv_write_string(f, detail_profile(c->rate_hz));
 	fprintf(f, ",\"ts\":%.3f,\"complete\":%s", c->ts, c->state == 2 ? "true" : "false");
 	compare_side(f, "before", &c->before, c->before_s, c->fresh_before_n, c->fresh_before_ms);
 	compare_side(f, "after", &c->after, c->after_s, c->fresh_after_n, c->fresh_after_ms);
@@ -120,9 +89,9 @@ static void write_compare(FILE *f, const struct switch_compare *c)
 static void write_event(FILE *f, const struct event *e)
 {
 	fprintf(f, "{\"ts\":%.3f,\"type\":", e->ts);
-	json_write_string(f, event_type_name(e->type));
+	jsonv_write_string(f, event_type_name(e->type));
 	fputs(",\"disk\":", f);
-	json_write_string(f, e->disk);
+	jsonv_write_string(f, e->disk);
 	if (e->pid > 0)
 		fprintf(f, ",\"pid\":%d", e->pid);
 	/* Changes carry what was changed; probe and cleanup events only their
@@ -130,18 +99,18 @@ static void write_event(FILE *f, const struct event *e)
 	int change = e->type != EV_PROBE && e->type != EV_CLEANUP;
 	if (change && e->type != EV_SCHEDULER && e->type != EV_DISK) {
 		fputs(",\"key\":", f);
-		json_write_string(f, e->key);
+		jsonv_write_string(f, e->key);
 	}
 	if (change) {
 		fputs(",\"from\":", f);
-		json_write_string(f, e->from);
+		jsonv_write_string(f, e->from);
 		fputs(",\"to\":", f);
-		json_write_string(f, e->to);
+		jsonv_write_string(f, e->to);
 		fprintf(f, ",\"ms\":%.3f", e->ms);
 	}
 	fprintf(f, ",\"ok\":%s,\"error\":", e->ok ? "true" : "false");
 	if (e->error[0])
-		json_write_string(f, e->error);
+		jsonv_write_string(f, e->error);
 	else
 		fputs("null", f);
 	fputc('}', f);
@@ -168,12 +137,12 @@ static void write_disk(FILE *f, const struct disk_sample *d, const struct sample
 {
 	const struct disk_info *i = &d->info;
 	fputs("{\"name\":", f);
-	json_write_string(f, i->name);
+	jsonv_write_string(f, i->name);
 	fputs(",\"kind\":", f);
-	json_write_string(f, disk_kind_name(i->kind));
+	jsonv_write_string(f, disk_kind_name(i->kind));
 	fputs(",\"model\":", f);
 	if (i->model[0])
-		json_write_string(f, i->model);
+		jsonv_write_string(f, i->model);
 	else
 		fputs("null", f);
 	fprintf(f, ",\"rotational\":%s", i->rotational < 0 ? "null" : i->rotational ? "true" : "false");
@@ -181,14 +150,14 @@ static void write_disk(FILE *f, const struct disk_sample *d, const struct sample
 	fputs(",\"scheduler\":", f);
 	const char *act = sched_active(&i->sched);
 	if (act)
-		json_write_string(f, act);
+		jsonv_write_string(f, act);
 	else
 		fputs("null", f);
 	fputs(",\"schedulers\":[", f);
 	for (int k = 0; k < i->sched.n; k++) {
 		if (k)
 			fputc(',', f);
-		json_write_string(f, i->sched.names[k]);
+		jsonv_write_string(f, i->sched.names[k]);
 	}
 	fputc(']', f);
 	int_or_null(f, "nr_requests", i->nr_requests);
@@ -214,16 +183,6 @@ static void write_disk(FILE *f, const struct disk_sample *d, const struct sample
 	fputc('}', f);
 }
 
-static const char *wait_name(enum proc_wait w)
-{
-	return w == WAIT_OK ? "ok" : w == WAIT_NA ? "n/a" : w == WAIT_NONE ? "none" : w == WAIT_BEFORE ? "before_delayacct" : "off";
-}
-
-static const char *kind_name(enum proc_kind k)
-{
-	return k == PROC_WRITEBACK ? "writeback" : k == PROC_LOOP ? "loop" : k == PROC_SELF ? "self" : "process";
-}
-
 /* The process's block-layer figures per disk and direction. */
 static void write_blk(FILE *f, const struct blk_reading *b, int tgid)
 {
@@ -235,8 +194,8 @@ static void write_blk(FILE *f, const struct blk_reading *b, int tgid)
 			continue;
 		fputs(first ? "{\"disk\":" : ",{\"disk\":", f);
 		first = 0;
-		json_write_string(f, st->disk);
-		fprintf(f, ",\"op\":\"%s\",\"n\":%llu", st->op == BLK_WRITE ? "write" : "read", (unsigned long long)st->n);
+		jsonv_write_string(f, st->disk);
+		fprintf(f, ",\"op\":\"%s\",\"n\":%llu", blk_op_name(st->op), (unsigned long long)st->n);
 		num_or_null(f, "p50_us", (double)st->p50_ns / 1e3, hist_enough(st->n, 0.50));
 		num_or_null(f, "p99_us", (double)st->p99_ns / 1e3, hist_enough(st->n, 0.99));
 		fprintf(f, ",\"max_us\":%.1f,\"bytes\":%llu}", (double)st->max_ns / 1e3, (unsigned long long)st->bytes);
@@ -253,20 +212,20 @@ static void write_proc(FILE *f, const struct proc_row *r, const struct sample *s
 		fprintf(f, ",\"tid\":%d", r->tid);
 	fprintf(f, ",\"ppid\":%d", r->ppid);
 	fputs(",\"user\":", f);
-	json_write_string(f, r->user);
+	jsonv_write_string(f, r->user);
 	fputs(",\"comm\":", f);
-	json_write_string(f, r->comm);
+	jsonv_write_string(f, r->comm);
 	procs_format_ioprio(r->ioprio, r->nice, prio, sizeof prio);
 	fputs(",\"prio\":", f);
-	json_write_string(f, prio);
-	fprintf(f, ",\"kind\":\"%s\",\"readable\":%s", kind_name(r->kind), r->io_readable ? "true" : "false");
+	jsonv_write_string(f, prio);
+	fprintf(f, ",\"kind\":\"%s\",\"readable\":%s", procs_kind_name(r->kind), r->io_readable ? "true" : "false");
 	/* An unreadable /proc/PID/io is no figure, not a 0. */
 	num_or_null(f, "read_Bps", r->read_Bps, r->io_readable);
 	num_or_null(f, "write_Bps", r->write_Bps, r->io_readable);
 	/* read() and write() system calls per second, not disk operations */
 	num_or_null(f, "read_calls_per_s", r->read_calls, r->io_readable);
 	num_or_null(f, "write_calls_per_s", r->write_calls, r->io_readable);
-	fprintf(f, ",\"wait\":\"%s\"", wait_name(r->wait));
+	fprintf(f, ",\"wait\":\"%s\"", procs_wait_name(r->wait));
 	num_or_null(f, "io_wait_pct", r->io_wait_pct, r->wait == WAIT_OK || r->wait == WAIT_NONE);
 	num_or_null(f, "avg_wait_us", r->avg_wait_us, r->wait == WAIT_OK);
 	if (r->partial)
@@ -348,7 +307,7 @@ static void write_procs(FILE *f, const struct sample *s, size_t max)
 	if (s->top_writer >= 0) {
 		const struct proc_row *t = &s->procs[s->top_writer];
 		fprintf(f, "{\"pid\":%d,\"comm\":", t->pid);
-		json_write_string(f, t->comm);
+		jsonv_write_string(f, t->comm);
 		fprintf(f, ",\"write_Bps\":%.0f}", t->write_Bps);
 	} else {
 		fputs("null", f);
@@ -356,7 +315,7 @@ static void write_procs(FILE *f, const struct sample *s, size_t max)
 	fprintf(f, ",\"to_disks_MBps\":%.3f,\"to_disks_top\":", s->write_MBps);
 	if (s->top_disk >= 0) {
 		fputs("{\"disk\":", f);
-		json_write_string(f, s->disks[s->top_disk].info.name);
+		jsonv_write_string(f, s->disks[s->top_disk].info.name);
 		fprintf(f, ",\"write_MBps\":%.3f}", s->disks[s->top_disk].io.wkB_s / 1024);
 	} else {
 		fputs("null", f);
@@ -365,16 +324,16 @@ static void write_procs(FILE *f, const struct sample *s, size_t max)
 		s->pstat.taskstats ? "true" : "false", s->pstat.exits ? "true" : "false", s->pstat.exits_lost,
 		s->pstat.delayacct ? "true" : "false");
 	if (s->pstat.missing[0])
-		json_write_string(f, s->pstat.missing);
+		jsonv_write_string(f, s->pstat.missing);
 	else
 		fputs("null", f);
 	fputc('}', f);
 	fprintf(f, ",\"blk\":{\"on\":%s,\"why\":", s->blk_on ? "true" : "false");
 	if (s->blk_on) {
 		fputs("null,\"owner\":", f);
-		json_write_string(f, s->blk_stage);
+		jsonv_write_string(f, s->blk_stage);
 	} else {
-		json_write_string(f, s->blk_why);
+		jsonv_write_string(f, s->blk_why);
 	}
 	fputc('}', f);
 }
@@ -382,9 +341,9 @@ static void write_procs(FILE *f, const struct sample *s, size_t max)
 void json_write_sample(FILE *f, const struct sample *s, size_t max_procs)
 {
 	fprintf(f, "{\"ts\":%.3f,\"interval_s\":%.3f,\"host\":", s->ts, s->interval_s);
-	json_write_string(f, s->host);
+	jsonv_write_string(f, s->host);
 	fputs(",\"kernel\":", f);
-	json_write_string(f, s->kernel);
+	jsonv_write_string(f, s->kernel);
 	fputs(",\"psi_io\":", f);
 	if (s->psi_err == 0) {
 		fprintf(f, "{\"some_avg10\":%.2f", s->psi.some.avg10);

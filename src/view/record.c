@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "json.h"
+#include "recfmt.h"
 #include "safefile.h"
 #include "util.h"
 
@@ -77,14 +78,7 @@ static void i64(FILE *f, const char *key, long long v)
 static void str(FILE *f, const char *key, const char *v)
 {
 	fprintf(f, ",\"%s\":", key);
-	json_write_string(f, v);
-}
-
-static void summary(FILE *f, const char *key, const struct probe_summary *p)
-{
-	fprintf(f, ",\"%s\":[%llu,%llu,%llu,%llu,%llu,%llu,%.17g,%llu]", key, (unsigned long long)p->n,
-		(unsigned long long)p->p50_ns, (unsigned long long)p->p90_ns, (unsigned long long)p->p99_ns,
-		(unsigned long long)p->p999_ns, (unsigned long long)p->max_ns, p->mean_ns, (unsigned long long)p->flagged);
+	jsonv_write_string(f, v);
 }
 
 /* The interval's probe histogram as [bucket, count] pairs: a few dozen at
@@ -136,135 +130,31 @@ static void chart_points(struct recorder *r, FILE *f, const struct disk_sample *
 		*last = newest;
 }
 
-static void disk_info(FILE *f, const struct disk_info *i)
-{
-	fputs("{\"name\":", f);
-	json_write_string(f, i->name);
-	i64(f, "kind", i->kind);
-	str(f, "model", i->model);
-	i64(f, "rot", i->rotational);
-	u64(f, "size", i->size_bytes);
-	u64(f, "lb", i->logical_block);
-	i64(f, "active", i->sched.active);
-	fputs(",\"scheds\":[", f);
-	for (int k = 0; k < i->sched.n; k++) {
-		if (k)
-			fputc(',', f);
-		json_write_string(f, i->sched.names[k]);
-	}
-	fputc(']', f);
-	i64(f, "nr", i->nr_requests);
-	i64(f, "ra", i->read_ahead_kb);
-	i64(f, "wbt", i->wbt_lat_usec);
-	i64(f, "zoned", i->zoned);
-}
-
+/* A disk: the table's fields, then what a table cannot say: the
+ * scheduler list (and which one is active), the histogram, the chart. */
 static void disk(struct recorder *r, FILE *f, const struct disk_sample *d)
 {
-	disk_info(f, &d->info);
-	const struct iostat_rates *io = &d->io;
-	i64(f, "have_rates", d->have_rates);
-	fprintf(f, ",\"io\":[%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g]", io->r_s, io->w_s, io->rkB_s, io->wkB_s,
-		io->r_await_ms, io->w_await_ms, io->aqu_sz, io->util_pct);
-	u64(f, "in_flight", d->in_flight);
-	i64(f, "probed", d->probed);
-	const struct probe_status *st = &d->probe_st;
-	fprintf(f, ",\"pst\":{\"mode\":%d,\"state\":%d", st->mode, st->state);
-	str(f, "why", st->why);
-	str(f, "path", st->path);
-	num(f, "rate", st->rate_hz);
-	num(f, "in_flight_ms", st->in_flight_ms);
-	u64(f, "missed", st->missed);
-	i64(f, "prep", st->prep_pct);
-	fputc('}', f);
-	summary(f, "p", &d->probe);
-	summary(f, "p10", &d->probe_10s);
-	summary(f, "pc", &d->probe_change);
-	num(f, "rps10", d->probe_rps_10s);
-	num(f, "st10", d->probe_stall10_10s);
-	num(f, "st100", d->probe_stall100_10s);
-	const struct switch_compare *c = &d->cmp;
-	if (c->state) {
-		fprintf(f, ",\"cmp\":{\"state\":%d", c->state);
-		str(f, "from", c->from);
-		str(f, "to", c->to);
-		num(f, "ts", c->ts);
-		num(f, "rate", c->rate_hz);
-		num(f, "bs", c->before_s);
-		num(f, "as", c->after_s);
-		summary(f, "b", &c->before);
-		summary(f, "a", &c->after);
-		if (c->fresh_before_n || c->fresh_after_n) {
-			fprintf(f, ",\"fbn\":%d,\"fan\":%d", c->fresh_before_n, c->fresh_after_n);
-			num(f, "fbm", c->fresh_before_ms);
-			num(f, "fam", c->fresh_after_ms);
-		}
-		fputc('}', f);
+	int first = 1;
+	fputc('{', f);
+	recfmt_write(f, recfmt_disk, d, &first);
+	i64(f, "active", d->info.sched.active);
+	fputs(",\"scheds\":[", f);
+	for (int k = 0; k < d->info.sched.n; k++) {
+		if (k)
+			fputc(',', f);
+		jsonv_write_string(f, d->info.sched.names[k]);
 	}
+	fputc(']', f);
 	hist_sparse(f, &d->probe_hist);
 	chart_points(r, f, d);
-	const struct disk_pending *pd = &d->pending;
-	fprintf(f, ",\"pending\":{\"jobs\":%d,\"running\":%d", pd->jobs, pd->running);
-	str(f, "key", pd->key);
-	str(f, "to", pd->to);
-	num(f, "secs", pd->secs);
-	fputc('}', f);
-	num(f, "last_switch_ms", d->last_switch_ms);
-	str(f, "warning", d->warning);
 	fputc('}', f);
 }
 
 static void event(FILE *f, const struct event *e)
 {
-	fprintf(f, "{\"ts\":%.17g", e->ts);
-	num(f, "mono", e->mono);
-	str(f, "type", event_type_name(e->type));
-	str(f, "disk", e->disk);
-	if (e->pid > 0)
-		i64(f, "pid", e->pid);
-	str(f, "key", e->key);
-	str(f, "from", e->from);
-	str(f, "to", e->to);
-	num(f, "ms", e->ms);
-	i64(f, "ok", e->ok);
-	str(f, "error", e->error);
-	fputc('}', f);
-}
-
-static void proc_row(FILE *f, const struct proc_row *p)
-{
-	fprintf(f, "{\"pid\":%d", p->pid);
-	i64(f, "tid", p->tid);
-	i64(f, "ppid", p->ppid);
-	u64(f, "uid", p->uid);
-	str(f, "user", p->user);
-	str(f, "comm", p->comm);
-	str(f, "cmdline", p->cmdline);
-	i64(f, "state", p->state);
-	i64(f, "nice", p->nice);
-	u64(f, "start", p->start);
-	i64(f, "readable", p->io_readable);
-	i64(f, "kind", p->kind);
-	i64(f, "ioprio", p->ioprio);
-	fprintf(f, ",\"rates\":[%.17g,%.17g,%.17g,%.17g]", p->read_Bps, p->write_Bps, p->read_calls, p->write_calls);
-	const struct proc_counters *t = &p->total;
-	fprintf(f, ",\"total\":[%llu,%llu,%llu,%llu,%llu,%llu]", (unsigned long long)t->rbytes,
-		(unsigned long long)t->wbytes, (unsigned long long)t->syscr, (unsigned long long)t->syscw,
-		(unsigned long long)t->blkio_count, (unsigned long long)t->blkio_ns);
-	i64(f, "wait", p->wait);
-	num(f, "io_wait_pct", p->io_wait_pct);
-	num(f, "avg_wait_us", p->avg_wait_us);
-	i64(f, "partial", p->partial);
-	if (p->exited) {
-		i64(f, "exited", p->exited);
-		i64(f, "count", p->count);
-		i64(f, "ago", p->ended_ago);
-	}
-	i64(f, "moved", p->moved);
-	fprintf(f, ",\"blk\":[%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu]", (unsigned long long)p->blk_n[0],
-		(unsigned long long)p->blk_n[1], (unsigned long long)p->blk_p50_ns[0], (unsigned long long)p->blk_p50_ns[1],
-		(unsigned long long)p->blk_p99_ns[0], (unsigned long long)p->blk_p99_ns[1],
-		(unsigned long long)p->blk_bytes[0], (unsigned long long)p->blk_bytes[1]);
+	int first = 1;
+	fputc('{', f);
+	recfmt_write(f, recfmt_event, e, &first);
 	fputc('}', f);
 }
 
@@ -297,19 +187,17 @@ static void procs(FILE *f, const struct sample *s, size_t max_procs)
 		if (!first)
 			fputc(',', f);
 		first = 0;
-		proc_row(f, &s->procs[i]);
+		int one = 1;
+		fputc('{', f);
+		recfmt_write(f, recfmt_proc, &s->procs[i], &one);
+		fputc('}', f);
 	}
 	fputc(']', f);
 	free(keep);
 	free(top);
-	const struct procs_status *ps = &s->pstat;
-	fprintf(f, ",\"pstat\":{\"threads\":%d,\"taskstats\":%d,\"delayacct\":%d", ps->threads, ps->taskstats,
-		ps->delayacct);
-	str(f, "missing", ps->missing);
-	u64(f, "unreadable", ps->unreadable);
-	i64(f, "exits", ps->exits);
-	i64(f, "root", ps->as_root);
-	u64(f, "exits_lost", ps->exits_lost);
+	int one = 1;
+	fputs(",\"pstat\":{", f);
+	recfmt_write(f, recfmt_pstat, &s->pstat, &one);
 	fputc('}', f);
 	i64(f, "top_writer", s->top_writer >= 0 ? s->procs[s->top_writer].tid : -1);
 }
@@ -321,18 +209,15 @@ static void blk(FILE *f, const struct sample *s)
 	str(f, "stage", s->blk_stage ? s->blk_stage : "");
 	fputs(",\"stats\":[", f);
 	for (size_t i = 0; i < s->blk.nstats; i++) {
-		const struct blk_stat *b = &s->blk.stats[i];
-		fprintf(f, "%s[%d,", i ? "," : "", b->tgid);
-		json_write_string(f, b->disk);
-		fprintf(f, ",%d,%llu,%llu,%llu,%llu,%llu]", b->op, (unsigned long long)b->n, (unsigned long long)b->bytes,
-			(unsigned long long)b->p50_ns, (unsigned long long)b->p99_ns, (unsigned long long)b->max_ns);
+		if (i)
+			fputc(',', f);
+		recfmt_write_tuple(f, recfmt_blk_stat, &s->blk.stats[i]);
 	}
 	fputs("],\"reqs\":[", f);
 	for (size_t i = 0; i < s->blk.nreqs; i++) {
-		const struct blk_req *q = &s->blk.reqs[i];
-		fprintf(f, "%s[%d,", i ? "," : "", q->tgid);
-		json_write_string(f, q->disk);
-		fprintf(f, ",%d,%llu]", q->issued, (unsigned long long)q->age_ns);
+		if (i)
+			fputc(',', f);
+		recfmt_write_tuple(f, recfmt_blk_req, &s->blk.reqs[i]);
 	}
 	fputs("]}", f);
 }
@@ -353,19 +238,9 @@ int record_write(struct recorder *r, const struct sample *s, size_t max_procs)
 	FILE *f = r->f;
 	if (!r->header_done)
 		header(r, s);
-	fprintf(f, "{\"ts\":%.17g", s->ts);
-	num(f, "mono", s->mono);
-	num(f, "interval_s", s->interval_s);
-	str(f, "host", s->host);
-	str(f, "kernel", s->kernel);
-	i64(f, "psi_err", s->psi_err);
-	const struct psi *p = &s->psi;
-	fprintf(f, ",\"psi\":[%d,%d,%.17g,%.17g,%.17g,%llu,%.17g,%.17g,%.17g,%llu]", p->have_some, p->have_full,
-		p->some.avg10, p->some.avg60, p->some.avg300, (unsigned long long)p->some.total_us, p->full.avg10,
-		p->full.avg60, p->full.avg300, (unsigned long long)p->full.total_us);
-	i64(f, "have_load", s->have_load);
-	fprintf(f, ",\"load\":[%.17g,%.17g,%.17g]", s->load[0], s->load[1], s->load[2]);
-	num(f, "probe_rate_hz", s->probe_rate_hz);
+	int first = 1;
+	fputc('{', f);
+	recfmt_write(f, recfmt_tick, s, &first);
 	fputs(",\"disks\":[", f);
 	for (size_t i = 0; i < s->ndisks; i++) {
 		if (i)
@@ -379,16 +254,8 @@ int record_write(struct recorder *r, const struct sample *s, size_t max_procs)
 		event(f, &s->events[i]);
 	}
 	fputc(']', f);
-	i64(f, "have_procs", s->have_procs);
 	if (s->have_procs)
 		procs(f, s, max_procs);
-	const struct writeback_info *w = &s->wb;
-	fprintf(f, ",\"wb\":[%d,%llu,%llu,%ld,%ld,%llu,%llu]", w->ok, (unsigned long long)w->dirty_kB,
-		(unsigned long long)w->writeback_kB, w->dirty_ratio, w->dirty_background_ratio,
-		(unsigned long long)w->dirty_bytes, (unsigned long long)w->dirty_background_bytes);
-	num(f, "write_MBps", s->write_MBps);
-	num(f, "dirty_MBps", s->dirty_MBps);
-	i64(f, "top_disk", s->top_disk);
 	blk(f, s);
 	fputs("}\n", f);
 	/* One tick at most is lost to a crash or a power cut. */

@@ -1,0 +1,45 @@
+#!/bin/bash
+# The layers of src/ hold (issue 18): base/ includes nothing of collect/,
+# act/ or view/; collect/ nothing of act/ or view/; act/ nothing of view/;
+# view/ nothing of act/ (it will talk to a session module). A header
+# belongs to the layer of its .c file (include/x.h <-> src/LAYER/x.c);
+# the top-level utilities (util, jsonv, safefile) may be used by all.
+# The crossings that remain are listed below, each to go with the session
+# module; a new crossing fails, and so does a listed one that is gone (the
+# list only shrinks).
+. "$(dirname "$0")/../lib/common.sh"
+cd "$TOP" || exit 1
+
+KNOWN="src/collect/sample.c: worker.h (act)
+src/view/batch.c: control.h (act)
+src/view/tui.c: ab.h (act)
+src/view/tui.c: cli.h (top)
+src/view/tui.c: config.h (top)
+src/view/tui.c: coldstart.h (act)
+src/view/tui.c: control.h (act)
+src/view/tui.c: load.h (act)
+src/view/tui.c: tune.h (act)
+src/view/tui.c: udevrule.h (act)"
+
+declare -A LAYER
+for c in src/*.c src/*/*.c; do
+	d=${c%/*}; d=${d#src}; d=${d#/}
+	LAYER[$(basename "$c" .c)]=${d:-top}
+done
+found=$(for c in src/base/*.c src/collect/*.c src/act/*.c src/view/*.c; do
+	from=$(basename "$(dirname "$c")")
+	for h in $(sed -n 's/^#include "\([a-z0-9_]*\)\.h".*/\1/p' "$c"); do
+		to=${LAYER[$h]:-}
+		case $to in ""|base|"$from") continue ;; esac
+		case $h in util|jsonv|safefile) continue ;; esac
+		# upward only: act and view may use collect
+		[ "$to" = collect ] && { [ "$from" = act ] || [ "$from" = view ]; } && continue
+		echo "$c: $h.h ($to)"
+	done
+done | sort)
+new=$(comm -13 <(echo "$KNOWN" | sort) <(echo "$found"))
+gone=$(comm -23 <(echo "$KNOWN" | sort) <(echo "$found"))
+[ -z "$new" ] || fail "includes across layers (see the top of this test): $new"
+[ -z "$gone" ] || fail "crossings no longer there: take them off the list in $0: $gone"
+note "$(echo "$found" | grep -c .) crossings left, all listed"
+echo "PASS"
