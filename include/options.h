@@ -74,15 +74,39 @@ struct options {
 	char *udev_rules_file;                  /* --udev-rules-file, owned, or NULL */
 };
 
+/* How a numeric option's value is read and where it goes. */
+enum opt_value {
+	OV_NONE,   /* a flag, or a value with its own reader */
+	OV_INT,    /* a whole number into an int */
+	OV_LONG,   /* a whole number into a long */
+	OV_SECS,   /* seconds, fractions allowed, into a double */
+	OV_REAL,   /* a number into a double */
+	OV_BYTES,  /* bytes with K, M, G, T suffixes, into a uint64_t */
+};
+
+/* One row per option: its names, its help, and for a numeric one where
+ * the value goes, its range and its default. Parsing, range checks,
+ * defaults, --help and the man page's check all come from this table. */
 struct option_def {
 	const char *name;          /* long name, without "--" */
 	int short_name;            /* 0 when there is none */
 	const char *arg;           /* argument name for help, NULL for a flag */
-	const char *help;
+	const char *help;          /* without the range and default: those are added */
+	enum opt_value val;
+	size_t off;                /* offsetof(struct options, the field) */
+	double lo, hi;             /* accepted range */
+	double dflt;               /* the default; NAN: none (the option's own meaning when absent) */
+	const char *unit;          /* what a value is, for messages: "seconds", "reads per second" */
+	const char *extra;         /* what else is accepted (", or max"), or NULL */
 };
 
 /* The option table, for help and documentation checks. */
 const struct option_def *options_table(size_t *n);
+
+/* A numeric option's range and default as --help and the man page say
+ * them: "0.01 to 3600, default 1" ("512 to 16M, default 4K"). "" for
+ * another option. */
+void options_range_text(const struct option_def *d, char *buf, size_t len);
 
 /* Parse argv into o. Returns 0, or -1 with a message (saying which option,
  * what was wrong and what is accepted) in err. */

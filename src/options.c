@@ -61,54 +61,73 @@ enum {
 	OPT_NO_MOUSE,
 };
 
+/* A numeric option: its value kind, field, range, default and unit. */
+#define NUM(kind, field, lo_, hi_, dflt_, unit_) \
+	.val = kind, .off = offsetof(struct options, field), .lo = lo_, .hi = hi_, .dflt = dflt_, .unit = unit_
+
 static const struct option_def defs[] = {
-	{"batch", 'b', NULL, "batch mode: no screen, print the disk table every interval"},
-	{"iterations", 'n', "N", "stop after N intervals (1-1000000000; default: run until stopped)"},
-	{"delay", 'd', "SECS", "refresh interval in seconds, fractions allowed (0.01-3600, default 1)"},
-	{"disk", OPT_DISK, "NAME[,NAME]", "show only these whole disks (repeatable)"},
-	{"json", OPT_JSON, NULL, "batch output as one JSON object per line per interval (implies -b)"},
-	{"csv", OPT_CSV, NULL, "batch output as CSV: a header row, then one row per disk per interval (implies -b)"},
-	{"record", OPT_RECORD, "FILE", "append every interval's sample to FILE as JSON lines (full screen or batch)"},
-	{"replay", OPT_REPLAY, "FILE", "show a recording instead of the system: no root, nothing changed"},
-	{"replay-speed", OPT_REPLAY_SPEED, "X", "replay X times as fast as recorded (0.1-100; default 1, batch: at once)"},
-	{"prometheus-textfile", OPT_PROM, "PATH", "rewrite PATH every interval in Prometheus text format (node_exporter)"},
-	{"probe", OPT_PROBE, "DISK[,DISK]", "probe only these disks (default: every disk with a scheduler)"},
-	{"no-probe", OPT_NO_PROBE, NULL, "no latency probe"},
-	{"probe-rate", OPT_PROBE_RATE, "HZ|max", "probe reads per second, jittered (0.1-10000, default 20), or max: back-to-back"},
-	{"probe-size", OPT_PROBE_SIZE, "BYTES", "size of each probe read (512-16M, a multiple of the logical block; default 4K)"},
-	{"probe-file", OPT_PROBE_FILE, "PATH", "read this file instead of the device node of the disk it is on"},
-	{"probe-file-size", OPT_PROBE_FILE_SIZE, "SIZE", "size of a probe file the tool writes (16M-64G, default 1G)"},
-	{"seed", OPT_SEED, "N", "seed of the probe's random offsets, for repeatable runs"},
-	{"set", OPT_SET, "DISK=SCHED", "switch DISK to scheduler SCHED at start (repeatable)"},
-	{"procs", OPT_PROCS, "N", "processes in each JSON line, busiest first (0-100000, default 20; 0: none read)"},
-	{"threads", OPT_THREADS, NULL, "per-thread rows instead of per-process ones"},
-	{"no-bpf", OPT_NO_BPF, NULL, "no block-layer latency per process (the BPF program is not loaded)"},
-	{"enable-delayacct", OPT_DELAYACCT, NULL, "turn kernel.task_delayacct on for the run (off again at exit)"},
-	{"ab", OPT_AB, "VAR,VAR[,...]", "A/B: compare schedulers (SCHED[:key=value...]) on the --disk, print a report, exit"},
-	{"rounds", OPT_ROUNDS, "N", "A/B rounds (1-100, default 2; order A B B A per pair)"},
-	{"dwell", OPT_DWELL, "SECS", "A/B seconds measured per phase (1-3600, default 10)"},
-	{"warmup", OPT_WARMUP, "SECS", "A/B seconds after each switch, measured but left out (0-600, default 2)"},
-	{"load", OPT_LOAD, "KIND", "A/B background load: write (default), fsync or none"},
-	{"load-dir", OPT_LOAD_DIR, "DIR", "where the load writes (default: a filesystem on the disk)"},
-	{"load-size", OPT_LOAD_SIZE, "SIZE", "bound of the load's scratch data (64M-1T, default 2G)"},
-	{"format", OPT_FORMAT, "FMT", "A/B report: text (default), md, csv or json"},
-	{"baseline", OPT_BASELINE, NULL, "A/B: first measure each variant without load"},
-	{"startup", OPT_STARTUP, "CMD", "A/B: also time cold starts of CMD in each phase"},
-	{"startup-runs", OPT_STARTUP_RUNS, "N", "cold starts per phase (1-32, default 5)"},
-	{"fresh-reads", OPT_FRESH_READS, "N", "reads in each fresh reader's job (A/B, F, --fresh-every; 1-1000000, default 2000)"},
-	{"fresh-every", OPT_FRESH_EVERY, "SECS", "full screen: start a fresh reader on the selected disk every SECS (1-3600)"},
-	{"restore", OPT_RESTORE, NULL, "at exit, put back every scheduler and tunable the tool changed"},
-	{"print-udev-rule", OPT_PRINT_UDEV, NULL, "print udev rules that keep the current schedulers across reboots, and exit"},
-	{"udev-rules-file", OPT_UDEV_FILE, "PATH", "where P writes its rules (default /etc/udev/rules.d/60-iosched-top.rules)"},
-	{"theme", OPT_THEME, "NAME|PATH", "colour theme: default, light, mono, high-contrast, colorblind, stream, or a file"},
-	{"no-color", OPT_NO_COLOR, NULL, "no colours, attributes only (as NO_COLOR=1 does)"},
-	{"big", OPT_BIG, NULL, "presentation mode: scheduler and probe p50/p99 in large digits, the chart full width"},
-	{"no-mouse", OPT_NO_MOUSE, NULL, "do not take mouse clicks and the wheel (the terminal keeps them)"},
-	{"sort", OPT_SORT, "COLUMN", "sort the process pane by COLUMN (pid, user, prio, read/s, write/s, ..., command)"},
-	{"config", OPT_CONFIG, "PATH", "read options from PATH instead of ~/.config/iosched-top/config"},
-	{"no-config", OPT_NO_CONFIG, NULL, "read no configuration file"},
-	{"version", 'V', NULL, "print the version and exit"},
-	{"help", 'h', NULL, "print this help and exit"},
+	{.name = "batch", .short_name = 'b', .arg = NULL, .help = "batch mode: no screen, print the disk table every interval"},
+	{.name = "iterations", .short_name = 'n', .arg = "N", .help = "stop after N intervals; without it, run until stopped",
+	 NUM(OV_LONG, iterations, 1, ITERATIONS_MAX, NAN, "a whole number")},
+	{.name = "delay", .short_name = 'd', .arg = "SECS", .help = "refresh interval in seconds, fractions allowed",
+	 NUM(OV_SECS, delay_s, DELAY_MIN_S, DELAY_MAX_S, 1, "seconds")},
+	{.name = "disk", .short_name = OPT_DISK, .arg = "NAME[,NAME]", .help = "show only these whole disks (repeatable)"},
+	{.name = "json", .short_name = OPT_JSON, .arg = NULL, .help = "batch output as one JSON object per line per interval (implies -b)"},
+	{.name = "csv", .short_name = OPT_CSV, .arg = NULL, .help = "batch output as CSV: a header row, then one row per disk per interval (implies -b)"},
+	{.name = "record", .short_name = OPT_RECORD, .arg = "FILE", .help = "append every interval's sample to FILE as JSON lines (full screen or batch)"},
+	{.name = "replay", .short_name = OPT_REPLAY, .arg = "FILE", .help = "show a recording instead of the system: no root, nothing changed"},
+	{.name = "replay-speed", .short_name = OPT_REPLAY_SPEED, .arg = "X", .help = "replay X times as fast as recorded; without it 1, and batch output at once",
+	 NUM(OV_REAL, replay_speed, REPLAY_SPEED_MIN, REPLAY_SPEED_MAX, NAN, "a factor")},
+	{.name = "prometheus-textfile", .short_name = OPT_PROM, .arg = "PATH", .help = "rewrite PATH every interval in Prometheus text format (node_exporter)"},
+	{.name = "probe", .short_name = OPT_PROBE, .arg = "DISK[,DISK]", .help = "probe only these disks (default: every disk with a scheduler)"},
+	{.name = "no-probe", .short_name = OPT_NO_PROBE, .arg = NULL, .help = "no latency probe"},
+	{.name = "probe-rate", .short_name = OPT_PROBE_RATE, .arg = "HZ|max", .help = "probe reads per second, jittered, or max: back-to-back",
+	 NUM(OV_REAL, probe_rate_hz, PROBE_RATE_MIN, PROBE_RATE_MAX, PROBE_RATE_DEFAULT, "reads per second"),
+	 .extra = ", or max"},
+	{.name = "probe-size", .short_name = OPT_PROBE_SIZE, .arg = "BYTES", .help = "size of each probe read, a multiple of the logical block",
+	 NUM(OV_BYTES, probe_size, 512, PROBE_SIZE_MAX, PROBE_SIZE_DEFAULT, "bytes")},
+	{.name = "probe-file", .short_name = OPT_PROBE_FILE, .arg = "PATH", .help = "read this file instead of the device node of the disk it is on"},
+	{.name = "probe-file-size", .short_name = OPT_PROBE_FILE_SIZE, .arg = "SIZE", .help = "size of a probe file the tool writes",
+	 NUM(OV_BYTES, probe_file_size, PROBE_FILE_SIZE_MIN, PROBE_FILE_SIZE_MAX, PROBE_FILE_SIZE_DEFAULT, "bytes")},
+	{.name = "seed", .short_name = OPT_SEED, .arg = "N", .help = "seed of the probe's random offsets, for repeatable runs"},
+	{.name = "set", .short_name = OPT_SET, .arg = "DISK=SCHED", .help = "switch DISK to scheduler SCHED at start (repeatable)"},
+	{.name = "procs", .short_name = OPT_PROCS, .arg = "N", .help = "processes in each JSON line, busiest first; 0 reads none",
+	 NUM(OV_INT, procs, 0, PROCS_MAX, PROCS_DEFAULT, "a whole number")},
+	{.name = "threads", .short_name = OPT_THREADS, .arg = NULL, .help = "per-thread rows instead of per-process ones"},
+	{.name = "no-bpf", .short_name = OPT_NO_BPF, .arg = NULL, .help = "no block-layer latency per process (the BPF program is not loaded)"},
+	{.name = "enable-delayacct", .short_name = OPT_DELAYACCT, .arg = NULL, .help = "turn kernel.task_delayacct on for the run (off again at exit)"},
+	{.name = "ab", .short_name = OPT_AB, .arg = "VAR,VAR[,...]", .help = "A/B: compare schedulers (SCHED[:key=value...]) on the --disk, print a report, exit"},
+	{.name = "rounds", .short_name = OPT_ROUNDS, .arg = "N", .help = "A/B rounds, each pair in the order A B B A",
+	 NUM(OV_INT, rounds, 1, 100, 2, "a whole number")},
+	{.name = "dwell", .short_name = OPT_DWELL, .arg = "SECS", .help = "A/B seconds measured per phase",
+	 NUM(OV_SECS, dwell_s, 1, 3600, 10, "seconds")},
+	{.name = "warmup", .short_name = OPT_WARMUP, .arg = "SECS", .help = "A/B seconds after each switch, measured but left out",
+	 NUM(OV_SECS, warmup_s, 0, 600, 2, "seconds")},
+	{.name = "load", .short_name = OPT_LOAD, .arg = "KIND", .help = "A/B background load: write (default), fsync or none"},
+	{.name = "load-dir", .short_name = OPT_LOAD_DIR, .arg = "DIR", .help = "where the load writes (default: a filesystem on the disk)"},
+	{.name = "load-size", .short_name = OPT_LOAD_SIZE, .arg = "SIZE", .help = "bound of the load's scratch data",
+	 NUM(OV_BYTES, load_size, 64ull << 20, 1ull << 40, 2ull << 30, "bytes")},
+	{.name = "format", .short_name = OPT_FORMAT, .arg = "FMT", .help = "A/B report: text (default), md, csv or json"},
+	{.name = "baseline", .short_name = OPT_BASELINE, .arg = NULL, .help = "A/B: first measure each variant without load"},
+	{.name = "startup", .short_name = OPT_STARTUP, .arg = "CMD", .help = "A/B: also time cold starts of CMD in each phase"},
+	{.name = "startup-runs", .short_name = OPT_STARTUP_RUNS, .arg = "N", .help = "cold starts per phase",
+	 NUM(OV_INT, startup_runs, 1, 32, 5, "a whole number")},
+	{.name = "fresh-reads", .short_name = OPT_FRESH_READS, .arg = "N", .help = "reads in each fresh reader's job: A/B, F, --fresh-every",
+	 NUM(OV_INT, fresh_reads, 1, 1000000, FRESHJOB_READS_DEFAULT, "a whole number")},
+	{.name = "fresh-every", .short_name = OPT_FRESH_EVERY, .arg = "SECS", .help = "full screen: start a fresh reader on the selected disk every SECS",
+	 NUM(OV_SECS, fresh_every_s, 1, 3600, NAN, "seconds")},
+	{.name = "restore", .short_name = OPT_RESTORE, .arg = NULL, .help = "at exit, put back every scheduler and tunable the tool changed"},
+	{.name = "print-udev-rule", .short_name = OPT_PRINT_UDEV, .arg = NULL, .help = "print udev rules that keep the current schedulers across reboots, and exit"},
+	{.name = "udev-rules-file", .short_name = OPT_UDEV_FILE, .arg = "PATH", .help = "where P writes its rules (default /etc/udev/rules.d/60-iosched-top.rules)"},
+	{.name = "theme", .short_name = OPT_THEME, .arg = "NAME|PATH", .help = "colour theme: default, light, mono, high-contrast, colorblind, stream, or a file"},
+	{.name = "no-color", .short_name = OPT_NO_COLOR, .arg = NULL, .help = "no colours, attributes only (as NO_COLOR=1 does)"},
+	{.name = "big", .short_name = OPT_BIG, .arg = NULL, .help = "presentation mode: scheduler and probe p50/p99 in large digits, the chart full width"},
+	{.name = "no-mouse", .short_name = OPT_NO_MOUSE, .arg = NULL, .help = "do not take mouse clicks and the wheel (the terminal keeps them)"},
+	{.name = "sort", .short_name = OPT_SORT, .arg = "COLUMN", .help = "sort the process pane by COLUMN (pid, user, prio, read/s, write/s, ..., command)"},
+	{.name = "config", .short_name = OPT_CONFIG, .arg = "PATH", .help = "read options from PATH instead of ~/.config/iosched-top/config"},
+	{.name = "no-config", .short_name = OPT_NO_CONFIG, .arg = NULL, .help = "read no configuration file"},
+	{.name = "version", .short_name = 'V', .arg = NULL, .help = "print the version and exit"},
+	{.name = "help", .short_name = 'h', .arg = NULL, .help = "print this help and exit"},
 };
 
 #define NDEFS (sizeof defs / sizeof defs[0])
@@ -136,35 +155,6 @@ static void build_getopt(struct option *lo, char *shortopts)
 	}
 	*s = '\0';
 	lo[NDEFS] = (struct option){0};
-}
-
-static int parse_iterations(const char *v, struct options *o, char *err, size_t len)
-{
-	char *end;
-	errno = 0;
-	long n = strtol(v, &end, 10);
-	if (errno || end == v || *end || n < 1 || n > ITERATIONS_MAX) {
-		snprintf(err, len, "--iterations: '%s' is not accepted; give a whole number from 1 to %ld",
-			 v, ITERATIONS_MAX);
-		return -1;
-	}
-	o->iterations = n;
-	return 0;
-}
-
-static int parse_delay(const char *v, struct options *o, char *err, size_t len)
-{
-	char *end;
-	errno = 0;
-	double d = strtod(v, &end);
-	if (errno || end == v || *end || !isfinite(d) || d < DELAY_MIN_S || d > DELAY_MAX_S) {
-		snprintf(err, len,
-			 "--delay: '%s' is not accepted; give seconds from %.2f to %.0f (fractions allowed, e.g. 0.5)",
-			 v, DELAY_MIN_S, DELAY_MAX_S);
-		return -1;
-	}
-	o->delay_s = d;
-	return 0;
 }
 
 /* --disk takes a name or a comma-separated list. Existence is checked
@@ -210,63 +200,6 @@ static int add_names(const char *opt, const char *v, char **list, size_t *n, cha
 		rc = add_name(opt, t, list, n, err, len);
 	free(copy);
 	return rc;
-}
-
-static int parse_rate(const char *v, struct options *o, char *err, size_t len)
-{
-	if (strcmp(v, "max") == 0) {
-		o->probe_rate_hz = 0;
-		return 0;
-	}
-	char *end;
-	errno = 0;
-	double d = strtod(v, &end);
-	if (errno || end == v || *end || !isfinite(d) || d < PROBE_RATE_MIN || d > PROBE_RATE_MAX) {
-		snprintf(err, len, "--probe-rate: '%s' is not accepted; give reads per second from %.1f to %.0f, or max",
-			 v, PROBE_RATE_MIN, PROBE_RATE_MAX);
-		return -1;
-	}
-	o->probe_rate_hz = d;
-	return 0;
-}
-
-static int parse_bytes(const char *opt, const char *v, uint64_t lo, uint64_t hi, uint64_t *out, char *err,
-		       size_t len)
-{
-	uint64_t b;
-	if (util_parse_size(v, &b) < 0 || b < lo || b > hi) {
-		snprintf(err, len, "--%s: '%s' is not accepted; give bytes from %llu to %llu (K, M, G suffixes allowed)",
-			 opt, v, (unsigned long long)lo, (unsigned long long)hi);
-		return -1;
-	}
-	*out = b;
-	return 0;
-}
-
-static int parse_long_opt(const char *opt, const char *v, long lo, long hi, int *out, char *err, size_t len)
-{
-	char *end;
-	errno = 0;
-	long n = strtol(v, &end, 10);
-	if (errno || end == v || *end || n < lo || n > hi) {
-		snprintf(err, len, "--%s: '%s' is not accepted; give a whole number from %ld to %ld", opt, v, lo, hi);
-		return -1;
-	}
-	*out = (int)n;
-	return 0;
-}
-
-static int parse_secs(const char *opt, const char *v, double lo, double hi, double *out, char *err, size_t len)
-{
-	char *end;
-	errno = 0;
-	double d = strtod(v, &end);
-	if (errno || end == v || *end || !isfinite(d) || d < lo || d > hi) {
-		snprintf(err, len, "--%s: '%s' is not accepted; give seconds from %g to %g", opt, v, lo, hi);
-		return -1;
-	}
-	*out = d;
-	return 0;
 }
 
 static int parse_seed(const char *v, struct options *o, char *err, size_t len)
@@ -336,22 +269,118 @@ static int set_path(const char *opt, char **dst, const char *arg, char *err, siz
 	return set_string(dst, arg, err, len);
 }
 
-static int parse_speed(const char *v, struct options *o, char *err, size_t len)
+static int index_of(int c)
 {
-	char *end;
+	for (size_t i = 0; i < NDEFS; i++)
+		if (defs[i].short_name == c)
+			return (int)i;
+	return -1;
+}
+
+/* A byte count as the tables print it: the largest unit it is a whole
+ * number of (16M, 4K, 512). */
+static void fmt_bytes(double v, char *buf, size_t len)
+{
+	static const char units[] = "KMGT";
+	uint64_t b = (uint64_t)v;
+	int u = -1;
+	while (u < 3 && b >= 1024 && b % 1024 == 0)
+		b /= 1024, u++;
+	snprintf(buf, len, "%llu%s", (unsigned long long)b, u < 0 ? "" : (char[]){units[u], '\0'});
+}
+
+static void fmt_value(const struct option_def *d, double v, char *buf, size_t len)
+{
+	if (d->val == OV_BYTES)
+		fmt_bytes(v, buf, len);
+	else
+		snprintf(buf, len, "%.15g", v);
+}
+
+void options_range_text(const struct option_def *d, char *buf, size_t len)
+{
+	char lo[24], hi[24], df[24];
+	buf[0] = '\0';
+	if (d->val == OV_NONE)
+		return;
+	fmt_value(d, d->lo, lo, sizeof lo);
+	fmt_value(d, d->hi, hi, sizeof hi);
+	if (isnan(d->dflt)) {
+		snprintf(buf, len, "%s to %s%s", lo, hi, d->extra ? d->extra : "");
+		return;
+	}
+	fmt_value(d, d->dflt, df, sizeof df);
+	snprintf(buf, len, "%s to %s%s, default %s", lo, hi, d->extra ? d->extra : "", df);
+}
+
+/* Read a numeric option's value into its field, range checked. */
+static int parse_value(const struct option_def *d, const char *v, struct options *o, char *err, size_t len)
+{
+	char *end = NULL;
+	double x = NAN;
+	uint64_t b = 0;
 	errno = 0;
-	double d = strtod(v, &end);
-	if (errno || end == v || *end || !isfinite(d) || d < REPLAY_SPEED_MIN || d > REPLAY_SPEED_MAX) {
-		snprintf(err, len, "--replay-speed: '%s' is not accepted; give a factor from %.1f to %.0f (2: twice as fast)",
-			 v, REPLAY_SPEED_MIN, REPLAY_SPEED_MAX);
+	if (d->val == OV_BYTES) {
+		if (util_parse_size(v, &b) == 0)
+			x = (double)b;
+	} else if (d->val == OV_INT || d->val == OV_LONG) {
+		long n = strtol(v, &end, 10);
+		if (!errno && end != v && !*end)
+			x = (double)n;
+	} else {
+		double r = strtod(v, &end);
+		if (!errno && end != v && !*end && isfinite(r))
+			x = r;
+	}
+	if (!(x >= d->lo && x <= d->hi)) {
+		char lo[24], hi[24];
+		fmt_value(d, d->lo, lo, sizeof lo);
+		fmt_value(d, d->hi, hi, sizeof hi);
+		snprintf(err, len, "--%s: '%s' is not accepted; give %s from %s to %s%s%s", d->name, v, d->unit, lo, hi,
+			 d->extra ? d->extra : "",
+			 d->val == OV_BYTES ? " (K, M, G suffixes allowed)" : d->val == OV_SECS ? " (fractions allowed, e.g. 0.5)" : "");
 		return -1;
 	}
-	o->replay_speed = d;
+	char *field = (char *)o + d->off;
+	switch (d->val) {
+	case OV_INT: *(int *)(void *)field = (int)x; break;
+	case OV_LONG: *(long *)(void *)field = (long)x; break;
+	case OV_SECS:
+	case OV_REAL: *(double *)(void *)field = x; break;
+	case OV_BYTES: *(uint64_t *)(void *)field = b; break;
+	case OV_NONE: break;
+	}
 	return 0;
+}
+
+/* Every numeric option at its default. */
+static void set_defaults(struct options *o)
+{
+	for (size_t i = 0; i < NDEFS; i++)
+		if (defs[i].val != OV_NONE && !isnan(defs[i].dflt)) {
+			char v[32];
+			snprintf(v, sizeof v, "%.17g", defs[i].dflt);
+			char err[8];
+			if (defs[i].val == OV_BYTES)
+				*(uint64_t *)(void *)((char *)o + defs[i].off) = (uint64_t)defs[i].dflt;
+			else
+				(void)parse_value(&defs[i], v, o, err, sizeof err);
+		}
 }
 
 static int apply(int c, const char *arg, struct options *o, char *err, size_t len)
 {
+	int i = index_of(c);
+	if (i >= 0 && defs[i].val != OV_NONE) {
+		if (c == OPT_PROBE_RATE) {
+			o->probe_rate_given = 1;
+			if (strcmp(arg, "max") == 0) {
+				o->probe_rate_hz = 0;
+				return 0;
+			}
+		}
+		return parse_value(&defs[i], arg, o, err, len);
+	}
 	switch (c) {
 	case OPT_NO_PROBE:
 		o->no_probe = 1;
@@ -373,8 +402,6 @@ static int apply(int c, const char *arg, struct options *o, char *err, size_t le
 		return set_path("--replay", &o->replay, arg, err, len);
 	case OPT_PROM:
 		return set_path("--prometheus-textfile", &o->prom_file, arg, err, len);
-	case OPT_REPLAY_SPEED:
-		return parse_speed(arg, o, err, len);
 	case OPT_THEME:
 		return set_path("--theme", &o->theme, arg, err, len);
 	case OPT_NO_COLOR:
@@ -398,16 +425,8 @@ static int apply(int c, const char *arg, struct options *o, char *err, size_t le
 		return (o->sort = strdup(arg)) ? 0 : -1;
 	case OPT_PROBE:
 		return add_names("--probe", arg, o->probe_disks, &o->nprobe_disks, err, len);
-	case OPT_PROBE_RATE:
-		o->probe_rate_given = 1;
-		return parse_rate(arg, o, err, len);
-	case OPT_PROBE_SIZE:
-		return parse_bytes("probe-size", arg, 512, PROBE_SIZE_MAX, &o->probe_size, err, len);
 	case OPT_PROBE_FILE:
 		return set_path("--probe-file", &o->probe_file, arg, err, len);
-	case OPT_PROBE_FILE_SIZE:
-		return parse_bytes("probe-file-size", arg, PROBE_FILE_SIZE_MIN, PROBE_FILE_SIZE_MAX,
-				   &o->probe_file_size, err, len);
 	case OPT_SEED:
 		return parse_seed(arg, o, err, len);
 	case OPT_SET:
@@ -415,8 +434,6 @@ static int apply(int c, const char *arg, struct options *o, char *err, size_t le
 	case OPT_RESTORE:
 		o->restore = 1;
 		return 0;
-	case OPT_PROCS:
-		return parse_long_opt("procs", arg, 0, PROCS_MAX, &o->procs, err, len);
 	case OPT_THREADS:
 		o->threads = 1;
 		return 0;
@@ -425,12 +442,6 @@ static int apply(int c, const char *arg, struct options *o, char *err, size_t le
 		return 0;
 	case OPT_AB:
 		return set_string(&o->ab, arg, err, len);
-	case OPT_ROUNDS:
-		return parse_long_opt("rounds", arg, 1, 100, &o->rounds, err, len);
-	case OPT_DWELL:
-		return parse_secs("dwell", arg, 1, 3600, &o->dwell_s, err, len);
-	case OPT_WARMUP:
-		return parse_secs("warmup", arg, 0, 600, &o->warmup_s, err, len);
 	case OPT_LOAD:
 		if ((o->load = load_kind_parse(arg)) < 0) {
 			snprintf(err, len, "--load: '%s' is not accepted; give write, fsync or none", arg);
@@ -439,8 +450,6 @@ static int apply(int c, const char *arg, struct options *o, char *err, size_t le
 		return 0;
 	case OPT_LOAD_DIR:
 		return set_string(&o->load_dir, arg, err, len);
-	case OPT_LOAD_SIZE:
-		return parse_bytes("load-size", arg, 64ull << 20, 1ull << 40, &o->load_size, err, len);
 	case OPT_FORMAT:
 		if ((o->ab_format = abreport_format_parse(arg)) < 0) {
 			snprintf(err, len, "--format: '%s' is not accepted; give text, md, csv or json", arg);
@@ -452,12 +461,6 @@ static int apply(int c, const char *arg, struct options *o, char *err, size_t le
 		return 0;
 	case OPT_STARTUP:
 		return set_string(&o->startup, arg, err, len);
-	case OPT_STARTUP_RUNS:
-		return parse_long_opt("startup-runs", arg, 1, 32, &o->startup_runs, err, len);
-	case OPT_FRESH_EVERY:
-		return parse_secs("fresh-every", arg, 1, 3600, &o->fresh_every_s, err, len);
-	case OPT_FRESH_READS:
-		return parse_long_opt("fresh-reads", arg, 1, 1000000, &o->fresh_reads, err, len);
 	case OPT_PRINT_UDEV:
 		o->print_udev_rule = 1;
 		return 0;
@@ -480,10 +483,6 @@ static int apply(int c, const char *arg, struct options *o, char *err, size_t le
 	case 'b':
 		o->batch = 1;
 		return 0;
-	case 'n':
-		return parse_iterations(arg, o, err, len);
-	case 'd':
-		return parse_delay(arg, o, err, len);
 	case OPT_DISK:
 		return add_names("--disk", arg, o->disks, &o->ndisks, err, len);
 	case OPT_JSON:
@@ -505,13 +504,6 @@ static int apply(int c, const char *arg, struct options *o, char *err, size_t le
 	return -1;
 }
 
-static int index_of(int c)
-{
-	for (size_t i = 0; i < NDEFS; i++)
-		if (defs[i].short_name == c)
-			return (int)i;
-	return -1;
-}
 
 /* Options whose values add up (lists): repeating them is how they are used. */
 static int repeatable(int c)
@@ -696,18 +688,8 @@ static int read_config(int argc, char **argv, struct options *o, char *err, size
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t len)
 {
 	memset(o, 0, sizeof *o);
-	o->delay_s = 1.0;
-	o->probe_rate_hz = PROBE_RATE_DEFAULT;
-	o->probe_size = PROBE_SIZE_DEFAULT;
-	o->probe_file_size = PROBE_FILE_SIZE_DEFAULT;
-	o->procs = PROCS_DEFAULT;
-	o->rounds = 2;
-	o->dwell_s = 10;
-	o->warmup_s = 2;
+	set_defaults(o);
 	o->load = -1;
-	o->load_size = 2ull << 30;
-	o->startup_runs = 5;
-	o->fresh_reads = FRESHJOB_READS_DEFAULT;
 	if (read_config(argc, argv, o, err, len) < 0)
 		return -1;
 	struct option lo[NDEFS + 1];
@@ -783,7 +765,9 @@ void options_print_help(FILE *f, const char *prog)
 		else
 			snprintf(left, sizeof left, "    --%s%s%s", defs[i].name, defs[i].arg ? " " : "",
 				 defs[i].arg ? defs[i].arg : "");
-		fprintf(f, "  %-26s %s\n", left, defs[i].help);
+		char range[80];
+		options_range_text(&defs[i], range, sizeof range);
+		fprintf(f, "  %-26s %s%s%s%s\n", left, defs[i].help, range[0] ? " (" : "", range, range[0] ? ")" : "");
 	}
 	fprintf(f, "\nExit status: 0 success, 1 runtime failure, 2 bad usage.\n"
 		   "Full documentation: man iosched-top\n");

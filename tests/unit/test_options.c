@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,8 +117,8 @@ static void test_invalid(void **state)
 	expect_error("--probe-rate", "0", "0.1 to 10000, or max");
 	expect_error("--probe-rate", "20000", "0.1 to 10000, or max");
 	expect_error("--probe-rate", "fast", "--probe-rate");
-	expect_error("--probe-size", "256", "bytes from 512 to 16777216");
-	expect_error("--probe-size", "32M", "bytes from 512 to 16777216");
+	expect_error("--probe-size", "256", "bytes from 512 to 16M");
+	expect_error("--probe-size", "32M", "bytes from 512 to 16M");
 	expect_error("--probe-size", "4q", "--probe-size");
 	expect_error("--probe-file-size", "1M", "--probe-file-size");
 	expect_error("--seed", "-1", "--seed");
@@ -239,6 +240,130 @@ static void test_man_documents_options(void **state)
 	}
 }
 
+/* "LO to HI" and what else is accepted, without the default. */
+static void range_only(const struct option_def *d, char *buf, size_t len)
+{
+	options_range_text(d, buf, len);
+	char *cut = strstr(buf, ", default");
+	if (cut)
+		*cut = '\0';
+}
+
+/* A numeric option's field in o, as a double. */
+static double field_of(const struct option_def *d, const struct options *o)
+{
+	const char *f = (const char *)o + d->off;
+	switch (d->val) {
+	case OV_INT: return *(const int *)(const void *)f;
+	case OV_LONG: return (double)*(const long *)(const void *)f;
+	case OV_SECS:
+	case OV_REAL: return *(const double *)(const void *)f;
+	case OV_BYTES: return (double)*(const uint64_t *)(const void *)f;
+	case OV_NONE: break;
+	}
+	return NAN;
+}
+
+/* Every numeric option, from the table: its default when absent, both ends
+ * of its range taken, just past them refused with the range in the
+ * message. (Options that need others, e.g. the A/B's, are given with
+ * what makes them valid.) */
+static void test_numeric_options(void **state)
+{
+	(void)state;
+	size_t n;
+	const struct option_def *d = options_table(&n);
+	struct options o;
+	char err[300];
+	assert_int_equal(parse(&o, err, sizeof err, "--no-config", NULL), 0);
+	for (size_t i = 0; i < n; i++)
+		if (d[i].val != OV_NONE && !isnan(d[i].dflt) && field_of(&d[i], &o) != d[i].dflt)
+			fail_msg("--%s: default %g, the table says %g", d[i].name, field_of(&d[i], &o), d[i].dflt);
+	options_free(&o);
+	for (size_t i = 0; i < n; i++) {
+		if (d[i].val == OV_NONE)
+			continue;
+		char opt[64], range[80], v[40];
+		snprintf(opt, sizeof opt, "--%s", d[i].name);
+		options_range_text(&d[i], range, sizeof range);
+		assert_true(strlen(range) > 4);
+		const double ends[2] = {d[i].lo, d[i].hi};
+		for (int e = 0; e < 2; e++) {
+			snprintf(v, sizeof v, "%.17g", ends[e]);
+			/* the A/B's settings need --ab and a --disk; --replay-speed a replay */
+			int rc = strcmp(d[i].name, "replay-speed") == 0
+					 ? parse(&o, err, sizeof err, "--no-config", "--replay", "x.rec", opt, v, NULL)
+					 : parse(&o, err, sizeof err, "--no-config", "--ab", "bfq,none", "--disk", "sda", opt, v, NULL);
+			if (rc != 0)
+				fail_msg("%s %s refused: %s", opt, v, err);
+			if (field_of(&d[i], &o) != ends[e])
+				fail_msg("%s %s read as %g", opt, v, field_of(&d[i], &o));
+			options_free(&o);
+		}
+		const double out[2] = {d[i].lo - (d[i].val == OV_SECS || d[i].val == OV_REAL ? d[i].lo / 2 + 0.001 : 1),
+				       d[i].hi * 2};
+		for (int e = 0; e < 2; e++) {
+			if (out[e] < 0 && d[i].val == OV_BYTES)
+				continue;
+			snprintf(v, sizeof v, "%.17g", out[e]);
+			int rc = parse(&o, err, sizeof err, "--no-config", opt, v, NULL);
+			options_free(&o);
+			char want[160];
+			snprintf(want, sizeof want, "%s: '%s' is not accepted", opt, v);
+			char lohi[80];
+			range_only(&d[i], lohi, sizeof lohi);
+			if (rc != -1 || !strstr(err, want) || !strstr(err, lohi))
+				fail_msg("%s %s: rc %d, '%s' (wanted '%s' and '%s')", opt, v, rc, err, want, range);
+		}
+	}
+}
+
+/* The man page says each numeric option's range and default as the table
+ * does (in the option's own paragraph). */
+static void test_man_documents_ranges(void **state)
+{
+	(void)state;
+	static char man[1 << 20];
+	snprintf(man, sizeof man, "%s", slurp(SRCDIR "/iosched-top.1"));
+	for (char *p = man; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	const char *opts = strstr(man, ".SH OPTIONS");
+	assert_non_null(opts);
+	size_t n;
+	const struct option_def *d = options_table(&n);
+	for (size_t i = 0; i < n; i++) {
+		if (d[i].val == OV_NONE)
+			continue;
+		/* the paragraph: from ".BR ... \-\-NAME " to the next .TP */
+		char lng[64], esc[128], lohi[80], range[80];
+		snprintf(lng, sizeof lng, "--%s", d[i].name);
+		man_escape(lng, esc, sizeof esc);
+		strcat(esc, " \"");
+		const char *para = strstr(opts, esc);
+		if (!para)
+			fail_msg("iosched-top.1: no paragraph for --%s", d[i].name);
+		size_t off = (size_t)(para - man), end = off + 1;
+		while (man[end] && strncmp(man + end, ".TP", 3) != 0)
+			end++;
+		char text[2048];
+		snprintf(text, sizeof text, "%.*s", (int)(end - off < sizeof text ? end - off : sizeof text - 1), man + off);
+		range_only(&d[i], lohi, sizeof lohi);
+		if (d[i].extra)
+			lohi[strlen(lohi) - strlen(d[i].extra)] = '\0';
+		if (!strstr(text, lohi))
+			fail_msg("iosched-top.1 --%s: its range '%s' is not in its paragraph", d[i].name, lohi);
+		options_range_text(&d[i], range, sizeof range);
+		const char *df = strstr(range, "default ");
+		if (df) {
+			char want[40];
+			snprintf(want, sizeof want, "efault %s", df + 8);
+			if (!strstr(text, want))
+				fail_msg("iosched-top.1 --%s: 'default %s' is not in its paragraph", d[i].name, df + 8);
+		}
+	}
+}
+
 static void test_man_documents_keys(void **state)
 {
 	(void)state;
@@ -306,7 +431,8 @@ int main(void)
 		cmocka_unit_test(test_defaults),       cmocka_unit_test(test_valid),
 		cmocka_unit_test(test_invalid),        cmocka_unit_test(test_conflicts),
 		cmocka_unit_test(test_string_options),
-		cmocka_unit_test(test_man_documents_options),
+		cmocka_unit_test(test_man_documents_options), cmocka_unit_test(test_numeric_options),
+		cmocka_unit_test(test_man_documents_ranges),
 		cmocka_unit_test(test_man_documents_keys), cmocka_unit_test(test_keys_lookup),
 		cmocka_unit_test(test_columns_fit),
 	};
