@@ -17,12 +17,10 @@ void batch_write_text(FILE *f, const struct sample *s, size_t max_procs);
 void batch_write_csv(FILE *f, const struct sample *s, int header);
 
 /* Run until the iteration count is reached, the recording being replayed
- * ends, or *stop is set by a signal. Each sample also goes to outs.
- * Returns 0, 1 when an output failed, or a negative errno when sampling
- * failed. */
-struct control;
-struct outputs;
-int batch_run(const struct options *o, struct sampler *smp, struct control *ctl, struct outputs *outs,
-	      volatile sig_atomic_t *stop);
+ * ends, or *stop is set by a signal. Each sample is printed, then goes to
+ * the session's outputs. Returns 0, 1 when an output failed, or a
+ * negative errno when sampling failed. */
+struct session;
+int batch_run(const struct options *o, struct session *sess, volatile sig_atomic_t *stop);
 
 #endif

@@ -1,8 +1,9 @@
 /* control: the actuators' front — what keys and --set ask for goes
  * through here. Requests are checked, then carried out on the worker
- * thread; results become events in the sample and, when they succeed,
- * entries in the undo log. At exit every change is either put back
- * (--restore) or reported with a command line that reverts it. */
+ * thread; results become events (taken with control_take_events: the
+ * session hands them to the sampler) and, when they succeed, entries in
+ * the undo log. At exit every change is either put back (--restore) or
+ * reported with a command line that reverts it. */
 #ifndef IOSCHED_CONTROL_H
 #define IOSCHED_CONTROL_H
 
@@ -16,7 +17,8 @@
 struct control {
 	struct worker *w;
 	struct undo_log undo;
-	struct sampler *smp;
+	struct eventlog out;         /* finished changes, not yet taken (control_take_events) */
+	double delayacct_since;      /* uptime when this run turned delay accounting on, or 0 */
 	int delayacct_orig;          /* kernel.task_delayacct before this run changed it; -1 unchanged */
 	int restoring;               /* restores are queued: exit must wait for them */
 	int restore_due;             /* a restore waits for the worker to be idle */
@@ -26,7 +28,15 @@ struct control {
 	double last_mono;
 };
 
-int control_init(struct control *c, struct sampler *smp);
+int control_init(struct control *c);
+
+/* The events of changes that finished (and of delay accounting turned on
+ * or off) since the last call, oldest first, into out (up to max).
+ * Returns how many. */
+size_t control_take_events(struct control *c, struct event *out, size_t max);
+
+/* The changes queued or in the kernel now, for samples (up to max). */
+size_t control_pending(struct control *c, struct pending_change *out, size_t max);
 
 /* Check r and queue it. Returns 0 with what happens in msg, or -1 with
  * why not (and what to do) in msg. */
@@ -44,7 +54,7 @@ int control_undo(struct control *c, char *msg, size_t len);
  * then); returns how many were queued now. */
 size_t control_restore_to(struct control *c, size_t base);
 
-/* Collect finished changes: events to the sampler, successes to the undo
+/* Collect finished changes: events to the outbox, successes to the undo
  * log (a failed undo goes back on it); then queue a restore that waited for
  * the worker to be idle. Returns how many finished. */
 size_t control_poll(struct control *c);

@@ -47,6 +47,17 @@ struct switch_compare {
 	double fresh_before_ms, fresh_after_ms;
 };
 
+/* A change queued or in the kernel, as the sampler is told of it: the
+ * session hands control's queue (control_pending) to each collection, so
+ * neither holds a pointer to the other. */
+struct pending_change {
+	char disk[DISK_NAME_MAX];
+	char key[48];              /* as shown: "scheduler", "iosched/slice_idle" */
+	char to[48];
+	int running;               /* in the kernel now; else waiting its turn */
+	double since;              /* mono time it started or was queued */
+};
+
 /* A change queued or in the kernel for a disk (see worker.h). */
 struct disk_pending {
 	int jobs;                  /* how many are waiting or running; 0: none */
@@ -148,12 +159,10 @@ struct sampler_probe {
 	enum probe_state last_state;
 };
 
-struct worker;
 struct blk_loader;
 
 struct sampler {
 	struct sampler_config cfg;
-	struct worker *worker;     /* set by control: pending changes go into samples */
 	struct udev *udev;
 	struct hotplug *hotplug;   /* NULL: no monitor, enumerate at every refresh */
 	struct disk_info *disks;   /* every disk, as last enumerated (sorted by name) */
@@ -191,9 +200,10 @@ void sampler_use_replay(struct sampler *s, struct replay *r);
 /* Take the first diskstats reading so the first sample has rates. */
 int sampler_prime(struct sampler *s);
 
-/* Fill out with a new tick. Returns 0 or a negative errno (when
- * /proc/diskstats cannot be read); a disk that vanished is just absent. */
-int sampler_collect(struct sampler *s, struct sample *out);
+/* Fill out with a new tick; pend (n of them) are the changes queued or in
+ * the kernel now. Returns 0 or a negative errno (when /proc/diskstats
+ * cannot be read); a disk that vanished is just absent. */
+int sampler_collect(struct sampler *s, struct sample *out, const struct pending_change *pend, size_t n);
 
 /* The disks the system has now, unfiltered (for validating --disk). */
 int sampler_list_disks(struct sampler *s, struct disk_info **out, size_t *n);
@@ -212,7 +222,7 @@ void sample_warning(const struct disk_sample *d, char *buf, size_t len);
 
 /* Bring the pending-change fields of out up to date (cheap: no sysfs), so
  * a queued switch shows at once rather than at the next tick. */
-void sampler_refresh_pending(struct sampler *s, struct sample *out);
+void sampler_refresh_pending(struct sampler *s, struct sample *out, const struct pending_change *pend, size_t n);
 
 /* Hold off (disk) or resume (NULL) the probe of one disk: an A/B run in
  * the full-screen view measures with a probe of its own, and a second

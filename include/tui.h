@@ -13,9 +13,7 @@
  * stdin or stdout is not a terminal, -EMEDIUMTYPE when the terminal type
  * (TERM) is unknown, -ENOTSUP when it cannot place the cursor (dumb), or
  * another negative errno. */
-struct control;
-struct outputs;
-int tui_run(const struct options *o, struct sampler *smp, struct control *ctl, struct outputs *outs,
-	    volatile sig_atomic_t *stop);
+struct session;
+int tui_run(const struct options *o, struct session *sess, volatile sig_atomic_t *stop);
 
 #endif

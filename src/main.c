@@ -19,6 +19,7 @@
 #include "outputs.h"
 #include "replay.h"
 #include "sample.h"
+#include "session.h"
 #include "tui.h"
 #include "util.h"
 
@@ -187,13 +188,14 @@ static int run_replay(const struct options *o, struct sampler *smp)
 		return 2;
 	}
 	struct control ctl;
-	if (control_init(&ctl, smp) < 0) {
+	if (control_init(&ctl) < 0) {
 		fprintf(stderr, "iosched-top: cannot start the worker thread\n");
 		outputs_close(&outs);
 		return 1;
 	}
-	int rc = view_status(o->batch ? batch_run(o, smp, &ctl, &outs, &stop_requested)
-				      : tui_run(o, smp, &ctl, &outs, &stop_requested));
+	struct session sess;
+	session_init(&sess, o, smp, &ctl, &outs);
+	int rc = view_status(o->batch ? batch_run(o, &sess, &stop_requested) : tui_run(o, &sess, &stop_requested));
 	control_finish(&ctl, 0, 0, stderr);
 	outputs_close(&outs);
 	/* A recording that ended on a bad line was said; the status says it too. */
@@ -227,7 +229,7 @@ static int run(const struct options *o)
 	if (!rc)
 		cli_sweep(o, &smp, &stop_requested);
 	struct control ctl;
-	if (!rc && control_init(&ctl, &smp) < 0) {
+	if (!rc && control_init(&ctl) < 0) {
 		fprintf(stderr, "iosched-top: cannot start the worker thread\n");
 		rc = 1;
 	} else if (!rc) {
@@ -252,9 +254,10 @@ static int run(const struct options *o)
 			fprintf(stderr, "iosched-top: --enable-delayacct: %s\n", msg);
 			rc = 1;
 		}
+		struct session sess;
+		session_init(&sess, o, &smp, &ctl, &outs);
 		if (!rc)
-			rc = view_status(o->batch ? batch_run(o, &smp, &ctl, &outs, &stop_requested)
-						  : tui_run(o, &smp, &ctl, &outs, &stop_requested));
+			rc = view_status(o->batch ? batch_run(o, &sess, &stop_requested) : tui_run(o, &sess, &stop_requested));
 		outputs_close(&outs);
 		/* Restoring waits for the kernel (a switch drains the queue) but
 		 * not forever: what did not finish is reported. */

@@ -14,15 +14,34 @@
 
 #define DELAYACCT "/proc/sys/kernel/task_delayacct"
 
-int control_init(struct control *c, struct sampler *smp)
+int control_init(struct control *c)
 {
 	memset(c, 0, sizeof *c);
-	c->smp = smp;
 	c->delayacct_orig = -1;
-	int rc = worker_start(&c->w);
-	if (rc == 0)
-		smp->worker = c->w; /* so samples show what is pending */
-	return rc;
+	return worker_start(&c->w);
+}
+
+size_t control_take_events(struct control *c, struct event *out, size_t max)
+{
+	return eventlog_take(&c->out, out, max);
+}
+
+size_t control_pending(struct control *c, struct pending_change *out, size_t max)
+{
+	struct worker_job jobs[WORKER_QUEUE];
+	size_t n = worker_jobs(c->w, jobs, WORKER_QUEUE);
+	if (n > max)
+		n = max;
+	for (size_t i = 0; i < n; i++) {
+		struct pending_change *p = &out[i];
+		memset(p, 0, sizeof *p);
+		util_strlcpy(p->disk, jobs[i].req.disk, sizeof p->disk);
+		tune_label(jobs[i].req.kind, jobs[i].req.key, p->key, sizeof p->key);
+		util_strlcpy(p->to, jobs[i].req.value, sizeof p->to);
+		p->running = jobs[i].running;
+		p->since = jobs[i].since;
+	}
+	return n;
 }
 
 static void describe(const struct tune_req *r, char *buf, size_t len)
@@ -140,7 +159,7 @@ size_t control_restore_to(struct control *c, size_t base)
 
 static void record(struct control *c, const struct worker_result *res)
 {
-	sampler_post(c->smp, &res->ev);
+	eventlog_add(&c->out, &res->ev);
 	if (res->ev.ok && !res->req.undo) {
 		undo_push(&c->undo, &res->req, &res->ev);
 	} else if (!res->ev.ok && res->req.undo) {
@@ -269,7 +288,7 @@ int control_delayacct(struct control *c, int on, char *msg, size_t len)
 	if (rc < 0)
 		util_fmt(ev.error, sizeof ev.error, "cannot set kernel.task_delayacct: %s%s", strerror(-rc),
 			 -rc == EACCES || -rc == EPERM ? " (needs root)" : "");
-	sampler_post(c->smp, &ev);
+	eventlog_add(&c->out, &ev);
 	if (rc < 0) {
 		util_strlcpy(msg, ev.error, len);
 		return -1;
@@ -278,7 +297,7 @@ int control_delayacct(struct control *c, int on, char *msg, size_t len)
 		c->delayacct_orig = was ? 1 : 0;
 	double up = 0, idle = 0;
 	/* Tasks started before this moment have only part of their waits. */
-	c->smp->cfg.delayacct_since = on && procps_uptime(&up, &idle) == 0 ? up : 0;
+	c->delayacct_since = on && procps_uptime(&up, &idle) == 0 ? up : 0;
 	util_fmt(msg, len, "kernel.task_delayacct = %d%s", on ? 1 : 0,
 		 on ? " (I/O wait per process; tasks already running show partial figures, marked *)" : "");
 	return 0;
@@ -333,6 +352,5 @@ int control_finish(struct control *c, int restore, double wait_s, FILE *f)
 	}
 	/* A switch still in the kernel is left to finish on its own. */
 	worker_stop(c->w, 0.2);
-	c->smp->worker = NULL;
 	return rc;
 }

@@ -16,7 +16,6 @@
 #include "hotplug.h"
 #include "replay.h"
 #include "util.h"
-#include "worker.h"
 
 /* Faster than any disk answers a 4 KiB read that reached it (the fastest
  * NVMe devices take about 7 us): such a sample came from a cache or a hole. */
@@ -425,17 +424,17 @@ static void unprobed(const struct sampler *s, const struct disk_info *d, struct 
 	util_strlcpy(st->why, why, sizeof st->why);
 }
 
-static void fill_pending(const struct worker_job *jobs, size_t n, double now, struct disk_sample *d)
+static void fill_pending(const struct pending_change *pend, size_t n, double now, struct disk_sample *d)
 {
 	for (size_t i = 0; i < n; i++) {
-		if (strcmp(jobs[i].req.disk, d->info.name) != 0)
+		if (strcmp(pend[i].disk, d->info.name) != 0)
 			continue;
 		struct disk_pending *p = &d->pending;
 		if (p->jobs++ == 0) {
-			p->running = jobs[i].running;
-			tune_label(jobs[i].req.kind, jobs[i].req.key, p->key, sizeof p->key);
-			util_strlcpy(p->to, jobs[i].req.value, sizeof p->to);
-			p->secs = now - jobs[i].since;
+			p->running = pend[i].running;
+			util_strlcpy(p->key, pend[i].key, sizeof p->key);
+			util_strlcpy(p->to, pend[i].to, sizeof p->to);
+			p->secs = now - pend[i].since;
 		}
 	}
 }
@@ -467,10 +466,8 @@ void sample_warning(const struct disk_sample *d, char *buf, size_t len)
 }
 
 static void fill_disks(struct sampler *s, const struct diskstats_table *cur, struct disk_info *disks,
-		       size_t n, double now, struct sample *out)
+		       size_t n, double now, const struct pending_change *pend, size_t npend, struct sample *out)
 {
-	struct worker_job jobs[WORKER_QUEUE];
-	size_t njobs = s->worker ? worker_jobs(s->worker, jobs, WORKER_QUEUE) : 0;
 	out->ndisks = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (!wanted(s, disks[i].name))
@@ -491,7 +488,7 @@ static void fill_disks(struct sampler *s, const struct diskstats_table *cur, str
 			read_probe(s, sp, now, d);
 		else
 			unprobed(s, &disks[i], &d->probe_st);
-		fill_pending(jobs, njobs, now, d);
+		fill_pending(pend, npend, now, d);
 		fill_last_switch(&s->events, d);
 		sample_warning(d, d->warning, sizeof d->warning);
 	}
@@ -707,7 +704,7 @@ static void replay_filter(const struct sampler *s, struct sample *out)
 	}
 }
 
-int sampler_collect(struct sampler *s, struct sample *out)
+int sampler_collect(struct sampler *s, struct sample *out, const struct pending_change *pend, size_t npend)
 {
 	if (s->replay) {
 		if (replay_next(s->replay, out, s->replay_msg, sizeof s->replay_msg) != 1)
@@ -735,7 +732,7 @@ int sampler_collect(struct sampler *s, struct sample *out)
 	}
 	sync_probes(s, s->disks, s->ndisks);
 	poll_fresh(s); /* before the disks: a job that just ended counts in the switch comparison */
-	fill_disks(s, &cur, s->disks, s->ndisks, now, out);
+	fill_disks(s, &cur, s->disks, s->ndisks, now, pend, npend, out);
 	diskstats_free(&s->prev);
 	s->prev = cur;
 	s->prev_mono = now;
@@ -796,16 +793,14 @@ void sampler_post(struct sampler *s, const struct event *e)
 	}
 }
 
-void sampler_refresh_pending(struct sampler *s, struct sample *out)
+void sampler_refresh_pending(struct sampler *s, struct sample *out, const struct pending_change *pend, size_t n)
 {
 	if (s->replay)
 		return; /* the recording has the pending changes it saw */
-	struct worker_job jobs[WORKER_QUEUE];
-	size_t n = s->worker ? worker_jobs(s->worker, jobs, WORKER_QUEUE) : 0;
 	double now = util_mono_now();
 	for (size_t i = 0; i < out->ndisks; i++) {
 		memset(&out->disks[i].pending, 0, sizeof out->disks[i].pending);
-		fill_pending(jobs, n, now, &out->disks[i]);
+		fill_pending(pend, n, now, &out->disks[i]);
 	}
 }
 

@@ -7,10 +7,9 @@
 #include <time.h>
 
 #include "columns.h"
-#include "control.h"
 #include "detail.h"
 #include "json.h"
-#include "outputs.h"
+#include "session.h"
 #include "util.h"
 
 static void write_header(FILE *f, const struct sample *s)
@@ -226,9 +225,9 @@ static double next_wait(const struct options *o, const struct sampler *smp, cons
 	return o->replay_speed > 0 ? s->interval_s / o->replay_speed : 0;
 }
 
-int batch_run(const struct options *o, struct sampler *smp, struct control *ctl, struct outputs *outs,
-	      volatile sig_atomic_t *stop)
+int batch_run(const struct options *o, struct session *sess, volatile sig_atomic_t *stop)
 {
+	struct sampler *smp = sess->smp;
 	struct sample s = {0};
 	int rc = sampler_prime(smp), out_rc = 0;
 	double next = util_mono_now(), wait = smp->replay ? 0 : o->delay_s;
@@ -243,8 +242,7 @@ int batch_run(const struct options *o, struct sampler *smp, struct control *ctl,
 			;
 		if (*stop)
 			break;
-		control_poll(ctl);
-		rc = sampler_collect(smp, &s);
+		rc = session_collect(sess, &s);
 		if (rc == -ENODATA) { /* the recording ended */
 			if (smp->replay_msg[0])
 				fprintf(stderr, "iosched-top: %s\n", smp->replay_msg);
@@ -261,12 +259,11 @@ int batch_run(const struct options *o, struct sampler *smp, struct control *ctl,
 			out_rc = 1;
 			break;
 		}
-		char err[320];
-		if (outputs_tick(outs, &s, err, sizeof err) < 0) {
+		if (session_write_outputs(sess, &s) < 0) {
 			/* a recording or metrics file that cannot be written any
 			 * more ends the run: nobody watches a batch run's stderr for
 			 * the moment its data stopped */
-			fprintf(stderr, "iosched-top: %s; stopped\n", err);
+			fprintf(stderr, "iosched-top: %s; stopped\n", sess->err);
 			out_rc = 1;
 			break;
 		}

@@ -23,7 +23,7 @@
 #include "control.h"
 #include "detail.h"
 #include "keys.h"
-#include "outputs.h"
+#include "session.h"
 #include "load.h"
 #include "procpane.h"
 #include "theme.h"
@@ -46,6 +46,7 @@ struct tui {
 	struct sampler *smp;
 	struct control *ctl;
 	struct outputs *outs;           /* --record, --prometheus-textfile */
+	struct session *sess;           /* the tick's path: control -> sampler -> outputs */
 	/* --replay */
 	double speed;                   /* factor on the recorded intervals */
 	int paused, replay_end, step;
@@ -907,7 +908,7 @@ static void request(struct tui *t, enum tune_kind kind, const char *key, const c
 	char msg[256];
 	tune_req_init(&r, d->info.name, kind, key, value);
 	control_request(t->ctl, &r, msg, sizeof msg);
-	sampler_refresh_pending(t->smp, &t->s);
+	session_refresh_pending(t->sess, &t->s);
 	say(t, msg);
 }
 
@@ -1276,7 +1277,7 @@ static void undo(struct tui *t)
 	 * or u right after it would not find it. */
 	poll_changes(t);
 	control_undo(t->ctl, msg, sizeof msg);
-	sampler_refresh_pending(t->smp, &t->s);
+	session_refresh_pending(t->sess, &t->s);
 	say(t, msg);
 }
 
@@ -1635,7 +1636,7 @@ static int screen_start(struct tui *t)
 
 static int collect(struct tui *t)
 {
-	int rc = sampler_collect(t->smp, &t->s);
+	int rc = session_collect(t->sess, &t->s);
 	if (rc == -ENODATA) { /* the recording ended: stay on its last tick */
 		t->replay_end = t->paused = 1;
 		say(t, t->smp->replay_msg[0] ? t->smp->replay_msg : "end of the recording (q quits)");
@@ -1644,12 +1645,11 @@ static int collect(struct tui *t)
 	if (rc == 0) {
 		announce(t);
 		procpane_arrange(&t->pp, &t->s);
-		char err[320];
 		/* A recording or metrics file that can no longer be written
 		 * ends the run as in batch mode: a status line would scroll
 		 * away while the data silently stopped. */
-		if (outputs_tick(t->outs, &t->s, err, sizeof err) < 0) {
-			util_fmt(t->fatal, sizeof t->fatal, "%s; stopped", err);
+		if (session_write_outputs(t->sess, &t->s) < 0) {
+			util_fmt(t->fatal, sizeof t->fatal, "%s; stopped", t->sess->err);
 			t->quit = 1;
 		}
 	}
@@ -1667,7 +1667,7 @@ static double next_due(const struct tui *t, double now)
 /* Finished changes: into the sample's events, and the newest to the status line. */
 static void poll_changes(struct tui *t)
 {
-	if (control_poll(t->ctl) == 0)
+	if (session_poll(t->sess) == 0)
 		return;
 	if (t->ctl->last_mono > t->ctl_seen) {
 		t->ctl_seen = t->ctl->last_mono;
@@ -1677,9 +1677,10 @@ static void poll_changes(struct tui *t)
 		load_tunables(t);
 }
 
-int tui_run(const struct options *o, struct sampler *smp, struct control *ctl, struct outputs *outs,
-	    volatile sig_atomic_t *stop)
+int tui_run(const struct options *o, struct session *sess, volatile sig_atomic_t *stop)
 {
+	struct sampler *smp = sess->smp;
+	struct control *ctl = sess->ctl;
 	/* ~200 KB with the charts: on the heap. */
 	struct tui *t = calloc(1, sizeof *t);
 	if (!t)
@@ -1687,7 +1688,8 @@ int tui_run(const struct options *o, struct sampler *smp, struct control *ctl, s
 	t->o = o;
 	t->smp = smp;
 	t->ctl = ctl;
-	t->outs = outs;
+	t->outs = sess->outs;
+	t->sess = sess;
 	t->speed = o->replay_speed > 0 ? o->replay_speed : 1;
 	procpane_init(&t->pp);
 	if (o->sort)
@@ -1724,7 +1726,7 @@ int tui_run(const struct options *o, struct sampler *smp, struct control *ctl, s
 		if (ch != ERR)
 			handle_key(t, ch);
 		poll_changes(t);
-		sampler_refresh_pending(smp, &t->s);
+		session_refresh_pending(t->sess, &t->s);
 		startup_poll(t);
 		if (t->o->fresh_every_s > 0 && !smp->replay && util_mono_now() >= t->next_fresh) {
 			t->next_fresh = util_mono_now() + t->o->fresh_every_s;
