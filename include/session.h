@@ -7,18 +7,37 @@
  * is a session whose sampler reads a recording (control then changes
  * nothing: nothing asks it to).
  *
- * This is the first step of issue 18's session layer: the full screen's
- * commands (switch, undo, A/B, load, cold start, udev rules) still call
- * the actuators directly; they move here next. */
+ * The full screen's commands are here too (switch, tunables, I/O
+ * priority, undo, delay accounting, A/B, the built-in load, cold starts,
+ * udev rules, saving the configuration): each returns 0, or -1 with what
+ * went wrong in msg, and the view shows msg. The view then includes no
+ * actuator's header. */
 #ifndef IOSCHED_SESSION_H
 #define IOSCHED_SESSION_H
 
 #include <stddef.h>
 
+#include "ab.h"
+#include "coldstart.h"
 #include "control.h"
 #include "options.h"
 #include "outputs.h"
 #include "sample.h"
+#include "tune.h"
+#include "udevrule.h"
+
+#define SESSION_UDEV_FOUND 8
+
+/* The udev panel's content: the rule for a disk and where rules for it
+ * are already. */
+struct session_udev {
+	struct udevrule_ident id;
+	char rule[512];
+	char file[PATH_MAX];       /* whole: a cut path would be another file */
+	char note[1024];           /* about the file (e.g. it sorts before another rule) */
+	struct udevrule_found found[SESSION_UDEV_FOUND];
+	size_t nfound;
+};
 
 struct session {
 	const struct options *o;
@@ -26,6 +45,16 @@ struct session {
 	struct control *ctl;
 	struct outputs *outs;      /* NULL: none */
 	char err[320];             /* why the last tick failed: an output that could not be written */
+	/* An A/B run started in the full screen (A) ... */
+	struct ab_config abcfg;
+	struct ab_run *ab;         /* ... while it runs */
+	struct ab_result abres;    /* ... its result, kept after it */
+	size_t ab_undo_base;       /* the undo log's length when it began */
+	/* The built-in load (L) ... */
+	struct load *load;
+	char load_disk[DISK_NAME_MAX]; /* ... on this disk */
+	/* A cold start being timed (S) */
+	struct coldstart cs;
 };
 
 void session_init(struct session *s, const struct options *o, struct sampler *smp, struct control *ctl,
@@ -49,5 +78,70 @@ int session_write_outputs(struct session *s, const struct sample *out);
 /* The pending-change fields of out brought up to date between ticks (a
  * queued switch shows at once). */
 void session_refresh_pending(struct session *s, struct sample *out);
+
+/* Queue a change of disk's scheduler or tunable (what says the key
+ * names), or of process pid's I/O priority (kind TUNE_IOPRIO). Refused
+ * while an A/B run owns the settings. */
+int session_set(struct session *s, const char *disk, enum tune_kind kind, const char *key, const char *value,
+		char *msg, size_t len);
+int session_ionice(struct session *s, int pid, const char *comm, const char *value, char *msg, size_t len);
+
+/* Queue the undo of the newest change (refused while an A/B runs). */
+int session_undo(struct session *s, char *msg, size_t len);
+
+/* kernel.task_delayacct on or off. */
+int session_delayacct(struct session *s, int on, char *msg, size_t len);
+
+/* A disk's tunables as they are now (up to max); their labels. */
+size_t session_tunables(const char *disk, struct tunable *out, size_t max);
+void session_tunable_label(const struct tunable *t, char *buf, size_t len);
+
+/* A: start an A/B run of variants on disk (the configuration's other
+ * settings from the options); the disk's probe is held off meanwhile. */
+int session_ab_start(struct session *s, const char *disk, const char *variants, char *msg, size_t len);
+
+/* Advance a running A/B: 0 while it runs, 1 when it has ended (then
+ * session_ab_finish), -1 with a problem said in msg (it goes on). */
+int session_ab_step(struct session *s, char *msg, size_t len);
+
+/* End the A/B run (cancelled: Esc or the exit): its settings are put back
+ * (queued undos), the probe resumes; s->abcfg and s->abres keep the result. */
+void session_ab_finish(struct session *s, int cancelled);
+
+/* What the running A/B is doing, or NULL when none runs. */
+const char *session_ab_status(const struct session *s);
+
+/* L: start the built-in load on disk, or stop the one running. msg says
+ * which happened. */
+int session_load_toggle(struct session *s, const char *disk, char *msg, size_t len);
+
+/* The load running: its kind's name and what it wrote; NULL when none. */
+const char *session_load_status(struct session *s, uint64_t *bytes);
+
+/* S: time a cold start of the --startup command. */
+int session_coldstart_begin(struct session *s, char *msg, size_t len);
+
+/* A cold start being timed: 1 with its seconds when done, 0 while it
+ * runs (or none), -1 when it could not be timed. */
+int session_coldstart_poll(struct session *s, double *secs);
+int session_coldstart_busy(const struct session *s);
+
+/* P: the udev rule that keeps disk on sched, and where rules for the
+ * disk are already. Returns 0, or -1 when the disk cannot be named safely
+ * in a rule (u->rule says so). */
+int session_udev_prepare(struct session *s, const char *disk, const char *sched, struct session_udev *u);
+
+/* w in the udev panel: write u's rule into u->file. */
+int session_udev_write(struct session *s, const struct session_udev *u, char *msg, size_t len);
+
+/* W: save keys (n of them, values[i] NULL for a flag) into the
+ * configuration file, as its user. */
+int session_save_config(struct session *s, const char *const *keys, const char *const *values, size_t n, char *msg,
+			size_t len);
+
+/* The end of the full screen: an A/B run cancelled (its undos queued:
+ * control_finish waits for them), the load stopped, a cold start
+ * cancelled, the A/B result freed. */
+void session_end(struct session *s);
 
 #endif

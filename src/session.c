@@ -3,6 +3,10 @@
 
 #include <string.h>
 
+#include "cli.h"
+#include "config.h"
+#include "load.h"
+#include "util.h"
 #include "worker.h"
 
 void session_init(struct session *s, const struct options *o, struct sampler *smp, struct control *ctl,
@@ -54,4 +58,196 @@ void session_refresh_pending(struct session *s, struct sample *out)
 	struct pending_change pend[WORKER_QUEUE];
 	size_t n = control_pending(s->ctl, pend, WORKER_QUEUE);
 	sampler_refresh_pending(s->smp, out, pend, n);
+}
+
+/* While an A/B runs it owns the disk's settings. */
+static int ab_busy(const struct session *s, char *msg, size_t len)
+{
+	if (s->ab)
+		util_fmt(msg, len, "an A/B run is changing settings: Esc stops it first");
+	return s->ab != NULL;
+}
+
+int session_set(struct session *s, const char *disk, enum tune_kind kind, const char *key, const char *value,
+		char *msg, size_t len)
+{
+	if (ab_busy(s, msg, len))
+		return -1;
+	struct tune_req r;
+	tune_req_init(&r, disk, kind, key, value);
+	return control_request(s->ctl, &r, msg, len);
+}
+
+int session_ionice(struct session *s, int pid, const char *comm, const char *value, char *msg, size_t len)
+{
+	struct tune_req r;
+	tune_req_ioprio(&r, pid, comm, value);
+	return control_request(s->ctl, &r, msg, len);
+}
+
+int session_undo(struct session *s, char *msg, size_t len)
+{
+	if (ab_busy(s, msg, len))
+		return -1;
+	return control_undo(s->ctl, msg, len);
+}
+
+int session_delayacct(struct session *s, int on, char *msg, size_t len)
+{
+	int rc = control_delayacct(s->ctl, on, msg, len);
+	forward_events(s);
+	return rc;
+}
+
+size_t session_tunables(const char *disk, struct tunable *out, size_t max)
+{
+	return tune_list(disk, out, max);
+}
+
+void session_tunable_label(const struct tunable *t, char *buf, size_t len)
+{
+	tune_label(t->kind, t->key, buf, len);
+}
+
+int session_ab_start(struct session *s, const char *disk, const char *variants, char *msg, size_t len)
+{
+	struct ab_config *c = &s->abcfg;
+	if (cli_ab_config(s->o, disk, variants, c, msg, len) < 0)
+		return -1;
+	if (s->load && c->load != LOAD_NONE) {
+		util_fmt(msg, len, "the L load is running: stop it first (L), or use --load none");
+		return -1;
+	}
+	ab_result_free(&s->abres);
+	s->ab_undo_base = s->ctl->undo.n;
+	if (ab_begin(c, &s->abres, &s->ab, msg, len) < 0) {
+		s->ab = NULL;
+		return -1;
+	}
+	/* The A/B measures with a probe of its own: a second reader would
+	 * change what it measures. */
+	sampler_hold_probe(s->smp, c->disk);
+	return 0;
+}
+
+int session_ab_step(struct session *s, char *msg, size_t len)
+{
+	if (!s->ab)
+		return 0;
+	int step = ab_step(s->ab, s->ctl, msg, len);
+	return step > 0 ? 1 : step < 0 ? -1 : 0;
+}
+
+void session_ab_finish(struct session *s, int cancelled)
+{
+	if (!s->ab)
+		return;
+	ab_end(s->ab, cancelled);
+	s->ab = NULL;
+	control_restore_to(s->ctl, s->ab_undo_base);
+	sampler_hold_probe(s->smp, NULL);
+}
+
+const char *session_ab_status(const struct session *s)
+{
+	return s->ab ? ab_status(s->ab) : NULL;
+}
+
+int session_load_toggle(struct session *s, const char *disk, char *msg, size_t len)
+{
+	char sz[16];
+	if (s->load) {
+		util_format_size(load_bytes(s->load), sz, sizeof sz);
+		load_stop(s->load);
+		s->load = NULL;
+		util_fmt(msg, len, "load on %s stopped after %s; its files are removed", s->load_disk, sz);
+		return 0;
+	}
+	enum load_kind k = cli_load_kind(s->o);
+	if (k == LOAD_NONE || s->ab) {
+		util_fmt(msg, len, "%s", k == LOAD_NONE ? "--load none: no built-in load" : "an A/B run has its own load");
+		return -1;
+	}
+	char dir[4096];
+	if (load_pick_dir(disk, s->o->load_dir, dir, sizeof dir, msg, len) < 0 ||
+	    load_start(k, dir, s->o->load_size, &s->load, msg, len) < 0)
+		return -1;
+	util_strlcpy(s->load_disk, disk, sizeof s->load_disk);
+	util_fmt(msg, len, "load %s started in %s", load_kind_name(k), dir);
+	return 0;
+}
+
+const char *session_load_status(struct session *s, uint64_t *bytes)
+{
+	if (!s->load)
+		return NULL;
+	*bytes = load_bytes(s->load);
+	return load_kind_name(cli_load_kind(s->o));
+}
+
+int session_coldstart_begin(struct session *s, char *msg, size_t len)
+{
+	if (!s->o->startup) {
+		util_fmt(msg, len, "give the command to time with --startup CMD (e.g. --startup 'python3 -c pass')");
+		return -1;
+	}
+	if (s->cs.pid) {
+		util_fmt(msg, len, "a cold start is being timed already");
+		return -1;
+	}
+	if (coldstart_begin(s->o->startup, &s->cs) < 0) {
+		util_fmt(msg, len, "cannot start the cold start helper");
+		return -1;
+	}
+	util_fmt(msg, len, "timing a cold start (page cache dropped first) ...");
+	return 0;
+}
+
+int session_coldstart_poll(struct session *s, double *secs)
+{
+	return s->cs.pid ? coldstart_poll(&s->cs, secs) : 0;
+}
+
+int session_coldstart_busy(const struct session *s)
+{
+	return s->cs.pid != 0;
+}
+
+int session_udev_prepare(struct session *s, const char *disk, const char *sched, struct session_udev *u)
+{
+	util_strlcpy(u->file, s->o->udev_rules_file ? s->o->udev_rules_file : UDEVRULE_DEFAULT_FILE, sizeof u->file);
+	udevrule_ident(s->smp->udev, disk, &u->id);
+	int rc = 0;
+	if (udevrule_line(&u->id, sched, u->rule, sizeof u->rule) < 0) {
+		util_strlcpy(u->rule, "(this disk's name or serial cannot be put in a rule safely)", sizeof u->rule);
+		rc = -1;
+	}
+	u->nfound = udevrule_find(NULL, &u->id, u->found, SESSION_UDEV_FOUND);
+	udevrule_note(u->file, u->note, sizeof u->note);
+	return rc;
+}
+
+int session_udev_write(struct session *s, const struct session_udev *u, char *msg, size_t len)
+{
+	(void)s;
+	if (udevrule_write(u->file, &u->id, u->rule, msg, len) < 0)
+		return -1;
+	util_fmt(msg, len, "wrote %s; apply now: udevadm control --reload && udevadm trigger", u->file);
+	return 0;
+}
+
+int session_save_config(struct session *s, const char *const *keys, const char *const *values, size_t n, char *msg,
+			size_t len)
+{
+	return config_save(s->o->config_path, keys, values, n, s->o->config_uid, s->o->config_gid, msg, len);
+}
+
+void session_end(struct session *s)
+{
+	session_ab_finish(s, 1); /* its undos are queued: control_finish waits for them */
+	if (s->load)
+		load_stop(s->load);
+	s->load = NULL;
+	coldstart_cancel(&s->cs);
+	ab_result_free(&s->abres);
 }

@@ -12,23 +12,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ab.h"
 #include "abreport.h"
 #include "bigtext.h"
 #include "chart.h"
-#include "cli.h"
-#include "config.h"
-#include "coldstart.h"
 #include "columns.h"
-#include "control.h"
 #include "detail.h"
 #include "keys.h"
 #include "session.h"
-#include "load.h"
 #include "procpane.h"
 #include "theme.h"
-#include "tune.h"
-#include "udevrule.h"
 #include "util.h"
 
 /* Below this nothing useful fits. */
@@ -38,7 +30,6 @@
 #define MESSAGE_S 8.0
 
 #define MAX_TUNABLES 64
-#define MAX_FOUND 8
 #define ESC 27
 
 struct tui {
@@ -71,11 +62,7 @@ struct tui {
 	int editing;                    /* ... typing a new value */
 	char edit[TUNE_VALUE_MAX];
 	char terr[256];                 /* ... the last error, shown in place */
-	struct udevrule_ident uid;      /* udev panel */
-	char rule[512];
-	char udev_file[PATH_MAX]; /* whole: a cut path would be another file */
-	struct udevrule_found found[MAX_FOUND];
-	size_t nfound;
+	struct session_udev udev;       /* udev panel */
 	struct procpane_state pp;       /* process pane */
 	int focus_procs;                /* Up/Down move in the process pane */
 	int filtering;                  /* typing the / filter */
@@ -84,17 +71,10 @@ struct tui {
 	char detail_comm[64];
 	int prio_pid;                   /* ... for this process */
 	char prio_comm[64];
-	struct ab_config abcfg;         /* A/B: what runs ... */
-	struct ab_run *ab;              /* ... while it runs */
-	struct ab_result abres;
-	size_t ab_undo_base;            /* the undo log's length when it began */
-	int ab_prompt;                  /* typing the variants */
+	int ab_prompt;                  /* A/B: typing the variants */
 	char ab_input[128];
 	char *report;                   /* the last report, as text */
 	int report_top;                 /* its scroll position */
-	struct load *load;              /* L: the built-in load ... */
-	char load_disk[DISK_NAME_MAX];  /* ... on this disk */
-	struct coldstart cs;            /* S: a cold start being timed */
 	double startup_s;               /* the last one's time; < 0 none */
 	double next_fresh;              /* --fresh-every: mono time of the next fresh reader */
 };
@@ -210,10 +190,12 @@ static void draw_header(const struct tui *t)
 	else if (s->have_procs)
 		util_fmt(line + strlen(line), sizeof line - strlen(line), "  block latency off: %s", s->blk_why);
 	put(1, 0, line);
-	if (t->load) {
+	uint64_t load_written = 0;
+	const char *load_kind = session_load_status(t->sess, &load_written);
+	if (load_kind) {
 		char l[160], sz[16];
-		util_format_size(load_bytes(t->load), sz, sizeof sz);
-		util_fmt(l, sizeof l, "  LOAD %s on %s: %s written (L stops it)", load_kind_name(cli_load_kind(t->o)), t->load_disk, sz);
+		util_format_size(load_written, sz, sizeof sz);
+		util_fmt(l, sizeof l, "  LOAD %s on %s: %s written (L stops it)", load_kind, t->sess->load_disk, sz);
 		attron((attr_t)t->th[TH_BADGE]);
 		put(1, (int)strlen(line), l);
 		attroff((attr_t)t->th[TH_BADGE]);
@@ -378,8 +360,8 @@ static void draw_status(const struct tui *t)
 			 t->selected, t->ab_input);
 	else if (t->filtering)
 		util_fmt(line, sizeof line, "filter processes by command: %s_   (Enter keeps it, Esc clears it)", t->pp.filter);
-	else if (t->ab)
-		util_fmt(line, sizeof line, "%s   (Esc stops it)", ab_status(t->ab));
+	else if (session_ab_status(t->sess))
+		util_fmt(line, sizeof line, "%s   (Esc stops it)", session_ab_status(t->sess));
 	else if (t->msg[0] && util_mono_now() < t->msg_until)
 		util_strlcpy(line, t->msg, sizeof line);
 	else if (t->smp->replay)
@@ -549,7 +531,7 @@ static void draw_tunables(const struct tui *t)
 	for (int i = 0; i < rows && first + i < (int)t->ntun; i++) {
 		const struct tunable *tu = &t->tun[first + i];
 		char label[80];
-		tune_label(tu->kind, tu->key, label, sizeof label);
+		session_tunable_label(tu, label, sizeof label);
 		snprintf(line, sizeof line, "%-28s %-20s%s", label, tu->value, tu->writable ? "" : " (read-only)");
 		if (first + i == t->tcur)
 			attron((attr_t)t->th[TH_SELECTED]);
@@ -600,26 +582,25 @@ static void draw_udev(const struct tui *t)
 	int w = COLS - 4, x = 2, y = 2, h = LINES - 4;
 	if (w < 30 || h < 8)
 		return;
-	char title[64], note[1024], line[512];
-	snprintf(title, sizeof title, " udev rule for %s ", t->uid.name);
+	char title[64], line[512];
+	snprintf(title, sizeof title, " udev rule for %s ", t->udev.id.name);
 	panel_box(y, x, h, w, title);
 	int r = y + 1, end = y + h - 2;
-	r += put_wrapped(r, x + 2, w - 4, t->rule, end - r);
+	r += put_wrapped(r, x + 2, w - 4, t->udev.rule, end - r);
 	r++;
 	if (r < end) {
-		snprintf(line, sizeof line, t->nfound ? "Rules that already set a scheduler for %s:" :
+		snprintf(line, sizeof line, t->udev.nfound ? "Rules that already set a scheduler for %s:" :
 							"No rules file sets a scheduler for %s now.",
-			 t->uid.name);
+			 t->udev.id.name);
 		mvaddnstr(r++, x + 2, line, w - 4);
 	}
-	for (size_t i = 0; i < t->nfound && r < end; i++) {
-		util_fmt(line, sizeof line, "  %s:%u: %s", t->found[i].file, t->found[i].line, t->found[i].text);
+	for (size_t i = 0; i < t->udev.nfound && r < end; i++) {
+		util_fmt(line, sizeof line, "  %s:%u: %s", t->udev.found[i].file, t->udev.found[i].line, t->udev.found[i].text);
 		mvaddnstr(r++, x + 2, line, w - 4);
 	}
 	r++;
-	udevrule_note(t->udev_file, note, sizeof note);
 	if (r < end)
-		r += put_wrapped(r, x + 2, w - 4, note, end - r);
+		r += put_wrapped(r, x + 2, w - 4, t->udev.note, end - r);
 	attron((attr_t)t->th[TH_TITLE]);
 	mvaddnstr(y + h - 2, x + 2, "w: write it to the file (nothing is written without w)   Esc: close", w - 4);
 	attroff((attr_t)t->th[TH_TITLE]);
@@ -891,23 +872,13 @@ static void cycle_rate(struct tui *t)
 	say(t, msg);
 }
 
-/* While an A/B runs it owns the disk's settings. */
-static int ab_busy(struct tui *t)
-{
-	if (t->ab)
-		say(t, "an A/B run is changing settings: Esc stops it first");
-	return t->ab != NULL;
-}
-
 static void request(struct tui *t, enum tune_kind kind, const char *key, const char *value)
 {
 	const struct disk_sample *d = selected_disk(t);
-	if (!d || ab_busy(t))
+	if (!d)
 		return;
-	struct tune_req r;
 	char msg[256];
-	tune_req_init(&r, d->info.name, kind, key, value);
-	control_request(t->ctl, &r, msg, sizeof msg);
+	session_set(t->sess, d->info.name, kind, key, value, msg, sizeof msg);
 	session_refresh_pending(t->sess, &t->s);
 	say(t, msg);
 }
@@ -960,7 +931,7 @@ static void open_picker(struct tui *t)
 static void load_tunables(struct tui *t)
 {
 	const struct disk_sample *d = selected_disk(t);
-	t->ntun = d ? tune_list(d->info.name, t->tun, MAX_TUNABLES) : 0;
+	t->ntun = d ? session_tunables(d->info.name, t->tun, MAX_TUNABLES) : 0;
 	if (t->tcur >= (int)t->ntun)
 		t->tcur = t->ntun ? (int)t->ntun - 1 : 0;
 }
@@ -973,25 +944,17 @@ static void open_udev(struct tui *t)
 		say(t, "this disk has no scheduler to keep");
 		return;
 	}
-	util_strlcpy(t->udev_file, t->o->udev_rules_file ? t->o->udev_rules_file : UDEVRULE_DEFAULT_FILE,
-		     sizeof t->udev_file);
-	udevrule_ident(t->smp->udev, d->info.name, &t->uid);
-	if (udevrule_line(&t->uid, a, t->rule, sizeof t->rule) < 0)
-		util_strlcpy(t->rule, "(this disk's name or serial cannot be put in a rule safely)", sizeof t->rule);
-	t->nfound = udevrule_find(NULL, &t->uid, t->found, MAX_FOUND);
+	session_udev_prepare(t->sess, d->info.name, a, &t->udev);
 	t->mode = KM_UDEV;
 }
 
 static void write_udev(struct tui *t)
 {
-	char err[256], msg[512];
-	if (udevrule_write(t->udev_file, &t->uid, t->rule, err, sizeof err) < 0) {
-		say(t, err);
-		return;
-	}
-	util_fmt(msg, sizeof msg, "wrote %s; apply now: udevadm control --reload && udevadm trigger", t->udev_file);
+	char msg[512];
+	int rc = session_udev_write(t->sess, &t->udev, msg, sizeof msg);
 	say(t, msg);
-	t->mode = KM_MAIN;
+	if (rc == 0)
+		t->mode = KM_MAIN; /* a failure keeps the panel open */
 }
 
 static void step_cursor(struct tui *t, int dir)
@@ -1013,10 +976,8 @@ static void step_cursor(struct tui *t, int dir)
 
 static void set_ioprio(struct tui *t)
 {
-	struct tune_req r;
 	char msg[256];
-	tune_req_ioprio(&r, t->prio_pid, t->prio_comm, prio_choices[t->prio_cur]);
-	control_request(t->ctl, &r, msg, sizeof msg);
+	session_ionice(t->sess, t->prio_pid, t->prio_comm, prio_choices[t->prio_cur], msg, sizeof msg);
 	say(t, msg);
 	t->mode = KM_MAIN;
 }
@@ -1060,7 +1021,7 @@ static void save_report(struct tui *t)
 	struct tm tm;
 	localtime_r(&now, &tm);
 	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-	util_fmt(name, sizeof name, "iosched-top-ab-%s-%s.md", t->abres.disk, stamp);
+	util_fmt(name, sizeof name, "iosched-top-ab-%s-%s.md", t->sess->abres.disk, stamp);
 	FILE *f = fopen(name, "wx");
 	if (!f) {
 		char msg[256];
@@ -1068,7 +1029,7 @@ static void save_report(struct tui *t)
 		say(t, msg);
 		return;
 	}
-	abreport_write(f, &t->abcfg, &t->abres, AB_MD);
+	abreport_write(f, &t->sess->abcfg, &t->sess->abres, AB_MD);
 	fclose(f);
 	char msg[200];
 	util_fmt(msg, sizeof msg, "saved %s", name);
@@ -1078,16 +1039,13 @@ static void save_report(struct tui *t)
 /* The run is over: put its settings back (queued undos), keep the report. */
 static void ab_finish(struct tui *t, int cancelled)
 {
-	ab_end(t->ab, cancelled);
-	t->ab = NULL;
-	control_restore_to(t->ctl, t->ab_undo_base);
-	sampler_hold_probe(t->smp, NULL);
+	session_ab_finish(t->sess, cancelled);
 	free(t->report);
 	t->report = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&t->report, &len);
 	if (f) {
-		abreport_write(f, &t->abcfg, &t->abres, AB_TEXT);
+		abreport_write(f, &t->sess->abcfg, &t->sess->abres, AB_TEXT);
 		fclose(f);
 	}
 	t->report_top = 0;
@@ -1096,27 +1054,10 @@ static void ab_finish(struct tui *t, int cancelled)
 
 static void ab_start(struct tui *t)
 {
-	struct ab_config *c = &t->abcfg;
 	char err[512];
 	t->ab_prompt = 0;
-	if (cli_ab_config(t->o, t->selected, t->ab_input, c, err, sizeof err) < 0) {
+	if (session_ab_start(t->sess, t->selected, t->ab_input, err, sizeof err) < 0)
 		say(t, err);
-		return;
-	}
-	if (t->load && c->load != LOAD_NONE) {
-		say(t, "the L load is running: stop it first (L), or use --load none");
-		return;
-	}
-	ab_result_free(&t->abres);
-	t->ab_undo_base = t->ctl->undo.n;
-	if (ab_begin(c, &t->abres, &t->ab, err, sizeof err) < 0) {
-		t->ab = NULL;
-		say(t, err);
-		return;
-	}
-	/* The A/B measures with a probe of its own: a second reader would
-	 * change what it measures. */
-	sampler_hold_probe(t->smp, c->disk);
 }
 
 static void ab_key(struct tui *t, int ch)
@@ -1141,8 +1082,8 @@ static void ab_open(struct tui *t)
 		say(t, "this disk has no schedulers to compare");
 		return;
 	}
-	if (t->ab) {
-		say(t, ab_status(t->ab));
+	if (session_ab_status(t->sess)) {
+		say(t, session_ab_status(t->sess));
 		return;
 	}
 	/* Offer the classic comparison, editable. */
@@ -1153,51 +1094,22 @@ static void ab_open(struct tui *t)
 
 static void load_toggle(struct tui *t)
 {
-	char msg[512], sz[16];
-	if (t->load) {
-		util_format_size(load_bytes(t->load), sz, sizeof sz);
-		load_stop(t->load);
-		t->load = NULL;
-		util_fmt(msg, sizeof msg, "load on %s stopped after %s; its files are removed", t->load_disk, sz);
-		say(t, msg);
-		return;
-	}
-	enum load_kind k = cli_load_kind(t->o);
-	char dir[4096];
-	if (k == LOAD_NONE || t->ab) {
-		say(t, k == LOAD_NONE ? "--load none: no built-in load" : "an A/B run has its own load");
-		return;
-	}
-	if (load_pick_dir(t->selected, t->o->load_dir, dir, sizeof dir, msg, sizeof msg) < 0 ||
-	    load_start(k, dir, t->o->load_size, &t->load, msg, sizeof msg) < 0) {
-		say(t, msg);
-		return;
-	}
-	util_strlcpy(t->load_disk, t->selected, sizeof t->load_disk);
-	util_fmt(msg, sizeof msg, "load %s started in %s", load_kind_name(k), dir);
+	char msg[512];
+	session_load_toggle(t->sess, t->selected, msg, sizeof msg);
 	say(t, msg);
 }
 
 static void startup_begin(struct tui *t)
 {
-	if (!t->o->startup) {
-		say(t, "give the command to time with --startup CMD (e.g. --startup 'python3 -c pass')");
-		return;
-	}
-	if (t->cs.pid) {
-		say(t, "a cold start is being timed already");
-		return;
-	}
-	if (coldstart_begin(t->o->startup, &t->cs) < 0)
-		say(t, "cannot start the cold start helper");
-	else
-		say(t, "timing a cold start (page cache dropped first) ...");
+	char msg[256];
+	session_coldstart_begin(t->sess, msg, sizeof msg);
+	say(t, msg);
 }
 
 static void startup_poll(struct tui *t)
 {
 	double secs;
-	int rc = t->cs.pid ? coldstart_poll(&t->cs, &secs) : 0;
+	int rc = session_coldstart_poll(t->sess, &secs);
 	char msg[300];
 	if (rc == 1) {
 		t->startup_s = secs;
@@ -1229,7 +1141,7 @@ static void fresh_begin(struct tui *t)
 static void toggle_delayacct(struct tui *t)
 {
 	char msg[256];
-	control_delayacct(t->ctl, !t->s.pstat.delayacct, msg, sizeof msg);
+	session_delayacct(t->sess, !t->s.pstat.delayacct, msg, sizeof msg);
 	say(t, msg);
 }
 
@@ -1271,12 +1183,10 @@ static void poll_changes(struct tui *t);
 static void undo(struct tui *t)
 {
 	char msg[256];
-	if (ab_busy(t))
-		return;
 	/* A change that finished since the last tick goes into the log first,
 	 * or u right after it would not find it. */
 	poll_changes(t);
-	control_undo(t->ctl, msg, sizeof msg);
+	session_undo(t->sess, msg, sizeof msg);
 	session_refresh_pending(t->sess, &t->s);
 	say(t, msg);
 }
@@ -1330,7 +1240,7 @@ static void save_settings(struct tui *t)
 		*c = (char)tolower((unsigned char)*c);
 	const char *keys[] = {"theme", "delay", "sort", "probe-rate"};
 	const char *values[] = {t->theme.name[0] ? t->theme.name : "default", delay, sort, rate};
-	if (config_save(t->o->config_path, keys, values, 4, t->o->config_uid, t->o->config_gid, err, sizeof err) < 0)
+	if (session_save_config(t->sess, keys, values, 4, err, sizeof err) < 0)
 		util_fmt(msg, sizeof msg, "not saved: %s", err);
 	else
 		util_fmt(msg, sizeof msg, "saved theme %s, delay %s, sort %s, probe pace %s to %s", values[0], delay, sort,
@@ -1443,7 +1353,7 @@ static void act(struct tui *t, enum key_action a)
 	case KEY_ACT_DELAYACCT: toggle_delayacct(t); break;
 	case KEY_ACT_AB: ab_open(t); break;
 	case KEY_ACT_CANCEL:
-		if (t->ab)
+		if (session_ab_status(t->sess))
 			ab_finish(t, 1);
 		break;
 	case KEY_ACT_LOAD: load_toggle(t); break;
@@ -1471,12 +1381,10 @@ static void edit_key(struct tui *t, int ch)
 	} else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
 		const struct disk_sample *d = selected_disk(t);
 		const struct tunable *tu = &t->tun[t->tcur];
-		struct tune_req r;
 		if (!d)
 			return;
-		tune_req_init(&r, d->info.name, tu->kind, tu->key, t->edit);
 		/* Errors stay in the panel, where the value was typed. */
-		control_request(t->ctl, &r, t->terr, sizeof t->terr);
+		session_set(t->sess, d->info.name, tu->kind, tu->key, t->edit, t->terr, sizeof t->terr);
 		t->editing = 0;
 	} else if (((ch >= '0' && ch <= '9') || ch == '-') && n + 1 < sizeof t->edit) {
 		t->edit[n] = (char)ch;
@@ -1719,7 +1627,7 @@ int tui_run(const struct options *o, struct session *sess, volatile sig_atomic_t
 		/* While a change is in the kernel, redraw often: its time ticks. */
 		if (!worker_idle(ctl->w) && wait > 0.1)
 			wait = 0.1;
-		if ((t->ab || t->cs.pid) && wait > 0.05)
+		if ((session_ab_status(t->sess) || session_coldstart_busy(t->sess)) && wait > 0.05)
 			wait = 0.05;
 		timeout(wait > 0 ? (int)(wait * 1000.0) + 1 : 0);
 		int ch = getch();
@@ -1732,9 +1640,9 @@ int tui_run(const struct options *o, struct session *sess, volatile sig_atomic_t
 			t->next_fresh = util_mono_now() + t->o->fresh_every_s;
 			fresh_begin(t);
 		}
-		if (t->ab) {
+		if (session_ab_status(t->sess)) {
 			char err[512];
-			int step = ab_step(t->ab, ctl, err, sizeof err);
+			int step = session_ab_step(t->sess, err, sizeof err);
 			if (step < 0)
 				say(t, err);
 			if (step != 0)
@@ -1761,11 +1669,9 @@ int tui_run(const struct options *o, struct session *sess, volatile sig_atomic_t
 		draw(t);
 	}
 	endwin();
-	if (t->ab)
+	if (session_ab_status(t->sess))
 		ab_finish(t, 1); /* its undos are queued: control_finish waits for them */
-	load_stop(t->load);
-	coldstart_cancel(&t->cs);
-	ab_result_free(&t->abres);
+	session_end(t->sess);
 	free(t->report);
 	if (t->fatal[0]) {
 		fprintf(stderr, "iosched-top: %s\n", t->fatal);
