@@ -127,8 +127,15 @@ static int view_status(int rc)
 			term ? term : "");
 		return 2;
 	}
+	if (rc == -ENOMEM) {
+		fprintf(stderr, "iosched-top: out of memory\n");
+		return 1;
+	}
 	if (rc < 0) {
-		fprintf(stderr, "iosched-top: cannot read /proc/diskstats: %s\n", strerror(-rc));
+		/* The sampler is the rest: /proc/diskstats and the disks' list
+		 * (libudev, /sys/block) are what a tick reads first. */
+		fprintf(stderr, "iosched-top: cannot take a sample of the disks (/proc/diskstats, /sys/block): %s\n",
+			strerror(-rc));
 		return 1;
 	}
 	return rc;
@@ -167,9 +174,10 @@ static int check_replay_disks(const struct options *o)
 	return rc;
 }
 
-/* --replay: the views driven by a recording. Nothing on this machine is
- * read or changed, so no root is needed. */
-static int run_replay(const struct options *o, struct sampler *smp)
+/* --replay: the sampler reads a recording. Nothing on this machine is
+ * read or changed, so no root is needed. Returns 0, or 2 with the reason
+ * said. */
+static int use_replay(const struct options *o, struct sampler *smp)
 {
 	char err[512];
 	struct replay *r;
@@ -182,24 +190,54 @@ static int run_replay(const struct options *o, struct sampler *smp)
 		return 2;
 	}
 	sampler_use_replay(smp, r);
-	struct outputs outs;
-	if (outputs_open(&outs, o, err, sizeof err) < 0) {
-		fprintf(stderr, "iosched-top: %s\n", err);
-		return 2;
+	return 0;
+}
+
+/* A live run's checks against the system and its clean-up of killed
+ * runs' files. Returns 0, or the exit status when the run ends here
+ * (--print-udev-rule, or a check that failed). */
+static int prepare_live(const struct options *o, struct sampler *smp, int *done)
+{
+	*done = 0;
+	int rc = cli_check(o, smp);
+	if (!rc && o->print_udev_rule) {
+		*done = 1;
+		return cli_print_udev_rules(o, smp, stdout);
 	}
-	struct control ctl;
-	if (control_init(&ctl) < 0) {
-		fprintf(stderr, "iosched-top: cannot start the worker thread\n");
-		outputs_close(&outs);
-		return 1;
+	/* Before this run makes scratch files of its own: a killed run's go. */
+	if (!rc)
+		cli_sweep(o, smp, &stop_requested);
+	return rc;
+}
+
+/* The outputs, then the changes asked for at start (a replay has none):
+ * a --record or --prometheus-textfile that cannot be written ends the run
+ * before anything is changed. Then the view, through one session: a live
+ * run and a replay take the same path. */
+static int run_session(const struct options *o, struct sampler *smp, struct control *ctl)
+{
+	char msg[256];
+	struct outputs outs = {0};
+	int rc = 0;
+	if (outputs_open(&outs, o, msg, sizeof msg) < 0) {
+		fprintf(stderr, "iosched-top: %s\n", msg);
+		rc = 2;
+	}
+	if (!rc && !o->replay)
+		rc = cli_apply_sets(o, ctl);
+	if (!rc && !o->replay && o->enable_delayacct && control_delayacct(ctl, 1, msg, sizeof msg) < 0) {
+		fprintf(stderr, "iosched-top: --enable-delayacct: %s\n", msg);
+		rc = 1;
 	}
 	struct session sess;
-	session_init(&sess, o, smp, &ctl, &outs);
-	int rc = view_status(o->batch ? batch_run(o, &sess, &stop_requested) : tui_run(o, &sess, &stop_requested));
-	control_finish(&ctl, 0, 0, stderr);
+	session_init(&sess, o, smp, ctl, &outs);
+	if (!rc)
+		rc = view_status(o->batch ? batch_run(o, &sess, &stop_requested) : tui_run(o, &sess, &stop_requested));
 	outputs_close(&outs);
 	/* A recording that ended on a bad line was said; the status says it too. */
-	return rc ? rc : smp->replay_msg[0] ? 1 : 0;
+	if (!rc && o->replay && smp->replay_msg[0])
+		rc = 1;
+	return rc;
 }
 
 static int run(const struct options *o)
@@ -214,25 +252,13 @@ static int run(const struct options *o)
 		fprintf(stderr, "iosched-top: cannot start libudev (out of memory?)\n");
 		return 1;
 	}
-	if (o->replay) {
-		rc = run_replay(o, &smp);
-		sampler_free(&smp);
-		return rc;
-	}
-	rc = cli_check(o, &smp);
-	if (!rc && o->print_udev_rule) {
-		rc = cli_print_udev_rules(o, &smp, stdout);
-		sampler_free(&smp);
-		return rc;
-	}
-	/* Before this run makes scratch files of its own: a killed run's go. */
-	if (!rc)
-		cli_sweep(o, &smp, &stop_requested);
+	int done = 0;
+	rc = o->replay ? use_replay(o, &smp) : prepare_live(o, &smp, &done);
 	struct control ctl;
-	if (!rc && control_init(&ctl) < 0) {
+	if (!rc && !done && control_init(&ctl) < 0) {
 		fprintf(stderr, "iosched-top: cannot start the worker thread\n");
 		rc = 1;
-	} else if (!rc) {
+	} else if (!rc && !done) {
 		/* From here every change is logged: a signal ends the run, and
 		 * the exit below restores or reports what was changed. */
 		if (o->ab) {
@@ -240,25 +266,7 @@ static int run(const struct options *o)
 			sampler_free(&smp);
 			return rc;
 		}
-		/* The outputs first: a --record or --prometheus-textfile that
-		 * cannot be written ends the run before anything is changed. */
-		char msg[256];
-		struct outputs outs = {0};
-		if (outputs_open(&outs, o, msg, sizeof msg) < 0) {
-			fprintf(stderr, "iosched-top: %s\n", msg);
-			rc = 2;
-		}
-		if (!rc)
-			rc = cli_apply_sets(o, &ctl);
-		if (!rc && o->enable_delayacct && control_delayacct(&ctl, 1, msg, sizeof msg) < 0) {
-			fprintf(stderr, "iosched-top: --enable-delayacct: %s\n", msg);
-			rc = 1;
-		}
-		struct session sess;
-		session_init(&sess, o, &smp, &ctl, &outs);
-		if (!rc)
-			rc = view_status(o->batch ? batch_run(o, &sess, &stop_requested) : tui_run(o, &sess, &stop_requested));
-		outputs_close(&outs);
+		rc = run_session(o, &smp, &ctl);
 		/* Restoring waits for the kernel (a switch drains the queue) but
 		 * not forever: what did not finish is reported. */
 		if (control_finish(&ctl, o->restore, RESTORE_WAIT_S, stderr) && !rc)
