@@ -60,18 +60,25 @@ enum key_action {
 
 #define KEYS_MAX_CODES 4
 
+#define KEYS_CHANGES 1            /* the key changes the system (off in a replay) */
+
 struct key_binding {
 	enum key_mode mode;
 	int codes[KEYS_MAX_CODES];   /* curses key codes; unused slots are 0 */
 	const char *label;           /* how help and the man page name the keys */
 	enum key_action action;
 	const char *help;
+	int changes;                 /* KEYS_CHANGES or 0 */
 };
 
 const struct key_binding *keys_table(size_t *n);
 
 /* The binding for key code ch in mode, or NULL. */
 const struct key_binding *keys_lookup(enum key_mode mode, int ch);
+
+/* Whether action a changes the system (a column of the table: every
+ * binding of a has the same value). */
+int keys_changes_system(enum key_action a);
 
 /* "main screen", "scheduler picker (s)", ... for the help screen. */
 const char *keys_mode_name(enum key_mode mode);

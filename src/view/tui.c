@@ -1265,20 +1265,6 @@ static void theme_cycle(struct tui *t)
 }
 
 /* Keys that change the system do nothing in a replay. */
-static int changes_system(enum key_action a)
-{
-	switch (a) {
-	case KEY_ACT_PICKER: case KEY_ACT_NEXT_SCHED: case KEY_ACT_PREV_SCHED: case KEY_ACT_UNDO:
-	case KEY_ACT_TUNABLES: case KEY_ACT_UDEV: case KEY_ACT_PICK_NONE: case KEY_ACT_PICK_MQ:
-	case KEY_ACT_PICK_KYBER: case KEY_ACT_PICK_BFQ: case KEY_ACT_WRITE: case KEY_ACT_IOPRIO:
-	case KEY_ACT_DELAYACCT: case KEY_ACT_AB: case KEY_ACT_LOAD: case KEY_ACT_STARTUP: case KEY_ACT_RATE:
-	case KEY_ACT_THREADS: case KEY_ACT_FRESH:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
 static void replay_key(struct tui *t, enum key_action a)
 {
 	char msg[96];
@@ -1301,7 +1287,7 @@ static void replay_key(struct tui *t, enum key_action a)
 
 static void act(struct tui *t, enum key_action a)
 {
-	if (t->smp->replay && changes_system(a)) {
+	if (t->smp->replay && keys_changes_system(a)) {
 		say(t, "this is a replay of a recording: keys that switch or tune are off");
 		return;
 	}

@@ -380,6 +380,26 @@ static void test_man_documents_keys(void **state)
 	}
 }
 
+/* "Changes the system" is a column of the key table: every binding of an
+ * action agrees, and the keys that switch, tune or write are marked. */
+static void test_keys_changes_column(void **state)
+{
+	(void)state;
+	size_t n;
+	const struct key_binding *k = keys_table(&n);
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < i; j++)
+			if (k[i].action == k[j].action && k[i].changes != k[j].changes)
+				fail_msg("'%s' and '%s' do the same but disagree on changing the system", k[i].label, k[j].label);
+	assert_true(keys_changes_system(KEY_ACT_NEXT_SCHED));
+	assert_true(keys_changes_system(KEY_ACT_UNDO));
+	assert_true(keys_changes_system(KEY_ACT_WRITE));
+	assert_true(keys_changes_system(KEY_ACT_AB));
+	assert_false(keys_changes_system(KEY_ACT_QUIT));
+	assert_false(keys_changes_system(KEY_ACT_HELP));
+	assert_false(keys_changes_system(KEY_ACT_LOG));
+}
+
 static void test_keys_lookup(void **state)
 {
 	(void)state;
@@ -434,6 +454,7 @@ int main(void)
 		cmocka_unit_test(test_man_documents_options), cmocka_unit_test(test_numeric_options),
 		cmocka_unit_test(test_man_documents_ranges),
 		cmocka_unit_test(test_man_documents_keys), cmocka_unit_test(test_keys_lookup),
+		cmocka_unit_test(test_keys_changes_column),
 		cmocka_unit_test(test_columns_fit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
