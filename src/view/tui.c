@@ -18,9 +18,7 @@
 #include "columns.h"
 #include "detail.h"
 #include "keys.h"
-#include "session.h"
-#include "procpane.h"
-#include "theme.h"
+#include "tuiview.h"
 #include "util.h"
 
 /* Below this nothing useful fits. */
@@ -29,62 +27,8 @@
 /* How long a message stays in the status bar. */
 #define MESSAGE_S 8.0
 
-#define MAX_TUNABLES 64
-#define ESC 27
 
-struct tui {
-	const struct options *o;
-	struct sampler *smp;
-	struct control *ctl;
-	struct outputs *outs;           /* --record, --prometheus-textfile */
-	struct session *sess;           /* the tick's path: control -> sampler -> outputs */
-	/* --replay */
-	double speed;                   /* factor on the recorded intervals */
-	int paused, replay_end, step;
-	int big;                        /* presentation mode (--big, B) */
-	int help_top;                   /* first line of the help shown */
-	struct theme theme;
-	unsigned long th[TH_COUNT];     /* attributes per element of the theme in use */
-	struct sample s;
-	char selected[DISK_NAME_MAX];   /* kept by name: disks come and go */
-	enum key_mode mode;             /* which panel has the keys */
-	int help;
-	int quit;
-	int utf8;
-	char msg[256];                  /* status bar message ... */
-	char fatal[320];                /* why the run ended on its own, said after endwin */
-	double msg_until;               /* ... shown until this mono time */
-	double ctl_seen;                /* the control result last announced */
-	int pick;                       /* picker: cursor */
-	struct tunable tun[MAX_TUNABLES];/* tunables panel: the list ... */
-	size_t ntun;
-	int tcur;                       /* ... its cursor */
-	int editing;                    /* ... typing a new value */
-	char edit[TUNE_VALUE_MAX];
-	char terr[256];                 /* ... the last error, shown in place */
-	struct session_udev udev;       /* udev panel */
-	struct procpane_state pp;       /* process pane */
-	int focus_procs;                /* Up/Down move in the process pane */
-	int filtering;                  /* typing the / filter */
-	int prio_cur;                   /* I/O priority picker: cursor */
-	int detail_pid;                 /* Details panel: this process, or 0 for the selected disk */
-	char detail_comm[64];
-	int prio_pid;                   /* ... for this process */
-	char prio_comm[64];
-	int ab_prompt;                  /* A/B: typing the variants */
-	char ab_input[128];
-	char *report;                   /* the last report, as text */
-	int report_top;                 /* its scroll position */
-	double startup_s;               /* the last one's time; < 0 none */
-	double next_fresh;              /* --fresh-every: mono time of the next fresh reader */
-};
 
-/* What the I/O priority picker offers: ionice's classes and levels. */
-static const char *const prio_choices[] = {
-	"idle", "be/7", "be/6", "be/5", "be/4", "be/3", "be/2", "be/1", "be/0",
-	"none", "rt/7", "rt/6", "rt/5", "rt/4", "rt/3", "rt/2", "rt/1", "rt/0",
-};
-#define NPRIO (sizeof prio_choices / sizeof prio_choices[0])
 
 static int selected_index(const struct tui *t)
 {
@@ -105,7 +49,7 @@ static void select_index(struct tui *t, int i)
 	util_strlcpy(t->selected, t->s.disks[i].info.name, sizeof t->selected);
 }
 
-static void say(struct tui *t, const char *text)
+void tui_say(struct tui *t, const char *text)
 {
 	util_strlcpy(t->msg, text, sizeof t->msg);
 	t->msg_until = util_mono_now() + MESSAGE_S;
@@ -441,7 +385,7 @@ static void draw_help(const struct tui *t)
 }
 
 /* A bordered box with a title, its inside cleared. */
-static void panel_box(int y, int x, int h, int w, const char *title)
+void tui_panel_box(int y, int x, int h, int w, const char *title)
 {
 	for (int r = 0; r < h; r++)
 		mvhline(y + r, x, ' ', w);
@@ -459,7 +403,7 @@ static void panel_box(int y, int x, int h, int w, const char *title)
 }
 
 /* text in lines of at most w columns from (y, x), at most max lines; returns lines used. */
-static int put_wrapped(int y, int x, int w, const char *raw, int max)
+int tui_put_wrapped(int y, int x, int w, const char *raw, int max)
 {
 	char safe[2048];
 	util_safe_text(safe, sizeof safe, raw);
@@ -483,205 +427,32 @@ static int put_wrapped(int y, int x, int w, const char *raw, int max)
 	return used;
 }
 
-static const struct disk_sample *selected_disk(const struct tui *t)
+const struct disk_sample *tui_selected_disk(const struct tui *t)
 {
 	int i = selected_index(t);
 	return i < 0 ? NULL : &t->s.disks[i];
 }
 
-static void draw_picker(const struct tui *t)
+/* The panel that has the keys, or NULL on the main screen. */
+static const struct panel_ops *panel_of(enum key_mode m)
 {
-	const struct disk_sample *d = selected_disk(t);
-	if (!d)
-		return;
-	const struct sched_list *l = &d->info.sched;
-	char title[64], line[64];
-	snprintf(title, sizeof title, " %s scheduler ", d->info.name);
-	int h = l->n + 4, w = 34, y = 5, x = COLS > w + 10 ? 10 : 0;
-	panel_box(y, x, h, w, title);
-	for (int i = 0; i < l->n; i++) {
-		snprintf(line, sizeof line, "%s %-14s %s", i == l->active ? "*" : " ", l->names[i],
-			 i == l->active ? "(active)" : "");
-		if (i == t->pick)
-			attron((attr_t)t->th[TH_SELECTED]);
-		mvaddnstr(y + 1 + i, x + 2, line, w - 4);
-		if (i == t->pick)
-			attroff((attr_t)t->th[TH_SELECTED]);
-	}
-	mvaddnstr(y + h - 2, x + 2, "n m k b, Enter pick; Esc", w - 4);
-}
-
-static void draw_tunables(const struct tui *t)
-{
-	const struct disk_sample *d = selected_disk(t);
-	if (!d)
-		return;
-	char title[96], line[160];
-	snprintf(title, sizeof title, " %s tunables (%s) ", d->info.name,
-		 sched_active(&d->info.sched) ? sched_active(&d->info.sched) : "no scheduler");
-	int w = COLS - 8 < 76 ? COLS - 8 : 76, x = (COLS - w) / 2, y = 3;
-	int rows = (int)t->ntun;
-	if (rows > LINES - 10)
-		rows = LINES - 10;
-	int h = rows + 6; /* border, rows, edit line, two message lines, border */
-	if (w < 20 || rows < 1)
-		return;
-	panel_box(y, x, h, w, title);
-	int first = t->tcur >= rows ? t->tcur - rows + 1 : 0;
-	for (int i = 0; i < rows && first + i < (int)t->ntun; i++) {
-		const struct tunable *tu = &t->tun[first + i];
-		char label[80];
-		session_tunable_label(tu, label, sizeof label);
-		snprintf(line, sizeof line, "%-28s %-20s%s", label, tu->value, tu->writable ? "" : " (read-only)");
-		if (first + i == t->tcur)
-			attron((attr_t)t->th[TH_SELECTED]);
-		mvaddnstr(y + 1 + i, x + 2, line, w - 4);
-		if (first + i == t->tcur)
-			attroff((attr_t)t->th[TH_SELECTED]);
-	}
-	if (t->editing) {
-		snprintf(line, sizeof line, "new value: %s_", t->edit);
-		attron((attr_t)t->th[TH_TITLE]);
-		mvaddnstr(y + h - 4, x + 2, line, w - 4);
-		attroff((attr_t)t->th[TH_TITLE]);
-	}
-	put_wrapped(y + h - 3, x + 2, w - 4, t->terr[0] ? t->terr : "Enter edit, u undo, Esc close", 2);
-}
-
-static void draw_log(const struct tui *t)
-{
-	int w = COLS - 4, x = 2, y = 2, h = LINES - 4;
-	if (w < 20 || h < 4)
-		return;
-	panel_box(y, x, h, w, " event log (newest last) ");
-	int rows = h - 2, first = (int)t->s.nrecent > rows ? (int)t->s.nrecent - rows : 0;
-	if (t->s.nrecent == 0)
-		mvaddnstr(y + 1, x + 2, "no events yet: changes, and probes that start or end, show here", w - 4);
-	for (int i = first; i < (int)t->s.nrecent; i++) {
-		const struct event *e = &t->s.recent[i];
-		char clock[16], line[512];
-		time_t ts = (time_t)e->ts;
-		struct tm tm;
-		localtime_r(&ts, &tm);
-		strftime(clock, sizeof clock, "%H:%M:%S", &tm);
-		char what[400];
-		event_describe(e, what, sizeof what);
-		/* device and process apart: an ioprio change names a process */
-		char pid[16] = "";
-		if (e->pid > 0)
-			util_fmt(pid, sizeof pid, "%d", e->pid);
-		util_fmt(line, sizeof line, "%s %-8s %7s %s", clock, e->disk, pid, what);
-		char safe[600];
-		util_safe_text(safe, sizeof safe, line);
-		mvaddnstr(y + 1 + i - first, x + 2, safe, w - 4);
-	}
-}
-
-static void draw_udev(const struct tui *t)
-{
-	int w = COLS - 4, x = 2, y = 2, h = LINES - 4;
-	if (w < 30 || h < 8)
-		return;
-	char title[64], line[512];
-	snprintf(title, sizeof title, " udev rule for %s ", t->udev.id.name);
-	panel_box(y, x, h, w, title);
-	int r = y + 1, end = y + h - 2;
-	r += put_wrapped(r, x + 2, w - 4, t->udev.rule, end - r);
-	r++;
-	if (r < end) {
-		snprintf(line, sizeof line, t->udev.nfound ? "Rules that already set a scheduler for %s:" :
-							"No rules file sets a scheduler for %s now.",
-			 t->udev.id.name);
-		mvaddnstr(r++, x + 2, line, w - 4);
-	}
-	for (size_t i = 0; i < t->udev.nfound && r < end; i++) {
-		util_fmt(line, sizeof line, "  %s:%u: %s", t->udev.found[i].file, t->udev.found[i].line, t->udev.found[i].text);
-		mvaddnstr(r++, x + 2, line, w - 4);
-	}
-	r++;
-	if (r < end)
-		r += put_wrapped(r, x + 2, w - 4, t->udev.note, end - r);
-	attron((attr_t)t->th[TH_TITLE]);
-	mvaddnstr(y + h - 2, x + 2, "w: write it to the file (nothing is written without w)   Esc: close", w - 4);
-	attroff((attr_t)t->th[TH_TITLE]);
-}
-
-static void draw_ioprio(const struct tui *t)
-{
-	char title[96], line[64];
-	util_fmt(title, sizeof title, " I/O priority of %d (%s) ", t->prio_pid, t->prio_comm);
-	int rows = (int)NPRIO < LINES - 8 ? (int)NPRIO : LINES - 8;
-	int w = 44, x = COLS > w + 12 ? 12 : 0, y = 3, h = rows + 3;
-	if (rows < 2)
-		return;
-	panel_box(y, x, h, w, title);
-	int first = t->prio_cur >= rows ? t->prio_cur - rows + 1 : 0;
-	for (int i = 0; i < rows && first + i < (int)NPRIO; i++) {
-		const char *c = prio_choices[first + i];
-		util_fmt(line, sizeof line, "%-6s %s", c,
-			 !strcmp(c, "idle") ? "only when the disk is idle" : !strcmp(c, "none") ? "follow the nice value" :
-			 c[0] == 'r' ? "real time (root; can starve others)" : c[3] == '0' ? "best effort, highest" :
-			 c[3] == '7' ? "best effort, lowest" : "best effort");
-		if (first + i == t->prio_cur)
-			attron((attr_t)t->th[TH_SELECTED]);
-		mvaddnstr(y + 1 + i, x + 2, line, w - 4);
-		if (first + i == t->prio_cur)
-			attroff((attr_t)t->th[TH_SELECTED]);
-	}
-	mvaddnstr(y + h - 2, x + 2, "Enter set (u undoes), Esc cancel", w - 4);
-}
-
-static void draw_report(const struct tui *t)
-{
-	int w = COLS - 2, x = 1, y = 1, h = LINES - 2;
-	if (w < 20 || h < 4 || !t->report)
-		return;
-	panel_box(y, x, h, w, " A/B report (w saves it as Markdown, Esc closes) ");
-	const char *p = t->report;
-	for (int skip = 0; skip < t->report_top && p; skip++)
-		p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL;
-	for (int r = 0; p && *p && r < h - 2; r++) {
-		const char *nl = strchr(p, '\n');
-		int n = nl ? (int)(nl - p) : (int)strlen(p);
-		mvaddnstr(y + 1 + r, x + 1, p, n < w - 2 ? n : w - 2);
-		p = nl ? nl + 1 : NULL;
-	}
-}
-
-/* The Details panel: text from detail.c, redrawn with every sample. */
-static void draw_detail_panel(const struct tui *t)
-{
-	int w = COLS - 4, x = 2, y = 2, h = LINES - 4;
-	const struct disk_sample *d = selected_disk(t);
-	if (w < 20 || h < 4 || (!t->detail_pid && !d))
-		return;
-	char text[8192];
-	if (t->detail_pid)
-		detail_process(&t->s, t->detail_pid, t->detail_comm, text, sizeof text);
-	else
-		detail_disk(&t->s, d, text, sizeof text);
-	panel_box(y, x, h, w, t->detail_pid ? " process details (Esc closes) " : " disk details (Esc closes) ");
-	const char *p = text;
-	for (int r = 0; p && *p && r < h - 2; r++) {
-		const char *nl = strchr(p, '\n');
-		int n = nl ? (int)(nl - p) : (int)strlen(p);
-		mvaddnstr(y + 1 + r, x + 2, p, n < w - 4 ? n : w - 4);
-		p = nl ? nl + 1 : NULL;
+	switch (m) {
+	case KM_PICKER: return &panel_picker;
+	case KM_TUNABLES: return &panel_tunables;
+	case KM_LOG: return &panel_log;
+	case KM_UDEV: return &panel_udev;
+	case KM_IOPRIO: return &panel_ioprio;
+	case KM_REPORT: return &panel_report;
+	case KM_DETAIL: return &panel_detail;
+	default: return NULL;
 	}
 }
 
 static void draw_panel(const struct tui *t)
 {
-	switch (t->mode) {
-	case KM_REPORT: draw_report(t); break;
-	case KM_IOPRIO: draw_ioprio(t); break;
-	case KM_PICKER: draw_picker(t); break;
-	case KM_TUNABLES: draw_tunables(t); break;
-	case KM_LOG: draw_log(t); break;
-	case KM_UDEV: draw_udev(t); break;
-	case KM_DETAIL: draw_detail_panel(t); break;
-	default: break;
-	}
+	const struct panel_ops *p = panel_of(t->mode);
+	if (p && p->draw)
+		p->draw(t);
 }
 
 /* Where the main screen puts things: drawing and mouse clicks use the
@@ -779,7 +550,7 @@ static int draw_bigtext(const struct tui *t, int y, int x, const char *text, att
 static void draw_big(const struct tui *t)
 {
 	draw_header(t);
-	const struct disk_sample *d = selected_disk(t);
+	const struct disk_sample *d = tui_selected_disk(t);
 	if (!d) {
 		put(4, 0, "no disk selected");
 		draw_status(t);
@@ -869,135 +640,29 @@ static void cycle_rate(struct tui *t)
 	char rate[32], msg[64];
 	rate_text(next, rate, sizeof rate);
 	snprintf(msg, sizeof msg, "probe pace: %s", rate);
-	say(t, msg);
+	tui_say(t, msg);
 }
 
-static void request(struct tui *t, enum tune_kind kind, const char *key, const char *value)
+void tui_request(struct tui *t, enum tune_kind kind, const char *key, const char *value)
 {
-	const struct disk_sample *d = selected_disk(t);
+	const struct disk_sample *d = tui_selected_disk(t);
 	if (!d)
 		return;
 	char msg[256];
 	session_set(t->sess, d->info.name, kind, key, value, msg, sizeof msg);
 	session_refresh_pending(t->sess, &t->s);
-	say(t, msg);
-}
-
-static void pick_named(struct tui *t, const char *name)
-{
-	const struct disk_sample *d = selected_disk(t);
-	if (!d)
-		return;
-	t->mode = KM_MAIN;
-	for (int i = 0; i < d->info.sched.n; i++)
-		if (strcmp(d->info.sched.names[i], name) == 0) {
-			request(t, TUNE_SCHEDULER, "scheduler", name);
-			return;
-		}
-	char msg[128];
-	snprintf(msg, sizeof msg, "%s does not offer %s (its module not loaded?)", d->info.name, name);
-	say(t, msg);
-}
-
-/* ] and [: the scheduler after (or before) the one in force, or the one a
- * queued switch is heading to, so repeated presses walk on. */
-static void step_sched(struct tui *t, int dir)
-{
-	const struct disk_sample *d = selected_disk(t);
-	if (!d || d->info.sched.n == 0) {
-		say(t, "this disk has no scheduler to switch");
-		return;
-	}
-	const struct sched_list *l = &d->info.sched;
-	int cur = l->active < 0 ? 0 : l->active;
-	if (d->pending.jobs && strcmp(d->pending.key, "scheduler") == 0)
-		for (int i = 0; i < l->n; i++)
-			if (strcmp(l->names[i], d->pending.to) == 0)
-				cur = i;
-	request(t, TUNE_SCHEDULER, "scheduler", l->names[(cur + dir + l->n) % l->n]);
-}
-
-static void open_picker(struct tui *t)
-{
-	const struct disk_sample *d = selected_disk(t);
-	if (!d || d->info.sched.n == 0) {
-		say(t, "this disk has no scheduler to switch");
-		return;
-	}
-	t->pick = d->info.sched.active < 0 ? 0 : d->info.sched.active;
-	t->mode = KM_PICKER;
-}
-
-static void load_tunables(struct tui *t)
-{
-	const struct disk_sample *d = selected_disk(t);
-	t->ntun = d ? session_tunables(d->info.name, t->tun, MAX_TUNABLES) : 0;
-	if (t->tcur >= (int)t->ntun)
-		t->tcur = t->ntun ? (int)t->ntun - 1 : 0;
-}
-
-static void open_udev(struct tui *t)
-{
-	const struct disk_sample *d = selected_disk(t);
-	const char *a = d ? sched_active(&d->info.sched) : NULL;
-	if (!a) {
-		say(t, "this disk has no scheduler to keep");
-		return;
-	}
-	session_udev_prepare(t->sess, d->info.name, a, &t->udev);
-	t->mode = KM_UDEV;
-}
-
-static void write_udev(struct tui *t)
-{
-	char msg[512];
-	int rc = session_udev_write(t->sess, &t->udev, msg, sizeof msg);
-	say(t, msg);
-	if (rc == 0)
-		t->mode = KM_MAIN; /* a failure keeps the panel open */
+	tui_say(t, msg);
 }
 
 static void step_cursor(struct tui *t, int dir)
 {
-	const struct disk_sample *d = selected_disk(t);
-	if (t->mode == KM_REPORT)
-		t->report_top = t->report_top + dir < 0 ? 0 : t->report_top + dir;
-	else if (t->mode == KM_IOPRIO)
-		t->prio_cur = (t->prio_cur + dir + (int)NPRIO) % (int)NPRIO;
+	const struct panel_ops *p = panel_of(t->mode);
+	if (p && p->step)
+		p->step(t, dir);
 	else if (t->mode == KM_MAIN && t->focus_procs)
 		procpane_step(&t->pp, &t->s, dir);
-	else if (t->mode == KM_PICKER && d && d->info.sched.n)
-		t->pick = (t->pick + dir + d->info.sched.n) % d->info.sched.n;
-	else if (t->mode == KM_TUNABLES && t->ntun)
-		t->tcur = (t->tcur + dir + (int)t->ntun) % (int)t->ntun;
 	else if (t->mode == KM_MAIN)
 		select_index(t, selected_index(t) + dir);
-}
-
-static void set_ioprio(struct tui *t)
-{
-	char msg[256];
-	session_ionice(t->sess, t->prio_pid, t->prio_comm, prio_choices[t->prio_cur], msg, sizeof msg);
-	say(t, msg);
-	t->mode = KM_MAIN;
-}
-
-static void open_ioprio(struct tui *t)
-{
-	const struct proc_row *r = procpane_selected(&t->pp, &t->s);
-	if (!r) {
-		say(t, "no process selected (Tab moves the selection to the process pane)");
-		return;
-	}
-	t->prio_pid = r->pid;
-	util_strlcpy(t->prio_comm, r->comm, sizeof t->prio_comm);
-	char cur[16];
-	procs_format_ioprio(r->ioprio, r->nice, cur, sizeof cur);
-	t->prio_cur = 0;
-	for (size_t i = 0; i < NPRIO; i++)
-		if (strcmp(prio_choices[i], cur) == 0)
-			t->prio_cur = (int)i;
-	t->mode = KM_IOPRIO;
 }
 
 static void sort_step(struct tui *t, int dir)
@@ -1005,50 +670,28 @@ static void sort_step(struct tui *t, int dir)
 	procpane_sort_step(&t->pp, &t->s, dir);
 	char msg[64];
 	snprintf(msg, sizeof msg, "processes sorted by %s", procpane_column_header(t->pp.sort, t->pp.accumulated));
-	say(t, msg);
+	tui_say(t, msg);
 }
 
 static void toggle(struct tui *t, int *flag, const char *on, const char *off)
 {
 	*flag = !*flag;
-	say(t, *flag ? on : off);
-}
-
-static void save_report(struct tui *t)
-{
-	char name[128], stamp[32];
-	time_t now = time(NULL);
-	struct tm tm;
-	localtime_r(&now, &tm);
-	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-	util_fmt(name, sizeof name, "iosched-top-ab-%s-%s.md", t->sess->abres.disk, stamp);
-	FILE *f = fopen(name, "wx");
-	if (!f) {
-		char msg[256];
-		util_fmt(msg, sizeof msg, "cannot write %s: %s", name, strerror(errno));
-		say(t, msg);
-		return;
-	}
-	abreport_write(f, &t->sess->abcfg, &t->sess->abres, AB_MD);
-	fclose(f);
-	char msg[200];
-	util_fmt(msg, sizeof msg, "saved %s", name);
-	say(t, msg);
+	tui_say(t, *flag ? on : off);
 }
 
 /* The run is over: put its settings back (queued undos), keep the report. */
 static void ab_finish(struct tui *t, int cancelled)
 {
 	session_ab_finish(t->sess, cancelled);
-	free(t->report);
-	t->report = NULL;
+	free(t->report.text);
+	t->report.text = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&t->report, &len);
+	FILE *f = open_memstream(&t->report.text, &len);
 	if (f) {
 		abreport_write(f, &t->sess->abcfg, &t->sess->abres, AB_TEXT);
 		fclose(f);
 	}
-	t->report_top = 0;
+	t->report.top = 0;
 	t->mode = KM_REPORT;
 }
 
@@ -1057,7 +700,7 @@ static void ab_start(struct tui *t)
 	char err[512];
 	t->ab_prompt = 0;
 	if (session_ab_start(t->sess, t->selected, t->ab_input, err, sizeof err) < 0)
-		say(t, err);
+		tui_say(t, err);
 }
 
 static void ab_key(struct tui *t, int ch)
@@ -1077,13 +720,13 @@ static void ab_key(struct tui *t, int ch)
 
 static void ab_open(struct tui *t)
 {
-	const struct disk_sample *d = selected_disk(t);
+	const struct disk_sample *d = tui_selected_disk(t);
 	if (!d || d->info.sched.n < 2) {
-		say(t, "this disk has no schedulers to compare");
+		tui_say(t, "this disk has no schedulers to compare");
 		return;
 	}
 	if (session_ab_status(t->sess)) {
-		say(t, session_ab_status(t->sess));
+		tui_say(t, session_ab_status(t->sess));
 		return;
 	}
 	/* Offer the classic comparison, editable. */
@@ -1096,14 +739,14 @@ static void load_toggle(struct tui *t)
 {
 	char msg[512];
 	session_load_toggle(t->sess, t->selected, msg, sizeof msg);
-	say(t, msg);
+	tui_say(t, msg);
 }
 
 static void startup_begin(struct tui *t)
 {
 	char msg[256];
 	session_coldstart_begin(t->sess, msg, sizeof msg);
-	say(t, msg);
+	tui_say(t, msg);
 }
 
 static void startup_poll(struct tui *t)
@@ -1114,9 +757,9 @@ static void startup_poll(struct tui *t)
 	if (rc == 1) {
 		t->startup_s = secs;
 		util_fmt(msg, sizeof msg, "cold start of '%s': %.2f s", t->o->startup, secs);
-		say(t, msg);
+		tui_say(t, msg);
 	} else if (rc < 0) {
-		say(t, "the cold start could not be timed (dropping the page cache needs root; does the command run?)");
+		tui_say(t, "the cold start could not be timed (dropping the page cache needs root; does the command run?)");
 	}
 }
 
@@ -1124,58 +767,34 @@ static void startup_poll(struct tui *t)
  * back as an event, said on the status line and marked on the chart. */
 static void fresh_begin(struct tui *t)
 {
-	const struct disk_sample *d = selected_disk(t);
+	const struct disk_sample *d = tui_selected_disk(t);
 	char err[320], msg[360];
 	if (!d) {
-		say(t, "no disk selected");
+		tui_say(t, "no disk selected");
 		return;
 	}
 	if (sampler_fresh_start(t->smp, d->info.name, (uint32_t)t->o->fresh_reads, err, sizeof err) < 0) {
-		say(t, err);
+		tui_say(t, err);
 		return;
 	}
 	util_fmt(msg, sizeof msg, "%s: fresh reader started (%d reads) ...", d->info.name, t->o->fresh_reads);
-	say(t, msg);
+	tui_say(t, msg);
 }
 
 static void toggle_delayacct(struct tui *t)
 {
 	char msg[256];
 	session_delayacct(t->sess, !t->s.pstat.delayacct, msg, sizeof msg);
-	say(t, msg);
-}
-
-/* Enter on the main screen: details of what is selected. */
-static void open_detail(struct tui *t)
-{
-	const struct proc_row *r = t->focus_procs ? procpane_selected(&t->pp, &t->s) : NULL;
-	if (t->focus_procs && !r) {
-		say(t, "no process selected");
-		return;
-	}
-	if (!t->focus_procs && !selected_disk(t)) {
-		say(t, "no disk selected");
-		return;
-	}
-	t->detail_pid = r ? r->pid : 0;
-	util_strlcpy(t->detail_comm, r ? r->comm : "", sizeof t->detail_comm);
-	t->mode = KM_DETAIL;
+	tui_say(t, msg);
 }
 
 static void enter(struct tui *t)
 {
-	const struct disk_sample *d = selected_disk(t);
-	if (t->mode == KM_MAIN) {
-		open_detail(t);
-	} else if (t->mode == KM_IOPRIO) {
-		set_ioprio(t);
-	} else if (t->mode == KM_PICKER && d && t->pick < d->info.sched.n) {
-		pick_named(t, d->info.sched.names[t->pick]);
-	} else if (t->mode == KM_TUNABLES && t->ntun) {
-		t->editing = 1;
-		t->edit[0] = '\0';
-		t->terr[0] = '\0';
-	}
+	const struct panel_ops *p = panel_of(t->mode);
+	if (t->mode == KM_MAIN)
+		panel_detail_open(t);
+	else if (p && p->enter)
+		p->enter(t);
 }
 
 static void poll_changes(struct tui *t);
@@ -1188,7 +807,7 @@ static void undo(struct tui *t)
 	poll_changes(t);
 	session_undo(t->sess, msg, sizeof msg);
 	session_refresh_pending(t->sess, &t->s);
-	say(t, msg);
+	tui_say(t, msg);
 }
 
 /* The theme: --no-color or NO_COLOR give mono; a theme that does not
@@ -1200,7 +819,7 @@ static void theme_use(struct tui *t, const char *name)
 	if (theme_load(name, &th, err, sizeof err) < 0) {
 		char msg[600];
 		util_fmt(msg, sizeof msg, "%s; using the default theme", err);
-		say(t, msg);
+		tui_say(t, msg);
 		if (strcmp(name, "default") == 0 || theme_load("default", &th, err, sizeof err) < 0)
 			theme_defaults(&th); /* attributes only */
 	}
@@ -1226,7 +845,7 @@ static void theme_start(struct tui *t)
 static void save_settings(struct tui *t)
 {
 	if (!t->o->config_path) {
-		say(t, "no configuration file (--no-config, or no home directory): nothing saved");
+		tui_say(t, "no configuration file (--no-config, or no home directory): nothing saved");
 		return;
 	}
 	char delay[32], rate[32], sort[32], err[512], msg[600];
@@ -1245,7 +864,7 @@ static void save_settings(struct tui *t)
 	else
 		util_fmt(msg, sizeof msg, "saved theme %s, delay %s, sort %s, probe pace %s to %s", values[0], delay, sort,
 			 rate, t->o->config_path);
-	say(t, msg);
+	tui_say(t, msg);
 }
 
 /* T: the next built-in theme. */
@@ -1259,7 +878,7 @@ static void theme_cycle(struct tui *t)
 	if (strcmp(t->theme.name, next) == 0) {
 		char msg[96];
 		util_fmt(msg, sizeof msg, "theme %s (T: next)", next);
-		say(t, msg);
+		tui_say(t, msg);
 	}
 	clearok(curscr, TRUE);
 }
@@ -1269,7 +888,7 @@ static void replay_key(struct tui *t, enum key_action a)
 {
 	char msg[96];
 	if (!t->smp->replay) {
-		say(t, "Space . + - work in a replay (--replay FILE)");
+		tui_say(t, "Space . + - work in a replay (--replay FILE)");
 		return;
 	}
 	if (a == KEY_ACT_PAUSE && !t->replay_end)
@@ -1282,13 +901,13 @@ static void replay_key(struct tui *t, enum key_action a)
 		t->speed /= 2;
 	util_fmt(msg, sizeof msg, "replay %s, x%g", t->replay_end ? "at its end" : t->paused ? "paused" : "playing",
 		 t->speed);
-	say(t, msg);
+	tui_say(t, msg);
 }
 
 static void act(struct tui *t, enum key_action a)
 {
 	if (t->smp->replay && keys_changes_system(a)) {
-		say(t, "this is a replay of a recording: keys that switch or tune are off");
+		tui_say(t, "this is a replay of a recording: keys that switch or tune are off");
 		return;
 	}
 	switch (a) {
@@ -1307,24 +926,22 @@ static void act(struct tui *t, enum key_action a)
 	case KEY_ACT_HELP: t->help = 1; break;
 	case KEY_ACT_REDRAW: clearok(curscr, TRUE); break;
 	case KEY_ACT_RATE: cycle_rate(t); break;
-	case KEY_ACT_PICKER: open_picker(t); break;
-	case KEY_ACT_NEXT_SCHED: step_sched(t, 1); break;
-	case KEY_ACT_PREV_SCHED: step_sched(t, -1); break;
+	case KEY_ACT_PICKER: panel_picker_open(t); break;
+	case KEY_ACT_NEXT_SCHED: panel_picker_next(t, 1); break;
+	case KEY_ACT_PREV_SCHED: panel_picker_next(t, -1); break;
 	case KEY_ACT_UNDO: undo(t); break;
-	case KEY_ACT_TUNABLES: t->mode = KM_TUNABLES; t->terr[0] = '\0'; load_tunables(t); break;
+	case KEY_ACT_TUNABLES: panel_tunables_open(t); break;
 	case KEY_ACT_LOG: t->mode = KM_LOG; break;
-	case KEY_ACT_UDEV: open_udev(t); break;
-	case KEY_ACT_PICK_NONE: pick_named(t, "none"); break;
-	case KEY_ACT_PICK_MQ: pick_named(t, "mq-deadline"); break;
-	case KEY_ACT_PICK_KYBER: pick_named(t, "kyber"); break;
-	case KEY_ACT_PICK_BFQ: pick_named(t, "bfq"); break;
+	case KEY_ACT_UDEV: panel_udev_open(t); break;
+	case KEY_ACT_PICK_NONE: panel_picker_pick(t, "none"); break;
+	case KEY_ACT_PICK_MQ: panel_picker_pick(t, "mq-deadline"); break;
+	case KEY_ACT_PICK_KYBER: panel_picker_pick(t, "kyber"); break;
+	case KEY_ACT_PICK_BFQ: panel_picker_pick(t, "bfq"); break;
 	case KEY_ACT_ENTER: enter(t); break;
 	case KEY_ACT_CLOSE: t->mode = KM_MAIN; break;
 	case KEY_ACT_WRITE:
-		if (t->mode == KM_REPORT)
-			save_report(t);
-		else
-			write_udev(t);
+		if (panel_of(t->mode) && panel_of(t->mode)->write)
+			panel_of(t->mode)->write(t);
 		break;
 	case KEY_ACT_FOCUS: toggle(t, &t->focus_procs, "selection: process pane", "selection: disks"); break;
 	case KEY_ACT_SORT_LEFT: sort_step(t, -1); break;
@@ -1335,7 +952,7 @@ static void act(struct tui *t, enum key_action a)
 	case KEY_ACT_THREADS: toggle(t, &t->smp->cfg.threads, "per-thread rows (from the next refresh)", "per-process rows (from the next refresh)"); break;
 	case KEY_ACT_FILTER: t->filtering = 1; break;
 	case KEY_ACT_CMDLINE: toggle(t, &t->pp.cmdline, "full command lines", "command names"); break;
-	case KEY_ACT_IOPRIO: open_ioprio(t); break;
+	case KEY_ACT_IOPRIO: panel_ioprio_open(t); break;
 	case KEY_ACT_DELAYACCT: toggle_delayacct(t); break;
 	case KEY_ACT_AB: ab_open(t); break;
 	case KEY_ACT_CANCEL:
@@ -1346,36 +963,13 @@ static void act(struct tui *t, enum key_action a)
 	case KEY_ACT_STARTUP: startup_begin(t); break;
 	case KEY_ACT_FRESH: fresh_begin(t); break;
 	case KEY_ACT_REPORT:
-		if (t->report)
+		if (t->report.text)
 			t->mode = KM_REPORT;
 		else
-			say(t, "no A/B report yet: A runs one");
+			tui_say(t, "no A/B report yet: A runs one");
 		break;
 	}
 	procpane_arrange(&t->pp, &t->s);
-}
-
-/* Typing a tunable's new value: digits and '-', Backspace, Enter, Esc. */
-static void edit_key(struct tui *t, int ch)
-{
-	size_t n = strlen(t->edit);
-	if (ch == ESC) {
-		t->editing = 0;
-	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
-		if (n)
-			t->edit[n - 1] = '\0';
-	} else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
-		const struct disk_sample *d = selected_disk(t);
-		const struct tunable *tu = &t->tun[t->tcur];
-		if (!d)
-			return;
-		/* Errors stay in the panel, where the value was typed. */
-		session_set(t->sess, d->info.name, tu->kind, tu->key, t->edit, t->terr, sizeof t->terr);
-		t->editing = 0;
-	} else if (((ch >= '0' && ch <= '9') || ch == '-') && n + 1 < sizeof t->edit) {
-		t->edit[n] = (char)ch;
-		t->edit[n + 1] = '\0';
-	}
 }
 
 /* Typing the / filter: printable characters, Backspace, Enter keeps, Esc clears. */
@@ -1430,7 +1024,7 @@ static void handle_mouse(struct tui *t)
 			char msg[64];
 			util_fmt(msg, sizeof msg, "processes sorted by %s%s", procpane_column_header(t->pp.sort, t->pp.accumulated),
 				 t->pp.reverse ? " (reversed)" : "");
-			say(t, msg);
+			tui_say(t, msg);
 			procpane_arrange(&t->pp, &t->s);
 		}
 	} else if (in_pane && ev.y >= L.pane_y + 2) {
@@ -1465,10 +1059,9 @@ static void handle_key(struct tui *t, int ch)
 		ab_key(t, ch);
 		return;
 	}
-	if (t->editing) {
-		edit_key(t, ch);
+	const struct panel_ops *p = panel_of(t->mode);
+	if (p && p->type && p->type(t, ch))
 		return;
-	}
 	const struct key_binding *k = keys_lookup(t->mode, ch);
 	if (k)
 		act(t, k->action);
@@ -1487,7 +1080,7 @@ static void announce(struct tui *t)
 			continue;
 		event_describe(e, what, sizeof what);
 		util_fmt(msg, sizeof msg, "%s: %s", e->disk, says ? e->error : what);
-		say(t, msg);
+		tui_say(t, msg);
 	}
 }
 
@@ -1533,7 +1126,7 @@ static int collect(struct tui *t)
 	int rc = session_collect(t->sess, &t->s);
 	if (rc == -ENODATA) { /* the recording ended: stay on its last tick */
 		t->replay_end = t->paused = 1;
-		say(t, t->smp->replay_msg[0] ? t->smp->replay_msg : "end of the recording (q quits)");
+		tui_say(t, t->smp->replay_msg[0] ? t->smp->replay_msg : "end of the recording (q quits)");
 		return 0;
 	}
 	if (rc == 0) {
@@ -1565,10 +1158,10 @@ static void poll_changes(struct tui *t)
 		return;
 	if (t->ctl->last_mono > t->ctl_seen) {
 		t->ctl_seen = t->ctl->last_mono;
-		say(t, t->ctl->last);
+		tui_say(t, t->ctl->last);
 	}
 	if (t->mode == KM_TUNABLES)
-		load_tunables(t);
+		panel_tunables_reload(t);
 }
 
 int tui_run(const struct options *o, struct session *sess, volatile sig_atomic_t *stop)
@@ -1630,7 +1223,7 @@ int tui_run(const struct options *o, struct session *sess, volatile sig_atomic_t
 			char err[512];
 			int step = session_ab_step(t->sess, err, sizeof err);
 			if (step < 0)
-				say(t, err);
+				tui_say(t, err);
 			if (step != 0)
 				ab_finish(t, 0);
 		}
@@ -1658,7 +1251,7 @@ int tui_run(const struct options *o, struct session *sess, volatile sig_atomic_t
 	if (session_ab_status(t->sess))
 		ab_finish(t, 1); /* its undos are queued: control_finish waits for them */
 	session_end(t->sess);
-	free(t->report);
+	free(t->report.text);
 	if (t->fatal[0]) {
 		fprintf(stderr, "iosched-top: %s\n", t->fatal);
 		if (rc == 0)

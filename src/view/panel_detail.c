@@ -1,0 +1,53 @@
+/* panel_detail: details of the selected process (its block I/O per
+ * disk) or disk (queue, figures, who waits longest), redrawn with every
+ * sample (Enter). */
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tuiview.h"
+#include "util.h"
+#include "detail.h"
+
+/* The Details panel: text from detail.c, redrawn with every sample. */
+static void draw_detail_panel(const struct tui *t)
+{
+	int w = COLS - 4, x = 2, y = 2, h = LINES - 4;
+	const struct disk_sample *d = tui_selected_disk(t);
+	if (w < 20 || h < 4 || (!t->detail.pid && !d))
+		return;
+	char text[8192];
+	if (t->detail.pid)
+		detail_process(&t->s, t->detail.pid, t->detail.comm, text, sizeof text);
+	else
+		detail_disk(&t->s, d, text, sizeof text);
+	tui_panel_box(y, x, h, w, t->detail.pid ? " process details (Esc closes) " : " disk details (Esc closes) ");
+	const char *p = text;
+	for (int r = 0; p && *p && r < h - 2; r++) {
+		const char *nl = strchr(p, '\n');
+		int n = nl ? (int)(nl - p) : (int)strlen(p);
+		mvaddnstr(y + 1 + r, x + 2, p, n < w - 4 ? n : w - 4);
+		p = nl ? nl + 1 : NULL;
+	}
+}
+
+/* Enter on the main screen: details of what is selected. */
+void panel_detail_open(struct tui *t)
+{
+	const struct proc_row *r = t->focus_procs ? procpane_selected(&t->pp, &t->s) : NULL;
+	if (t->focus_procs && !r) {
+		tui_say(t, "no process selected");
+		return;
+	}
+	if (!t->focus_procs && !tui_selected_disk(t)) {
+		tui_say(t, "no disk selected");
+		return;
+	}
+	t->detail.pid = r ? r->pid : 0;
+	util_strlcpy(t->detail.comm, r ? r->comm : "", sizeof t->detail.comm);
+	t->mode = KM_DETAIL;
+}
+
+const struct panel_ops panel_detail = {.draw = draw_detail_panel};
