@@ -113,8 +113,46 @@ void panel_udev_open(struct tui *t);
 void panel_ioprio_open(struct tui *t);
 void panel_detail_open(struct tui *t);
 
-/* Shared by the full screen's files (tui.c). */
+/* Where the main screen puts things: drawing and mouse clicks use the
+ * same arithmetic. header 3 lines, table header + rows, blank, probe 2
+ * lines, chart, process pane, detail 2 lines, status 1. */
+struct tui_layout {
+	int table_y, table_rows;   /* header row at table_y, disks below */
+	int first_disk;            /* index of the disk on the first row */
+	int y, room, detail_y;
+	int pane_y, pane_h;        /* 0 height: no pane */
+};
+
+/* Shared by the full screen's files. tui.c: the screen, the selection,
+ * the layout's dispatch and the loop. */
 void tui_say(struct tui *t, const char *text);
+int tui_selected_index(const struct tui *t);
+void tui_select_index(struct tui *t, int i);
+const struct panel_ops *tui_panel_of(enum key_mode m);
+void tui_step_cursor(struct tui *t, int dir);
+void tui_enter(struct tui *t);
+/* Take finished changes (their events to the sampler, the status line). */
+void tui_poll_changes(struct tui *t);
+
+/* panel_main.c: the main screen. */
+void tui_put(int y, int x, const char *text);
+void tui_rate_text(double hz, char *b, size_t n);
+void tui_main_layout(const struct tui *t, struct tui_layout *L);
+void tui_draw_main(const struct tui *t);
+void tui_draw_big(const struct tui *t);
+
+/* panel_help.c */
+void tui_draw_help(const struct tui *t);
+
+/* tui_keys.c: what the keys do. */
+void tui_act(struct tui *t, enum key_action a);
+void tui_filter_key(struct tui *t, int ch);
+void tui_ab_key(struct tui *t, int ch);
+void tui_ab_finish(struct tui *t, int cancelled);
+void tui_startup_poll(struct tui *t);
+void tui_fresh_begin(struct tui *t);
+void tui_theme_start(struct tui *t);
+
 const struct disk_sample *tui_selected_disk(const struct tui *t);
 void tui_panel_box(int y, int x, int h, int w, const char *title);
 int tui_put_wrapped(int y, int x, int w, const char *raw, int max);

@@ -1,0 +1,74 @@
+/* panel_help: the help screen (h): the key table per mode, then what the
+ * figures mean; it scrolls. */
+#include <ctype.h>
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tuiview.h"
+#include "util.h"
+
+#define HELP_LINES 200
+#define HELP_WIDTH 160
+
+/* The help as lines: the key table per mode, then what the figures are. */
+static int help_lines(char lines[HELP_LINES][HELP_WIDTH])
+{
+	size_t n;
+	const struct key_binding *k = keys_table(&n);
+	int y = 0;
+	for (int m = 0; m < KM_COUNT && y < HELP_LINES - 2; m++) {
+		util_fmt(lines[y++], HELP_WIDTH, "%s", m ? "" : "");
+		util_fmt(lines[y++], HELP_WIDTH, "== %s", keys_mode_name((enum key_mode)m));
+		for (size_t i = 0; i < n && y < HELP_LINES; i++)
+			if (k[i].mode == (enum key_mode)m)
+				util_fmt(lines[y++], HELP_WIDTH, "  %-10s %s", k[i].label, k[i].help);
+	}
+	static const char *const text[] = {
+		"Rates are iostat -x figures over the last interval. p50 p99: the disk's own probe",
+		"over the last 10 s - one 4 KiB O_DIRECT random read at a time (QD1), paced with",
+		"jitter or back-to-back (R). The pace changes what a scheduler does: bfq idles for a",
+		"reader that keeps asking, not for one that comes back later. '-': too few samples.",
+		"Chart: p50 bars and p99 dots per second, log scale; a marker at each switch.",
+		"SWITCH: how long the last switch took (the kernel drains the queue to switch).",
+		"Processes: READ/s to AVG-WAIT are system-wide (/proc/PID/io, delay accounting);",
+		"R-CALLS/s, W-CALLS/s: read() and write() system calls, not disk operations.",
+		"IO-WAIT, AVG-WAIT: synchronous block I/O waits (delay accounting); n/a: bytes moved",
+		"without waits (async I/O); n/a*: started before delay accounting was on; -: no figure.",
+		"READ p50/p99, WRITE p50/p99: latency of the process's own block requests, issue to completion",
+		"(BPF; Enter: per disk). They leave out syscall and wake-up, and its requests may be large",
+		"or sequential: they differ from the probe's fresh 4 KiB read. Buffered writes are written",
+		"later by [writeback] rows, not by the process that dirtied the pages.",
+	};
+	if (y < HELP_LINES)
+		lines[y++][0] = '\0';
+	for (size_t i = 0; i < sizeof text / sizeof text[0] && y < HELP_LINES; i++)
+		util_strlcpy(lines[y++], text[i], HELP_WIDTH);
+	return y;
+}
+
+/* Two columns where the screen is wide enough, scrolled by help_top. */
+void tui_draw_help(const struct tui *t)
+{
+	char (*lines)[HELP_WIDTH] = malloc(HELP_LINES * sizeof *lines); /* 32 KB: not on the stack */
+	if (!lines)
+		return;
+	int n = help_lines(lines);
+	attron((attr_t)t->th[TH_TITLE]);
+	tui_put(0, 0, "iosched-top keys (Up/Down/PgUp/PgDn scroll, any other key returns)");
+	attroff((attr_t)t->th[TH_TITLE]);
+	int ncol = COLS >= 160 ? 2 : 1, colw = COLS / ncol, rows = LINES - 1;
+	int per = (n + ncol - 1) / ncol;
+	int top = t->help_top < per - rows ? t->help_top : per - rows > 0 ? per - rows : 0;
+	for (int c = 0; c < ncol; c++)
+		for (int r = 0; r < rows; r++) {
+			int i = c * per + top + r;
+			if (i >= (c + 1) * per || i >= n)
+				break;
+			mvaddnstr(1 + r, c * colw, lines[i], colw - 1);
+		}
+	free(lines);
+}

@@ -1,0 +1,432 @@
+/* panel_main: the main screen: header, the disk table, the selected
+ * disk's probe line and chart, the process pane, the detail and status
+ * lines; and presentation mode's big view (B). */
+#include <ctype.h>
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tuiview.h"
+#include "util.h"
+#include "bigtext.h"
+#include "chart.h"
+#include "columns.h"
+#include "detail.h"
+
+/* Print text at (y, x), cut at the right edge of the screen. */
+void tui_put(int y, int x, const char *text)
+{
+	if (y < 0 || y >= LINES || x >= COLS)
+		return;
+	/* Names from the system (processes, disk models, a recording's host)
+	 * may hold control characters: shown as ^X, never sent raw. */
+	char safe[1024];
+	util_safe_text(safe, sizeof safe, text);
+	mvaddnstr(y, x, safe, COLS - x);
+}
+
+void tui_rate_text(double hz, char *b, size_t n)
+{
+	if (hz <= 0)
+		util_strlcpy(b, "max (back-to-back)", n);
+	else
+		snprintf(b, n, "%g Hz", hz);
+}
+
+/* Who writes (dirtying against to disks), and what waits in the page
+ * cache for the flushers. */
+static void draw_writers(const struct tui *t, int y)
+{
+	const struct sample *s = &t->s;
+	char line[512], limit[64];
+	const struct writeback_info *w = &s->wb;
+	if (w->dirty_bytes)
+		util_fmt(limit, sizeof limit, "dirty_bytes %llu/%llu", (unsigned long long)w->dirty_bytes,
+			 (unsigned long long)w->dirty_background_bytes);
+	else
+		util_fmt(limit, sizeof limit, "dirty_ratio %ld%%/%ld%%", w->dirty_ratio, w->dirty_background_ratio);
+	char who[160];
+	detail_writers(s, who, sizeof who);
+	int n = snprintf(line, sizeof line, "%s", who);
+	if (w->ok)
+		snprintf(line + n, sizeof line - (size_t)n, "  Dirty %llu MB  Writeback %llu MB  (%s)",
+			 (unsigned long long)(w->dirty_kB / 1024), (unsigned long long)(w->writeback_kB / 1024), limit);
+	tui_put(y, 0, line);
+	if (s->have_procs && s->pstat.missing[0]) {
+		char m[300];
+		util_fmt(m, sizeof m, "  I/O wait: %s%s", s->pstat.missing, s->pstat.taskstats ? "; D turns it on" : "");
+		attron((attr_t)t->th[TH_WARNING]);
+		tui_put(y, (int)strlen(line) + 1 < COLS ? (int)strlen(line) : COLS, m);
+		attroff((attr_t)t->th[TH_WARNING]);
+	}
+}
+
+static void draw_header(const struct tui *t)
+{
+	const struct sample *s = &t->s;
+	char clock[16], line[512];
+	time_t now = (time_t)s->ts;
+	struct tm tm;
+	localtime_r(&now, &tm);
+	strftime(clock, sizeof clock, "%H:%M:%S", &tm);
+	if (t->smp->replay)
+		snprintf(line, sizeof line, "iosched-top - REPLAY of %s (x%g%s) - %s  %s  %s", t->o->replay, t->speed,
+			 t->replay_end ? ", ended" : t->paused ? ", paused" : "", clock, s->host, s->kernel);
+	else
+		snprintf(line, sizeof line, "iosched-top - %s  %s  %s  every %.2gs", clock, s->host, s->kernel,
+			 t->o->delay_s);
+	if (s->have_load)
+		snprintf(line + strlen(line), sizeof line - strlen(line), "  load %.2f %.2f %.2f",
+			 s->load[0], s->load[1], s->load[2]);
+	attron((attr_t)t->th[TH_TITLE]);
+	tui_put(0, 0, line);
+	attroff((attr_t)t->th[TH_TITLE]);
+	if (s->psi_err == 0)
+		snprintf(line, sizeof line, "I/O pressure (avg10): some %.2f%%  full %.2f%%",
+			 s->psi.some.avg10, s->psi.have_full ? s->psi.full.avg10 : 0.0);
+	else
+		snprintf(line, sizeof line, "I/O pressure: n/a (/proc/pressure/io: %s)", strerror(-s->psi_err));
+	/* One line on per-process block latency: on, or why not. */
+	if (s->blk_on)
+		util_fmt(line + strlen(line), sizeof line - strlen(line), "  block latency: on");
+	else if (s->have_procs)
+		util_fmt(line + strlen(line), sizeof line - strlen(line), "  block latency off: %s", s->blk_why);
+	tui_put(1, 0, line);
+	uint64_t load_written = 0;
+	const char *load_kind = session_load_status(t->sess, &load_written);
+	if (load_kind) {
+		char l[160], sz[16];
+		util_format_size(load_written, sz, sizeof sz);
+		util_fmt(l, sizeof l, "  LOAD %s on %s: %s written (L stops it)", load_kind, t->sess->load_disk, sz);
+		attron((attr_t)t->th[TH_BADGE]);
+		tui_put(1, (int)strlen(line), l);
+		attroff((attr_t)t->th[TH_BADGE]);
+	}
+	draw_writers(t, 2);
+}
+
+static void draw_table(const struct tui *t, int top, int rows)
+{
+	size_t ncols, idx[32];
+	const struct column *cols = columns_table(&ncols);
+	size_t n = columns_fit(COLS, idx);
+	char cell[160];
+	int x = 0;
+	attron((attr_t)t->th[TH_TABLE_HEAD]);
+	mvhline(top, 0, ' ', COLS);
+	for (size_t c = 0; c < n; c++) {
+		columns_header(&cols[idx[c]], cell, sizeof cell);
+		tui_put(top, x, cell);
+		x += cols[idx[c]].width + 1;
+	}
+	attroff((attr_t)t->th[TH_TABLE_HEAD]);
+	int sel = tui_selected_index(t);
+	/* Scroll so the selected disk stays visible. */
+	int first = sel >= rows ? sel - rows + 1 : 0;
+	for (int r = 0; r < rows && (size_t)(first + r) < t->s.ndisks; r++) {
+		const struct disk_sample *d = &t->s.disks[first + r];
+		int y = top + 1 + r;
+		if (first + r == sel) {
+			attron((attr_t)t->th[TH_SELECTED]);
+			mvhline(y, 0, ' ', COLS);
+		}
+		x = 0;
+		for (size_t c = 0; c < n; c++) {
+			columns_cell(&cols[idx[c]], d, cell, sizeof cell);
+			tui_put(y, x, cell);
+			x += cols[idx[c]].width + 1;
+		}
+		if (first + r == sel)
+			attroff((attr_t)t->th[TH_SELECTED]);
+	}
+	if (t->s.ndisks == 0)
+		tui_put(top + 1, 0, t->o->ndisks ? "the disks given with --disk are gone" : "no disks found");
+}
+
+static void lat_or_dash(const struct probe_summary *p, double q, uint64_t v, char *b, size_t n)
+{
+	if (hist_enough(p->n, q))
+		util_format_latency(v, b, n);
+	else
+		util_strlcpy(b, "-", n);
+}
+
+/* The probe's state and figures for the selected disk, above its chart. */
+static void draw_probe_line(const struct tui *t, const struct disk_sample *d, int y)
+{
+	char line[512], rate[32], p50[16], p90[16], p99[16], p999[16], c50[16], c99[16];
+	const struct probe_status *st = &d->probe_st;
+	if (!d->probed) {
+		snprintf(line, sizeof line, "%s: not probed (%s)", d->info.name, st->why);
+		tui_put(y, 0, line);
+		return;
+	}
+	if (st->state == PROBE_ENDED) {
+		attron((attr_t)t->th[TH_WARNING]);
+		snprintf(line, sizeof line, "%s probe off: %s", d->info.name, st->why);
+		tui_put(y, 0, line);
+		attroff((attr_t)t->th[TH_WARNING]);
+		return;
+	}
+	tui_rate_text(st->rate_hz, rate, sizeof rate);
+	if (st->state == PROBE_PREPARING) {
+		util_fmt(line, sizeof line, "%s probe: writing its probe file %s (%d%%) - %s", d->info.name, st->path,
+			 st->prep_pct, st->why);
+		tui_put(y, 0, line);
+		return;
+	}
+	const struct probe_summary *p = &d->probe_10s, *c = &d->probe_change;
+	lat_or_dash(p, 0.50, p->p50_ns, p50, sizeof p50);
+	lat_or_dash(p, 0.90, p->p90_ns, p90, sizeof p90);
+	lat_or_dash(p, 0.99, p->p99_ns, p99, sizeof p99);
+	lat_or_dash(p, 0.999, p->p999_ns, p999, sizeof p999);
+	lat_or_dash(c, 0.50, c->p50_ns, c50, sizeof c50);
+	lat_or_dash(c, 0.99, c->p99_ns, c99, sizeof c99);
+	char size[16];
+	util_format_size(t->o->probe_size, size, sizeof size);
+	/* A greedy reader's time-based figures beside its per-read ones: how
+	 * many reads it got done, and how much of the time it sat in slow
+	 * ones (readfig.h says why one p50 is not enough). First, so they fit
+	 * where the less used figures are cut. */
+	char timefig[96] = "";
+	if (st->rate_hz <= 0)
+		util_fmt(timefig, sizeof timefig, ", %.0f reads/s, in reads >10ms %.0f%% >100ms %.0f%%", d->probe_rps_10s,
+			 d->probe_stall10_10s * 100, d->probe_stall100_10s * 100);
+	if (st->rate_hz <= 0)
+		util_strlcpy(rate, "max", sizeof rate);
+	/* The longest single read: what the worst moment of the 10 s was. */
+	char mx[16] = "-";
+	if (p->n > 0)
+		util_format_latency(p->max_ns, mx, sizeof mx);
+	snprintf(line, sizeof line,
+		 "%s probe: %s (%s), %s, QD1 %s: 10s p50 %s p99 %s%s | p90 %s p99.9 %s max %s n=%llu | since change p50 %s p99 %s (n=%llu)",
+		 d->info.name, detail_profile(st->rate_hz), rate, probe_mode_name(st->mode), size, p50, p99, timefig, p90,
+		 p999, mx, (unsigned long long)p->n, c50, c99, (unsigned long long)c->n);
+	tui_put(y, 0, line);
+	/* What else the user must know about these figures, on the next line. */
+	char extra[400] = "";
+	if (st->in_flight_ms >= 50)
+		snprintf(extra, sizeof extra, "in flight %.0f ms  ", st->in_flight_ms);
+	if (p->flagged)
+		snprintf(extra + strlen(extra), sizeof extra - strlen(extra),
+			 "%llu implausibly fast samples (cache or unwritten blocks?) left out  ",
+			 (unsigned long long)p->flagged);
+	if (st->missed)
+		snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "%llu paced reads missed  ",
+			 (unsigned long long)st->missed);
+	if (t->startup_s >= 0)
+		snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "cold start %.2f s  ", t->startup_s);
+	if (st->mode == PROBE_MODE_FILE)
+		util_fmt(extra + strlen(extra), sizeof extra - strlen(extra), "file mode: %s", st->why);
+	attron((attr_t)t->th[TH_TITLE]);
+	tui_put(y + 1, 0, extra);
+	attroff((attr_t)t->th[TH_TITLE]);
+	tui_put(y + 1, COLS - 34 > (int)strlen(extra) ? COLS - 34 : COLS,
+	    t->utf8 ? "█ p50  • p99 (max if <100/s)" : "# p50  * p99 (max if <100/s)");
+}
+
+/* Everything known of the selected disk, so narrow screens lose nothing. */
+static void draw_detail(const struct tui *t, int y)
+{
+	int sel = tui_selected_index(t);
+	if (sel < 0)
+		return;
+	const struct disk_info *i = &t->s.disks[sel].info;
+	char sched[SCHED_MAX * (SCHED_NAME_MAX + 3)], size[16], line[512];
+	sched_format(&i->sched, sched, sizeof sched);
+	util_format_size(i->size_bytes, size, sizeof size);
+	snprintf(line, sizeof line, "%s: %s, %s, %s, model %s, scheduler %s", i->name, disk_kind_name(i->kind),
+		 i->rotational < 0 ? "rotational ?" : i->rotational ? "rotational" : "non-rotational", size,
+		 i->model[0] ? i->model : "-", sched);
+	tui_put(y, 0, line);
+	snprintf(line, sizeof line, "  nr_requests %lld, read_ahead_kb %lld, wbt_lat_usec %lld, logical block %u, in flight %llu",
+		 (long long)i->nr_requests, (long long)i->read_ahead_kb, (long long)i->wbt_lat_usec,
+		 i->logical_block, t->s.disks[sel].in_flight);
+	tui_put(y + 1, 0, line);
+	if (t->s.disks[sel].warning[0]) {
+		attron((attr_t)t->th[TH_WARNING]);
+		tui_put(y + 1, COLS - (int)strlen(t->s.disks[sel].warning) - 2 > (int)strlen(line) ?
+				   COLS - (int)strlen(t->s.disks[sel].warning) - 2 : COLS,
+		    t->s.disks[sel].warning);
+		attroff((attr_t)t->th[TH_WARNING]);
+	}
+}
+
+static void draw_status(const struct tui *t)
+{
+	char line[512];
+	char rate[32];
+	tui_rate_text(t->s.probe_rate_hz, rate, sizeof rate);
+	if (t->ab_prompt)
+		util_fmt(line, sizeof line, "A/B on %s, variants (SCHED[:key=value],...): %s_   (Enter starts, Esc cancels)",
+			 t->selected, t->ab_input);
+	else if (t->filtering)
+		util_fmt(line, sizeof line, "filter processes by command: %s_   (Enter keeps it, Esc clears it)", t->pp.filter);
+	else if (session_ab_status(t->sess))
+		util_fmt(line, sizeof line, "%s   (Esc stops it)", session_ab_status(t->sess));
+	else if (t->msg[0] && util_mono_now() < t->msg_until)
+		util_strlcpy(line, t->msg, sizeof line);
+	else if (t->smp->replay)
+		util_strlcpy(line, "q quit  Space pause  . step  + - speed  Tab procs  Enter details  T theme  h help   (a replay)",
+			     sizeof line);
+	else
+		snprintf(line, sizeof line, "q quit  s sched  ] [ next/prev  u undo  t tunables  l log  P udev  R pace (%s)  Tab procs  i ionice  D delayacct  T theme  h help",
+			 rate);
+	/* A message in the status colours; the key reminder as a bar. */
+	attr_t a = (attr_t)t->th[t->msg[0] && util_mono_now() < t->msg_until ? TH_STATUS : TH_TABLE_HEAD];
+	attron(a);
+	mvhline(LINES - 1, 0, ' ', COLS);
+	tui_put(LINES - 1, 0, line);
+	attroff(a);
+}
+
+void tui_main_layout(const struct tui *t, struct tui_layout *L)
+{
+	int ndisk = t->s.ndisks ? (int)t->s.ndisks : 1;
+	L->table_y = 3;
+	L->table_rows = LINES / 5 < ndisk ? LINES / 5 : ndisk;
+	if (L->table_rows < 1)
+		L->table_rows = 1;
+	int sel = tui_selected_index(t);
+	L->first_disk = sel >= L->table_rows ? sel - L->table_rows + 1 : 0;
+	L->y = 3 + 1 + L->table_rows + 1;
+	L->detail_y = LINES - 3;
+	L->room = L->detail_y - L->y;
+	L->pane_h = L->room >= 14 ? L->room * 2 / 5 : L->room >= 8 ? 4 : 0;
+	L->pane_y = L->detail_y - L->pane_h;
+}
+
+void tui_draw_main(const struct tui *t)
+{
+	draw_header(t);
+	struct tui_layout L;
+	tui_main_layout(t, &L);
+	int rows = L.table_rows, y = L.y, detail_y = L.detail_y, room = L.room, pane_h = L.pane_h;
+	draw_table(t, 3, rows);
+	int sel = tui_selected_index(t);
+	if (sel >= 0 && room - pane_h >= 3) {
+		const struct disk_sample *d = &t->s.disks[sel];
+		draw_probe_line(t, d, y);
+		/* The last switch, before against after, stays until the next
+		 * one: the effect in numbers for whoever watches. */
+		char cmp[400], fresh[96];
+		detail_switch_compare(&d->cmp, cmp, sizeof cmp);
+		detail_fresh_change(&d->cmp, fresh, sizeof fresh);
+		int top = y + 2;
+		if (cmp[0] && room - pane_h - 3 >= 4) {
+			attron((attr_t)t->th[TH_TITLE]);
+			/* The fresh jobs' change on the same line if it fits, else under it */
+			int same = fresh[0] && strlen(cmp) + 2 + strlen(fresh) <= (size_t)COLS;
+			if (same)
+				util_fmt(cmp + strlen(cmp), sizeof cmp - strlen(cmp), "; %s", fresh);
+			tui_put(top++, 0, cmp);
+			if (fresh[0] && !same && room - pane_h - 4 >= 4)
+				tui_put(top++, 0, fresh);
+			attroff((attr_t)t->th[TH_TITLE]);
+		}
+		int chart_h = room - pane_h - (top - y);
+		if (d->probed && chart_h >= 4)
+			chart_draw(d, &t->s, top, 0, chart_h, COLS, t->utf8, t->th);
+	}
+	if (pane_h)
+		procpane_draw(&t->pp, &t->s, detail_y - pane_h, pane_h, t->focus_procs, t->th);
+	if (detail_y > 4)
+		draw_detail(t, detail_y);
+	draw_status(t);
+}
+
+/* One line of large text at (y, x); returns the rows used. */
+static int draw_bigtext(const struct tui *t, int y, int x, const char *text, attr_t a)
+{
+	char rows[BIGTEXT_ROWS][512];
+	if (bigtext_render(text, t->utf8, rows, sizeof rows[0]) < 0)
+		return 0;
+	attron(a);
+	for (int r = 0; r < BIGTEXT_ROWS; r++) {
+		/* Cut at the screen's edge by columns, not bytes: a block is
+		 * three bytes of UTF-8 and one column. */
+		int cols = 0;
+		char *c = rows[r];
+		while (*c && cols < COLS - x) {
+			c += (unsigned char)*c >= 0xc0 ? ((unsigned char)*c >= 0xe0 ? 3 : 2) : 1;
+			cols++;
+		}
+		*c = '\0';
+		if (y + r < LINES)
+			mvaddstr(y + r, x, rows[r]);
+	}
+	attroff(a);
+	return BIGTEXT_ROWS;
+}
+
+/* Presentation mode: for the back of a room. The selected disk's
+ * scheduler and the probe's p50 and p99 (last 10 s) in large letters, the
+ * chart full width, the process pane cut to the top writers. */
+void tui_draw_big(const struct tui *t)
+{
+	draw_header(t);
+	const struct disk_sample *d = tui_selected_disk(t);
+	if (!d) {
+		tui_put(4, 0, "no disk selected");
+		draw_status(t);
+		return;
+	}
+	const char *sched = sched_active(&d->info.sched);
+	char label[300], p50[16] = "-", p99[16] = "-", lat[40], one[80];
+	const struct probe_summary *p = &d->probe_10s;
+	if (hist_enough(p->n, 0.50))
+		util_format_latency(p->p50_ns, p50, sizeof p50);
+	if (hist_enough(p->n, 0.99))
+		util_format_latency(p->p99_ns, p99, sizeof p99);
+	/* Within 80 columns: the room reads this line to know what the large
+	 * figures are. */
+	char rate[32] = "max";
+	if (d->probe_st.rate_hz > 0)
+		util_fmt(rate, sizeof rate, "%g Hz", d->probe_st.rate_hz);
+	util_fmt(label, sizeof label, "%s %s | %s probe (%s), 10 s: p50 %s p99 %s, %.0f reads/s%s", d->info.name,
+		 sched ? sched : "none", detail_profile(d->probe_st.rate_hz), rate, p50, p99, d->probe_rps_10s,
+		 d->probed ? "" : " - not probed");
+	tui_put(3, 0, label);
+	/* The scheduler and the labelled p50 and p99 in one line of large
+	 * letters where they fit: bare numbers on a projector leave the room
+	 * guessing which is which. Narrower (80 columns), "p50/p99" in large
+	 * letters under the line above that names them, still on one line so
+	 * the top writers keep their room; two lines only where even that is
+	 * too wide. */
+	const char *sname = sched ? sched : "none";
+	util_fmt(lat, sizeof lat, "p50 %s p99 %s", p50, p99);
+	util_fmt(one, sizeof one, "%s  %s", sname, lat);
+	if (bigtext_width(one) > COLS) {
+		util_fmt(lat, sizeof lat, "%s/%s", p50, p99);
+		util_fmt(one, sizeof one, "%s  %s", sname, lat);
+	}
+	int y = 4;
+	if (bigtext_width(one) <= COLS) {
+		y += draw_bigtext(t, y, 0, one, (attr_t)t->th[TH_TITLE]);
+	} else {
+		y += draw_bigtext(t, y, 0, sname, (attr_t)t->th[TH_TITLE]);
+		y += draw_bigtext(t, y + 1, 0, lat, (attr_t)t->th[TH_CHART_P50]) + 1;
+	}
+	y++;
+	int left = LINES - 1 - y;
+	int pane_h = left >= 8 ? (left >= 16 ? 6 : 4) : 0;
+	int chart_h = left - pane_h;
+	if (d->probed && chart_h >= 4)
+		chart_draw(d, &t->s, y, 0, chart_h, COLS, t->utf8, t->th);
+	if (pane_h) {
+		/* The top writers only: a copy of the pane's state, sorted by WRITE/s. */
+		struct procpane_state pp = t->pp;
+		pp.sort = PC_WRITE;
+		pp.reverse = 0;
+		pp.only_active = 1;
+		pp.order = NULL;
+		pp.norder = pp.cap = 0;
+		procpane_arrange(&pp, &t->s);
+		procpane_draw(&pp, &t->s, LINES - 1 - pane_h, pane_h, 0, t->th);
+		procpane_free(&pp);
+	}
+	draw_status(t);
+}
