@@ -161,10 +161,11 @@ static void same_sample(const struct sample *a, const struct sample *b)
 	}
 }
 
-/* Write each sample as a recording, read it back into out[i]. */
-static void round_trip(const struct sample *in, struct sample *out, size_t n, size_t max_procs)
+/* Write n samples as a recording into a fresh temporary; its name into
+ * path (the caller unlinks it). */
+static void write_recording(const struct sample *in, size_t n, size_t max_procs, char path[32])
 {
-	char path[] = "/tmp/iosched-recfmt-test.XXXXXX";
+	strcpy(path, "/tmp/iosched-recfmt-test.XXXXXX");
 	int fd = mkstemp(path);
 	assert_true(fd >= 0);
 	close(fd);
@@ -175,6 +176,13 @@ static void round_trip(const struct sample *in, struct sample *out, size_t n, si
 	for (size_t i = 0; i < n; i++)
 		assert_int_equal(record_write(rec, &in[i], max_procs), 0);
 	record_close(rec);
+}
+
+/* Write each sample as a recording, read it back into out[i]. */
+static void round_trip(const struct sample *in, struct sample *out, size_t n, size_t max_procs)
+{
+	char path[32], err[300];
+	write_recording(in, n, max_procs, path);
 	struct replay *r;
 	assert_int_equal(replay_open(&r, path, err, sizeof err), 0);
 	for (size_t i = 0; i < n; i++)
@@ -427,27 +435,15 @@ static void test_v2_names_enums(void **state)
 	s.disks[0].info.kind = DISK_LOOP;
 	s.disks[0].probe_st.mode = PROBE_MODE_DEVICE;
 	s.procs[0].wait = WAIT_BEFORE;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	char path[32];
+	write_recording(&s, 1, 10, path);
+	FILE *f = fopen(path, "r");
 	assert_non_null(f);
-	fclose(f);
-	char path[] = "/tmp/iosched-recfmt-test.XXXXXX";
-	int fd = mkstemp(path);
-	close(fd);
-	unlink(path);
-	struct recorder *rec;
-	char err[300];
-	assert_int_equal(record_open(&rec, path, err, sizeof err), 0);
-	assert_int_equal(record_write(rec, &s, 10), 0);
-	record_close(rec);
-	f = fopen(path, "r");
 	static char buf[1 << 16];
 	size_t got = fread(buf, 1, sizeof buf - 1, f);
 	buf[got] = '\0';
 	fclose(f);
 	unlink(path);
-	free(text);
 	assert_non_null(strstr(buf, "\"version\":2"));
 	assert_non_null(strstr(buf, "\"kind\":\"loop\""));
 	assert_non_null(strstr(buf, "\"mode\":\"device\""));
