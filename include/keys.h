@@ -60,7 +60,9 @@ enum key_action {
 
 #define KEYS_MAX_CODES 4
 
-#define KEYS_CHANGES 1            /* the key changes the system (off in a replay) */
+#define KEYS_CHANGES 1            /* changes the system: off in a replay and with --read-only */
+#define KEYS_LIVE 2               /* needs the live system (the probe's pace, per-thread rows, a
+				   * fresh reader): off in a replay only */
 
 struct key_binding {
 	enum key_mode mode;
@@ -68,7 +70,7 @@ struct key_binding {
 	const char *label;           /* how help and the man page name the keys */
 	enum key_action action;
 	const char *help;
-	int changes;                 /* KEYS_CHANGES or 0 */
+	int changes;                 /* KEYS_CHANGES, KEYS_LIVE or 0 */
 };
 
 const struct key_binding *keys_table(size_t *n);
@@ -79,6 +81,10 @@ const struct key_binding *keys_lookup(enum key_mode mode, int ch);
 /* Whether action a changes the system (a column of the table: every
  * binding of a has the same value). */
 int keys_changes_system(enum key_action a);
+
+/* Whether a needs the live system: it changes it, or acts on the probes
+ * or the processes as they are read (KEYS_CHANGES or KEYS_LIVE). */
+int keys_needs_live(enum key_action a);
 
 /* "main screen", "scheduler picker (s)", ... for the help screen. */
 const char *keys_mode_name(enum key_mode mode);

@@ -51,6 +51,7 @@ struct options {
 	char *sort;                             /* --sort COLUMN, owned */
 	int big;                                /* --big: presentation mode */
 	int no_mouse;                           /* --no-mouse */
+	int read_only;                          /* --read-only: a pure monitor, nothing changed */
 	/* the configuration file (config.h) */
 	char *config_path;                      /* the file used, owned; NULL: none */
 	uid_t config_uid;                       /* who owns it (the invoking user under sudo) */

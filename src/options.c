@@ -59,6 +59,7 @@ enum {
 	OPT_SORT,
 	OPT_BIG,
 	OPT_NO_MOUSE,
+	OPT_READ_ONLY,
 };
 
 /* A numeric option: its value kind, field, range, default and unit. */
@@ -122,6 +123,7 @@ static const struct option_def defs[] = {
 	{.name = "theme", .short_name = OPT_THEME, .arg = "NAME|PATH", .help = "colour theme: default, light, mono, high-contrast, colorblind, stream, or a file"},
 	{.name = "no-color", .short_name = OPT_NO_COLOR, .arg = NULL, .help = "no colours, attributes only (as NO_COLOR=1 does)"},
 	{.name = "big", .short_name = OPT_BIG, .arg = NULL, .help = "presentation mode: scheduler and probe p50/p99 in large digits, the chart full width"},
+	{.name = "read-only", .short_name = OPT_READ_ONLY, .arg = NULL, .help = "a pure monitor: every key and option that would change the system is refused"},
 	{.name = "no-mouse", .short_name = OPT_NO_MOUSE, .arg = NULL, .help = "do not take mouse clicks and the wheel (the terminal keeps them)"},
 	{.name = "sort", .short_name = OPT_SORT, .arg = "COLUMN", .help = "sort the process pane by COLUMN (pid, user, prio, read/s, write/s, ..., command)"},
 	{.name = "config", .short_name = OPT_CONFIG, .arg = "PATH", .help = "read options from PATH instead of ~/.config/iosched-top/config"},
@@ -409,6 +411,9 @@ static int apply(int c, const char *arg, struct options *o, char *err, size_t le
 		return 0;
 	case OPT_BIG:
 		o->big = 1;
+		return 0;
+	case OPT_READ_ONLY:
+		o->read_only = 1;
 		return 0;
 	case OPT_NO_MOUSE:
 		o->no_mouse = 1;
@@ -725,6 +730,11 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t le
 		return -1;
 	if (optind < argc) {
 		snprintf(err, len, "unexpected argument '%s'; options start with '-' (see --help)", argv[optind]);
+		return -1;
+	}
+	if (o->read_only && (o->nsets || o->enable_delayacct || o->ab)) {
+		snprintf(err, len, "%s changes the system: refused in read-only mode (--read-only)",
+			 o->nsets ? "--set" : o->enable_delayacct ? "--enable-delayacct" : "--ab");
 		return -1;
 	}
 	if (o->ab && o->ndisks != 1) {

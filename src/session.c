@@ -60,6 +60,15 @@ void session_refresh_pending(struct session *s, struct sample *out)
 	sampler_refresh_pending(s->smp, out, pend, n);
 }
 
+/* --read-only: nothing that changes the system is carried out, whatever
+ * asks (the keys are refused before; this is the backstop). */
+static int read_only(const struct session *s, char *msg, size_t len)
+{
+	if (s->o->read_only)
+		util_fmt(msg, len, "read-only mode (--read-only): nothing is changed");
+	return s->o->read_only;
+}
+
 /* While an A/B runs it owns the disk's settings. */
 static int ab_busy(const struct session *s, char *msg, size_t len)
 {
@@ -71,6 +80,8 @@ static int ab_busy(const struct session *s, char *msg, size_t len)
 int session_set(struct session *s, const char *disk, enum tune_kind kind, const char *key, const char *value,
 		char *msg, size_t len)
 {
+	if (read_only(s, msg, len))
+		return -1;
 	if (ab_busy(s, msg, len))
 		return -1;
 	struct tune_req r;
@@ -80,6 +91,8 @@ int session_set(struct session *s, const char *disk, enum tune_kind kind, const 
 
 int session_ionice(struct session *s, int pid, const char *comm, const char *value, char *msg, size_t len)
 {
+	if (read_only(s, msg, len))
+		return -1;
 	struct tune_req r;
 	tune_req_ioprio(&r, pid, comm, value);
 	return control_request(s->ctl, &r, msg, len);
@@ -87,6 +100,8 @@ int session_ionice(struct session *s, int pid, const char *comm, const char *val
 
 int session_undo(struct session *s, char *msg, size_t len)
 {
+	if (read_only(s, msg, len))
+		return -1;
 	if (ab_busy(s, msg, len))
 		return -1;
 	return control_undo(s->ctl, msg, len);
@@ -94,6 +109,8 @@ int session_undo(struct session *s, char *msg, size_t len)
 
 int session_delayacct(struct session *s, int on, char *msg, size_t len)
 {
+	if (read_only(s, msg, len))
+		return -1;
 	int rc = control_delayacct(s->ctl, on, msg, len);
 	forward_events(s);
 	return rc;
@@ -111,6 +128,8 @@ void session_tunable_label(const struct tunable *t, char *buf, size_t len)
 
 int session_ab_start(struct session *s, const char *disk, const char *variants, char *msg, size_t len)
 {
+	if (read_only(s, msg, len))
+		return -1;
 	struct ab_config *c = &s->abcfg;
 	if (cli_ab_config(s->o, disk, variants, c, msg, len) < 0)
 		return -1;
@@ -155,6 +174,8 @@ const char *session_ab_status(const struct session *s)
 
 int session_load_toggle(struct session *s, const char *disk, char *msg, size_t len)
 {
+	if (read_only(s, msg, len))
+		return -1;
 	char sz[16];
 	if (s->load) {
 		util_format_size(load_bytes(s->load), sz, sizeof sz);
@@ -187,6 +208,8 @@ const char *session_load_status(struct session *s, uint64_t *bytes)
 
 int session_coldstart_begin(struct session *s, char *msg, size_t len)
 {
+	if (read_only(s, msg, len))
+		return -1;
 	if (!s->o->startup) {
 		util_fmt(msg, len, "give the command to time with --startup CMD (e.g. --startup 'python3 -c pass')");
 		return -1;
@@ -229,7 +252,8 @@ int session_udev_prepare(struct session *s, const char *disk, const char *sched,
 
 int session_udev_write(struct session *s, const struct session_udev *u, char *msg, size_t len)
 {
-	(void)s;
+	if (read_only(s, msg, len))
+		return -1;
 	if (udevrule_write(u->file, &u->id, u->rule, msg, len) < 0)
 		return -1;
 	util_fmt(msg, len, "wrote %s; apply now: udevadm control --reload && udevadm trigger", u->file);

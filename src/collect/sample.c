@@ -253,12 +253,16 @@ static void stop_blk(struct sampler *s)
 	s->blk_tried = 2;
 }
 
-/* Disks that came or went since the last enumeration, as events. */
+/* Disks that came or went since the last enumeration, as events; with
+ * --disk only the disks named (a snap's loop device coming and going is
+ * noise to someone watching sda). */
 static void post_disk_changes(struct sampler *s, const struct disk_info *cur, size_t ncur)
 {
 	struct hotplug_change ch[16];
 	size_t n = hotplug_diff(s->disks, s->ndisks, cur, ncur, ch, 16);
 	for (size_t i = 0; i < n && i < 16; i++) {
+		if (!wanted(s, ch[i].name))
+			continue;
 		struct event e = {.ts = util_real_now(), .mono = util_mono_now(), .ok = 1};
 		e.type = EV_DISK;
 		util_strlcpy(e.disk, ch[i].name, sizeof e.disk);

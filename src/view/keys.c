@@ -20,7 +20,7 @@ static const struct key_binding table[] = {
 	{KM_MAIN, {'r'}, "r", KEY_ACT_REVERSE, "reverse the sort", 0},
 	{KM_MAIN, {'o'}, "o", KEY_ACT_ONLY_ACTIVE, "only processes with I/O in the interval (again: all)", 0},
 	{KM_MAIN, {'a'}, "a", KEY_ACT_ACCUMULATED, "totals since start instead of rates (again: rates)", 0},
-	{KM_MAIN, {'p'}, "p", KEY_ACT_THREADS, "per-thread rows (again: per process)", KEYS_CHANGES},
+	{KM_MAIN, {'p'}, "p", KEY_ACT_THREADS, "per-thread rows (again: per process)", KEYS_LIVE},
 	{KM_MAIN, {'/'}, "/", KEY_ACT_FILTER, "filter processes by command name (Enter keeps, Esc clears)", 0},
 	{KM_MAIN, {'c'}, "c", KEY_ACT_CMDLINE, "full command lines (again: names)", 0},
 	{KM_MAIN, {'i'}, "i", KEY_ACT_IOPRIO, "change the selected process's I/O priority, like ionice", KEYS_CHANGES},
@@ -30,7 +30,7 @@ static const struct key_binding table[] = {
 	{KM_MAIN, {'L'}, "L", KEY_ACT_LOAD, "start or stop the built-in load (--load, default write) on the selected disk", KEYS_CHANGES},
 	{KM_MAIN, {'S'}, "S", KEY_ACT_STARTUP, "time one cold start of the --startup command", KEYS_CHANGES},
 	{KM_MAIN, {'F'}, "F", KEY_ACT_FRESH,
-	 "start a fresh reader on the selected disk: a new process doing --fresh-reads reads; its time is marked on the chart", KEYS_CHANGES},
+	 "start a fresh reader on the selected disk: a new process doing --fresh-reads reads; its time is marked on the chart", KEYS_LIVE},
 	{KM_MAIN, {'V'}, "V", KEY_ACT_REPORT, "show the last A/B report again", 0},
 	{KM_MAIN, {'s'}, "s", KEY_ACT_PICKER, "pick a scheduler for the selected disk", KEYS_CHANGES},
 	{KM_MAIN, {']'}, "]", KEY_ACT_NEXT_SCHED, "switch the selected disk to its next scheduler", KEYS_CHANGES},
@@ -39,7 +39,7 @@ static const struct key_binding table[] = {
 	{KM_MAIN, {'t'}, "t", KEY_ACT_TUNABLES, "tunables of the selected disk: queue settings and the scheduler's own", KEYS_CHANGES},
 	{KM_MAIN, {'P'}, "P", KEY_ACT_UDEV, "the udev rule that keeps the selected disk's scheduler across reboots", KEYS_CHANGES},
 	{KM_MAIN, {'l'}, "l", KEY_ACT_LOG, "the event log: every change, when, how long, ok or why not", 0},
-	{KM_MAIN, {'R'}, "R", KEY_ACT_RATE, "cycle the probe's pace: 20 Hz, 100 Hz, max (back-to-back)", KEYS_CHANGES},
+	{KM_MAIN, {'R'}, "R", KEY_ACT_RATE, "cycle the probe's pace: 20 Hz, 100 Hz, max (back-to-back)", KEYS_LIVE},
 	{KM_MAIN, {'T'}, "T", KEY_ACT_THEME, "next colour theme: default, light, mono, high-contrast, colorblind, stream", 0},
 	{KM_MAIN, {'B'}, "B", KEY_ACT_BIG, "presentation mode: large scheduler and p50/p99, full-width chart (again: back)", 0},
 	{KM_MAIN, {'W'}, "W", KEY_ACT_SAVE, "save theme, delay, sort and probe pace to the configuration file", 0},
@@ -104,12 +104,22 @@ const struct key_binding *keys_lookup(enum key_mode mode, int ch)
 	return NULL;
 }
 
-int keys_changes_system(enum key_action a)
+static int column_of(enum key_action a)
 {
 	for (size_t i = 0; i < NKEYS; i++)
 		if (table[i].action == a)
-			return table[i].changes == KEYS_CHANGES;
+			return table[i].changes;
 	return 0;
+}
+
+int keys_changes_system(enum key_action a)
+{
+	return column_of(a) == KEYS_CHANGES;
+}
+
+int keys_needs_live(enum key_action a)
+{
+	return column_of(a) != 0;
 }
 
 const char *keys_mode_name(enum key_mode mode)

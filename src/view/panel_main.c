@@ -272,6 +272,9 @@ static void draw_status(const struct tui *t)
 	else if (t->smp->replay)
 		util_strlcpy(line, "q quit  Space pause  . step  + - speed  Tab procs  Enter details  T theme  h help   (a replay)",
 			     sizeof line);
+	else if (t->o->read_only)
+		snprintf(line, sizeof line, "read-only   q quit  Tab procs  Enter details  l log  R pace (%s)  F fresh reader  T theme  h help",
+			 rate);
 	else
 		snprintf(line, sizeof line, "q quit  s sched  ] [ next/prev  u undo  t tunables  l log  P udev  R pace (%s)  Tab procs  i ionice  D delayacct  T theme  h help",
 			 rate);

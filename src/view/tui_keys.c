@@ -257,8 +257,12 @@ static void replay_key(struct tui *t, enum key_action a)
 
 void tui_act(struct tui *t, enum key_action a)
 {
-	if (t->smp->replay && keys_changes_system(a)) {
+	if (t->smp->replay && keys_needs_live(a)) {
 		tui_say(t, "this is a replay of a recording: keys that switch or tune are off");
+		return;
+	}
+	if (t->o->read_only && keys_changes_system(a)) {
+		tui_say(t, "read-only mode (--read-only): keys that change the system are off");
 		return;
 	}
 	switch (a) {

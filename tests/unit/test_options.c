@@ -127,6 +127,20 @@ static void test_invalid(void **state)
 	expect_error("--set", "sda=", "DISK=SCHEDULER");
 	expect_error("--probe", "sda,sda", "given twice");
 	expect_error("--probe-file", "", "empty path");
+	/* --read-only refuses what would change the system */
+	struct options o;
+	char err[256];
+	assert_int_equal(parse(&o, err, sizeof err, "--no-config", "--read-only", "--set", "sda=bfq", NULL), -1);
+	assert_non_null(strstr(err, "--set changes the system: refused in read-only mode"));
+	options_free(&o);
+	assert_int_equal(parse(&o, err, sizeof err, "--no-config", "--read-only", "--enable-delayacct", NULL), -1);
+	assert_non_null(strstr(err, "--enable-delayacct"));
+	options_free(&o);
+	assert_int_equal(parse(&o, err, sizeof err, "--no-config", "--read-only", "--ab", "none,bfq", "--disk", "sda", NULL), -1);
+	options_free(&o);
+	assert_int_equal(parse(&o, err, sizeof err, "--no-config", "--read-only", "--probe-rate", "max", NULL), 0);
+	assert_true(o.read_only);
+	options_free(&o);
 }
 
 static char *slurp(const char *path)

@@ -1,0 +1,42 @@
+#!/bin/bash
+# --read-only (issue 19): a pure monitor. Every key that would change the
+# system says "read-only mode" and changes nothing: the loop device this
+# test attaches keeps its scheduler and queue settings, delay accounting
+# stays as it was, no udev file is written; the status line says
+# read-only; keys that only read (the probe's pace) still work.
+. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../lib/tmux.sh"
+need_root
+need_cmd tmux losetup
+setup_scratch
+
+attach_loop 64 fill; L=$LOOP
+N=$(basename "$L")
+was_sched=$(sched_of "$N")
+was_nr=$(cat "/sys/block/$N/queue/nr_requests")
+was_da=$(cat /proc/sys/kernel/task_delayacct)
+RULES=$SCRATCH/60-test.rules
+tmux_start "$BIN --read-only -d 0.5 --disk $N --probe $N --udev-rules-file $RULES"
+wait_for "^$N +loop" 10 || fail "no row for $N"
+wait_for "read-only" 5 || fail "the status line does not say read-only"
+for k in ']' '[' s u t D A L S i; do
+	keys "$k"
+	wait_for "read-only mode \(--read-only\): keys that change the system are off" 3 ||
+		fail "key $k was not refused"
+	keys Escape
+done
+keys P
+sleep 0.5
+keys w
+sleep 0.5
+[ ! -e "$RULES" ] || fail "P then w wrote $RULES in read-only mode"
+keys Escape
+keys R
+wait_for "probe pace: 100 Hz" 3 || fail "R (the probe's pace, only reads) was refused"
+sleep 1.5 # a refused change would have been carried out by now
+[ "$(sched_of "$N")" = "$was_sched" ] || fail "the scheduler changed: $(sched_of "$N")"
+[ "$(cat "/sys/block/$N/queue/nr_requests")" = "$was_nr" ] || fail "nr_requests changed"
+[ "$(cat /proc/sys/kernel/task_delayacct)" = "$was_da" ] || fail "task_delayacct changed"
+keys q
+[ "$(wait_exit 10)" = 0 ] || fail "exit not 0"
+echo "PASS"
