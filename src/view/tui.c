@@ -250,8 +250,20 @@ static void handle_key(struct tui *t, int ch)
 	if (p && p->type && p->type(t, ch))
 		return;
 	const struct key_binding *k = keys_lookup(t->mode, ch);
-	if (k)
+	if (k) {
 		tui_act(t, k->action);
+		return;
+	}
+	/* A key that does nothing here says so: a user of top or htop tries
+	 * theirs, and silence reads as "it did something". */
+	const char *name = keyname(ch);
+	char msg[96], fkey[8];
+	if (ch >= KEY_F(1) && ch <= KEY_F(63)) {
+		util_fmt(fkey, sizeof fkey, "F%d", ch - KEY_F0);
+		name = fkey;
+	}
+	util_fmt(msg, sizeof msg, "%s does nothing here; h lists the keys", name ? name : "that key");
+	tui_say(t, msg);
 }
 
 /* Probe, disk and cleanup events of the last tick (a probe that could not

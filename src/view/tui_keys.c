@@ -4,6 +4,7 @@
  * happened on the status line. */
 #include <ctype.h>
 #include <curses.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -255,6 +256,26 @@ static void replay_key(struct tui *t, enum key_action a)
 	tui_say(t, msg);
 }
 
+/* Home, End, PgUp, PgDn move in the focused list only: the process pane
+ * when it has the focus (the next ] must not hit a disk moved to behind
+ * the user's back), else the disks. */
+static void move_focused(struct tui *t, int by)
+{
+	if (t->focus_procs)
+		procpane_step(&t->pp, &t->s, by);
+	else
+		tui_select_index(t, tui_selected_index(t) + by);
+}
+
+/* A page: the rows the focused list shows, less one for context. */
+static int page_rows(const struct tui *t)
+{
+	struct tui_layout L;
+	tui_main_layout(t, &L);
+	int rows = t->focus_procs ? L.pane_h - 2 : L.table_rows;
+	return rows > 1 ? rows - 1 : 1;
+}
+
 void tui_act(struct tui *t, enum key_action a)
 {
 	if (t->smp->replay && keys_needs_live(a)) {
@@ -276,8 +297,10 @@ void tui_act(struct tui *t, enum key_action a)
 	case KEY_ACT_QUIT: t->quit = 1; break;
 	case KEY_ACT_UP: tui_step_cursor(t, -1); break;
 	case KEY_ACT_DOWN: tui_step_cursor(t, 1); break;
-	case KEY_ACT_TOP: tui_select_index(t, 0); break;
-	case KEY_ACT_BOTTOM: tui_select_index(t, (int)t->s.ndisks - 1); break;
+	case KEY_ACT_TOP: move_focused(t, INT_MIN / 2); break;
+	case KEY_ACT_BOTTOM: move_focused(t, INT_MAX / 2); break;
+	case KEY_ACT_PAGE_UP: move_focused(t, -page_rows(t)); break;
+	case KEY_ACT_PAGE_DOWN: move_focused(t, page_rows(t)); break;
 	case KEY_ACT_HELP: t->help = 1; break;
 	case KEY_ACT_REDRAW: clearok(curscr, TRUE); break;
 	case KEY_ACT_RATE: cycle_rate(t); break;
