@@ -39,7 +39,19 @@ struct disk_info {
 	int64_t read_ahead_kb;
 	int64_t wbt_lat_usec;
 	int zoned;                 /* queue/zoned is host-managed or host-aware */
+	char hidden[48];           /* why it is left out by default (disk_why_hidden), "" when shown */
 };
+
+/* Why a disk is left out of the default listing, into why ("" when it is
+ * shown): a loop device that is read-only or whose backing file is a
+ * squashfs image (snaps, live systems: a laptop has a dozen), a RAM disk
+ * or zram, a dm or md device (stacked on disks that are shown; the
+ * scheduler is theirs). readonly: the device's ro attribute; backing: a
+ * loop device's backing file, or NULL. Returns whether it is hidden. */
+int disk_why_hidden(const struct disk_info *d, int readonly, const char *backing, char *why, size_t len);
+
+/* Virtual disks (loop, dm, md, zram, RAM) sort after real ones. */
+int disk_is_virtual(const struct disk_info *d);
 
 /* "nvme", "sata/scsi", "virtio", ... as shown and in JSON. */
 const char *disk_kind_name(enum disk_kind k);

@@ -52,6 +52,7 @@ struct options {
 	int big;                                /* --big: presentation mode */
 	int no_mouse;                           /* --no-mouse */
 	int read_only;                          /* --read-only: a pure monitor, nothing changed */
+	int all_disks;                          /* --all-disks: the disks hidden by default too */
 	/* the configuration file (config.h) */
 	char *config_path;                      /* the file used, owned; NULL: none */
 	uid_t config_uid;                       /* who owns it (the invoking user under sudo) */

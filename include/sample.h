@@ -99,8 +99,10 @@ struct sample {
 	struct psi psi;
 	int have_load;
 	double load[3];
-	struct disk_sample *disks;
+	struct disk_sample *disks; /* real disks first, then virtual ones; by name within */
 	size_t ndisks, cap;
+	size_t nhidden;            /* disks left out by default (disk.h), not shown */
+	char hidden_what[96];      /* "16 loop devices", for the line that says so */
 	struct event events[EVENTLOG_PENDING];   /* what happened in this interval */
 	size_t nevents;
 	struct event recent[EVENTLOG_RECENT];    /* the latest events, oldest first */
@@ -143,6 +145,7 @@ struct sampler_config {
 	int threads;               /* per-thread rows */
 	double delayacct_since;    /* uptime when this run turned delay accounting on, or 0 */
 	int bpf;                   /* load the block-latency BPF program (with procs) */
+	int all_disks;             /* --all-disks: the disks hidden by default too (disk.h) */
 };
 
 /* Fresh jobs remembered per disk, for the before/after comparison. */
@@ -163,6 +166,7 @@ struct blk_loader;
 
 struct sampler {
 	struct sampler_config cfg;
+	int show_hidden;           /* x in the full screen: the hidden disks shown */
 	struct udev *udev;
 	struct hotplug *hotplug;   /* NULL: no monitor, enumerate at every refresh */
 	struct disk_info *disks;   /* every disk, as last enumerated (sorted by name) */

@@ -39,6 +39,7 @@ int cli_config(const struct options *o, struct sampler_config *cfg, char *disk_b
 	cfg->procs = !o->batch || o->procs > 0;
 	cfg->threads = o->threads;
 	cfg->bpf = !o->no_bpf;
+	cfg->all_disks = o->all_disks;
 	if (!o->probe_file)
 		return 0;
 	/* The file may not exist yet: then its directory tells the disk. */

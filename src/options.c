@@ -60,6 +60,7 @@ enum {
 	OPT_BIG,
 	OPT_NO_MOUSE,
 	OPT_READ_ONLY,
+	OPT_ALL_DISKS,
 };
 
 /* A numeric option: its value kind, field, range, default and unit. */
@@ -73,6 +74,7 @@ static const struct option_def defs[] = {
 	{.name = "delay", .short_name = 'd', .arg = "SECS", .help = "refresh interval in seconds, fractions allowed",
 	 NUM(OV_SECS, delay_s, DELAY_MIN_S, DELAY_MAX_S, 1, "seconds")},
 	{.name = "disk", .short_name = OPT_DISK, .arg = "NAME[,NAME]", .help = "show only these whole disks (repeatable)"},
+	{.name = "all-disks", .short_name = OPT_ALL_DISKS, .arg = NULL, .help = "also the disks hidden by default: read-only and squashfs loop devices (snaps), zram, RAM disks, dm and md"},
 	{.name = "json", .short_name = OPT_JSON, .arg = NULL, .help = "batch output as one JSON object per line per interval (implies -b)"},
 	{.name = "csv", .short_name = OPT_CSV, .arg = NULL, .help = "batch output as CSV: a header row, then one row per disk per interval (implies -b)"},
 	{.name = "record", .short_name = OPT_RECORD, .arg = "FILE", .help = "append every interval's sample to FILE as JSON lines (full screen or batch)"},
@@ -411,6 +413,9 @@ static int apply(int c, const char *arg, struct options *o, char *err, size_t le
 		return 0;
 	case OPT_BIG:
 		o->big = 1;
+		return 0;
+	case OPT_ALL_DISKS:
+		o->all_disks = 1;
 		return 0;
 	case OPT_READ_ONLY:
 		o->read_only = 1;

@@ -145,6 +145,48 @@ static void udev_model(struct udev_device *dev, char *model, size_t len)
 			*p = ' ';
 }
 
+int disk_is_virtual(const struct disk_info *d)
+{
+	return d->kind == DISK_LOOP || d->kind == DISK_DM || d->kind == DISK_MD || d->kind == DISK_ZRAM ||
+	       strncmp(d->name, "ram", 3) == 0;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+int disk_why_hidden(const struct disk_info *d, int readonly, const char *backing, char *why, size_t len)
+{
+	const char *w = "";
+	if (d->kind == DISK_LOOP && readonly)
+		w = "a read-only loop device";
+	else if (d->kind == DISK_LOOP && backing && (ends_with(backing, ".snap") || ends_with(backing, ".squashfs")))
+		w = "a loop device of a squashfs image";
+	else if (d->kind == DISK_ZRAM)
+		w = "zram";
+	else if (strncmp(d->name, "ram", 3) == 0)
+		w = "a RAM disk";
+	else if (d->kind == DISK_DM || d->kind == DISK_MD)
+		w = "stacked on other disks";
+	util_strlcpy(why, w, len);
+	return w[0] != '\0';
+}
+
+/* The ro attribute and, for a loop device, its backing file's path. */
+static void hidden_facts(const char *name, int *readonly, char *backing, size_t len)
+{
+	char path[PATH_MAX];
+	uint64_t ro = 0;
+	snprintf(path, sizeof path, "/sys/block/%s/ro", name);
+	*readonly = util_read_u64(path, &ro) == 0 && ro != 0;
+	snprintf(path, sizeof path, "/sys/block/%s/loop/backing_file", name);
+	if (util_read_text(path, backing, len) < 0)
+		backing[0] = '\0';
+	util_trim(backing);
+}
+
 static int fill_disk(struct udev_device *dev, struct disk_info *d)
 {
 	memset(d, 0, sizeof *d);
@@ -158,6 +200,10 @@ static int fill_disk(struct udev_device *dev, struct disk_info *d)
 	udev_model(dev, d->model, sizeof d->model);
 	if (!d->model[0])
 		model_from_sysfs(d->name, d->model, sizeof d->model);
+	int ro;
+	char backing[PATH_MAX];
+	hidden_facts(d->name, &ro, backing, sizeof backing);
+	disk_why_hidden(d, ro, backing[0] ? backing : NULL, d->hidden, sizeof d->hidden);
 	return 0;
 }
 

@@ -50,6 +50,16 @@ static int wanted(const struct sampler *s, const char *name)
 	return !s->cfg.only || in_list(s->cfg.only, s->cfg.nonly, name);
 }
 
+/* Shown: the disks --disk names (a hidden one too: the user asked for
+ * it), else every disk but those hidden by default (disk.h) unless
+ * --all-disks or x asks for them. */
+static int shown(const struct sampler *s, const struct disk_info *d)
+{
+	if (s->cfg.only)
+		return in_list(s->cfg.only, s->cfg.nonly, d->name);
+	return !d->hidden[0] || s->cfg.all_disks || s->show_hidden;
+}
+
 int sampler_wants_probe(const struct sampler *s, const struct disk_info *d)
 {
 	if (!s->cfg.probe || (s->held[0] && strcmp(s->held, d->name) == 0))
@@ -58,7 +68,12 @@ int sampler_wants_probe(const struct sampler *s, const struct disk_info *d)
 		return 1;
 	if (s->cfg.probe_only)
 		return in_list(s->cfg.probe_only, s->cfg.nprobe_only, d->name);
-	return d->sched.n > 0 && d->size_bytes > 0;
+	if (d->sched.n == 0 || d->size_bytes == 0)
+		return 0;
+	/* By default only real disks: sixteen snap loops probed at 20 Hz
+	 * each read the disk their files live on 320 times a second. A disk
+	 * named with --disk is probed whatever it is. */
+	return !disk_is_virtual(d) || (s->cfg.only && in_list(s->cfg.only, s->cfg.nonly, d->name));
 }
 
 static void fill_header(struct sample *out)
@@ -166,7 +181,7 @@ static void sync_probes(struct sampler *s, const struct disk_info *disks, size_t
 		s->probes[i] = s->probes[--s->nprobes];
 	}
 	for (size_t i = 0; i < n; i++)
-		if (wanted(s, disks[i].name) && sampler_wants_probe(s, &disks[i]) && !find_probe(s, disks[i].name))
+		if (shown(s, &disks[i]) && sampler_wants_probe(s, &disks[i]) && !find_probe(s, disks[i].name))
 			start_probe(s, &disks[i]);
 }
 
@@ -261,7 +276,14 @@ static void post_disk_changes(struct sampler *s, const struct disk_info *cur, si
 	struct hotplug_change ch[16];
 	size_t n = hotplug_diff(s->disks, s->ndisks, cur, ncur, ch, 16);
 	for (size_t i = 0; i < n && i < 16; i++) {
-		if (!wanted(s, ch[i].name))
+		const struct disk_info *d = NULL;
+		for (size_t k = 0; !d && k < ncur; k++)
+			if (!strcmp(cur[k].name, ch[i].name))
+				d = &cur[k];
+		for (size_t k = 0; !d && k < s->ndisks; k++)
+			if (!strcmp(s->disks[k].name, ch[i].name))
+				d = &s->disks[k];
+		if (d ? !shown(s, d) : !wanted(s, ch[i].name))
 			continue;
 		struct event e = {.ts = util_real_now(), .mono = util_mono_now(), .ok = 1};
 		e.type = EV_DISK;
@@ -469,13 +491,43 @@ void sample_warning(const struct disk_sample *d, char *buf, size_t len)
 		util_fmt(buf, len, "bfq at %.0fk IOPS: its CPU cost may limit the disk", (d->io.r_s + d->io.w_s) / 1000);
 }
 
+/* Real disks first (the one the user cares about is there), then the
+ * virtual ones; by name within each. */
+static int real_first(const void *a, const void *b)
+{
+	const struct disk_sample *x = a, *y = b;
+	int vx = disk_is_virtual(&x->info), vy = disk_is_virtual(&y->info);
+	return vx != vy ? vx - vy : strverscmp(x->info.name, y->info.name);
+}
+
+static void describe_hidden(struct sample *out, size_t loops)
+{
+	size_t others = out->nhidden - loops;
+	if (!out->nhidden)
+		out->hidden_what[0] = '\0';
+	else if (!others)
+		util_fmt(out->hidden_what, sizeof out->hidden_what, "%zu loop device%s", loops, loops == 1 ? "" : "s");
+	else if (!loops)
+		util_fmt(out->hidden_what, sizeof out->hidden_what, "%zu virtual disk%s", others, others == 1 ? "" : "s");
+	else
+		util_fmt(out->hidden_what, sizeof out->hidden_what, "%zu loop device%s and %zu other virtual disk%s", loops,
+			 loops == 1 ? "" : "s", others, others == 1 ? "" : "s");
+}
+
 static void fill_disks(struct sampler *s, const struct diskstats_table *cur, struct disk_info *disks,
 		       size_t n, double now, const struct pending_change *pend, size_t npend, struct sample *out)
 {
 	out->ndisks = 0;
+	size_t hidden_loops = 0;
+	out->nhidden = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (!wanted(s, disks[i].name))
+		if (!shown(s, &disks[i])) {
+			if (!s->cfg.only) { /* --disk: the others are not "hidden", just not asked for */
+				out->nhidden++;
+				hidden_loops += disks[i].kind == DISK_LOOP;
+			}
 			continue;
+		}
 		const struct diskstats_row *c = diskstats_find(cur, disks[i].name);
 		if (!c)
 			continue; /* listed by udev, gone from diskstats: vanished meanwhile */
@@ -496,6 +548,8 @@ static void fill_disks(struct sampler *s, const struct diskstats_table *cur, str
 		fill_last_switch(&s->events, d);
 		sample_warning(d, d->warning, sizeof d->warning);
 	}
+	describe_hidden(out, hidden_loops);
+	qsort(out->disks, out->ndisks, sizeof *out->disks, real_first);
 }
 
 static int stacked(const struct disk_sample *d)

@@ -121,6 +121,8 @@ void batch_write_text(FILE *f, const struct sample *s, size_t max_procs)
 			line[--n] = '\0';
 		fprintf(f, "%s\n", line);
 	}
+	if (s->nhidden)
+		fprintf(f, "%s hidden (--all-disks shows them)\n", s->hidden_what);
 	write_procs_text(f, s, max_procs);
 	for (size_t i = 0; i < s->nevents; i++) {
 		char raw[400], what[400];

@@ -357,6 +357,8 @@ void json_write_sample(FILE *f, const struct sample *s, size_t max_procs)
 		fprintf(f, "[%.2f,%.2f,%.2f]", s->load[0], s->load[1], s->load[2]);
 	else
 		fputs("null", f);
+	/* how many disks the default listing left out (snap loops, zram...) */
+	fprintf(f, ",\"disks_hidden\":%zu", s->nhidden);
 	fputs(",\"disks\":[", f);
 	for (size_t i = 0; i < s->ndisks; i++) {
 		if (i)

@@ -16,6 +16,8 @@ static const struct key_binding table[] = {
 	{KM_MAIN, {KEY_NPAGE}, "PgDn", KEY_ACT_PAGE_DOWN, "a page down the focused list", 0},
 	{KM_MAIN, {'\n', '\r', KEY_ENTER}, "Enter", KEY_ACT_ENTER,
 	 "details of the selected process (its block I/O per disk) or disk (queue, figures, who waits longest)", 0},
+	{KM_MAIN, {'x'}, "x", KEY_ACT_SHOW_HIDDEN,
+	 "show the disks hidden by default (snap and read-only loop devices, zram, dm, md); again to hide them", KEYS_LIVE},
 	{KM_MAIN, {'\t'}, "Tab", KEY_ACT_FOCUS, "move the selection between the disks and the process pane", 0},
 	{KM_MAIN, {'<', KEY_LEFT}, "<, Left", KEY_ACT_SORT_LEFT, "sort the process pane by the column to the left (as iotop)", 0},
 	{KM_MAIN, {'>', KEY_RIGHT, KEY_F(6)}, ">, Right, F6", KEY_ACT_SORT_RIGHT, "sort the process pane by the column to the right", 0},

@@ -144,6 +144,18 @@ static void draw_table(const struct tui *t, int top, int rows)
 	}
 	if (t->s.ndisks == 0)
 		tui_put(top + 1, 0, t->o->ndisks ? "the disks given with --disk are gone" : "no disks found");
+	/* On the blank line under the table: what is left out, and how to see it. */
+	if (t->s.nhidden && rows < LINES) {
+		char note[160];
+		util_fmt(note, sizeof note, "%s hidden: x shows them", t->s.hidden_what);
+		attron(A_DIM);
+		tui_put(top + 1 + (t->s.ndisks ? rows : 1), 0, note);
+		attroff(A_DIM);
+	} else if (t->smp->show_hidden) {
+		attron(A_DIM);
+		tui_put(top + 1 + (t->s.ndisks ? rows : 1), 0, "all disks shown: x hides snaps, zram and stacked ones again");
+		attroff(A_DIM);
+	}
 }
 
 static void lat_or_dash(const struct probe_summary *p, double q, uint64_t v, char *b, size_t n)

@@ -18,6 +18,7 @@
 #include "columns.h"
 #include "detail.h"
 #include "keys.h"
+#include "probefile.h"
 #include "tuiview.h"
 #include "util.h"
 
@@ -287,6 +288,20 @@ static void announce(struct tui *t)
  * names such as "lines" as macros. */
 extern char *tigetstr(const char *capname);
 
+/* The disk selected at start: the one holding the root filesystem (the
+ * disk a user's machine is slow on), else the first (real disks come
+ * first). A loop device selected by default once had ] switch a snap's. */
+static void select_start(struct tui *t)
+{
+	char root[64];
+	tui_select_index(t, 0);
+	if (t->smp->replay || probefile_disk_of_path("/", root, sizeof root) < 0)
+		return;
+	for (size_t i = 0; i < t->s.ndisks; i++)
+		if (!strcmp(t->s.disks[i].info.name, root))
+			tui_select_index(t, (int)i);
+}
+
 /* newterm, not initscr: initscr exits the process on a terminal it does
  * not know, before probes, loads and settings could be put away. */
 static int screen_start(struct tui *t)
@@ -389,7 +404,7 @@ int tui_run(const struct options *o, struct session *sess, volatile sig_atomic_t
 		free(t);
 		return rc;
 	}
-	tui_select_index(t, 0);
+	select_start(t);
 	rc = screen_start(t);
 	if (rc < 0) {
 		sample_free(&t->s);

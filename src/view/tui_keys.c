@@ -299,6 +299,10 @@ void tui_act(struct tui *t, enum key_action a)
 	case KEY_ACT_DOWN: tui_step_cursor(t, 1); break;
 	case KEY_ACT_TOP: move_focused(t, INT_MIN / 2); break;
 	case KEY_ACT_BOTTOM: move_focused(t, INT_MAX / 2); break;
+	case KEY_ACT_SHOW_HIDDEN:
+		toggle(t, &t->smp->show_hidden, "every disk shown (from the next refresh)",
+		       "snap loops, zram and stacked disks hidden again (from the next refresh)");
+		break;
 	case KEY_ACT_PAGE_UP: move_focused(t, -page_rows(t)); break;
 	case KEY_ACT_PAGE_DOWN: move_focused(t, page_rows(t)); break;
 	case KEY_ACT_HELP: t->help = 1; break;

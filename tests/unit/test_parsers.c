@@ -106,6 +106,42 @@ static void test_classify(void **state)
 	assert_string_equal(disk_kind_name((enum disk_kind)99), "other");
 }
 
+/* The disks a laptop has by the dozen are left out of the default list:
+ * read-only or squashfs loop devices (snaps), zram, RAM disks, dm and md;
+ * a loop device the user made (read-write, a plain file) and real disks
+ * stay. */
+static void test_hidden(void **state)
+{
+	(void)state;
+	struct disk_info d;
+	char why[48];
+	memset(&d, 0, sizeof d);
+	strcpy(d.name, "loop3");
+	d.kind = DISK_LOOP;
+	assert_true(disk_why_hidden(&d, 1, "/var/lib/snapd/snaps/core22_1122.snap", why, sizeof why));
+	assert_string_equal(why, "a read-only loop device");
+	assert_true(disk_why_hidden(&d, 0, "/cdrom/casper/filesystem.squashfs", why, sizeof why));
+	assert_true(disk_why_hidden(&d, 0, "/var/lib/snapd/snaps/x.snap", why, sizeof why));
+	assert_false(disk_why_hidden(&d, 0, "/var/tmp/test.img", why, sizeof why));
+	assert_string_equal(why, "");
+	assert_false(disk_why_hidden(&d, 0, NULL, why, sizeof why));
+	assert_true(disk_is_virtual(&d));
+	strcpy(d.name, "zram0");
+	d.kind = DISK_ZRAM;
+	assert_true(disk_why_hidden(&d, 0, NULL, why, sizeof why));
+	strcpy(d.name, "ram0");
+	d.kind = DISK_OTHER;
+	assert_true(disk_why_hidden(&d, 0, NULL, why, sizeof why));
+	assert_true(disk_is_virtual(&d));
+	strcpy(d.name, "dm-0");
+	d.kind = DISK_DM;
+	assert_true(disk_why_hidden(&d, 0, NULL, why, sizeof why));
+	strcpy(d.name, "nvme0n1");
+	d.kind = DISK_NVME;
+	assert_false(disk_why_hidden(&d, 1, NULL, why, sizeof why)); /* a read-only real disk is still shown */
+	assert_false(disk_is_virtual(&d));
+}
+
 static void test_size_format(void **state)
 {
 	(void)state;
@@ -225,6 +261,7 @@ int main(void)
 		cmocka_unit_test(test_sched_typical),   cmocka_unit_test(test_sched_first_and_last),
 		cmocka_unit_test(test_sched_no_brackets_and_empty), cmocka_unit_test(test_sched_malformed),
 		cmocka_unit_test(test_psi),             cmocka_unit_test(test_classify),
+		cmocka_unit_test(test_hidden),
 		cmocka_unit_test(test_size_format),     cmocka_unit_test(test_parse_u64),
 		cmocka_unit_test(test_parse_size),      cmocka_unit_test(test_format_latency),
 		cmocka_unit_test(test_warnings),        cmocka_unit_test(test_meminfo),
