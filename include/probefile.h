@@ -43,6 +43,12 @@ typedef void (*probefile_mount_fn)(void *ctx, const char *point, const char *dis
  * Returns 0 or a negative errno. */
 int probefile_each_mount(probefile_mount_fn fn, void *ctx);
 
+/* The probe file is written at idle I/O priority and at most this fast
+ * (bytes per second); while others write to its disk, at most a tenth of
+ * their rate, but never slower than the minimum. */
+#define PROBEFILE_RATE_MAX (50.0 * 1e6)
+#define PROBEFILE_RATE_MIN (4.0 * 1e6)
+
 /* Progress callback for probefile_prepare: percent done. A non-zero
  * return cancels the preparation (the partial file is removed). */
 typedef int (*probefile_progress)(void *ctx, int pct);

@@ -11,9 +11,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "diskstats.h"
 #include "prng.h"
 #include "scratch.h"
 #include "util.h"
@@ -296,16 +298,89 @@ static int enough_space(int dirfd, uint64_t size, const char *dir, char *why, si
 	return 0;
 }
 
-static int fill(int fd, uint64_t size, probefile_progress cb, void *ctx, char *why, size_t wlen)
+/* Bytes written to disk so far (/proc/diskstats), or 0 when unknown. */
+static uint64_t disk_written(const char *disk)
+{
+	struct diskstats_table t = {0};
+	uint64_t b = 0;
+	if (disk[0] && diskstats_read("/proc/diskstats", &t) == 0) {
+		const struct diskstats_row *r = diskstats_find(&t, disk);
+		if (r)
+			b = r->f[DS_WR_SECTORS] * 512;
+	}
+	diskstats_free(&t);
+	return b;
+}
+
+/* The pace of the probe file's writing: the tool must not be the top
+ * writer of the disk it was started to diagnose (a first start wrote 1
+ * GiB at 383 MB/s). At most PROBEFILE_RATE_MAX, and while others write to
+ * the disk, at most a tenth of what they write (never below
+ * PROBEFILE_RATE_MIN, so it ends). Re-read every second. */
+struct pace {
+	char disk[64];
+	double rate;               /* bytes per second now */
+	double since;              /* mono time of the last look */
+	uint64_t disk_then;        /* the disk's written bytes then */
+	uint64_t ours_then;        /* ours then */
+	double start;
+	uint64_t start_done;       /* bytes done when this second began */
+};
+
+static void pace_look(struct pace *p, uint64_t done)
+{
+	double now = util_mono_now();
+	if (now - p->since < 1.0)
+		return;
+	uint64_t disk = disk_written(p->disk);
+	double secs = now - p->since;
+	double others = disk > p->disk_then ? (double)(disk - p->disk_then) - (double)(done - p->ours_then) : 0;
+	double rate = PROBEFILE_RATE_MAX;
+	if (p->disk_then && others > 0 && others / secs / 10 < rate)
+		rate = others / secs / 10;
+	p->rate = rate < PROBEFILE_RATE_MIN ? PROBEFILE_RATE_MIN : rate;
+	p->since = now;
+	p->disk_then = disk;
+	p->ours_then = done;
+}
+
+/* Sleep so that done bytes since start keep to the pace. */
+static void pace_wait(struct pace *p, uint64_t done)
+{
+	pace_look(p, done);
+	double due = p->start + (double)(done - p->start_done) / p->rate;
+	double now = util_mono_now();
+	if (due > now + 1.0) { /* the pace changed: count from here */
+		p->start = now;
+		p->start_done = done;
+		return;
+	}
+	if (due > now)
+		util_sleep_until(due);
+}
+
+#define IOPRIO_WHO_PROCESS 1
+#define IOPRIO_IDLE (3 << 13)
+
+static int fill(int fd, uint64_t size, const char *disk, probefile_progress cb, void *ctx, char *why, size_t wlen)
 {
 	struct prng rng;
 	prng_seed(&rng, (uint64_t)getpid() ^ (uint64_t)(util_mono_now() * 1e9));
 	uint64_t *buf = malloc(CHUNK);
 	if (!buf)
 		return -ENOMEM;
+	/* At idle I/O priority (this thread only: who 0): other programs' I/O
+	 * goes first. Put back before the probe reads, which must not be idle
+	 * (the reader process is forked from this thread and inherits it). */
+	long was = syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, 0);
+	syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, 0, IOPRIO_IDLE);
+	struct pace pace = {.rate = PROBEFILE_RATE_MAX, .start = util_mono_now(), .since = util_mono_now()};
+	util_strlcpy(pace.disk, disk ? disk : "", sizeof pace.disk);
+	pace.disk_then = disk_written(pace.disk);
 	int rc = 0, last = -1;
 	uint64_t synced = 0;
 	for (uint64_t done = 0; done < size && rc == 0;) {
+		pace_wait(&pace, done);
 		size_t n = size - done < CHUNK ? (size_t)(size - done) : CHUNK;
 		for (size_t i = 0; i < CHUNK / 8; i++)
 			buf[i] = prng_next(&rng);
@@ -333,6 +408,8 @@ static int fill(int fd, uint64_t size, probefile_progress cb, void *ctx, char *w
 		rc = -errno;
 		snprintf(why, wlen, "fsync of the probe file failed: %s", strerror(errno));
 	}
+	if (was >= 0)
+		syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, 0, (int)was);
 	return rc;
 }
 
@@ -444,7 +521,10 @@ static int write_tmp(int dfd, const char *dir, const char *tmp, const char *base
 		snprintf(why, wlen, "cannot create %s/%s: %s", dir, tmp, strerror(-fd));
 		return fd;
 	}
-	int rc = fill(fd, size, cb, ctx, why, wlen);
+	char disk[64];
+	if (probefile_disk_of_path(dir, disk, sizeof disk) < 0)
+		disk[0] = '\0';
+	int rc = fill(fd, size, disk, cb, ctx, why, wlen);
 	/* Renamed before the close: the lock covers the temporary until its
 	 * name is gone, so no sweep can take a whole file for a stale one. */
 	if (rc == 0 && renameat(dfd, tmp, dfd, base) != 0) {
