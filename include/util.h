@@ -50,6 +50,12 @@ void util_safe_text(char *dst, size_t len, const char *src);
  * ("mq-deadline") is cut at w. */
 void util_fit_figure(char *s, int w);
 
+/* Cut text s to at most room bytes for display, the last one a mark that
+ * it was cut ("…" in a UTF-8 locale, utf8 set; else "~"), never inside a
+ * UTF-8 sequence. s needs room for the mark (3 bytes). Returns whether it
+ * was cut. */
+int util_cut_mark(char *s, int room, int utf8);
+
 /* Seconds on CLOCK_MONOTONIC (intervals) and CLOCK_REALTIME (timestamps). */
 double util_mono_now(void);
 double util_real_now(void);

@@ -269,6 +269,21 @@ void util_safe_text(char *dst, size_t len, const char *src)
 	dst[o] = '\0';
 }
 
+int util_cut_mark(char *s, int room, int utf8)
+{
+	if (room <= 0) {
+		s[0] = '\0';
+		return 1;
+	}
+	if ((int)strlen(s) <= room)
+		return 0;
+	int keep = room - 1;
+	while (keep > 0 && ((unsigned char)s[keep] & 0xc0) == 0x80)
+		keep--; /* not inside a UTF-8 sequence */
+	strcpy(s + keep, utf8 ? "\u2026" : "~");
+	return 1;
+}
+
 void util_fit_figure(char *s, int w)
 {
 	int n = (int)strlen(s);

@@ -167,28 +167,33 @@ static void fmt_p99(const struct disk_sample *d, char *b, size_t n)
 	fmt_probe_q(d, 0.99, d->probe_10s.p99_ns, b, n);
 }
 
+/* Priorities answer, in order, "which disk, which scheduler, how slow, how
+ * busy, who reads and writes": on a narrow terminal (80x24) the lowest
+ * numbers are kept first, each column on its own (a wide one that does not
+ * fit leaves room for a narrower one after it). SWITCH is empty unless a
+ * switch is on its way. */
 static const struct column table[] = {
 	{"DEVICE", 8, 0, 1, fmt_name},
-	{"KIND", 9, 3, 1, fmt_kind},
-	{"ROT", 3, 5, 1, fmt_rot},
-	{"SIZE", 6, 4, 0, fmt_size},
-	{"MODEL", 16, 7, 1, fmt_model},
+	{"KIND", 9, 12, 1, fmt_kind},
+	{"ROT", 3, 13, 1, fmt_rot},
+	{"SIZE", 6, 15, 0, fmt_size},
+	{"MODEL", 16, 20, 1, fmt_model},
 	{"SCHEDULER", 28, 1, 1, fmt_sched},
-	{"SWITCH", 7, 2, 0, fmt_switch},
-	{"NR_RQ", 5, 6, 0, fmt_nr},
-	{"RA_KB", 6, 6, 0, fmt_ra},
-	{"WBT_US", 7, 6, 0, fmt_wbt},
-	{"r/s", 8, 2, 0, fmt_rs},
-	{"w/s", 8, 2, 0, fmt_ws},
-	{"rMB/s", 7, 3, 0, fmt_rmb},
-	{"wMB/s", 7, 3, 0, fmt_wmb},
-	{"r_await_ms", 10, 2, 0, fmt_rawait},
-	{"p50", 7, 1, 0, fmt_p50},
-	{"p99", 7, 2, 0, fmt_p99},
-	{"w_await_ms", 10, 3, 0, fmt_wawait},
-	{"aqu-sz", 6, 4, 0, fmt_aqu},
-	{"%util", 5, 2, 0, fmt_util},
-	{"NOTE", 40, 4, 1, fmt_note},
+	{"SWITCH", 7, 7, 0, fmt_switch},
+	{"NR_RQ", 5, 17, 0, fmt_nr},
+	{"RA_KB", 6, 18, 0, fmt_ra},
+	{"WBT_US", 7, 19, 0, fmt_wbt},
+	{"r/s", 8, 6, 0, fmt_rs},
+	{"w/s", 8, 5, 0, fmt_ws},
+	{"rMB/s", 7, 10, 0, fmt_rmb},
+	{"wMB/s", 7, 9, 0, fmt_wmb},
+	{"r_await_ms", 10, 8, 0, fmt_rawait},
+	{"p50", 7, 2, 0, fmt_p50},
+	{"p99", 7, 3, 0, fmt_p99},
+	{"w_await_ms", 10, 11, 0, fmt_wawait},
+	{"aqu-sz", 6, 14, 0, fmt_aqu},
+	{"%util", 5, 4, 0, fmt_util},
+	{"NOTE", 40, 16, 1, fmt_note},
 };
 
 #define NCOLS (sizeof table / sizeof table[0])

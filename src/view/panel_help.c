@@ -50,17 +50,52 @@ static int help_lines(char lines[HELP_LINES][HELP_WIDTH])
 	return y;
 }
 
-/* Two columns where the screen is wide enough, scrolled by help_top. */
+/* Wrap lines to width: a long line goes on under its text (key rows under
+ * their help, after the key's column), cut only between words. Returns
+ * the number of lines in out. */
+static int wrap(char in[][HELP_WIDTH], int n, int width, char out[][HELP_WIDTH], int max)
+{
+	int k = 0;
+	for (int i = 0; i < n && k < max; i++) {
+		const char *p = in[i];
+		int indent = p[0] == ' ' && p[1] == ' ' ? 13 : 0; /* "  KEY        help" */
+		int first = 1;
+		do {
+			int avail = width - (first ? 0 : indent);
+			int len = (int)strlen(p);
+			if (len > avail && avail > 10) {
+				len = avail;
+				while (len > avail / 2 && p[len] != ' ')
+					len--;
+				if (p[len] != ' ')
+					len = avail;
+			}
+			util_fmt(out[k++], HELP_WIDTH, "%*s%.*s", first ? 0 : indent, "", len, p);
+			p += len;
+			while (*p == ' ')
+				p++;
+			first = 0;
+		} while (*p && k < max);
+	}
+	return k;
+}
+
+/* One column, two where the screen is 160 wide or more, each line wrapped
+ * to its column; scrolled by help_top. */
 void tui_draw_help(const struct tui *t)
 {
 	char (*lines)[HELP_WIDTH] = malloc(HELP_LINES * sizeof *lines); /* 32 KB: not on the stack */
-	if (!lines)
+	char (*wrapped)[HELP_WIDTH] = malloc(2 * HELP_LINES * sizeof *wrapped);
+	if (!lines || !wrapped) {
+		free(lines);
+		free(wrapped);
 		return;
-	int n = help_lines(lines);
+	}
+	int ncol = COLS >= 160 ? 2 : 1, colw = COLS / ncol, rows = LINES - 1;
+	int n = wrap(lines, help_lines(lines), colw - 1, wrapped, 2 * HELP_LINES);
 	attron((attr_t)t->th[TH_TITLE]);
 	tui_put(0, 0, "iosched-top keys (Up/Down/PgUp/PgDn scroll, any other key returns)");
 	attroff((attr_t)t->th[TH_TITLE]);
-	int ncol = COLS >= 160 ? 2 : 1, colw = COLS / ncol, rows = LINES - 1;
 	int per = (n + ncol - 1) / ncol;
 	int top = t->help_top < per - rows ? t->help_top : per - rows > 0 ? per - rows : 0;
 	for (int c = 0; c < ncol; c++)
@@ -68,7 +103,8 @@ void tui_draw_help(const struct tui *t)
 			int i = c * per + top + r;
 			if (i >= (c + 1) * per || i >= n)
 				break;
-			mvaddnstr(1 + r, c * colw, lines[i], colw - 1);
+			mvaddnstr(1 + r, c * colw, wrapped[i], colw - 1);
 		}
 	free(lines);
+	free(wrapped);
 }

@@ -3,6 +3,7 @@
  * lines; and presentation mode's big view (B). */
 #include <ctype.h>
 #include <curses.h>
+#include <langinfo.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +26,9 @@ void tui_put(int y, int x, const char *text)
 	 * may hold control characters: shown as ^X, never sent raw. */
 	char safe[1024];
 	util_safe_text(safe, sizeof safe, text);
-	mvaddnstr(y, x, safe, COLS - x);
+	/* Cut: never in the middle of a word without a mark that says so. */
+	util_cut_mark(safe, COLS - x, strcmp(nl_langinfo(CODESET), "UTF-8") == 0);
+	mvaddstr(y, x, safe);
 }
 
 void tui_rate_text(double hz, char *b, size_t n)

@@ -2,6 +2,7 @@
 #include "procpane.h"
 
 #include <curses.h>
+#include <langinfo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,15 +37,34 @@ static const struct {
 
 static int cols_w(int c);
 
-/* The block-latency columns need the BPF part; below 140 columns they
- * take the place of the syscall counts, so the command keeps 37 or more. */
+/* Which columns show at width. COMMAND is never dropped, only shortened:
+ * it keeps COMMAND_MIN columns (more on a wide terminal); the others come
+ * in the order that answers "who reads and writes, how much, who waits"
+ * (fit_order), each if it still fits; they are shown in table order. The
+ * block-latency columns need the BPF part. */
+#define COMMAND_MIN(width) ((width) >= 120 ? 37 : 16)
+
+static const enum pcol fit_order[] = {PC_PID,  PC_WRITE, PC_READ, PC_WAIT,   PC_RLAT,  PC_WLAT,
+				       PC_USER, PC_AVG,   PC_PRIO, PC_RCALLS, PC_WCALLS};
+
 static int hidden_at(const struct sample *s, enum pcol c, int width)
 {
-	if (c == PC_RLAT || c == PC_WLAT)
-		return !s->blk_on;
-	if (c == PC_RCALLS || c == PC_WCALLS)
-		return s->blk_on && width < 140;
-	return 0;
+	if (c == PC_COMMAND)
+		return 0;
+	if ((c == PC_RLAT || c == PC_WLAT) && !s->blk_on)
+		return 1;
+	int used = COMMAND_MIN(width);
+	for (size_t i = 0; i < sizeof fit_order / sizeof fit_order[0]; i++) {
+		enum pcol k = fit_order[i];
+		if ((k == PC_RLAT || k == PC_WLAT) && !s->blk_on)
+			continue;
+		if (used + cols[k].width + 1 > width)
+			continue; /* a narrower one after it may still fit */
+		used += cols[k].width + 1;
+		if (k == c)
+			return 0;
+	}
+	return 1;
 }
 
 static int hidden(const struct sample *s, enum pcol c)
@@ -321,7 +341,8 @@ static void title(const struct procpane_state *st, const struct sample *s, int y
 		 st->only_active ? ", with I/O only" : "", st->accumulated ? ", totals since start" : ", per second",
 		 st->filter[0] ? ", matching \"" : "", st->filter, st->filter[0] ? "\"" : "", unread);
 	attron(a);
-	mvaddnstr(y, 0, line, COLS);
+	util_cut_mark(line, COLS, strcmp(nl_langinfo(CODESET), "UTF-8") == 0);
+	mvaddstr(y, 0, line);
 	attroff(a);
 }
 
@@ -373,8 +394,13 @@ void procpane_draw(const struct procpane_state *st, const struct sample *s, int 
 			util_safe_text(v, sizeof v, raw); /* a process may name itself with ESC sequences */
 			if (c != PC_COMMAND && c != PC_USER)
 				util_fit_figure(v, w); /* never a figure without its unit */
-			util_fmt(b, sizeof b, cols[c].left ? "%-*.*s" : "%*.*s", w, w, v);
-			mvaddnstr(y + 2 + i, x, b, COLS - x);
+			else if (c == PC_COMMAND)
+				util_cut_mark(v, COLS - x, strcmp(nl_langinfo(CODESET), "UTF-8") == 0); /* shortened, said so */
+			if (c == PC_COMMAND) /* the last column: as cut, mark and all */
+				util_strlcpy(b, v, sizeof b);
+			else
+				util_fmt(b, sizeof b, cols[c].left ? "%-*.*s" : "%*.*s", w, w, v);
+			mvaddnstr(y + 2 + i, x, b, (int)strlen(b));
 			x += w + 1;
 		}
 		attroff(dim);

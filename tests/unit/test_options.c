@@ -457,6 +457,17 @@ static void test_columns_fit(void **state)
 	assert_true(used <= 40);
 	/* Too narrow for anything but the name. */
 	assert_int_equal(columns_fit(10, idx), 1);
+	/* 80 columns (a laptop's terminal): which disk, which scheduler, how
+	 * slow, how busy, who reads and writes, before the rest. */
+	k = columns_fit(80, idx);
+	const char *want[] = {"DEVICE", "SCHEDULER", "p50", "p99", "%util", "w/s", "r/s"};
+	for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
+		int found = 0;
+		for (size_t i = 0; i < k; i++)
+			found |= !strcmp(c[idx[i]].header, want[w]);
+		if (!found)
+			fail_msg("%s is not among the columns kept at 80", want[w]);
+	}
 }
 
 int main(void)
