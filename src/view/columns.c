@@ -171,10 +171,11 @@ static void fmt_p99(const struct disk_sample *d, char *b, size_t n)
  * busy, who reads and writes": on a narrow terminal (80x24) the lowest
  * numbers are kept first, each column on its own (a wide one that does not
  * fit leaves room for a narrower one after it). SWITCH is empty unless a
- * switch is on its way. */
+ * switch is on its way; KIND (loop, nvme...) comes next, so a 120-column
+ * screen names what each disk is. */
 static const struct column table[] = {
 	{"DEVICE", 8, 0, 1, fmt_name},
-	{"KIND", 9, 12, 1, fmt_kind},
+	{"KIND", 9, 8, 1, fmt_kind},
 	{"ROT", 3, 13, 1, fmt_rot},
 	{"SIZE", 6, 15, 0, fmt_size},
 	{"MODEL", 16, 20, 1, fmt_model},
@@ -185,12 +186,12 @@ static const struct column table[] = {
 	{"WBT_US", 7, 19, 0, fmt_wbt},
 	{"r/s", 8, 6, 0, fmt_rs},
 	{"w/s", 8, 5, 0, fmt_ws},
-	{"rMB/s", 7, 10, 0, fmt_rmb},
-	{"wMB/s", 7, 9, 0, fmt_wmb},
-	{"r_await_ms", 10, 8, 0, fmt_rawait},
+	{"rMB/s", 7, 11, 0, fmt_rmb},
+	{"wMB/s", 7, 10, 0, fmt_wmb},
+	{"r_await_ms", 10, 9, 0, fmt_rawait},
 	{"p50", 7, 2, 0, fmt_p50},
 	{"p99", 7, 3, 0, fmt_p99},
-	{"w_await_ms", 10, 11, 0, fmt_wawait},
+	{"w_await_ms", 10, 12, 0, fmt_wawait},
 	{"aqu-sz", 6, 14, 0, fmt_aqu},
 	{"%util", 5, 4, 0, fmt_util},
 	{"NOTE", 40, 16, 1, fmt_note},

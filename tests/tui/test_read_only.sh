@@ -17,7 +17,7 @@ was_nr=$(cat "/sys/block/$N/queue/nr_requests")
 was_da=$(cat /proc/sys/kernel/task_delayacct)
 RULES=$SCRATCH/60-test.rules
 tmux_start "$BIN --read-only -d 0.5 --disk $N --probe $N --udev-rules-file $RULES"
-wait_for "^$N +loop" 10 || fail "no row for $N"
+wait_for "^$N " 10 || fail "no row for $N"
 wait_for "read-only" 5 || fail "the status line does not say read-only"
 for k in ']' '[' s u t D A L S i; do
 	keys "$k"

@@ -42,7 +42,8 @@ wait_for "^DEVICE" || fail "help did not close"
 T resize-window -t main -x 40 -y 10
 sleep 1
 small=$(screen)
-[ "$(printf '%s\n' "$small" | awk '{ if (length($0) > m) m = length($0) } END { print m }')" -le 40 ] ||
+# columns, not bytes: a cut line ends with a 3-byte "…" (wc -L in a UTF-8 locale counts columns)
+[ "$(printf '%s\n' "$small" | LC_ALL=C.UTF-8 wc -L)" -le 40 ] ||
 	fail "lines wider than 40 after resize"
 printf '%s\n' "$small" | grep -q "^DEVICE" || fail "table header gone at 40x10: $small"
 [ -e "$SCRATCH/rc" ] && fail "exited on resize"

@@ -142,6 +142,27 @@ static void test_hidden(void **state)
 	assert_false(disk_is_virtual(&d));
 }
 
+static void test_cut_mark(void **state)
+{
+	(void)state;
+	char s[64];
+	strcpy(s, "short");
+	assert_false(util_cut_mark(s, 10, 1));
+	assert_string_equal(s, "short");
+	strcpy(s, "a longer line of text");
+	assert_true(util_cut_mark(s, 10, 1));
+	assert_string_equal(s, "a longer \u2026"); /* 9 bytes and the mark: 10 columns */
+	strcpy(s, "a longer line of text");
+	assert_true(util_cut_mark(s, 10, 0));
+	assert_string_equal(s, "a longer ~");
+	strcpy(s, "caf\xc3\xa9 au lait"); /* not cut inside the two bytes of an e-acute */
+	assert_true(util_cut_mark(s, 5, 0));
+	assert_string_equal(s, "caf~");
+	strcpy(s, "x");
+	assert_true(util_cut_mark(s, 0, 1));
+	assert_string_equal(s, "");
+}
+
 static void test_size_format(void **state)
 {
 	(void)state;
@@ -262,6 +283,7 @@ int main(void)
 		cmocka_unit_test(test_sched_no_brackets_and_empty), cmocka_unit_test(test_sched_malformed),
 		cmocka_unit_test(test_psi),             cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_hidden),
+		cmocka_unit_test(test_cut_mark),
 		cmocka_unit_test(test_size_format),     cmocka_unit_test(test_parse_u64),
 		cmocka_unit_test(test_parse_size),      cmocka_unit_test(test_format_latency),
 		cmocka_unit_test(test_warnings),        cmocka_unit_test(test_meminfo),
