@@ -155,6 +155,7 @@ trap 'exit 130' INT TERM HUP
 LABELS=() CMDS=() BINS=()
 if [ "$what" = unit ] || [ "$what" = all ]; then
 	for t in build/tests/test_* build/san/tests/test_*; do
+		case $t in *.d) continue ;; esac # the compiler's dependency lists beside them
 		LABELS+=("unit ${t#build/}") CMDS+=("$t") BINS+=("")
 	done
 fi
