@@ -14,6 +14,7 @@
 
 #include <limits.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 struct safefile_dir {
@@ -41,6 +42,15 @@ int safefile_create(const struct safefile_dir *d, mode_t mode, char *err, size_t
  * random suffix, O_EXCL (a name nobody could plant), mode mode. Its name
  * goes into tmp. Returns the descriptor or a negative errno. */
 int safefile_temp(const struct safefile_dir *d, mode_t mode, char *tmp, size_t len);
+
+/* A temporary as a stream (safefile_temp, then fdopen). NULL with a
+ * negative errno in *err (the temporary is gone then). */
+FILE *safefile_temp_stream(const struct safefile_dir *d, mode_t mode, char *tmp, size_t len, int *err);
+
+/* Finish a stream from safefile_temp_stream: flush, sync and close it,
+ * then rename it over d's file; on any failure it is removed instead.
+ * Returns 0 or a negative errno. */
+int safefile_finish(const struct safefile_dir *d, FILE *f, const char *tmp);
 
 /* Rename the temporary over d's file and make the rename durable; on
  * failure the temporary is removed. Returns 0 or a negative errno. */

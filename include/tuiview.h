@@ -54,7 +54,6 @@ struct tui {
 	const struct options *o;
 	struct sampler *smp;
 	struct control *ctl;
-	struct outputs *outs;           /* --record, --prometheus-textfile */
 	struct session *sess;           /* the tick's path: control -> sampler -> outputs */
 	/* --replay */
 	double speed;                   /* factor on the recorded intervals */

@@ -251,14 +251,8 @@ static int save(const char *path, const char *const *keys, const char *const *va
 		util_fmt(err, len, "cannot write %s: %s", path, why);
 		return rc;
 	}
-	int fd = safefile_temp(&d, 0600, tmp, sizeof tmp);
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	FILE *f = safefile_temp_stream(&d, 0600, tmp, sizeof tmp, &rc);
 	if (!f) {
-		rc = fd < 0 ? fd : -errno;
-		if (fd >= 0) {
-			close(fd);
-			safefile_discard(&d, tmp);
-		}
 		safefile_dir_close(&d);
 		util_fmt(err, len, "cannot write in %s: %s", d.path, strerror(-rc));
 		return rc;
@@ -276,12 +270,7 @@ static int save(const char *path, const char *const *keys, const char *const *va
 		fclose(old);
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, values[i] ? "%s %s\n" : "%s\n", keys[i], values[i] ? values[i] : "");
-	rc = fflush(f) == 0 && fsync(fileno(f)) == 0 ? 0 : -errno;
-	fclose(f);
-	if (rc < 0)
-		safefile_discard(&d, tmp);
-	else
-		rc = safefile_commit(&d, tmp);
+	rc = safefile_finish(&d, f, tmp);
 	safefile_dir_close(&d);
 	if (rc < 0) {
 		util_fmt(err, len, "cannot write %s: %s", path, strerror(-rc));

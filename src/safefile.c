@@ -127,6 +127,32 @@ int safefile_temp(const struct safefile_dir *d, mode_t mode, char *tmp, size_t l
 	return -EEXIST;
 }
 
+FILE *safefile_temp_stream(const struct safefile_dir *d, mode_t mode, char *tmp, size_t len, int *err)
+{
+	int fd = safefile_temp(d, mode, tmp, len);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		*err = fd < 0 ? fd : -errno;
+		if (fd >= 0) {
+			close(fd);
+			safefile_discard(d, tmp);
+		}
+	}
+	return f;
+}
+
+int safefile_finish(const struct safefile_dir *d, FILE *f, const char *tmp)
+{
+	int rc = fflush(f) == 0 && !ferror(f) && fsync(fileno(f)) == 0 ? 0 : errno ? -errno : -EIO;
+	if (fclose(f) != 0 && rc == 0)
+		rc = -errno;
+	if (rc < 0) {
+		safefile_discard(d, tmp);
+		return rc;
+	}
+	return safefile_commit(d, tmp);
+}
+
 int safefile_commit(const struct safefile_dir *d, const char *tmp)
 {
 	if (renameat(d->fd, tmp, d->fd, d->base) != 0) {

@@ -283,14 +283,8 @@ int udevrule_write(const char *file, const struct udevrule_ident *id, const char
 		return rc;
 	}
 	/* the mode it had (0640 stays 0640); 0644 for a new one, as udev's */
-	int fd = safefile_temp(&d, mode, tmp, sizeof tmp);
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	FILE *f = safefile_temp_stream(&d, mode, tmp, sizeof tmp, &rc);
 	if (!f) {
-		rc = fd < 0 ? fd : -errno;
-		if (fd >= 0) {
-			close(fd);
-			safefile_discard(&d, tmp);
-		}
 		util_fmt(err, len, "cannot write in %s: %s%s", d.path, strerror(-rc), -rc == EACCES ? " (needs root)" : "");
 		safefile_dir_close(&d);
 		free(text);
@@ -300,12 +294,7 @@ int udevrule_write(const char *file, const struct udevrule_ident *id, const char
 		fputs("# Written by iosched-top: I/O schedulers kept across reboots. Edit freely.\n", f);
 	fwrite(text, 1, n, f);
 	fprintf(f, MARK "%s\n%s\n", id->name, rule);
-	rc = fflush(f) == 0 && fsync(fd) == 0 ? 0 : -errno;
-	fclose(f);
-	if (rc < 0)
-		safefile_discard(&d, tmp);
-	else
-		rc = safefile_commit(&d, tmp);
+	rc = safefile_finish(&d, f, tmp);
 	safefile_dir_close(&d);
 	if (rc < 0)
 		util_fmt(err, len, "cannot write %s: %s", file, strerror(-rc));

@@ -236,27 +236,14 @@ int prom_write(const char *path, const struct sample *s, const struct prom_state
 		util_fmt(err, len, "--prometheus-textfile %s: %s", path, why);
 		return rc;
 	}
-	int fd = safefile_temp(&d, 0644, tmp, sizeof tmp);
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	FILE *f = safefile_temp_stream(&d, 0644, tmp, sizeof tmp, &rc);
 	if (!f) {
-		int e = fd < 0 ? -fd : errno;
-		if (fd >= 0) {
-			close(fd);
-			safefile_discard(&d, tmp);
-		}
 		safefile_dir_close(&d);
-		util_fmt(err, len, "--prometheus-textfile: cannot write a temporary beside %s: %s", path, strerror(e));
-		return -e;
+		util_fmt(err, len, "--prometheus-textfile: cannot write a temporary beside %s: %s", path, strerror(-rc));
+		return rc;
 	}
 	prom_format(f, s, st);
-	int bad = ferror(f);
-	errno = 0;
-	if (fclose(f) != 0 || bad) {
-		rc = errno ? -errno : -EIO;
-		safefile_discard(&d, tmp);
-	} else {
-		rc = safefile_commit(&d, tmp);
-	}
+	rc = safefile_finish(&d, f, tmp);
 	safefile_dir_close(&d);
 	if (rc < 0)
 		util_fmt(err, len, "--prometheus-textfile: cannot write %s: %s", path, strerror(-rc));

@@ -389,7 +389,6 @@ int tui_run(const struct options *o, struct session *sess, volatile sig_atomic_t
 	t->o = o;
 	t->smp = smp;
 	t->ctl = ctl;
-	t->outs = sess->outs;
 	t->sess = sess;
 	t->speed = o->replay_speed > 0 ? o->replay_speed : 1;
 	procpane_init(&t->pp);
