@@ -52,12 +52,13 @@ static int wanted(const struct sampler *s, const char *name)
 
 /* Shown: the disks --disk names (a hidden one too: the user asked for
  * it), else every disk but those hidden by default (disk.h) unless
- * --all-disks or x asks for them. */
+ * --all-disks or x asks for them, or --probe names them. */
 static int shown(const struct sampler *s, const struct disk_info *d)
 {
 	if (s->cfg.only)
 		return in_list(s->cfg.only, s->cfg.nonly, d->name);
-	return !d->hidden[0] || s->cfg.all_disks || s->show_hidden;
+	return !d->hidden[0] || s->cfg.all_disks || s->show_hidden ||
+	       (s->cfg.probe_only && in_list(s->cfg.probe_only, s->cfg.nprobe_only, d->name));
 }
 
 int sampler_wants_probe(const struct sampler *s, const struct disk_info *d)

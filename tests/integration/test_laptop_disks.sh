@@ -44,6 +44,10 @@ done
 tail -n 1 "$SCRATCH/n.json" | jq -e --arg n "${RO[0]}" '.disks[0].name == $n and .disks[0].probe.mode != "off"' >/dev/null ||
 	fail "a read-only loop named with --disk is not shown and probed: $(tail -n 1 "$SCRATCH/n.json" | jq -c '.disks[0] | {name, probe}')"
 
+"$BIN" --json -n 2 -d 0.5 --procs 0 --probe "${RO[1]}" > "$SCRATCH/p.json" || fail "--probe ${RO[1]} exited $?"
+tail -n 1 "$SCRATCH/p.json" | jq -e --arg n "${RO[1]}" 'any(.disks[]; .name == $n)' >/dev/null ||
+	fail "a read-only loop named with --probe is not shown"
+
 root=$(basename "$(dirname "$(readlink -f "/sys/dev/block/$(mountpoint -d /)")")")
 [ -e "/sys/block/$root" ] || root=$(basename "$(readlink -f "/sys/dev/block/$(mountpoint -d /)")")
 tmux_start "$BIN -d 0.5 --no-probe"
