@@ -135,6 +135,8 @@ void tui_poll_changes(struct tui *t);
 
 /* panel_main.c: the main screen. */
 void tui_put(int y, int x, const char *text);
+/* text at (y, x) in at most w columns: made safe (^X), cut with a mark. */
+void tui_put_within(int y, int x, const char *text, int w);
 void tui_rate_text(double hz, char *b, size_t n);
 void tui_main_layout(const struct tui *t, struct tui_layout *L);
 void tui_draw_main(const struct tui *t);

@@ -28,7 +28,9 @@ static void draw_detail_panel(const struct tui *t)
 	for (int r = 0; p && *p && r < h - 2; r++) {
 		const char *nl = strchr(p, '\n');
 		int n = nl ? (int)(nl - p) : (int)strlen(p);
-		mvaddnstr(y + 1 + r, x + 2, p, n < w - 4 ? n : w - 4);
+		char seg[1024];
+		util_fmt(seg, sizeof seg, "%.*s", n, p);
+		tui_put_within(y + 1 + r, x + 2, seg, w - 4);
 		p = nl ? nl + 1 : NULL;
 	}
 }

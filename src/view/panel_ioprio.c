@@ -34,11 +34,11 @@ static void draw_ioprio(const struct tui *t)
 			 c[3] == '7' ? "best effort, lowest" : "best effort");
 		if (first + i == t->ioprio.cur)
 			attron((attr_t)t->th[TH_SELECTED]);
-		mvaddnstr(y + 1 + i, x + 2, line, w - 4);
+		tui_put_within(y + 1 + i, x + 2, line, w - 4);
 		if (first + i == t->ioprio.cur)
 			attroff((attr_t)t->th[TH_SELECTED]);
 	}
-	mvaddnstr(y + h - 2, x + 2, "Enter set (u undoes), Esc cancel", w - 4);
+	tui_put_within(y + h - 2, x + 2, "Enter set (u undoes), Esc cancel", w - 4);
 }
 
 static void set_ioprio(struct tui *t)

@@ -17,7 +17,7 @@ static void draw_log(const struct tui *t)
 	tui_panel_box(y, x, h, w, " event log (newest last) ");
 	int rows = h - 2, first = (int)t->s.nrecent > rows ? (int)t->s.nrecent - rows : 0;
 	if (t->s.nrecent == 0)
-		mvaddnstr(y + 1, x + 2, "no events yet: changes, and probes that start or end, show here", w - 4);
+		tui_put_within(y + 1, x + 2, "no events yet: changes, and probes that start or end, show here", w - 4);
 	for (int i = first; i < (int)t->s.nrecent; i++) {
 		const struct event *e = &t->s.recent[i];
 		char clock[16], line[512];
@@ -34,7 +34,7 @@ static void draw_log(const struct tui *t)
 		util_fmt(line, sizeof line, "%s %-8s %7s %s", clock, e->disk, pid, what);
 		char safe[600];
 		util_safe_text(safe, sizeof safe, line);
-		mvaddnstr(y + 1 + i - first, x + 2, safe, w - 4);
+		tui_put_within(y + 1 + i - first, x + 2, safe, w - 4);
 	}
 }
 

@@ -31,6 +31,16 @@ void tui_put(int y, int x, const char *text)
 	mvaddstr(y, x, safe);
 }
 
+void tui_put_within(int y, int x, const char *text, int w)
+{
+	if (y < 0 || y >= LINES || x >= COLS || w <= 0)
+		return;
+	char safe[1024];
+	util_safe_text(safe, sizeof safe, text);
+	util_cut_mark(safe, w < COLS - x ? w : COLS - x, strcmp(nl_langinfo(CODESET), "UTF-8") == 0);
+	mvaddstr(y, x, safe);
+}
+
 void tui_rate_text(double hz, char *b, size_t n)
 {
 	if (hz <= 0)

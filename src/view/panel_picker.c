@@ -24,11 +24,11 @@ static void draw_picker(const struct tui *t)
 			 i == l->active ? "(active)" : "");
 		if (i == t->picker.cur)
 			attron((attr_t)t->th[TH_SELECTED]);
-		mvaddnstr(y + 1 + i, x + 2, line, w - 4);
+		tui_put_within(y + 1 + i, x + 2, line, w - 4);
 		if (i == t->picker.cur)
 			attroff((attr_t)t->th[TH_SELECTED]);
 	}
-	mvaddnstr(y + h - 2, x + 2, "n m k b, Enter pick; Esc", w - 4);
+	tui_put_within(y + h - 2, x + 2, "n m k b, Enter pick; Esc", w - 4);
 }
 
 void panel_picker_pick(struct tui *t, const char *name)

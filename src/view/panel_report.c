@@ -23,7 +23,9 @@ static void draw_report(const struct tui *t)
 	for (int r = 0; p && *p && r < h - 2; r++) {
 		const char *nl = strchr(p, '\n');
 		int n = nl ? (int)(nl - p) : (int)strlen(p);
-		mvaddnstr(y + 1 + r, x + 1, p, n < w - 2 ? n : w - 2);
+		char seg[1024];
+		util_fmt(seg, sizeof seg, "%.*s", n, p);
+		tui_put_within(y + 1 + r, x + 1, seg, w - 2);
 		p = nl ? nl + 1 : NULL;
 	}
 }

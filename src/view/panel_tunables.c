@@ -33,14 +33,14 @@ static void draw_tunables(const struct tui *t)
 		snprintf(line, sizeof line, "%-28s %-20s%s", label, tu->value, tu->writable ? "" : " (read-only)");
 		if (first + i == t->tunables.cur)
 			attron((attr_t)t->th[TH_SELECTED]);
-		mvaddnstr(y + 1 + i, x + 2, line, w - 4);
+		tui_put_within(y + 1 + i, x + 2, line, w - 4);
 		if (first + i == t->tunables.cur)
 			attroff((attr_t)t->th[TH_SELECTED]);
 	}
 	if (t->tunables.editing) {
 		snprintf(line, sizeof line, "new value: %s_", t->tunables.edit);
 		attron((attr_t)t->th[TH_TITLE]);
-		mvaddnstr(y + h - 4, x + 2, line, w - 4);
+		tui_put_within(y + h - 4, x + 2, line, w - 4);
 		attroff((attr_t)t->th[TH_TITLE]);
 	}
 	tui_put_wrapped(y + h - 3, x + 2, w - 4, t->tunables.err[0] ? t->tunables.err : "Enter edit, u undo, Esc close", 2);

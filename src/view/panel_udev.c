@@ -24,17 +24,17 @@ static void draw_udev(const struct tui *t)
 		snprintf(line, sizeof line, t->udev.nfound ? "Rules that already set a scheduler for %s:" :
 							"No rules file sets a scheduler for %s now.",
 			 t->udev.id.name);
-		mvaddnstr(r++, x + 2, line, w - 4);
+		tui_put_within(r++, x + 2, line, w - 4);
 	}
 	for (size_t i = 0; i < t->udev.nfound && r < end; i++) {
 		util_fmt(line, sizeof line, "  %s:%u: %s", t->udev.found[i].file, t->udev.found[i].line, t->udev.found[i].text);
-		mvaddnstr(r++, x + 2, line, w - 4);
+		tui_put_within(r++, x + 2, line, w - 4);
 	}
 	r++;
 	if (r < end)
 		r += tui_put_wrapped(r, x + 2, w - 4, t->udev.note, end - r);
 	attron((attr_t)t->th[TH_TITLE]);
-	mvaddnstr(y + h - 2, x + 2, "w: write it to the file (nothing is written without w)   Esc: close", w - 4);
+	tui_put_within(y + h - 2, x + 2, "w: write it to the file (nothing is written without w)   Esc: close", w - 4);
 	attroff((attr_t)t->th[TH_TITLE]);
 }
 

@@ -71,7 +71,7 @@ void tui_panel_box(int y, int x, int h, int w, const char *title)
 	mvaddch(y, x + w - 1, ACS_URCORNER);
 	mvaddch(y + h - 1, x, ACS_LLCORNER);
 	mvaddch(y + h - 1, x + w - 1, ACS_LRCORNER);
-	mvaddnstr(y, x + 2, title, w - 4);
+	tui_put_within(y, x + 2, title, w - 4);
 	attroff(A_BOLD);
 }
 
