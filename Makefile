@@ -70,7 +70,7 @@ test-builds: $(if $(HAVE_BPF),build/noiostart/iosched-top)
 build/noiostart/iosched-top: $(NOIOSTART_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-.PHONY: all clean test-builds fuzz fuzz-build check check-unit install uninstall run deps test-deps bench bench-deps sanitize
+.PHONY: all clean test-builds fuzz fuzz-build check check-unit install uninstall run deps test-deps bench bench-deps sanitize deb
 
 all: iosched-top
 
@@ -109,15 +109,31 @@ check: test-deps
 check-unit: $(UNIT_BINS) $(UNIT_SAN_BINS)
 	tests/run-all.sh unit
 
+# Where the exporter's systemd unit goes (Debian's package: /lib/systemd/system).
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/vendor-completions
+
 install: iosched-top
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/iosched-top/themes
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/iosched-top/themes \
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(SYSTEMDUNITDIR)
 	install -m 0755 iosched-top $(DESTDIR)$(PREFIX)/bin/iosched-top
 	install -m 0644 iosched-top.1 $(DESTDIR)$(PREFIX)/share/man/man1/iosched-top.1
 	for t in $(wildcard themes/*.theme); do install -m 0644 $$t $(DESTDIR)$(PREFIX)/share/iosched-top/themes/; done
+	install -m 0644 completions/iosched-top.bash $(DESTDIR)$(BASHCOMPDIR)/iosched-top
+	install -m 0644 completions/_iosched-top $(DESTDIR)$(ZSHCOMPDIR)/_iosched-top
+	install -m 0644 dist/iosched-top-exporter.service $(DESTDIR)$(SYSTEMDUNITDIR)/iosched-top-exporter.service
+	install -m 0644 dist/grafana-dashboard.json $(DESTDIR)$(PREFIX)/share/iosched-top/grafana-dashboard.json
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/iosched-top $(DESTDIR)$(PREFIX)/share/man/man1/iosched-top.1
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/iosched-top $(DESTDIR)$(ZSHCOMPDIR)/_iosched-top
+	rm -f $(DESTDIR)$(SYSTEMDUNITDIR)/iosched-top-exporter.service
 	rm -rf $(DESTDIR)$(PREFIX)/share/iosched-top
+
+# The Debian package (debian/), built from this tree: ../iosched-top_*.deb.
+deb:
+	dpkg-buildpackage -us -uc -b
 
 # Build (installing missing packages when root) and start the monitor.
 run: deps
