@@ -148,7 +148,8 @@ BUILD_DEBS := pkg-config:pkg-config ncursesw:libncurses-dev libudev:libudev-dev 
 TEST_DEBS  := valgrind:valgrind cmocka:libcmocka-dev fio:fio iostat:sysstat tmux:tmux jq:jq losetup:mount \
               mkfs.ext4:e2fsprogs setpriv:util-linux sha256sum:coreutils groff:groff-base \
               fusermount:fuse3 pyfusepy:python3-fusepy promtool:prometheus fuser:psmisc ps:procps \
-              python3:python3 useradd:passwd clang:clang
+              python3:python3 useradd:passwd clang:clang dpkg-buildpackage:dpkg-dev dh:debhelper \
+              lintian:lintian zsh:zsh
 BENCH_DEBS := fio:fio ioping:ioping jq:jq iotop-c:iotop-c python3:python3
 deps:
 	@tests/deps.sh build $(BUILD_DEBS)

@@ -15,6 +15,7 @@
 #   TEST_SEED=N      repeat the order of an earlier run (its seed is printed)
 #   TEST_ONLY=ERE    run only the tests whose label matches
 #   TEST_TIMEOUT=S   seconds a test may take (default 600), then SIGTERM
+#   TEST_PACKAGE_GLOB=...  the tests run once (default tests/package; empty: none)
 #   TEST_GLOB=...    the system tests to run (default: tests/integration and
 #                    tests/tui; the suite's own test points it elsewhere)
 #   FUZZ_CHECK_SECS=S  seconds each libFuzzer harness runs (default 5)
@@ -170,6 +171,12 @@ if [ "$what" = fuzz ] || [ "$what" = all ]; then
 	done
 fi
 if [ "$what" = system ] || [ "$what" = all ]; then
+	# tests/package: once, against the plain binary (they build a package
+	# from the tree; the binary only serves a scrape)
+	for t in ${TEST_PACKAGE_GLOB-tests/package/test_*.sh}; do
+		[ -e "$t" ] || continue
+		LABELS+=("${t#tests/}") CMDS+=("$t") BINS+=("iosched-top")
+	done
 	for bin in ${TEST_BINS:-iosched-top build/san/iosched-top}; do
 		for t in ${TEST_GLOB:-tests/integration/test_*.sh tests/tui/test_*.sh}; do
 			LABELS+=("$bin ${t#tests/}") CMDS+=("$t") BINS+=("$bin")
