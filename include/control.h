@@ -15,6 +15,7 @@
 #include "worker.h"
 
 struct control {
+	const struct tune_sysfs *sysfs; /* NULL: the real /sys (tests give a fake) */
 	struct worker *w;
 	struct undo_log undo;
 	struct eventlog out;         /* finished changes, not yet taken (control_take_events) */
@@ -28,7 +29,9 @@ struct control {
 	double last_mono;
 };
 
-int control_init(struct control *c);
+/* Start the worker thread. sysfs: NULL for the real /sys; every request
+ * made through this control is carried out there. */
+int control_init(struct control *c, const struct tune_sysfs *sysfs);
 
 /* The events of changes that finished (and of delay accounting turned on
  * or off) since the last call, oldest first, into out (up to max).

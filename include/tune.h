@@ -16,6 +16,17 @@ enum tune_kind { TUNE_SCHEDULER, TUNE_QUEUE, TUNE_IOSCHED, TUNE_IOPRIO };
 #define TUNE_KEY_MAX 48
 #define TUNE_VALUE_MAX 48
 
+/* Where the queue settings live and how one is written. A request with
+ * none uses the real ones: /sys, each write made from a child process
+ * (tune.c says why). The unit tests give a directory of plain files and a
+ * writer that acts as the kernel does, so the order of restores and undos
+ * is tested without a device. */
+struct tune_sysfs {
+	const char *root;  /* instead of "/sys" */
+	int (*write)(const struct tune_sysfs *s, const char *path, const char *value); /* 0 or -errno */
+	void *ctx;
+};
+
 struct tune_req {
 	char disk[32];
 	enum tune_kind kind;
@@ -23,7 +34,20 @@ struct tune_req {
 	char value[TUNE_VALUE_MAX];  /* TUNE_IOPRIO: "none", "idle", "be/N", "rt/N" */
 	int undo;                    /* undoes an earlier change: not logged again */
 	int pid;                     /* TUNE_IOPRIO: the process (all its threads) */
+	const struct tune_sysfs *sysfs; /* NULL: the real /sys */
 };
+
+/* A queue attribute the kernel set by itself during a scheduler switch
+ * (it gives nr_requests the new scheduler's default; bfq turns write
+ * throttling off): its value before and after, so that undoing the
+ * switch puts the user's own value back too. */
+struct tune_reset {
+	char key[TUNE_KEY_MAX];
+	char before[TUNE_VALUE_MAX];
+	char after[TUNE_VALUE_MAX];
+};
+
+#define TUNE_RESETS_MAX 5 /* every queue attribute tune knows */
 
 struct tunable {
 	enum tune_kind kind;
@@ -39,12 +63,15 @@ void tune_req_ioprio(struct tune_req *r, int pid, const char *comm, const char *
  * Returns 0 or -EINVAL. */
 int tune_parse_ioprio(const char *s, int *out);
 
-/* Fill a request. */
+/* Fill a request (on the real /sys). */
 void tune_req_init(struct tune_req *r, const char *disk, enum tune_kind kind, const char *key,
 		   const char *value);
 
 /* The sysfs file of a request: /sys/block/D/queue/{scheduler,KEY,iosched/KEY}. */
 int tune_path(const char *disk, enum tune_kind kind, const char *key, char *buf, size_t len);
+
+/* The file of a request, under its own sysfs. */
+int tune_req_path(const struct tune_req *r, char *buf, size_t len);
 
 /* The name shown and logged: "scheduler", "read_ahead_kb", "iosched/slice_idle". */
 void tune_label(enum tune_kind kind, const char *key, char *buf, size_t len);
@@ -60,8 +87,10 @@ int tune_validate(const struct tune_req *r, char *err, size_t len);
 
 /* Write the value. Fills ev whatever happens. Writing the scheduler
  * freezes and drains the queue: under load this can take seconds, so the
- * UI runs it on the worker thread. Returns 0 or a negative errno. */
-int tune_apply(const struct tune_req *r, struct event *ev);
+ * UI runs it on the worker thread. A scheduler switch also fills resets
+ * (up to TUNE_RESETS_MAX) with the queue attributes it changed and sets
+ * *nresets; anything else sets it to 0. Returns 0 or a negative errno. */
+int tune_apply(const struct tune_req *r, struct event *ev, struct tune_reset *resets, size_t *nresets);
 
 /* The queue attributes and the active scheduler's files with their values,
  * for the tunables panel. Returns how many were written to out. */

@@ -16,6 +16,7 @@ struct undo_entry {
 	struct tune_req back;        /* the request that puts the old value back */
 	char applied[TUNE_VALUE_MAX];/* the value the change set */
 	double ts;
+	int with_next;               /* a reset made by the switch logged after it: undone with it */
 };
 
 struct undo_log {
@@ -31,6 +32,10 @@ int undo_push(struct undo_log *l, const struct tune_req *r, const struct event *
 
 /* Put an entry back (an undo that failed, to be tried again). */
 void undo_repush(struct undo_log *l, const struct undo_entry *e);
+
+/* Record a queue attribute that switch request sw reset (logged just
+ * before the switch itself, so that it is undone right after it). */
+void undo_push_reset(struct undo_log *l, const struct tune_req *sw, const struct tune_reset *rs, double ts);
 
 /* Take the newest entry. Returns 0, or -1 when the log is empty. */
 int undo_pop(struct undo_log *l, struct undo_entry *out);

@@ -21,6 +21,8 @@ struct worker_job {
 struct worker_result {
 	struct tune_req req;
 	struct event ev;
+	struct tune_reset resets[TUNE_RESETS_MAX]; /* what a switch reset (tune_apply) */
+	size_t nresets;
 };
 
 struct worker;

@@ -255,7 +255,7 @@ static int run(const struct options *o)
 	int done = 0;
 	rc = o->replay ? use_replay(o, &smp) : prepare_live(o, &smp, &done);
 	struct control ctl;
-	if (!rc && !done && control_init(&ctl) < 0) {
+	if (!rc && !done && control_init(&ctl, NULL) < 0) {
 		fprintf(stderr, "iosched-top: cannot start the worker thread\n");
 		rc = 1;
 	} else if (!rc && !done) {

@@ -14,9 +14,10 @@
 
 #define DELAYACCT "/proc/sys/kernel/task_delayacct"
 
-int control_init(struct control *c)
+int control_init(struct control *c, const struct tune_sysfs *sysfs)
 {
 	memset(c, 0, sizeof *c);
+	c->sysfs = sysfs;
 	c->delayacct_orig = -1;
 	return worker_start(&c->w);
 }
@@ -55,15 +56,17 @@ static void describe(const struct tune_req *r, char *buf, size_t len)
 	util_fmt(buf, len, "%s %s -> %s", r->disk, label, r->value);
 }
 
-int control_request(struct control *c, const struct tune_req *r, char *msg, size_t len)
+int control_request(struct control *c, const struct tune_req *req, char *msg, size_t len)
 {
-	if (tune_validate(r, msg, len) < 0)
+	struct tune_req r = *req;
+	r.sysfs = c->sysfs;
+	if (tune_validate(&r, msg, len) < 0)
 		return -1;
 	char what[160];
-	describe(r, what, sizeof what);
+	describe(&r, what, sizeof what);
 	struct worker_job jobs[WORKER_QUEUE];
 	size_t ahead = worker_jobs(c->w, jobs, WORKER_QUEUE);
-	if (worker_submit(c->w, r) < 0) {
+	if (worker_submit(c->w, &r) < 0) {
 		util_fmt(msg, len, "%s refused: %d changes already waiting; wait for them", what, WORKER_QUEUE);
 		return -1;
 	}
@@ -71,6 +74,24 @@ int control_request(struct control *c, const struct tune_req *r, char *msg, size
 		util_fmt(msg, len, "%s: queued behind %zu change(s) still in the kernel", what, ahead);
 	else
 		util_fmt(msg, len, "%s ...", what);
+	return 0;
+}
+
+/* Submit the undo of a popped entry and of the resets logged with it
+ * (what its switch did to the queue's attributes), the switch first. */
+static int submit_undo(struct control *c, const struct undo_entry *e, size_t *resets)
+{
+	if (worker_submit(c->w, &e->back) < 0)
+		return -1;
+	*resets = 0;
+	struct undo_entry r;
+	while (c->undo.n && c->undo.e[c->undo.n - 1].with_next && undo_pop(&c->undo, &r) == 0) {
+		if (worker_submit(c->w, &r.back) < 0) {
+			undo_repush(&c->undo, &r);
+			break;
+		}
+		(*resets)++;
+	}
 	return 0;
 }
 
@@ -83,13 +104,17 @@ int control_undo(struct control *c, char *msg, size_t len)
 		return -1;
 	}
 	char what[160];
+	size_t resets = 0;
 	describe(&e.back, what, sizeof what);
-	if (worker_submit(c->w, &e.back) < 0) {
+	if (submit_undo(c, &e, &resets) < 0) {
 		undo_repush(&c->undo, &e);
 		util_fmt(msg, len, "undo refused: %d changes already waiting", WORKER_QUEUE);
 		return -1;
 	}
-	util_fmt(msg, len, "undo: %s", what);
+	if (resets)
+		util_fmt(msg, len, "undo: %s (and %zu queue setting(s) the switch had reset)", what, resets);
+	else
+		util_fmt(msg, len, "undo: %s", what);
 	return 0;
 }
 
@@ -103,7 +128,7 @@ static int same_setting(const struct tune_req *a, const struct tune_req *b)
 static int in_force(const struct tune_req *r)
 {
 	char path[PATH_MAX];
-	return tune_path(r->disk, r->kind, r->key, path, sizeof path) == 0 && access(path, F_OK) == 0;
+	return tune_req_path(r, path, sizeof path) == 0 && access(path, F_OK) == 0;
 }
 
 /* The restore itself, once every change made is in the log. */
@@ -161,6 +186,9 @@ static void record(struct control *c, const struct worker_result *res)
 {
 	eventlog_add(&c->out, &res->ev);
 	if (res->ev.ok && !res->req.undo) {
+		/* Before the switch: undone right after it (submit_undo). */
+		for (size_t i = 0; i < res->nresets; i++)
+			undo_push_reset(&c->undo, &res->req, &res->resets[i], res->ev.ts);
 		undo_push(&c->undo, &res->req, &res->ev);
 	} else if (!res->ev.ok && res->req.undo) {
 		/* The undo failed: keep it, so u can try again. */
@@ -303,6 +331,15 @@ int control_delayacct(struct control *c, int on, char *msg, size_t len)
 	return 0;
 }
 
+/* Entries in the log that are (resets 1) or are not (0) a switch's resets. */
+static size_t count_entries(const struct undo_log *l, int resets)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < l->n; i++)
+		n += !l->e[i].with_next == !resets;
+	return n;
+}
+
 int control_finish(struct control *c, int restore, double wait_s, FILE *f)
 {
 	/* Queued restores must land (never leave a half-changed system); a
@@ -324,10 +361,14 @@ int control_finish(struct control *c, int restore, double wait_s, FILE *f)
 				c->delayacct_orig, c->delayacct_orig);
 	}
 	if (restore && c->undo.n) {
-		size_t n = c->undo.n;
+		size_t user = count_entries(&c->undo, 0), resets = count_entries(&c->undo, 1);
 		int failed = undo_all(c, util_mono_now() + wait_s);
-		fprintf(f, "iosched-top: restored %zu change(s)%s\n", n - (size_t)failed - c->undo.n,
-			failed || c->undo.n ? "" : ", all settings are as they were");
+		user -= count_entries(&c->undo, 0);
+		resets -= count_entries(&c->undo, 1);
+		fprintf(f, "iosched-top: restored %zu change(s)", user > (size_t)failed ? user - (size_t)failed : 0);
+		if (resets)
+			fprintf(f, " and %zu queue setting(s) a switch had reset", resets);
+		fprintf(f, "%s\n", failed || c->undo.n ? "" : ", all settings are as they were");
 		if (failed || c->undo.n) {
 			rc = 1;
 			fprintf(f, "iosched-top: %s could not be put back: %s\n",
@@ -345,7 +386,8 @@ int control_finish(struct control *c, int restore, double wait_s, FILE *f)
 				fprintf(f, "  pid %d (%s) I/O priority: %s -> %s\n", e->back.pid, e->back.disk, e->back.value,
 					e->applied);
 			else
-				fprintf(f, "  %s %s: %s -> %s\n", e->back.disk, label, e->back.value, e->applied);
+				fprintf(f, "  %s %s: %s -> %s%s\n", e->back.disk, label, e->back.value, e->applied,
+					e->with_next ? " (by the kernel, with the switch below)" : "");
 		}
 		undo_script(&c->undo, script, sizeof script);
 		fprintf(f, "to revert: sudo sh -c '%s'\n", script);

@@ -30,6 +30,7 @@ static const struct {
 };
 
 #define NQUEUE (sizeof queue_attrs / sizeof queue_attrs[0])
+_Static_assert(NQUEUE <= TUNE_RESETS_MAX, "a switch may reset every queue attribute");
 
 #define IOPRIO_WHO_PROCESS 1
 
@@ -102,7 +103,13 @@ void tune_req_init(struct tune_req *r, const char *disk, enum tune_kind kind, co
 	util_strlcpy(r->value, value, sizeof r->value);
 }
 
-int tune_path(const char *disk, enum tune_kind kind, const char *key, char *buf, size_t len)
+static const char *root_of(const struct tune_sysfs *s)
+{
+	return s && s->root ? s->root : "/sys";
+}
+
+static int path_in(const struct tune_sysfs *s, const char *disk, enum tune_kind kind, const char *key, char *buf,
+		   size_t len)
 {
 	if (strchr(disk, '/') || !*disk || disk[0] == '.')
 		return -EINVAL;
@@ -110,15 +117,25 @@ int tune_path(const char *disk, enum tune_kind kind, const char *key, char *buf,
 		return -EINVAL;
 	switch (kind) {
 	case TUNE_SCHEDULER:
-		return util_pathf(buf, len, "/sys/block/%s/queue/scheduler", disk);
+		return util_pathf(buf, len, "%s/block/%s/queue/scheduler", root_of(s), disk);
 	case TUNE_QUEUE:
-		return util_pathf(buf, len, "/sys/block/%s/queue/%s", disk, key);
+		return util_pathf(buf, len, "%s/block/%s/queue/%s", root_of(s), disk, key);
 	case TUNE_IOSCHED:
-		return util_pathf(buf, len, "/sys/block/%s/queue/iosched/%s", disk, key);
+		return util_pathf(buf, len, "%s/block/%s/queue/iosched/%s", root_of(s), disk, key);
 	case TUNE_IOPRIO:
 		return -EINVAL; /* a process's, set by a system call */
 	}
 	return -EINVAL;
+}
+
+int tune_path(const char *disk, enum tune_kind kind, const char *key, char *buf, size_t len)
+{
+	return path_in(NULL, disk, kind, key, buf, len);
+}
+
+int tune_req_path(const struct tune_req *r, char *buf, size_t len)
+{
+	return path_in(r->sysfs, r->disk, r->kind, r->key, buf, len);
 }
 
 void tune_label(enum tune_kind kind, const char *key, char *buf, size_t len)
@@ -135,10 +152,11 @@ static int read_ioprio(int pid, char *out, size_t len)
 	return 0;
 }
 
-int tune_read(const char *disk, enum tune_kind kind, const char *key, char *out, size_t len)
+static int read_in(const struct tune_sysfs *sys, const char *disk, enum tune_kind kind, const char *key, char *out,
+		   size_t len)
 {
 	char path[PATH_MAX], buf[512];
-	int rc = tune_path(disk, kind, key, path, sizeof path);
+	int rc = path_in(sys, disk, kind, key, path, sizeof path);
 	if (rc < 0)
 		return rc;
 	long n = util_read_text(path, buf, sizeof buf);
@@ -153,6 +171,11 @@ int tune_read(const char *disk, enum tune_kind kind, const char *key, char *out,
 		return -EINVAL;
 	util_strlcpy(out, sched_active(&s), len);
 	return 0;
+}
+
+int tune_read(const char *disk, enum tune_kind kind, const char *key, char *out, size_t len)
+{
+	return read_in(NULL, disk, kind, key, out, len);
 }
 
 /* A whole decimal number, '-' allowed. */
@@ -173,7 +196,7 @@ static int validate_scheduler(const struct tune_req *r, char *err, size_t len)
 {
 	char path[PATH_MAX], buf[256];
 	struct sched_list s;
-	if (tune_path(r->disk, TUNE_SCHEDULER, "", path, sizeof path) < 0 ||
+	if (path_in(r->sysfs, r->disk, TUNE_SCHEDULER, "", path, sizeof path) < 0 ||
 	    util_read_text(path, buf, sizeof buf) < 0 || sched_parse(buf, &s) < 0) {
 		util_fmt(err, len, "%s: cannot read its schedulers (device gone?)", r->disk);
 		return -ENOENT;
@@ -201,7 +224,7 @@ int tune_validate(const struct tune_req *r, char *err, size_t len)
 		return validate_scheduler(r, err, len);
 	char path[PATH_MAX], label[80];
 	tune_label(r->kind, r->key, label, sizeof label);
-	if (tune_path(r->disk, r->kind, r->key, path, sizeof path) < 0 || access(path, F_OK) != 0) {
+	if (tune_req_path(r, path, sizeof path) < 0 || access(path, F_OK) != 0) {
 		util_fmt(err, len, "%s has no %s%s", r->disk, label,
 			 r->kind == TUNE_IOSCHED ? " under its current scheduler" : "");
 		return -ENOENT;
@@ -301,9 +324,37 @@ static int write_in_child(const char *path, const char *value)
 	return n != (ssize_t)sizeof e ? -EIO : -e;
 }
 
-int tune_apply(const struct tune_req *r, struct event *ev)
+/* The queue attributes' values now ("" for one this queue lacks). */
+static void read_queue(const struct tune_req *r, char vals[][TUNE_VALUE_MAX])
+{
+	for (size_t i = 0; i < NQUEUE; i++)
+		if (read_in(r->sysfs, r->disk, TUNE_QUEUE, queue_attrs[i].key, vals[i], TUNE_VALUE_MAX) < 0)
+			vals[i][0] = '\0';
+}
+
+/* What a switch changed besides the scheduler: the kernel gives
+ * nr_requests the new scheduler's default (blk_mq_init_sched), so a
+ * user's own value is lost unless it is noted here. */
+static size_t diff_queue(char before[][TUNE_VALUE_MAX], char after[][TUNE_VALUE_MAX], struct tune_reset *out,
+			 size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < NQUEUE && n < max; i++) {
+		if (!before[i][0] || !after[i][0] || !strcmp(before[i], after[i]))
+			continue;
+		util_strlcpy(out[n].key, queue_attrs[i].key, sizeof out[n].key);
+		util_strlcpy(out[n].before, before[i], sizeof out[n].before);
+		util_strlcpy(out[n].after, after[i], sizeof out[n].after);
+		n++;
+	}
+	return n;
+}
+
+int tune_apply(const struct tune_req *r, struct event *ev, struct tune_reset *resets, size_t *nresets)
 {
 	char path[PATH_MAX], label[80];
+	char before[NQUEUE][TUNE_VALUE_MAX], after[NQUEUE][TUNE_VALUE_MAX];
+	*nresets = 0;
 	memset(ev, 0, sizeof *ev);
 	ev->ts = util_real_now();
 	ev->mono = util_mono_now();
@@ -317,11 +368,18 @@ int tune_apply(const struct tune_req *r, struct event *ev)
 	util_strlcpy(ev->to, r->value, sizeof ev->to);
 	ev->ts = util_real_now();
 	ev->mono = util_mono_now();
-	tune_read(r->disk, r->kind, r->key, ev->from, sizeof ev->from);
+	read_in(r->sysfs, r->disk, r->kind, r->key, ev->from, sizeof ev->from);
 
-	int rc = tune_path(r->disk, r->kind, r->key, path, sizeof path);
+	if (r->kind == TUNE_SCHEDULER)
+		read_queue(r, before);
+	int rc = tune_req_path(r, path, sizeof path);
 	if (rc == 0)
-		rc = write_in_child(path, r->value);
+		rc = r->sysfs && r->sysfs->write ? r->sysfs->write(r->sysfs, path, r->value)
+						 : write_in_child(path, r->value);
+	if (rc == 0 && r->kind == TUNE_SCHEDULER) {
+		read_queue(r, after);
+		*nresets = diff_queue(before, after, resets, TUNE_RESETS_MAX);
+	}
 	double t1 = util_mono_now();
 	ev->ms = (t1 - ev->mono) * 1e3;
 	/* The chart marks the switch where it completed: that is when the

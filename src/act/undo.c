@@ -26,11 +26,25 @@ int undo_push(struct undo_log *l, const struct tune_req *r, const struct event *
 	memset(&e, 0, sizeof e);
 	tune_req_init(&e.back, r->disk, r->kind, r->key, ev->from);
 	e.back.pid = r->pid;
+	e.back.sysfs = r->sysfs;
 	e.back.undo = 1;
 	util_strlcpy(e.applied, r->value, sizeof e.applied);
 	e.ts = ev->ts;
 	append(l, &e);
 	return 0;
+}
+
+void undo_push_reset(struct undo_log *l, const struct tune_req *sw, const struct tune_reset *rs, double ts)
+{
+	struct undo_entry e;
+	memset(&e, 0, sizeof e);
+	tune_req_init(&e.back, sw->disk, TUNE_QUEUE, rs->key, rs->before);
+	e.back.sysfs = sw->sysfs;
+	e.back.undo = 1;
+	util_strlcpy(e.applied, rs->after, sizeof e.applied);
+	e.ts = ts;
+	e.with_next = 1;
+	append(l, &e);
 }
 
 void undo_repush(struct undo_log *l, const struct undo_entry *e)
@@ -58,7 +72,7 @@ void undo_script(const struct undo_log *l, char *buf, size_t len)
 			/* ionice -p sets one thread, like the kernel call: enough to name it. */
 			w = snprintf(buf + used, len - used, "%sionice -c %d -n %d -p %d", used ? "; " : "",
 				     prio >> 13 ? prio >> 13 : 0, prio & 7, b->pid);
-		else if (tune_path(b->disk, b->kind, b->key, path, sizeof path) == 0)
+		else if (tune_req_path(b, path, sizeof path) == 0)
 			w = snprintf(buf + used, len - used, "%secho %s > %s", used ? "; " : "", b->value, path);
 		else
 			continue;

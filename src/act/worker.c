@@ -39,7 +39,8 @@ static void *worker_main(void *arg)
 		struct tune_req r = w->q[0].req;
 		pthread_mutex_unlock(&w->mu);
 		struct worker_result res = {.req = r};
-		tune_apply(&r, &res.ev); /* may block for seconds: no lock held */
+		/* May block for seconds: no lock held. */
+		tune_apply(&r, &res.ev, res.resets, &res.nresets);
 		pthread_mutex_lock(&w->mu);
 		w->done[w->ndone++] = res;
 		memmove(&w->q[0], &w->q[1], (w->nq - 1) * sizeof w->q[0]);

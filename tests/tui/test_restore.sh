@@ -13,6 +13,11 @@ N=$(basename "$L")
 attach_loop 16; L2=$LOOP
 N2=$(basename "$L2")
 ra0=$(cat "/sys/block/$N/queue/read_ahead_kb")
+# The user's own nr_requests: a switch makes the kernel reset it to the
+# new scheduler's default; the restore must give this one back.
+nr0=$(cat "/sys/block/$N/queue/nr_requests")
+CLEANUPS+=("echo $nr0 > /sys/block/$N/queue/nr_requests")
+echo 64 > "/sys/block/$N/queue/nr_requests"
 
 tmux_start "$BIN -d 0.5 --disk $N,$N2 --no-probe --restore --set $N2=mq-deadline 2> $SCRATCH/stderr"
 wait_for "^$N +loop" || fail "no row for $N"
@@ -32,7 +37,10 @@ rc=$(wait_exit)
 [ "$(sched_of "$N")" = none ] || fail "$N scheduler not restored: $(sched_of "$N")"
 [ "$(sched_of "$N2")" = none ] || fail "$N2 (--set) not restored: $(sched_of "$N2")"
 [ "$(cat "/sys/block/$N/queue/read_ahead_kb")" = "$ra0" ] || fail "read_ahead_kb not restored"
-grep -q "restored 3 change(s), all settings are as they were" "$SCRATCH/stderr" || fail "report: $(cat "$SCRATCH/stderr")"
+[ "$(cat "/sys/block/$N/queue/nr_requests")" = 64 ] ||
+	fail "nr_requests, reset by the switch, not restored: $(cat "/sys/block/$N/queue/nr_requests")"
+grep -Eq "restored 3 change\(s\) and [1-9][0-9]* queue setting\(s\) a switch had reset, all settings are as they were" \
+	"$SCRATCH/stderr" || fail "report: $(cat "$SCRATCH/stderr")"
 
 # Batch mode: a --set lasts the run and not a moment longer.
 "$BIN" -b -n 2 -d 0.2 --disk "$N" --no-probe --set "$N=kyber" --restore > "$SCRATCH/b.txt" 2> "$SCRATCH/b.err" ||

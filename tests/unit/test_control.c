@@ -1,0 +1,435 @@
+/* Unit tests: control and its worker against a fake sysfs — a directory
+ * of plain files and a writer that acts as the kernel does when a
+ * scheduler is switched: it brackets the active one, swaps the files
+ * under queue/iosched/ for the new scheduler's, and gives nr_requests the
+ * new scheduler's default (blk_mq_init_sched). Checked: the order of
+ * undos and of a restore, what a switch reset is put back, a restore
+ * asked for while a change is in the kernel, all-or-nothing --set, the
+ * worker's queue and the exit report. No root, no device. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "control.h"
+#include "util.h"
+
+#define LOG_MAX 64
+
+struct fake {
+	char root[PATH_MAX];        /* stands for /sys */
+	struct tune_sysfs sysfs;
+	char log[LOG_MAX][96];      /* "queue/KEY=VALUE" per write, in order */
+	int nlog;
+	char fail[48];              /* a write to a path ending so fails with EINVAL */
+	int gate[2];                /* while gated, a write waits for a byte here */
+	int gated;
+	struct control ctl;
+};
+
+/* No cmocka assertions here and below fake_write: they run on the
+ * worker thread, and a failed one would jump into the main thread's
+ * context. Errors are returned, as the kernel would. */
+static int fake_file(struct fake *f, const char *rel, const char *value)
+{
+	char path[PATH_MAX];
+	util_fmt(path, sizeof path, "%s/block/fake0/queue/%s", f->root, rel);
+	FILE *o = fopen(path, "w");
+	if (!o)
+		return -errno;
+	fprintf(o, "%s\n", value);
+	return fclose(o) == 0 ? 0 : -EIO;
+}
+
+static const char *fake_read(struct fake *f, const char *rel, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+	util_fmt(path, sizeof path, "%s/block/fake0/queue/%s", f->root, rel);
+	if (util_read_text(path, buf, len) < 0)
+		return "(none)";
+	return util_trim(buf);
+}
+
+/* The active scheduler, from the bracketed name. */
+static const char *fake_sched(struct fake *f)
+{
+	static char buf[128];
+	const char *s = fake_read(f, "scheduler", buf, sizeof buf), *b = strchr(s, '[');
+	if (!b)
+		return "(unbracketed)";
+	char *e = strchr(buf, ']');
+	*e = '\0';
+	return b + 1;
+}
+
+static int unlink_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/* What each scheduler has under queue/iosched/ (a few of its files). */
+static int fake_iosched_files(struct fake *f, const char *sched)
+{
+	char dir[PATH_MAX];
+	util_fmt(dir, sizeof dir, "%s/block/fake0/queue/iosched", f->root);
+	nftw(dir, unlink_one, 8, FTW_DEPTH | FTW_PHYS);
+	if (mkdir(dir, 0755) != 0)
+		return -errno;
+	if (!strcmp(sched, "bfq"))
+		return fake_file(f, "iosched/low_latency", "1") ?: fake_file(f, "iosched/slice_idle", "8");
+	if (!strcmp(sched, "mq-deadline"))
+		return fake_file(f, "iosched/read_expire", "500");
+	if (!strcmp(sched, "kyber"))
+		return fake_file(f, "iosched/read_lat_nsec", "2000000");
+	return 0;
+}
+
+static int fake_switch(struct fake *f, const char *to)
+{
+	static const char *const all[] = {"none", "mq-deadline", "kyber", "bfq"};
+	char line[128] = "";
+	int found = 0;
+	for (size_t i = 0; i < 4; i++) {
+		int on = !strcmp(all[i], to);
+		found |= on;
+		snprintf(line + strlen(line), sizeof line - strlen(line), "%s%s%s%s", i ? " " : "", on ? "[" : "",
+			 all[i], on ? "]" : "");
+	}
+	if (!found)
+		return -EINVAL;
+	/* none: the tag set's depth (128); a scheduler: twice that. */
+	return fake_file(f, "scheduler", line) ?: fake_iosched_files(f, to)
+						     ?: fake_file(f, "nr_requests", strcmp(to, "none") ? "256" : "128");
+}
+
+/* Called on control's worker thread; the test reads the log only once
+ * the worker is idle (its mutex orders the two). */
+static int fake_write(const struct tune_sysfs *s, const char *path, const char *value)
+{
+	struct fake *f = s->ctx;
+	char c;
+	if (f->gated && read(f->gate[0], &c, 1) != 1)
+		return -EIO;
+	const char *rel = strstr(path, "/queue/");
+	if (!rel)
+		return -ENOENT;
+	rel += strlen("/queue/");
+	if (f->nlog < LOG_MAX)
+		snprintf(f->log[f->nlog++], sizeof f->log[0], "%s=%s", rel, value);
+	if (f->fail[0] && strlen(rel) >= strlen(f->fail) && !strcmp(rel + strlen(rel) - strlen(f->fail), f->fail))
+		return -EINVAL;
+	if (!strcmp(rel, "scheduler"))
+		return fake_switch(f, value);
+	if (access(path, F_OK) != 0)
+		return -ENOENT;
+	return fake_file(f, rel, value);
+}
+
+static int setup(void **state)
+{
+	struct fake *f = calloc(1, sizeof *f);
+	assert_non_null(f);
+	snprintf(f->root, sizeof f->root, "%s/iosched-control-test.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	assert_non_null(mkdtemp(f->root));
+	char dir[PATH_MAX];
+	util_fmt(dir, sizeof dir, "%s/block", f->root);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	util_fmt(dir, sizeof dir, "%s/block/fake0", f->root);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	util_fmt(dir, sizeof dir, "%s/block/fake0/queue", f->root);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	assert_int_equal(fake_switch(f, "none"), 0);
+	/* The user's own values, which the tool must give back. */
+	assert_int_equal(fake_file(f, "nr_requests", "100"), 0);
+	assert_int_equal(fake_file(f, "read_ahead_kb", "128"), 0);
+	f->sysfs = (struct tune_sysfs){.root = f->root, .write = fake_write, .ctx = f};
+	assert_int_equal(pipe(f->gate), 0);
+	assert_int_equal(control_init(&f->ctl, &f->sysfs), 0);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fake *f = *state;
+	if (f->gated)
+		assert_int_equal(write(f->gate[1], "xxxxxxxx", 8), 8);
+	FILE *sink = fopen("/dev/null", "w");
+	control_finish(&f->ctl, 0, 1.0, sink);
+	fclose(sink);
+	close(f->gate[0]);
+	close(f->gate[1]);
+	nftw(f->root, unlink_one, 8, FTW_DEPTH | FTW_PHYS);
+	free(f);
+	return 0;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = {0, ms * 1000000L};
+	nanosleep(&ts, NULL);
+}
+
+/* Until every queued change is done and its result taken. */
+static void settle(struct fake *f)
+{
+	for (int i = 0; i < 500 && !worker_idle(f->ctl.w); i++)
+		sleep_ms(10);
+	assert_true(worker_idle(f->ctl.w));
+	control_poll(&f->ctl);
+}
+
+static void request(struct fake *f, enum tune_kind kind, const char *key, const char *value)
+{
+	struct tune_req r;
+	char msg[256];
+	tune_req_init(&r, "fake0", kind, key, value);
+	assert_int_equal(control_request(&f->ctl, &r, msg, sizeof msg), 0);
+	settle(f);
+	assert_true(f->ctl.last_ok);
+}
+
+/* The writes since the log was last cleared, joined by spaces. */
+static const char *writes(struct fake *f)
+{
+	static char out[2048];
+	out[0] = '\0';
+	for (int i = 0; i < f->nlog; i++)
+		snprintf(out + strlen(out), sizeof out - strlen(out), "%s%s", i ? " " : "", f->log[i]);
+	f->nlog = 0;
+	return out;
+}
+
+static void test_undo_newest_first(void **state)
+{
+	struct fake *f = *state;
+	char msg[256], buf[64];
+	request(f, TUNE_SCHEDULER, "scheduler", "bfq");
+	request(f, TUNE_SCHEDULER, "scheduler", "kyber");
+	assert_string_equal(fake_sched(f), "kyber");
+	writes(f);
+	assert_int_equal(control_undo(&f->ctl, msg, sizeof msg), 0);
+	settle(f);
+	assert_string_equal(fake_sched(f), "bfq");
+	assert_int_equal(control_undo(&f->ctl, msg, sizeof msg), 0);
+	/* The first switch also reset nr_requests: it is given back with it. */
+	assert_non_null(strstr(msg, "and 1 queue setting(s) the switch had reset"));
+	settle(f);
+	assert_string_equal(fake_sched(f), "none");
+	assert_string_equal(writes(f), "scheduler=bfq scheduler=none nr_requests=100");
+	assert_string_equal(fake_read(f, "nr_requests", buf, sizeof buf), "100");
+	assert_int_equal(control_undo(&f->ctl, msg, sizeof msg), -1);
+	assert_string_equal(msg, "nothing to undo");
+}
+
+/* A restore puts a scheduler's own files back while it is in force, then
+ * the schedulers, then the queue attributes (a switch resets them). */
+static void test_restore_order(void **state)
+{
+	struct fake *f = *state;
+	char buf[64];
+	request(f, TUNE_QUEUE, "read_ahead_kb", "512");
+	request(f, TUNE_SCHEDULER, "scheduler", "bfq");
+	request(f, TUNE_IOSCHED, "low_latency", "0");
+	request(f, TUNE_QUEUE, "nr_requests", "32");
+	writes(f);
+	assert_true(control_restore_to(&f->ctl, 0) > 0);
+	settle(f);
+	assert_string_equal(writes(f),
+			    "iosched/low_latency=1 scheduler=none nr_requests=100 read_ahead_kb=128");
+	assert_string_equal(fake_sched(f), "none");
+	assert_string_equal(fake_read(f, "nr_requests", buf, sizeof buf), "100");
+	assert_string_equal(fake_read(f, "read_ahead_kb", buf, sizeof buf), "128");
+	assert_int_equal(f->ctl.undo.n, 0);
+}
+
+/* The same setting changed several times goes back to its oldest value,
+ * once; files of a scheduler no longer in force are not written. */
+static void test_restore_oldest_once(void **state)
+{
+	struct fake *f = *state;
+	char buf[64];
+	request(f, TUNE_SCHEDULER, "scheduler", "bfq");
+	request(f, TUNE_IOSCHED, "slice_idle", "0");
+	request(f, TUNE_SCHEDULER, "scheduler", "mq-deadline");
+	request(f, TUNE_SCHEDULER, "scheduler", "kyber");
+	writes(f);
+	control_restore_to(&f->ctl, 0);
+	settle(f);
+	assert_string_equal(writes(f), "scheduler=none nr_requests=100");
+	assert_string_equal(fake_read(f, "nr_requests", buf, sizeof buf), "100");
+}
+
+/* A restore asked for while a switch is still in the kernel waits for it
+ * (its old value enters the log only when it completes). */
+static void test_restore_waits_for_change_in_flight(void **state)
+{
+	struct fake *f = *state;
+	struct tune_req r;
+	char msg[256];
+	f->gated = 1;
+	tune_req_init(&r, "fake0", TUNE_SCHEDULER, "scheduler", "bfq");
+	assert_int_equal(control_request(&f->ctl, &r, msg, sizeof msg), 0);
+	assert_int_equal(control_restore_to(&f->ctl, 0), 0);
+	assert_true(f->ctl.restore_due);
+	assert_string_equal(fake_sched(f), "none");
+	f->gated = 0;
+	assert_int_equal(write(f->gate[1], "x", 1), 1);
+	for (int i = 0; i < 500 && (f->ctl.restore_due || !worker_idle(f->ctl.w)); i++) {
+		control_poll(&f->ctl);
+		sleep_ms(10);
+	}
+	settle(f);
+	assert_string_equal(writes(f), "scheduler=bfq scheduler=none nr_requests=100");
+	assert_string_equal(fake_sched(f), "none");
+}
+
+/* --set is all or nothing: a failure puts back what the call had made. */
+static void test_apply_now_all_or_nothing(void **state)
+{
+	struct fake *f = *state;
+	struct tune_req r[3];
+	char err[256], buf[64];
+	tune_req_init(&r[0], "fake0", TUNE_SCHEDULER, "scheduler", "bfq");
+	tune_req_init(&r[1], "fake0", TUNE_QUEUE, "nr_requests", "32");
+	tune_req_init(&r[2], "fake0", TUNE_QUEUE, "read_ahead_kb", "64");
+	snprintf(f->fail, sizeof f->fail, "read_ahead_kb");
+	assert_int_equal(control_apply_now(&f->ctl, r, 3, err, sizeof err), -1);
+	assert_non_null(strstr(err, "read_ahead_kb"));
+	settle(f);
+	assert_string_equal(fake_sched(f), "none");
+	assert_string_equal(fake_read(f, "nr_requests", buf, sizeof buf), "100");
+	assert_int_equal(f->ctl.undo.n, 0);
+	f->fail[0] = '\0';
+	assert_int_equal(control_apply_now(&f->ctl, r, 3, err, sizeof err), 0);
+	assert_string_equal(fake_sched(f), "bfq");
+	assert_string_equal(fake_read(f, "read_ahead_kb", buf, sizeof buf), "64");
+}
+
+/* A failed undo stays in the log, so u can try again. */
+static void test_failed_undo_kept(void **state)
+{
+	struct fake *f = *state;
+	char msg[256];
+	request(f, TUNE_QUEUE, "read_ahead_kb", "512");
+	snprintf(f->fail, sizeof f->fail, "read_ahead_kb");
+	assert_int_equal(control_undo(&f->ctl, msg, sizeof msg), 0);
+	settle(f);
+	assert_false(f->ctl.last_ok);
+	assert_int_equal(f->ctl.undo.n, 1);
+	f->fail[0] = '\0';
+	assert_int_equal(control_undo(&f->ctl, msg, sizeof msg), 0);
+	settle(f);
+	assert_true(f->ctl.last_ok);
+	assert_int_equal(f->ctl.undo.n, 0);
+}
+
+/* Refused before anything is written: a scheduler the disk lacks, a key
+ * it lacks, a value out of range. */
+static void test_validate_refuses(void **state)
+{
+	struct fake *f = *state;
+	struct tune_req r;
+	char msg[256];
+	tune_req_init(&r, "fake0", TUNE_SCHEDULER, "scheduler", "cfq");
+	assert_int_equal(control_request(&f->ctl, &r, msg, sizeof msg), -1);
+	assert_non_null(strstr(msg, "offers no scheduler 'cfq'"));
+	tune_req_init(&r, "fake0", TUNE_IOSCHED, "low_latency", "0");
+	assert_int_equal(control_request(&f->ctl, &r, msg, sizeof msg), -1);
+	assert_non_null(strstr(msg, "under its current scheduler"));
+	tune_req_init(&r, "fake0", TUNE_QUEUE, "nr_requests", "2");
+	assert_int_equal(control_request(&f->ctl, &r, msg, sizeof msg), -1);
+	assert_non_null(strstr(msg, "from 4 to"));
+	settle(f);
+	assert_string_equal(writes(f), "");
+}
+
+/* The worker shows what waits and what runs, refuses a full queue, and
+ * control says a change is queued behind others. */
+static void test_worker_queue(void **state)
+{
+	struct fake *f = *state;
+	struct tune_req r;
+	char msg[256];
+	f->gated = 1;
+	tune_req_init(&r, "fake0", TUNE_QUEUE, "read_ahead_kb", "256");
+	assert_int_equal(control_request(&f->ctl, &r, msg, sizeof msg), 0);
+	int sent = 1;
+	while (control_request(&f->ctl, &r, msg, sizeof msg) == 0)
+		sent++;
+	assert_int_equal(sent, WORKER_QUEUE);
+	assert_non_null(strstr(msg, "refused"));
+	struct pending_change p[WORKER_QUEUE];
+	size_t n = control_pending(&f->ctl, p, WORKER_QUEUE);
+	assert_int_equal(n, WORKER_QUEUE);
+	for (int i = 0; i < 100 && !p[0].running; i++) {
+		sleep_ms(10);
+		control_pending(&f->ctl, p, WORKER_QUEUE);
+	}
+	assert_true(p[0].running);
+	assert_false(p[1].running);
+	assert_string_equal(p[1].key, "read_ahead_kb");
+	f->gated = 0;
+	char go[WORKER_QUEUE];
+	memset(go, 'x', sizeof go);
+	assert_int_equal(write(f->gate[1], go, sizeof go), (ssize_t)sizeof go);
+	settle(f);
+	assert_int_equal(control_pending(&f->ctl, p, WORKER_QUEUE), 0);
+}
+
+/* Without --restore the exit report lists every change, the kernel's
+ * resets marked, and a command line that reverts them; with it, all go
+ * back and the report says so. */
+static void test_finish_report(void **state)
+{
+	struct fake *f = *state;
+	char text[4096], buf[64];
+	request(f, TUNE_SCHEDULER, "scheduler", "bfq");
+	FILE *o = fmemopen(text, sizeof text, "w");
+	assert_int_equal(control_finish(&f->ctl, 1, 5.0, o), 0);
+	fclose(o);
+	assert_non_null(strstr(text, "restored 1 change(s) and 1 queue setting(s) a switch had reset, all settings are as they were"));
+	assert_string_equal(fake_read(f, "nr_requests", buf, sizeof buf), "100");
+	/* teardown finishes it again: start a new one for that. */
+	assert_int_equal(control_init(&f->ctl, &f->sysfs), 0);
+	request(f, TUNE_SCHEDULER, "scheduler", "kyber");
+	o = fmemopen(text, sizeof text, "w");
+	assert_int_equal(control_finish(&f->ctl, 0, 1.0, o), 0);
+	fclose(o);
+	assert_non_null(strstr(text, "fake0 nr_requests: 100 -> 256 (by the kernel, with the switch below)\n  fake0 scheduler: none -> kyber"));
+	char want[PATH_MAX * 2];
+	util_fmt(want, sizeof want, "echo none > %s/block/fake0/queue/scheduler; echo 100 > %s/block/fake0/queue/nr_requests",
+		 f->root, f->root);
+	assert_non_null(strstr(text, want));
+	assert_int_equal(control_init(&f->ctl, &f->sysfs), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_undo_newest_first, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_restore_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_restore_oldest_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_restore_waits_for_change_in_flight, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_apply_now_all_or_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_failed_undo_kept, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_validate_refuses, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_worker_queue, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_finish_report, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
