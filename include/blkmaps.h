@@ -53,16 +53,31 @@ struct blkmap_hist {
  * update took ~200 ns a request here (bpf_stats), a slot costs a few
  * memory writes. A request may use one of two slots chosen from its
  * address; it claims one by swapping its address into rq, and gives it
- * back by writing 0 there. The array is mmap'd read-only by user space
- * for the "waiting longest" list. */
-#define BLKMAP_SLOT_BITS 16
-#define BLKMAP_SLOTS (1u << BLKMAP_SLOT_BITS)
+ * back by writing 0 there (both taken: the request goes untimed). The
+ * array is mmap'd read-only by user space for the "waiting longest" list,
+ * which scans it every refresh: user space sizes it before load from the
+ * disks' request tags (blkmap_slot_bits), 2^12 to 2^16 slots of 40 bytes,
+ * instead of always 2.5 MiB. */
+#define BLKMAP_SLOT_BITS_MIN 12
+#define BLKMAP_SLOT_BITS_MAX 16
+
+/* Four slots per request that can be in flight at once (tags), as a power
+ * of two within the bounds: with two choices per request the chance that
+ * both are taken stays below (1/4)^2 even with every tag in use. */
+static inline __attribute__((always_inline)) unsigned int blkmap_slot_bits(unsigned long long tags)
+{
+	unsigned int bits = BLKMAP_SLOT_BITS_MIN;
+	while (bits < BLKMAP_SLOT_BITS_MAX && (1ull << bits) < 4 * tags)
+		bits++;
+	return bits;
+}
 
 /* The two slots of a request address (Fibonacci hashing spreads the
- * addresses of a tag set's requests, which are a fixed stride apart). */
-static inline __attribute__((always_inline)) unsigned int blkmap_slot(unsigned long long rq)
+ * addresses of a tag set's requests, which are a fixed stride apart):
+ * blkmap_slot and blkmap_slot ^ 1. */
+static inline __attribute__((always_inline)) unsigned int blkmap_slot(unsigned long long rq, unsigned int bits)
 {
-	return (unsigned int)((rq * 0x9E3779B97F4A7C15ull) >> (64 - BLKMAP_SLOT_BITS));
+	return (unsigned int)((rq * 0x9E3779B97F4A7C15ull) >> (64 - bits));
 }
 
 /* A request from when its owner is known (made, inserted or issued) to

@@ -53,13 +53,14 @@ enum owner_stage { OWNER_IO_START = 0, OWNER_INSERT = 1, OWNER_ISSUE = 2 };
 
 /* Set by user space before load. */
 const volatile int owner_stage = OWNER_IO_START;
+const volatile unsigned int slot_bits = BLKMAP_SLOT_BITS_MAX; /* and inflight's max_entries to match */
 
 /* See blkmaps.h: two candidate slots per request, claimed with a
  * compare-and-swap; block_rq_merge gives back the slot of a request merged
  * into another (it is freed without a completion). */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, BLKMAP_SLOTS);
+	__uint(max_entries, 1u << BLKMAP_SLOT_BITS_MAX);
 	__uint(map_flags, BPF_F_MMAPABLE);
 	__type(key, __u32);
 	__type(value, struct blkmap_inflight);
@@ -131,7 +132,7 @@ static __always_inline struct blkmap_inflight *slot_at(__u32 i)
 /* The slot rq holds, or NULL. */
 static __always_inline struct blkmap_inflight *slot_find(__u64 rq)
 {
-	__u32 i = blkmap_slot(rq);
+	__u32 i = blkmap_slot(rq, slot_bits);
 	struct blkmap_inflight *f = slot_at(i);
 	if (f && f->rq == rq)
 		return f;
@@ -143,7 +144,7 @@ static __always_inline struct blkmap_inflight *slot_find(__u64 rq)
  * request then goes untimed. */
 static __always_inline struct blkmap_inflight *slot_claim(__u64 rq, __u64 now)
 {
-	__u32 i = blkmap_slot(rq);
+	__u32 i = blkmap_slot(rq, slot_bits);
 	for (int k = 0; k < 2; k++) {
 		struct blkmap_inflight *f = slot_at(i ^ k);
 		if (!f)
@@ -169,7 +170,7 @@ static __always_inline struct blkmap_inflight *slot_get(__u64 rq, __u64 now)
  * each have claimed one. */
 static __always_inline void slot_release(__u64 rq)
 {
-	__u32 i = blkmap_slot(rq);
+	__u32 i = blkmap_slot(rq, slot_bits);
 	for (int k = 0; k < 2; k++) {
 		struct blkmap_inflight *f = slot_at(i ^ k);
 		if (f && f->rq == rq)

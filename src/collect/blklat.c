@@ -139,6 +139,8 @@ void blklat_close(struct blklat *b)
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <dirent.h>
+#include <limits.h>
 #include <linux/capability.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -170,6 +172,7 @@ struct blklat {
 	size_t scratch_cap;
 	const struct blkmap_inflight *slots; /* the in-flight array, mapped read-only */
 	size_t slots_len;
+	unsigned nslots;
 	struct found { unsigned slot; struct blkmap_inflight f; } *found; /* read_reqs' first pass */
 	size_t nfound, found_cap;
 };
@@ -213,6 +216,39 @@ static int tracepoint_exists(const char *name)
 	return libbpf_find_vmlinux_btf_id(name, BPF_TRACE_RAW_TP) > 0;
 }
 
+/* How many requests can be in flight on the disks there are now: per
+ * disk, its hardware queues times the larger of their driver tags and
+ * nr_requests (the scheduler's tags). A disk plugged in later has none
+ * counted: a fuller array only means more requests left untimed. */
+static unsigned long long count_tags(void)
+{
+	unsigned long long total = 0;
+	DIR *d = opendir("/sys/block");
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		char path[PATH_MAX];
+		uint64_t per = 0, v = 0, hctx = 0;
+		if (util_pathf(path, sizeof path, "/sys/block/%s/queue/nr_requests", e->d_name) == 0 &&
+		    util_read_u64(path, &v) == 0)
+			per = v;
+		if (util_pathf(path, sizeof path, "/sys/block/%s/mq/0/nr_tags", e->d_name) == 0 &&
+		    util_read_u64(path, &v) == 0 && v > per)
+			per = v;
+		DIR *q = util_pathf(path, sizeof path, "/sys/block/%s/mq", e->d_name) == 0 ? opendir(path) : NULL;
+		struct dirent *h;
+		while (q && (h = readdir(q)))
+			hctx += h->d_name[0] != '.';
+		if (q)
+			closedir(q);
+		total += per * (hctx ? hctx : 1);
+	}
+	if (d)
+		closedir(d);
+	return total;
+}
+
 static int fail(struct blklat *b, int err, char *why, size_t len, const char *what)
 {
 	util_fmt(why, len, "%s: %s", what, strerror(err > 0 ? err : -err));
@@ -251,10 +287,15 @@ int blklat_open(struct blklat **out, char *why, size_t len)
 	bpf_program__set_autoload(b->skel->progs.on_io_start, b->stage == 0);
 	bpf_program__set_autoload(b->skel->progs.on_insert, b->stage == 1);
 	bpf_program__set_autoload(b->skel->progs.on_merge, tracepoint_exists("block_rq_merge"));
-	int err = blklat_bpf__load(b->skel);
+	unsigned bits = blkmap_slot_bits(count_tags());
+	b->nslots = 1u << bits;
+	b->skel->rodata->slot_bits = bits;
+	int err = bpf_map__set_max_entries(b->skel->maps.inflight, b->nslots);
+	if (!err)
+		err = blklat_bpf__load(b->skel);
 	if (err)
 		return fail(b, err, why, len, "BPF load failed");
-	b->slots_len = BLKMAP_SLOTS * sizeof *b->slots;
+	b->slots_len = b->nslots * sizeof *b->slots;
 	void *m = mmap(NULL, b->slots_len, PROT_READ, MAP_SHARED, bpf_map__fd(b->skel->maps.inflight), 0);
 	if (m == MAP_FAILED)
 		return fail(b, errno, why, len, "BPF map mmap failed");
@@ -395,7 +436,7 @@ static int read_reqs(struct blklat *b, struct blk_reading *r)
 	uint64_t now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	r->nreqs = 0;
 	b->nfound = 0;
-	for (unsigned s = 0; s < BLKMAP_SLOTS; s++) {
+	for (unsigned s = 0; s < b->nslots; s++) {
 		if (!b->slots[s].rq)
 			continue;
 		if (util_grow((void **)&b->found, &b->found_cap, b->nfound + 1, sizeof *b->found) < 0)

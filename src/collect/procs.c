@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <libproc2/misc.h>
 #include <libproc2/pids.h>
 
 #include "iostat.h"
@@ -36,6 +37,7 @@ struct procs {
 	int threads;                /* the mode prev was read in */
 	int self;                   /* this process's pid */
 	long hz;
+	double prev_up;             /* uptime (s) when prev was read; 0 before the first reading */
 	/* exit records (procexit.h); NULL without CAP_NET_ADMIN */
 	struct taskstats_listener *exits;
 	struct procexit px;
@@ -502,6 +504,9 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 		p->nprev = 0; /* ids change meaning: start afresh */
 		p->threads = threads;
 	}
+	double up = 0, idle = 0;
+	if (procps_uptime(&up, &idle) < 0)
+		up = 0;
 	struct pids_fetch *f = procps_pids_reap(p->info, threads ? PIDS_FETCH_THREADS_TOO : PIDS_FETCH_TASKS_ONLY);
 	if (!f)
 		return -errno ? -errno : -EIO;
@@ -560,6 +565,15 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 			memcpy(e->comm, old->comm, sizeof e->comm);
 		}
 		carry(old, e, r->pid);
+		/* A task born since the last reading did all its I/O in this
+		 * interval (its counters start at 0 at fork): without this, what
+		 * a short-lived writer (dpkg's unpacker) wrote before it was
+		 * first seen was charged to no one. One tick of slack: start
+		 * times are in ticks. */
+		struct proc_seen born = {.start = e->start};
+		int newborn = !old && p->prev_up > 0 && e->start > 0 && (double)e->start / hz >= p->prev_up - 1.0 / hz;
+		if (newborn)
+			memset(&e->base, 0, sizeof e->base);
 		r->ppid = e->ppid;
 		r->state = e->state;
 		r->nice = e->nice;
@@ -570,14 +584,15 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 		r->io_readable = e->readable;
 		if (!r->io_readable)
 			st->unreadable++;
-		r->moved = old && old->start == e->start && moved;
+		r->moved = (old && old->start == e->start && moved) ||
+			   (newborn && (e->c.rbytes || e->c.wbytes || e->c.syscr || e->c.syscw));
 		if (wait_known)
 			query_waits(p, threads, e, old, r);
 		if (e->ioprio < 0 || r->moved)
 			e->ioprio = (int)syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, r->tid);
 		r->ioprio = e->ioprio;
 		util_strlcpy(r->cmdline, e->cmdline[0] ? e->cmdline : r->comm, sizeof r->cmdline);
-		procs_rates(old, e, interval_s, wait_known, r);
+		procs_rates(old ? old : newborn ? &born : NULL, e, interval_s, wait_known, r);
 		/* A kernel thread that writes does so for others (writeback,
 		 * journal), whatever work item its name shows right now. */
 		if (r->kind == PROC_NORMAL && (r->ppid == 2 || r->pid == 2) && r->write_Bps > 0)
@@ -594,6 +609,7 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 	}
 	*n = total;
 	/* This reading is the next one's previous. */
+	p->prev_up = up;
 	struct proc_seen *t = p->prev;
 	p->prev = p->cur;
 	p->cur = t;

@@ -38,6 +38,31 @@ static void bucket_matches_hist(void **state)
 	assert_int_equal(blkmap_bucket(UINT64_MAX), HIST_BUCKETS - 1);
 }
 
+/* The in-flight array: four slots per tag, a power of two from 2^12 to
+ * 2^16; a request's two slots are always inside it, and requests a fixed
+ * stride apart (a tag set's) spread over it. */
+static void slot_array_sized_by_tags(void **state)
+{
+	(void)state;
+	assert_int_equal(blkmap_slot_bits(0), BLKMAP_SLOT_BITS_MIN);
+	assert_int_equal(blkmap_slot_bits(1024), 12);  /* 4096 slots for 1024 tags */
+	assert_int_equal(blkmap_slot_bits(1025), 13);
+	assert_int_equal(blkmap_slot_bits(4096), 14);
+	assert_int_equal(blkmap_slot_bits(1ull << 40), BLKMAP_SLOT_BITS_MAX);
+	for (unsigned bits = BLKMAP_SLOT_BITS_MIN; bits <= BLKMAP_SLOT_BITS_MAX; bits++) {
+		unsigned char *used = calloc(1u << bits, 1);
+		unsigned distinct = 0;
+		for (unsigned long long k = 0; k < 256; k++) {
+			unsigned s = blkmap_slot(0xffff888100000000ull + k * 384, bits);
+			assert_true(s < (1u << bits) && (s ^ 1) < (1u << bits));
+			distinct += !used[s];
+			used[s] = 1;
+		}
+		assert_true(distinct >= 240); /* 256 requests, hardly a shared first slot */
+		free(used);
+	}
+}
+
 static void diff_subtracts_bucketwise(void **state)
 {
 	(void)state;
@@ -165,6 +190,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(bucket_matches_hist),
+		cmocka_unit_test(slot_array_sized_by_tags),
 		cmocka_unit_test(diff_subtracts_bucketwise),
 		cmocka_unit_test(find_proc_by_tgid),
 		cmocka_unit_test(detail_texts),
