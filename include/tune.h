@@ -33,6 +33,7 @@ struct tune_req {
 	char key[TUNE_KEY_MAX];      /* "scheduler", or the file's name */
 	char value[TUNE_VALUE_MAX];  /* TUNE_IOPRIO: "none", "idle", "be/N", "rt/N" */
 	int undo;                    /* undoes an earlier change: not logged again */
+	int reset;                   /* (with undo) puts back a queue attribute a switch had reset */
 	int pid;                     /* TUNE_IOPRIO: the process (all its threads) */
 	const struct tune_sysfs *sysfs; /* NULL: the real /sys */
 };
@@ -69,6 +70,10 @@ void tune_req_init(struct tune_req *r, const char *disk, enum tune_kind kind, co
 
 /* The sysfs file of a request: /sys/block/D/queue/{scheduler,KEY,iosched/KEY}. */
 int tune_path(const char *disk, enum tune_kind kind, const char *key, char *buf, size_t len);
+
+/* The request that puts back what switch request sw made the kernel
+ * reset (an undo, marked as a reset). */
+void tune_req_reset(struct tune_req *r, const struct tune_req *sw, const struct tune_reset *rs);
 
 /* The file of a request, under its own sysfs. */
 int tune_req_path(const struct tune_req *r, char *buf, size_t len);

@@ -16,7 +16,11 @@ struct undo_entry {
 	struct tune_req back;        /* the request that puts the old value back */
 	char applied[TUNE_VALUE_MAX];/* the value the change set */
 	double ts;
-	int with_next;               /* a reset made by the switch logged after it: undone with it */
+	/* A switch: the queue attributes it made the kernel reset, with their
+	 * values before it, put back right after the switch back succeeds
+	 * (one entry, so that nothing can split them from their switch). */
+	struct tune_reset resets[TUNE_RESETS_MAX];
+	size_t nresets;
 };
 
 struct undo_log {
@@ -33,9 +37,9 @@ int undo_push(struct undo_log *l, const struct tune_req *r, const struct event *
 /* Put an entry back (an undo that failed, to be tried again). */
 void undo_repush(struct undo_log *l, const struct undo_entry *e);
 
-/* Record a queue attribute that switch request sw reset (logged just
- * before the switch itself, so that it is undone right after it). */
-void undo_push_reset(struct undo_log *l, const struct tune_req *sw, const struct tune_reset *rs, double ts);
+/* Give the newest entry (a switch just pushed) the n queue attributes it
+ * reset. */
+void undo_attach_resets(struct undo_log *l, const struct tune_reset *rs, size_t n);
 
 /* Take the newest entry. Returns 0, or -1 when the log is empty. */
 int undo_pop(struct undo_log *l, struct undo_entry *out);

@@ -16,13 +16,20 @@ struct worker_job {
 	struct tune_req req;
 	int running;            /* 1: in the kernel now; 0: waiting its turn */
 	double since;           /* mono time it started (running) or was queued */
+	/* The undo of a switch: the queue attributes to put back once it
+	 * has succeeded (each with a result of its own). */
+	struct tune_reset after[TUNE_RESETS_MAX];
+	size_t nafter;
 };
 
 struct worker_result {
 	struct tune_req req;
 	struct event ev;
-	struct tune_reset resets[TUNE_RESETS_MAX]; /* what a switch reset (tune_apply) */
+	struct tune_reset resets[TUNE_RESETS_MAX]; /* a switch: what it made the kernel reset */
 	size_t nresets;
+	/* An undo of a switch that failed: the resets not written, still owed. */
+	struct tune_reset owed[TUNE_RESETS_MAX];
+	size_t nowed;
 };
 
 struct worker;
@@ -31,7 +38,7 @@ int worker_start(struct worker **out);
 
 /* Queue a request. Returns 0, or -EBUSY when the queue is full (the caller
  * says so: a request is never dropped silently). */
-int worker_submit(struct worker *w, const struct tune_req *r);
+int worker_submit(struct worker *w, const struct tune_req *r, const struct tune_reset *after, size_t nafter);
 
 /* The running and queued jobs, oldest first. Returns how many. */
 size_t worker_jobs(struct worker *w, struct worker_job *out, size_t max);

@@ -66,7 +66,7 @@ int control_request(struct control *c, const struct tune_req *req, char *msg, si
 	describe(&r, what, sizeof what);
 	struct worker_job jobs[WORKER_QUEUE];
 	size_t ahead = worker_jobs(c->w, jobs, WORKER_QUEUE);
-	if (worker_submit(c->w, &r) < 0) {
+	if (worker_submit(c->w, &r, NULL, 0) < 0) {
 		util_fmt(msg, len, "%s refused: %d changes already waiting; wait for them", what, WORKER_QUEUE);
 		return -1;
 	}
@@ -77,22 +77,11 @@ int control_request(struct control *c, const struct tune_req *req, char *msg, si
 	return 0;
 }
 
-/* Submit the undo of a popped entry and of the resets logged with it
- * (what its switch did to the queue's attributes), the switch first. */
-static int submit_undo(struct control *c, const struct undo_entry *e, size_t *resets)
+/* Queue the undo of entry e; a switch puts back what it had reset once
+ * it has succeeded (worker.c). */
+static int submit_undo(struct control *c, const struct undo_entry *e)
 {
-	if (worker_submit(c->w, &e->back) < 0)
-		return -1;
-	*resets = 0;
-	struct undo_entry r;
-	while (c->undo.n && c->undo.e[c->undo.n - 1].with_next && undo_pop(&c->undo, &r) == 0) {
-		if (worker_submit(c->w, &r.back) < 0) {
-			undo_repush(&c->undo, &r);
-			break;
-		}
-		(*resets)++;
-	}
-	return 0;
+	return worker_submit(c->w, &e->back, e->resets, e->nresets);
 }
 
 int control_undo(struct control *c, char *msg, size_t len)
@@ -104,15 +93,14 @@ int control_undo(struct control *c, char *msg, size_t len)
 		return -1;
 	}
 	char what[160];
-	size_t resets = 0;
 	describe(&e.back, what, sizeof what);
-	if (submit_undo(c, &e, &resets) < 0) {
+	if (submit_undo(c, &e) < 0) {
 		undo_repush(&c->undo, &e);
 		util_fmt(msg, len, "undo refused: %d changes already waiting", WORKER_QUEUE);
 		return -1;
 	}
-	if (resets)
-		util_fmt(msg, len, "undo: %s (and %zu queue setting(s) the switch had reset)", what, resets);
+	if (e.nresets)
+		util_fmt(msg, len, "undo: %s (and the %zu queue setting(s) it had reset)", what, e.nresets);
 	else
 		util_fmt(msg, len, "undo: %s", what);
 	return 0;
@@ -131,36 +119,71 @@ static int in_force(const struct tune_req *r)
 	return tune_req_path(r, path, sizeof path) == 0 && access(path, F_OK) == 0;
 }
 
+static int same_key(const struct tune_req *a, const char *disk, const char *key)
+{
+	return a->kind == TUNE_QUEUE && !strcmp(a->disk, disk) && !strcmp(a->key, key);
+}
+
+/* Keep in kept (n entries) entry e, popped after them and so older: of
+ * the same setting, the oldest value is the one to go back to. A switch's
+ * resets are changes of their attributes at the switch, older than any
+ * kept entry of those attributes: those go, the reset puts the value
+ * back. Two switches of one disk: the older one's resets win, the newer
+ * one's add the attributes the older did not touch. */
+static void keep_oldest(struct undo_entry *kept, size_t *n, const struct undo_entry *e)
+{
+	for (size_t r = 0; r < e->nresets; r++)
+		for (size_t i = 0; i < *n; i++)
+			if (same_key(&kept[i].back, e->back.disk, e->resets[r].key)) {
+				memmove(&kept[i], &kept[i + 1], (*n - i - 1) * sizeof *kept);
+				(*n)--;
+				break;
+			}
+	size_t i;
+	for (i = 0; i < *n && !same_setting(&kept[i].back, &e->back); i++)
+		;
+	struct undo_entry merged = *e;
+	if (i < *n)
+		for (size_t r = 0; r < kept[i].nresets && merged.nresets < TUNE_RESETS_MAX; r++) {
+			size_t k;
+			for (k = 0; k < merged.nresets && strcmp(merged.resets[k].key, kept[i].resets[r].key); k++)
+				;
+			if (k == merged.nresets)
+				merged.resets[merged.nresets++] = kept[i].resets[r];
+		}
+	kept[i] = merged;
+	if (i == *n)
+		(*n)++;
+}
+
 /* The restore itself, once every change made is in the log. */
 static size_t restore_now(struct control *c, size_t base)
 {
 	struct undo_entry keep[UNDO_MAX];
 	size_t n = 0;
 	struct undo_entry e;
-	/* Popping goes newest to oldest: a later pop of the same setting is
-	 * older, so it replaces the one kept. */
-	while (c->undo.n > base && undo_pop(&c->undo, &e) == 0) {
-		size_t i;
-		for (i = 0; i < n && !same_setting(&keep[i].back, &e.back); i++)
-			;
-		keep[i] = e;
-		if (i == n)
-			n++;
-	}
+	while (c->undo.n > base && undo_pop(&c->undo, &e) == 0)
+		keep_oldest(keep, &n, &e);
 	/* A scheduler's own files first, while the scheduler they belong to
 	 * is in force: the switch back would take them away (restoring
 	 * bfq's low_latency after the switch to mq-deadline fails), and the
 	 * scheduler that is switched back to starts with its defaults. A file
 	 * that is not there now belonged to a scheduler already gone: nothing
-	 * to put back. Then the schedulers, then the queue attributes, which
-	 * a switch resets (nr_requests). */
+	 * to put back. Then the schedulers (each with what it had reset),
+	 * then the queue attributes, which a switch resets. What the worker's
+	 * queue has no room for goes back into the log: u or the exit puts
+	 * it back. */
 	static const enum tune_kind order[] = {TUNE_IOSCHED, TUNE_SCHEDULER, TUNE_QUEUE, TUNE_IOPRIO};
 	size_t sent = 0;
 	for (size_t k = 0; k < sizeof order / sizeof order[0]; k++)
-		for (size_t i = 0; i < n; i++)
-			if (keep[i].back.kind == order[k] && (order[k] != TUNE_IOSCHED || in_force(&keep[i].back)) &&
-			    worker_submit(c->w, &keep[i].back) == 0)
+		for (size_t i = 0; i < n; i++) {
+			if (keep[i].back.kind != order[k] || (order[k] == TUNE_IOSCHED && !in_force(&keep[i].back)))
+				continue;
+			if (submit_undo(c, &keep[i]) == 0)
 				sent++;
+			else
+				undo_repush(&c->undo, &keep[i]);
+		}
 	return sent;
 }
 
@@ -186,15 +209,18 @@ static void record(struct control *c, const struct worker_result *res)
 {
 	eventlog_add(&c->out, &res->ev);
 	if (res->ev.ok && !res->req.undo) {
-		/* Before the switch: undone right after it (submit_undo). */
-		for (size_t i = 0; i < res->nresets; i++)
-			undo_push_reset(&c->undo, &res->req, &res->resets[i], res->ev.ts);
-		undo_push(&c->undo, &res->req, &res->ev);
+		if (undo_push(&c->undo, &res->req, &res->ev) == 0)
+			undo_attach_resets(&c->undo, res->resets, res->nresets);
 	} else if (!res->ev.ok && res->req.undo) {
-		/* The undo failed: keep it, so u can try again. */
+		/* The undo failed: keep it, with what it still owes, so u can
+		 * try again. */
 		struct undo_entry e = {.back = res->req, .ts = res->ev.ts};
 		util_strlcpy(e.applied, res->ev.from, sizeof e.applied);
+		memcpy(e.resets, res->owed, res->nowed * sizeof *res->owed);
+		e.nresets = res->nowed;
 		undo_repush(&c->undo, &e);
+	} else if (res->ev.ok) {
+		(*(res->req.reset ? &c->undone_resets : &c->undone))++;
 	}
 	c->last_ok = res->ev.ok;
 	if (res->ev.ok)
@@ -254,12 +280,15 @@ static int undo_all(struct control *c, double deadline)
 	int failed = 0;
 	struct undo_entry e;
 	while (undo_pop(&c->undo, &e) == 0) {
-		if (worker_submit(c->w, &e.back) < 0 || wait_idle(c, deadline) < 0) {
+		if (submit_undo(c, &e) < 0) {
 			undo_repush(&c->undo, &e);
 			return failed + 1;
 		}
+		if (wait_idle(c, deadline) < 0)
+			return failed + 1; /* still in the kernel: not in the log, not done */
 		/* A failed undo was pushed back by record(): drop it so the walk ends. */
-		if (c->undo.n && memcmp(&c->undo.e[c->undo.n - 1].back, &e.back, sizeof e.back) == 0) {
+		const struct tune_req *top = c->undo.n ? &c->undo.e[c->undo.n - 1].back : NULL;
+		if (top && same_setting(top, &e.back) && !strcmp(top->value, e.back.value)) {
 			c->undo.n--;
 			failed++;
 		}
@@ -275,11 +304,12 @@ int control_apply_now(struct control *c, const struct tune_req *r, size_t n, cha
 			return -1;
 		if (!c->last_ok) { /* its event says why */
 			util_strlcpy(err, c->last, len);
-			/* All or nothing: put back what this call already made. */
-			while (c->undo.n > before) {
+			/* All or nothing: put back what this call already made
+			 * (a failed undo goes back into the log: once each). */
+			for (size_t k = c->undo.n - before; k > 0 && c->undo.n > before; k--) {
 				struct undo_entry e;
 				undo_pop(&c->undo, &e);
-				if (worker_submit(c->w, &e.back) == 0)
+				if (submit_undo(c, &e) == 0)
 					wait_idle(c, util_mono_now() + 60);
 			}
 			return -1;
@@ -331,15 +361,6 @@ int control_delayacct(struct control *c, int on, char *msg, size_t len)
 	return 0;
 }
 
-/* Entries in the log that are (resets 1) or are not (0) a switch's resets. */
-static size_t count_entries(const struct undo_log *l, int resets)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < l->n; i++)
-		n += !l->e[i].with_next == !resets;
-	return n;
-}
-
 int control_finish(struct control *c, int restore, double wait_s, FILE *f)
 {
 	/* Queued restores must land (never leave a half-changed system); a
@@ -361,14 +382,12 @@ int control_finish(struct control *c, int restore, double wait_s, FILE *f)
 				c->delayacct_orig, c->delayacct_orig);
 	}
 	if (restore && c->undo.n) {
-		size_t user = count_entries(&c->undo, 0), resets = count_entries(&c->undo, 1);
+		c->undone = c->undone_resets = 0;
 		int failed = undo_all(c, util_mono_now() + wait_s);
-		user -= count_entries(&c->undo, 0);
-		resets -= count_entries(&c->undo, 1);
-		fprintf(f, "iosched-top: restored %zu change(s)", user > (size_t)failed ? user - (size_t)failed : 0);
-		if (resets)
-			fprintf(f, " and %zu queue setting(s) a switch had reset", resets);
-		fprintf(f, "%s\n", failed || c->undo.n ? "" : ", all settings are as they were");
+		fprintf(f, "iosched-top: restored %zu change(s)", c->undone);
+		if (c->undone_resets)
+			fprintf(f, " and %zu queue setting(s) a switch had reset", c->undone_resets);
+		fprintf(f, "%s\n", failed || c->undo.n || c->undo.dropped ? "" : ", all settings are as they were");
 		if (failed || c->undo.n) {
 			rc = 1;
 			fprintf(f, "iosched-top: %s could not be put back: %s\n",
@@ -386,11 +405,19 @@ int control_finish(struct control *c, int restore, double wait_s, FILE *f)
 				fprintf(f, "  pid %d (%s) I/O priority: %s -> %s\n", e->back.pid, e->back.disk, e->back.value,
 					e->applied);
 			else
-				fprintf(f, "  %s %s: %s -> %s%s\n", e->back.disk, label, e->back.value, e->applied,
-					e->with_next ? " (by the kernel, with the switch below)" : "");
+				fprintf(f, "  %s %s: %s -> %s\n", e->back.disk, label, e->back.value, e->applied);
+			for (size_t k = 0; k < e->nresets; k++)
+				fprintf(f, "    %s %s: %s -> %s (reset by the kernel with this switch)\n", e->back.disk,
+					e->resets[k].key, e->resets[k].before, e->resets[k].after);
 		}
 		undo_script(&c->undo, script, sizeof script);
 		fprintf(f, "to revert: sudo sh -c '%s'\n", script);
+	}
+	if (c->undo.dropped) {
+		/* The log keeps the newest UNDO_MAX: the oldest values are gone. */
+		fprintf(f, "iosched-top: %zu older change(s) fell out of the log (it keeps %d) and were %s\n",
+			c->undo.dropped, UNDO_MAX, restore ? "not put back" : "not listed");
+		rc = restore ? 1 : rc;
 	}
 	/* A switch still in the kernel is left to finish on its own. */
 	worker_stop(c->w, 0.2);

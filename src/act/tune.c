@@ -128,6 +128,14 @@ static int path_in(const struct tune_sysfs *s, const char *disk, enum tune_kind 
 	return -EINVAL;
 }
 
+void tune_req_reset(struct tune_req *r, const struct tune_req *sw, const struct tune_reset *rs)
+{
+	tune_req_init(r, sw->disk, TUNE_QUEUE, rs->key, rs->before);
+	r->sysfs = sw->sysfs;
+	r->undo = 1;
+	r->reset = 1;
+}
+
 int tune_path(const char *disk, enum tune_kind kind, const char *key, char *buf, size_t len)
 {
 	return path_in(NULL, disk, kind, key, buf, len);

@@ -34,17 +34,13 @@ int undo_push(struct undo_log *l, const struct tune_req *r, const struct event *
 	return 0;
 }
 
-void undo_push_reset(struct undo_log *l, const struct tune_req *sw, const struct tune_reset *rs, double ts)
+void undo_attach_resets(struct undo_log *l, const struct tune_reset *rs, size_t n)
 {
-	struct undo_entry e;
-	memset(&e, 0, sizeof e);
-	tune_req_init(&e.back, sw->disk, TUNE_QUEUE, rs->key, rs->before);
-	e.back.sysfs = sw->sysfs;
-	e.back.undo = 1;
-	util_strlcpy(e.applied, rs->after, sizeof e.applied);
-	e.ts = ts;
-	e.with_next = 1;
-	append(l, &e);
+	if (!l->n)
+		return;
+	struct undo_entry *e = &l->e[l->n - 1];
+	e->nresets = n < TUNE_RESETS_MAX ? n : TUNE_RESETS_MAX;
+	memcpy(e->resets, rs, e->nresets * sizeof *rs);
 }
 
 void undo_repush(struct undo_log *l, const struct undo_entry *e)
@@ -79,5 +75,15 @@ void undo_script(const struct undo_log *l, char *buf, size_t len)
 		if (w < 0)
 			break;
 		used += (size_t)w;
+		for (size_t k = 0; k < l->e[i].nresets && used < len; k++) {
+			struct tune_req r;
+			tune_req_reset(&r, b, &l->e[i].resets[k]);
+			if (tune_req_path(&r, path, sizeof path) < 0)
+				continue;
+			w = snprintf(buf + used, len - used, "; echo %s > %s", r.value, path);
+			if (w < 0)
+				return;
+			used += (size_t)w;
+		}
 	}
 }

@@ -23,26 +23,54 @@ struct worker {
 	int stop;
 };
 
+/* Room for a job's results: its own and one per reset it puts back. */
+#define RESULTS_PER_JOB (1 + TUNE_RESETS_MAX)
+
+/* Carry out job j (no lock held: a switch may block for seconds) and
+ * return its results in out. A switch back writes the attributes it owes
+ * only once it has succeeded: under the old scheduler they would be reset
+ * again, and a failed switch keeps them owed. */
+static size_t run_job(const struct worker_job *j, struct worker_result *out)
+{
+	size_t n = 0;
+	struct worker_result *res = &out[n++];
+	memset(res, 0, sizeof *res);
+	res->req = j->req;
+	tune_apply(&j->req, &res->ev, res->resets, &res->nresets);
+	if (!res->ev.ok) {
+		memcpy(res->owed, j->after, j->nafter * sizeof *j->after);
+		res->nowed = j->nafter;
+		return n;
+	}
+	for (size_t i = 0; i < j->nafter; i++) {
+		struct worker_result *r = &out[n++];
+		memset(r, 0, sizeof *r);
+		tune_req_reset(&r->req, &j->req, &j->after[i]);
+		tune_apply(&r->req, &r->ev, r->resets, &r->nresets);
+	}
+	return n;
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	pthread_setname_np(pthread_self(), "iosched-tune");
 	pthread_mutex_lock(&w->mu);
 	for (;;) {
-		while (!w->stop && (w->nq == 0 || w->ndone == DONE_MAX))
+		while (!w->stop && (w->nq == 0 || w->ndone + RESULTS_PER_JOB > DONE_MAX))
 			pthread_cond_wait(&w->cv, &w->mu);
 		if (w->stop)
 			break;
 		w->running = 1;
 		w->q[0].running = 1;
 		w->q[0].since = util_mono_now();
-		struct tune_req r = w->q[0].req;
+		struct worker_job j = w->q[0];
 		pthread_mutex_unlock(&w->mu);
-		struct worker_result res = {.req = r};
-		/* May block for seconds: no lock held. */
-		tune_apply(&r, &res.ev, res.resets, &res.nresets);
+		struct worker_result res[RESULTS_PER_JOB];
+		size_t n = run_job(&j, res);
 		pthread_mutex_lock(&w->mu);
-		w->done[w->ndone++] = res;
+		memcpy(&w->done[w->ndone], res, n * sizeof res[0]);
+		w->ndone += n;
 		memmove(&w->q[0], &w->q[1], (w->nq - 1) * sizeof w->q[0]);
 		w->nq--;
 		w->running = 0;
@@ -68,12 +96,18 @@ int worker_start(struct worker **out)
 	return 0;
 }
 
-int worker_submit(struct worker *w, const struct tune_req *r)
+int worker_submit(struct worker *w, const struct tune_req *r, const struct tune_reset *after, size_t nafter)
 {
 	pthread_mutex_lock(&w->mu);
 	int rc = -EBUSY;
 	if (w->nq < WORKER_QUEUE) {
-		w->q[w->nq] = (struct worker_job){.req = *r, .since = util_mono_now()};
+		struct worker_job *j = &w->q[w->nq];
+		memset(j, 0, sizeof *j);
+		j->req = *r;
+		j->since = util_mono_now();
+		j->nafter = nafter < TUNE_RESETS_MAX ? nafter : TUNE_RESETS_MAX;
+		if (j->nafter)
+			memcpy(j->after, after, j->nafter * sizeof *after);
 		w->nq++;
 		pthread_cond_broadcast(&w->cv);
 		rc = 0;

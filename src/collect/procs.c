@@ -571,7 +571,7 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 		 * first seen was charged to no one. One tick of slack: start
 		 * times are in ticks. */
 		struct proc_seen born = {.start = e->start};
-		int newborn = !old && p->prev_up > 0 && e->start > 0 && (double)e->start / hz >= p->prev_up - 1.0 / hz;
+		int newborn = (!old || old->start != e->start) && p->prev_up > 0 && e->start > 0 && (double)e->start / hz >= p->prev_up - 1.0 / hz;
 		if (newborn)
 			memset(&e->base, 0, sizeof e->base);
 		r->ppid = e->ppid;

@@ -34,7 +34,7 @@ struct fake {
 	int nlog;
 	char fail[48];              /* a write to a path ending so fails with EINVAL */
 	int gate[2];                /* while gated, a write waits for a byte here */
-	int gated;
+	_Atomic int gated;          /* read by the worker thread */
 	struct control ctl;
 };
 
@@ -227,7 +227,7 @@ static void test_undo_newest_first(void **state)
 	assert_string_equal(fake_sched(f), "bfq");
 	assert_int_equal(control_undo(&f->ctl, msg, sizeof msg), 0);
 	/* The first switch also reset nr_requests: it is given back with it. */
-	assert_non_null(strstr(msg, "and 1 queue setting(s) the switch had reset"));
+	assert_non_null(strstr(msg, "(and the 1 queue setting(s) it had reset)"));
 	settle(f);
 	assert_string_equal(fake_sched(f), "none");
 	assert_string_equal(writes(f), "scheduler=bfq scheduler=none nr_requests=100");
@@ -338,6 +338,50 @@ static void test_failed_undo_kept(void **state)
 	assert_int_equal(f->ctl.undo.n, 0);
 }
 
+/* A switch back that fails writes none of what it owes (under the
+ * scheduler still in force the kernel would reset it again) and keeps it
+ * for the next u. */
+static void test_failed_switch_back_keeps_resets(void **state)
+{
+	struct fake *f = *state;
+	char msg[256], buf[64];
+	request(f, TUNE_SCHEDULER, "scheduler", "bfq");
+	writes(f);
+	snprintf(f->fail, sizeof f->fail, "scheduler");
+	assert_int_equal(control_undo(&f->ctl, msg, sizeof msg), 0);
+	settle(f);
+	assert_false(f->ctl.last_ok);
+	assert_string_equal(writes(f), "scheduler=none");
+	assert_string_equal(fake_read(f, "nr_requests", buf, sizeof buf), "256");
+	assert_int_equal(f->ctl.undo.n, 1);
+	assert_int_equal(f->ctl.undo.e[0].nresets, 1);
+	f->fail[0] = '\0';
+	assert_int_equal(control_undo(&f->ctl, msg, sizeof msg), 0);
+	settle(f);
+	assert_string_equal(writes(f), "scheduler=none nr_requests=100");
+	assert_string_equal(fake_read(f, "nr_requests", buf, sizeof buf), "100");
+	assert_int_equal(f->ctl.undo.n, 0);
+}
+
+/* A setting changed after a switch that had reset it goes back to the
+ * value before the switch, whichever came first. */
+static void test_restore_reset_then_set(void **state)
+{
+	struct fake *f = *state;
+	char buf[64];
+	request(f, TUNE_QUEUE, "nr_requests", "50");
+	request(f, TUNE_SCHEDULER, "scheduler", "mq-deadline");
+	request(f, TUNE_QUEUE, "nr_requests", "32");
+	request(f, TUNE_SCHEDULER, "scheduler", "none");
+	request(f, TUNE_SCHEDULER, "scheduler", "kyber");
+	writes(f);
+	control_restore_to(&f->ctl, 0);
+	settle(f);
+	assert_string_equal(fake_sched(f), "none");
+	assert_string_equal(fake_read(f, "nr_requests", buf, sizeof buf), "100");
+	assert_int_equal(f->ctl.undo.n, 0);
+}
+
 /* Refused before anything is written: a scheduler the disk lacks, a key
  * it lacks, a value out of range. */
 static void test_validate_refuses(void **state)
@@ -410,7 +454,7 @@ static void test_finish_report(void **state)
 	o = fmemopen(text, sizeof text, "w");
 	assert_int_equal(control_finish(&f->ctl, 0, 1.0, o), 0);
 	fclose(o);
-	assert_non_null(strstr(text, "fake0 nr_requests: 100 -> 256 (by the kernel, with the switch below)\n  fake0 scheduler: none -> kyber"));
+	assert_non_null(strstr(text, "  fake0 scheduler: none -> kyber\n    fake0 nr_requests: 100 -> 256 (reset by the kernel with this switch)\n"));
 	char want[PATH_MAX * 2];
 	util_fmt(want, sizeof want, "echo none > %s/block/fake0/queue/scheduler; echo 100 > %s/block/fake0/queue/nr_requests",
 		 f->root, f->root);
@@ -427,6 +471,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_restore_waits_for_change_in_flight, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_apply_now_all_or_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failed_undo_kept, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_failed_switch_back_keeps_resets, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_restore_reset_then_set, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_validate_refuses, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_worker_queue, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_finish_report, setup, teardown),
