@@ -60,6 +60,34 @@ struct session {
 void session_init(struct session *s, const struct options *o, struct sampler *smp, struct control *ctl,
 		  struct outputs *outs);
 
+/* The sampler's first reading (no rates yet; the disks are listed). */
+int session_prime(struct session *s);
+
+/* Whether samples come from a recording (keys that change the system are
+ * off), and why a replay ended early ("" if it did not). */
+int session_replaying(const struct session *s);
+const char *session_replay_msg(const struct session *s);
+
+/* The probe's pace from the next read (0: back-to-back). */
+void session_set_probe_rate(struct session *s, double hz);
+
+/* Start a fresh reader (a new process, reads reads of 4 KiB) on disk.
+ * Returns 0, or -1 with why in err. */
+int session_fresh_start(struct session *s, const char *disk, uint32_t reads, char *err, size_t len);
+
+/* Show the disks hidden by default / rows per thread, from the next
+ * sample. Return the new setting. */
+int session_toggle_hidden(struct session *s);
+int session_toggle_threads(struct session *s);
+int session_showing_hidden(const struct session *s);
+
+/* Whether a change is queued or in the kernel now. */
+int session_changing(const struct session *s);
+
+/* The last change's result (for the status line) when it is newer than
+ * *seen, which is moved on; else NULL. */
+const char *session_change_result(struct session *s, double *seen);
+
 /* Hand what control finished (events; when delay accounting was turned
  * on) to the sampler: the next sample has it. Returns how many changes
  * finished. Call it often (the full screen: every key and redraw). */

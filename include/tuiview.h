@@ -52,8 +52,6 @@ struct detail_state {
 
 struct tui {
 	const struct options *o;
-	struct sampler *smp;
-	struct control *ctl;
 	struct session *sess;           /* the tick's path: control -> sampler -> outputs */
 	/* --replay */
 	double speed;                   /* factor on the recorded intervals */

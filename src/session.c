@@ -275,3 +275,58 @@ void session_end(struct session *s)
 	coldstart_cancel(&s->cs);
 	ab_result_free(&s->abres);
 }
+
+int session_prime(struct session *s)
+{
+	return sampler_prime(s->smp);
+}
+
+int session_replaying(const struct session *s)
+{
+	return s->smp->replay != NULL;
+}
+
+const char *session_replay_msg(const struct session *s)
+{
+	return s->smp->replay_msg;
+}
+
+void session_set_probe_rate(struct session *s, double hz)
+{
+	sampler_set_probe_rate(s->smp, hz);
+}
+
+int session_fresh_start(struct session *s, const char *disk, uint32_t reads, char *err, size_t len)
+{
+	return sampler_fresh_start(s->smp, disk, reads, err, len);
+}
+
+int session_toggle_hidden(struct session *s)
+{
+	s->smp->show_hidden = !s->smp->show_hidden;
+	return s->smp->show_hidden;
+}
+
+int session_toggle_threads(struct session *s)
+{
+	s->smp->cfg.threads = !s->smp->cfg.threads;
+	return s->smp->cfg.threads;
+}
+
+int session_showing_hidden(const struct session *s)
+{
+	return s->smp->show_hidden;
+}
+
+const char *session_change_result(struct session *s, double *seen)
+{
+	if (!s->ctl || s->ctl->last_mono <= *seen)
+		return NULL;
+	*seen = s->ctl->last_mono;
+	return s->ctl->last;
+}
+
+int session_changing(const struct session *s)
+{
+	return s->ctl && !worker_idle(s->ctl->w);
+}

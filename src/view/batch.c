@@ -220,19 +220,18 @@ static int print_sample(const struct options *o, const struct sample *s, long i)
 
 /* A replay goes as fast as it can unless --replay-speed paces it by the
  * recorded intervals; a live run waits --delay. */
-static double next_wait(const struct options *o, const struct sampler *smp, const struct sample *s)
+static double next_wait(const struct options *o, const struct session *sess, const struct sample *s)
 {
-	if (!smp->replay)
+	if (!session_replaying(sess))
 		return o->delay_s;
 	return o->replay_speed > 0 ? s->interval_s / o->replay_speed : 0;
 }
 
 int batch_run(const struct options *o, struct session *sess, volatile sig_atomic_t *stop)
 {
-	struct sampler *smp = sess->smp;
 	struct sample s = {0};
-	int rc = sampler_prime(smp), out_rc = 0;
-	double next = util_mono_now(), wait = smp->replay ? 0 : o->delay_s;
+	int rc = session_prime(sess), out_rc = 0;
+	double next = util_mono_now(), wait = session_replaying(sess) ? 0 : o->delay_s;
 	for (long i = 0; rc == 0 && (o->iterations == 0 || i < o->iterations);) {
 		/* Absolute deadlines: the interval does not drift by the time
 		 * spent sampling and printing. */
@@ -246,8 +245,8 @@ int batch_run(const struct options *o, struct session *sess, volatile sig_atomic
 			break;
 		rc = session_collect(sess, &s);
 		if (rc == -ENODATA) { /* the recording ended */
-			if (smp->replay_msg[0])
-				fprintf(stderr, "iosched-top: %s\n", smp->replay_msg);
+			if (session_replay_msg(sess)[0])
+				fprintf(stderr, "iosched-top: %s\n", session_replay_msg(sess));
 			rc = 0;
 			break;
 		}
@@ -269,7 +268,7 @@ int batch_run(const struct options *o, struct session *sess, volatile sig_atomic
 			out_rc = 1;
 			break;
 		}
-		wait = next_wait(o, smp, &s);
+		wait = next_wait(o, sess, &s);
 		i++;
 	}
 	sample_free(&s);

@@ -85,7 +85,7 @@ static void draw_header(const struct tui *t)
 	struct tm tm;
 	localtime_r(&now, &tm);
 	strftime(clock, sizeof clock, "%H:%M:%S", &tm);
-	if (t->smp->replay)
+	if (session_replaying(t->sess))
 		snprintf(line, sizeof line, "iosched-top - REPLAY of %s (x%g%s) - %s  %s  %s", t->o->replay, t->speed,
 			 t->replay_end ? ", ended" : t->paused ? ", paused" : "", clock, s->host, s->kernel);
 	else
@@ -164,7 +164,7 @@ static void draw_table(const struct tui *t, int top, int rows)
 		attron(A_DIM);
 		tui_put(top + 1 + (t->s.ndisks ? rows : 1), 0, note);
 		attroff(A_DIM);
-	} else if (t->smp->show_hidden) {
+	} else if (session_showing_hidden(t->sess)) {
 		attron(A_DIM);
 		tui_put(top + 1 + (t->s.ndisks ? rows : 1), 0, "all disks shown: x hides snaps, zram and stacked ones again");
 		attroff(A_DIM);
@@ -294,7 +294,7 @@ static void draw_status(const struct tui *t)
 		util_fmt(line, sizeof line, "%s   (Esc stops it)", session_ab_status(t->sess));
 	else if (t->msg[0] && util_mono_now() < t->msg_until)
 		util_strlcpy(line, t->msg, sizeof line);
-	else if (t->smp->replay)
+	else if (session_replaying(t->sess))
 		util_strlcpy(line, "q quit  Space pause  . step  + - speed  Tab procs  Enter details  T theme  h help   (a replay)",
 			     sizeof line);
 	else if (t->o->read_only)

@@ -295,7 +295,7 @@ static void select_start(struct tui *t)
 {
 	char root[64];
 	tui_select_index(t, 0);
-	if (t->smp->replay || probefile_disk_of_path("/", root, sizeof root) < 0)
+	if (session_replaying(t->sess) || probefile_disk_of_path("/", root, sizeof root) < 0)
 		return;
 	for (size_t i = 0; i < t->s.ndisks; i++)
 		if (!strcmp(t->s.disks[i].info.name, root))
@@ -340,7 +340,7 @@ static int collect(struct tui *t)
 	int rc = session_collect(t->sess, &t->s);
 	if (rc == -ENODATA) { /* the recording ended: stay on its last tick */
 		t->replay_end = t->paused = 1;
-		tui_say(t, t->smp->replay_msg[0] ? t->smp->replay_msg : "end of the recording (q quits)");
+		tui_say(t, session_replay_msg(t->sess)[0] ? session_replay_msg(t->sess) : "end of the recording (q quits)");
 		return 0;
 	}
 	if (rc == 0) {
@@ -360,7 +360,7 @@ static int collect(struct tui *t)
 /* When the next sample is due: a replay follows the recorded intervals. */
 static double next_due(const struct tui *t, double now)
 {
-	if (!t->smp->replay)
+	if (!session_replaying(t->sess))
 		return now + t->o->delay_s;
 	return now + (t->s.interval_s > 0 ? t->s.interval_s : 1.0) / t->speed;
 }
@@ -370,25 +370,20 @@ void tui_poll_changes(struct tui *t)
 {
 	if (session_poll(t->sess) == 0)
 		return;
-	if (t->ctl->last_mono > t->ctl_seen) {
-		t->ctl_seen = t->ctl->last_mono;
-		tui_say(t, t->ctl->last);
-	}
+	const char *result = session_change_result(t->sess, &t->ctl_seen);
+	if (result)
+		tui_say(t, result);
 	if (t->mode == KM_TUNABLES)
 		panel_tunables_reload(t);
 }
 
 int tui_run(const struct options *o, struct session *sess, volatile sig_atomic_t *stop)
 {
-	struct sampler *smp = sess->smp;
-	struct control *ctl = sess->ctl;
 	/* ~200 KB with the charts: on the heap. */
 	struct tui *t = calloc(1, sizeof *t);
 	if (!t)
 		return -ENOMEM;
 	t->o = o;
-	t->smp = smp;
-	t->ctl = ctl;
 	t->sess = sess;
 	t->speed = o->replay_speed > 0 ? o->replay_speed : 1;
 	procpane_init(&t->pp);
@@ -417,7 +412,7 @@ int tui_run(const struct options *o, struct session *sess, volatile sig_atomic_t
 	while (!t->quit && !*stop) {
 		double wait = next - util_mono_now();
 		/* While a change is in the kernel, redraw often: its time ticks. */
-		if (!worker_idle(ctl->w) && wait > 0.1)
+		if (session_changing(t->sess) && wait > 0.1)
 			wait = 0.1;
 		if ((session_ab_status(t->sess) || session_coldstart_busy(t->sess)) && wait > 0.05)
 			wait = 0.05;
@@ -428,7 +423,7 @@ int tui_run(const struct options *o, struct session *sess, volatile sig_atomic_t
 		tui_poll_changes(t);
 		session_refresh_pending(t->sess, &t->s);
 		tui_startup_poll(t);
-		if (t->o->fresh_every_s > 0 && !smp->replay && util_mono_now() >= t->next_fresh) {
+		if (t->o->fresh_every_s > 0 && !session_replaying(sess) && util_mono_now() >= t->next_fresh) {
 			t->next_fresh = util_mono_now() + t->o->fresh_every_s;
 			tui_fresh_begin(t);
 		}
@@ -448,7 +443,7 @@ int tui_run(const struct options *o, struct session *sess, volatile sig_atomic_t
 			rc = collect(t);
 			if (rc < 0)
 				break;
-			if (smp->replay) {
+			if (session_replaying(sess)) {
 				next = next_due(t, now);
 			} else {
 				next += o->delay_s;

@@ -20,7 +20,7 @@ static void cycle_rate(struct tui *t)
 {
 	double r = t->s.probe_rate_hz;
 	double next = r == 20 ? 100 : r == 100 ? 0 : 20;
-	sampler_set_probe_rate(t->smp, next);
+	session_set_probe_rate(t->sess, next);
 	t->s.probe_rate_hz = next;
 	char rate[32], msg[64];
 	tui_rate_text(next, rate, sizeof rate);
@@ -136,7 +136,7 @@ void tui_fresh_begin(struct tui *t)
 		tui_say(t, "no disk selected");
 		return;
 	}
-	if (sampler_fresh_start(t->smp, d->info.name, (uint32_t)t->o->fresh_reads, err, sizeof err) < 0) {
+	if (session_fresh_start(t->sess, d->info.name, (uint32_t)t->o->fresh_reads, err, sizeof err) < 0) {
 		tui_say(t, err);
 		return;
 	}
@@ -239,7 +239,7 @@ static void theme_cycle(struct tui *t)
 static void replay_key(struct tui *t, enum key_action a)
 {
 	char msg[96];
-	if (!t->smp->replay) {
+	if (!session_replaying(t->sess)) {
 		tui_say(t, "Space . + - work in a replay (--replay FILE)");
 		return;
 	}
@@ -278,7 +278,7 @@ static int page_rows(const struct tui *t)
 
 void tui_act(struct tui *t, enum key_action a)
 {
-	if (t->smp->replay && keys_needs_live(a)) {
+	if (session_replaying(t->sess) && keys_needs_live(a)) {
 		tui_say(t, "this is a replay of a recording: keys that switch or tune are off");
 		return;
 	}
@@ -300,8 +300,8 @@ void tui_act(struct tui *t, enum key_action a)
 	case KEY_ACT_TOP: move_focused(t, INT_MIN / 2); break;
 	case KEY_ACT_BOTTOM: move_focused(t, INT_MAX / 2); break;
 	case KEY_ACT_SHOW_HIDDEN:
-		toggle(t, &t->smp->show_hidden, "every disk shown (from the next refresh)",
-		       "snap loops, zram and stacked disks hidden again (from the next refresh)");
+		tui_say(t, session_toggle_hidden(t->sess) ? "every disk shown (from the next refresh)"
+							 : "snap loops, zram and stacked disks hidden again (from the next refresh)");
 		break;
 	case KEY_ACT_PAGE_UP: move_focused(t, -page_rows(t)); break;
 	case KEY_ACT_PAGE_DOWN: move_focused(t, page_rows(t)); break;
@@ -331,7 +331,10 @@ void tui_act(struct tui *t, enum key_action a)
 	case KEY_ACT_REVERSE: toggle(t, &t->pp.reverse, "sort reversed", "sort: largest first"); break;
 	case KEY_ACT_ONLY_ACTIVE: toggle(t, &t->pp.only_active, "only processes with I/O", "all processes"); break;
 	case KEY_ACT_ACCUMULATED: toggle(t, &t->pp.accumulated, "totals since start", "rates per second"); break;
-	case KEY_ACT_THREADS: toggle(t, &t->smp->cfg.threads, "per-thread rows (from the next refresh)", "per-process rows (from the next refresh)"); break;
+	case KEY_ACT_THREADS:
+		tui_say(t, session_toggle_threads(t->sess) ? "per-thread rows (from the next refresh)"
+							   : "per-process rows (from the next refresh)");
+		break;
 	case KEY_ACT_FILTER: t->filtering = 1; break;
 	case KEY_ACT_CMDLINE: toggle(t, &t->pp.cmdline, "full command lines", "command names"); break;
 	case KEY_ACT_IOPRIO: panel_ioprio_open(t); break;
