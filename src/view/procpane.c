@@ -72,6 +72,18 @@ static int hidden(const struct sample *s, enum pcol c)
 	return hidden_at(s, c, COLS);
 }
 
+/* The columns shown at width, one bit each: worked out once a draw, not
+ * once a cell. */
+static unsigned shown_mask(const struct sample *s, int width)
+{
+	unsigned m = 0;
+	for (int c = 0; c < PC_COUNT; c++)
+		if (!hidden_at(s, (enum pcol)c, width))
+			m |= 1u << c;
+	return m;
+}
+_Static_assert(PC_COUNT <= 32, "a column mask fits an unsigned");
+
 int procpane_column_at(const struct sample *s, int width, int x)
 {
 	int left = 0;
@@ -354,10 +366,11 @@ void procpane_draw(const struct procpane_state *st, const struct sample *s, int 
 	title(st, s, y, (attr_t)th[TH_TITLE]);
 	char b[300];
 	int x = 0;
+	unsigned shown = shown_mask(s, COLS);
 	attron((attr_t)th[TH_TABLE_HEAD]);
 	mvhline(y + 1, 0, ' ', COLS);
 	for (int c = 0; c < PC_COUNT && x < COLS; c++) {
-		if (hidden(s, (enum pcol)c))
+		if (!(shown & 1u << c))
 			continue;
 		int w = cols[c].width ? cols[c].width : COLS - x;
 		util_fmt(b, sizeof b, cols[c].left ? "%-*s" : "%*s", w, procpane_column_header((enum pcol)c, st->accumulated));
@@ -385,7 +398,7 @@ void procpane_draw(const struct procpane_state *st, const struct sample *s, int 
 		attron(dim);
 		x = 0;
 		for (int c = 0; c < PC_COUNT && x < COLS; c++) {
-			if (hidden(s, (enum pcol)c))
+			if (!(shown & 1u << c))
 				continue;
 			char v[300];
 			int w = cols[c].width ? cols[c].width : COLS - x;
