@@ -56,34 +56,38 @@ int undo_pop(struct undo_log *l, struct undo_entry *out)
 	return 0;
 }
 
+/* Append "echo VALUE > PATH" for request r to buf (used so far). */
+static void append_echo(char *buf, size_t len, size_t *used, const struct tune_req *r)
+{
+	char path[PATH_MAX];
+	if (*used >= len || tune_req_path(r, path, sizeof path) < 0)
+		return;
+	int w = snprintf(buf + *used, len - *used, "%secho %s > %s", *used ? "; " : "", r->value, path);
+	if (w > 0)
+		*used += (size_t)w;
+}
+
 void undo_script(const struct undo_log *l, char *buf, size_t len)
 {
 	size_t used = 0;
 	buf[0] = '\0';
 	for (size_t i = l->n; i-- > 0 && used < len;) {
-		char path[PATH_MAX];
 		const struct tune_req *b = &l->e[i].back;
-		int w, prio;
-		if (b->kind == TUNE_IOPRIO && tune_parse_ioprio(b->value, &prio) == 0)
+		int prio;
+		if (b->kind == TUNE_IOPRIO && tune_parse_ioprio(b->value, &prio) == 0) {
 			/* ionice -p sets one thread, like the kernel call: enough to name it. */
-			w = snprintf(buf + used, len - used, "%sionice -c %d -n %d -p %d", used ? "; " : "",
-				     prio >> 13 ? prio >> 13 : 0, prio & 7, b->pid);
-		else if (tune_req_path(b, path, sizeof path) == 0)
-			w = snprintf(buf + used, len - used, "%secho %s > %s", used ? "; " : "", b->value, path);
-		else
+			int w = snprintf(buf + used, len - used, "%sionice -c %d -n %d -p %d", used ? "; " : "",
+					 prio >> 13 ? prio >> 13 : 0, prio & 7, b->pid);
+			if (w > 0)
+				used += (size_t)w;
 			continue;
-		if (w < 0)
-			break;
-		used += (size_t)w;
-		for (size_t k = 0; k < l->e[i].nresets && used < len; k++) {
+		}
+		append_echo(buf, len, &used, b);
+		/* A switch's resets, after it (the switch back would reset them again). */
+		for (size_t k = 0; k < l->e[i].nresets; k++) {
 			struct tune_req r;
 			tune_req_reset(&r, b, &l->e[i].resets[k]);
-			if (tune_req_path(&r, path, sizeof path) < 0)
-				continue;
-			w = snprintf(buf + used, len - used, "; echo %s > %s", r.value, path);
-			if (w < 0)
-				return;
-			used += (size_t)w;
+			append_echo(buf, len, &used, &r);
 		}
 	}
 }

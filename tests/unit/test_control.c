@@ -206,6 +206,13 @@ static void request(struct fake *f, enum tune_kind kind, const char *key, const 
 	assert_true(f->ctl.last_ok);
 }
 
+/* Restore everything and wait until it is done. */
+static void restore_all(struct fake *f)
+{
+	control_restore_to(&f->ctl, 0);
+	settle(f);
+}
+
 /* The writes since the log was last cleared, joined by spaces. */
 static const char *writes(struct fake *f)
 {
@@ -271,8 +278,7 @@ static void test_restore_oldest_once(void **state)
 	request(f, TUNE_SCHEDULER, "scheduler", "mq-deadline");
 	request(f, TUNE_SCHEDULER, "scheduler", "kyber");
 	writes(f);
-	control_restore_to(&f->ctl, 0);
-	settle(f);
+	restore_all(f);
 	assert_string_equal(writes(f), "scheduler=none nr_requests=100");
 	assert_string_equal(fake_read(f, "nr_requests", buf, sizeof buf), "100");
 }
@@ -378,8 +384,7 @@ static void test_restore_reset_then_set(void **state)
 	request(f, TUNE_SCHEDULER, "scheduler", "none");
 	request(f, TUNE_SCHEDULER, "scheduler", "kyber");
 	writes(f);
-	control_restore_to(&f->ctl, 0);
-	settle(f);
+	restore_all(f);
 	assert_string_equal(fake_sched(f), "none");
 	assert_string_equal(fake_read(f, "nr_requests", buf, sizeof buf), "100");
 	assert_int_equal(f->ctl.undo.n, 0);
