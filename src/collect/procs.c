@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
-#include <libproc2/misc.h>
 #include <libproc2/pids.h>
 
 #include "iostat.h"
@@ -504,9 +504,10 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 		p->nprev = 0; /* ids change meaning: start afresh */
 		p->threads = threads;
 	}
-	double up = 0, idle = 0;
-	if (procps_uptime(&up, &idle) < 0)
-		up = 0;
+	/* Since boot, as start times are (CLOCK_BOOTTIME, what /proc/uptime
+	 * reads): a clock, not a file to open and parse every refresh. */
+	struct timespec boot;
+	double up = clock_gettime(CLOCK_BOOTTIME, &boot) == 0 ? (double)boot.tv_sec + (double)boot.tv_nsec / 1e9 : 0;
 	struct pids_fetch *f = procps_pids_reap(p->info, threads ? PIDS_FETCH_THREADS_TOO : PIDS_FETCH_TASKS_ONLY);
 	if (!f)
 		return -errno ? -errno : -EIO;
@@ -592,7 +593,9 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 			e->ioprio = (int)syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, r->tid);
 		r->ioprio = e->ioprio;
 		util_strlcpy(r->cmdline, e->cmdline[0] ? e->cmdline : r->comm, sizeof r->cmdline);
-		procs_rates(old ? old : newborn ? &born : NULL, e, interval_s, wait_known, r);
+		/* A newborn's bytes count from 0; its waits do not: a share of
+		 * the interval it lived only part of would read low. */
+		procs_rates(old ? old : newborn ? &born : NULL, e, interval_s, wait_known && old, r);
 		/* A kernel thread that writes does so for others (writeback,
 		 * journal), whatever work item its name shows right now. */
 		if (r->kind == PROC_NORMAL && (r->ppid == 2 || r->pid == 2) && r->write_Bps > 0)
