@@ -56,6 +56,13 @@ int aioreader_set_fd(struct aioreader *r, int fd);
 /* Ask for one read at byte offset off. Returns 0 or a negative errno. */
 int aioreader_submit(struct aioreader *r, uint64_t off);
 
+/* One read at off through fd, which goes with the request: the child reads
+ * through its copy and closes it before it answers (a descriptor set with
+ * aioreader_set_fd stays as it was). The caller keeps its own fd and may
+ * close it at once. One message instead of three for a paced probe that
+ * holds the device only while a read is in flight. */
+int aioreader_submit_on(struct aioreader *r, int fd, uint64_t off);
+
 /* Ask for a job: reads reads of io_size at random aligned offsets below
  * span (from seed), one after another, timed as a whole in the child (no
  * message between the reads). Its answer, through aioreader_wait, is the

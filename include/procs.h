@@ -83,8 +83,21 @@ struct proc_seen {
 	char comm[64];              /* from /proc/PID/stat, re-read when the task does I/O */
 	char state;
 	int nice;
-	char cmdline[256];
+	/* Read once, when the task is first seen, and handed from one
+	 * reading to the next (procs.c owns it): two arrays of entries with
+	 * 256 bytes inline each cost half a MiB at 1,000 tasks. NULL: empty
+	 * or unreadable (a kernel thread), the row shows comm. */
+	char *cmdline;
+	/* /proc/PID/io kept open for the next reading (io_held), which reads
+	 * it again at offset 0: handed on like cmdline. */
+	int io_fd;
+	int io_held;
 };
+
+/* Descriptors below the soft RLIMIT_NOFILE that the process reader
+ * leaves for the rest of the tool: it keeps the others' worth of
+ * /proc/PID/io files open between readings (procs.c says why). */
+#define PROCS_IO_FDS_SPARE 256
 
 struct procs;
 

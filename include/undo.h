@@ -24,10 +24,16 @@ struct undo_entry {
 };
 
 struct undo_log {
-	struct undo_entry e[UNDO_MAX];
-	size_t n;
-	size_t dropped;              /* oldest entries pushed out when full */
+	/* Grown as changes come (most runs make none or a few): UNDO_MAX
+	 * entries inline were 240 KiB, all of it resident from the first
+	 * memset. Zeroed memory is an empty log; undo_free lets it go. */
+	struct undo_entry *e;
+	size_t n, cap;
+	size_t dropped;              /* oldest entries pushed out when full (or out of memory) */
 };
+
+/* Free the entries (the log is empty after). */
+void undo_free(struct undo_log *l);
 
 /* Record a successful change made by request r (ev: its event, whose
  * "from" is the old value). A change with no known old value cannot be

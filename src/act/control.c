@@ -421,5 +421,6 @@ int control_finish(struct control *c, int restore, double wait_s, FILE *f)
 	}
 	/* A switch still in the kernel is left to finish on its own. */
 	worker_stop(c->w, 0.2);
+	undo_free(&c->undo);
 	return rc;
 }

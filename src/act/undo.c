@@ -3,19 +3,31 @@
 
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
 
 static void append(struct undo_log *l, const struct undo_entry *e)
 {
-	if (l->n == UNDO_MAX) {
+	if (l->n == UNDO_MAX || util_grow((void **)&l->e, &l->cap, l->n + 1, sizeof *l->e) < 0) {
+		if (l->n == 0) { /* no memory even for one: the change is lost, and said so */
+			l->dropped++;
+			return;
+		}
 		/* Full: forget the oldest change rather than refuse new ones. */
-		memmove(&l->e[0], &l->e[1], (UNDO_MAX - 1) * sizeof l->e[0]);
+		memmove(&l->e[0], &l->e[1], (l->n - 1) * sizeof l->e[0]);
 		l->n--;
 		l->dropped++;
 	}
 	l->e[l->n++] = *e;
+}
+
+void undo_free(struct undo_log *l)
+{
+	free(l->e);
+	l->e = NULL;
+	l->n = l->cap = 0;
 }
 
 int undo_push(struct undo_log *l, const struct tune_req *r, const struct event *ev)

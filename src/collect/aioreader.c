@@ -178,14 +178,18 @@ static void child_main(int sock, void *buf, size_t size, pid_t parent)
 		ssize_t n = recv_req(sock, &q, &nfd);
 		if (n <= 0)
 			_exit(0);
+		/* A read that brings its own descriptor uses it once and closes
+		 * it; the one REQ_FD gave stays. */
+		int once = q.op == REQ_READ && nfd >= 0;
 		if (q.op == REQ_FD) {
 			if (fd >= 0)
 				close(fd);
 			fd = nfd;
-		} else if (nfd >= 0) {
+		} else if (nfd >= 0 && !once) {
 			close(nfd);
 		}
-		int ready = rc >= 0 && fd >= 0;
+		int rfd = once ? nfd : fd;
+		int ready = rc >= 0 && rfd >= 0;
 		struct rep a = {.kind = REP_ONE, .n = 1, .e[0].res = rc < 0 ? rc : -EBADF};
 		if (q.op == REQ_STREAM && ready) {
 			if (stream(sock, ctx, fd, buf, size, &q) < 0)
@@ -199,7 +203,9 @@ static void child_main(int sock, void *buf, size_t size, pid_t parent)
 		else if (ready && q.op == REQ_JOB)
 			a.e[0].res = timed_job(ctx, fd, buf, size, &q, &a.e[0].ns);
 		else if (ready)
-			a.e[0].res = timed_read(ctx, fd, buf, size, q.off, &a.e[0].ns);
+			a.e[0].res = timed_read(ctx, rfd, buf, size, q.off, &a.e[0].ns);
+		if (once)
+			close(nfd); /* before the answer: the caller may take it as the end of its hold */
 		a.e[0].done_ns = mono_ns();
 		if (send_rep(sock, &a) < 0)
 			_exit(0);
@@ -287,6 +293,14 @@ int aioreader_submit(struct aioreader *r, uint64_t off)
 		return -EBADF;
 	struct req q = {.op = REQ_READ, .off = off};
 	return send_req(r, &q, -1);
+}
+
+int aioreader_submit_on(struct aioreader *r, int fd, uint64_t off)
+{
+	if (r->pid <= 0 || fd < 0)
+		return -EBADF;
+	struct req q = {.op = REQ_READ, .off = off};
+	return send_req(r, &q, fd);
 }
 
 int aioreader_submit_job(struct aioreader *r, uint64_t span, uint32_t reads, uint64_t seed)

@@ -197,10 +197,12 @@ static int open_file(struct probe *p)
 	return 0;
 }
 
-/* One timed read, by the reader child (see aioreader.h). Returns the
- * latency in ns, or -1 when the probe must end (its reason already set),
- * or -2 when asked to stop with the request still in flight. */
-static int64_t read_once(struct probe *p, struct aioreader *io)
+/* One timed read, by the reader child (see aioreader.h). once: the
+ * device node goes with the request and is closed here at once, so that
+ * between paced reads neither process holds it. Returns the latency in
+ * ns, or -1 when the probe must end (its reason already set), or -2 when
+ * asked to stop with the request still in flight. */
+static int64_t read_once(struct probe *p, struct aioreader *io, int once)
 {
 	uint64_t off;
 	if (prng_offset(&p->rng, p->span, p->cfg.io_size, p->cfg.io_size, &off) < 0) {
@@ -210,7 +212,11 @@ static int64_t read_once(struct probe *p, struct aioreader *io)
 	pthread_mutex_lock(&p->mu);
 	p->in_flight_since = util_mono_now();
 	pthread_mutex_unlock(&p->mu);
-	int rc = aioreader_submit(io, off);
+	int rc = once ? aioreader_submit_on(io, p->fd, off) : aioreader_submit(io, off);
+	if (once) {
+		close(p->fd);
+		p->fd = -1;
+	}
 	if (rc < 0) {
 		end_with(p, "cannot hand the read to the reader process: %s", strerror(-rc));
 		return -1;
@@ -300,9 +306,10 @@ static int device_close(struct probe *p, struct aioreader *io)
 	return 0;
 }
 
-/* Open the device node and hand it to the reader. Returns 0, or -1 when
- * the device is gone (the probe's end is recorded). */
-static int device_open(struct probe *p, struct aioreader *io)
+/* Open the device node, and hand it to the reader to keep (hand: a
+ * back-to-back stream; a paced read takes it along, read_once). Returns 0,
+ * or -1 when the device is gone (the probe's end is recorded). */
+static int device_open(struct probe *p, struct aioreader *io, int hand)
 {
 	p->fd = open(p->st.path, O_RDONLY | O_DIRECT | O_CLOEXEC);
 	uint64_t bytes = 0;
@@ -316,7 +323,7 @@ static int device_open(struct probe *p, struct aioreader *io)
 	}
 	p->span = bytes;
 	p->opened = util_mono_now();
-	int rc = aioreader_set_fd(io, p->fd);
+	int rc = hand ? aioreader_set_fd(io, p->fd) : 0;
 	if (rc < 0) {
 		end_with(p, "cannot hand %s to the reader process: %s", p->st.path, strerror(-rc));
 		return -1;
@@ -348,7 +355,7 @@ static int device_ready(struct probe *p, struct aioreader *io, double rate)
 	}
 	if (p->fd >= 0 && rate <= 0 && now - p->opened >= REOPEN_S && device_close(p, io) < 0)
 		return -1;
-	return p->fd >= 0 ? 0 : device_open(p, io);
+	return p->fd >= 0 ? 0 : device_open(p, io, rate <= 0);
 }
 
 /* Should a back-to-back stream end now: stop, a paced rate, or in device
@@ -455,7 +462,7 @@ static void run(struct probe *p, struct aioreader *io)
 			next = util_mono_now();
 			continue;
 		}
-		int64_t ns = read_once(p, io);
+		int64_t ns = read_once(p, io, p->st.mode == PROBE_MODE_DEVICE);
 		if (ns < 0)
 			return;
 		record(p, ns);

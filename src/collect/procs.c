@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,6 +26,16 @@
 /* Rows of processes that ended, kept for the next refreshes. */
 #define EXIT_ROWS_MAX 512
 
+/* Descriptors of /proc/PID/io stay open from one reading to the next:
+ * opening and closing the file was over a third of the tool's CPU with
+ * 1,000 processes (perf: the path walk and /proc's revalidation of the
+ * pid), the read itself half that. Each open one costs the kernel about
+ * 4.5 KiB (a file and seq_file's page). As many as the soft RLIMIT_NOFILE
+ * allows less PROCS_IO_FDS_SPARE, left for everything else the tool
+ * opens; past that a task's file is opened and closed each time. Never
+ * more than this many (a machine with 100,000 threads): */
+#define IO_FDS_MAX 16384
+
 #define IOPRIO_WHO_PROCESS 1
 #define IOPRIO_CLASS_SHIFT 13
 
@@ -32,6 +43,7 @@ struct procs {
 	struct pids_info *info;
 	struct proc_seen *prev, *cur;
 	size_t nprev, ncur, cap;
+	size_t io_held, io_max;      /* descriptors kept open; how many may be */
 	struct taskstats_conn *ts;
 	int ts_err;                 /* why taskstats is unavailable, or 0 */
 	int threads;                /* the mode prev was read in */
@@ -78,6 +90,13 @@ int procs_new(struct procs **out)
 			p->ts_err = q;
 		}
 	}
+	struct rlimit nofile;
+	if (getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur != RLIM_INFINITY)
+		p->io_max = nofile.rlim_cur > PROCS_IO_FDS_SPARE ? nofile.rlim_cur - PROCS_IO_FDS_SPARE : 0;
+	else
+		p->io_max = IO_FDS_MAX;
+	if (p->io_max > IO_FDS_MAX)
+		p->io_max = IO_FDS_MAX;
 	p->hz = sysconf(_SC_CLK_TCK);
 	p->self = getpid();
 	if (p->ts) {
@@ -94,6 +113,21 @@ int procs_new(struct procs **out)
 	return 0;
 }
 
+/* Free what entries still own (tasks that were not carried into the
+ * next reading): their command lines and /proc/PID/io descriptors. */
+static void let_go(struct procs *p, struct proc_seen *a, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(a[i].cmdline);
+		a[i].cmdline = NULL;
+		if (a[i].io_held) {
+			close(a[i].io_fd);
+			a[i].io_held = 0;
+			p->io_held--;
+		}
+	}
+}
+
 void procs_free(struct procs *p)
 {
 	if (!p)
@@ -102,6 +136,7 @@ void procs_free(struct procs *p)
 	taskstats_close(p->ts);
 	taskstats_unlisten(p->exits);
 	procexit_free(&p->px);
+	let_go(p, p->prev, p->nprev);
 	free(p->prev);
 	free(p->cur);
 	free(p);
@@ -192,18 +227,19 @@ static int reserve(struct procs *p, size_t n)
 	return 0;
 }
 
-static void read_cmdline(int pid, char *buf, size_t len)
+/* The command line as one string (arguments joined by blanks), on the
+ * heap, as long as a row holds; NULL when empty or unreadable. */
+static char *read_cmdline(int pid)
 {
-	char path[64];
+	char path[64], buf[sizeof ((struct proc_row *)0)->cmdline];
 	snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
-	long n = util_read_text(path, buf, len);
-	if (n <= 0) {
-		buf[0] = '\0';
-		return;
-	}
+	long n = util_read_text(path, buf, sizeof buf);
+	if (n <= 0)
+		return NULL;
 	for (long i = 0; i < n - 1; i++)
 		if (buf[i] == '\0')
 			buf[i] = ' ';
+	return buf[0] ? strdup(buf) : NULL;
 }
 
 static const char *after(const char *text, const char *key)
@@ -266,15 +302,53 @@ static void task_path(char *buf, size_t len, int pid, int tid, int threads, cons
 		snprintf(buf, len, "/proc/%d/%s", pid, name);
 }
 
-static int read_io(int pid, int tid, int threads, struct proc_counters *c)
+static ssize_t read_at_0(int fd, char *buf, size_t len)
+{
+	ssize_t n;
+	do
+		n = pread(fd, buf, len - 1, 0);
+	while (n < 0 && errno == EINTR);
+	if (n >= 0)
+		buf[n] = '\0';
+	return n < 0 ? -errno : n;
+}
+
+/* The task's I/O counters into e->c: through the descriptor its previous
+ * reading held (old; it moves to e), else a new one, kept while there is
+ * room. A held descriptor belongs to the task it was opened for: once that
+ * task has ended it reads ESRCH, even if its pid is someone else's by now,
+ * and the file is opened again by path. */
+static int read_io(struct procs *p, struct proc_seen *old, int pid, int tid, int threads, struct proc_seen *e)
 {
 	char path[64], buf[512];
+	ssize_t n;
+	if (old && old->io_held) {
+		old->io_held = 0;
+		n = read_at_0(old->io_fd, buf, sizeof buf);
+		if (n > 0) {
+			e->io_fd = old->io_fd;
+			e->io_held = 1;
+			/* The parser looks for "\nread_bytes": the first line is rchar. */
+			return procs_parse_io(buf, &e->c);
+		}
+		close(old->io_fd);
+		p->io_held--;
+	}
 	task_path(path, sizeof path, pid, tid, threads, "io");
-	long n = util_read_small(path, buf, sizeof buf);
-	if (n < 0)
-		return (int)n;
-	/* The parser looks for "\nread_bytes": the first line is rchar. */
-	return procs_parse_io(buf, c);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read_at_0(fd, buf, sizeof buf);
+	if (n > 0 && p->io_held < p->io_max) {
+		e->io_fd = fd;
+		e->io_held = 1;
+		p->io_held++;
+	} else {
+		close(fd);
+	}
+	if (n <= 0)
+		return n < 0 ? (int)n : -EIO;
+	return procs_parse_io(buf, &e->c);
 }
 
 static int read_stat(int pid, int tid, int threads, struct proc_seen *e)
@@ -299,11 +373,12 @@ static void take(struct procs *p, const struct pids_stack *s, int threads, struc
 	e->id = r->tid;
 	e->ioprio = -1;
 	/* An unreadable /proc/PID/io is told apart from a real 0 here. */
-	e->readable = read_io(r->pid, r->tid, threads, &e->c) == 0;
+	e->readable = read_io(p, lookup(p->prev, p->nprev, e->id), r->pid, r->tid, threads, e) == 0;
 }
 
-/* Carry what is known of a task from its previous reading. */
-static void carry(const struct proc_seen *old, struct proc_seen *e, int pid)
+/* Carry what is known of a task from its previous reading; its command
+ * line moves over (old no longer owns it). */
+static void carry(struct proc_seen *old, struct proc_seen *e, int pid)
 {
 	if (old && old->start == e->start) {
 		e->base = old->base;
@@ -316,13 +391,14 @@ static void carry(const struct proc_seen *old, struct proc_seen *e, int pid)
 		e->waiting = old->waiting;
 		e->c.blkio_count = old->c.blkio_count;
 		e->c.blkio_ns = old->c.blkio_ns;
-		memcpy(e->cmdline, old->cmdline, sizeof e->cmdline);
+		e->cmdline = old->cmdline;
+		old->cmdline = NULL;
 		return;
 	}
 	e->ioprio = -1;
 	/* New task (or a reused pid with a new start time): its first reading. */
 	e->base = e->c;
-	read_cmdline(pid, e->cmdline, sizeof e->cmdline);
+	e->cmdline = read_cmdline(pid);
 }
 
 /* Children reaped in the interval added their totals to their parent's
@@ -501,6 +577,7 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 		  size_t *n, size_t *cap, struct procs_status *st)
 {
 	if (threads != p->threads) {
+		let_go(p, p->prev, p->nprev);
 		p->nprev = 0; /* ids change meaning: start afresh */
 		p->threads = threads;
 	}
@@ -551,7 +628,7 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 	for (size_t i = 0; i < total; i++) {
 		struct proc_row *r = &(*rows)[i];
 		struct proc_seen *e = lookup(p->cur, p->ncur, r->tid);
-		const struct proc_seen *old = lookup(p->prev, p->nprev, r->tid);
+		struct proc_seen *old = lookup(p->prev, p->nprev, r->tid);
 		int moved = old && (old->c.rbytes != e->c.rbytes || old->c.wbytes != e->c.wbytes ||
 				    old->c.syscr != e->c.syscr || old->c.syscw != e->c.syscw);
 		/* stat only for new tasks and tasks that did I/O: their state and
@@ -592,7 +669,7 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 		if (e->ioprio < 0 || r->moved)
 			e->ioprio = (int)syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, r->tid);
 		r->ioprio = e->ioprio;
-		util_strlcpy(r->cmdline, e->cmdline[0] ? e->cmdline : r->comm, sizeof r->cmdline);
+		util_strlcpy(r->cmdline, e->cmdline ? e->cmdline : r->comm, sizeof r->cmdline);
 		/* A newborn's bytes count from 0; its waits do not: a share of
 		 * the interval it lived only part of would read low. */
 		procs_rates(old ? old : newborn ? &born : NULL, e, interval_s, wait_known && old, r);
@@ -611,7 +688,9 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 		total += p->ngone;
 	}
 	*n = total;
-	/* This reading is the next one's previous. */
+	/* This reading is the next one's previous; what it did not carry over
+	 * has ended. */
+	let_go(p, p->prev, p->nprev);
 	p->prev_up = up;
 	struct proc_seen *t = p->prev;
 	p->prev = p->cur;

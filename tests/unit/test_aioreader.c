@@ -2,7 +2,8 @@
  * back-to-back mode) on a file of its own: batches of whole, timed reads
  * in completion order; a halt ends the stream and the child answers single
  * reads again; a read past the end ends the stream with that read; no
- * descriptor, no stream. O_DIRECT needs a filesystem that has it, hence
+ * descriptor, no stream; a read that brings its own descriptor leaves
+ * none behind. O_DIRECT needs a filesystem that has it, hence
  * /var/tmp (tmpfs in /tmp may not). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +14,8 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <dirent.h>
+#include <limits.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -149,12 +152,76 @@ static void test_no_descriptor_no_stream(void **state)
 	assert_int_equal(aioreader_stream(&f->r, FILE_SIZE, 1), -EBADF);
 }
 
+/* How many of pid's descriptors are open on path. */
+static int open_copies(int pid, const char *path)
+{
+	char dir[64], link[PATH_MAX + 64], to[PATH_MAX];
+	snprintf(dir, sizeof dir, "/proc/%d/fd", pid);
+	DIR *d = opendir(dir);
+	assert_non_null(d);
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		snprintf(link, sizeof link, "%s/%s", dir, e->d_name);
+		ssize_t len = readlink(link, to, sizeof to - 1);
+		if (len > 0) {
+			to[len] = '\0';
+			n += strcmp(to, path) == 0;
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+static void wait_one(struct aioreader *r)
+{
+	int64_t res = 0, ns = 0;
+	int rc;
+	while ((rc = aioreader_wait(r, 5000, &res, &ns)) == 0)
+		;
+	assert_int_equal(rc, 1);
+	assert_int_equal(res, IO);
+	assert_true(ns > 0);
+}
+
+/* A paced probe in device mode hands the node over with each read: the
+ * child reads through it and has closed it by the time it answers, so
+ * between reads neither process holds the device (losetup -d is not held
+ * up); a descriptor given with aioreader_set_fd is left as it was. */
+static void test_read_brings_its_descriptor(void **state)
+{
+	struct fixture *f = *state;
+	assert_int_equal(aioreader_set_fd(&f->r, -1), 0);
+	for (int i = 0; i < 3; i++) {
+		int fd = open(f->path, O_RDONLY | O_DIRECT | O_CLOEXEC);
+		assert_true(fd >= 0);
+		assert_int_equal(aioreader_submit_on(&f->r, fd, (uint64_t)i * IO), 0);
+		close(fd);
+		wait_one(&f->r);
+		assert_int_equal(open_copies(f->r.pid, f->path), 0);
+	}
+	/* Nothing kept for a read that brings no descriptor. */
+	assert_int_equal(aioreader_submit(&f->r, 0), -EBADF);
+	assert_int_equal(aioreader_submit_on(&f->r, -1, 0), -EBADF);
+	/* The one set stays through a read that brought its own. */
+	assert_int_equal(aioreader_set_fd(&f->r, f->fd), 0);
+	int fd = open(f->path, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(aioreader_submit_on(&f->r, fd, IO), 0);
+	close(fd);
+	wait_one(&f->r);
+	assert_int_equal(open_copies(f->r.pid, f->path), 1);
+	assert_int_equal(aioreader_submit(&f->r, 2 * IO), 0);
+	wait_one(&f->r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_stream_then_single, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stream_ends_on_failed_read, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_descriptor_no_stream, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_read_brings_its_descriptor, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -53,6 +53,7 @@ static void test_push_pop_order(void **state)
 	assert_string_equal(e.back.value, "mq-deadline");
 	assert_int_equal(e.back.kind, TUNE_SCHEDULER);
 	assert_int_equal(undo_pop(l, &e), -1);
+	undo_free(l);
 	free(l);
 }
 
@@ -70,6 +71,7 @@ static void test_not_recorded(void **state)
 	struct event ok = ok_event("none");
 	assert_int_equal(undo_push(l, &r, &ok), -1);       /* an undo is not logged again */
 	assert_int_equal(l->n, 0);
+	undo_free(l);
 	free(l);
 }
 
@@ -88,6 +90,7 @@ static void test_full_drops_oldest(void **state)
 	assert_int_equal(l->n, UNDO_MAX);
 	assert_int_equal(l->dropped, 3);
 	assert_string_equal(l->e[0].back.value, "3");
+	undo_free(l);
 	free(l);
 }
 
@@ -108,6 +111,7 @@ static void test_script(void **state)
 	/* Newest first: bfq's slice_idle back while bfq is still active. */
 	assert_string_equal(buf, "echo 8 > /sys/block/sda/queue/iosched/slice_idle; "
 				 "echo mq-deadline > /sys/block/sda/queue/scheduler");
+	undo_free(l);
 	free(l);
 }
 

@@ -1,0 +1,236 @@
+/* Unit tests: procs_collect on live children of the test, with the
+ * /proc/PID/io descriptors it keeps open between readings. The soft
+ * RLIMIT_NOFILE decides how many may stay open: none, all, or HELD. Each
+ * child's write calls over an interval must come out exact through a held
+ * descriptor and through a new one; no more than allowed stay open; a
+ * child that ends lets its go; procs_free leaves none. Needs no root: a user's own children's
+ * /proc/PID/io is readable (taskstats, which needs root, is not used). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "procs.h"
+
+#define KIDS 8
+#define HELD 3
+
+struct kid {
+	pid_t pid;
+	int cmd, ack; /* pipes: the test's ends */
+};
+
+/* The child: for each byte n read, n * 100 writes to /dev/null, then one
+ * byte back. Ends at EOF. Its write calls in an interval are known. */
+static void kid_main(int cmd, int ack)
+{
+	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	unsigned char n;
+	while (read(cmd, &n, 1) == 1) {
+		for (int i = 0; i < n * 100; i++)
+			if (write(null, "x", 1) != 1)
+				_exit(1);
+		if (write(ack, &n, 1) != 1)
+			_exit(1);
+	}
+	_exit(0);
+}
+
+static void kid_start(struct kid *k)
+{
+	int c[2], a[2];
+	assert_int_equal(pipe2(c, O_CLOEXEC), 0);
+	assert_int_equal(pipe2(a, O_CLOEXEC), 0);
+	k->pid = fork();
+	assert_true(k->pid >= 0);
+	if (k->pid == 0) {
+		/* Only its own two: a brother's command pipe held open here
+		 * would keep that one from seeing EOF. */
+		for (int fd = 3; fd < 1024; fd++)
+			if (fd != c[0] && fd != a[1])
+				close(fd);
+		kid_main(c[0], a[1]);
+	}
+	close(c[0]);
+	close(a[1]);
+	k->cmd = c[1];
+	k->ack = a[0];
+}
+
+static void kid_work(struct kid *k, unsigned char n)
+{
+	unsigned char got;
+	assert_int_equal(write(k->cmd, &n, 1), 1);
+	assert_int_equal(read(k->ack, &got, 1), 1);
+}
+
+static void kid_end(struct kid *k)
+{
+	close(k->cmd);
+	close(k->ack);
+	int st;
+	assert_int_equal(waitpid(k->pid, &st, 0), k->pid);
+}
+
+/* How many of this process's descriptors are open on a task's I/O file;
+ * with pid > 0, only on that process's. */
+static int io_fds(int pid)
+{
+	DIR *d = opendir("/proc/self/fd");
+	assert_non_null(d);
+	int n = 0, p;
+	struct dirent *e;
+	char link[PATH_MAX], to[PATH_MAX];
+	while ((e = readdir(d))) {
+		snprintf(link, sizeof link, "/proc/self/fd/%s", e->d_name);
+		ssize_t len = readlink(link, to, sizeof to - 1);
+		if (len <= 0)
+			continue;
+		to[len] = '\0';
+		/* /proc/PID/io, or /proc/PID/task/TID/io per thread */
+		if (sscanf(to, "/proc/%d/", &p) == 1 && len > 3 && strcmp(to + len - 3, "/io") == 0 &&
+		    (pid <= 0 || p == pid))
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+static const struct proc_row *row_of(const struct proc_row *rows, size_t n, pid_t pid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].pid == pid && !rows[i].exited)
+			return &rows[i];
+	return NULL;
+}
+
+static void collect(struct procs *p, struct proc_row **rows, size_t *n, size_t *cap)
+{
+	struct procs_status st;
+	assert_int_equal(procs_collect(p, 0, 1.0, 0, rows, n, cap, &st), 0);
+}
+
+/* A reader made with the soft RLIMIT_NOFILE at PROCS_IO_FDS_SPARE + held
+ * (at most the hard limit); the limit is put back after. */
+static struct procs *reader_holding(rlim_t held)
+{
+	struct rlimit old, lim;
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+	lim = old;
+	lim.rlim_cur = PROCS_IO_FDS_SPARE + held;
+	if (lim.rlim_max != RLIM_INFINITY && lim.rlim_cur > lim.rlim_max)
+		lim.rlim_cur = lim.rlim_max;
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &lim), 0);
+	struct procs *p;
+	assert_int_equal(procs_new(&p), 0);
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
+	return p;
+}
+
+/* Three rounds of known work; every child's write calls must be exact. */
+static void rounds(struct procs *p, struct kid *kids, struct proc_row **rows, size_t *n, size_t *cap)
+{
+	collect(p, rows, n, cap);
+	for (int round = 1; round <= 3; round++) {
+		for (int i = 0; i < KIDS; i++)
+			kid_work(&kids[i], (unsigned char)(i + round));
+		collect(p, rows, n, cap);
+		for (int i = 0; i < KIDS; i++) {
+			const struct proc_row *r = row_of(*rows, *n, kids[i].pid);
+			assert_non_null(r);
+			assert_true(r->io_readable);
+			/* (i + round) * 100 to /dev/null and the answer; the rate
+			 * is over the interval given, 1 s */
+			assert_int_equal((long)r->write_calls, (i + round) * 100 + 1);
+		}
+	}
+}
+
+/* Nothing may be held: every file opened and closed each reading. */
+static void test_none_held(void **state)
+{
+	(void)state;
+	struct kid kids[KIDS];
+	for (int i = 0; i < KIDS; i++)
+		kid_start(&kids[i]);
+	struct procs *p = reader_holding(0);
+	struct proc_row *rows = NULL;
+	size_t n = 0, cap = 0;
+	rounds(p, kids, &rows, &n, &cap);
+	assert_int_equal(io_fds(0), 0);
+	procs_free(p);
+	free(rows);
+	for (int i = 0; i < KIDS; i++)
+		kid_end(&kids[i]);
+}
+
+/* Room for all: each child's file is read through the descriptor held
+ * from the reading before; a child that ends lets its go at the next
+ * reading; procs_free and a switch to threads let go of all. */
+static void test_all_held(void **state)
+{
+	(void)state;
+	struct kid kids[KIDS];
+	for (int i = 0; i < KIDS; i++)
+		kid_start(&kids[i]);
+	struct procs *p = reader_holding(16384);
+	struct proc_row *rows = NULL;
+	size_t n = 0, cap = 0;
+	rounds(p, kids, &rows, &n, &cap);
+	for (int i = 0; i < KIDS; i++)
+		assert_int_equal(io_fds(kids[i].pid), 1);
+	pid_t gone = kids[0].pid;
+	kid_end(&kids[0]);
+	collect(p, &rows, &n, &cap);
+	assert_int_equal(io_fds(gone), 0);
+	assert_null(row_of(rows, n, gone));
+	int before = io_fds(0);
+	struct procs_status st;
+	assert_int_equal(procs_collect(p, 1, 1.0, 0, &rows, &n, &cap, &st), 0);
+	assert_true(io_fds(0) >= before); /* as many threads as processes, or more */
+	procs_free(p);
+	assert_int_equal(io_fds(0), 0);
+	free(rows);
+	for (int i = 1; i < KIDS; i++)
+		kid_end(&kids[i]);
+}
+
+/* Room for HELD: never more held than that, and the rest still exact. */
+static void test_some_held(void **state)
+{
+	(void)state;
+	struct kid kids[KIDS];
+	for (int i = 0; i < KIDS; i++)
+		kid_start(&kids[i]);
+	struct procs *p = reader_holding(HELD);
+	struct proc_row *rows = NULL;
+	size_t n = 0, cap = 0;
+	rounds(p, kids, &rows, &n, &cap);
+	assert_int_equal(io_fds(0), HELD);
+	procs_free(p);
+	assert_int_equal(io_fds(0), 0);
+	free(rows);
+	for (int i = 0; i < KIDS; i++)
+		kid_end(&kids[i]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_none_held),
+		cmocka_unit_test(test_all_held),
+		cmocka_unit_test(test_some_held),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
