@@ -30,6 +30,7 @@ struct undo_log {
 	struct undo_entry *e;
 	size_t n, cap;
 	size_t dropped;              /* oldest entries pushed out when full (or out of memory) */
+	size_t lost;                 /* changes not recorded at all: no memory for one entry */
 };
 
 /* Free the entries (the log is empty after). */

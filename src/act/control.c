@@ -387,7 +387,7 @@ int control_finish(struct control *c, int restore, double wait_s, FILE *f)
 		fprintf(f, "iosched-top: restored %zu change(s)", c->undone);
 		if (c->undone_resets)
 			fprintf(f, " and %zu queue setting(s) a switch had reset", c->undone_resets);
-		fprintf(f, "%s\n", failed || c->undo.n || c->undo.dropped ? "" : ", all settings are as they were");
+		fprintf(f, "%s\n", failed || c->undo.n || c->undo.dropped || c->undo.lost ? "" : ", all settings are as they were");
 		if (failed || c->undo.n) {
 			rc = 1;
 			fprintf(f, "iosched-top: %s could not be put back: %s\n",
@@ -417,6 +417,11 @@ int control_finish(struct control *c, int restore, double wait_s, FILE *f)
 		/* The log keeps the newest UNDO_MAX: the oldest values are gone. */
 		fprintf(f, "iosched-top: %zu older change(s) fell out of the log (it keeps %d) and were %s\n",
 			c->undo.dropped, UNDO_MAX, restore ? "not put back" : "not listed");
+		rc = restore ? 1 : rc;
+	}
+	if (c->undo.lost) {
+		fprintf(f, "iosched-top: %zu change(s) could not be logged (out of memory) and were %s\n", c->undo.lost,
+			restore ? "not put back" : "not listed");
 		rc = restore ? 1 : rc;
 	}
 	/* A switch still in the kernel is left to finish on its own. */

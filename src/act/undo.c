@@ -8,11 +8,29 @@
 
 #include "util.h"
 
+/* Room for one more entry: doubled as needed, never past UNDO_MAX. */
+static int make_room(struct undo_log *l)
+{
+	if (l->n < l->cap)
+		return 0;
+	if (l->cap == UNDO_MAX)
+		return -1;
+	size_t cap = l->cap ? 2 * l->cap : 8;
+	if (cap > UNDO_MAX)
+		cap = UNDO_MAX;
+	struct undo_entry *e = realloc(l->e, cap * sizeof *e);
+	if (!e)
+		return -1;
+	l->e = e;
+	l->cap = cap;
+	return 0;
+}
+
 static void append(struct undo_log *l, const struct undo_entry *e)
 {
-	if (l->n == UNDO_MAX || util_grow((void **)&l->e, &l->cap, l->n + 1, sizeof *l->e) < 0) {
+	if (make_room(l) < 0) {
 		if (l->n == 0) { /* no memory even for one: the change is lost, and said so */
-			l->dropped++;
+			l->lost++;
 			return;
 		}
 		/* Full: forget the oldest change rather than refuse new ones. */

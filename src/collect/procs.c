@@ -391,14 +391,18 @@ static void carry(struct proc_seen *old, struct proc_seen *e, int pid)
 		e->waiting = old->waiting;
 		e->c.blkio_count = old->c.blkio_count;
 		e->c.blkio_ns = old->c.blkio_ns;
-		e->cmdline = old->cmdline;
-		old->cmdline = NULL;
+		/* Once: an id listed twice (a race in /proc) comes here twice. */
+		if (!e->cmdline) {
+			e->cmdline = old->cmdline;
+			old->cmdline = NULL;
+		}
 		return;
 	}
 	e->ioprio = -1;
 	/* New task (or a reused pid with a new start time): its first reading. */
 	e->base = e->c;
-	e->cmdline = read_cmdline(pid);
+	if (!e->cmdline)
+		e->cmdline = read_cmdline(pid);
 }
 
 /* Children reaped in the interval added their totals to their parent's

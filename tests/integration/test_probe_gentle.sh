@@ -24,8 +24,11 @@ unshare -m bash -c '
 	for _ in $(seq 400); do
 		t=$(grep -l "^iosched-probe$" /proc/$pid/task/*/comm 2>/dev/null | head -n1)
 		[ -n "$t" ] && t=${t%/comm} && t=${t##*/}
+		# the priority before the size: it is put back only once the
+		# file is whole (and the size of a renamed file is not found)
+		prio=$([ -n "$t" ] && ionice -p "$t" 2>/dev/null | cut -d: -f1)
 		size=$(stat -c %s /var/tmp/iosched-top-0/.$2.probe.*.tmp 2>/dev/null | head -n1)
-		[ -n "$t" ] && [ -n "$size" ] && echo "$(date +%s.%N) $size $(ionice -p "$t" 2>/dev/null | cut -d: -f1)"
+		[ -n "$t" ] && [ -n "$size" ] && echo "$(date +%s.%N) $size $prio"
 		[ -f /var/tmp/iosched-top-0/$2.probe ] && break
 		sleep 0.1
 	done > /var/tmp/samples
@@ -38,11 +41,12 @@ V=$SCRATCH/vt
 grep -q ' idle$' "$V/samples" || fail "the writer was never at idle priority: $(sort -u -k3 "$V/samples" | head -3)"
 # Once the last byte is written the writer puts its priority back, and the
 # file keeps its temporary name a moment longer (until the rename): a look
-# then sees the whole size and "none" (seen once in a run), not a writer
-# that left idle priority while writing.
+# then sees the whole size and "none" (seen once in a run). Before its
+# first byte the file exists and the writer has not lowered its priority
+# yet. Neither is a writer that left idle priority while writing.
 full=$((160 * 1024 * 1024))
-awk -v full="$full" '$2 < full && $3 != "idle"' "$V/samples" | grep -q . &&
-	fail "the writer left idle priority while writing: $(awk -v full="$full" '$2 < full && $3 != "idle"' "$V/samples" | head -2)"
+awk -v full="$full" '$2 > 0 && $2 < full && $3 != "idle"' "$V/samples" | grep -q . &&
+	fail "the writer left idle priority while writing: $(awk -v full="$full" '$2 > 0 && $2 < full && $3 != "idle"' "$V/samples" | head -2)"
 rate=$(awk 'NR == 1 { t0 = $1; s0 = $2 } { t = $1; s = $2 } END { if (t > t0) printf "%.1f", (s - s0) / (t - t0) / 1e6; else print 0 }' "$V/samples")
 awk -v r="$rate" 'BEGIN { exit !(r <= 55) }' || fail "the probe file grew at $rate MB/s, over the 50 MB/s bound"
 grep -q '^iosched-reader ' "$V/children" || fail "no reader process after the file was written: $(cat "$V/children")"
