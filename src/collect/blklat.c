@@ -223,7 +223,7 @@ static int tracepoint_exists(const char *name)
  * a disk of size 0 (a detached loop device, a reader without a card): it
  * can have no request until it gets a medium, and counting the 40-odd
  * idle loop devices a system keeps made the array (which the tool scans
- * every refresh, so all of it is resident) 1.3 MiB instead of 200 KiB. */
+ * every refresh, so all of it is resident) 1.3 MiB instead of 160 KiB. */
 static unsigned long long count_tags(void)
 {
 	unsigned long long total = 0;

@@ -30,7 +30,7 @@
  * opening and closing the file was over a third of the tool's CPU with
  * 1,000 processes (perf: the path walk and /proc's revalidation of the
  * pid), the read itself half that. Each open one costs the kernel about
- * 4.5 KiB (a file and seq_file's page). As many as the soft RLIMIT_NOFILE
+ * 3.5 KiB (a file and seq_file's page; Slab grew 2.9-3.8 MiB for 912). As many as the soft RLIMIT_NOFILE
  * allows less PROCS_IO_FDS_SPARE, left for everything else the tool
  * opens; past that a task's file is opened and closed each time. Never
  * more than this many (a machine with 100,000 threads): */

@@ -84,6 +84,18 @@ static int drain(struct aioreader *r, struct aioreader_batch *last)
 	return n;
 }
 
+/* Wait for one answer, a whole timed read. */
+static void wait_one(struct aioreader *r)
+{
+	int64_t res = 0, ns = 0;
+	int rc;
+	while ((rc = aioreader_wait(r, 5000, &res, &ns)) == 0)
+		;
+	assert_int_equal(rc, 1);
+	assert_int_equal(res, IO);
+	assert_true(ns > 0);
+}
+
 static void test_stream_then_single(void **state)
 {
 	struct fixture *f = *state;
@@ -117,12 +129,7 @@ static void test_stream_then_single(void **state)
 		assert_int_equal(b.e[i].res, IO);
 	/* Back to one answer per request. */
 	assert_int_equal(aioreader_submit(&f->r, 8 * IO), 0);
-	int64_t res = 0, ns = 0;
-	int rc;
-	while ((rc = aioreader_wait(&f->r, 5000, &res, &ns)) == 0)
-		;
-	assert_int_equal(rc, 1);
-	assert_int_equal(res, IO);
+	wait_one(&f->r);
 	/* A halt with no stream: an empty ended batch, nothing else. */
 	assert_int_equal(aioreader_halt(&f->r), 0);
 	assert_int_equal(drain(&f->r, &b), 0);
@@ -171,17 +178,6 @@ static int open_copies(int pid, const char *path)
 	}
 	closedir(d);
 	return n;
-}
-
-static void wait_one(struct aioreader *r)
-{
-	int64_t res = 0, ns = 0;
-	int rc;
-	while ((rc = aioreader_wait(r, 5000, &res, &ns)) == 0)
-		;
-	assert_int_equal(rc, 1);
-	assert_int_equal(res, IO);
-	assert_true(ns > 0);
 }
 
 /* A paced probe in device mode hands the node over with each read: the

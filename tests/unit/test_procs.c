@@ -161,12 +161,6 @@ static const struct proc_row *row_of(const struct proc_row *rows, size_t n, pid_
 	return NULL;
 }
 
-static void collect(struct procs *p, struct proc_row **rows, size_t *n, size_t *cap)
-{
-	struct procs_status st;
-	assert_int_equal(procs_collect(p, 0, 1.0, 0, rows, n, cap, &st), 0);
-}
-
 /* A reader made with the soft RLIMIT_NOFILE at PROCS_IO_FDS_SPARE + held
  * (at most the hard limit); the limit is put back after. */
 static struct procs *reader_holding(rlim_t held)
@@ -184,41 +178,63 @@ static struct procs *reader_holding(rlim_t held)
 	return p;
 }
 
-/* Three rounds of known work; every child's write calls must be exact. */
-static void rounds(struct procs *p, struct kid *kids, struct proc_row **rows, size_t *n, size_t *cap)
+/* One test's children, reader and rows. */
+struct run {
+	struct kid kids[KIDS];   /* pid 0: ended by the test */
+	struct procs *p;
+	struct proc_row *rows;
+	size_t n, cap;
+};
+
+static void collect(struct run *r)
 {
-	collect(p, rows, n, cap);
+	struct procs_status st;
+	assert_int_equal(procs_collect(r->p, 0, 1.0, 0, &r->rows, &r->n, &r->cap, &st), 0);
+}
+
+/* The children and a reader that may hold held files, then three rounds
+ * of known work: every child's write calls must come out exact. */
+static void run_start(struct run *r, rlim_t held)
+{
+	memset(r, 0, sizeof *r);
+	for (int i = 0; i < KIDS; i++)
+		kid_start(&r->kids[i]);
+	r->p = reader_holding(held);
+	collect(r);
 	for (int round = 1; round <= 3; round++) {
 		for (int i = 0; i < KIDS; i++)
-			kid_work(&kids[i], (unsigned char)(i + round));
-		collect(p, rows, n, cap);
+			kid_work(&r->kids[i], (unsigned char)(i + round));
+		collect(r);
 		for (int i = 0; i < KIDS; i++) {
-			const struct proc_row *r = row_of(*rows, *n, kids[i].pid);
-			assert_non_null(r);
-			assert_true(r->io_readable);
+			const struct proc_row *row = row_of(r->rows, r->n, r->kids[i].pid);
+			assert_non_null(row);
+			assert_true(row->io_readable);
 			/* (i + round) * 100 to /dev/null and the answer; the rate
 			 * is over the interval given, 1 s */
-			assert_int_equal((long)r->write_calls, (i + round) * 100 + 1);
+			assert_int_equal((long)row->write_calls, (i + round) * 100 + 1);
 		}
 	}
+}
+
+/* procs_free leaves no file open; the children still there end. */
+static void run_end(struct run *r)
+{
+	procs_free(r->p);
+	assert_int_equal(io_fds(0), 0);
+	free(r->rows);
+	for (int i = 0; i < KIDS; i++)
+		if (r->kids[i].pid)
+			kid_end(&r->kids[i]);
 }
 
 /* Nothing may be held: every file opened and closed each reading. */
 static void test_none_held(void **state)
 {
 	(void)state;
-	struct kid kids[KIDS];
-	for (int i = 0; i < KIDS; i++)
-		kid_start(&kids[i]);
-	struct procs *p = reader_holding(0);
-	struct proc_row *rows = NULL;
-	size_t n = 0, cap = 0;
-	rounds(p, kids, &rows, &n, &cap);
+	struct run r;
+	run_start(&r, 0);
 	assert_int_equal(io_fds(0), 0);
-	procs_free(p);
-	free(rows);
-	for (int i = 0; i < KIDS; i++)
-		kid_end(&kids[i]);
+	run_end(&r);
 }
 
 /* Room for all: each child's file is read through the descriptor held
@@ -234,51 +250,34 @@ static void test_all_held(void **state)
 			      (unsigned long)lim.rlim_max);
 		skip();
 	}
-	struct kid kids[KIDS];
+	struct run r;
+	run_start(&r, 16384);
 	for (int i = 0; i < KIDS; i++)
-		kid_start(&kids[i]);
-	struct procs *p = reader_holding(16384);
-	struct proc_row *rows = NULL;
-	size_t n = 0, cap = 0;
-	rounds(p, kids, &rows, &n, &cap);
-	for (int i = 0; i < KIDS; i++)
-		assert_int_equal(io_fds(kids[i].pid), 1);
-	pid_t gone = kids[0].pid;
-	kid_end(&kids[0]);
-	collect(p, &rows, &n, &cap);
+		assert_int_equal(io_fds(r.kids[i].pid), 1);
+	pid_t gone = r.kids[0].pid;
+	kid_end(&r.kids[0]);
+	r.kids[0].pid = 0;
+	collect(&r);
 	assert_int_equal(io_fds(gone), 0);
-	assert_null(row_of(rows, n, gone));
+	assert_null(row_of(r.rows, r.n, gone));
 	struct procs_status st;
-	assert_int_equal(procs_collect(p, 1, 1.0, 0, &rows, &n, &cap, &st), 0);
+	assert_int_equal(procs_collect(r.p, 1, 1.0, 0, &r.rows, &r.n, &r.cap, &st), 0);
 	for (int i = 1; i < KIDS; i++) /* one thread each: /proc/PID/task/PID/io */
-		assert_int_equal(io_fds(kids[i].pid), 1);
-	procs_free(p);
-	assert_int_equal(io_fds(0), 0);
-	free(rows);
-	for (int i = 1; i < KIDS; i++)
-		kid_end(&kids[i]);
+		assert_int_equal(io_fds(r.kids[i].pid), 1);
+	run_end(&r);
 }
 
 /* Room for HELD: never more held than that, and the rest still exact. */
 static void test_some_held(void **state)
 {
 	(void)state;
-	struct kid kids[KIDS];
-	for (int i = 0; i < KIDS; i++)
-		kid_start(&kids[i]);
-	struct procs *p = reader_holding(HELD);
-	struct proc_row *rows = NULL;
-	size_t n = 0, cap = 0;
-	rounds(p, kids, &rows, &n, &cap);
+	struct run r;
+	run_start(&r, HELD);
 	/* HELD go to the first tasks listed; one that ended in the last
 	 * interval is let go only at the next reading's end */
 	int held = io_fds(0);
 	assert_true(held > 0 && held <= HELD);
-	procs_free(p);
-	assert_int_equal(io_fds(0), 0);
-	free(rows);
-	for (int i = 0; i < KIDS; i++)
-		kid_end(&kids[i]);
+	run_end(&r);
 }
 
 int main(void)
