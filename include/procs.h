@@ -32,7 +32,13 @@ struct proc_row {
 	unsigned uid;
 	char user[32];
 	char comm[64];
-	char cmdline[256];
+	/* The command line, arguments joined by blanks, at most
+	 * PROCS_CMDLINE_MAX - 1 bytes; NULL: none (a kernel thread, an ended
+	 * process), shown as comm (procs_row_cmdline). Not the row's own: it
+	 * points into its reader's memory (procs.c for a live reading,
+	 * replay.c for a replayed one) and lasts until that reader's next
+	 * reading, as the rows do. A copy inline cost 256 bytes a row. */
+	const char *cmdline;
 	char state;
 	int nice;
 	unsigned long long start;  /* clock ticks after boot */
@@ -55,6 +61,11 @@ struct proc_row {
 	 * (BPF; filled in by the sampler; blk_n 0: no requests or no BPF) */
 	uint64_t blk_n[2], blk_p50_ns[2], blk_p99_ns[2], blk_bytes[2];
 };
+
+#define PROCS_CMDLINE_MAX 256
+
+/* What a row shows as its full command: cmdline, or comm without one. */
+const char *procs_row_cmdline(const struct proc_row *r);
 
 struct procs_status {
 	int threads;               /* rows are threads */
@@ -105,7 +116,8 @@ int procs_new(struct procs **out);
 
 /* Read every process (or thread) and compute rates over interval_s.
  * delayacct_since: uptime (s) when this run turned delay accounting on, or
- * 0. rows is reallocated as needed. Returns 0 or a negative errno. */
+ * 0. rows is reallocated as needed; their cmdline pointers last until the
+ * next call. Returns 0 or a negative errno, with no rows (*n 0). */
 int procs_collect(struct procs *p, int threads, double interval_s, double delayacct_since, struct proc_row **rows,
 		  size_t *n, size_t *cap, struct procs_status *st);
 

@@ -24,6 +24,9 @@ enum rf_type {
 	RF_DBL, RF_I64, RF_U64, RF_INT, RF_UINT, RF_U32, RF_LONG, RF_ULONG, RF_ULL, RF_SIZE,
 	RF_CHAR,   /* a char, written as its number */
 	RF_STR,    /* a char array of size bytes */
+	RF_STRP,   /* a const char * (max bytes at most, with the NUL), not the
+		    * struct's own: NULL is written as null; reading stores the
+		    * text through rf_read's keep, or sets NULL without one */
 	RF_ENUM,   /* an int-sized enum, written by name (names) */
 	RF_TUPLE,  /* a struct written as a JSON array of its members (sub, in order) */
 	RF_OBJ,    /* a struct written as a JSON object (sub) */
@@ -43,6 +46,7 @@ struct rf_field {
 	enum rf_type type;
 	size_t off, size;
 	double dflt;                  /* when missing, mistyped or out of range */
+	size_t max;                   /* RF_STRP: the longest text read, with its NUL */
 	unsigned flags;
 	const struct rf_names *names; /* RF_ENUM */
 	const struct rf_field *sub;   /* RF_TUPLE, RF_OBJ */
@@ -69,6 +73,11 @@ void recfmt_write_tuple(FILE *f, const struct rf_field *t, const void *base);
 struct rf_read {
 	int version;                  /* of the file */
 	int bad_times;                /* RF_TIME fields out of range */
+	/* Where RF_STRP texts go: keep stores len bytes of s (and a NUL) for
+	 * as long as the caller needs the struct, and returns the copy, or
+	 * NULL (out of memory). NULL keep: such fields read as NULL. */
+	const char *(*keep)(void *arg, const char *s, size_t len);
+	void *keep_arg;
 };
 
 /* Read the fields of table t from the JSON object obj into the struct at

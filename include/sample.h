@@ -16,6 +16,7 @@
 #include "latwin.h"
 #include "probe.h"
 #include "procs.h"
+#include "util.h"
 #include "psi.h"
 #include "writeback.h"
 
@@ -112,6 +113,7 @@ struct sample {
 	int have_procs;
 	struct proc_row *procs;
 	size_t nprocs, procs_cap;
+	struct util_texts texts;   /* a replayed sample's: what its rows' cmdline point to */
 	struct procs_status pstat;
 	struct writeback_info wb;
 	/* Two different things, shown apart: what processes ask for and what

@@ -68,6 +68,19 @@ char *util_trim(char *s);
  * -ENOMEM (the array is then unchanged). */
 int util_grow(void **arr, size_t *cap, size_t want, size_t size);
 
+/* Texts kept together and let go together (a replayed tick's command
+ * lines), in blocks that never move: what util_texts_keep hands out stays
+ * good until util_texts_free. Start from {0}. */
+struct util_texts {
+	struct util_text_block *head;
+};
+
+/* A copy of the len bytes at s, with a NUL, in texts (a struct
+ * util_texts *; the type of rf_read's keep); NULL: out of memory. */
+const char *util_texts_keep(void *texts, const char *s, size_t len);
+
+void util_texts_free(struct util_texts *t);
+
 /* Copy src into dst of size len, always NUL-terminated, truncating. */
 void util_strlcpy(char *dst, const char *src, size_t len);
 

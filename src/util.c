@@ -331,6 +331,41 @@ int util_grow(void **arr, size_t *cap, size_t want, size_t size)
 	return 0;
 }
 
+struct util_text_block {
+	struct util_text_block *next;
+	size_t used, cap;
+	char data[];
+};
+
+const char *util_texts_keep(void *texts, const char *s, size_t len)
+{
+	struct util_texts *t = texts;
+	struct util_text_block *b = t->head;
+	if (!b || b->cap - b->used < len + 1) {
+		/* 4 KiB holds a tick's worth of command lines in a few blocks */
+		size_t cap = len + 1 > 4096 - sizeof *b ? len + 1 : 4096 - sizeof *b;
+		b = malloc(sizeof *b + cap);
+		if (!b)
+			return NULL;
+		*b = (struct util_text_block){.next = t->head, .cap = cap};
+		t->head = b;
+	}
+	char *c = b->data + b->used;
+	memcpy(c, s, len);
+	c[len] = '\0';
+	b->used += len + 1;
+	return c;
+}
+
+void util_texts_free(struct util_texts *t)
+{
+	while (t->head) {
+		struct util_text_block *n = t->head->next;
+		free(t->head);
+		t->head = n;
+	}
+}
+
 int util_child_fds(int keep, const char *name)
 {
 	prctl(PR_SET_NAME, name);

@@ -169,8 +169,11 @@ struct blklat {
 	size_t nseen, cap;
 	struct devname *names;
 	size_t nnames;
-	struct hist *scratch;      /* per-key deltas of one reading */
-	size_t scratch_cap;
+	/* One reading's delta of one key, and the sum over the disks of one
+	 * (process, direction): the keys come sorted by process, direction
+	 * and disk, so one of each does (a histogram per key was 9.5 KiB a
+	 * key, for as long as the process did I/O). */
+	struct hist delta, group;
 	const struct blkmap_inflight *slots; /* the in-flight array, mapped read-only */
 	size_t slots_len;
 	unsigned nslots;
@@ -434,32 +437,28 @@ static void stat_from(struct blk_stat *st, const struct blkmap_key *k, const cha
 	st->max_ns = h->max_ns;
 }
 
-/* Merge the per-disk deltas of each (process, direction) into the
- * process figures. stats and the scratch hists run in key order. */
-static int sum_procs(struct blklat *b, struct blk_reading *r, size_t nhist)
+/* The figures of the group (tgid, op) summed in b->group, into the
+ * process's entry of r (the last one, or a new one: the keys come in
+ * process order). */
+static int group_end(struct blklat *b, struct blk_reading *r, int tgid, enum blk_op op, uint64_t bytes)
 {
-	r->nprocs = 0;
-	struct hist all;
-	for (size_t i = 0; i < nhist;) {
-		const struct blk_stat *s0 = &r->stats[i];
-		if (util_grow((void **)&r->procs, &r->procs_cap, r->nprocs + 1, sizeof *r->procs) < 0)
-			return -ENOMEM;
-		struct blk_proc *p = &r->procs[r->nprocs++];
-		memset(p, 0, sizeof *p);
-		p->tgid = s0->tgid;
-		while (i < nhist && r->stats[i].tgid == p->tgid) {
-			enum blk_op op = r->stats[i].op;
-			hist_reset(&all);
-			for (; i < nhist && r->stats[i].tgid == p->tgid && r->stats[i].op == op; i++) {
-				hist_merge(&all, &b->scratch[i]);
-				p->bytes[op] += r->stats[i].bytes;
-			}
-			p->n[op] = all.n;
-			p->p50_ns[op] = hist_quantile(&all, 0.50);
-			p->p99_ns[op] = hist_quantile(&all, 0.99);
-		}
+	int err = 0;
+	if (b->group.n == 0)
+		return 0;
+	if ((!r->nprocs || r->procs[r->nprocs - 1].tgid != tgid) &&
+	    util_grow((void **)&r->procs, &r->procs_cap, r->nprocs + 1, sizeof *r->procs) == 0)
+		r->procs[r->nprocs++] = (struct blk_proc){.tgid = tgid};
+	if (r->nprocs && r->procs[r->nprocs - 1].tgid == tgid) {
+		struct blk_proc *p = &r->procs[r->nprocs - 1];
+		p->n[op] = b->group.n;
+		p->bytes[op] = bytes;
+		p->p50_ns[op] = hist_quantile(&b->group, 0.50);
+		p->p99_ns[op] = hist_quantile(&b->group, 0.99);
+	} else {
+		err = -ENOMEM;
 	}
-	return 0;
+	hist_reset(&b->group);
+	return err;
 }
 
 static int req_cmp(const void *a, const void *b)
@@ -531,8 +530,7 @@ int blklat_read(struct blklat *b, struct blk_reading *r)
 	struct blkmap_key *keys;
 	size_t nkeys;
 	int err = list_keys(fd, &keys, &nkeys);
-	if (err == 0 && (util_grow((void **)&r->stats, &r->stats_cap, nkeys, sizeof *r->stats) < 0 ||
-			 util_grow((void **)&b->scratch, &b->scratch_cap, nkeys, sizeof *b->scratch) < 0))
+	if (err == 0 && util_grow((void **)&r->stats, &r->stats_cap, nkeys, sizeof *r->stats) < 0)
 		err = -ENOMEM;
 	if (err) {
 		free(keys);
@@ -546,14 +544,19 @@ int blklat_read(struct blklat *b, struct blk_reading *r)
 	 * again: seen in CI as twice fio's count). */
 	size_t nold = b->nseen;
 	r->nstats = 0;
+	r->nprocs = 0;
+	hist_reset(&b->group);
+	struct blkmap_key at = {0};   /* the group being summed */
+	uint64_t group_bytes = 0;
 	struct blkmap_hist cur;
+	/* Every key is walked even after an error: one left out of b->seen
+	 * would be counted whole at the next reading. */
 	for (size_t i = 0; i < nkeys; i++) {
 		if (bpf_map_lookup_elem(fd, &keys[i], &cur) != 0)
 			continue;
 		struct seen key = {.key = keys[i]};
 		struct seen *old = nold ? bsearch(&key, b->seen, nold, sizeof key, seen_cmp) : NULL;
-		struct hist *h = &b->scratch[r->nstats];
-		blklat_diff(old ? old->h.count : NULL, cur.count, BLKMAP_BUCKETS, h);
+		blklat_diff(old ? old->h.count : NULL, cur.count, BLKMAP_BUCKETS, &b->delta);
 		uint64_t bytes = old && cur.bytes >= old->h.bytes ? cur.bytes - old->h.bytes : cur.bytes;
 		if (old) {
 			old->h = cur;
@@ -561,15 +564,24 @@ int blklat_read(struct blklat *b, struct blk_reading *r)
 		} else if (util_grow((void **)&b->seen, &b->cap, b->nseen + 1, sizeof *b->seen) == 0) {
 			b->seen[b->nseen++] = (struct seen){.key = keys[i], .h = cur, .live = 1};
 		}
-		if (h->n == 0)
+		if (b->delta.n == 0)
 			continue;
-		stat_from(&r->stats[r->nstats++], &keys[i], dev_name(b, keys[i].dev), h, bytes);
+		stat_from(&r->stats[r->nstats++], &keys[i], dev_name(b, keys[i].dev), &b->delta, bytes);
+		if (keys[i].tgid != at.tgid || keys[i].op != at.op) {
+			int e = group_end(b, r, (int)at.tgid, at.op == BLKMAP_WRITE ? BLK_WRITE : BLK_READ, group_bytes);
+			err = err ? err : e;
+			at = keys[i];
+			group_bytes = 0;
+		}
+		hist_merge(&b->group, &b->delta);
+		group_bytes += bytes;
 	}
+	int e = group_end(b, r, (int)at.tgid, at.op == BLKMAP_WRITE ? BLK_WRITE : BLK_READ, group_bytes);
+	err = err ? err : e;
 	free(keys);
 	if (b->nseen)
 		qsort(b->seen, b->nseen, sizeof *b->seen, seen_cmp);
 	forget_gone(b, fd);
-	err = sum_procs(b, r, r->nstats);
 	return err ? err : read_reqs(b, r);
 }
 
@@ -582,7 +594,6 @@ void blklat_close(struct blklat *b)
 	blklat_bpf__destroy(b->skel);
 	free(b->seen);
 	free(b->names);
-	free(b->scratch);
 	free(b->found);
 	free(b);
 }

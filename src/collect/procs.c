@@ -174,6 +174,11 @@ static int has_prefix(const char *s, const char *p)
 	return strncmp(s, p, strlen(p)) == 0;
 }
 
+const char *procs_row_cmdline(const struct proc_row *r)
+{
+	return r->cmdline ? r->cmdline : r->comm;
+}
+
 const char *procs_kind_name(enum proc_kind k)
 {
 	return k == PROC_WRITEBACK ? "writeback" : k == PROC_LOOP ? "loop" : k == PROC_SELF ? "self" : "process";
@@ -231,7 +236,7 @@ static int reserve(struct procs *p, size_t n)
  * heap, as long as a row holds; NULL when empty or unreadable. */
 static char *read_cmdline(int pid)
 {
-	char path[64], buf[sizeof ((struct proc_row *)0)->cmdline];
+	char path[64], buf[PROCS_CMDLINE_MAX];
 	snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
 	long n = util_read_text(path, buf, sizeof buf);
 	if (n <= 0)
@@ -546,7 +551,6 @@ static void add_gone(struct procs *p, const struct procexit_row *x, size_t nx, d
 			memset(r, 0, sizeof *r);
 			r->ppid = x[i].ppid;
 			util_strlcpy(r->comm, x[i].comm, sizeof r->comm);
-			util_strlcpy(r->cmdline, x[i].comm, sizeof r->cmdline);
 			r->exited = 1;
 			r->io_readable = 1;
 			r->ioprio = -1;
@@ -580,6 +584,8 @@ static void add_gone(struct procs *p, const struct procexit_row *x, size_t nx, d
 int procs_collect(struct procs *p, int threads, double interval_s, double delayacct_since, struct proc_row **rows,
 		  size_t *n, size_t *cap, struct procs_status *st)
 {
+	/* The rows' command lines may be freed from here on. */
+	*n = 0;
 	if (threads != p->threads) {
 		let_go(p, p->prev, p->nprev);
 		p->nprev = 0; /* ids change meaning: start afresh */
@@ -673,7 +679,7 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 		if (e->ioprio < 0 || r->moved)
 			e->ioprio = (int)syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, r->tid);
 		r->ioprio = e->ioprio;
-		util_strlcpy(r->cmdline, e->cmdline ? e->cmdline : r->comm, sizeof r->cmdline);
+		r->cmdline = e->cmdline; /* lives until let_go, after the next reading */
 		/* A newborn's bytes count from 0; its waits do not: a share of
 		 * the interval it lived only part of would read low. */
 		procs_rates(old ? old : newborn ? &born : NULL, e, interval_s, wait_known && old, r);

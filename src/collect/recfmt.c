@@ -176,7 +176,7 @@ const struct rf_field recfmt_proc[] = {
 	F("uid", RF_UINT, struct proc_row, uid),
 	F("user", RF_STR, struct proc_row, user),
 	F("comm", RF_STR, struct proc_row, comm),
-	F("cmdline", RF_STR, struct proc_row, cmdline),
+	F("cmdline", RF_STRP, struct proc_row, cmdline, .max = PROCS_CMDLINE_MAX),
 	F("state", RF_CHAR, struct proc_row, state, .dflt = '?'),
 	F("nice", RF_INT, struct proc_row, nice),
 	F("start", RF_ULL, struct proc_row, start),
@@ -300,6 +300,14 @@ static void write_value(FILE *f, const struct rf_field *x, const char *p)
 	case RF_SIZE: fprintf(f, "%zu", *(const size_t *)(const void *)p); break;
 	case RF_CHAR: fprintf(f, "%d", *p); break;
 	case RF_STR: jsonv_write_string(f, p); break;
+	case RF_STRP: {
+		const char *s = *(const char *const *)(const void *)p;
+		if (s)
+			jsonv_write_string(f, s);
+		else
+			fputs("null", f);
+		break;
+	}
 	case RF_ENUM: {
 		int v = *(const int *)(const void *)p;
 		if (v >= 0 && v < x->names->n)
@@ -395,6 +403,11 @@ static void read_value(const struct jsonv *v, const struct rf_field *x, char *p,
 	case RF_SIZE: *(size_t *)(void *)p = (size_t)in_range(v, 0, 1.8e19, x->dflt); break;
 	case RF_CHAR: *p = (char)in_range(v, 1, 127, x->dflt); break;
 	case RF_STR: util_strlcpy(p, v && v->type == JV_STR ? v->str : "", x->size); break;
+	case RF_STRP:
+		*(const char **)(void *)p = v && v->type == JV_STR && ctx->keep && x->max
+						    ? ctx->keep(ctx->keep_arg, v->str, strnlen(v->str, x->max - 1))
+						    : NULL;
+		break;
 	case RF_ENUM: *(int *)(void *)p = read_enum(v, x, ctx); break;
 	case RF_TUPLE: recfmt_read_tuple(v, x->sub, p, ctx); break;
 	case RF_OBJ: recfmt_read(v && v->type == JV_OBJ ? v : NULL, x->sub, p, ctx); break;

@@ -91,6 +91,7 @@ int replay_open(struct replay **out, const char *path, char *err, size_t len)
 		return -ENOMEM;
 	}
 	util_strlcpy(r->path, path, sizeof r->path);
+	r->rf.keep = util_texts_keep;
 	/* O_NONBLOCK: a FIFO must not hang the open; only a regular file is
 	 * a recording (a directory read as empty, a FIFO blocked for ever) */
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -310,6 +311,12 @@ static void recent_add(struct replay *r, const struct event *e)
 static int fill(struct replay *r, const struct jsonv *o, struct sample *out)
 {
 	r->rf.bad_times = 0;
+	/* The sample's last texts go with the tick they belonged to. The new
+	 * ones are the sample's own (sample_free lets them go): a replayed
+	 * sample stands alone, as the tests keep several. */
+	util_texts_free(&out->texts);
+	out->nprocs = 0;
+	r->rf.keep_arg = &out->texts;
 	recfmt_read(o, recfmt_tick, out, &r->rf);
 	if (r->rf.bad_times)
 		return -ERANGE;

@@ -902,6 +902,7 @@ void sample_free(struct sample *smp)
 {
 	free(smp->disks);
 	free(smp->procs);
+	util_texts_free(&smp->texts);
 	blk_reading_free(&smp->blk);
 	memset(smp, 0, sizeof *smp);
 }

@@ -219,7 +219,7 @@ void procpane_arrange(struct procpane_state *st, const struct sample *s)
 		const struct proc_row *r = &s->procs[i];
 		if (st->only_active && !active(r))
 			continue;
-		if (st->filter[0] && !strstr(r->comm, st->filter) && !strstr(r->cmdline, st->filter))
+		if (st->filter[0] && !strstr(r->comm, st->filter) && !strstr(procs_row_cmdline(r), st->filter))
 			continue;
 		k[n].idx = i;
 		k[n].tid = r->tid;
@@ -324,7 +324,7 @@ static void cell(const struct procpane_state *st, const struct sample *s, const 
 		util_fmt(b, n, "%s%s%s%s", r->exited ? "[exited] " : "",
 			 r->kind == PROC_WRITEBACK ? "[writeback] " : r->kind == PROC_LOOP ? "[loop I/O] " :
 			 r->kind == PROC_SELF ? "[this tool] " : "",
-			 st->cmdline ? r->cmdline : r->comm, times);
+			 st->cmdline ? procs_row_cmdline(r) : r->comm, times);
 		break;
 	}
 	default: break;

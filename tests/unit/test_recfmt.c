@@ -97,7 +97,10 @@ static void same_event(const struct event *a, const struct event *b)
 static void same_proc(const struct proc_row *a, const struct proc_row *b)
 {
 	EQ(a->pid, b->pid); EQ(a->tid, b->tid); EQ(a->ppid, b->ppid); EQ(a->uid, b->uid); STR(a->user, b->user);
-	STR(a->comm, b->comm); STR(a->cmdline, b->cmdline); EQ(a->state, b->state); EQ(a->nice, b->nice);
+	STR(a->comm, b->comm); EQ(a->cmdline == NULL, b->cmdline == NULL);
+	if (a->cmdline)
+		STR(a->cmdline, b->cmdline);
+	EQ(a->state, b->state); EQ(a->nice, b->nice);
 	EQ(a->start, b->start); EQ(a->io_readable, b->io_readable); EQ(a->kind, b->kind); EQ(a->ioprio, b->ioprio);
 	NUM(a->read_Bps, b->read_Bps); NUM(a->write_Bps, b->write_Bps); NUM(a->read_calls, b->read_calls);
 	NUM(a->write_calls, b->write_calls);
@@ -272,7 +275,9 @@ static void fill_disk(struct disk_sample *d, int i, double mono)
 	strcpy(d->warning, i ? "" : "zoned disk on bfq");
 }
 
-static void fill_proc(struct proc_row *p, int i)
+/* Command lines point into texts (the sample's, as a replayed one's do);
+ * every seventh row has none (a kernel thread's: written as null). */
+static void fill_proc(struct proc_row *p, int i, struct util_texts *texts)
 {
 	memset(p, 0, sizeof *p);
 	p->pid = 1000 + i;
@@ -281,7 +286,9 @@ static void fill_proc(struct proc_row *p, int i)
 	p->uid = (unsigned)(i % 3 ? 1000 : 0);
 	snprintf(p->user, sizeof p->user, "user%d", i % 7);
 	snprintf(p->comm, sizeof p->comm, "cmd\t%d", i);
-	snprintf(p->cmdline, sizeof p->cmdline, "/bin/cmd --n=%d \"x\"", i);
+	char cmd[64];
+	snprintf(cmd, sizeof cmd, "/bin/cmd --n=%d \"x\"", i);
+	p->cmdline = i % 7 == 3 ? NULL : util_texts_keep(texts, cmd, strlen(cmd));
 	p->state = "RSDZ"[i % 4];
 	p->nice = i % 40 - 20;
 	p->start = 123456789ull + (unsigned long long)i;
@@ -341,7 +348,7 @@ static void fill_sample(struct sample *s, size_t ndisks, size_t nprocs)
 	assert_non_null(s->procs);
 	s->nprocs = nprocs;
 	for (size_t i = 0; i < nprocs; i++)
-		fill_proc(&s->procs[i], (int)i);
+		fill_proc(&s->procs[i], (int)i, &s->texts);
 	s->top_writer = nprocs > 3 ? 3 : -1;
 	s->pstat = (struct procs_status){.threads = 0, .taskstats = 1, .delayacct = 1, .unreadable = 2, .as_root = 1,
 					 .exits = 1, .exits_lost = 5};
@@ -453,11 +460,36 @@ static void test_v2_names_enums(void **state)
 	sample_free(&s);
 }
 
+/* A command line is read back at most PROCS_CMDLINE_MAX - 1 bytes long
+ * (a hand-made recording may hold any length); none is written as null
+ * and read back as none, which shows the command name. */
+static void test_cmdline_bounds(void **state)
+{
+	(void)state;
+	struct sample s, out;
+	fill_sample(&s, 1, 2);
+	char long_cmd[1000];
+	memset(long_cmd, 'a', sizeof long_cmd);
+	s.procs[0].cmdline = util_texts_keep(&s.texts, long_cmd, sizeof long_cmd);
+	s.procs[1].cmdline = NULL;
+	memset(&out, 0, sizeof out);
+	round_trip(&s, &out, 1, 10);
+	assert_int_equal(out.nprocs, 2);
+	assert_non_null(out.procs[0].cmdline);
+	assert_int_equal(strlen(out.procs[0].cmdline), PROCS_CMDLINE_MAX - 1);
+	assert_memory_equal(out.procs[0].cmdline, long_cmd, PROCS_CMDLINE_MAX - 1);
+	assert_null(out.procs[1].cmdline);
+	assert_string_equal(procs_row_cmdline(&out.procs[1]), s.procs[1].comm);
+	sample_free(&s);
+	sample_free(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_synthetic_round_trip),
 		cmocka_unit_test(test_v1_fixture),
+		cmocka_unit_test(test_cmdline_bounds),
 		cmocka_unit_test(test_v2_names_enums),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
