@@ -6,8 +6,11 @@
  * processes, the probe histogram, the chart, which processes to keep) the
  * writer and the reader do around the table calls.
  *
- * Version 2 writes enums by name ("kind":"virtio"); version 1 wrote most
- * of them as numbers, and is still read (RF_V1_INT says which fields). */
+ * Version 3 names a field as the JSON output (--json) does where both
+ * have it ("rotational", "size_bytes", "rate_hz"...); versions 1 and 2
+ * used short keys ("rot", "size", "rate"), which rf_field's old gives, and
+ * are still read. Version 2 writes enums by name ("kind":"virtio");
+ * version 1 wrote most of them as numbers (RF_V1_INT says which fields). */
 #ifndef IOSCHED_RECFMT_H
 #define IOSCHED_RECFMT_H
 
@@ -17,7 +20,7 @@
 #include "jsonv.h"
 
 #define RECORD_FORMAT "iosched-top-recording"
-#define RECORD_VERSION 2
+#define RECORD_VERSION 3
 
 enum rf_type {
 	RF_END,    /* ends a table */
@@ -43,6 +46,7 @@ struct rf_names {
 
 struct rf_field {
 	const char *key;              /* NULL inside a tuple */
+	const char *old;              /* the key versions 1 and 2 wrote, if not key */
 	enum rf_type type;
 	size_t off, size;
 	double dflt;                  /* when missing, mistyped or out of range */

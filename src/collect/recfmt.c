@@ -66,10 +66,10 @@ static const struct rf_field probe_status[] = {
 	F("state", RF_ENUM, struct probe_status, state, .names = &probe_states, .dflt = PROBE_ENDED, .flags = RF_V1_INT),
 	F("why", RF_STR, struct probe_status, why),
 	F("path", RF_STR, struct probe_status, path),
-	F("rate", RF_DBL, struct probe_status, rate_hz),
+	F("rate_hz", RF_DBL, struct probe_status, rate_hz, .old = "rate"),
 	F("in_flight_ms", RF_DBL, struct probe_status, in_flight_ms),
 	F("missed", RF_U64, struct probe_status, missed),
-	F("prep", RF_INT, struct probe_status, prep_pct),
+	F("preparing_pct", RF_INT, struct probe_status, prep_pct, .old = "prep"),
 	END,
 };
 
@@ -105,12 +105,12 @@ const struct rf_field recfmt_disk[] = {
 	F("name", RF_STR, struct disk_sample, info.name),
 	F("kind", RF_ENUM, struct disk_sample, info.kind, .names = &disk_kinds, .dflt = DISK_OTHER, .flags = RF_V1_INT),
 	F("model", RF_STR, struct disk_sample, info.model),
-	F("rot", RF_INT, struct disk_sample, info.rotational, .dflt = -1),
-	F("size", RF_U64, struct disk_sample, info.size_bytes),
+	F("rotational", RF_INT, struct disk_sample, info.rotational, .dflt = -1, .old = "rot"),
+	F("size_bytes", RF_U64, struct disk_sample, info.size_bytes, .old = "size"),
 	F("lb", RF_UINT, struct disk_sample, info.logical_block),
-	F("nr", RF_I64, struct disk_sample, info.nr_requests, .dflt = -1),
-	F("ra", RF_I64, struct disk_sample, info.read_ahead_kb, .dflt = -1),
-	F("wbt", RF_I64, struct disk_sample, info.wbt_lat_usec, .dflt = -1),
+	F("nr_requests", RF_I64, struct disk_sample, info.nr_requests, .dflt = -1, .old = "nr"),
+	F("read_ahead_kb", RF_I64, struct disk_sample, info.read_ahead_kb, .dflt = -1, .old = "ra"),
+	F("wbt_lat_usec", RF_I64, struct disk_sample, info.wbt_lat_usec, .dflt = -1, .old = "wbt"),
 	F("zoned", RF_INT, struct disk_sample, info.zoned),
 	F("have_rates", RF_INT, struct disk_sample, have_rates),
 	F("io", RF_TUPLE, struct disk_sample, io, .sub = io_rates),
@@ -203,9 +203,9 @@ const struct rf_field recfmt_pstat[] = {
 	F("delayacct", RF_INT, struct procs_status, delayacct),
 	F("missing", RF_STR, struct procs_status, missing),
 	F("unreadable", RF_SIZE, struct procs_status, unreadable),
-	F("exits", RF_INT, struct procs_status, exits),
+	F("exit_records", RF_INT, struct procs_status, exits, .old = "exits"),
 	F("root", RF_INT, struct procs_status, as_root),
-	F("exits_lost", RF_ULONG, struct procs_status, exits_lost),
+	F("exit_record_overflows", RF_ULONG, struct procs_status, exits_lost, .old = "exits_lost"),
 	END,
 };
 
@@ -261,8 +261,8 @@ const struct rf_field recfmt_tick[] = {
 	F("probe_rate_hz", RF_DBL, struct sample, probe_rate_hz),
 	F("have_procs", RF_INT, struct sample, have_procs),
 	F("wb", RF_TUPLE, struct sample, wb, .sub = wb_tuple),
-	F("write_MBps", RF_DBL, struct sample, write_MBps),
-	F("dirty_MBps", RF_DBL, struct sample, dirty_MBps),
+	F("to_disks_MBps", RF_DBL, struct sample, write_MBps, .old = "write_MBps"),
+	F("dirtying_MBps", RF_DBL, struct sample, dirty_MBps, .old = "dirty_MBps"),
 	F("top_disk", RF_INT, struct sample, top_disk, .dflt = -1),
 	END,
 };
@@ -415,11 +415,17 @@ static void read_value(const struct jsonv *v, const struct rf_field *x, char *p,
 	}
 }
 
+/* The key of field x in a file of ctx's version. */
+static const char *recfmt_key(const struct rf_field *x, const struct rf_read *ctx)
+{
+	return x->old && ctx->version < 3 ? x->old : x->key;
+}
+
 void recfmt_read(const struct jsonv *obj, const struct rf_field *t, void *base, struct rf_read *ctx)
 {
 	char *b = base;
 	for (const struct rf_field *x = t; x->type != RF_END; x++)
-		read_value(obj ? jsonv_get(obj, x->key) : NULL, x, b + x->off, ctx);
+		read_value(obj ? jsonv_get(obj, recfmt_key(x, ctx)) : NULL, x, b + x->off, ctx);
 }
 
 void recfmt_read_tuple(const struct jsonv *arr, const struct rf_field *t, void *base, struct rf_read *ctx)

@@ -219,7 +219,7 @@ static void disk(struct replay *r, const struct jsonv *o, double mono, struct di
 	memset(d, 0, sizeof *d);
 	recfmt_read(o, recfmt_disk, d, &r->rf);
 	struct disk_info *i = &d->info;
-	const struct jsonv *sc = jsonv_arr(o, "scheds");
+	const struct jsonv *sc = jsonv_arr(o, r->rf.version < 3 ? "scheds" : "schedulers");
 	for (size_t k = 0; sc && k < sc->n && k < SCHED_MAX; k++)
 		if (sc->kids[k].type == JV_STR)
 			util_strlcpy(i->sched.names[i->sched.n++], sc->kids[k].str, SCHED_NAME_MAX);

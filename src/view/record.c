@@ -138,7 +138,7 @@ static void disk(struct recorder *r, FILE *f, const struct disk_sample *d)
 	fputc('{', f);
 	recfmt_write(f, recfmt_disk, d, &first);
 	i64(f, "active", d->info.sched.active);
-	fputs(",\"scheds\":[", f);
+	fputs(",\"schedulers\":[", f);
 	for (int k = 0; k < d->info.sched.n; k++) {
 		if (k)
 			fputc(',', f);
