@@ -20,7 +20,7 @@ REC=$SCRATCH/run.rec
 "$BIN" --json -d 0.5 -n 6 --disk "$N" --probe "$N" --set "$N=bfq" --record "$REC" > "$SCRATCH/live.json" \
 	2> "$SCRATCH/live.err" || fail "live run exited $?: $(cat "$SCRATCH/live.err")"
 [ "$(wc -l < "$REC")" -eq 7 ] || fail "recording has $(wc -l < "$REC") lines, not 1 + 6"
-head -n1 "$REC" | jq -e '.format == "iosched-top-recording" and .version == 2 and (.host | length > 0)' >/dev/null ||
+head -n1 "$REC" | jq -e '.format == "iosched-top-recording" and .version == 3 and (.host | length > 0)' >/dev/null ||
 	fail "bad first line: $(head -n1 "$REC")"
 jq -e -s '[.[].events[] | select(.type == "scheduler" and .to == "bfq")] | length == 1' "$SCRATCH/live.json" >/dev/null ||
 	fail "the live run did not switch"
