@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "jsonv.h"
+#include "util.h"
 
 #define RECORD_FORMAT "iosched-top-recording"
 #define RECORD_VERSION 3
@@ -29,7 +30,7 @@ enum rf_type {
 	RF_STR,    /* a char array of size bytes */
 	RF_STRP,   /* a const char * (max bytes at most, with the NUL), not the
 		    * struct's own: NULL is written as null; reading stores the
-		    * text through rf_read's keep, or sets NULL without one */
+		    * text in rf_read's texts, or sets NULL without them */
 	RF_ENUM,   /* an int-sized enum, written by name (names) */
 	RF_TUPLE,  /* a struct written as a JSON array of its members (sub, in order) */
 	RF_OBJ,    /* a struct written as a JSON object (sub) */
@@ -77,11 +78,9 @@ void recfmt_write_tuple(FILE *f, const struct rf_field *t, const void *base);
 struct rf_read {
 	int version;                  /* of the file */
 	int bad_times;                /* RF_TIME fields out of range */
-	/* Where RF_STRP texts go: keep stores len bytes of s (and a NUL) for
-	 * as long as the caller needs the struct, and returns the copy, or
-	 * NULL (out of memory). NULL keep: such fields read as NULL. */
-	const char *(*keep)(void *arg, const char *s, size_t len);
-	void *keep_arg;
+	/* Where RF_STRP texts are kept for as long as the struct read needs
+	 * them (util_texts_keep); NULL: such fields read as NULL. */
+	struct util_texts *texts;
 };
 
 /* Read the fields of table t from the JSON object obj into the struct at

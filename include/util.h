@@ -1,5 +1,5 @@
 /* util: small helpers shared by every module — reading sysfs/proc files,
- * clocks, string trimming. Nothing here keeps state. */
+ * clocks, string trimming, a store of texts (util_texts). Nothing else here keeps state. */
 #ifndef IOSCHED_UTIL_H
 #define IOSCHED_UTIL_H
 
@@ -75,9 +75,8 @@ struct util_texts {
 	struct util_text_block *head;
 };
 
-/* A copy of the len bytes at s, with a NUL, in texts (a struct
- * util_texts *; the type of rf_read's keep); NULL: out of memory. */
-const char *util_texts_keep(void *texts, const char *s, size_t len);
+/* A copy of the len bytes at s, with a NUL, in t; NULL: out of memory. */
+const char *util_texts_keep(struct util_texts *t, const char *s, size_t len);
 
 void util_texts_free(struct util_texts *t);
 

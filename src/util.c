@@ -337,9 +337,8 @@ struct util_text_block {
 	char data[];
 };
 
-const char *util_texts_keep(void *texts, const char *s, size_t len)
+const char *util_texts_keep(struct util_texts *t, const char *s, size_t len)
 {
-	struct util_texts *t = texts;
 	struct util_text_block *b = t->head;
 	if (!b || b->cap - b->used < len + 1) {
 		/* 4 KiB holds a tick's worth of command lines in a few blocks */

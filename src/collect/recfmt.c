@@ -404,8 +404,8 @@ static void read_value(const struct jsonv *v, const struct rf_field *x, char *p,
 	case RF_CHAR: *p = (char)in_range(v, 1, 127, x->dflt); break;
 	case RF_STR: util_strlcpy(p, v && v->type == JV_STR ? v->str : "", x->size); break;
 	case RF_STRP:
-		*(const char **)(void *)p = v && v->type == JV_STR && ctx->keep && x->max
-						    ? ctx->keep(ctx->keep_arg, v->str, strnlen(v->str, x->max - 1))
+		*(const char **)(void *)p = v && v->type == JV_STR && ctx->texts && x->max
+						    ? util_texts_keep(ctx->texts, v->str, strnlen(v->str, x->max - 1))
 						    : NULL;
 		break;
 	case RF_ENUM: *(int *)(void *)p = read_enum(v, x, ctx); break;

@@ -91,7 +91,6 @@ int replay_open(struct replay **out, const char *path, char *err, size_t len)
 		return -ENOMEM;
 	}
 	util_strlcpy(r->path, path, sizeof r->path);
-	r->rf.keep = util_texts_keep;
 	/* O_NONBLOCK: a FIFO must not hang the open; only a regular file is
 	 * a recording (a directory read as empty, a FIFO blocked for ever) */
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -249,9 +248,15 @@ static void proc_row(struct replay *r, const struct jsonv *o, struct proc_row *p
 		p->tid = p->pid; /* process mode */
 }
 
+/* The rows' command lines are the sample's own texts (sample_free lets
+ * them go): a replayed sample stands alone, as the tests keep several.
+ * The last tick's go only here, with the rows that point at them: a tick
+ * that fails earlier (a time out of range) leaves the last rows whole, and
+ * the full screen goes on drawing them. */
 static int procs(struct replay *r, const struct jsonv *o, struct sample *out)
 {
 	out->nprocs = 0;
+	util_texts_free(&out->texts);
 	out->top_writer = -1;
 	const struct jsonv *rows = jsonv_arr(o, "procs");
 	if (!out->have_procs || !rows)
@@ -260,7 +265,9 @@ static int procs(struct replay *r, const struct jsonv *o, struct sample *out)
 		return -ENOMEM;
 	int top = (int)jsonv_int(o, "top_writer", -1);
 	for (size_t i = 0; i < rows->n; i++) {
+		r->rf.texts = &out->texts;
 		proc_row(r, &rows->kids[i], &out->procs[out->nprocs]);
+		r->rf.texts = NULL;
 		if (out->procs[out->nprocs].tid == top && top > 0)
 			out->top_writer = (int)out->nprocs;
 		out->nprocs++;
@@ -311,12 +318,6 @@ static void recent_add(struct replay *r, const struct event *e)
 static int fill(struct replay *r, const struct jsonv *o, struct sample *out)
 {
 	r->rf.bad_times = 0;
-	/* The sample's last texts go with the tick they belonged to. The new
-	 * ones are the sample's own (sample_free lets them go): a replayed
-	 * sample stands alone, as the tests keep several. */
-	util_texts_free(&out->texts);
-	out->nprocs = 0;
-	r->rf.keep_arg = &out->texts;
 	recfmt_read(o, recfmt_tick, out, &r->rf);
 	if (r->rf.bad_times)
 		return -ERANGE;

@@ -439,7 +439,7 @@ static void test_v1_fixture(void **state)
 	}
 }
 
-static void test_v2_names_enums(void **state)
+static void test_v3_names(void **state)
 {
 	(void)state;
 	struct sample s;
@@ -550,7 +550,7 @@ int main(void)
 		cmocka_unit_test(test_v1_fixture),
 		cmocka_unit_test(test_v2_fixture),
 		cmocka_unit_test(test_cmdline_bounds),
-		cmocka_unit_test(test_v2_names_enums),
+		cmocka_unit_test(test_v3_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
