@@ -18,7 +18,8 @@
 #include <stdio.h>
 
 #include "jsonv.h"
-#include "util.h"
+
+struct util_texts;
 
 #define RECORD_FORMAT "iosched-top-recording"
 #define RECORD_VERSION 3

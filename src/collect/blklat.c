@@ -424,12 +424,17 @@ static int list_keys(int fd, struct blkmap_key **keys, size_t *n)
 	return 0;
 }
 
+static enum blk_op op_of(const struct blkmap_key *k)
+{
+	return k->op == BLKMAP_WRITE ? BLK_WRITE : BLK_READ;
+}
+
 static void stat_from(struct blk_stat *st, const struct blkmap_key *k, const char *disk, const struct hist *h,
 		      uint64_t bytes)
 {
 	st->tgid = (int)k->tgid;
 	util_strlcpy(st->disk, disk, sizeof st->disk);
-	st->op = k->op == BLKMAP_WRITE ? BLK_WRITE : BLK_READ;
+	st->op = op_of(k);
 	st->n = h->n;
 	st->bytes = bytes;
 	st->p50_ns = hist_quantile(h, 0.50);
@@ -437,25 +442,26 @@ static void stat_from(struct blk_stat *st, const struct blkmap_key *k, const cha
 	st->max_ns = h->max_ns;
 }
 
-/* The figures of the group (tgid, op) summed in b->group, into the
- * process's entry of r (the last one, or a new one: the keys come in
- * process order). */
-static int group_end(struct blklat *b, struct blk_reading *r, int tgid, enum blk_op op, uint64_t bytes)
+/* The figures of group k's (process, direction) summed in b->group, into
+ * the process's entry of r (the last one, or a new one: the keys come in
+ * process order); the group is emptied for the next. */
+static int group_end(struct blklat *b, struct blk_reading *r, const struct blkmap_key *k, uint64_t bytes)
 {
-	int err = 0;
+	int tgid = (int)k->tgid, err = 0;
+	enum blk_op op = op_of(k);
 	if (b->group.n == 0)
 		return 0;
-	if ((!r->nprocs || r->procs[r->nprocs - 1].tgid != tgid) &&
-	    util_grow((void **)&r->procs, &r->procs_cap, r->nprocs + 1, sizeof *r->procs) == 0)
-		r->procs[r->nprocs++] = (struct blk_proc){.tgid = tgid};
-	if (r->nprocs && r->procs[r->nprocs - 1].tgid == tgid) {
+	if (!r->nprocs || r->procs[r->nprocs - 1].tgid != tgid) {
+		err = util_grow((void **)&r->procs, &r->procs_cap, r->nprocs + 1, sizeof *r->procs);
+		if (!err)
+			r->procs[r->nprocs++] = (struct blk_proc){.tgid = tgid};
+	}
+	if (!err) {
 		struct blk_proc *p = &r->procs[r->nprocs - 1];
 		p->n[op] = b->group.n;
 		p->bytes[op] = bytes;
 		p->p50_ns[op] = hist_quantile(&b->group, 0.50);
 		p->p99_ns[op] = hist_quantile(&b->group, 0.99);
-	} else {
-		err = -ENOMEM;
 	}
 	hist_reset(&b->group);
 	return err;
@@ -568,7 +574,7 @@ int blklat_read(struct blklat *b, struct blk_reading *r)
 			continue;
 		stat_from(&r->stats[r->nstats++], &keys[i], dev_name(b, keys[i].dev), &b->delta, bytes);
 		if (keys[i].tgid != at.tgid || keys[i].op != at.op) {
-			int e = group_end(b, r, (int)at.tgid, at.op == BLKMAP_WRITE ? BLK_WRITE : BLK_READ, group_bytes);
+			int e = group_end(b, r, &at, group_bytes);
 			err = err ? err : e;
 			at = keys[i];
 			group_bytes = 0;
@@ -576,7 +582,7 @@ int blklat_read(struct blklat *b, struct blk_reading *r)
 		hist_merge(&b->group, &b->delta);
 		group_bytes += bytes;
 	}
-	int e = group_end(b, r, (int)at.tgid, at.op == BLKMAP_WRITE ? BLK_WRITE : BLK_READ, group_bytes);
+	int e = group_end(b, r, &at, group_bytes);
 	err = err ? err : e;
 	free(keys);
 	if (b->nseen)

@@ -263,15 +263,15 @@ static int procs(struct replay *r, const struct jsonv *o, struct sample *out)
 		return 0;
 	if (util_grow((void **)&out->procs, &out->procs_cap, rows->n ? rows->n : 1, sizeof *out->procs) < 0)
 		return -ENOMEM;
+	r->rf.texts = &out->texts; /* for the rows only: they are what holds texts */
 	int top = (int)jsonv_int(o, "top_writer", -1);
 	for (size_t i = 0; i < rows->n; i++) {
-		r->rf.texts = &out->texts;
 		proc_row(r, &rows->kids[i], &out->procs[out->nprocs]);
-		r->rf.texts = NULL;
 		if (out->procs[out->nprocs].tid == top && top > 0)
 			out->top_writer = (int)out->nprocs;
 		out->nprocs++;
 	}
+	r->rf.texts = NULL;
 	recfmt_read(jsonv_get(o, "pstat"), recfmt_pstat, &out->pstat, &r->rf);
 	return 0;
 }

@@ -201,6 +201,37 @@ static void round_trip(const struct sample *in, struct sample *out, size_t n, si
 	unlink(path);
 }
 
+/* Every tick of the recording at path, up to max, into out (the caller
+ * frees them); how many there were. */
+static size_t read_all(const char *path, struct sample *out, size_t max)
+{
+	struct replay *r;
+	char err[300];
+	assert_int_equal(replay_open(&r, path, err, sizeof err), 0);
+	memset(out, 0, max * sizeof *out);
+	size_t n = 0;
+	while (n < max && replay_next(r, &out[n], err, sizeof err) == 1)
+		n++;
+	assert_string_equal(err, "");
+	replay_close(r);
+	return n;
+}
+
+/* The n samples written as a recording of this version and read back:
+ * the same, field by field. Frees them. */
+static void rewrite_same(struct sample *in, size_t n, size_t max_procs)
+{
+	struct sample out[8];
+	assert_true(n <= 8);
+	memset(out, 0, sizeof out);
+	round_trip(in, out, n, max_procs);
+	for (size_t i = 0; i < n; i++) {
+		same_sample(&in[i], &out[i]);
+		sample_free(&in[i]);
+		sample_free(&out[i]);
+	}
+}
+
 static void fill_summary(struct probe_summary *p, uint64_t k)
 {
 	*p = (struct probe_summary){k, k + 1, k + 2, k + 3, k + 4, k + 5, (double)k + 0.25, k + 6};
@@ -382,34 +413,20 @@ static void fill_sample(struct sample *s, size_t ndisks, size_t nprocs)
 static void test_synthetic_round_trip(void **state)
 {
 	(void)state;
-	struct sample in[3], out[3];
+	struct sample in[3];
 	fill_sample(&in[0], 3, 50);
 	fill_sample(&in[1], 0, 0);      /* no disks, no processes */
 	fill_sample(&in[2], 2, 10000);  /* many processes, all kept (each moved) */
 	in[1].have_procs = 0;
 	in[1].top_writer = -1;
-	memset(out, 0, sizeof out);
-	round_trip(in, out, 3, 10);
-	for (int i = 0; i < 3; i++) {
-		same_sample(&in[i], &out[i]);
-		sample_free(&in[i]);
-		sample_free(&out[i]);
-	}
+	rewrite_same(in, 3, 10);
 }
 
 static void test_v1_fixture(void **state)
 {
 	(void)state;
-	struct replay *r;
-	char err[300];
-	assert_int_equal(replay_open(&r, FIXTURE, err, sizeof err), 0);
 	struct sample v1[8];
-	memset(v1, 0, sizeof v1);
-	size_t n = 0;
-	while (n < 8 && replay_next(r, &v1[n], err, sizeof err) == 1)
-		n++;
-	assert_string_equal(err, "");
-	replay_close(r);
+	size_t n = read_all(FIXTURE, v1, 8);
 	assert_int_equal(n, 4);
 	/* the numbers version 1 wrote for enums, read as the enums */
 	const struct sample *t = &v1[1];
@@ -428,15 +445,7 @@ static void test_v1_fixture(void **state)
 	assert_int_equal(t->events[0].type, EV_SCHEDULER);
 	assert_string_equal(t->events[0].to, "bfq");
 	assert_true(t->events[0].ms == 12.5);
-	/* Written again as version 2 and read back: the same. */
-	struct sample v2[4];
-	memset(v2, 0, sizeof v2);
-	round_trip(v1, v2, n, 1000);
-	for (size_t i = 0; i < n; i++) {
-		same_sample(&v1[i], &v2[i]);
-		sample_free(&v1[i]);
-		sample_free(&v2[i]);
-	}
+	rewrite_same(v1, n, 1000);
 }
 
 static void test_v3_names(void **state)
@@ -479,16 +488,8 @@ static void test_v3_names(void **state)
 static void test_v2_fixture(void **state)
 {
 	(void)state;
-	struct replay *r;
-	char err[300];
-	assert_int_equal(replay_open(&r, FIXTURE_V2, err, sizeof err), 0);
 	struct sample v2[4];
-	memset(v2, 0, sizeof v2);
-	size_t n = 0;
-	while (n < 4 && replay_next(r, &v2[n], err, sizeof err) == 1)
-		n++;
-	assert_string_equal(err, "");
-	replay_close(r);
+	size_t n = read_all(FIXTURE_V2, v2, 4);
 	assert_int_equal(n, 3);
 	const struct sample *t = &v2[0];
 	assert_int_equal(t->ndisks, 1);
@@ -509,14 +510,7 @@ static void test_v2_fixture(void **state)
 	assert_true(t->write_MBps > 0.646 && t->write_MBps < 0.647);
 	assert_true(t->dirty_MBps > 10.279 && t->dirty_MBps < 10.28);
 	assert_true(t->nprocs > 0);
-	struct sample v3[4];
-	memset(v3, 0, sizeof v3);
-	round_trip(v2, v3, n, 1000);
-	for (size_t i = 0; i < n; i++) {
-		same_sample(&v2[i], &v3[i]);
-		sample_free(&v2[i]);
-		sample_free(&v3[i]);
-	}
+	rewrite_same(v2, n, 1000);
 }
 
 /* A command line is read back at most PROCS_CMDLINE_MAX - 1 bytes long
