@@ -24,7 +24,9 @@ struct control {
 	int restoring;               /* restores are queued: exit must wait for them */
 	int restore_due;             /* a restore waits for the worker to be idle */
 	size_t restore_base;         /* ... of the changes after this many log entries */
-	size_t undone, undone_resets;/* undos that succeeded (changes; queue attributes a switch had reset) */
+	/* Undos that succeeded: changes; queue attributes a switch had reset;
+	 * files of a scheduler a switch had dropped, written back. */
+	size_t undone, undone_resets, undone_own;
 	char last[256];              /* the last result, for the status line */
 	int last_ok;
 	double last_mono;

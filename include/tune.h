@@ -33,22 +33,30 @@ struct tune_req {
 	char key[TUNE_KEY_MAX];      /* "scheduler", or the file's name */
 	char value[TUNE_VALUE_MAX];  /* TUNE_IOPRIO: "none", "idle", "be/N", "rt/N" */
 	int undo;                    /* undoes an earlier change: not logged again */
-	int reset;                   /* (with undo) puts back a queue attribute a switch had reset */
+	int reset;                   /* (with undo) puts back a setting a switch had reset */
 	int pid;                     /* TUNE_IOPRIO: the process (all its threads) */
 	const struct tune_sysfs *sysfs; /* NULL: the real /sys */
 };
 
-/* A queue attribute the kernel set by itself during a scheduler switch
- * (it gives nr_requests the new scheduler's default; bfq turns write
- * throttling off): its value before and after, so that undoing the
- * switch puts the user's own value back too. */
+/* A setting the kernel reset by itself during a scheduler switch, so
+ * that undoing the switch puts the user's own value back too:
+ * - TUNE_QUEUE: a queue attribute the switch changed (it gives
+ *   nr_requests the new scheduler's default; bfq turns write throttling
+ *   off), with its value before and after;
+ * - TUNE_IOSCHED: a file of the scheduler switched away from (bfq's
+ *   low_latency), gone with it: the scheduler switched back to starts
+ *   with its defaults. "after" is empty; the undo writes only the files
+ *   whose value then differs from "before". */
 struct tune_reset {
+	enum tune_kind kind;
 	char key[TUNE_KEY_MAX];
 	char before[TUNE_VALUE_MAX];
 	char after[TUNE_VALUE_MAX];
 };
 
-#define TUNE_RESETS_MAX 5 /* every queue attribute tune knows */
+#define TUNE_QUEUE_MAX 5    /* every queue attribute tune knows */
+#define TUNE_IOSCHED_MAX 16 /* a scheduler's own files: bfq has 10 (6.1), mq-deadline 7, kyber 2 */
+#define TUNE_RESETS_MAX (TUNE_QUEUE_MAX + TUNE_IOSCHED_MAX)
 
 struct tunable {
 	enum tune_kind kind;
@@ -72,7 +80,8 @@ void tune_req_init(struct tune_req *r, const char *disk, enum tune_kind kind, co
 int tune_path(const char *disk, enum tune_kind kind, const char *key, char *buf, size_t len);
 
 /* The request that puts back what switch request sw made the kernel
- * reset (an undo, marked as a reset). */
+ * reset (an undo, marked as a reset; a queue attribute or a file of the
+ * scheduler switched back to, by rs->kind). */
 void tune_req_reset(struct tune_req *r, const struct tune_req *sw, const struct tune_reset *rs);
 
 /* The file of a request, under its own sysfs. */
@@ -85,6 +94,9 @@ void tune_label(enum tune_kind kind, const char *key, char *buf, size_t len);
  * Returns 0 or a negative errno. */
 int tune_read(const char *disk, enum tune_kind kind, const char *key, char *out, size_t len);
 
+/* The current value of a request's file, under its own sysfs. */
+int tune_req_read(const struct tune_req *r, char *out, size_t len);
+
 /* Check a request before it is queued: a key that exists, a value of the
  * right form and range, a scheduler the disk offers. Returns 0, or -EINVAL
  * with a message that says what is accepted. */
@@ -92,9 +104,11 @@ int tune_validate(const struct tune_req *r, char *err, size_t len);
 
 /* Write the value. Fills ev whatever happens. Writing the scheduler
  * freezes and drains the queue: under load this can take seconds, so the
- * UI runs it on the worker thread. A scheduler switch also fills resets
- * (up to TUNE_RESETS_MAX) with the queue attributes it changed and sets
- * *nresets; anything else sets it to 0. Returns 0 or a negative errno. */
+ * UI runs it on the worker thread. A scheduler switch to another
+ * scheduler also fills resets (up to TUNE_RESETS_MAX) with the queue
+ * attributes it changed and the old scheduler's files it took away, and
+ * sets *nresets; anything else sets it to 0. Returns 0 or a negative
+ * errno. */
 int tune_apply(const struct tune_req *r, struct event *ev, struct tune_reset *resets, size_t *nresets);
 
 /* The queue attributes and the active scheduler's files with their values,

@@ -53,7 +53,9 @@ int undo_pop(struct undo_log *l, struct undo_entry *out);
 
 /* A shell command line that reverts every logged change, newest first
  * ("echo mq-deadline > /sys/block/sda/queue/scheduler; ..."), or "" when
- * there is nothing to revert. */
-void undo_script(const struct undo_log *l, char *buf, size_t len);
+ * there is nothing to revert. Returns 0, or -1 when buf had no room for
+ * all of it: it then holds the whole commands that fitted, newest first
+ * (never a cut one). */
+int undo_script(const struct undo_log *l, char *buf, size_t len);
 
 #endif

@@ -16,8 +16,9 @@ struct worker_job {
 	struct tune_req req;
 	int running;            /* 1: in the kernel now; 0: waiting its turn */
 	double since;           /* mono time it started (running) or was queued */
-	/* The undo of a switch: the queue attributes to put back once it
-	 * has succeeded (each with a result of its own). */
+	/* The undo of a switch: the queue attributes and the scheduler's own
+	 * files to put back once it has succeeded (each written with a result
+	 * of its own; a file already at its value is left alone). */
 	struct tune_reset after[TUNE_RESETS_MAX];
 	size_t nafter;
 };

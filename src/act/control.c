@@ -99,10 +99,18 @@ int control_undo(struct control *c, char *msg, size_t len)
 		util_fmt(msg, len, "undo refused: %d changes already waiting", WORKER_QUEUE);
 		return -1;
 	}
-	if (e.nresets)
-		util_fmt(msg, len, "undo: %s (and the %zu queue setting(s) it had reset)", what, e.nresets);
-	else
-		util_fmt(msg, len, "undo: %s", what);
+	size_t nq = 0;
+	for (size_t i = 0; i < e.nresets; i++)
+		nq += e.resets[i].kind == TUNE_QUEUE;
+	char with[128] = "";
+	if (nq && nq < e.nresets)
+		util_fmt(with, sizeof with, " (and the %zu queue setting(s) it had reset, and %s's own settings as they were)",
+			 nq, e.back.value);
+	else if (nq)
+		util_fmt(with, sizeof with, " (and the %zu queue setting(s) it had reset)", nq);
+	else if (e.nresets)
+		util_fmt(with, sizeof with, " (and %s's own settings as they were)", e.back.value);
+	util_fmt(msg, len, "undo: %s%s", what, with);
 	return 0;
 }
 
@@ -119,22 +127,37 @@ static int in_force(const struct tune_req *r)
 	return tune_req_path(r, path, sizeof path) == 0 && access(path, F_OK) == 0;
 }
 
-static int same_key(const struct tune_req *a, const char *disk, const char *key)
+static int same_key(const struct tune_req *a, const char *disk, const struct tune_reset *rs)
 {
-	return a->kind == TUNE_QUEUE && !strcmp(a->disk, disk) && !strcmp(a->key, key);
+	return a->kind == rs->kind && !strcmp(a->disk, disk) && !strcmp(a->key, rs->key);
+}
+
+/* e, older than the switches kept, changed a file of a scheduler: a
+ * switch away from that scheduler noted the file's value then, which e
+ * had set; the value to go back to is the one before e. */
+static void own_older(struct undo_entry *kept, size_t n, const struct undo_entry *e)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t r = 0; kept[i].back.kind == TUNE_SCHEDULER && r < kept[i].nresets; r++)
+			if (same_key(&e->back, kept[i].back.disk, &kept[i].resets[r]))
+				util_strlcpy(kept[i].resets[r].before, e->back.value, sizeof kept[i].resets[r].before);
 }
 
 /* Keep in kept (n entries) entry e, popped after them and so older: of
  * the same setting, the oldest value is the one to go back to. A switch's
- * resets are changes of their attributes at the switch, older than any
- * kept entry of those attributes: those go, the reset puts the value
+ * queue resets are changes of their attributes at the switch, older than
+ * any kept entry of those attributes: those go, the reset puts the value
  * back. Two switches of one disk: the older one's resets win, the newer
- * one's add the attributes the older did not touch. */
+ * one's add the queue attributes the older did not touch; the newer one's
+ * scheduler files belong to a scheduler in between, not the one the
+ * older switch goes back to. */
 static void keep_oldest(struct undo_entry *kept, size_t *n, const struct undo_entry *e)
 {
+	if (e->back.kind == TUNE_IOSCHED)
+		own_older(kept, *n, e);
 	for (size_t r = 0; r < e->nresets; r++)
-		for (size_t i = 0; i < *n; i++)
-			if (same_key(&kept[i].back, e->back.disk, e->resets[r].key)) {
+		for (size_t i = 0; e->resets[r].kind == TUNE_QUEUE && i < *n; i++)
+			if (same_key(&kept[i].back, e->back.disk, &e->resets[r])) {
 				memmove(&kept[i], &kept[i + 1], (*n - i - 1) * sizeof *kept);
 				(*n)--;
 				break;
@@ -146,6 +169,8 @@ static void keep_oldest(struct undo_entry *kept, size_t *n, const struct undo_en
 	if (i < *n)
 		for (size_t r = 0; r < kept[i].nresets && merged.nresets < TUNE_RESETS_MAX; r++) {
 			size_t k;
+			if (kept[i].resets[r].kind != TUNE_QUEUE)
+				continue;
 			for (k = 0; k < merged.nresets && strcmp(merged.resets[k].key, kept[i].resets[r].key); k++)
 				;
 			if (k == merged.nresets)
@@ -205,6 +230,29 @@ size_t control_restore_to(struct control *c, size_t base)
 	return restore_now(c, base);
 }
 
+/* What a switch in the exit report made the kernel reset: each queue
+ * attribute on a line; the old scheduler's files, which it dropped, on
+ * one (the revert script below puts them back). */
+static void print_resets(FILE *f, const struct undo_entry *e)
+{
+	size_t own = 0;
+	for (size_t k = 0; k < e->nresets; k++) {
+		const struct tune_reset *rs = &e->resets[k];
+		if (rs->kind == TUNE_QUEUE)
+			fprintf(f, "    %s %s: %s -> %s (reset by the kernel with this switch)\n", e->back.disk, rs->key,
+				rs->before, rs->after);
+		else
+			own++;
+	}
+	if (!own)
+		return;
+	fprintf(f, "    %s %s's own settings before the switch, dropped by the kernel:", e->back.disk, e->back.value);
+	for (size_t k = 0; k < e->nresets; k++)
+		if (e->resets[k].kind == TUNE_IOSCHED)
+			fprintf(f, " %s=%s", e->resets[k].key, e->resets[k].before);
+	fputc('\n', f);
+}
+
 static void record(struct control *c, const struct worker_result *res)
 {
 	eventlog_add(&c->out, &res->ev);
@@ -220,7 +268,7 @@ static void record(struct control *c, const struct worker_result *res)
 		e.nresets = res->nowed;
 		undo_repush(&c->undo, &e);
 	} else if (res->ev.ok) {
-		(*(res->req.reset ? &c->undone_resets : &c->undone))++;
+		(*(!res->req.reset ? &c->undone : res->req.kind == TUNE_IOSCHED ? &c->undone_own : &c->undone_resets))++;
 	}
 	c->last_ok = res->ev.ok;
 	if (res->ev.ok)
@@ -382,11 +430,13 @@ int control_finish(struct control *c, int restore, double wait_s, FILE *f)
 				c->delayacct_orig, c->delayacct_orig);
 	}
 	if (restore && c->undo.n) {
-		c->undone = c->undone_resets = 0;
+		c->undone = c->undone_resets = c->undone_own = 0;
 		int failed = undo_all(c, util_mono_now() + wait_s);
 		fprintf(f, "iosched-top: restored %zu change(s)", c->undone);
 		if (c->undone_resets)
 			fprintf(f, " and %zu queue setting(s) a switch had reset", c->undone_resets);
+		if (c->undone_own)
+			fprintf(f, " and %zu scheduler setting(s) a switch had dropped", c->undone_own);
 		fprintf(f, "%s\n", failed || c->undo.n || c->undo.dropped || c->undo.lost ? "" : ", all settings are as they were");
 		if (failed || c->undo.n) {
 			rc = 1;
@@ -406,12 +456,13 @@ int control_finish(struct control *c, int restore, double wait_s, FILE *f)
 					e->applied);
 			else
 				fprintf(f, "  %s %s: %s -> %s\n", e->back.disk, label, e->back.value, e->applied);
-			for (size_t k = 0; k < e->nresets; k++)
-				fprintf(f, "    %s %s: %s -> %s (reset by the kernel with this switch)\n", e->back.disk,
-					e->resets[k].key, e->resets[k].before, e->resets[k].after);
+			print_resets(f, e);
 		}
-		undo_script(&c->undo, script, sizeof script);
-		fprintf(f, "to revert: sudo sh -c '%s'\n", script);
+		if (undo_script(&c->undo, script, sizeof script) == 0)
+			fprintf(f, "to revert: sudo sh -c '%s'\n", script);
+		else
+			fprintf(f, "to revert the newest of them (all would not fit on one line; --restore puts all back): sudo sh -c '%s'\n",
+				script);
 	}
 	if (c->undo.dropped) {
 		/* The log keeps the newest UNDO_MAX: the oldest values are gone. */

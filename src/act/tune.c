@@ -30,7 +30,7 @@ static const struct {
 };
 
 #define NQUEUE (sizeof queue_attrs / sizeof queue_attrs[0])
-_Static_assert(NQUEUE <= TUNE_RESETS_MAX, "a switch may reset every queue attribute");
+_Static_assert(NQUEUE <= TUNE_QUEUE_MAX, "a switch may reset every queue attribute");
 
 #define IOPRIO_WHO_PROCESS 1
 
@@ -130,7 +130,7 @@ static int path_in(const struct tune_sysfs *s, const char *disk, enum tune_kind 
 
 void tune_req_reset(struct tune_req *r, const struct tune_req *sw, const struct tune_reset *rs)
 {
-	tune_req_init(r, sw->disk, TUNE_QUEUE, rs->key, rs->before);
+	tune_req_init(r, sw->disk, rs->kind == TUNE_IOSCHED ? TUNE_IOSCHED : TUNE_QUEUE, rs->key, rs->before);
 	r->sysfs = sw->sysfs;
 	r->undo = 1;
 	r->reset = 1;
@@ -184,6 +184,34 @@ static int read_in(const struct tune_sysfs *sys, const char *disk, enum tune_kin
 int tune_read(const char *disk, enum tune_kind kind, const char *key, char *out, size_t len)
 {
 	return read_in(NULL, disk, kind, key, out, len);
+}
+
+int tune_req_read(const struct tune_req *r, char *out, size_t len)
+{
+	return read_in(r->sysfs, r->disk, r->kind, r->key, out, len);
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int not_dot(const struct dirent *e)
+{
+	return e->d_name[0] != '.';
+}
+
+/* The names of the active scheduler's files, sorted (scandir: free each
+ * and the array). Returns how many, or -1 (none: no iosched directory). */
+static int iosched_names(const struct tune_sysfs *s, const char *disk, struct dirent ***names)
+{
+	char dir[PATH_MAX];
+	/* queue/scheduler's path (path_in checks the disk's name), then its
+	 * sibling queue/iosched, a shorter name in the same place. */
+	if (path_in(s, disk, TUNE_SCHEDULER, "", dir, sizeof dir) < 0)
+		return -1;
+	strcpy(strrchr(dir, '/') + 1, "iosched");
+	return scandir(dir, names, not_dot, by_name);
 }
 
 /* A whole decimal number, '-' allowed. */
@@ -340,6 +368,30 @@ static void read_queue(const struct tune_req *r, char vals[][TUNE_VALUE_MAX])
 			vals[i][0] = '\0';
 }
 
+/* The old scheduler's own files and their values, before a switch takes
+ * them away (elevator_exit frees them; the scheduler switched back to
+ * starts from its defaults). */
+static size_t read_iosched(const struct tune_req *r, struct tune_reset *out, size_t max)
+{
+	struct dirent **names;
+	int k = iosched_names(r->sysfs, r->disk, &names);
+	size_t n = 0;
+	for (int i = 0; i < k; i++) {
+		struct tune_reset *o = &out[n];
+		if (n < max && strlen(names[i]->d_name) < sizeof o->key) {
+			memset(o, 0, sizeof *o);
+			o->kind = TUNE_IOSCHED;
+			util_strlcpy(o->key, names[i]->d_name, sizeof o->key);
+			if (read_in(r->sysfs, r->disk, TUNE_IOSCHED, o->key, o->before, sizeof o->before) == 0)
+				n++;
+		}
+		free(names[i]);
+	}
+	if (k >= 0)
+		free(names);
+	return n;
+}
+
 /* What a switch changed besides the scheduler: the kernel gives
  * nr_requests the new scheduler's default (blk_mq_init_sched), so a
  * user's own value is lost unless it is noted here. */
@@ -350,6 +402,7 @@ static size_t diff_queue(char before[][TUNE_VALUE_MAX], char after[][TUNE_VALUE_
 	for (size_t i = 0; i < NQUEUE && n < max; i++) {
 		if (!before[i][0] || !after[i][0] || !strcmp(before[i], after[i]))
 			continue;
+		out[n].kind = TUNE_QUEUE;
 		util_strlcpy(out[n].key, queue_attrs[i].key, sizeof out[n].key);
 		util_strlcpy(out[n].before, before[i], sizeof out[n].before);
 		util_strlcpy(out[n].after, after[i], sizeof out[n].after);
@@ -362,6 +415,8 @@ int tune_apply(const struct tune_req *r, struct event *ev, struct tune_reset *re
 {
 	char path[PATH_MAX], label[80];
 	char before[NQUEUE][TUNE_VALUE_MAX], after[NQUEUE][TUNE_VALUE_MAX];
+	struct tune_reset own[TUNE_IOSCHED_MAX];
+	size_t nown = 0;
 	*nresets = 0;
 	memset(ev, 0, sizeof *ev);
 	ev->ts = util_real_now();
@@ -378,15 +433,22 @@ int tune_apply(const struct tune_req *r, struct event *ev, struct tune_reset *re
 	ev->mono = util_mono_now();
 	read_in(r->sysfs, r->disk, r->kind, r->key, ev->from, sizeof ev->from);
 
-	if (r->kind == TUNE_SCHEDULER)
+	if (r->kind == TUNE_SCHEDULER) {
 		read_queue(r, before);
+		nown = read_iosched(r, own, TUNE_IOSCHED_MAX);
+	}
 	int rc = tune_req_path(r, path, sizeof path);
 	if (rc == 0)
 		rc = r->sysfs && r->sysfs->write ? r->sysfs->write(r->sysfs, path, r->value)
 						 : write_in_child(path, r->value);
 	if (rc == 0 && r->kind == TUNE_SCHEDULER) {
 		read_queue(r, after);
-		*nresets = diff_queue(before, after, resets, TUNE_RESETS_MAX);
+		*nresets = diff_queue(before, after, resets, TUNE_QUEUE_MAX);
+		/* Writing the scheduler in force changes nothing: its files stay. */
+		if (strcmp(ev->from, r->value) != 0) {
+			memcpy(resets + *nresets, own, nown * sizeof *own);
+			*nresets += nown;
+		}
 	}
 	double t1 = util_mono_now();
 	ev->ms = (t1 - ev->mono) * 1e3;
@@ -417,24 +479,15 @@ static int add(struct tunable *out, size_t max, size_t *n, const char *disk, enu
 	return 0;
 }
 
-static int by_name(const struct dirent **a, const struct dirent **b)
-{
-	return strcmp((*a)->d_name, (*b)->d_name);
-}
-
 size_t tune_list(const char *disk, struct tunable *out, size_t max)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < NQUEUE; i++)
 		add(out, max, &n, disk, TUNE_QUEUE, queue_attrs[i].key);
-	char dir[PATH_MAX];
-	if (util_pathf(dir, sizeof dir, "/sys/block/%s/queue/iosched", disk) < 0)
-		return n;
 	struct dirent **names;
-	int k = scandir(dir, &names, NULL, by_name);
+	int k = iosched_names(NULL, disk, &names);
 	for (int i = 0; i < k; i++) {
-		if (names[i]->d_name[0] != '.')
-			add(out, max, &n, disk, TUNE_IOSCHED, names[i]->d_name);
+		add(out, max, &n, disk, TUNE_IOSCHED, names[i]->d_name);
 		free(names[i]);
 	}
 	if (k >= 0)

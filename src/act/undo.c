@@ -2,6 +2,7 @@
 #include "undo.h"
 
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,38 +87,59 @@ int undo_pop(struct undo_log *l, struct undo_entry *out)
 	return 0;
 }
 
-/* Append "echo VALUE > PATH" for request r to buf (used so far). */
-static void append_echo(char *buf, size_t len, size_t *used, const struct tune_req *r)
+/* Append one command (printf-style) to buf, which has used bytes so far,
+ * "; " between commands. A command that does not fit is not begun: a cut
+ * one could do something else than meant. Returns 0, or -1 when full. */
+static int append_cmd(char *buf, size_t len, size_t *used, const char *fmt, ...)
 {
-	char path[PATH_MAX];
-	if (*used >= len || tune_req_path(r, path, sizeof path) < 0)
-		return;
-	int w = snprintf(buf + *used, len - *used, "%secho %s > %s", *used ? "; " : "", r->value, path);
-	if (w > 0)
-		*used += (size_t)w;
+	char cmd[PATH_MAX + 64];
+	va_list ap;
+	va_start(ap, fmt);
+	int w = vsnprintf(cmd, sizeof cmd, fmt, ap);
+	va_end(ap);
+	const char *sep = *used ? "; " : "";
+	if (w < 0 || (size_t)w >= sizeof cmd || *used + strlen(sep) + (size_t)w >= len)
+		return -1;
+	*used += (size_t)snprintf(buf + *used, len - *used, "%s%s", sep, cmd);
+	return 0;
 }
 
-void undo_script(const struct undo_log *l, char *buf, size_t len)
+/* "echo VALUE > PATH" for request r. */
+static int append_echo(char *buf, size_t len, size_t *used, const struct tune_req *r)
+{
+	char path[PATH_MAX];
+	if (tune_req_path(r, path, sizeof path) < 0)
+		return 0; /* nothing that can be written there */
+	return append_cmd(buf, len, used, "echo %s > %s", r->value, path);
+}
+
+/* The commands that revert entry e: its own, then a switch's resets (the
+ * switch back would reset them again). */
+static int append_entry(char *buf, size_t len, size_t *used, const struct undo_entry *e)
+{
+	const struct tune_req *b = &e->back;
+	int prio;
+	if (b->kind == TUNE_IOPRIO && tune_parse_ioprio(b->value, &prio) == 0)
+		/* ionice -p sets one thread, like the kernel call: enough to name it. */
+		return append_cmd(buf, len, used, "ionice -c %d -n %d -p %d", prio >> 13 ? prio >> 13 : 0, prio & 7,
+				  b->pid);
+	int rc = append_echo(buf, len, used, b);
+	for (size_t k = 0; rc == 0 && k < e->nresets; k++) {
+		struct tune_req r;
+		tune_req_reset(&r, b, &e->resets[k]);
+		rc = append_echo(buf, len, used, &r);
+	}
+	return rc;
+}
+
+int undo_script(const struct undo_log *l, char *buf, size_t len)
 {
 	size_t used = 0;
+	if (!len)
+		return l->n ? -1 : 0;
 	buf[0] = '\0';
-	for (size_t i = l->n; i-- > 0 && used < len;) {
-		const struct tune_req *b = &l->e[i].back;
-		int prio;
-		if (b->kind == TUNE_IOPRIO && tune_parse_ioprio(b->value, &prio) == 0) {
-			/* ionice -p sets one thread, like the kernel call: enough to name it. */
-			int w = snprintf(buf + used, len - used, "%sionice -c %d -n %d -p %d", used ? "; " : "",
-					 prio >> 13 ? prio >> 13 : 0, prio & 7, b->pid);
-			if (w > 0)
-				used += (size_t)w;
-			continue;
-		}
-		append_echo(buf, len, &used, b);
-		/* A switch's resets, after it (the switch back would reset them again). */
-		for (size_t k = 0; k < l->e[i].nresets; k++) {
-			struct tune_req r;
-			tune_req_reset(&r, b, &l->e[i].resets[k]);
-			append_echo(buf, len, &used, &r);
-		}
-	}
+	for (size_t i = l->n; i-- > 0;)
+		if (append_entry(buf, len, &used, &l->e[i]) < 0)
+			return -1;
+	return 0;
 }

@@ -27,9 +27,9 @@ struct worker {
 #define RESULTS_PER_JOB (1 + TUNE_RESETS_MAX)
 
 /* Carry out job j (no lock held: a switch may block for seconds) and
- * return its results in out. A switch back writes the attributes it owes
+ * return its results in out. A switch back writes the settings it owes
  * only once it has succeeded: under the old scheduler they would be reset
- * again, and a failed switch keeps them owed. */
+ * (or absent) again, and a failed switch keeps them owed. */
 static size_t run_job(const struct worker_job *j, struct worker_result *out)
 {
 	size_t n = 0;
@@ -43,10 +43,17 @@ static size_t run_job(const struct worker_job *j, struct worker_result *out)
 		return n;
 	}
 	for (size_t i = 0; i < j->nafter; i++) {
-		struct worker_result *r = &out[n++];
+		struct worker_result *r = &out[n];
 		memset(r, 0, sizeof *r);
 		tune_req_reset(&r->req, &j->req, &j->after[i]);
+		/* The scheduler switched back to starts with its defaults: only
+		 * the files the user had changed from them need a write. */
+		char now[TUNE_VALUE_MAX];
+		if (r->req.kind == TUNE_IOSCHED && tune_req_read(&r->req, now, sizeof now) == 0 &&
+		    !strcmp(now, r->req.value))
+			continue;
 		tune_apply(&r->req, &r->ev, r->resets, &r->nresets);
+		n++;
 	}
 	return n;
 }

@@ -1,7 +1,8 @@
 #!/bin/bash
 # --restore: changes made in a session (a scheduler by key, a tunable in
 # the panel, a --set at start) are all put back when the session is ended
-# by SIGTERM; in batch mode, by the end of the run.
+# by SIGTERM; in batch mode, by the end of the run, with the files of a
+# scheduler the user had tuned that a switch away dropped.
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_root
@@ -47,4 +48,20 @@ grep -Eq "restored 3 change\(s\) and [1-9][0-9]* queue setting\(s\) a switch had
 	fail "batch run failed: $(cat "$SCRATCH/b.err")"
 grep -q "event: $N scheduler none -> kyber" "$SCRATCH/b.txt" || fail "batch output lacks the event"
 [ "$(sched_of "$N")" = none ] || fail "batch --restore left $(sched_of "$N")"
+
+# A scheduler the user had tuned before the tool started: switching away
+# drops its files (the kernel frees them, and bfq comes back with its
+# defaults); the restore gives back the ones that differ.
+echo bfq > "/sys/block/$N/queue/scheduler"
+Q=/sys/block/$N/queue/iosched
+echo 0 > "$Q/low_latency"
+echo 0 > "$Q/slice_idle"
+"$BIN" -b -n 2 -d 0.2 --disk "$N" --no-probe --set "$N=mq-deadline" --restore > "$SCRATCH/c.txt" 2> "$SCRATCH/c.err" ||
+	fail "batch run from bfq failed: $(cat "$SCRATCH/c.err")"
+grep -q "event: $N scheduler bfq -> mq-deadline" "$SCRATCH/c.txt" || fail "no switch to mq-deadline: $(cat "$SCRATCH/c.txt")"
+[ "$(sched_of "$N")" = bfq ] || fail "batch --restore left $(sched_of "$N"), not bfq"
+[ "$(cat "$Q/low_latency")" = 0 ] && [ "$(cat "$Q/slice_idle")" = 0 ] ||
+	fail "bfq's own settings not given back: low_latency $(cat "$Q/low_latency"), slice_idle $(cat "$Q/slice_idle")"
+grep -q "and 2 scheduler setting(s) a switch had dropped, all settings are as they were" "$SCRATCH/c.err" ||
+	fail "report: $(cat "$SCRATCH/c.err")"
 echo "PASS"

@@ -3,7 +3,8 @@
  * scheduler is switched: it brackets the active one, swaps the files
  * under queue/iosched/ for the new scheduler's, and gives nr_requests the
  * new scheduler's default (blk_mq_init_sched). Checked: the order of
- * undos and of a restore, what a switch reset is put back, a restore
+ * undos and of a restore, what a switch reset or dropped (the old
+ * scheduler's files) is put back, a restore
  * asked for while a change is in the kernel, all-or-nothing --set, the
  * worker's queue and the exit report. No root, no device. */
 #include <setjmp.h>
@@ -470,6 +471,81 @@ static void test_finish_report(void **state)
 	assert_int_equal(control_init(&f->ctl, &f->sysfs), 0);
 }
 
+/* A switch away from a scheduler the user had tuned (bfq with
+ * low_latency 0, set before the tool started) drops its files; undoing
+ * the switch puts back the ones that differ from the defaults bfq comes
+ * back with, and only those. */
+static void test_undo_gives_scheduler_files_back(void **state)
+{
+	struct fake *f = *state;
+	char msg[256], buf[64];
+	assert_int_equal(fake_switch(f, "bfq"), 0);
+	assert_int_equal(fake_file(f, "iosched/low_latency", "0"), 0);
+	request(f, TUNE_SCHEDULER, "scheduler", "mq-deadline");
+	assert_string_equal(fake_read(f, "iosched/low_latency", buf, sizeof buf), "(none)");
+	writes(f);
+	assert_int_equal(control_undo(&f->ctl, msg, sizeof msg), 0);
+	assert_non_null(strstr(msg, "(and bfq's own settings as they were)"));
+	settle(f);
+	assert_string_equal(writes(f), "scheduler=bfq iosched/low_latency=0");
+	assert_string_equal(fake_read(f, "iosched/low_latency", buf, sizeof buf), "0");
+	assert_string_equal(fake_read(f, "iosched/slice_idle", buf, sizeof buf), "8");
+	assert_int_equal(f->ctl.undo.n, 0);
+}
+
+/* The exit report names the dropped files on one line and the revert
+ * command writes them after the switch back; --restore puts them back. */
+static void test_finish_scheduler_files(void **state)
+{
+	struct fake *f = *state;
+	char text[4096], buf[64];
+	assert_int_equal(fake_switch(f, "bfq"), 0);
+	assert_int_equal(fake_file(f, "iosched/slice_idle", "0"), 0);
+	request(f, TUNE_SCHEDULER, "scheduler", "kyber");
+	FILE *o = fmemopen(text, sizeof text, "w");
+	assert_int_equal(control_finish(&f->ctl, 0, 1.0, o), 0);
+	fclose(o);
+	assert_non_null(strstr(text, "    fake0 bfq's own settings before the switch, dropped by the kernel: low_latency=1 slice_idle=0\n"));
+	char want[PATH_MAX * 2];
+	util_fmt(want, sizeof want, "echo bfq > %s/block/fake0/queue/scheduler; echo 1 > %s/block/fake0/queue/iosched/low_latency; echo 0 > %s/block/fake0/queue/iosched/slice_idle",
+		 f->root, f->root, f->root);
+	assert_non_null(strstr(text, want));
+	assert_int_equal(control_init(&f->ctl, &f->sysfs), 0);
+	assert_int_equal(fake_file(f, "iosched/read_lat_nsec", "1000000"), 0);
+	request(f, TUNE_SCHEDULER, "scheduler", "none");
+	o = fmemopen(text, sizeof text, "w");
+	assert_int_equal(control_finish(&f->ctl, 1, 5.0, o), 0);
+	fclose(o);
+	assert_non_null(strstr(text, "restored 1 change(s) and 1 queue setting(s) a switch had reset and 1 scheduler setting(s) a switch had dropped, all settings are as they were"));
+	assert_string_equal(fake_sched(f), "kyber");
+	assert_string_equal(fake_read(f, "iosched/read_lat_nsec", buf, sizeof buf), "1000000");
+	assert_int_equal(control_init(&f->ctl, &f->sysfs), 0);
+}
+
+/* A restore goes back to the value a scheduler file had before the
+ * tool's first change of it, not to the value a later switch away noted
+ * (the tool's own); the files of a scheduler in between are not
+ * written to the one switched back to. */
+static void test_restore_scheduler_files_oldest(void **state)
+{
+	struct fake *f = *state;
+	char buf[64];
+	assert_int_equal(fake_switch(f, "bfq"), 0);
+	assert_int_equal(fake_file(f, "iosched/slice_idle", "4"), 0);
+	request(f, TUNE_IOSCHED, "low_latency", "0");
+	request(f, TUNE_SCHEDULER, "scheduler", "mq-deadline");
+	request(f, TUNE_IOSCHED, "read_expire", "100");
+	request(f, TUNE_SCHEDULER, "scheduler", "bfq");
+	request(f, TUNE_SCHEDULER, "scheduler", "kyber");
+	writes(f);
+	restore_all(f);
+	assert_string_equal(writes(f), "scheduler=bfq iosched/slice_idle=4");
+	assert_string_equal(fake_sched(f), "bfq");
+	assert_string_equal(fake_read(f, "iosched/low_latency", buf, sizeof buf), "1");
+	assert_string_equal(fake_read(f, "iosched/slice_idle", buf, sizeof buf), "4");
+	assert_int_equal(f->ctl.undo.n, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -484,6 +560,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_validate_refuses, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_worker_queue, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_finish_report, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_undo_gives_scheduler_files_back, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_finish_scheduler_files, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_restore_scheduler_files_oldest, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

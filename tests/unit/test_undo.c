@@ -99,7 +99,7 @@ static void test_script(void **state)
 	(void)state;
 	struct undo_log *l = calloc(1, sizeof *l);
 	char buf[512];
-	undo_script(l, buf, sizeof buf);
+	assert_int_equal(undo_script(l, buf, sizeof buf), 0);
 	assert_string_equal(buf, "");
 	struct tune_req a, b;
 	tune_req_init(&a, "sda", TUNE_SCHEDULER, "scheduler", "bfq");
@@ -107,10 +107,16 @@ static void test_script(void **state)
 	struct event ea = ok_event("mq-deadline"), eb = ok_event("8");
 	undo_push(l, &a, &ea);
 	undo_push(l, &b, &eb);
-	undo_script(l, buf, sizeof buf);
+	assert_int_equal(undo_script(l, buf, sizeof buf), 0);
 	/* Newest first: bfq's slice_idle back while bfq is still active. */
 	assert_string_equal(buf, "echo 8 > /sys/block/sda/queue/iosched/slice_idle; "
 				 "echo mq-deadline > /sys/block/sda/queue/scheduler");
+	/* No room for the older command: the newer one alone, never a piece. */
+	char small[60];
+	assert_int_equal(undo_script(l, small, sizeof small), -1);
+	assert_string_equal(small, "echo 8 > /sys/block/sda/queue/iosched/slice_idle");
+	assert_int_equal(undo_script(l, small, 20), -1);
+	assert_string_equal(small, "");
 	undo_free(l);
 	free(l);
 }
