@@ -38,7 +38,8 @@ void undo_free(struct undo_log *l);
 
 /* Record a successful change made by request r (ev: its event, whose
  * "from" is the old value). A change with no known old value cannot be
- * undone and is not recorded: returns -1. */
+ * undone, and a switch to the scheduler already in force changed nothing
+ * (the kernel keeps its files): neither is recorded, returns -1. */
 int undo_push(struct undo_log *l, const struct tune_req *r, const struct event *ev);
 
 /* Put an entry back (an undo that failed, to be tried again). */
@@ -53,9 +54,9 @@ int undo_pop(struct undo_log *l, struct undo_entry *out);
 
 /* A shell command line that reverts every logged change, newest first
  * ("echo mq-deadline > /sys/block/sda/queue/scheduler; ..."), or "" when
- * there is nothing to revert. Returns 0, or -1 when buf had no room for
- * all of it: it then holds the whole commands that fitted, newest first
- * (never a cut one). */
-int undo_script(const struct undo_log *l, char *buf, size_t len);
+ * there is nothing to revert. Returns how many changes it reverts: fewer
+ * than l->n when buf had no room for all, and then the newest ones, each
+ * whole (a switch with all its resets; never a cut command). */
+size_t undo_script(const struct undo_log *l, char *buf, size_t len);
 
 #endif

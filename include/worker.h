@@ -26,11 +26,11 @@ struct worker_job {
 struct worker_result {
 	struct tune_req req;
 	struct event ev;
-	struct tune_reset resets[TUNE_RESETS_MAX]; /* a switch: what it made the kernel reset */
+	/* A switch that succeeded: what it made the kernel reset. An undo of
+	 * a switch that failed: the resets it was to put back, not written,
+	 * still owed. (One array: a result is never both.) */
+	struct tune_reset resets[TUNE_RESETS_MAX];
 	size_t nresets;
-	/* An undo of a switch that failed: the resets not written, still owed. */
-	struct tune_reset owed[TUNE_RESETS_MAX];
-	size_t nowed;
 };
 
 struct worker;

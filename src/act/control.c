@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <libproc2/misc.h>
@@ -143,20 +144,35 @@ static void own_older(struct undo_entry *kept, size_t n, const struct undo_entry
 				util_strlcpy(kept[i].resets[r].before, e->back.value, sizeof kept[i].resets[r].before);
 }
 
+/* A switch's queue attributes first, then the scheduler's files: writing
+ * nr_requests makes mq-deadline work out its async_depth again. */
+static void resets_queue_first(struct undo_entry *e)
+{
+	struct tune_reset sorted[TUNE_RESETS_MAX];
+	size_t n = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t r = 0; r < e->nresets; r++)
+			if ((e->resets[r].kind == TUNE_QUEUE) == (pass == 0))
+				sorted[n++] = e->resets[r];
+	memcpy(e->resets, sorted, n * sizeof *sorted);
+}
+
 /* Keep in kept (n entries) entry e, popped after them and so older: of
  * the same setting, the oldest value is the one to go back to. A switch's
- * queue resets are changes of their attributes at the switch, older than
- * any kept entry of those attributes: those go, the reset puts the value
- * back. Two switches of one disk: the older one's resets win, the newer
- * one's add the queue attributes the older did not touch; the newer one's
- * scheduler files belong to a scheduler in between, not the one the
- * older switch goes back to. */
+ * resets are changes of their settings at the switch, older than any
+ * kept entry of those settings (a queue attribute, a file of the
+ * scheduler switched away from): those go, the reset puts the value back
+ * (once, and not by way of a value in between). Two switches of one
+ * disk: the older one's resets win, the newer one's add the queue
+ * attributes the older did not touch; the newer one's scheduler files
+ * belong to a scheduler in between, not the one the older switch goes
+ * back to. */
 static void keep_oldest(struct undo_entry *kept, size_t *n, const struct undo_entry *e)
 {
 	if (e->back.kind == TUNE_IOSCHED)
 		own_older(kept, *n, e);
 	for (size_t r = 0; r < e->nresets; r++)
-		for (size_t i = 0; e->resets[r].kind == TUNE_QUEUE && i < *n; i++)
+		for (size_t i = 0; i < *n; i++)
 			if (same_key(&kept[i].back, e->back.disk, &e->resets[r])) {
 				memmove(&kept[i], &kept[i + 1], (*n - i - 1) * sizeof *kept);
 				(*n)--;
@@ -176,6 +192,7 @@ static void keep_oldest(struct undo_entry *kept, size_t *n, const struct undo_en
 			if (k == merged.nresets)
 				merged.resets[merged.nresets++] = kept[i].resets[r];
 		}
+	resets_queue_first(&merged);
 	kept[i] = merged;
 	if (i == *n)
 		(*n)++;
@@ -184,7 +201,14 @@ static void keep_oldest(struct undo_entry *kept, size_t *n, const struct undo_en
 /* The restore itself, once every change made is in the log. */
 static size_t restore_now(struct control *c, size_t base)
 {
-	struct undo_entry keep[UNDO_MAX];
+	/* On the heap: UNDO_MAX entries with their resets are 850 KiB. */
+	struct undo_entry *keep = c->undo.n > base ? calloc(c->undo.n - base, sizeof *keep) : NULL;
+	if (!keep) {
+		if (c->undo.n > base)
+			util_strlcpy(c->last, "restore: no memory to work it out; u or the exit puts changes back one by one",
+				     sizeof c->last);
+		return 0;
+	}
 	size_t n = 0;
 	struct undo_entry e;
 	while (c->undo.n > base && undo_pop(&c->undo, &e) == 0)
@@ -209,6 +233,7 @@ static size_t restore_now(struct control *c, size_t base)
 			else
 				undo_repush(&c->undo, &keep[i]);
 		}
+	free(keep);
 	return sent;
 }
 
@@ -264,8 +289,8 @@ static void record(struct control *c, const struct worker_result *res)
 		 * try again. */
 		struct undo_entry e = {.back = res->req, .ts = res->ev.ts};
 		util_strlcpy(e.applied, res->ev.from, sizeof e.applied);
-		memcpy(e.resets, res->owed, res->nowed * sizeof *res->owed);
-		e.nresets = res->nowed;
+		memcpy(e.resets, res->resets, res->nresets * sizeof *res->resets);
+		e.nresets = res->nresets;
 		undo_repush(&c->undo, &e);
 	} else if (res->ev.ok) {
 		(*(!res->req.reset ? &c->undone : res->req.kind == TUNE_IOSCHED ? &c->undone_own : &c->undone_resets))++;
@@ -326,21 +351,32 @@ static int wait_idle(struct control *c, double deadline)
 static int undo_all(struct control *c, double deadline)
 {
 	int failed = 0;
+	struct undo_log aside = {0};
 	struct undo_entry e;
 	while (undo_pop(&c->undo, &e) == 0) {
 		if (submit_undo(c, &e) < 0) {
 			undo_repush(&c->undo, &e);
-			return failed + 1;
+			failed++;
+			break;
 		}
-		if (wait_idle(c, deadline) < 0)
-			return failed + 1; /* still in the kernel: not in the log, not done */
-		/* A failed undo was pushed back by record(): drop it so the walk ends. */
+		if (wait_idle(c, deadline) < 0) {
+			failed++; /* still in the kernel: not in the log, not done */
+			break;
+		}
+		/* A failed undo was pushed back by record() (a switch's reset that
+		 * failed, as an entry of its own, is tried once more first): put
+		 * it aside so the walk ends, and back into the log after it, so
+		 * the exit report lists it with its revert command. */
 		const struct tune_req *top = c->undo.n ? &c->undo.e[c->undo.n - 1].back : NULL;
 		if (top && same_setting(top, &e.back) && !strcmp(top->value, e.back.value)) {
-			c->undo.n--;
+			undo_repush(&aside, &c->undo.e[--c->undo.n]);
 			failed++;
 		}
 	}
+	/* Set aside newest first: back in the log oldest first. */
+	for (size_t i = aside.n; i-- > 0;)
+		undo_repush(&c->undo, &aside.e[i]);
+	undo_free(&aside);
 	return failed;
 }
 
@@ -440,8 +476,8 @@ int control_finish(struct control *c, int restore, double wait_s, FILE *f)
 		fprintf(f, "%s\n", failed || c->undo.n || c->undo.dropped || c->undo.lost ? "" : ", all settings are as they were");
 		if (failed || c->undo.n) {
 			rc = 1;
-			fprintf(f, "iosched-top: %s could not be put back: %s\n",
-				c->undo.n ? "some changes" : "a change", c->last);
+			fprintf(f, "iosched-top: %d write(s) to put things back failed (the last: %s)\n", failed ? failed : 1,
+				c->last);
 		}
 	}
 	if (c->undo.n) {
@@ -458,11 +494,12 @@ int control_finish(struct control *c, int restore, double wait_s, FILE *f)
 				fprintf(f, "  %s %s: %s -> %s\n", e->back.disk, label, e->back.value, e->applied);
 			print_resets(f, e);
 		}
-		if (undo_script(&c->undo, script, sizeof script) == 0)
+		size_t whole = undo_script(&c->undo, script, sizeof script);
+		if (whole == c->undo.n)
 			fprintf(f, "to revert: sudo sh -c '%s'\n", script);
 		else
-			fprintf(f, "to revert the newest of them (all would not fit on one line; --restore puts all back): sudo sh -c '%s'\n",
-				script);
+			fprintf(f, "to revert the newest %zu of these %zu changes (all would not fit on one line; run it, then revert the rest as listed): sudo sh -c '%s'\n",
+				whole, c->undo.n, script);
 	}
 	if (c->undo.dropped) {
 		/* The log keeps the newest UNDO_MAX: the oldest values are gone. */

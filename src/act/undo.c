@@ -51,7 +51,7 @@ void undo_free(struct undo_log *l)
 
 int undo_push(struct undo_log *l, const struct tune_req *r, const struct event *ev)
 {
-	if (!ev->ok || !ev->from[0] || r->undo)
+	if (!ev->ok || !ev->from[0] || r->undo || (r->kind == TUNE_SCHEDULER && !strcmp(ev->from, r->value)))
 		return -1;
 	struct undo_entry e;
 	memset(&e, 0, sizeof e);
@@ -114,10 +114,12 @@ static int append_echo(char *buf, size_t len, size_t *used, const struct tune_re
 }
 
 /* The commands that revert entry e: its own, then a switch's resets (the
- * switch back would reset them again). */
+ * switch back would reset them again). All of them or none: a switch
+ * back without its resets would leave the settings it had reset. */
 static int append_entry(char *buf, size_t len, size_t *used, const struct undo_entry *e)
 {
 	const struct tune_req *b = &e->back;
+	size_t start = *used;
 	int prio;
 	if (b->kind == TUNE_IOPRIO && tune_parse_ioprio(b->value, &prio) == 0)
 		/* ionice -p sets one thread, like the kernel call: enough to name it. */
@@ -129,17 +131,20 @@ static int append_entry(char *buf, size_t len, size_t *used, const struct undo_e
 		tune_req_reset(&r, b, &e->resets[k]);
 		rc = append_echo(buf, len, used, &r);
 	}
+	if (rc < 0) {
+		*used = start;
+		buf[start] = '\0';
+	}
 	return rc;
 }
 
-int undo_script(const struct undo_log *l, char *buf, size_t len)
+size_t undo_script(const struct undo_log *l, char *buf, size_t len)
 {
-	size_t used = 0;
+	size_t used = 0, whole = 0;
 	if (!len)
-		return l->n ? -1 : 0;
+		return 0;
 	buf[0] = '\0';
-	for (size_t i = l->n; i-- > 0;)
-		if (append_entry(buf, len, &used, &l->e[i]) < 0)
-			return -1;
-	return 0;
+	for (size_t i = l->n; i-- > 0 && append_entry(buf, len, &used, &l->e[i]) == 0;)
+		whole++;
+	return whole;
 }

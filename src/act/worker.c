@@ -38,8 +38,8 @@ static size_t run_job(const struct worker_job *j, struct worker_result *out)
 	res->req = j->req;
 	tune_apply(&j->req, &res->ev, res->resets, &res->nresets);
 	if (!res->ev.ok) {
-		memcpy(res->owed, j->after, j->nafter * sizeof *j->after);
-		res->nowed = j->nafter;
+		memcpy(res->resets, j->after, j->nafter * sizeof *j->after);
+		res->nresets = j->nafter;
 		return n;
 	}
 	for (size_t i = 0; i < j->nafter; i++) {

@@ -112,6 +112,10 @@ static int fake_switch(struct fake *f, const char *to)
 	}
 	if (!found)
 		return -EINVAL;
+	/* The scheduler in force: the kernel changes nothing (its files and
+	 * nr_requests stay). */
+	if (!strcmp(fake_sched(f), to))
+		return 0;
 	/* none: the tag set's depth (128); a scheduler: twice that. */
 	return fake_file(f, "scheduler", line) ?: fake_iosched_files(f, to)
 						     ?: fake_file(f, "nr_requests", strcmp(to, "none") ? "256" : "128");
@@ -212,6 +216,19 @@ static void restore_all(struct fake *f)
 {
 	control_restore_to(&f->ctl, 0);
 	settle(f);
+}
+
+/* control_finish into text, then a fresh control at once: teardown
+ * finishes it again, and a failed assertion after this must not leave
+ * it a finished one (its worker freed). Returns control_finish's. */
+static int finish(struct fake *f, int restore, double wait_s, char *text, size_t len)
+{
+	FILE *o = fmemopen(text, len, "w");
+	assert_non_null(o);
+	int rc = control_finish(&f->ctl, restore, wait_s, o);
+	fclose(o);
+	assert_int_equal(control_init(&f->ctl, &f->sysfs), 0);
+	return rc;
 }
 
 /* The writes since the log was last cleared, joined by spaces. */
@@ -452,23 +469,16 @@ static void test_finish_report(void **state)
 	struct fake *f = *state;
 	char text[4096], buf[64];
 	request(f, TUNE_SCHEDULER, "scheduler", "bfq");
-	FILE *o = fmemopen(text, sizeof text, "w");
-	assert_int_equal(control_finish(&f->ctl, 1, 5.0, o), 0);
-	fclose(o);
+	assert_int_equal(finish(f, 1, 5.0, text, sizeof text), 0);
 	assert_non_null(strstr(text, "restored 1 change(s) and 1 queue setting(s) a switch had reset, all settings are as they were"));
 	assert_string_equal(fake_read(f, "nr_requests", buf, sizeof buf), "100");
-	/* teardown finishes it again: start a new one for that. */
-	assert_int_equal(control_init(&f->ctl, &f->sysfs), 0);
 	request(f, TUNE_SCHEDULER, "scheduler", "kyber");
-	o = fmemopen(text, sizeof text, "w");
-	assert_int_equal(control_finish(&f->ctl, 0, 1.0, o), 0);
-	fclose(o);
+	assert_int_equal(finish(f, 0, 1.0, text, sizeof text), 0);
 	assert_non_null(strstr(text, "  fake0 scheduler: none -> kyber\n    fake0 nr_requests: 100 -> 256 (reset by the kernel with this switch)\n"));
 	char want[PATH_MAX * 2];
 	util_fmt(want, sizeof want, "echo none > %s/block/fake0/queue/scheduler; echo 100 > %s/block/fake0/queue/nr_requests",
 		 f->root, f->root);
 	assert_non_null(strstr(text, want));
-	assert_int_equal(control_init(&f->ctl, &f->sysfs), 0);
 }
 
 /* A switch away from a scheduler the user had tuned (bfq with
@@ -502,24 +512,18 @@ static void test_finish_scheduler_files(void **state)
 	assert_int_equal(fake_switch(f, "bfq"), 0);
 	assert_int_equal(fake_file(f, "iosched/slice_idle", "0"), 0);
 	request(f, TUNE_SCHEDULER, "scheduler", "kyber");
-	FILE *o = fmemopen(text, sizeof text, "w");
-	assert_int_equal(control_finish(&f->ctl, 0, 1.0, o), 0);
-	fclose(o);
+	assert_int_equal(finish(f, 0, 1.0, text, sizeof text), 0);
 	assert_non_null(strstr(text, "    fake0 bfq's own settings before the switch, dropped by the kernel: low_latency=1 slice_idle=0\n"));
 	char want[PATH_MAX * 2];
 	util_fmt(want, sizeof want, "echo bfq > %s/block/fake0/queue/scheduler; echo 1 > %s/block/fake0/queue/iosched/low_latency; echo 0 > %s/block/fake0/queue/iosched/slice_idle",
 		 f->root, f->root, f->root);
 	assert_non_null(strstr(text, want));
-	assert_int_equal(control_init(&f->ctl, &f->sysfs), 0);
 	assert_int_equal(fake_file(f, "iosched/read_lat_nsec", "1000000"), 0);
 	request(f, TUNE_SCHEDULER, "scheduler", "none");
-	o = fmemopen(text, sizeof text, "w");
-	assert_int_equal(control_finish(&f->ctl, 1, 5.0, o), 0);
-	fclose(o);
+	assert_int_equal(finish(f, 1, 5.0, text, sizeof text), 0);
 	assert_non_null(strstr(text, "restored 1 change(s) and 1 queue setting(s) a switch had reset and 1 scheduler setting(s) a switch had dropped, all settings are as they were"));
 	assert_string_equal(fake_sched(f), "kyber");
 	assert_string_equal(fake_read(f, "iosched/read_lat_nsec", buf, sizeof buf), "1000000");
-	assert_int_equal(control_init(&f->ctl, &f->sysfs), 0);
 }
 
 /* A restore goes back to the value a scheduler file had before the
@@ -546,6 +550,48 @@ static void test_restore_scheduler_files_oldest(void **state)
 	assert_int_equal(f->ctl.undo.n, 0);
 }
 
+/* A restore writes a scheduler file once, with the value before the
+ * tool's first change, even when that write fails: the failure is kept
+ * for u (which then puts back that value, not one in between). */
+static void test_restore_scheduler_file_once(void **state)
+{
+	struct fake *f = *state;
+	char msg[256], buf[64];
+	assert_int_equal(fake_switch(f, "mq-deadline"), 0);
+	assert_int_equal(fake_file(f, "iosched/read_expire", "77"), 0);
+	request(f, TUNE_SCHEDULER, "scheduler", "bfq");
+	request(f, TUNE_SCHEDULER, "scheduler", "mq-deadline");
+	request(f, TUNE_IOSCHED, "read_expire", "1002");
+	writes(f);
+	snprintf(f->fail, sizeof f->fail, "read_expire");
+	restore_all(f);
+	assert_string_equal(writes(f), "scheduler=mq-deadline iosched/read_expire=77");
+	f->fail[0] = '\0';
+	while (f->ctl.undo.n && control_undo(&f->ctl, msg, sizeof msg) == 0)
+		settle(f);
+	assert_string_equal(fake_read(f, "iosched/read_expire", buf, sizeof buf), "77");
+	assert_string_equal(fake_sched(f), "mq-deadline");
+}
+
+/* --restore at exit with a scheduler file that cannot be written: the
+ * report says a write failed and lists it, with its revert command. */
+static void test_finish_failed_file_listed(void **state)
+{
+	struct fake *f = *state;
+	char text[4096];
+	assert_int_equal(fake_switch(f, "bfq"), 0);
+	assert_int_equal(fake_file(f, "iosched/low_latency", "0"), 0);
+	request(f, TUNE_SCHEDULER, "scheduler", "mq-deadline");
+	snprintf(f->fail, sizeof f->fail, "low_latency");
+	assert_int_equal(finish(f, 1, 5.0, text, sizeof text), 1);
+	assert_string_equal(fake_sched(f), "bfq");
+	assert_non_null(strstr(text, "write(s) to put things back failed"));
+	assert_non_null(strstr(text, "changed and left in place"));
+	assert_non_null(strstr(text, "  fake0 iosched/low_latency: 0 -> "));
+	assert_non_null(strstr(text, "/block/fake0/queue/iosched/low_latency'"));
+	f->fail[0] = '\0';
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -563,6 +609,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_undo_gives_scheduler_files_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_finish_scheduler_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_restore_scheduler_files_oldest, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_restore_scheduler_file_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_finish_failed_file_listed, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

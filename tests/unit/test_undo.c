@@ -101,22 +101,42 @@ static void test_script(void **state)
 	char buf[512];
 	assert_int_equal(undo_script(l, buf, sizeof buf), 0);
 	assert_string_equal(buf, "");
+	/* A switch to the scheduler in force changed nothing: not logged. */
+	struct tune_req same;
+	tune_req_init(&same, "sda", TUNE_SCHEDULER, "scheduler", "bfq");
+	struct event esame = ok_event("bfq");
+	assert_int_equal(undo_push(l, &same, &esame), -1);
+	assert_int_equal(l->n, 0);
 	struct tune_req a, b;
 	tune_req_init(&a, "sda", TUNE_SCHEDULER, "scheduler", "bfq");
 	tune_req_init(&b, "sda", TUNE_IOSCHED, "slice_idle", "0");
 	struct event ea = ok_event("mq-deadline"), eb = ok_event("8");
 	undo_push(l, &a, &ea);
 	undo_push(l, &b, &eb);
-	assert_int_equal(undo_script(l, buf, sizeof buf), 0);
+	assert_int_equal(undo_script(l, buf, sizeof buf), 2);
 	/* Newest first: bfq's slice_idle back while bfq is still active. */
 	assert_string_equal(buf, "echo 8 > /sys/block/sda/queue/iosched/slice_idle; "
 				 "echo mq-deadline > /sys/block/sda/queue/scheduler");
 	/* No room for the older command: the newer one alone, never a piece. */
 	char small[60];
-	assert_int_equal(undo_script(l, small, sizeof small), -1);
+	assert_int_equal(undo_script(l, small, sizeof small), 1);
 	assert_string_equal(small, "echo 8 > /sys/block/sda/queue/iosched/slice_idle");
-	assert_int_equal(undo_script(l, small, 20), -1);
+	assert_int_equal(undo_script(l, small, 20), 0);
 	assert_string_equal(small, "");
+	/* A switch goes whole, with its resets, or not at all. */
+	struct tune_req c;
+	tune_req_init(&c, "sda", TUNE_SCHEDULER, "scheduler", "kyber");
+	struct event ec = ok_event("bfq");
+	undo_push(l, &c, &ec);
+	struct tune_reset rs[2] = {{.kind = TUNE_QUEUE, .key = "nr_requests", .before = "64", .after = "256"},
+				   {.kind = TUNE_IOSCHED, .key = "low_latency", .before = "0"}};
+	undo_attach_resets(l, rs, 2);
+	char mid[120]; /* room for the switch and nr_requests, not low_latency */
+	assert_int_equal(undo_script(l, mid, sizeof mid), 0);
+	assert_string_equal(mid, "");
+	assert_int_equal(undo_script(l, buf, sizeof buf), 3);
+	assert_non_null(strstr(buf, "echo bfq > /sys/block/sda/queue/scheduler; echo 64 > /sys/block/sda/queue/nr_requests; "
+				    "echo 0 > /sys/block/sda/queue/iosched/low_latency; echo 8 > "));
 	undo_free(l);
 	free(l);
 }
