@@ -218,6 +218,16 @@ static void restore_all(struct fake *f)
 	settle(f);
 }
 
+/* The user's own tuning, made before the tool started: scheduler sched
+ * in force, with its file key set to value. */
+static void user_tuned(struct fake *f, const char *sched, const char *key, const char *value)
+{
+	char rel[64];
+	util_fmt(rel, sizeof rel, "iosched/%s", key);
+	assert_int_equal(fake_switch(f, sched), 0);
+	assert_int_equal(fake_file(f, rel, value), 0);
+}
+
 /* control_finish into text, then a fresh control at once: teardown
  * finishes it again, and a failed assertion after this must not leave
  * it a finished one (its worker freed). Returns control_finish's. */
@@ -489,8 +499,7 @@ static void test_undo_gives_scheduler_files_back(void **state)
 {
 	struct fake *f = *state;
 	char msg[256], buf[64];
-	assert_int_equal(fake_switch(f, "bfq"), 0);
-	assert_int_equal(fake_file(f, "iosched/low_latency", "0"), 0);
+	user_tuned(f, "bfq", "low_latency", "0");
 	request(f, TUNE_SCHEDULER, "scheduler", "mq-deadline");
 	assert_string_equal(fake_read(f, "iosched/low_latency", buf, sizeof buf), "(none)");
 	writes(f);
@@ -509,8 +518,7 @@ static void test_finish_scheduler_files(void **state)
 {
 	struct fake *f = *state;
 	char text[4096], buf[64];
-	assert_int_equal(fake_switch(f, "bfq"), 0);
-	assert_int_equal(fake_file(f, "iosched/slice_idle", "0"), 0);
+	user_tuned(f, "bfq", "slice_idle", "0");
 	request(f, TUNE_SCHEDULER, "scheduler", "kyber");
 	assert_int_equal(finish(f, 0, 1.0, text, sizeof text), 0);
 	assert_non_null(strstr(text, "    fake0 bfq's own settings before the switch, dropped by the kernel: low_latency=1 slice_idle=0\n"));
@@ -534,8 +542,7 @@ static void test_restore_scheduler_files_oldest(void **state)
 {
 	struct fake *f = *state;
 	char buf[64];
-	assert_int_equal(fake_switch(f, "bfq"), 0);
-	assert_int_equal(fake_file(f, "iosched/slice_idle", "4"), 0);
+	user_tuned(f, "bfq", "slice_idle", "4");
 	request(f, TUNE_IOSCHED, "low_latency", "0");
 	request(f, TUNE_SCHEDULER, "scheduler", "mq-deadline");
 	request(f, TUNE_IOSCHED, "read_expire", "100");
@@ -557,8 +564,7 @@ static void test_restore_scheduler_file_once(void **state)
 {
 	struct fake *f = *state;
 	char msg[256], buf[64];
-	assert_int_equal(fake_switch(f, "mq-deadline"), 0);
-	assert_int_equal(fake_file(f, "iosched/read_expire", "77"), 0);
+	user_tuned(f, "mq-deadline", "read_expire", "77");
 	request(f, TUNE_SCHEDULER, "scheduler", "bfq");
 	request(f, TUNE_SCHEDULER, "scheduler", "mq-deadline");
 	request(f, TUNE_IOSCHED, "read_expire", "1002");
@@ -579,8 +585,7 @@ static void test_finish_failed_file_listed(void **state)
 {
 	struct fake *f = *state;
 	char text[4096];
-	assert_int_equal(fake_switch(f, "bfq"), 0);
-	assert_int_equal(fake_file(f, "iosched/low_latency", "0"), 0);
+	user_tuned(f, "bfq", "low_latency", "0");
 	request(f, TUNE_SCHEDULER, "scheduler", "mq-deadline");
 	snprintf(f->fail, sizeof f->fail, "low_latency");
 	assert_int_equal(finish(f, 1, 5.0, text, sizeof text), 1);
