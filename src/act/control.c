@@ -292,8 +292,10 @@ static void record(struct control *c, const struct worker_result *res)
 		memcpy(e.resets, res->resets, res->nresets * sizeof *res->resets);
 		e.nresets = res->nresets;
 		undo_repush(&c->undo, &e);
+	} else if (res->ev.ok && !res->req.reset) {
+		c->undone++;
 	} else if (res->ev.ok) {
-		(*(!res->req.reset ? &c->undone : res->req.kind == TUNE_IOSCHED ? &c->undone_own : &c->undone_resets))++;
+		(*(res->req.kind == TUNE_IOSCHED ? &c->undone_own : &c->undone_resets))++;
 	}
 	c->last_ok = res->ev.ok;
 	if (res->ev.ok)
@@ -474,10 +476,10 @@ int control_finish(struct control *c, int restore, double wait_s, FILE *f)
 		if (c->undone_own)
 			fprintf(f, " and %zu scheduler setting(s) a switch had dropped", c->undone_own);
 		fprintf(f, "%s\n", failed || c->undo.n || c->undo.dropped || c->undo.lost ? "" : ", all settings are as they were");
-		if (failed || c->undo.n) {
+		/* Whatever undo_all left in the log, it counted as failed. */
+		if (failed) {
 			rc = 1;
-			fprintf(f, "iosched-top: %d write(s) to put things back failed (the last: %s)\n", failed ? failed : 1,
-				c->last);
+			fprintf(f, "iosched-top: %d write(s) to put things back failed (the last: %s)\n", failed, c->last);
 		}
 	}
 	if (c->undo.n) {

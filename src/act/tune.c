@@ -377,8 +377,8 @@ static size_t read_iosched(const struct tune_req *r, struct tune_reset *out, siz
 	int k = iosched_names(r->sysfs, r->disk, &names);
 	size_t n = 0;
 	for (int i = 0; i < k; i++) {
-		struct tune_reset *o = &out[n];
-		if (n < max && strlen(names[i]->d_name) < sizeof o->key) {
+		if (n < max && strlen(names[i]->d_name) < TUNE_KEY_MAX) {
+			struct tune_reset *o = &out[n];
 			memset(o, 0, sizeof *o);
 			o->kind = TUNE_IOSCHED;
 			util_strlcpy(o->key, names[i]->d_name, sizeof o->key);
