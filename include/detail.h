@@ -21,11 +21,16 @@ void detail_disk(const struct sample *s, const struct disk_sample *d, char *buf,
  * "paced" (--probe-rate), named as in the A/B report. */
 const char *detail_profile(double rate_hz);
 
-/* A disk's last switch in one line that fits 120 columns: "none->bfq
- * steady, 10s before vs 10s after: reads/s 610->8 -99%, p50
- * 1.60ms->120ms +7400%, p99 ..." (the after window counts up to 10 s,
- * then stays). Empty when there was none. */
-void detail_switch_compare(const struct switch_compare *c, char *buf, size_t len);
+/* A disk's last switch in one line. While the after window fills:
+ * "none->bfq: measuring (3 s of 10); 10s before: reads/s 610, p50 1.60ms,
+ * p99 4.00ms (n 6100)". Then: "none->bfq: reads/s 610->8 -99%, p50
+ * 1.60ms->120ms +7400%, p99 4.00ms->150ms +3650% (n 6100/80); steady, 10s
+ * before vs 10s after", where a change no larger than the before
+ * window's halves moved against each other reads "within noise". When
+ * that does not fit width up to the reads behind the p99 (width 0: no
+ * limit), the changes alone: "switch: reads/s -99%, p50 within noise, p99
+ * +3650% (n 80)". Empty when there was no switch. */
+void detail_switch_compare(const struct switch_compare *c, int width, char *buf, size_t len);
 
 /* The header's writers figures: "dirtying 395.0 MB/s (dd 3324 395M/s) |
  * to disks 12.0 MB/s (vda 12.0)": what processes ask for (their

@@ -59,6 +59,9 @@ size_t eventlog_take(struct eventlog *l, struct event *out, size_t max);
 /* Copy the recent events, oldest first, to out (up to max). */
 size_t eventlog_recent(const struct eventlog *l, struct event *out, size_t max);
 
+/* The key of a scheduler switch the tool saw but did not make (extswitch.h). */
+#define EVENT_KEY_EXTERNAL "scheduler, outside the tool"
+
 /* What happened, without the disk's name, as every view words it: "probe:
  * why" for a failure, "disk added"/"disk removed" for a disk event (from
  * and to are "absent"/"present"), "KEY FROM -> TO in MS ms" for a change. */

@@ -17,6 +17,7 @@
 #include "probe.h"
 #include "procs.h"
 #include "util.h"
+#include "extswitch.h"
 #include "psi.h"
 #include "writeback.h"
 
@@ -42,6 +43,11 @@ struct switch_compare {
 	double rate_hz;            /* the probe's pace then (0: back-to-back) */
 	struct probe_summary before, after;
 	double before_s, after_s;  /* seconds each window covers */
+	/* The before window's two halves, half_s seconds each (0: too short
+	 * to halve): how much the disk moved by itself, so a change no larger
+	 * than that is shown as within noise. */
+	struct probe_summary half1, half2;
+	double half_s;
 	/* Fresh readers' jobs (F, --fresh-every) that ended on the disk in
 	 * each window: how many, and the median job time. */
 	int fresh_before_n, fresh_after_n;
@@ -194,6 +200,7 @@ struct sampler {
 	/* A fresh reader's job (F, --fresh-every): its time becomes an event */
 	struct freshjob fresh;
 	char fresh_disk[DISK_NAME_MAX];
+	struct extswitch ext;      /* each disk's scheduler as last seen: switches made outside the tool */
 };
 
 /* Start a sampler (cfg's arrays must outlive it). Returns 0 or a negative errno. */

@@ -63,6 +63,8 @@ void event_describe(const struct event *e, char *buf, size_t len)
 		util_fmt(buf, len, "fresh reader: %s in %.1f ms", e->to, e->ms);
 	else if (e->type == EV_DISK)
 		util_fmt(buf, len, "disk %s", !strcmp(e->to, "present") ? "added" : "removed");
+	else if (e->type == EV_SCHEDULER && !strcmp(e->key, EVENT_KEY_EXTERNAL))
+		util_fmt(buf, len, "scheduler %s -> %s, switched outside the tool", e->from, e->to);
 	else
 		util_fmt(buf, len, "%s %s -> %s in %.1f ms", e->key[0] ? e->key : event_type_name(e->type), e->from, e->to, e->ms);
 }

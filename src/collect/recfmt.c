@@ -87,6 +87,9 @@ static const struct rf_field compare[] = {
 	F("fan", RF_INT, struct switch_compare, fresh_after_n, .flags = RF_OMIT0),
 	F("fbm", RF_DBL, struct switch_compare, fresh_before_ms, .flags = RF_OMIT0),
 	F("fam", RF_DBL, struct switch_compare, fresh_after_ms, .flags = RF_OMIT0),
+	F("hs", RF_DBL, struct switch_compare, half_s, .flags = RF_OMIT0),
+	F("h1", RF_TUPLE, struct switch_compare, half1, .sub = summary),
+	F("h2", RF_TUPLE, struct switch_compare, half2, .sub = summary),
 	END,
 };
 

@@ -472,7 +472,8 @@ static void fill_last_switch(const struct eventlog *l, struct disk_sample *d)
 	size_t n = eventlog_recent(l, recent, EVENTLOG_RECENT);
 	d->last_switch_ms = -1;
 	for (size_t i = n; i-- > 0;)
-		if (recent[i].ok && recent[i].type == EV_SCHEDULER && strcmp(recent[i].disk, d->info.name) == 0) {
+		if (recent[i].ok && recent[i].type == EV_SCHEDULER && strcmp(recent[i].disk, d->info.name) == 0 &&
+		    strcmp(recent[i].key, EVENT_KEY_EXTERNAL) != 0) { /* how long an outside switch took is unknown */
 			d->last_switch_ms = recent[i].ms;
 			return;
 		}
@@ -551,6 +552,16 @@ static void fill_disks(struct sampler *s, const struct diskstats_table *cur, str
 	}
 	describe_hidden(out, hidden_loops);
 	qsort(out->disks, out->ndisks, sizeof *out->disks, real_first);
+}
+
+/* A switch made outside the tool is posted as the tool's own are: it is
+ * logged, marked on the chart, compared before and after, counted. */
+static void notice_external(struct sampler *s, const struct pending_change *pend, size_t npend, double now, double ts)
+{
+	struct event ev[8];
+	int n = extswitch_check(&s->ext, s->disks, s->ndisks, pend, npend, now, ts, ev, 8);
+	for (int i = 0; i < n; i++)
+		sampler_post(s, &ev[i]);
 }
 
 static int stacked(const struct disk_sample *d)
@@ -789,6 +800,7 @@ int sampler_collect(struct sampler *s, struct sample *out, const struct pending_
 		diskstats_free(&cur);
 		return rc;
 	}
+	notice_external(s, pend, npend, now, out->ts);
 	sync_probes(s, s->disks, s->ndisks);
 	poll_fresh(s); /* before the disks: a job that just ended counts in the switch comparison */
 	fill_disks(s, &cur, s->disks, s->ndisks, now, pend, npend, out);
@@ -827,6 +839,14 @@ static void compare_before(const struct sampler *s, struct sampler_probe *sp, co
 	memset(c, 0, sizeof *c);
 	summarize(h, flagged, &c->before);
 	c->before_s = end >= lo ? (double)(end - lo + 1) : 0;
+	int half = (int)(c->before_s / 2);
+	if (half >= 2) {
+		flagged = probe_window(sp->p, end - half, half, h);
+		summarize(h, flagged, &c->half1);
+		flagged = probe_window(sp->p, end, half, h);
+		summarize(h, flagged, &c->half2);
+		c->half_s = half;
+	}
 	double began = e->mono - e->ms / 1e3;
 	c->fresh_before_n = fresh_in(sp, began - 10, began, &c->fresh_before_ms);
 	c->state = 1;
@@ -844,6 +864,7 @@ void sampler_post(struct sampler *s, const struct event *e)
 	if (e->type == EV_IOPRIO && s->procs)
 		procs_forget_ioprio(s->procs);
 	if (e->type == EV_SCHEDULER && e->ok) {
+		extswitch_note(&s->ext, e->disk, e->to);
 		struct sampler_probe *sp = find_probe(s, e->disk);
 		if (sp && sp->p) {
 			compare_before(s, sp, e);
@@ -878,6 +899,7 @@ void sampler_set_probe_rate(struct sampler *s, double hz)
 
 void sampler_free(struct sampler *s)
 {
+	extswitch_free(&s->ext);
 	if (s->fresh.started)
 		freshjob_cancel(&s->fresh);
 	/* Tell every probe first, so their waits overlap. */

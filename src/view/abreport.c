@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abverdict.h"
 #include "json.h"
 #include "readfig.h"
 #include "util.h"
@@ -17,7 +18,7 @@ int abreport_format_parse(const char *s)
 
 /* One row's readers: a phase, or a variant's loaded phases pooled. */
 struct row {
-	const char *label;
+	char label[48];
 	int round;                  /* -1: a summary row */
 	double start_ts;
 	struct hist h, sec_p50, paced; /* steady reads, its per-second p50s, paced reads */
@@ -144,7 +145,7 @@ static void write_head(FILE *f, enum ab_format fmt, const char *first)
 		fprintf(f, "kind,variant,round");
 		for (int i = 0; i < NCOL; i++)
 			fprintf(f, ",%s", cols[i].key);
-		fputc('\n', f);
+		fputs(",profile,figure,decided,ratio,ratio_lo,ratio_hi,rounds_needed,text\n", f);
 	}
 }
 
@@ -229,7 +230,7 @@ static void write_row(FILE *f, enum ab_format fmt, const char *kind, const struc
 		else
 			fprintf(f, ",%s", b);
 	}
-	fputc('\n', f);
+	fputs(fmt == AB_CSV ? ",,,,,,,,\n" : "\n", f);
 }
 
 static void add_phase(struct row *r, const struct ab_phase *p)
@@ -249,7 +250,7 @@ static void summary(const struct ab_config *cfg, const struct ab_result *res, in
 	double st[AB_MAX_PHASES * 4];
 	int nst = 0, n = 0;
 	memset(r, 0, sizeof *r);
-	r->label = cfg->v[v].text;
+	abverdict_label(cfg, (size_t)v, r->label, sizeof r->label);
 	r->round = -1;
 	for (size_t i = 0; i < res->nphases; i++) {
 		const struct ab_phase *p = &res->phases[i];
@@ -271,7 +272,7 @@ static void phase_row(const struct ab_config *cfg, const struct ab_phase *p, str
 {
 	double st[AB_MAX_STARTUPS];
 	memset(r, 0, sizeof *r);
-	r->label = cfg->v[p->variant].text;
+	abverdict_label(cfg, (size_t)p->variant, r->label, sizeof r->label);
 	r->round = p->round;
 	r->start_ts = p->start_ts;
 	r->phase = p;
@@ -282,165 +283,146 @@ static void phase_row(const struct ab_config *cfg, const struct ab_phase *p, str
 	r->startup_med = median(st, p->nstartup);
 }
 
-/* The profiles a verdict is given for: the figure that stands for each
- * (lower is better) and how it is named. */
-enum profile { PR_STEADY, PR_FRESH, PR_PACED, NPROFILE };
-static const struct {
-	const char *name, *figure;
-	enum col col;
-} profiles[NPROFILE] = {
-	[PR_STEADY] = {"steady", "median of per-second p50s", C_P50S},
-	[PR_FRESH] = {"fresh", "job time, median", C_FRESH},
-	[PR_PACED] = {"paced", "p50", C_PP50},
-};
-
-/* A variant's figure for a profile: pooled, and its range over rounds. */
-struct standing {
-	double all, lo, hi;
-};
-
-static void stand(const struct ab_config *cfg, const struct ab_result *res, const struct row *sum, int v, enum col c,
-		  struct standing *s)
+static void json_dbl(FILE *f, const char *key, double v)
 {
-	double vals[NCOL];
-	struct row *r = malloc(sizeof *r);
-	values(&sum[v], vals);
-	s->all = vals[c];
-	s->lo = INFINITY;
-	s->hi = -INFINITY;
-	for (size_t i = 0; r && i < res->nphases; i++) {
-		if (res->phases[i].variant != v || res->phases[i].round == 0)
-			continue;
-		phase_row(cfg, &res->phases[i], r);
-		values(r, vals);
-		if (isnan(vals[c]))
-			continue;
-		s->lo = vals[c] < s->lo ? vals[c] : s->lo;
-		s->hi = vals[c] > s->hi ? vals[c] : s->hi;
-	}
-	free(r);
+	json_num(f, ",", key, isinf(v) ? NAN : v);
 }
 
-static void lat_text(double us, char *b, size_t n)
+static void json_verdicts(FILE *f, const struct ab_config *cfg, const struct abv_report *vr)
 {
-	if (isnan(us))
-		util_strlcpy(b, "-", n);
-	else
-		util_format_latency((uint64_t)(us * 1e3), b, n);
-}
-
-/* One profile's verdict: the best variant, unless the rounds' ranges of
- * the best and the next overlap. Returns the best's index, or -1. */
-static int verdict(const struct ab_config *cfg, const struct ab_result *res, const struct row *sum, enum profile p,
-		   char *text, size_t len)
-{
-	struct standing s[AB_MAX_VARIANTS];
-	int best = -1, next = -1;
-	for (size_t v = 0; v < cfg->nv; v++) {
-		stand(cfg, res, sum, (int)v, profiles[p].col, &s[v]);
-		if (isnan(s[v].all))
-			continue;
-		if (best < 0 || s[v].all < s[best].all) {
-			next = best;
-			best = (int)v;
-		} else if (next < 0 || s[v].all < s[next].all) {
-			next = (int)v;
+	char name[48];
+	fputs(",\"verdict\":[", f);
+	for (int k = 0; k < ABV_NFIGS; k++) {
+		const struct abv_verdict *v = &vr->v[k];
+		const struct abv_fig_info *fi = abverdict_fig((enum abv_fig)k);
+		fprintf(f, "%s{\"profile\":\"%s\",\"figure\":\"%s\",\"best\":", k ? "," : "",
+			abverdict_reader_name(fi->reader), fi->key);
+		const int who[3] = {v->best, v->leader, v->against};
+		for (int i = 0; i < 3; i++) {
+			fputs(i == 1 ? ",\"leader\":" : i == 2 ? ",\"against\":" : "", f);
+			if (who[i] < 0) {
+				fputs("null", f);
+				continue;
+			}
+			abverdict_label(cfg, (size_t)who[i], name, sizeof name);
+			jsonv_write_string(f, name);
 		}
+		fprintf(f, ",\"decided\":%s", v->best >= 0 ? "true" : "false");
+		json_dbl(f, "ratio", v->c.ratio);
+		json_dbl(f, "ratio_lo", v->c.lo);
+		json_dbl(f, "ratio_hi", v->c.hi);
+		json_dbl(f, "p", v->leader < 0 ? NAN : v->c.p);
+		fprintf(f, ",\"rounds\":%d,\"rounds_needed\":", v->c.npairs);
+		if (v->best >= 0 || v->rounds_needed == 0)
+			fputs("null", f);
+		else
+			fprintf(f, "%d", v->rounds_needed);
+		fputs(",\"text\":", f);
+		jsonv_write_string(f, v->text);
+		fputc('}', f);
 	}
-	if (best < 0 || next < 0) {
-		util_fmt(text, len, "%s: not measured", profiles[p].name);
-		return -1;
+	fputs("],\"readers\":[", f);
+	for (int rd = 0; rd < ABV_NREADERS; rd++) {
+		fprintf(f, "%s{\"profile\":\"%s\",\"best\":", rd ? "," : "", abverdict_reader_name((enum abv_reader)rd));
+		if (vr->reader[rd].best >= 0) {
+			abverdict_label(cfg, (size_t)vr->reader[rd].best, name, sizeof name);
+			jsonv_write_string(f, name);
+		} else {
+			fputs("null", f);
+		}
+		fprintf(f, ",\"tradeoff\":%s,\"text\":", vr->reader[rd].tradeoff ? "true" : "false");
+		jsonv_write_string(f, vr->reader[rd].text);
+		fputc('}', f);
 	}
-	char a[24], alo[24], ahi[24], b[24], blo[24], bhi[24];
-	double k = p == PR_FRESH ? 1e3 : 1; /* job times are in ms */
-	lat_text(s[best].all * k, a, sizeof a);
-	lat_text(s[best].lo * k, alo, sizeof alo);
-	lat_text(s[best].hi * k, ahi, sizeof ahi);
-	lat_text(s[next].all * k, b, sizeof b);
-	lat_text(s[next].lo * k, blo, sizeof blo);
-	lat_text(s[next].hi * k, bhi, sizeof bhi);
-	int overlap = s[best].hi >= s[next].lo;
-	char ranges[128] = " (one round: give --rounds 2 or more to tell this from noise)";
-	if (cfg->rounds >= 2)
-		util_fmt(ranges, sizeof ranges, "; rounds %s-%s against %s-%s", alo, ahi, blo, bhi);
-	if (overlap)
-		util_fmt(text, len, "%s (%s): no clear difference, %s %s against %s %s%s", profiles[p].name,
-			 profiles[p].figure, cfg->v[best].text, a, cfg->v[next].text, b, ranges);
-	else
-		util_fmt(text, len, "%s (%s): %s best, %s against %s %s%s", profiles[p].name, profiles[p].figure,
-			 cfg->v[best].text, a, cfg->v[next].text, b, ranges);
-	return overlap ? -1 : best;
+	fprintf(f, "],\"aa\":%s,\"test\":{\"name\":\"sign-flip over paired rounds\",\"alpha\":%.4f,"
+		   "\"false_positive_bound\":%.4f,\"rounds\":%d,\"min_rounds\":%d},\"noise\":[",
+		vr->aa ? "true" : "false", vr->alpha, vr->level, vr->rounds, vr->min_pairs);
+	for (int k = 0; k < ABV_NFIGS; k++) {
+		double worst = NAN;
+		for (size_t v = 0; v < vr->nv; v++)
+			if (!isnan(vr->own_spread[v][k]) && (isnan(worst) || vr->own_spread[v][k] > worst))
+				worst = vr->own_spread[v][k];
+		fprintf(f, "%s{\"figure\":\"%s\"", k ? "," : "", abverdict_fig((enum abv_fig)k)->key);
+		json_dbl(f, "own_spread", worst);
+		json_dbl(f, "smallest_decidable", vr->smallest[k]);
+		fputc('}', f);
+	}
+	fputc(']', f);
 }
 
-/* "20x faster", "3.5x slower", "about the same": v against the reference;
- * "no clear change" when their rounds' ranges overlap. */
-static void change_text(const struct standing *ref, const struct standing *v, int rounds, char *b, size_t n)
+/* The verdicts as CSV rows under the same header: kind "verdict", the
+ * best variant (empty when none), then the verdict's own columns. */
+static void csv_verdicts(FILE *f, const struct ab_config *cfg, const struct abv_report *vr)
 {
-	double x = ref->all, y = v->all;
-	if (isnan(x) || isnan(y) || x <= 0 || y <= 0)
-		util_strlcpy(b, "not measured", n);
-	else if (rounds >= 2 && v->lo <= ref->hi && ref->lo <= v->hi)
-		util_strlcpy(b, "no clear change", n);
-	else if (y < x / 1.1)
-		util_fmt(b, n, x / y < 10 ? "%.1fx faster" : "%.0fx faster", x / y);
-	else if (y > x * 1.1)
-		util_fmt(b, n, y / x < 10 ? "%.1fx slower" : "%.0fx slower", y / x);
-	else
-		util_strlcpy(b, "about the same", n);
-}
-
-/* The closing sentence per variant against the first: the trade-off. */
-static void tradeoff(const struct ab_config *cfg, const struct ab_result *res, const struct row *sum, size_t v,
-		     char *text, size_t len)
-{
-	char ch[NPROFILE][32];
-	for (int p = 0; p < NPROFILE; p++) {
-		struct standing a, b;
-		stand(cfg, res, sum, 0, profiles[p].col, &a);
-		stand(cfg, res, sum, (int)v, profiles[p].col, &b);
-		change_text(&a, &b, cfg->rounds, ch[p], sizeof ch[p]);
+	char name[48] = "", num[4][32];
+	for (int k = 0; k < ABV_NFIGS; k++) {
+		const struct abv_verdict *v = &vr->v[k];
+		const struct abv_fig_info *fi = abverdict_fig((enum abv_fig)k);
+		name[0] = '\0';
+		if (v->best >= 0)
+			abverdict_label(cfg, (size_t)v->best, name, sizeof name);
+		fprintf(f, "verdict,\"%s\",", name);
+		for (int i = 0; i < NCOL; i++)
+			fputc(',', f);
+		const double x[3] = {v->c.ratio, v->c.lo, v->c.hi};
+		for (int i = 0; i < 3; i++)
+			fig(isinf(x[i]) ? NAN : x[i], C_MEAN, AB_CSV, num[i], sizeof num[i]);
+		util_fmt(num[3], sizeof num[3], "%d", v->rounds_needed);
+		fprintf(f, ",%s,%s,%s,%s,%s,%s,%s,\"", abverdict_reader_name(fi->reader), fi->key,
+			v->best >= 0 ? "true" : "false", num[0], num[1], num[2],
+			v->best >= 0 || v->rounds_needed == 0 ? "" : num[3]);
+		for (const char *p = v->text; *p; p++)
+			fputs(*p == '"' ? "\"\"" : (char[2]){*p, 0}, f);
+		fputs("\"\n", f);
 	}
-	double ref[NCOL], x[NCOL];
-	values(&sum[0], ref);
-	values(&sum[v], x);
-	double w = ref[C_WMB] > 0 && !isnan(x[C_WMB]) ? (x[C_WMB] / ref[C_WMB] - 1) * 100 : NAN;
-	char wt[32] = "not measured";
-	if (!isnan(w))
-		util_fmt(wt, sizeof wt, "%+.0f %%", w);
-	util_fmt(text, len, "%s against %s: new readers %s, a steady reader %s, paced reads %s, writes %s", cfg->v[v].text,
-		 cfg->v[0].text, ch[PR_FRESH], ch[PR_STEADY], ch[PR_PACED], wt);
 }
 
-/* Verdicts, the trade-off and, where a variant's two p50s part, what that
- * means: as text lines, or JSON members. */
+/* Verdicts per figure and per reader, the closing sentences and, where a
+ * variant's two p50s part, what that means: all from abverdict. */
 static void conclusions(FILE *f, enum ab_format fmt, const struct ab_config *cfg, const struct ab_result *res,
 			const struct row *sum)
 {
-	char text[512];
+	struct abv_report *vr = malloc(sizeof *vr);
+	char text[1024];
 	const char *pre = fmt == AB_MD ? "- " : "  ";
-	if (fmt == AB_CSV)
+	if (!vr || abverdict_compute(cfg, res, vr) < 0) {
+		free(vr);
 		return;
-	fputs(fmt == AB_JSON ? ",\"verdict\":[" : "\nverdict per reader (lower is better):\n", f);
-	if (fmt == AB_MD)
-		fputc('\n', f);
-	for (int p = 0; p < NPROFILE; p++) {
-		int best = verdict(cfg, res, sum, (enum profile)p, text, sizeof text);
-		if (fmt != AB_JSON) {
-			fprintf(f, "%s%s\n", pre, text);
-			continue;
-		}
-		fprintf(f, "%s{\"profile\":\"%s\",\"best\":", p ? "," : "", profiles[p].name);
-		if (best >= 0)
-			jsonv_write_string(f, cfg->v[best].text);
-		else
-			fputs("null", f);
-		fputs(",\"text\":", f);
-		jsonv_write_string(f, text);
-		fputc('}', f);
 	}
-	fputs(fmt == AB_JSON ? "],\"tradeoff\":[" : "\n", f);
+	if (fmt == AB_CSV) {
+		csv_verdicts(f, cfg, vr);
+		free(vr);
+		return;
+	}
+	if (fmt == AB_JSON) {
+		json_verdicts(f, cfg, vr);
+		fputs(",\"tradeoff\":[", f);
+	} else {
+		fprintf(f, "\nverdicts (each phase one observation, rounds paired A B B A; a sign-flip test over the "
+			   "rounds: at most %.1f %% false positives per verdict%s):\n%s",
+			vr->level * 100, vr->nv > 2 ? ", corrected for the pairs of variants" : "",
+			fmt == AB_MD ? "\n" : "");
+		if (vr->aa)
+			fprintf(f, "%sA/A: every variant is the same setting, so a verdict decided here is a false "
+				   "positive\n", pre);
+		for (int k = 0; k < ABV_NFIGS; k++)
+			fprintf(f, "%s%s\n", pre, vr->v[k].text);
+		fprintf(f, "\nper reader:\n%s", fmt == AB_MD ? "\n" : "");
+		for (int rd = 0; rd < ABV_NREADERS; rd++)
+			fprintf(f, "%s%s\n", pre, vr->reader[rd].text);
+		if (vr->aa) {
+			fprintf(f, "\nthis disk's noise with these settings:\n%s", fmt == AB_MD ? "\n" : "");
+			for (int k = 0; k < ABV_NFIGS; k++) {
+				abverdict_noise(vr, (enum abv_fig)k, text, sizeof text);
+				fprintf(f, "%s%s\n", pre, text);
+			}
+		}
+		fputc('\n', f);
+	}
 	for (size_t v = 1; v < cfg->nv; v++) {
-		tradeoff(cfg, res, sum, v, text, sizeof text);
+		double w = sum[0].write_MBps > 0 && !isnan(sum[v].write_MBps)
+				   ? (sum[v].write_MBps / sum[0].write_MBps - 1) * 100 : NAN;
+		abverdict_change(vr, cfg, v, w, text, sizeof text);
 		if (fmt == AB_JSON) {
 			fputs(v > 1 ? "," : "", f);
 			jsonv_write_string(f, text);
@@ -450,14 +432,18 @@ static void conclusions(FILE *f, enum ab_format fmt, const struct ab_config *cfg
 	}
 	if (fmt == AB_JSON) {
 		fputc(']', f);
+		free(vr);
 		return;
 	}
 	for (size_t v = 0; v < cfg->nv; v++) {
 		struct readfig rf;
+		char name[48];
 		readfig_compute(&sum[v].h, &sum[v].sec_p50, sum[v].secs, &rf);
+		abverdict_label(cfg, v, name, sizeof name);
 		if (readfig_sentence(&rf, text, sizeof text))
-			fprintf(f, "%s, steady reader: %s.\n", cfg->v[v].text, text);
+			fprintf(f, "%s, steady reader: %s.\n", name, text);
 	}
+	free(vr);
 }
 
 /* Cold starts per variant: min, median, max over all its loaded phases. */

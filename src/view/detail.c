@@ -138,7 +138,7 @@ void detail_disk(const struct sample *s, const struct disk_sample *d, char *buf,
 		    detail_profile(d->probe_st.rate_hz), p50, p99, (unsigned long long)d->probe_10s.n, d->probe_rps_10s);
 		char cmp[400];
 		char fresh[96];
-		detail_switch_compare(&d->cmp, cmp, sizeof cmp);
+		detail_switch_compare(&d->cmp, 0, cmp, sizeof cmp);
 		detail_fresh_change(&d->cmp, fresh, sizeof fresh);
 		if (cmp[0])
 			add(buf, len, "%s%s%s", cmp, fresh[0] ? "; " : "", fresh);
@@ -151,37 +151,98 @@ const char *detail_profile(double rate_hz)
 	return rate_hz > 0 ? "paced" : "steady";
 }
 
-/* "1.60ms -> 120ms (+7400 %)", or with "-" where too few reads stand behind. */
-static void change(uint64_t n0, uint64_t n1, double q, uint64_t a, uint64_t b, char *out, size_t len)
+/* How far a figure moved by itself between the before window's halves
+ * (|log| of their ratio), or NAN when the halves cannot say. */
+static double half_noise(double a, double b)
 {
-	char x[16], y[16];
-	latency(n0, q, a, x, sizeof x);
-	latency(n1, q, b, y, sizeof y);
-	if (hist_enough(n0, q) && hist_enough(n1, q) && a > 0)
-		util_fmt(out, len, "%s->%s %+.0f%%", x, y, ((double)b / (double)a - 1) * 100);
-	else
-		util_fmt(out, len, "%s->%s", x, y);
+	return a > 0 && b > 0 ? fabs(log(b / a)) : NAN;
 }
 
-void detail_switch_compare(const struct switch_compare *c, char *buf, size_t len)
+/* "+233%", or "within noise" when the change is no larger than the before
+ * window's own halves moved (noise NAN: not judged). */
+static void change_word(double before, double after, double noise, char *out, size_t len)
+{
+	out[0] = '\0';
+	if (!(before > 0) || !(after >= 0))
+		return;
+	if (!isnan(noise) && after > 0 && fabs(log(after / before)) <= noise)
+		util_strlcpy(out, " within noise", len);
+	else
+		util_fmt(out, len, " %+.0f%%", (after / before - 1) * 100);
+}
+
+/* One figure's part of the line: "p50 1.60ms->120ms +7400%" in full, or
+ * "p50 +7400%" / "p50 within noise" short; "-" where too few reads stand
+ * behind a value. */
+static void figure(const char *name, const char *x, const char *y, const char *w, int full, char *out, size_t len)
+{
+	if (full || !w[0])
+		util_fmt(out, len, "%s %s->%s%s", name, x, y, w);
+	else
+		util_fmt(out, len, "%s%s", name, w);
+}
+
+static void change(const struct switch_compare *c, const char *name, double q, uint64_t a, uint64_t b, uint64_t h1,
+		   uint64_t h2, int full, char *out, size_t len)
+{
+	char x[16], y[16], w[24] = "";
+	latency(c->before.n, q, a, x, sizeof x);
+	latency(c->after.n, q, b, y, sizeof y);
+	int halves = c->half_s > 0 && hist_enough(c->half1.n, q) && hist_enough(c->half2.n, q);
+	if (hist_enough(c->before.n, q) && hist_enough(c->after.n, q))
+		change_word((double)a, (double)b, halves ? half_noise((double)h1, (double)h2) : NAN, w, sizeof w);
+	figure(name, x, y, w, full, out, len);
+}
+
+/* The after window is not full yet: no change to show. */
+static void measuring(const struct switch_compare *c, char *buf, size_t len)
+{
+	char p50[16], p99[16];
+	double r0 = c->before_s > 0 ? (double)c->before.n / c->before_s : 0;
+	latency(c->before.n, 0.5, c->before.p50_ns, p50, sizeof p50);
+	latency(c->before.n, 0.99, c->before.p99_ns, p99, sizeof p99);
+	util_fmt(buf, len, "%s->%s: measuring (%.0f s of 10); %.0fs before: reads/s %.0f, p50 %s, p99 %s (n %llu)", c->from,
+		 c->to, floor(c->after_s), c->before_s, r0, p50, p99, (unsigned long long)c->before.n);
+}
+
+/* The complete comparison, full (values and changes, then what the
+ * windows were) or short (changes only, for a narrow screen). */
+static void compared(const struct switch_compare *c, int full, char *buf, size_t len)
+{
+	char rps[80] = "reads/s -", p50[64], p99[64], w[24] = "", x[16], y[16];
+	if (c->before_s > 0 && c->after_s > 0) {
+		double r0 = (double)c->before.n / c->before_s, r1 = (double)c->after.n / c->after_s;
+		double noise = c->half_s > 0 ? half_noise((double)c->half1.n, (double)c->half2.n) : NAN;
+		change_word(r0, r1, noise, w, sizeof w);
+		util_fmt(x, sizeof x, "%.0f", r0);
+		util_fmt(y, sizeof y, "%.0f", r1);
+		figure("reads/s", x, y, w, full, rps, sizeof rps);
+	}
+	change(c, "p50", 0.50, c->before.p50_ns, c->after.p50_ns, c->half1.p50_ns, c->half2.p50_ns, full, p50, sizeof p50);
+	change(c, "p99", 0.99, c->before.p99_ns, c->after.p99_ns, c->half1.p99_ns, c->half2.p99_ns, full, p99, sizeof p99);
+	if (full)
+		util_fmt(buf, len, "%s->%s: %s, %s, %s (n %llu/%llu); %s, %.0fs before vs 10s after", c->from, c->to, rps,
+			 p50, p99, (unsigned long long)c->before.n, (unsigned long long)c->after.n,
+			 detail_profile(c->rate_hz), c->before_s);
+	else
+		util_fmt(buf, len, "switch: %s, %s, %s (n %llu)", rps, p50, p99, (unsigned long long)c->after.n);
+}
+
+void detail_switch_compare(const struct switch_compare *c, int width, char *buf, size_t len)
 {
 	buf[0] = '\0';
 	if (c->state == 0)
 		return;
-	char p50[64], p99[64], rps[64] = "reads/s -";
-	change(c->before.n, c->after.n, 0.50, c->before.p50_ns, c->after.p50_ns, p50, sizeof p50);
-	change(c->before.n, c->after.n, 0.99, c->before.p99_ns, c->after.p99_ns, p99, sizeof p99);
-	if (c->before_s > 0 && c->after_s > 0) {
-		double r0 = (double)c->before.n / c->before_s, r1 = (double)c->after.n / c->after_s;
-		if (r0 > 0)
-			util_fmt(rps, sizeof rps, "reads/s %.0f->%.0f %+.0f%%", r0, r1, (r1 / r0 - 1) * 100);
-		else
-			util_fmt(rps, sizeof rps, "reads/s %.0f->%.0f", r0, r1);
+	if (c->state == 1) {
+		measuring(c, buf, len);
+		return;
 	}
-	/* reads/s first: the figure per-read percentiles hide, and the one
-	 * to keep when a narrow screen cuts the line. */
-	util_fmt(buf, len, "%s->%s %s, %.0fs before vs %.0fs after: %s, p50 %s, p99 %s", c->from, c->to,
-		 detail_profile(c->rate_hz), c->before_s, c->state == 2 ? 10.0 : floor(c->after_s), rps, p50, p99);
+	compared(c, 1, buf, len);
+	/* reads/s, p50 and p99 with the reads behind them come first: a
+	 * narrow screen may cut what the windows were, not a figure */
+	const char *tail = strstr(buf, "); ");
+	if (width > 0 && tail && tail + 1 - buf > width)
+		compared(c, 0, buf, len);
 }
 
 void detail_fresh_change(const struct switch_compare *c, char *buf, size_t len)

@@ -101,6 +101,8 @@ static void write_event(FILE *f, const struct event *e)
 		fputs(",\"key\":", f);
 		jsonv_write_string(f, e->key);
 	}
+	if (e->type == EV_SCHEDULER)
+		fprintf(f, ",\"external\":%s", !strcmp(e->key, EVENT_KEY_EXTERNAL) ? "true" : "false");
 	if (change) {
 		fputs(",\"from\":", f);
 		jsonv_write_string(f, e->from);

@@ -341,7 +341,7 @@ void tui_draw_main(const struct tui *t)
 		/* The last switch, before against after, stays until the next
 		 * one: the effect in numbers for whoever watches. */
 		char cmp[400], fresh[96];
-		detail_switch_compare(&d->cmp, cmp, sizeof cmp);
+		detail_switch_compare(&d->cmp, COLS, cmp, sizeof cmp);
 		detail_fresh_change(&d->cmp, fresh, sizeof fresh);
 		int top = y + 2;
 		if (cmp[0] && room - pane_h - 3 >= 4) {

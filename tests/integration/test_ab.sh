@@ -45,6 +45,15 @@ grep -qE "^- kyber +[0-9.]+ / [0-9.]+ / [0-9.]+ \(2\)" "$SCRATCH/ab.md" || fail 
 	fail "csv run failed"
 head -n1 "$SCRATCH/ab.csv" | grep -q "^kind,variant,round,n,p50_us,mean_us" || fail "csv header wrong"
 [ "$(grep -c '^phase,' "$SCRATCH/ab.csv")" -eq 2 ] || fail "csv lacks the phases"
+[ "$(grep -c '^verdict,' "$SCRATCH/ab.csv")" -eq 5 ] || fail "csv lacks the verdicts: $(cat "$SCRATCH/ab.csv")"
+
+# An A/A: the same setting twice is allowed, told apart, and reported as
+# an A/A with this disk's noise.
+"$BIN" --ab none,none --disk "$N" --rounds 1 --dwell 1 --warmup 0 --load none > "$SCRATCH/aa.txt" 2>&1 ||
+	fail "A/A run failed: $(cat "$SCRATCH/aa.txt")"
+grep -q "A/A: every variant is the same setting, so a verdict decided here is a false positive" "$SCRATCH/aa.txt" &&
+	grep -q "^none#2 against none#1: " "$SCRATCH/aa.txt" && grep -q "^this disk's noise with these settings:" "$SCRATCH/aa.txt" ||
+	fail "A/A report: $(cat "$SCRATCH/aa.txt")"
 
 # The fsync load, a baseline without load first, and cold-start timing.
 "$BIN" --ab none,kyber --disk "$N" --rounds 1 --dwell 1.5 --warmup 0.2 --load fsync --load-size 64M --baseline \

@@ -43,10 +43,17 @@ jq -e 'all(.phases[]; .steady.reads_per_s > 0 and .steady.p50_us > 0 and .steady
 jq -e 'all(.phases[]; (.steady.mean_us * .steady.reads_per_s / 1e6) as $busy | $busy > 0.5 and $busy <= 1.05)' "$J" \
 	> /dev/null || fail "mean and reads/s disagree: $(jq -c '[.phases[].steady | {mean_us, reads_per_s}]' "$J")"
 
-# Verdicts: one per reader, and the trade-off names bfq against none.
-jq -e '[.verdict[].profile] == ["steady", "fresh", "paced"] and all(.verdict[]; .text | length > 10)
-	and (.tradeoff | length == 1) and (.tradeoff[0] | startswith("bfq against none: new readers "))' "$J" \
-	> /dev/null || fail "verdict: $(jq -c '{verdict, tradeoff}' "$J")"
+# Verdicts: one per reader and figure, with the fields of a statistical
+# claim; one round can decide nothing, and each says it needs 6.
+jq -e '[.verdict[] | "\(.profile) \(.figure)"] == ["steady reads_per_s", "steady stall_100ms", "fresh job_ms",
+		"paced p50_us", "paced p99_us"]
+	and all(.verdict[]; (.text | length > 10) and has("best") and has("decided") and has("ratio")
+		and has("ratio_lo") and has("ratio_hi") and has("rounds_needed"))
+	and all(.verdict[]; .decided == false and .best == null and .ratio_lo == null)
+	and all(.verdict[] | select(.ratio != null); .rounds_needed == 6 and (.text | test("the test needs 6")))
+	and (.readers | length == 3) and .test.min_rounds == 6 and .aa == false
+	and (.tradeoff | length == 1) and (.tradeoff[0] | startswith("bfq against none: new readers: "))' "$J" \
+	> /dev/null || fail "verdict: $(jq -c '{verdict, readers, tradeoff}' "$J")"
 
 # Processes: one steady and one paced reader across both phases, a new
 # process per fresh job, and none of them the tool itself.

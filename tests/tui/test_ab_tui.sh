@@ -18,7 +18,7 @@ mkdir "$SCRATCH/mnt" "$SCRATCH/cwd"
 mount_scratch "$L" "$SCRATCH/mnt"
 clean() { [ "$(ls -A "$SCRATCH/mnt" | grep -v lost+found)" = "" ]; }
 
-tmux_start "cd $SCRATCH/cwd && $BIN -d 0.5 --disk $N --probe $N --dwell 2 --warmup 0.5 --load-size 64M --startup true --startup-runs 1 2> $SCRATCH/stderr"
+tmux_start "cd $SCRATCH/cwd && $BIN -d 0.5 --disk $N --probe $N --rounds 2 --dwell 2 --warmup 0.5 --load-size 64M --startup true --startup-runs 1 2> $SCRATCH/stderr"
 wait_for "^$N +loop" || fail "no row for $N"
 
 keys A

@@ -2,9 +2,12 @@
 # The effect of a switch in numbers (issue 15), in tmux on a loop device
 # this test attaches, probed back-to-back: the probe line names the
 # profile (steady) with reads/s and the time spent in slow reads; after ]
-# a line compares the 10 s before the switch with the time after it
-# (reads/s, p50, p99, each with its change), counts the after window up to
-# 10 s, then stays until the next switch, which replaces it. F starts a
+# a line says it is measuring while the after window fills (no change
+# shown before 10 s), then compares the 10 s before the switch with the
+# 10 s after it (reads/s, p50, p99, each with its change or "within
+# noise" when the before window's own halves moved as much, the p99 with
+# the reads behind it), fits 80 columns up to the p99, and stays until the
+# next switch, which replaces it. F starts a
 # fresh reader: its job time is said and marked on the chart, and jobs
 # before and after a switch are compared on the comparison's line.
 . "$(dirname "$0")/../lib/common.sh"
@@ -18,7 +21,7 @@ N=$(basename "$L")
 tmux_start "LANG=C.UTF-8 $BIN -d 0.5 --disk $N --probe $N --probe-rate max --fresh-reads 500 --record $SCRATCH/rec 2> $SCRATCH/stderr"
 wait_for "^$N probe: steady \(max\), device, QD1 4K: 10s p50 [^,]+, [0-9]+ reads/s, in reads >10ms [0-9]+% >100ms [0-9]+%" 10 ||
 	fail "the probe line lacks the profile or the time-based figures"
-screen | grep -qE "^[a-z-]+->[a-z-]+ steady, " && fail "a switch comparison before any switch"
+screen | grep -qE "^[a-z-]+->[a-z-]+: |^switch: " && fail "a switch comparison before any switch"
 sleep 3 # some seconds for the before window
 from=$(sched_of "$N")
 keys ']'
@@ -26,15 +29,23 @@ for _ in $(seq 50); do [ "$(sched_of "$N")" != "$from" ] && break; sleep 0.1; do
 to=$(sched_of "$N")
 [ "$to" != "$from" ] || fail "] did not switch"
 num='[0-9.]+[mu]?s'
-wait_for "^$from->$to steady, [0-9]+s before vs [0-9]s after: reads/s [0-9]+->[0-9]+( [-+][0-9]+%)?, p50 $num->$num( [-+][0-9]+%)?, p99 $num->$num" 5 ||
-	fail "no before/after line after the switch"
-line=$(screen | grep -E "^$from->$to ")
-before_s=$(echo "$line" | sed -nE 's/.* steady, ([0-9]+)s before.*/\1/p')
+chg='( [-+][0-9]+%| within noise)?'
+wait_for "^$from->$to: measuring \([0-9] s of 10\); [0-9]+s before: reads/s [0-9]+, p50 $num, p99 ($num|-) \(n [0-9]+\)" 5 ||
+	fail "no measuring line after the switch"
+line=$(screen | grep -E "^$from->$to: ")
+before_s=$(echo "$line" | sed -nE 's/.*; ([0-9]+)s before: .*/\1/p')
 [ "$before_s" -ge 2 ] || fail "before window of $before_s s after 3 s of probing: $line"
-wait_for "^$from->$to steady, [0-9]+s before vs 10s after: reads/s " 14 ||
-	fail "the after window did not complete in 10 s"
+screen | grep -qE "^$from->$to: reads/s" && fail "a change shown before the after window is full"
+full="^$from->$to: reads/s [0-9]+->[0-9]+$chg, p50 ($num|-)->($num|-)$chg, p99 ($num|-)->($num|-)$chg \(n [0-9]+/[0-9]+\)"
+short="^switch: reads/s( [-+][0-9]+%| within noise| -)?, p50[^,]*, p99[^,]* \(n [0-9]+\)"
+wait_for "$full|$short" 14 || fail "the after window did not complete in 10 s"
 sleep 1.5
-screen | grep -qE "^$from->$to .* vs 10s after: " || fail "the completed comparison did not stay"
+screen | grep -qE "$full|$short" || fail "the completed comparison did not stay"
+# At 80 columns the line keeps reads/s, p50, p99 and the reads behind it.
+T resize-window -t main -x 80 -y 40
+wait_for "$short( |$)" 3 || fail "no short comparison at 80 columns: $(screen | grep -E '^switch|->')"
+[ "$(screen | grep -E "^switch: " | sed -E 's/ +$//' | awk '{ print length }')" -le 80 ] || fail "wider than 80"
+T resize-window -t main -x 120 -y 40
 
 # A fresh reader before the next switch and one after it: their job times
 # join the comparison ("fresh job" before->after).
@@ -44,8 +55,8 @@ wait_for "◆F[0-9.]+[mu]?s" 3 || fail "no fresh reader mark on the chart"
 keys ']'
 for _ in $(seq 50); do [ "$(sched_of "$N")" != "$to" ] && break; sleep 0.1; done
 next=$(sched_of "$N")
-wait_for "^$to->$next steady, " 5 || fail "the next switch did not replace the comparison"
-screen | grep -qE "^$from->$to " && fail "the old comparison is still shown"
+wait_for "^$to->$next: " 5 || fail "the next switch did not replace the comparison"
+screen | grep -qE "^$from->$to: " && fail "the old comparison is still shown"
 screen | grep -qE "fresh job [0-9]+ms->-" || fail "the fresh job before the switch is not in the comparison: $(screen | grep -E "^$to->")"
 sleep 0.6 # the status line's first job time goes before the second's
 keys F

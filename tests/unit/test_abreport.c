@@ -1,6 +1,8 @@
-/* Unit tests of the A/B report's judgement (issue 15) on phases made by
- * hand: the verdict per reader, "no clear difference" when the rounds'
- * ranges overlap, the trade-off sentence, and the words that explain a
+/* Unit tests of the A/B report on phases made by hand: the verdicts per
+ * figure and per reader as every format prints them, no sentence that
+ * disagrees with a verdict line or with the table, "within noise" when a
+ * variant's own rounds differ more than the two variants, one round that
+ * cannot decide, an A/A's labels and noise, and the words that explain a
  * steady reader whose two p50s part. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +15,7 @@
 
 #include "ab.h"
 #include "abreport.h"
+#include "abverdict.h"
 
 /* n reads of ns each, spread evenly over secs whole seconds. */
 static void steady(struct ab_phase *p, uint64_t n, uint64_t ns, int secs)
@@ -51,27 +54,29 @@ static void fresh(struct ab_phase *p, double ms)
 		p->fresh_ms[p->nfresh++] = ms + k;
 }
 
-/* none, bfq, bfq, none; bfq's second round given by the caller. */
-static struct ab_result *make(struct ab_config *cfg, double none_paced_us2)
+/* none, bfq, bfq, none, ... for `rounds` rounds; none's paced p50 in
+ * even rounds given by the caller. */
+static struct ab_result *make(struct ab_config *cfg, double none_paced_us2, int rounds, const char *variants)
 {
 	memset(cfg, 0, sizeof *cfg);
 	char err[128];
-	assert_int_equal(ab_parse_variants("none,bfq", cfg, err, sizeof err), 0);
-	cfg->rounds = 2;
+	assert_int_equal(ab_parse_variants(variants, cfg, err, sizeof err), 0);
+	cfg->rounds = rounds;
 	cfg->dwell_s = 10;
 	cfg->fresh_reads = 2000;
 	cfg->paced_rate_hz = 20;
 	struct ab_result *res = calloc(1, sizeof *res);
-	res->phases = calloc(4, sizeof *res->phases);
-	res->nphases = 4;
-	int order[4] = {0, 1, 1, 0};
-	for (int i = 0; i < 4; i++) {
+	res->phases = calloc((size_t)rounds * 2, sizeof *res->phases);
+	res->nphases = (size_t)rounds * 2;
+	for (int i = 0; i < rounds * 2; i++) {
 		struct ab_phase *p = &res->phases[i];
-		p->variant = order[i];
-		p->round = i < 2 ? 1 : 2;
+		int order[2];
+		ab_order(2, i / 2, order);
+		p->variant = order[i % 2];
+		p->round = i / 2 + 1;
 		if (p->variant == 0) {
 			steady(p, 5000, 2000000, 10);
-			paced(p, i == 0 ? 1500000 : (uint64_t)(none_paced_us2 * 1e3));
+			paced(p, p->round % 2 ? 1500000 : (uint64_t)(none_paced_us2 * 1e3));
 			fresh(p, 3000);
 			p->write_MBps = 100;
 		} else {
@@ -84,7 +89,8 @@ static struct ab_result *make(struct ab_config *cfg, double none_paced_us2)
 	return res;
 }
 
-static char *report(const struct ab_config *cfg, const struct ab_result *res, enum ab_format fmt)
+/* not inlined: gcc 12 then takes the text for the address of report()'s local */
+__attribute__((noinline)) static char *report(const struct ab_config *cfg, const struct ab_result *res, enum ab_format fmt)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -110,54 +116,153 @@ static void free_res(struct ab_result *res)
 	free(res);
 }
 
+/* The number of CSV fields in a line, quotes respected. */
+static int csv_fields(const char *line, const char *end)
+{
+	int n = 1, quoted = 0;
+	for (const char *p = line; p < end; p++) {
+		if (*p == '"')
+			quoted = !quoted;
+		else if (*p == ',' && !quoted)
+			n++;
+	}
+	return n;
+}
+
 static void verdicts(void **state)
 {
 	(void)state;
 	struct ab_config cfg;
-	struct ab_result *res = make(&cfg, 1500);
+	struct ab_result *res = make(&cfg, 1500, 6, "none,bfq");
 	char *text = report(&cfg, res, AB_TEXT);
-	/* The steady reader: per read bfq looks 33x better; over time it
-	 * waited 55x longer. The verdict goes by the time. */
-	expect(text, "steady (median of per-second p50s): none best, 2.00ms against bfq 109.6ms");
-	expect(text, "fresh (job time, median): bfq best, 151.0ms against none 3.00s");
-	/* paced: 1.5 ms against 1.6 ms, each the same in both rounds. */
-	expect(text, "paced (p50): none best");
-	expect(text, "bfq against none: new readers 20x faster, a steady reader 55x slower, paced reads about the same, "
-		     "writes -15 %.");
+	/* The steady reader: bfq does 3x the reads a second, but spends 89 %
+	 * of its time in reads over 100 ms: a trade-off, not a best. */
+	expect(text, "steady reads/s: bfq best, 1508.1/s against none 500.0/s: 3.02x more reads/s (3.02x-3.02x, 6 rounds)");
+	expect(text, "steady time in reads over 100 ms: none best, 0.0 % against bfq 88.8 %: 89x less time stalled");
+	expect(text, "fresh job time: bfq best, 151.0ms against none 3.00s: 20x faster jobs");
+	expect(text, "paced p50: none best");
+	expect(text, "steady: a trade-off, no best: bfq 3.02x more reads/s, none 89x less time stalled");
+	expect(text, "fresh: bfq better (bfq 20x faster jobs)");
+	expect(text, "bfq against none: new readers: 20x faster jobs (20x-20x); a steady reader: 3.02x more reads/s "
+		     "(3.02x-3.02x), 89x more time stalled (89x-89x); paced reads: 1.07x higher p50");
+	expect(text, "the writer -15 % MB/s (not tested).");
 	expect(text, "bfq, steady reader: most reads were fast (p50 60us), but for 89 % of the time the reader "
 		     "waited on slow ones");
+	expect(text, "at most 3.1 % false positives per verdict");
 	assert_null(strstr(text, "none, steady reader:")); /* none's p50s agree */
+	assert_null(strstr(text, "A/A"));
 	free(text);
 	char *json = report(&cfg, res, AB_JSON);
-	expect(json, "\"verdict\":[{\"profile\":\"steady\",\"best\":\"none\"");
-	expect(json, "{\"profile\":\"fresh\",\"best\":\"bfq\"");
-	expect(json, "\"tradeoff\":[\"bfq against none: new readers 20x faster");
-	expect(json, "\"fresh\":{\"runs\":6,\"cut\":0,\"job_ms_median\":151.000,\"job_ms_min\":150.000,"
+	expect(json, "\"verdict\":[{\"profile\":\"steady\",\"figure\":\"reads_per_s\",\"best\":\"bfq\",\"leader\":\"bfq\","
+		     "\"against\":\"none\",\"decided\":true,\"ratio\":3.016");
+	expect(json, "{\"profile\":\"fresh\",\"figure\":\"job_ms\",\"best\":\"bfq\"");
+	expect(json, "\"rounds\":6,\"rounds_needed\":null");
+	expect(json, "\"readers\":[{\"profile\":\"steady\",\"best\":null,\"tradeoff\":true");
+	expect(json, "\"tradeoff\":[\"bfq against none: new readers: 20x faster jobs");
+	expect(json, "\"fresh\":{\"runs\":18,\"cut\":0,\"job_ms_median\":151.000,\"job_ms_min\":150.000,"
 		     "\"job_ms_max\":152.000}");
 	free(json);
+	char *csv = report(&cfg, res, AB_CSV);
+	expect(csv, ",profile,figure,decided,ratio,ratio_lo,ratio_hi,rounds_needed,text\n");
+	expect(csv, "verdict,\"bfq\",");
+	int header = -1, lines = 0, verdict_rows = 0;
+	for (char *p = csv, *nl; (nl = strchr(p, '\n')); p = nl + 1, lines++) {
+		int n = csv_fields(p, nl);
+		header = header < 0 ? n : header;
+		assert_int_equal(n, header);
+		verdict_rows += !strncmp(p, "verdict,", 8);
+	}
+	assert_int_equal(verdict_rows, ABV_NFIGS);
+	assert_int_equal(lines, 1 + 2 + 12 + ABV_NFIGS);
+	free(csv);
 	free_res(res);
 }
 
-/* none's paced p50 is 1.5 ms in one round and 1.7 ms in the other; bfq's
- * 1.6 ms lies between: no clear difference, and no "best". */
+/* No sentence of the report disagrees with a verdict line, nor a decided
+ * verdict with the table: checked on every figure of runs with 1, 2 and 6
+ * rounds. */
+static void one_truth(void **state)
+{
+	(void)state;
+	const int rounds[] = {1, 2, 6};
+	for (size_t k = 0; k < 3; k++) {
+		struct ab_config cfg;
+		struct ab_result *res = make(&cfg, 1700, rounds[k], "none,bfq");
+		struct abv_report *vr = malloc(sizeof *vr);
+		assert_int_equal(abverdict_compute(&cfg, res, vr), 0);
+		char *text = report(&cfg, res, AB_TEXT);
+		char phrase[96], *closing = strstr(text, "bfq against none:");
+		assert_non_null(closing);
+		closing = strdup(closing);
+		for (int f = 0; f < ABV_NFIGS; f++) {
+			const struct abv_verdict *v = &vr->v[f];
+			const struct abv_fig_info *fi = abverdict_fig((enum abv_fig)f);
+			expect(text, v->text);
+			if (v->best < 0) {
+				snprintf(phrase, sizeof phrase, "%s no clear change", fi->name);
+				expect(closing, v->leader < 0 ? "not measured" : phrase);
+				continue;
+			}
+			/* bfq (1) against none (0): bfq's words if it won */
+			expect(closing, v->best == 1 ? fi->better : fi->worse);
+			double lead = vr->pooled[v->best][f], other = vr->pooled[!v->best][f];
+			assert_true(fi->higher_better ? lead >= other : lead <= other);
+		}
+		free(closing);
+		free(text);
+		free(vr);
+		free_res(res);
+	}
+}
+
+/* none's paced p50 is 1.5 ms in odd rounds and 1.7 ms in even ones; bfq's
+ * 1.6 ms lies between: within noise, and no "best". */
 static void overlap(void **state)
 {
 	(void)state;
 	struct ab_config cfg;
-	struct ab_result *res = make(&cfg, 1700);
+	struct ab_result *res = make(&cfg, 1700, 6, "none,bfq");
 	char *text = report(&cfg, res, AB_TEXT);
-	expect(text, "paced (p50): no clear difference, none 1.50ms against bfq 1.60ms; rounds 1.50ms-1.70ms against 1.60ms-1.60ms");
-	expect(text, "paced reads no clear change");
+	expect(text, "paced p50: not decided, ");
+	expect(text, "within noise; none's own phases differed 1.13x, bfq's 1.00x; about ");
+	expect(text, "paced reads: p50 no clear change");
 	free(text);
 	char *json = report(&cfg, res, AB_JSON);
-	expect(json, "{\"profile\":\"paced\",\"best\":null");
+	expect(json, "{\"profile\":\"paced\",\"figure\":\"p50_us\",\"best\":null");
 	free(json);
-	/* One round: no range to judge by, and the report says so. */
-	cfg.rounds = 1;
-	res->nphases = 2;
+	free_res(res);
+	/* One round: nothing can be decided, and the report says so. */
+	res = make(&cfg, 1500, 1, "none,bfq");
 	text = report(&cfg, res, AB_TEXT);
-	expect(text, "(one round: give --rounds 2 or more to tell this from noise)");
+	expect(text, "fresh job time: not decided, bfq 151.0ms against none 3.00s (20x faster jobs by these rounds): "
+		     "1 round(s) cannot decide anything: the test needs 6 (--rounds 6)");
 	free(text);
+	free_res(res);
+}
+
+/* An A/A: the same setting twice, told apart, and the disk's noise. */
+static void aa(void **state)
+{
+	(void)state;
+	struct ab_config cfg;
+	struct ab_result *res = make(&cfg, 1700, 6, "none,none");
+	for (size_t i = 0; i < res->nphases; i += 2) { /* both variants measured alike in each round */
+		struct ab_phase *a = &res->phases[i], *b = &res->phases[i + 1];
+		struct ab_phase *one = a->variant == 0 ? a : b, *two = a->variant == 0 ? b : a;
+		*two = *one;
+		two->variant = 1;
+	}
+	char *text = report(&cfg, res, AB_TEXT);
+	expect(text, "A/A: every variant is the same setting, so a verdict decided here is a false positive");
+	expect(text, "none#1                       all");
+	expect(text, "none#2 against none#1:");
+	expect(text, "this disk's noise with these settings:");
+	expect(text, "steady reads/s: the same setting's phases differed up to 1.00x");
+	free(text);
+	char *json = report(&cfg, res, AB_JSON);
+	expect(json, "\"aa\":true");
+	expect(json, "\"noise\":[{\"figure\":\"reads_per_s\",\"own_spread\":1.000");
+	free(json);
 	free_res(res);
 }
 
@@ -165,7 +270,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(verdicts),
+		cmocka_unit_test(one_truth),
 		cmocka_unit_test(overlap),
+		cmocka_unit_test(aa),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

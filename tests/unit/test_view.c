@@ -10,6 +10,8 @@
 
 #include "bigtext.h"
 #include "chart.h"
+#include "detail.h"
+#include "sample.h"
 #include "procpane.h"
 #include "util.h"
 
@@ -143,6 +145,57 @@ static void switch_labels(void **state)
 
 /* Text from the system made safe for a terminal: controls as ^X, C1 and
  * stray bytes as \xNN, valid UTF-8 kept, always terminated when cut. */
+/* A window of n reads of ns each. */
+static void window(struct probe_summary *w, uint64_t n, uint64_t ns)
+{
+	memset(w, 0, sizeof *w);
+	w->n = n;
+	w->p50_ns = w->p90_ns = w->p99_ns = w->p999_ns = w->max_ns = ns;
+	w->mean_ns = (double)ns;
+}
+
+/* The before/after line at a switch: measuring while the after window
+ * fills; a change no larger than the before window's halves moved is
+ * within noise; the p99 with its reads; the short form at 80 columns. */
+static void switch_compare_line(void **state)
+{
+	(void)state;
+	struct switch_compare c = {.state = 1, .before_s = 10, .after_s = 3.4, .rate_hz = 0};
+	util_strlcpy(c.from, "mq-deadline", sizeof c.from);
+	util_strlcpy(c.to, "kyber", sizeof c.to);
+	window(&c.before, 5000, 2000000);
+	window(&c.after, 1500, 9000000);
+	char buf[400];
+	detail_switch_compare(&c, 0, buf, sizeof buf);
+	assert_string_equal(buf, "mq-deadline->kyber: measuring (3 s of 10); 10s before: reads/s 500, p50 2.00ms, "
+				 "p99 2.00ms (n 5000)");
+	/* complete: reads/s 500 -> 150 (-70 %), the halves 480 and 520 a
+	 * second (8 % apart): a change; p50 2.00 -> 2.10 ms (5 %) while the
+	 * halves' p50s were 1.80 and 2.20 ms (20 % apart): within noise */
+	c.state = 2;
+	c.after_s = 10;
+	window(&c.after, 1500, 2100000);
+	c.after.p99_ns = 40000000;
+	c.half_s = 5;
+	window(&c.half1, 2400, 1800000);
+	window(&c.half2, 2600, 2200000);
+	detail_switch_compare(&c, 0, buf, sizeof buf);
+	assert_string_equal(buf, "mq-deadline->kyber: reads/s 500->150 -70%, p50 2.00ms->2.10ms within noise, "
+				 "p99 2.00ms->40.0ms +1900% (n 5000/1500); steady, 10s before vs 10s after");
+	detail_switch_compare(&c, 80, buf, sizeof buf);
+	assert_string_equal(buf, "switch: reads/s -70%, p50 within noise, p99 +1900% (n 1500)");
+	assert_true(strlen(buf) <= 80);
+	/* too few reads after for a p99: shown as such, never as a change */
+	c.after.n = 50;
+	detail_switch_compare(&c, 0, buf, sizeof buf);
+	assert_non_null(strstr(buf, "p99 2.00ms->- (n 5000/50)"));
+	/* a recording without the halves: changes shown, not judged */
+	c.after.n = 1500;
+	c.half_s = 0;
+	detail_switch_compare(&c, 0, buf, sizeof buf);
+	assert_non_null(strstr(buf, "p50 2.00ms->2.10ms +5%"));
+}
+
 static void safe_text(void **state)
 {
 	(void)state;
@@ -177,6 +230,7 @@ int main(void)
 		cmocka_unit_test(pane_hit_testing),
 		cmocka_unit_test(figures_fit),
 		cmocka_unit_test(switch_labels),
+		cmocka_unit_test(switch_compare_line),
 		cmocka_unit_test(safe_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
