@@ -34,7 +34,8 @@ void safefile_dir_close(struct safefile_dir *d);
  * FIFO or device neither blocks nor is written (only a regular file is
  * taken), an existing file must belong to this user and have no other
  * hard links (else another user's file would be truncated); a new one
- * gets mode. Returns the descriptor, or a negative errno with why in err
+ * gets mode, and so does an existing one (a recording of command lines
+ * left 0644 becomes 0600). Returns the descriptor, or a negative errno with why in err
  * ("is a symbolic link: not followed"). */
 int safefile_create(const struct safefile_dir *d, mode_t mode, char *err, size_t len);
 

@@ -92,6 +92,16 @@ void util_format_size(uint64_t bytes, char *buf, size_t len);
  * not fit (a cut path names another file, never use one). */
 int util_pathf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* A message on stderr, "iosched-top: " first: formatted, a trailing
+ * newline dropped, then escaped as the screen escapes (a value quoted from
+ * a configuration file or the command line may hold a terminal's escape
+ * sequences), and ended with a newline. */
+void util_complain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The median of v[0..n) (sorted in place: v[0] and v[n-1] are then the
+ * least and the most); NAN when n <= 0. */
+double util_median(double *v, int n);
+
 /* snprintf for messages, where cutting a long text short is acceptable. */
 void util_fmt(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

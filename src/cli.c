@@ -55,7 +55,7 @@ int cli_config(const struct options *o, struct sampler_config *cfg, char *disk_b
 		rc = probefile_disk_of_path(dir, disk_buf, len);
 	}
 	if (rc < 0) {
-		fprintf(stderr, "iosched-top: --probe-file %s: %s\n", o->probe_file,
+		util_complain("--probe-file %s: %s\n", o->probe_file,
 			rc == -ENODEV ? "not on a block device (tmpfs?); put it on a filesystem of the disk to probe"
 				      : strerror(-rc));
 		return 2;
@@ -92,13 +92,13 @@ static void explain_unknown(const char *opt, const char *name, const struct disk
 	list_names(all, n, names, sizeof names);
 	int part = disk_partition_parent(name, parent, sizeof parent);
 	if (part == 1)
-		fprintf(stderr, "iosched-top: %s: %s is a partition of %s; give the whole disk: %s %s\n", opt, name,
+		util_complain("%s: %s is a partition of %s; give the whole disk: %s %s\n", opt, name,
 			parent, opt, parent);
 	else if (part == 0)
-		fprintf(stderr, "iosched-top: %s: %s is hidden: its size is 0 (a loop device with no backing file); disks here: %s\n",
+		util_complain("%s: %s is hidden: its size is 0 (a loop device with no backing file); disks here: %s\n",
 			opt, name, names);
 	else
-		fprintf(stderr, "iosched-top: %s: no disk named '%s'; disks here: %s\n", opt, name, names);
+		util_complain("%s: no disk named '%s'; disks here: %s\n", opt, name, names);
 }
 
 static int shown(const struct options *o, const char *name)
@@ -126,7 +126,7 @@ static int check_probe(const struct options *o, const struct sampler *smp, const
 {
 	for (size_t i = 0; i < o->nprobe_disks; i++)
 		if (!shown(o, o->probe_disks[i])) {
-			fprintf(stderr, "iosched-top: --probe: %s is not among the --disk disks; add it there too\n",
+			util_complain("--probe: %s is not among the --disk disks; add it there too\n",
 				o->probe_disks[i]);
 			return 2;
 		}
@@ -134,7 +134,7 @@ static int check_probe(const struct options *o, const struct sampler *smp, const
 		if (!shown(o, all[i].name) || !sampler_wants_probe(smp, &all[i]))
 			continue;
 		if (all[i].logical_block && o->probe_size % all[i].logical_block) {
-			fprintf(stderr, "iosched-top: --probe-size: %llu is not a multiple of %s's logical block size (%u)\n",
+			util_complain("--probe-size: %llu is not a multiple of %s's logical block size (%u)\n",
 				(unsigned long long)o->probe_size, all[i].name, all[i].logical_block);
 			return 2;
 		}
@@ -156,7 +156,7 @@ static int check_sets(const struct options *o, const struct disk_info *all, size
 		if (!ok) {
 			char list[256];
 			sched_format(&d->sched, list, sizeof list);
-			fprintf(stderr, "iosched-top: --set: %s has no scheduler '%s'; it offers: %s\n", d->name,
+			util_complain("--set: %s has no scheduler '%s'; it offers: %s\n", d->name,
 				o->sets[i].sched, d->sched.n ? list : "none (this queue takes no scheduler)");
 			return 2;
 		}
@@ -170,7 +170,7 @@ int cli_check(const struct options *o, struct sampler *smp)
 	size_t n;
 	int rc = sampler_list_disks(smp, &all, &n);
 	if (rc < 0) {
-		fprintf(stderr, "iosched-top: cannot list block devices: %s\n", strerror(-rc));
+		util_complain("cannot list block devices: %s\n", strerror(-rc));
 		return 2;
 	}
 	rc = check_names("--disk", o->disks, o->ndisks, all, n);
@@ -204,7 +204,7 @@ static void sweep_report(void *ctx, const char *line)
 {
 	struct sweep *s = ctx;
 	if (!s->tui) {
-		fprintf(stderr, "iosched-top: %s\n", line);
+		util_complain("%s\n", line);
 		return;
 	}
 	/* The screen hides stderr: the event log (l) keeps the line. */
@@ -339,7 +339,7 @@ int cli_apply_sets(const struct options *o, struct control *c)
 		tune_req_init(&reqs[i], o->sets[i].disk, TUNE_SCHEDULER, "scheduler", o->sets[i].sched);
 	char err[256];
 	if (control_apply_now(c, reqs, o->nsets, err, sizeof err) < 0) {
-		fprintf(stderr, "iosched-top: --set: %s\n", err);
+		util_complain("--set: %s\n", err);
 		return 1;
 	}
 	return 0;
@@ -412,7 +412,7 @@ int cli_run_ab(const struct options *o, struct control *ctl, volatile sig_atomic
 	if (!cfg)
 		return 1;
 	if (cli_ab_config(o, o->disks[0], o->ab, cfg, err, sizeof err) < 0) {
-		fprintf(stderr, "iosched-top: %s\n", err);
+		util_complain("%s\n", err);
 		free(cfg);
 		return 2;
 	}
@@ -423,7 +423,7 @@ int cli_run_ab(const struct options *o, struct control *ctl, volatile sig_atomic
 	int unrestored = control_finish(ctl, 1, 60.0, stderr);
 	tune_read(cfg->disk, TUNE_SCHEDULER, "scheduler", res.original, sizeof res.original);
 	if (rc < 0)
-		fprintf(stderr, "iosched-top: --ab: %s\n", err);
+		util_complain("--ab: %s\n", err);
 	if (res.nphases || rc == 0)
 		abreport_write(stdout, cfg, &res, (enum ab_format)o->ab_format);
 	int status = rc < 0 ? (res.nphases ? 1 : 2) : res.partial || unrestored ? 1 : 0;

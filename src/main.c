@@ -91,6 +91,11 @@ static void install_signals(void)
 	 * action would kill it with its probe file half written and nothing
 	 * restored. Also when SIGPIPE came ignored (systemd's default). */
 	sigaction(SIGPIPE, &sa, NULL);
+	/* Past a file size limit (ulimit -f) the default kills the run with
+	 * nothing put back; ignored, the write fails with EFBIG and the run
+	 * ends through the output-error clean-up, restore included. */
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGXFSZ, &sa, NULL);
 }
 
 /* Standard descriptors closed by the caller would be handed to the next
@@ -112,29 +117,29 @@ static void hold_std_fds(void)
 static int view_status(int rc)
 {
 	if (rc == -ENOTTY) {
-		fprintf(stderr, "iosched-top: not on a terminal: use -b (text) or --json for output to a pipe or file\n");
+		util_complain("not on a terminal: use -b (text) or --json for output to a pipe or file\n");
 		return 2;
 	}
 	if (rc == -ENOTSUP) {
 		const char *term = getenv("TERM");
-		fprintf(stderr, "iosched-top: terminal type '%s' (TERM) cannot move the cursor: use -b for text output, "
+		util_complain("terminal type '%s' (TERM) cannot move the cursor: use -b for text output, "
 				"or a TERM such as vt100 or xterm-256color\n", term ? term : "");
 		return 2;
 	}
 	if (rc == -EMEDIUMTYPE) {
 		const char *term = getenv("TERM");
-		fprintf(stderr, "iosched-top: unknown terminal type '%s' (TERM); try TERM=xterm-256color, or -b for text output\n",
+		util_complain("unknown terminal type '%s' (TERM); try TERM=xterm-256color, or -b for text output\n",
 			term ? term : "");
 		return 2;
 	}
 	if (rc == -ENOMEM) {
-		fprintf(stderr, "iosched-top: out of memory\n");
+		util_complain("out of memory\n");
 		return 1;
 	}
 	if (rc < 0) {
 		/* The sampler is the rest: /proc/diskstats and the disks' list
 		 * (libudev, /sys/block) are what a tick reads first. */
-		fprintf(stderr, "iosched-top: cannot take a sample of the disks (/proc/diskstats, /sys/block): %s\n",
+		util_complain("cannot take a sample of the disks (/proc/diskstats, /sys/block): %s\n",
 			strerror(-rc));
 		return 1;
 	}
@@ -164,7 +169,7 @@ static int check_replay_disks(const struct options *o)
 			for (i = 0; i < s.ndisks; i++)
 				util_fmt(have + strlen(have), sizeof have - strlen(have), "%s%s", i ? ", " : "",
 					 s.disks[i].info.name);
-			fprintf(stderr, "iosched-top: --disk %s: not in the recording %s (it has %s)\n", o->disks[k],
+			util_complain("--disk %s: not in the recording %s (it has %s)\n", o->disks[k],
 				o->replay, have[0] ? have : "no disks");
 			rc = 2;
 		}
@@ -182,7 +187,7 @@ static int use_replay(const struct options *o, struct sampler *smp)
 	char err[512];
 	struct replay *r;
 	if (replay_open(&r, o->replay, err, sizeof err) < 0) {
-		fprintf(stderr, "iosched-top: %s\n", err);
+		util_complain("%s\n", err);
 		return 2;
 	}
 	if (check_replay_disks(o)) {
@@ -220,13 +225,13 @@ static int run_session(const struct options *o, struct sampler *smp, struct cont
 	struct outputs outs = {0};
 	int rc = 0;
 	if (outputs_open(&outs, o, msg, sizeof msg) < 0) {
-		fprintf(stderr, "iosched-top: %s\n", msg);
+		util_complain("%s\n", msg);
 		rc = 2;
 	}
 	if (!rc && !o->replay)
 		rc = cli_apply_sets(o, ctl);
 	if (!rc && !o->replay && o->enable_delayacct && control_delayacct(ctl, 1, msg, sizeof msg) < 0) {
-		fprintf(stderr, "iosched-top: --enable-delayacct: %s\n", msg);
+		util_complain("--enable-delayacct: %s\n", msg);
 		rc = 1;
 	}
 	struct session sess;
@@ -249,14 +254,14 @@ static int run(const struct options *o)
 		return rc;
 	struct sampler smp;
 	if (sampler_init(&smp, &cfg) < 0) {
-		fprintf(stderr, "iosched-top: cannot start libudev (out of memory?)\n");
+		util_complain("cannot start libudev (out of memory?)\n");
 		return 1;
 	}
 	int done = 0;
 	rc = o->replay ? use_replay(o, &smp) : prepare_live(o, &smp, &done);
 	struct control ctl;
 	if (!rc && !done && control_init(&ctl, NULL) < 0) {
-		fprintf(stderr, "iosched-top: cannot start the worker thread\n");
+		util_complain("cannot start the worker thread\n");
 		rc = 1;
 	} else if (!rc && !done) {
 		/* From here every change is logged: a signal ends the run, and
@@ -294,7 +299,7 @@ int main(int argc, char **argv)
 	install_signals();
 	int rc;
 	if (options_parse(argc, argv, &o, err, sizeof err) < 0) {
-		fprintf(stderr, "iosched-top: %s\n", err);
+		util_complain("%s\n", err);
 		rc = 2;
 	} else if (o.help) {
 		options_print_help(stdout, "iosched-top");

@@ -622,14 +622,16 @@ static void config_args(int argc, char **argv, const char **path, int *none)
  * probe or change a kernel setting: taken by root from a file root owns
  * only, never from a user's own file read under sudo (the user would have
  * root do what they name). */
-static int root_file_only(int opt)
+static int root_file_only(int opt, const char *value)
 {
 	static const int list[] = {OPT_RECORD, OPT_PROM,    OPT_STARTUP,  OPT_UDEV_FILE, OPT_SET,
-				   OPT_LOAD_DIR, OPT_PROBE_FILE, OPT_DELAYACCT, OPT_AB};
+				   OPT_LOAD_DIR, OPT_PROBE_FILE, OPT_DELAYACCT, OPT_AB, OPT_REPLAY};
 	for (size_t k = 0; k < sizeof list / sizeof list[0]; k++)
 		if (list[k] == opt)
 			return 1;
-	return 0;
+	/* a theme by name is one of the tool's; by path, a file root would
+	 * read for that user (and quote back in its errors) */
+	return opt == OPT_THEME && value && strchr(value, '/');
 }
 
 /* Apply the configuration file's lines with the command line's code, so
@@ -672,7 +674,7 @@ static int read_config(int argc, char **argv, struct options *o, char *err, size
 			snprintf(err, len, "%s:%d: '%s' is not an option here (see --help; no leading '-')", path, e->line,
 				 e->name);
 			rc = -1;
-		} else if (geteuid() == 0 && f.owner != 0 && root_file_only(defs[i].short_name)) {
+		} else if (geteuid() == 0 && f.owner != 0 && root_file_only(defs[i].short_name, e->has_value ? e->value : NULL)) {
 			snprintf(err, len, "%s:%d: %s is not taken from a file root does not own (this one is uid %u's): "
 				 "as root it would %s; give it on the command line", path, e->line, e->name,
 				 (unsigned)f.owner, defs[i].short_name == OPT_STARTUP ? "run that user's command" :

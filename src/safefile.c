@@ -4,12 +4,104 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "util.h"
+
+/* The user a sudo run was started by (SUDO_UID), or -1: that user could
+ * run anything as root already, so a directory of theirs is no threat. */
+static long sudo_uid(void)
+{
+	const char *s = getenv("SUDO_UID");
+	char *end;
+	long v = s && *s ? strtol(s, &end, 10) : -1;
+	return s && *s && !*end && v >= 0 ? v : -1;
+}
+
+/* Whether the directory open as fd, reached as shown, may hold a file the
+ * tool writes: nobody but root, this user and sudo's caller owns it, and
+ * nobody else may write it unless it is sticky (/tmp). Else they could swap
+ * what the next step finds. Returns 0, or -EPERM with why in err. */
+static int trusted_dir(int fd, const char *shown, char *err, size_t len)
+{
+	struct stat st;
+	if (fstat(fd, &st) != 0) {
+		util_fmt(err, len, "cannot look at the directory %s: %s", shown, strerror(errno));
+		return -errno;
+	}
+	uid_t me = geteuid();
+	long caller = sudo_uid();
+	if (st.st_uid != 0 && st.st_uid != me && (long)st.st_uid != caller) {
+		util_fmt(err, len, "the directory %s belongs to uid %u: its owner could swap what is in it between the "
+			 "tool's steps; choose a directory of your own", shown, (unsigned)st.st_uid);
+		return -EPERM;
+	}
+	int others = (st.st_mode & S_IWOTH) || ((st.st_mode & S_IWGRP) && st.st_gid != 0 && st.st_gid != getegid());
+	if (others && !(st.st_mode & S_ISVTX)) {
+		util_fmt(err, len, "the directory %s can be written by %s and is not sticky (mode %04o): anyone there "
+			 "could swap the file; choose another directory", shown, (st.st_mode & S_IWOTH) ? "everyone" : "its group",
+			 (unsigned)(st.st_mode & 07777));
+		return -EPERM;
+	}
+	return 0;
+}
+
+/* Open dir one component at a time from / (or the working directory),
+ * each step relative to the last and never through a symbolic link
+ * (O_NOFOLLOW on every component, not only the last: a link planted
+ * higher up would lead the write anywhere), each directory checked as
+ * trusted_dir says (a step into another user's directory or an open one
+ * is refused: what follows it could be theirs).
+ * Returns the descriptor, or a negative errno with why in err. */
+static int walk(const char *dir, char *err, size_t len)
+{
+	char copy[PATH_MAX], shown[PATH_MAX];
+	util_strlcpy(copy, dir, sizeof copy);
+	util_strlcpy(shown, dir[0] == '/' ? "/" : ".", sizeof shown);
+	int fd = open(shown, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc;
+	if (fd < 0) {
+		util_fmt(err, len, "cannot open the directory %s: %s", shown, strerror(errno));
+		return -errno;
+	}
+	if ((rc = trusted_dir(fd, shown, err, len)) < 0) {
+		close(fd);
+		return rc;
+	}
+	char *save = NULL;
+	for (char *c = strtok_r(copy, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
+		if (!strcmp(c, "."))
+			continue;
+		size_t used = strlen(shown);
+		util_fmt(shown + used, sizeof shown - used, "%s%s", shown[used - 1] == '/' ? "" : "/", c);
+		if (!strncmp(shown, "./", 2))
+			memmove(shown, shown + 2, strlen(shown + 2) + 1);
+		int next = openat(fd, c, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		int e = errno;
+		struct stat lst;
+		if (next < 0 && (e == ELOOP || e == ENOTDIR) && fstatat(fd, c, &lst, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISLNK(lst.st_mode))
+			e = ELOOP;
+		close(fd);
+		if (next < 0) {
+			if (e == ELOOP)
+				util_fmt(err, len, "%s is a symbolic link: not followed (give the path it leads to, if you "
+					 "trust it)", shown);
+			else
+				util_fmt(err, len, "cannot open the directory %s: %s", shown, strerror(e));
+			return -e;
+		}
+		fd = next;
+		if ((rc = trusted_dir(fd, shown, err, len)) < 0) {
+			close(fd);
+			return rc;
+		}
+	}
+	return fd;
+}
 
 int safefile_dir_open(struct safefile_dir *d, const char *path, char *err, size_t len)
 {
@@ -31,21 +123,9 @@ int safefile_dir_open(struct safefile_dir *d, const char *path, char *err, size_
 		util_strlcpy(d->path, "/", sizeof d->path);
 	else
 		snprintf(d->path, sizeof d->path, "%.*s", (int)(slash - path), path);
-	int fd = open(d->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	struct stat st;
-	if (fd < 0 || fstat(fd, &st) != 0) {
-		int e = errno;
-		if (fd >= 0)
-			close(fd);
-		util_fmt(err, len, "cannot open the directory %s: %s", d->path, strerror(e));
-		return -e;
-	}
-	if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX)) {
-		close(fd);
-		util_fmt(err, len, "the directory %s can be written by everyone and is not sticky (mode %04o): anyone "
-			 "could swap the file; choose another directory", d->path, (unsigned)(st.st_mode & 07777));
-		return -EPERM;
-	}
+	int fd = walk(d->path, err, len);
+	if (fd < 0)
+		return fd;
 	d->fd = fd;
 	return 0;
 }
@@ -76,6 +156,8 @@ int safefile_create(const struct safefile_dir *d, mode_t mode, char *err, size_t
 	else if (st.st_nlink > 1)
 		rc = -EPERM, util_fmt(err, len, "has %lu hard links: not overwritten", (unsigned long)st.st_nlink);
 	else if (ftruncate(fd, 0) != 0 || fcntl(fd, F_SETFL, 0) != 0)
+		rc = -errno;
+	else if ((st.st_mode & 07777) != mode && fchmod(fd, mode) != 0) /* the tool's mode, not the old file's */
 		rc = -errno;
 	if (rc < 0) {
 		if (rc != -EINVAL && rc != -EPERM)

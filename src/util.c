@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -237,6 +238,16 @@ int util_utf8_len(const unsigned char *s)
 	return n;
 }
 
+/* The bidirectional controls (U+200E-U+200F, U+202A-U+202E,
+ * U+2066-U+2069), three bytes of UTF-8 each. */
+static int is_bidi(const unsigned char *p)
+{
+	if (p[0] != 0xe2)
+		return 0;
+	return (p[1] == 0x80 && ((p[2] >= 0x8e && p[2] <= 0x8f) || (p[2] >= 0xaa && p[2] <= 0xae))) ||
+	       (p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9);
+}
+
 void util_safe_text(char *dst, size_t len, const char *src)
 {
 	size_t o = 0;
@@ -252,6 +263,10 @@ void util_safe_text(char *dst, size_t len, const char *src)
 			snprintf(esc, sizeof esc, "^%c", *p == 0x7f ? '?' : *p + 0x40);
 		} else if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0) {
 			snprintf(esc, sizeof esc, "\\x%02x", p[1]); /* C1: U+0080..U+009F */
+		} else if (n == 3 && is_bidi(p)) {
+			/* reorders what the rest of the line appears to say */
+			snprintf(esc, sizeof esc, "\\u%02x%02x", ((p[0] & 0x0f) << 4) | ((p[1] >> 2) & 0x0f),
+				 ((p[1] & 0x03) << 6) | (p[2] & 0x3f));
 		} else if (n == 0) {
 			snprintf(esc, sizeof esc, "\\x%02x", *p);
 			n = 1;
@@ -379,4 +394,32 @@ int util_child_fds(int keep, const char *name)
 		for (int i = 4; i < 65536; i++)
 			close(i);
 	return 3;
+}
+
+void util_complain(const char *fmt, ...)
+{
+	char raw[2048], safe[4 * sizeof raw];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(raw, sizeof raw, fmt, ap);
+	va_end(ap);
+	size_t n = strlen(raw);
+	if (n && raw[n - 1] == '\n')
+		raw[n - 1] = '\0';
+	util_safe_text(safe, sizeof safe, raw);
+	fprintf(stderr, "iosched-top: %s\n", safe);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+double util_median(double *v, int n)
+{
+	if (n <= 0)
+		return NAN;
+	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }

@@ -27,7 +27,9 @@
 struct load {
 	enum load_kind kind;
 	char dir[PATH_MAX];
-	int lock_fd;                /* held while dir exists: see scratch.h */
+	int lock_fd;                /* the directory, opened once and held while it exists (scratch.h); every
+				     * file is made and removed through it, never by path: a user who can
+				     * rename things where it lies cannot swap it for a link elsewhere */
 	uint64_t size;
 	pthread_t thread;
 	pthread_mutex_t mu;
@@ -64,9 +66,7 @@ static void add_bytes(struct load *l, uint64_t n)
 /* Sequential 1 MiB direct writes, 8 in flight, wrapping at l->size. */
 static void run_write(struct load *l)
 {
-	char path[PATH_MAX + 16];
-	snprintf(path, sizeof path, "%s/" WRITE_FILE, l->dir);
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_DIRECT | O_CLOEXEC, 0600);
+	int fd = openat(l->lock_fd, WRITE_FILE, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_DIRECT | O_CLOEXEC, 0600);
 	io_context_t ctx = 0;
 	void *buf = NULL;
 	if (fd < 0 || io_setup(WRITE_QD, &ctx) < 0 || posix_memalign(&buf, 4096, WRITE_BS) != 0) {
@@ -109,7 +109,7 @@ out:
 	free(buf);
 	if (fd >= 0)
 		close(fd);
-	unlink(path);
+	unlinkat(l->lock_fd, WRITE_FILE, 0);
 }
 
 /* Small files written and fsync'd one after another; the oldest go. */
@@ -125,10 +125,10 @@ static void run_fsync(struct load *l)
 	if (keep < 1)
 		keep = 1;
 	uint64_t n = 0;
-	char path[PATH_MAX + 32];
+	char name[32];
 	while (!stopping(l)) {
-		snprintf(path, sizeof path, "%s/f%llu", l->dir, (unsigned long long)n);
-		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		snprintf(name, sizeof name, "f%llu", (unsigned long long)n);
+		int fd = openat(l->lock_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd < 0) {
 			l->err = errno;
 			break;
@@ -137,14 +137,14 @@ static void run_fsync(struct load *l)
 			add_bytes(l, FSYNC_FILE);
 		close(fd);
 		if (n >= keep) {
-			snprintf(path, sizeof path, "%s/f%llu", l->dir, (unsigned long long)(n - keep));
-			unlink(path);
+			snprintf(name, sizeof name, "f%llu", (unsigned long long)(n - keep));
+			unlinkat(l->lock_fd, name, 0);
 		}
 		n++;
 	}
 	for (uint64_t i = n > keep ? n - keep : 0; i < n; i++) {
-		snprintf(path, sizeof path, "%s/f%llu", l->dir, (unsigned long long)i);
-		unlink(path);
+		snprintf(name, sizeof name, "f%llu", (unsigned long long)i);
+		unlinkat(l->lock_fd, name, 0);
 	}
 	free(buf);
 }

@@ -198,11 +198,31 @@ size_t udevrule_find(const char *const *dirs, const struct udevrule_ident *id, s
  * rules file), a regular file only, all of it or nothing. *mode gets its
  * mode (0644 for a new file). Returns the text (*len bytes) or NULL with
  * why in err. */
-static char *read_without(const char *file, const char *name, size_t *len, mode_t *mode, char *err, size_t elen)
+/* Whether an existing rules file may be rewritten by this user: it must be
+ * its own, with no other name, and nobody else could have written it (root
+ * rewriting a file another user controls would make that user's lines
+ * root's). Returns 0, or -EPERM with why in err. */
+static int may_rewrite(const char *file, const struct stat *st, char *err, size_t elen)
+{
+	if (st->st_uid != geteuid())
+		util_fmt(err, elen, "%s: belongs to uid %u, not to this user: not rewritten (its lines would become "
+			 "this user's)", file, (unsigned)st->st_uid);
+	else if (st->st_mode & (S_IWGRP | S_IWOTH))
+		util_fmt(err, elen, "%s: can be written by others (mode %04o): another user could have put lines in it; "
+			 "not rewritten (check it, then chmod go-w it)", file, (unsigned)(st->st_mode & 07777));
+	else if (st->st_nlink > 1)
+		util_fmt(err, elen, "%s: has %lu hard links: not rewritten", file, (unsigned long)st->st_nlink);
+	else
+		return 0;
+	return -EPERM;
+}
+
+static char *read_without(int dirfd, const char *base, const char *file, const char *name, size_t *len, mode_t *mode,
+			  char *err, size_t elen)
 {
 	*len = 0;
 	*mode = 0644;
-	int fd = open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	int fd = openat(dirfd, base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0 && errno == ENOENT)
 		return calloc(1, 1);
 	struct stat st;
@@ -219,7 +239,13 @@ static char *read_without(const char *file, const char *name, size_t *len, mode_
 		close(fd);
 		return NULL;
 	}
-	*mode = st.st_mode & 07777;
+	if (may_rewrite(file, &st, err, elen) < 0) {
+		close(fd);
+		return NULL;
+	}
+	/* the mode it had, but never setuid, setgid, sticky or writable by
+	 * group or others: 0640 stays 0640, 4755 becomes 0755 */
+	*mode = st.st_mode & 0755;
 	char *in = malloc((size_t)st.st_size + 1), *text = malloc((size_t)st.st_size + 1);
 	size_t got = 0;
 	while (in && text && got < (size_t)st.st_size) {
@@ -271,16 +297,17 @@ int udevrule_write(const char *file, const struct udevrule_ident *id, const char
 		util_fmt(err, len, "%.80s...: the name is too long for a file", file);
 		return -ENAMETOOLONG;
 	}
-	char *text = read_without(file, id->name, &n, &mode, err, len);
-	if (!text)
-		return -EINVAL;
 	struct safefile_dir d;
 	char why[300], tmp[NAME_MAX + 1];
 	int rc = safefile_dir_open(&d, file, why, sizeof why);
 	if (rc < 0) {
 		util_fmt(err, len, "cannot write %s: %s", file, why);
-		free(text);
 		return rc;
+	}
+	char *text = read_without(d.fd, d.base, file, id->name, &n, &mode, err, len);
+	if (!text) {
+		safefile_dir_close(&d);
+		return -EINVAL;
 	}
 	/* the mode it had (0640 stays 0640); 0644 for a new one, as udev's */
 	FILE *f = safefile_temp_stream(&d, mode, tmp, sizeof tmp, &rc);

@@ -48,6 +48,12 @@ int scratch_dir_make(const char *parent, const char *prefix, char *path, size_t 
 		if (!mkdtemp(path))
 			return -errno;
 		int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		struct stat st;
+		/* the one mkdtemp made, not one swapped in since: ours, 0700 */
+		if (fd >= 0 && (fstat(fd, &st) != 0 || st.st_uid != geteuid() || (st.st_mode & 077))) {
+			close(fd);
+			return -EPERM;
+		}
 		int rc = fd < 0 ? -errno : lock_new(fd);
 		if (rc == 0)
 			return fd;

@@ -251,11 +251,21 @@ int probefile_check(const char *path, uint64_t min, char *why, size_t wlen)
  * writable by nobody else, so no one can swap the file under us. */
 static int own_dir_open(const char *dir, char *why, size_t wlen)
 {
-	if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+	int made = mkdir(dir, 0700) == 0;
+	if (!made && errno != EEXIST) {
 		snprintf(why, wlen, "cannot create %s: %s", dir, strerror(errno));
 		return -errno;
 	}
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && !made && (errno == EACCES || errno == ELOOP || errno == ENOTDIR)) {
+		/* Something planted at the name (another user's 0700 directory,
+		 * a symlink, a file): -EPERM, so the caller falls back to a
+		 * private directory of this run's rather than go without. */
+		snprintf(why, wlen, "%s is not a private directory of this user (%s): someone else made it; remove it or "
+			 "use --probe-file", dir, errno == EACCES ? "not ours to open" : errno == ELOOP ? "a symbolic link"
+			 : "not a directory");
+		return -EPERM;
+	}
 	if (fd < 0) {
 		snprintf(why, wlen, "cannot open %s: %s", dir, strerror(errno));
 		return -errno;

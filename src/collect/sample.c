@@ -377,12 +377,6 @@ static void time_figures(const struct sampler_probe *sp, const struct hist *last
 	d->probe_stall100_10s = secs > 0.5 ? fmin(1, (double)hist_sum_above(last10, 100000000) / 1e9 / secs) : 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* The fresh jobs on sp's disk that ended in (from, to]: how many, and
  * their median time (0 when none). */
 static int fresh_in(const struct sampler_probe *sp, double from, double to, double *median_ms)
@@ -393,8 +387,7 @@ static int fresh_in(const struct sampler_probe *sp, double from, double to, doub
 	for (unsigned i = 0; i < kept; i++)
 		if (sp->fresh_mono[i] > from && sp->fresh_mono[i] <= to)
 			v[n++] = sp->fresh_ms[i];
-	qsort(v, (size_t)n, sizeof v[0], cmp_double);
-	*median_ms = n == 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	*median_ms = n == 0 ? 0 : util_median(v, n);
 	return n;
 }
 

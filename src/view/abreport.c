@@ -30,21 +30,6 @@ struct row {
 	const struct ab_phase *phase; /* a phase row's phase; NULL for a summary */
 };
 
-static int cmp_d(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-/* The median of v (sorted in place); NAN when empty. */
-static double median(double *v, int n)
-{
-	if (n <= 0)
-		return NAN;
-	qsort(v, (size_t)n, sizeof *v, cmp_d);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* A quantile in us, or NAN with too few samples behind it. */
 static double q_us(const struct hist *h, double q)
 {
@@ -89,7 +74,7 @@ static double fresh_median(const struct row *r)
 {
 	double v[AB_MAX_PHASES * AB_FRESH_RUNS];
 	memcpy(v, r->fresh, sizeof(double) * (size_t)r->nfresh);
-	return median(v, r->nfresh);
+	return util_median(v, r->nfresh);
 }
 
 static void values(const struct row *r, double *v)
@@ -176,7 +161,7 @@ static void json_profiles(FILE *f, const struct row *r, const double *v)
 	fputc('}', f);
 	double s[AB_MAX_PHASES * AB_FRESH_RUNS];
 	memcpy(s, r->fresh, sizeof(double) * (size_t)r->nfresh);
-	double med = median(s, r->nfresh); /* sorts s */
+	double med = util_median(s, r->nfresh); /* sorts s */
 	fprintf(f, ",\"fresh\":{\"runs\":%d,\"cut\":%d", r->nfresh, r->fresh_cut);
 	json_num(f, ",", "job_ms_median", med);
 	json_num(f, ",", "job_ms_min", r->nfresh ? s[0] : NAN);
@@ -265,7 +250,7 @@ static void summary(const struct ab_config *cfg, const struct ab_result *res, in
 	}
 	r->read_MBps = n ? r->read_MBps / n : NAN;
 	r->write_MBps = n ? r->write_MBps / n : NAN;
-	r->startup_med = median(st, nst);
+	r->startup_med = util_median(st, nst);
 }
 
 static void phase_row(const struct ab_config *cfg, const struct ab_phase *p, struct row *r)
@@ -280,7 +265,7 @@ static void phase_row(const struct ab_config *cfg, const struct ab_phase *p, str
 	r->read_MBps = p->read_MBps;
 	r->write_MBps = p->write_MBps;
 	memcpy(st, p->startup_s, sizeof st);
-	r->startup_med = median(st, p->nstartup);
+	r->startup_med = util_median(st, p->nstartup);
 }
 
 static void json_dbl(FILE *f, const char *key, double v)
@@ -461,7 +446,7 @@ static void startups(FILE *f, enum ab_format fmt, const struct ab_config *cfg, c
 					st[n++] = res->phases[i].startup_s[k];
 		if (n == 0)
 			continue;
-		double med = median(st, n); /* sorts st */
+		double med = util_median(st, n); /* sorts st */
 		fprintf(f, "%s%-26s %.3f / %.3f / %.3f (%d)\n", fmt == AB_MD ? "- " : "  ", cfg->v[v].text, st[0], med,
 			st[n - 1], n);
 	}

@@ -35,20 +35,6 @@ const char *abverdict_reader_name(enum abv_reader r)
 	return readers[r];
 }
 
-static int cmp_d(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	if (n <= 0)
-		return NAN;
-	qsort(v, (size_t)n, sizeof *v, cmp_d);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static double paced_q(const struct hist *h, double q)
 {
 	return hist_enough(h->n, q) ? (double)hist_quantile(h, q) / 1e3 : NAN;
@@ -67,7 +53,7 @@ double abverdict_phase_value(const struct ab_phase *p, enum abv_fig f)
 		return f == ABV_RPS ? rf.reads_per_s : rf.stall_100ms;
 	case ABV_JOB:
 		memcpy(jobs, p->fresh_ms, sizeof jobs);
-		return median(jobs, p->nfresh);
+		return util_median(jobs, p->nfresh);
 	case ABV_P50:
 		return paced_q(&p->paced, 0.5);
 	case ABV_P99:
@@ -117,7 +103,7 @@ static int pool(const struct ab_result *res, int v, double *out)
 	readfig_compute(&h[0], NULL, secs, &rf);
 	out[ABV_RPS] = rf.reads_per_s;
 	out[ABV_STALL] = secs > 0 ? rf.stall_100ms : NAN;
-	out[ABV_JOB] = median(jobs, nj);
+	out[ABV_JOB] = util_median(jobs, nj);
 	out[ABV_P50] = paced_q(&h[1], 0.5);
 	out[ABV_P99] = paced_q(&h[1], 0.99);
 	free(h);
@@ -677,6 +663,11 @@ void abverdict_noise(const struct abv_report *r, enum abv_fig f, char *buf, size
 	abverdict_ratio_text(r->smallest[f], small, sizeof small);
 	if (isnan(worst))
 		util_fmt(buf, len, "%s %s: too few phases to see its noise", readers[figs[f].reader], figs[f].name);
+	else if (worst < 1.0005 && f == ABV_STALL)
+		util_fmt(buf, len, "%s %s: under 1 %% of the time in every phase (counted as 1 %%): no noise to see",
+			 readers[figs[f].reader], figs[f].name);
+	else if (worst < 1.0005)
+		util_fmt(buf, len, "%s %s: the same in every phase", readers[figs[f].reader], figs[f].name);
 	else if (r->rounds < r->min_pairs)
 		util_fmt(buf, len, "%s %s: the same setting's phases differed up to %s; %d round(s) can decide "
 			 "nothing (the test needs %d)", readers[figs[f].reader], figs[f].name, own, r->rounds, r->min_pairs);

@@ -129,10 +129,11 @@ void batch_write_text(FILE *f, const struct sample *s, size_t max_procs)
 		event_describe(&s->events[i], raw, sizeof raw);
 		util_safe_text(what, sizeof what, raw);
 		const struct event *e = &s->events[i];
+		util_safe_text(raw, sizeof raw, e->disk); /* a replayed name is the recording's */
 		if (e->pid > 0)
 			fprintf(f, "event: pid %d %s\n", e->pid, what);
 		else
-			fprintf(f, "event: %.32s %s\n", e->disk, what); /* disk names are the kernel's */
+			fprintf(f, "event: %s %s\n", raw, what);
 	}
 	fputc('\n', f);
 }
@@ -246,7 +247,7 @@ int batch_run(const struct options *o, struct session *sess, volatile sig_atomic
 		rc = session_collect(sess, &s);
 		if (rc == -ENODATA) { /* the recording ended */
 			if (session_replay_msg(sess)[0])
-				fprintf(stderr, "iosched-top: %s\n", session_replay_msg(sess));
+				util_complain("%s\n", session_replay_msg(sess));
 			rc = 0;
 			break;
 		}
@@ -255,7 +256,7 @@ int batch_run(const struct options *o, struct session *sess, volatile sig_atomic
 		int w = print_sample(o, &s, i);
 		if (w < 0) {
 			/* said here; the caller cleans up as for q */
-			fprintf(stderr, "iosched-top: cannot write the output: %s%s\n", strerror(-w),
+			util_complain("cannot write the output: %s%s\n", strerror(-w),
 				w == -EPIPE ? " (the reader is gone)" : "");
 			out_rc = 1;
 			break;
@@ -264,7 +265,7 @@ int batch_run(const struct options *o, struct session *sess, volatile sig_atomic
 			/* a recording or metrics file that cannot be written any
 			 * more ends the run: nobody watches a batch run's stderr for
 			 * the moment its data stopped */
-			fprintf(stderr, "iosched-top: %s; stopped\n", sess->err);
+			util_complain("%s; stopped\n", sess->err);
 			out_rc = 1;
 			break;
 		}

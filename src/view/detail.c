@@ -263,7 +263,7 @@ void detail_fresh_change(const struct switch_compare *c, char *buf, size_t len)
 
 void detail_writers(const struct sample *s, char *buf, size_t len)
 {
-	char dirt[96] = "", top[64] = "", disk[64] = "";
+	char dirt[96] = "", top[64] = "", disk[160] = "";
 	if (s->have_procs) {
 		if (s->top_writer >= 0) {
 			char sz[16], comm[64];
@@ -273,8 +273,11 @@ void detail_writers(const struct sample *s, char *buf, size_t len)
 		}
 		util_fmt(dirt, sizeof dirt, "dirtying %.1f MB/s%s | ", s->dirty_MBps, top);
 	}
-	if (s->top_disk >= 0)
-		util_fmt(disk, sizeof disk, " (%s %.1f)", s->disks[s->top_disk].info.name, s->disks[s->top_disk].io.wkB_s / 1024);
+	if (s->top_disk >= 0) {
+		char name[4 * DISK_NAME_MAX + 1]; /* a replayed name is the recording's: escaped for text */
+		util_safe_text(name, sizeof name, s->disks[s->top_disk].info.name);
+		util_fmt(disk, sizeof disk, " (%s %.1f)", name, s->disks[s->top_disk].io.wkB_s / 1024);
+	}
 	util_fmt(buf, len, "%sto disks %.1f MB/s%s", dirt, s->write_MBps, disk);
 }
 

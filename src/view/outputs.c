@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "safefile.h"
@@ -23,9 +24,15 @@ static int check_prom_dir(const char *path, char *err, size_t len)
 		util_fmt(err, len, "--prometheus-textfile %s: %s", path, why);
 		return rc;
 	}
+	struct stat st;
 	if (faccessat(d.fd, ".", W_OK, AT_EACCESS) != 0) {
 		rc = -errno;
 		util_fmt(err, len, "--prometheus-textfile %s: cannot write in %s: %s", path, d.path, strerror(-rc));
+	} else if (fstatat(d.fd, d.base, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
+		/* the file is put in place by a rename, which a directory refuses */
+		rc = -EISDIR;
+		util_fmt(err, len, "--prometheus-textfile %s: is a directory; name a file in it, e.g. %s/iosched.prom", path,
+			 path);
 	}
 	safefile_dir_close(&d);
 	return rc;

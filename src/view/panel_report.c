@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "tuiview.h"
+#include "safefile.h"
 #include "util.h"
 #include "abreport.h"
 
@@ -38,16 +40,31 @@ static void save_report(struct tui *t)
 	localtime_r(&now, &tm);
 	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
 	util_fmt(name, sizeof name, "iosched-top-ab-%s-%s.md", t->sess->abres.disk, stamp);
-	FILE *f = fopen(name, "wx");
+	/* in the working directory, through the one safe way root writes */
+	struct safefile_dir d;
+	char why[300], msg[400];
+	int fd = safefile_dir_open(&d, name, why, sizeof why);
+	if (fd == 0)
+		fd = safefile_create(&d, 0644, why, sizeof why);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
-		char msg[256];
-		util_fmt(msg, sizeof msg, "cannot write %s: %s", name, strerror(errno));
+		if (fd >= 0) {
+			util_strlcpy(why, strerror(errno), sizeof why);
+			close(fd);
+		}
+		safefile_dir_close(&d);
+		util_fmt(msg, sizeof msg, "cannot write %s: %s", name, why);
 		tui_say(t, msg);
 		return;
 	}
 	abreport_write(f, &t->sess->abcfg, &t->sess->abres, AB_MD);
-	fclose(f);
-	char msg[200];
+	int bad = fclose(f) != 0;
+	safefile_dir_close(&d);
+	if (bad) {
+		util_fmt(msg, sizeof msg, "cannot write %s: %s", name, strerror(errno));
+		tui_say(t, msg);
+		return;
+	}
 	util_fmt(msg, sizeof msg, "saved %s", name);
 	tui_say(t, msg);
 }

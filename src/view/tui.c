@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <langinfo.h>
 #include <math.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -377,6 +378,15 @@ void tui_poll_changes(struct tui *t)
 		panel_tunables_reload(t);
 }
 
+/* Whether the terminal is gone: its input hung up or in error (poll says
+ * so without reading a key). A SIGHUP does not always come: started
+ * through su, the tool may not be in the terminal's foreground group. */
+static int terminal_gone(void)
+{
+	struct pollfd p = {.fd = STDIN_FILENO, .events = POLLIN};
+	return poll(&p, 1, 0) == 1 && (p.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0;
+}
+
 int tui_run(const struct options *o, struct session *sess, volatile sig_atomic_t *stop)
 {
 	/* ~200 KB with the charts: on the heap. */
@@ -420,6 +430,12 @@ int tui_run(const struct options *o, struct session *sess, volatile sig_atomic_t
 		int ch = getch();
 		if (ch != ERR)
 			handle_key(t, ch);
+		else if (terminal_gone()) {
+			/* a closed terminal gives ERR at once, for ever: a loop
+			 * that would spin instead of ending with its clean-up */
+			util_strlcpy(t->fatal, "the terminal went away: ended with the usual clean-up", sizeof t->fatal);
+			break;
+		}
 		tui_poll_changes(t);
 		session_refresh_pending(t->sess, &t->s);
 		tui_startup_poll(t);
@@ -461,7 +477,7 @@ int tui_run(const struct options *o, struct session *sess, volatile sig_atomic_t
 	session_end(t->sess);
 	free(t->report.text);
 	if (t->fatal[0]) {
-		fprintf(stderr, "iosched-top: %s\n", t->fatal);
+		util_complain("%s\n", t->fatal);
 		if (rc == 0)
 			rc = 1;
 	}

@@ -6,9 +6,10 @@
 # neither truncates nobody's file, both say why and exit 2; a recording is
 # created 0600 (it holds command lines), the Prometheus file 0644, and the
 # Prometheus temporary is a fresh name (a planted PATH.tmp is left alone).
-# The directory is nobody's own (0755, as a home directory under sudo):
-# in a sticky one (/tmp) the kernel's protected_symlinks would stop root
-# already. A directory everyone may write that is not sticky is refused
+# The directory is nobody's own (0755, as a home directory under sudo:
+# SUDO_UID says nobody ran sudo, else another user's directory is refused
+# outright, see test_attack_round2); in a sticky one (/tmp) the kernel's
+# protected_symlinks would stop root already. A directory everyone may write that is not sticky is refused
 # outright (anyone could swap the file between the tool's steps). An
 # output refused so ends the run before a --set or --enable-delayacct
 # changed anything.
@@ -38,15 +39,15 @@ as_nobody ln -s "$SCRATCH/victim" "$D/rec" || fail "nobody cannot plant a symlin
 as_nobody sh -c "echo mine > '$D/rec2'" || fail "nobody cannot make a file"
 as_nobody ln -s "$SCRATCH/victim" "$D/m.prom.tmp" || fail "nobody cannot plant the old temporary's name"
 
-"$BIN" --json -d 0.2 -n 1 --no-probe --record "$D/rec" > /dev/null 2> "$SCRATCH/e1"
+SUDO_UID=65534 "$BIN" --json -d 0.2 -n 1 --no-probe --record "$D/rec" > /dev/null 2> "$SCRATCH/e1"
 rc=$?
 [ $rc -eq 2 ] && grep -q "rec: is a symbolic link: not followed" "$SCRATCH/e1" || fail "--record through a symlink: exit $rc: $(cat "$SCRATCH/e1")"
-"$BIN" --json -d 0.2 -n 1 --no-probe --record "$D/rec2" > /dev/null 2> "$SCRATCH/e2"
+SUDO_UID=65534 "$BIN" --json -d 0.2 -n 1 --no-probe --record "$D/rec2" > /dev/null 2> "$SCRATCH/e2"
 rc=$?
 [ $rc -eq 2 ] && grep -q "rec2: belongs to uid 65534, not to this user" "$SCRATCH/e2" || fail "--record over nobody's file: exit $rc: $(cat "$SCRATCH/e2")"
 [ "$(cat "$D/rec2")" = mine ] || fail "nobody's file was changed"
 
-"$BIN" -b -d 0.2 -n 2 --no-probe --prometheus-textfile "$D/m.prom" > /dev/null 2> "$SCRATCH/e3" || fail "Prometheus run: $(cat "$SCRATCH/e3")"
+SUDO_UID=65534 "$BIN" -b -d 0.2 -n 2 --no-probe --prometheus-textfile "$D/m.prom" > /dev/null 2> "$SCRATCH/e3" || fail "Prometheus run: $(cat "$SCRATCH/e3")"
 [ -f "$D/m.prom" ] && [ ! -L "$D/m.prom" ] || fail "no Prometheus file"
 [ "$(stat -c %a "$D/m.prom")" = 644 ] || fail "Prometheus file mode $(stat -c %a "$D/m.prom")"
 [ -L "$D/m.prom.tmp" ] || fail "the planted symlink was replaced"
@@ -55,7 +56,7 @@ rc=$?
 attach_loop 16; N=$(basename "$LOOP")
 was=$(sched_of "$N"); dacct=$(cat /proc/sys/kernel/task_delayacct)
 to=kyber; [ "$was" = kyber ] && to=none
-"$BIN" --json -d 0.2 -n 1 --no-probe --disk "$N" --set "$N=$to" --enable-delayacct --record "$D/rec" > /dev/null 2> "$SCRATCH/e4"
+SUDO_UID=65534 "$BIN" --json -d 0.2 -n 1 --no-probe --disk "$N" --set "$N=$to" --enable-delayacct --record "$D/rec" > /dev/null 2> "$SCRATCH/e4"
 rc=$?
 [ $rc -eq 2 ] || fail "--set with a refused --record: exit $rc"
 [ "$(sched_of "$N")" = "$was" ] || fail "--set took effect before the refused --record ended the run: $(sched_of "$N")"

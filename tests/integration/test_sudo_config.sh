@@ -4,8 +4,8 @@
 # writes options into their ~/.config/iosched-top/config. Root takes the
 # harmless ones (delay) and refuses, naming the file, the line and the
 # option, every one that would have root run their command, write or read
-# a path they name, or change a kernel setting: nothing is run, written or
-# changed. W in the full screen writes the file with the user's rights: a
+# a path they name (a theme by path, a recording to replay), or change a
+# kernel setting: nothing is run, written, read or changed. W in the full screen writes the file with the user's rights: a
 # ~/.config/iosched-top that is a symlink to a root-owned directory gets
 # nothing in it, and a config that is a symlink to a root-only file is not
 # copied into a file of the user's.
@@ -32,7 +32,8 @@ run -b -n 2 --no-probe > "$SCRATCH/ok.txt" 2>&1 || fail "a harmless key refused:
 grep -q "interval 0.3" "$SCRATCH/ok.txt" || fail "the user's delay was not taken"
 
 for line in "record $SCRATCH/evil.rec" "prometheus-textfile $SCRATCH/evil.prom" "startup touch $SCRATCH/ran" \
-	"udev-rules-file $SCRATCH/evil.rules" "set vda=none" "load-dir $SCRATCH" "probe-file /etc/shadow" "enable-delayacct"; do
+	"udev-rules-file $SCRATCH/evil.rules" "set vda=none" "load-dir $SCRATCH" "probe-file /etc/shadow" "enable-delayacct" \
+	"theme /etc/shadow" "replay /etc/shadow"; do
 	conf "delay 0.3" "$line"
 	run -b -n 1 --no-probe > /dev/null 2> "$SCRATCH/err"
 	rc=$?
@@ -41,6 +42,9 @@ for line in "record $SCRATCH/evil.rec" "prometheus-textfile $SCRATCH/evil.prom" 
 		fail "'$line' from the user's file: exit $rc: $(cat "$SCRATCH/err")"
 done
 for f in evil.rec evil.prom ran evil.rules; do [ -e "$SCRATCH/$f" ] && fail "$f was made"; done
+# a theme by name is one of the tool's own: taken
+conf "theme mono"
+run -b -n 1 --no-probe > /dev/null 2> "$SCRATCH/err" || fail "'theme mono' refused: $(cat "$SCRATCH/err")"
 
 # W, with the user's config directory a symlink to a directory of root's
 mkdir -m 755 "$SCRATCH/rootdir"

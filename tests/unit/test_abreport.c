@@ -257,7 +257,9 @@ static void aa(void **state)
 	expect(text, "none#1                       all");
 	expect(text, "none#2 against none#1:");
 	expect(text, "this disk's noise with these settings:");
-	expect(text, "steady reads/s: the same setting's phases differed up to 1.00x");
+	expect(text, "steady reads/s: the same in every phase");
+	expect(text, "steady time in reads over 100 ms: under 1 % of the time in every phase (counted as 1 %): no noise");
+	expect(text, "paced p50: the same setting's phases differed up to 1.13x; 6 rounds would decide about ");
 	free(text);
 	char *json = report(&cfg, res, AB_JSON);
 	expect(json, "\"aa\":true");

@@ -93,6 +93,18 @@ static void test_create_refuses(void **state)
 	assert_int_equal(st.st_mode & 0777, 0600);
 	close(fd);
 	safefile_dir_close(&d);
+	/* an existing file of ours left 0644: truncated and made 0600 */
+	snprintf(path, sizeof path, "%s/old.rec", top);
+	write_text(path, "command lines");
+	assert_int_equal(chmod(path, 0644), 0);
+	assert_int_equal(safefile_dir_open(&d, path, err, sizeof err), 0);
+	fd = safefile_create(&d, 0600, err, sizeof err);
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	assert_int_equal(st.st_size, 0);
+	close(fd);
+	safefile_dir_close(&d);
 	remove_top(top);
 }
 
@@ -123,6 +135,53 @@ static void test_dir_checks(void **state)
 	assert_int_equal(safefile_dir_open(&d, "name", err, sizeof err), 0);
 	assert_string_equal(d.path, ".");
 	safefile_dir_close(&d);
+	remove_top(top);
+}
+
+/* Every component of the path is walked without following a link and
+ * checked: a symlink higher up (recdir -> a root-only directory) is not
+ * followed, a step through an open directory or another user's is
+ * refused, unless that user started the run through sudo. */
+static void test_walk_components(void **state)
+{
+	(void)state;
+	char top[64], dir[200], link[200], path[300], err[400];
+	make_top(top);
+	struct safefile_dir d;
+	snprintf(dir, sizeof dir, "%s/private", top);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	snprintf(link, sizeof link, "%s/recdir", top);
+	assert_int_equal(symlink(dir, link), 0);
+	snprintf(path, sizeof path, "%s/rec.jsonl", link);
+	assert_int_equal(safefile_dir_open(&d, path, err, sizeof err), -ELOOP);
+	assert_non_null(strstr(err, "recdir is a symbolic link: not followed"));
+	snprintf(path, sizeof path, "%s/./recdir/../private/rec.jsonl", top); /* .. is no link */
+	assert_int_equal(safefile_dir_open(&d, path, err, sizeof err), -ELOOP);
+	snprintf(path, sizeof path, "%s/./private/../private/rec.jsonl", top);
+	assert_int_equal(safefile_dir_open(&d, path, err, sizeof err), 0);
+	safefile_dir_close(&d);
+	/* an open directory higher up: what follows it could be anyone's */
+	snprintf(dir, sizeof dir, "%s/open", top);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	assert_int_equal(chmod(dir, 0777), 0);
+	snprintf(path, sizeof path, "%s/sub", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof path, "%s/sub/file", dir);
+	assert_int_equal(safefile_dir_open(&d, path, err, sizeof err), -EPERM);
+	assert_non_null(strstr(err, "can be written by everyone and is not sticky"));
+	if (geteuid() == 0) { /* another user's directory: only root can make one */
+		snprintf(dir, sizeof dir, "%s/theirs", top);
+		assert_int_equal(mkdir(dir, 0755), 0);
+		assert_int_equal(chown(dir, 65534, 65534), 0);
+		snprintf(path, sizeof path, "%s/file", dir);
+		unsetenv("SUDO_UID");
+		assert_int_equal(safefile_dir_open(&d, path, err, sizeof err), -EPERM);
+		assert_non_null(strstr(err, "belongs to uid 65534"));
+		setenv("SUDO_UID", "65534", 1); /* the one who ran sudo: trusted with root already */
+		assert_int_equal(safefile_dir_open(&d, path, err, sizeof err), 0);
+		safefile_dir_close(&d);
+		unsetenv("SUDO_UID");
+	}
 	remove_top(top);
 }
 
@@ -174,6 +233,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_create_refuses),
 		cmocka_unit_test(test_dir_checks),
+		cmocka_unit_test(test_walk_components),
 		cmocka_unit_test(test_temp_and_commit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

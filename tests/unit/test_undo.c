@@ -256,9 +256,46 @@ static void test_write_whole_no_symlink(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* A planted rules file: its mode never carries setuid, setgid, sticky or
+ * write by others into root's file, and a file others could have written,
+ * or another user's, is refused with why. */
+static void test_write_planted_modes(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/iosched-udev-mode.XXXXXX", file[300], cmd[400], err[400];
+	assert_non_null(mkdtemp(dir));
+	struct udevrule_ident sda = {.name = "sda"};
+	struct stat st;
+	snprintf(file, sizeof file, "%s/60-x.rules", dir);
+	FILE *f = fopen(file, "w");
+	assert_non_null(f);
+	fputs("# planted\n", f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(chmod(file, 04755), 0);
+	assert_int_equal(udevrule_write(file, &sda, "RULE", err, sizeof err), 0);
+	assert_int_equal(stat(file, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0755);
+	assert_int_equal(chmod(file, 0666), 0);
+	assert_true(udevrule_write(file, &sda, "RULE2", err, sizeof err) < 0);
+	assert_non_null(strstr(err, "can be written by others (mode 0666)"));
+	assert_int_equal(stat(file, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0666); /* untouched */
+	if (geteuid() == 0) { /* another user's file: only root can make one */
+		assert_int_equal(chmod(file, 0644), 0);
+		assert_int_equal(chown(file, 65534, 65534), 0);
+		assert_true(udevrule_write(file, &sda, "RULE3", err, sizeof err) < 0);
+		assert_non_null(strstr(err, "belongs to uid 65534, not to this user"));
+		assert_int_equal(stat(file, &st), 0);
+		assert_int_equal((int)st.st_uid, 65534);
+	}
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_write_planted_modes),
 		cmocka_unit_test(test_push_pop_order), cmocka_unit_test(test_not_recorded),
 		cmocka_unit_test(test_full_drops_oldest), cmocka_unit_test(test_script),
 		cmocka_unit_test(test_rule_text),      cmocka_unit_test(test_find_existing),

@@ -212,6 +212,11 @@ static void safe_text(void **state)
 		{"over \xc0\xaf", "over \\xc0\\xaf"},
 		{"surrogate \xed\xa0\x80", "surrogate \\xed\\xa0\\x80"},
 		{"line\nbreak\ttab", "line^Jbreak^Itab"},
+		/* bidirectional controls reorder the line: escaped, the
+		 * neighbours (U+2029, U+2070) left alone */
+		{"evil\xe2\x80\xae" "cod.exe", "evil\\u202ecod.exe"},
+		{"\xe2\x80\xaa\xe2\x81\xa6x\xe2\x81\xa9\xe2\x80\x8f", "\\u202a\\u2066x\\u2069\\u200f"},
+		{"\xe2\x80\xa9\xe2\x81\xb0", "\xe2\x80\xa9\xe2\x81\xb0"},
 	};
 	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
 		char b[64];
