@@ -24,6 +24,7 @@ struct config_entry {
 struct config_file {
 	char path[4096];
 	uid_t owner;               /* who owns the file read */
+	int writable_by_others;    /* group or world may write it: anyone could have put lines in it */
 	struct config_entry *e;
 	size_t n;
 };

@@ -203,6 +203,11 @@ struct sampler {
 	struct extswitch ext;      /* each disk's scheduler as last seen: switches made outside the tool */
 };
 
+/* The sample's top writer and top disk, or NULL: never an index past its
+ * arrays (a sample not yet filled, or one a replay could not finish). */
+const struct proc_row *sample_top_writer(const struct sample *s);
+const struct disk_sample *sample_top_disk(const struct sample *s);
+
 /* Start a sampler (cfg's arrays must outlive it). Returns 0 or a negative errno. */
 int sampler_init(struct sampler *s, const struct sampler_config *cfg);
 

@@ -137,6 +137,7 @@ int config_read(const char *path, int must_exist, uid_t uid, gid_t gid, struct c
 		return -1;
 	}
 	out->owner = st.st_uid;
+	out->writable_by_others = (st.st_mode & (S_IWGRP | S_IWOTH)) != 0;
 	if (st.st_uid != uid && st.st_uid != 0) {
 		util_fmt(err, len, "%s: owned by uid %u, not by you (uid %u) or root: not read", path, (unsigned)st.st_uid,
 			 (unsigned)uid);

@@ -674,10 +674,16 @@ static int read_config(int argc, char **argv, struct options *o, char *err, size
 			snprintf(err, len, "%s:%d: '%s' is not an option here (see --help; no leading '-')", path, e->line,
 				 e->name);
 			rc = -1;
-		} else if (geteuid() == 0 && f.owner != 0 && root_file_only(defs[i].short_name, e->has_value ? e->value : NULL)) {
-			snprintf(err, len, "%s:%d: %s is not taken from a file root does not own (this one is uid %u's): "
+		} else if (geteuid() == 0 && (f.owner != 0 || f.writable_by_others) &&
+			   root_file_only(defs[i].short_name, e->has_value ? e->value : NULL)) {
+			char whose[96];
+			if (f.owner != 0)
+				snprintf(whose, sizeof whose, "root does not own (this one is uid %u's)", (unsigned)f.owner);
+			else
+				snprintf(whose, sizeof whose, "others may write (this one: group or world write)");
+			snprintf(err, len, "%s:%d: %s is not taken from a file %s: "
 				 "as root it would %s; give it on the command line", path, e->line, e->name,
-				 (unsigned)f.owner, defs[i].short_name == OPT_STARTUP ? "run that user's command" :
+				 whose, defs[i].short_name == OPT_STARTUP ? "run that user's command" :
 				 defs[i].short_name == OPT_SET || defs[i].short_name == OPT_DELAYACCT ||
 				 defs[i].short_name == OPT_AB ? "change kernel settings for that user" :
 				 "open a path that user names");

@@ -238,14 +238,23 @@ int util_utf8_len(const unsigned char *s)
 	return n;
 }
 
-/* The bidirectional controls (U+200E-U+200F, U+202A-U+202E,
- * U+2066-U+2069), three bytes of UTF-8 each. */
-static int is_bidi(const unsigned char *p)
+/* The code point of a 2- or 3-byte UTF-8 sequence that is valid (the
+ * caller checked it with util_utf8_len). */
+static unsigned code_point(const unsigned char *p, int n)
 {
-	if (p[0] != 0xe2)
-		return 0;
-	return (p[1] == 0x80 && ((p[2] >= 0x8e && p[2] <= 0x8f) || (p[2] >= 0xaa && p[2] <= 0xae))) ||
-	       (p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9);
+	return n == 2 ? ((p[0] & 0x1fu) << 6) | (p[1] & 0x3fu)
+		      : ((p[0] & 0x0fu) << 12) | ((p[1] & 0x3fu) << 6) | (p[2] & 0x3fu);
+}
+
+/* Characters that change how a line reads without showing themselves:
+ * the bidirectional controls (U+061C, U+200E-U+200F, U+202A-U+202E,
+ * U+2066-U+2069) reorder what follows; zero-width ones (U+200B-U+200D,
+ * U+2060-U+2064, U+FEFF) and the soft hyphen hide in a name; line and
+ * paragraph separators (U+2028, U+2029) break it. */
+static int is_hidden(unsigned c)
+{
+	return c == 0x00ad || c == 0x061c || (c >= 0x200b && c <= 0x200f) || (c >= 0x2028 && c <= 0x202e) ||
+	       (c >= 0x2060 && c <= 0x2064) || (c >= 0x2066 && c <= 0x2069) || c == 0xfeff;
 }
 
 void util_safe_text(char *dst, size_t len, const char *src)
@@ -263,10 +272,8 @@ void util_safe_text(char *dst, size_t len, const char *src)
 			snprintf(esc, sizeof esc, "^%c", *p == 0x7f ? '?' : *p + 0x40);
 		} else if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0) {
 			snprintf(esc, sizeof esc, "\\x%02x", p[1]); /* C1: U+0080..U+009F */
-		} else if (n == 3 && is_bidi(p)) {
-			/* reorders what the rest of the line appears to say */
-			snprintf(esc, sizeof esc, "\\u%02x%02x", ((p[0] & 0x0f) << 4) | ((p[1] >> 2) & 0x0f),
-				 ((p[1] & 0x03) << 6) | (p[2] & 0x3f));
+		} else if ((n == 2 || n == 3) && is_hidden(code_point(p, n))) {
+			snprintf(esc, sizeof esc, "\\u%04x", code_point(p, n));
 		} else if (n == 0) {
 			snprintf(esc, sizeof esc, "\\x%02x", *p);
 			n = 1;

@@ -496,8 +496,11 @@ void probefile_private_remove(const char *path, int lock_fd)
 	char dir[PATH_MAX], base[256];
 	split_path(path, dir, sizeof dir, base, sizeof base);
 	/* Our 0700 directory, locked: nobody else can have put anything here,
-	 * and a temporary of a cancelled fill was already removed by it. */
-	unlink(path);
+	 * and a temporary of a cancelled fill was already removed by it. The
+	 * file goes through the directory's descriptor (the lock), not by
+	 * path: whoever owns the place it lies in could have swapped the
+	 * directory for a link meanwhile; rmdir follows no link. */
+	unlinkat(lock_fd, base, 0);
 	rmdir(dir);
 	close(lock_fd);
 }

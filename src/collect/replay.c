@@ -317,8 +317,18 @@ static void recent_add(struct replay *r, const struct event *e)
 
 static int fill(struct replay *r, const struct jsonv *o, struct sample *out)
 {
+	/* The tick's own fields into a copy first: a tick refused for its
+	 * times must leave the sample as it was (a screen goes on drawing
+	 * it), not with this tick's top_disk against the last tick's disks. */
+	struct sample *head = malloc(sizeof *head);
+	if (!head)
+		return -ENOMEM;
+	*head = *out;
 	r->rf.bad_times = 0;
-	recfmt_read(o, recfmt_tick, out, &r->rf);
+	recfmt_read(o, recfmt_tick, head, &r->rf);
+	if (!r->rf.bad_times)
+		*out = *head; /* the tick's fields are values: its arrays are still out's */
+	free(head);
 	if (r->rf.bad_times)
 		return -ERANGE;
 	const struct jsonv *disks = jsonv_arr(o, "disks");

@@ -472,6 +472,17 @@ static void fill_last_switch(const struct eventlog *l, struct disk_sample *d)
 		}
 }
 
+const struct proc_row *sample_top_writer(const struct sample *s)
+{
+	return s->have_procs && s->procs && s->top_writer >= 0 && (size_t)s->top_writer < s->nprocs
+		       ? &s->procs[s->top_writer] : NULL;
+}
+
+const struct disk_sample *sample_top_disk(const struct sample *s)
+{
+	return s->disks && s->top_disk >= 0 && (size_t)s->top_disk < s->ndisks ? &s->disks[s->top_disk] : NULL;
+}
+
 void sample_warning(const struct disk_sample *d, char *buf, size_t len)
 {
 	const char *a = sched_active(&d->info.sched);

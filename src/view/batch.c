@@ -34,11 +34,12 @@ static void write_procs_text(FILE *f, const struct sample *s, size_t max)
 {
 	if (!s->have_procs || max == 0)
 		return;
-	char who[160];
+	char who[160], missing[4 * sizeof s->pstat.missing];
 	detail_writers(s, who, sizeof who);
+	util_safe_text(missing, sizeof missing, s->pstat.missing); /* a replay's is the recording's */
 	fprintf(f, "%s, Dirty %llu kB, Writeback %llu kB%s%s", who,
 		(unsigned long long)s->wb.dirty_kB, (unsigned long long)s->wb.writeback_kB,
-		s->pstat.missing[0] ? "; I/O wait: " : "", s->pstat.missing);
+		missing[0] ? "; I/O wait: " : "", missing);
 	char why[160];
 	detail_unreadable(&s->pstat, why, sizeof why);
 	if (why[0])
@@ -77,7 +78,9 @@ static void write_procs_text(FILE *f, const struct sample *s, size_t max)
 		} else if (r->wait == WAIT_NA || r->wait == WAIT_BEFORE) {
 			util_strlcpy(wait, r->wait == WAIT_NA ? "n/a" : "n/a*", sizeof wait);
 		}
-		fprintf(f, "%7d %-9.9s %-5s %10.0f %10.0f %9.1f %9.1f %7s %9s ", r->tid, r->user, prio, r->read_Bps,
+		char user[4 * sizeof r->user];
+		util_safe_text(user, sizeof user, r->user); /* a replay's is the recording's */
+		fprintf(f, "%7d %-9.9s %-5s %10.0f %10.0f %9.1f %9.1f %7s %9s ", r->tid, user, prio, r->read_Bps,
 			r->write_Bps, r->read_calls, r->write_calls, wait, avg);
 		if (s->blk_on) {
 			char rl[48], wl[48];

@@ -264,19 +264,21 @@ void detail_fresh_change(const struct switch_compare *c, char *buf, size_t len)
 void detail_writers(const struct sample *s, char *buf, size_t len)
 {
 	char dirt[96] = "", top[64] = "", disk[160] = "";
+	const struct proc_row *tw = sample_top_writer(s);
+	const struct disk_sample *td = sample_top_disk(s);
 	if (s->have_procs) {
-		if (s->top_writer >= 0) {
+		if (tw) {
 			char sz[16], comm[64];
-			util_format_size((uint64_t)s->procs[s->top_writer].write_Bps, sz, sizeof sz);
-			util_safe_text(comm, sizeof comm, s->procs[s->top_writer].comm); /* text output prints it */
-			util_fmt(top, sizeof top, " (%s %d %s/s)", comm, s->procs[s->top_writer].pid, sz);
+			util_format_size((uint64_t)tw->write_Bps, sz, sizeof sz);
+			util_safe_text(comm, sizeof comm, tw->comm); /* text output prints it */
+			util_fmt(top, sizeof top, " (%s %d %s/s)", comm, tw->pid, sz);
 		}
 		util_fmt(dirt, sizeof dirt, "dirtying %.1f MB/s%s | ", s->dirty_MBps, top);
 	}
-	if (s->top_disk >= 0) {
+	if (td) {
 		char name[4 * DISK_NAME_MAX + 1]; /* a replayed name is the recording's: escaped for text */
-		util_safe_text(name, sizeof name, s->disks[s->top_disk].info.name);
-		util_fmt(disk, sizeof disk, " (%s %.1f)", name, s->disks[s->top_disk].io.wkB_s / 1024);
+		util_safe_text(name, sizeof name, td->info.name);
+		util_fmt(disk, sizeof disk, " (%s %.1f)", name, td->io.wkB_s / 1024);
 	}
 	util_fmt(buf, len, "%sto disks %.1f MB/s%s", dirt, s->write_MBps, disk);
 }

@@ -306,8 +306,9 @@ static void write_procs(FILE *f, const struct sample *s, size_t max)
 		fputs("null", f);
 	/* What processes ask for and what disks do, apart (detail_writers). */
 	fprintf(f, ",\"writers\":{\"dirtying_MBps\":%.3f,\"dirtying_top\":", s->dirty_MBps);
-	if (s->top_writer >= 0) {
-		const struct proc_row *t = &s->procs[s->top_writer];
+	const struct proc_row *t = sample_top_writer(s);
+	const struct disk_sample *td = sample_top_disk(s);
+	if (t) {
 		fprintf(f, "{\"pid\":%d,\"comm\":", t->pid);
 		jsonv_write_string(f, t->comm);
 		fprintf(f, ",\"write_Bps\":%.0f}", t->write_Bps);
@@ -315,10 +316,10 @@ static void write_procs(FILE *f, const struct sample *s, size_t max)
 		fputs("null", f);
 	}
 	fprintf(f, ",\"to_disks_MBps\":%.3f,\"to_disks_top\":", s->write_MBps);
-	if (s->top_disk >= 0) {
+	if (td) {
 		fputs("{\"disk\":", f);
-		jsonv_write_string(f, s->disks[s->top_disk].info.name);
-		fprintf(f, ",\"write_MBps\":%.3f}", s->disks[s->top_disk].io.wkB_s / 1024);
+		jsonv_write_string(f, td->info.name);
+		fprintf(f, ",\"write_MBps\":%.3f}", td->io.wkB_s / 1024);
 	} else {
 		fputs("null", f);
 	}

@@ -61,9 +61,14 @@ void prom_free(struct prom_state *st)
 }
 
 /* Label values escape \, " and newline (the format's rule). */
-static void label(FILE *f, const char *v)
+static void label(FILE *f, const char *raw)
 {
-	for (; *v; v++) {
+	/* controls and hidden characters escaped as on the screen (a replayed
+	 * name is the recording's, and dashboards show labels), then what
+	 * the text format itself needs */
+	char safe[4 * 256];
+	util_safe_text(safe, sizeof safe, raw);
+	for (const char *v = safe; *v; v++) {
 		if (*v == '\\' || *v == '"')
 			fputc('\\', f);
 		if (*v == '\n') {

@@ -199,7 +199,7 @@ static void procs(FILE *f, const struct sample *s, size_t max_procs)
 	fputs(",\"pstat\":{", f);
 	recfmt_write(f, recfmt_pstat, &s->pstat, &one);
 	fputc('}', f);
-	i64(f, "top_writer", s->top_writer >= 0 ? s->procs[s->top_writer].tid : -1);
+	i64(f, "top_writer", sample_top_writer(s) ? sample_top_writer(s)->tid : -1);
 }
 
 static void blk(FILE *f, const struct sample *s)

@@ -8,8 +8,11 @@
 #  - an existing recording of root's left 0644 becomes 0600;
 #  - a file size limit (ulimit -f) ends the run through the clean-up:
 #    --restore puts the scheduler back, the exit is 1 (not SIGXFSZ);
-#  - a replayed disk name with a terminal escape reaches -b text escaped;
-#  - a configuration value with one is escaped on stderr;
+#  - a replayed disk name, user or missing-figures text with a terminal
+#    escape reaches -b text escaped;
+#  - a configuration value with one is escaped on stderr; a configuration
+#    file of root's that others may write gives no option root keeps to
+#    files it owns;
 #  - a process name with a bidirectional control is escaped in -b text;
 #  - a planted .iosched-top-UID (another user's 0700 directory, a symlink,
 #    a file) does not switch that user's probe off: a private directory of
@@ -78,6 +81,11 @@ grep -q 'u001b' "$SCRATCH/evil.rec" || fail "could not plant the name"
 "$BIN" --replay "$SCRATCH/evil.rec" -b > "$SCRATCH/replay.txt" 2>&1 || fail "replay failed: $(head -3 "$SCRATCH/replay.txt")"
 grep -q "$esc" "$SCRATCH/replay.txt" && fail "a raw ESC reached the text: $(grep "$esc" "$SCRATCH/replay.txt" | cat -v | head -2)"
 grep -q '\^\[\]0;TITLE\^G' "$SCRATCH/replay.txt" || fail "the name is not shown escaped: $(head -5 "$SCRATCH/replay.txt" | cat -v)"
+# the process rows' user and the missing-figures text of a recording too
+sed -e 's/"missing":"[^"]*"/"missing":"\\u001b]0;PWNED\\u0007"/' -e 's/"user":"root"/"user":"\\u001b[8m"/g' \
+	"$SCRATCH/r.rec" > "$SCRATCH/evil2.rec"
+"$BIN" --replay "$SCRATCH/evil2.rec" -b > "$SCRATCH/replay2.txt" 2>&1 || fail "replay 2 failed"
+grep -q "$esc" "$SCRATCH/replay2.txt" && fail "a raw ESC reached the text: $(grep "$esc" "$SCRATCH/replay2.txt" | cat -v | head -2)"
 
 # --- a configuration value with a terminal escape, on stderr ---
 mkdir -p "$SCRATCH/xdg/iosched-top"
@@ -86,6 +94,13 @@ printf 'sort \033]0;T\007\n' > "$SCRATCH/xdg/iosched-top/config"
 [ $? -eq 2 ] || fail "a bad sort key was taken"
 grep -q "$esc" "$SCRATCH/e" && fail "a raw ESC on stderr: $(cat -v "$SCRATCH/e")"
 grep -q "'^\[\]0;T^G'" "$SCRATCH/e" || fail "the value is not quoted escaped: $(cat -v "$SCRATCH/e")"
+# a configuration file of root's that others may write: its lines could be anyone's
+printf 'record %s\n' "$SCRATCH/injected.rec" > "$SCRATCH/xdg/iosched-top/config"
+chmod 666 "$SCRATCH/xdg/iosched-top/config"
+"$BIN" -b -n 1 --no-probe > /dev/null 2> "$SCRATCH/e"
+[ $? -eq 2 ] && grep -q "record is not taken from a file others may write" "$SCRATCH/e" ||
+	fail "a 0666 config of root's gave record: $(cat "$SCRATCH/e")"
+[ -e "$SCRATCH/injected.rec" ] && fail "the injected recording was made"
 rm "$SCRATCH/xdg/iosched-top/config"
 
 # --- a bidirectional control in a process name ---

@@ -3,7 +3,8 @@
 # before it and goes on drawing that one: its process rows, full command
 # lines included (c), stay whole. A first version let the rows' command
 # lines go with the bad tick while the pane still drew them (a read of
-# freed memory, which the sanitizer pass of this test fails on).
+# freed memory, which the sanitizer pass of this test fails on). A bad
+# tick's top disk, and a recording with no good tick, crash nothing.
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_cmd tmux
@@ -22,4 +23,19 @@ screen | grep -q "/tmp/v2w/iosched-top -b" || fail "the command lines went"
 keys q
 rc=$(wait_exit 10)
 [ "$rc" = 1 ] || fail "exit status $rc, not 1 (a replay that stopped at a bad line)"
+
+# The same bad tick with a top disk far past its disks: refused whole, so
+# the screen never indexes the last tick's disks with it (a crash, or a
+# read past the array under the sanitizer); and a recording with no good
+# tick at all: a message, not a crash on the empty first sample.
+sed -E '4s/"top_disk":[-0-9]+/"top_disk":100000000/' "$REC" > "$SCRATCH/far.rec"
+grep -q '"top_disk":100000000' "$SCRATCH/far.rec" || fail "could not plant the top disk"
+head -n1 "$REC" > "$SCRATCH/head.rec"
+for r in far head; do
+	tmux_restart "$BIN --no-config --replay $SCRATCH/$r.rec --replay-speed 4"
+	sleep 2
+	keys q
+	rc=$(wait_exit 10)
+	[ "$rc" = 1 ] || fail "$r.rec: exit status $rc, not 1: $(screen | tail -n 3)"
+done
 echo "PASS"

@@ -213,10 +213,14 @@ static void safe_text(void **state)
 		{"surrogate \xed\xa0\x80", "surrogate \\xed\\xa0\\x80"},
 		{"line\nbreak\ttab", "line^Jbreak^Itab"},
 		/* bidirectional controls reorder the line: escaped, the
-		 * neighbours (U+2029, U+2070) left alone */
+		 * neighbours (U+2027, U+2070) left alone */
 		{"evil\xe2\x80\xae" "cod.exe", "evil\\u202ecod.exe"},
 		{"\xe2\x80\xaa\xe2\x81\xa6x\xe2\x81\xa9\xe2\x80\x8f", "\\u202a\\u2066x\\u2069\\u200f"},
-		{"\xe2\x80\xa9\xe2\x81\xb0", "\xe2\x80\xa9\xe2\x81\xb0"},
+		{"\xe2\x81\xb0\xe2\x80\xa7", "\xe2\x81\xb0\xe2\x80\xa7"},
+		/* and what hides in a name or breaks its line: ALM, zero width
+		 * space, BOM, soft hyphen, line separator */
+		{"a\xd8\x9c" "b\xe2\x80\x8b" "c\xef\xbb\xbf" "d\xc2\xad" "e\xe2\x80\xa8",
+		 "a\\u061cb\\u200bc\\ufeffd\\u00ade\\u2028"},
 	};
 	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
 		char b[64];
