@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,12 +116,26 @@ int config_read(const char *path, int must_exist, uid_t uid, gid_t gid, struct c
 	 * through that user's home reaches only what they can read. */
 	struct fs_ids was;
 	int fd = -1;
+	/* and with that user's group only: root's supplementary groups (sudo
+	 * gives root its own) would open a root-group file the user linked
+	 * to. setgroups is the whole process's: fine here, the configuration
+	 * is read before any thread starts. */
+	gid_t groups[64];
+	int ngroups = uid != 0 && geteuid() == 0 ? getgroups(64, groups) : -1;
+	if (ngroups >= 0 && setgroups(1, &gid) != 0)
+		ngroups = -1;
 	if (as_user(uid, gid, &was) == 0)
 		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	else
 		errno = EPERM;
 	int open_errno = errno;
 	as_before(&was);
+	if (ngroups >= 0 && setgroups((size_t)ngroups, groups) != 0) {
+		util_fmt(err, len, "cannot take back root's groups after reading %s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
 	errno = open_errno;
 	if (fd < 0) {
 		/* The default place may lie in another user's home (sudo -u

@@ -70,4 +70,15 @@ rc=$?
 	fail "a config that is a symlink to a root-only file: exit $rc: $(cat "$SCRATCH/err")"
 [ "$(cat "$SCRATCH/secret")" = "root secret" ] || fail "the root-only file changed"
 note "$(cat "$SCRATCH/err")"
+# and with the config directory a symlink to a directory root's group may
+# read (0750 root:root, config 0640): read with the user's group only, not
+# root's supplementary ones (sudo gives root group 0), so not read at all
+if id -G | tr ' ' '\n' | grep -qx 0; then
+	mkdir -m 750 "$SCRATCH/g0"
+	printf 'record %s\n' "$SCRATCH/g0.rec" > "$SCRATCH/g0/config"; chmod 640 "$SCRATCH/g0/config"
+	rm -rf "$H/.config/iosched-top"
+	ln -s "$SCRATCH/g0" "$H/.config/iosched-top"; chown -h "$U:" "$H/.config/iosched-top"
+	run -b -n 1 --no-probe > /dev/null 2> "$SCRATCH/err" || fail "the run failed: $(cat "$SCRATCH/err")"
+	[ -e "$SCRATCH/g0.rec" ] && fail "root's group let the user's link give a root-only option"
+fi
 echo "PASS"
