@@ -92,6 +92,12 @@ void util_format_size(uint64_t bytes, char *buf, size_t len);
  * not fit (a cut path names another file, never use one). */
 int util_pathf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* The code point of the UTF-8 sequence at p (n bytes, valid as
+ * util_utf8_len says) when no text may show it raw: a C1 control
+ * (U+0080-U+009F), a bidirectional control or a character that hides in
+ * a name (util_safe_text escapes them); else 0. */
+unsigned util_hidden_char(const unsigned char *p, int n);
+
 /* A message on stderr, "iosched-top: " first: formatted, a trailing
  * newline dropped, then escaped as the screen escapes (a value quoted from
  * a configuration file or the command line may hold a terminal's escape

@@ -364,8 +364,19 @@ void jsonv_write_string(FILE *f, const char *s)
 				/* JSON is UTF-8: a byte that is not (a process may be
 				 * named anything) becomes U+FFFD, never an invalid line */
 				int n = util_utf8_len(p);
+				unsigned c = n ? util_hidden_char(p, n) : 0;
 				if (n == 0) {
 					fputs("\\ufffd", f);
+				} else if (c > 0xffff) { /* as a surrogate pair, as JSON writes them */
+					c -= 0x10000;
+					fprintf(f, "\\u%04x\\u%04x", 0xd800 + (c >> 10), 0xdc00 + (c & 0x3ff));
+					p += n - 1;
+				} else if (c) {
+					/* a C1 control or a character that reorders or hides
+					 * text: escaped, so a terminal showing the JSON is not
+					 * steered by it */
+					fprintf(f, "\\u%04x", c);
+					p += n - 1;
 				} else {
 					fwrite(p, 1, (size_t)n, f);
 					p += n - 1;

@@ -657,6 +657,9 @@ static int read_config(int argc, char **argv, struct options *o, char *err, size
 		return -1;
 	struct config_file f;
 	char why[512];
+	/* the invoking user's place under sudo: whatever is found there is
+	 * theirs to choose, also a file of root's they link to */
+	int sudo_users = !given && o->config_uid != 0;
 	if (config_read(path, given != NULL, o->config_uid, o->config_gid, &f, why, sizeof why) < 0) {
 		snprintf(err, len, "%s (--no-config skips it)", why);
 		return -1;
@@ -674,13 +677,15 @@ static int read_config(int argc, char **argv, struct options *o, char *err, size
 			snprintf(err, len, "%s:%d: '%s' is not an option here (see --help; no leading '-')", path, e->line,
 				 e->name);
 			rc = -1;
-		} else if (geteuid() == 0 && (f.owner != 0 || f.writable_by_others) &&
+		} else if (geteuid() == 0 && (f.owner != 0 || f.writable_by_others || sudo_users) &&
 			   root_file_only(defs[i].short_name, e->has_value ? e->value : NULL)) {
 			char whose[96];
 			if (f.owner != 0)
 				snprintf(whose, sizeof whose, "root does not own (this one is uid %u's)", (unsigned)f.owner);
-			else
+			else if (f.writable_by_others)
 				snprintf(whose, sizeof whose, "others may write (this one: group or world write)");
+			else /* a link there may lead to any file of root's */
+				snprintf(whose, sizeof whose, "in the invoking user's place (sudo), even one of root's");
 			snprintf(err, len, "%s:%d: %s is not taken from a file %s: "
 				 "as root it would %s; give it on the command line", path, e->line, e->name,
 				 whose, defs[i].short_name == OPT_STARTUP ? "run that user's command" :

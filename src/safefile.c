@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -40,10 +41,14 @@ static int trusted_dir(int fd, const char *shown, char *err, size_t len)
 			 "tool's steps; choose a directory of your own", shown, (unsigned)st.st_uid);
 		return -EPERM;
 	}
-	int others = (st.st_mode & S_IWOTH) || ((st.st_mode & S_IWGRP) && st.st_gid != 0 && st.st_gid != getegid());
+	/* With a POSIX ACL the group bits are its mask: any user it names may
+	 * write, whatever the group is (the ACL's presence is enough to say) */
+	int acl = (st.st_mode & S_IWGRP) && fgetxattr(fd, "system.posix_acl_access", NULL, 0) > 0;
+	int others = (st.st_mode & S_IWOTH) || ((st.st_mode & S_IWGRP) && st.st_gid != 0 && st.st_gid != getegid()) || acl;
 	if (others && !(st.st_mode & S_ISVTX)) {
 		util_fmt(err, len, "the directory %s can be written by %s and is not sticky (mode %04o): anyone there "
-			 "could swap the file; choose another directory", shown, (st.st_mode & S_IWOTH) ? "everyone" : "its group",
+			 "could swap the file; choose another directory", shown,
+			 (st.st_mode & S_IWOTH) ? "everyone" : acl ? "users its ACL names" : "its group",
 			 (unsigned)(st.st_mode & 07777));
 		return -EPERM;
 	}

@@ -238,23 +238,43 @@ int util_utf8_len(const unsigned char *s)
 	return n;
 }
 
-/* The code point of a 2- or 3-byte UTF-8 sequence that is valid (the
- * caller checked it with util_utf8_len). */
+/* The code point of a valid 2-, 3- or 4-byte UTF-8 sequence. */
 static unsigned code_point(const unsigned char *p, int n)
 {
-	return n == 2 ? ((p[0] & 0x1fu) << 6) | (p[1] & 0x3fu)
-		      : ((p[0] & 0x0fu) << 12) | ((p[1] & 0x3fu) << 6) | (p[2] & 0x3fu);
+	if (n == 2)
+		return ((p[0] & 0x1fu) << 6) | (p[1] & 0x3fu);
+	if (n == 3)
+		return ((p[0] & 0x0fu) << 12) | ((p[1] & 0x3fu) << 6) | (p[2] & 0x3fu);
+	return ((p[0] & 0x07u) << 18) | ((p[1] & 0x3fu) << 12) | ((p[2] & 0x3fu) << 6) | (p[3] & 0x3fu);
 }
 
 /* Characters that change how a line reads without showing themselves:
  * the bidirectional controls (U+061C, U+200E-U+200F, U+202A-U+202E,
- * U+2066-U+2069) reorder what follows; zero-width ones (U+200B-U+200D,
- * U+2060-U+2064, U+FEFF) and the soft hyphen hide in a name; line and
- * paragraph separators (U+2028, U+2029) break it. */
+ * U+2066-U+2069) reorder what follows; zero-width and blank-looking ones
+ * (U+200B-U+200D, U+2060-U+2064, U+FEFF, the soft hyphen, U+034F, the
+ * Hangul fillers, U+180E, variation selectors, the tag characters that can
+ * carry hidden text, interlinear annotation marks) hide in a name; line
+ * and paragraph separators (U+2028, U+2029) break it. */
 static int is_hidden(unsigned c)
 {
-	return c == 0x00ad || c == 0x061c || (c >= 0x200b && c <= 0x200f) || (c >= 0x2028 && c <= 0x202e) ||
-	       (c >= 0x2060 && c <= 0x2064) || (c >= 0x2066 && c <= 0x2069) || c == 0xfeff;
+	static const unsigned ranges[][2] = {
+		{0x00ad, 0x00ad},   {0x034f, 0x034f},   {0x061c, 0x061c},   {0x115f, 0x1160}, {0x180e, 0x180e},
+		{0x200b, 0x200f},   {0x2028, 0x202e},   {0x2060, 0x2064},   {0x2066, 0x2069}, {0x3164, 0x3164},
+		{0xfe00, 0xfe0f},   {0xfeff, 0xfeff},   {0xffa0, 0xffa0},   {0xfff9, 0xfffb}, {0xe0000, 0xe007f},
+		{0xe0100, 0xe01ef},
+	};
+	for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
+		if (c >= ranges[i][0] && c <= ranges[i][1])
+			return 1;
+	return 0;
+}
+
+unsigned util_hidden_char(const unsigned char *p, int n)
+{
+	if (n < 2 || n > 4)
+		return 0;
+	unsigned c = code_point(p, n);
+	return (c >= 0x80 && c <= 0x9f) || is_hidden(c) ? c : 0;
 }
 
 void util_safe_text(char *dst, size_t len, const char *src)
@@ -263,7 +283,7 @@ void util_safe_text(char *dst, size_t len, const char *src)
 	if (len == 0)
 		return;
 	for (const unsigned char *p = (const unsigned char *)src; *p;) {
-		char esc[8];
+		char esc[12];
 		int n = util_utf8_len(p);
 		if (n == 1 && *p >= 0x20 && *p != 0x7f) {
 			esc[0] = (char)*p;
@@ -272,8 +292,9 @@ void util_safe_text(char *dst, size_t len, const char *src)
 			snprintf(esc, sizeof esc, "^%c", *p == 0x7f ? '?' : *p + 0x40);
 		} else if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0) {
 			snprintf(esc, sizeof esc, "\\x%02x", p[1]); /* C1: U+0080..U+009F */
-		} else if ((n == 2 || n == 3) && is_hidden(code_point(p, n))) {
-			snprintf(esc, sizeof esc, "\\u%04x", code_point(p, n));
+		} else if (n >= 2 && util_hidden_char(p, n)) {
+			snprintf(esc, sizeof esc, util_hidden_char(p, n) > 0xffff ? "\\U%06x" : "\\u%04x",
+				 util_hidden_char(p, n));
 		} else if (n == 0) {
 			snprintf(esc, sizeof esc, "\\x%02x", *p);
 			n = 1;

@@ -15,6 +15,7 @@
 #include "util.h"
 
 #define REPLAY_DISKS_MAX 64
+#define REPLAY_TICK_DISKS 1024
 #define LINE_MAX_BYTES (64u << 20)
 
 /* The chart seconds seen so far of one disk (a recording writes each
@@ -333,6 +334,10 @@ static int fill(struct replay *r, const struct jsonv *o, struct sample *out)
 		return -ERANGE;
 	const struct jsonv *disks = jsonv_arr(o, "disks");
 	size_t nd = disks ? disks->n : 0;
+	/* A disk's sample is about 20 KB: a tick of "{}"s must not make a
+	 * few bytes of file cost gigabytes; more disks than this are dropped */
+	if (nd > REPLAY_TICK_DISKS)
+		nd = REPLAY_TICK_DISKS;
 	if (util_grow((void **)&out->disks, &out->cap, nd ? nd : 1, sizeof *out->disks) < 0)
 		return -ENOMEM;
 	out->ndisks = 0;

@@ -64,7 +64,7 @@ awk -F, -v n="$N" 'NR > 1 && ($2 != n || NF != 16) { bad = 1 } END { exit bad }'
 
 # Bad input: a directory that does not exist, --csv with --json.
 "$BIN" -b -n 1 --prometheus-textfile /nonexistent/dir/x.prom > /dev/null 2> "$SCRATCH/e1"
-[ $? -eq 2 ] && grep -q "cannot open the directory /nonexistent/dir: No such file" "$SCRATCH/e1" || fail "bad directory: $(cat "$SCRATCH/e1")"
+[ $? -eq 2 ] && grep -q "cannot open the directory /nonexistent: No such file" "$SCRATCH/e1" || fail "bad directory: $(cat "$SCRATCH/e1")"
 "$BIN" --csv --json -n 1 > /dev/null 2> "$SCRATCH/e2"
 [ $? -eq 2 ] && grep -q "conflict" "$SCRATCH/e2" || fail "--csv --json: $(cat "$SCRATCH/e2")"
 echo "PASS"

@@ -81,4 +81,15 @@ if id -G | tr ' ' '\n' | grep -qx 0; then
 	run -b -n 1 --no-probe > /dev/null 2> "$SCRATCH/err" || fail "the run failed: $(cat "$SCRATCH/err")"
 	[ -e "$SCRATCH/g0.rec" ] && fail "root's group let the user's link give a root-only option"
 fi
+# and to a file of root's anyone may read: read, but what is found in the
+# user's place gives no root-only option, whoever owns it
+mkdir -m 755 "$SCRATCH/pub"
+printf 'record %s\n' "$SCRATCH/pub.rec" > "$SCRATCH/pub/config"; chmod 644 "$SCRATCH/pub/config"
+rm -rf "$H/.config/iosched-top"
+ln -s "$SCRATCH/pub" "$H/.config/iosched-top"; chown -h "$U:" "$H/.config/iosched-top"
+run -b -n 1 --no-probe > /dev/null 2> "$SCRATCH/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "record is not taken from a file in the invoking user's place (sudo)" "$SCRATCH/err" ||
+	fail "a link to root's config gave record: exit $rc: $(cat "$SCRATCH/err")"
+[ -e "$SCRATCH/pub.rec" ] && fail "the recording was made"
 echo "PASS"

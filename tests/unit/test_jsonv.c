@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "jsonv.h"
@@ -77,11 +78,41 @@ static void errors_say_where(void **state)
 	assert_non_null(strstr(err, "nested too deeply"));
 }
 
+/* Strings written as JSON: valid UTF-8 always, and nothing a terminal
+ * showing the JSON would act on or that reorders or hides text: C0 and
+ * C1 controls, bidirectional controls, tag characters (as a surrogate
+ * pair) escaped; other text as it is. */
+static void strings_written(void **state)
+{
+	(void)state;
+	struct {
+		const char *in, *out;
+	} c[] = {
+		{"plain caf\xc3\xa9", "\"plain caf\xc3\xa9\""},
+		{"\033]0;T\007", "\"\\u001b]0;T\\u0007\""},
+		{"bad\xff", "\"bad\\ufffd\""},
+		{"c1 \xc2\x9b" "31m", "\"c1 \\u009b31m\""},
+		{"ev\xe2\x80\xae" "x", "\"ev\\u202ex\""},
+		{"t\xf3\xa0\x81\x81", "\"t\\udb40\\udc41\""},
+		{"\xf0\x9f\x98\x80", "\"\xf0\x9f\x98\x80\""},
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		jsonv_write_string(f, c[i].in);
+		fclose(f);
+		assert_string_equal(buf, c[i].out);
+		free(buf);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(values_and_lookups),
 		cmocka_unit_test(errors_say_where),
+		cmocka_unit_test(strings_written),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -221,6 +221,10 @@ static void safe_text(void **state)
 		 * space, BOM, soft hyphen, line separator */
 		{"a\xd8\x9c" "b\xe2\x80\x8b" "c\xef\xbb\xbf" "d\xc2\xad" "e\xe2\x80\xa8",
 		 "a\\u061cb\\u200bc\\ufeffd\\u00ade\\u2028"},
+		/* tag characters (hidden text), a Hangul filler, a variation
+		 * selector; an emoji (four bytes too) left alone */
+		{"A\xf3\xa0\x81\x81" "B\xe3\x85\xa4" "C\xef\xb8\x8f" "D\xf0\x9f\x98\x80",
+		 "A\\U0e0041B\\u3164C\\ufe0fD\xf0\x9f\x98\x80"},
 	};
 	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
 		char b[64];
