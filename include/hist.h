@@ -42,6 +42,9 @@ uint64_t hist_quantile(const struct hist *h, double q);
  * largest value seen. */
 int hist_enough(uint64_t n, double q);
 
+/* Quantile q in microseconds, or NAN when hist_enough says too few. */
+double hist_quantile_us(const struct hist *h, double q);
+
 double hist_mean_ns(const struct hist *h);
 
 /* The summed length of the values above ns (each bucket read at its

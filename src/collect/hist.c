@@ -1,6 +1,7 @@
 /* hist: see include/hist.h */
 #include "hist.h"
 
+#include <math.h>
 #include <string.h>
 
 void hist_reset(struct hist *h)
@@ -102,6 +103,11 @@ int hist_enough(uint64_t n, double q)
 		return n > 0;
 	/* n * (1 - q) >= 1, with a little slack for 0.999's rounding. */
 	return (double)n * (1.0 - q) >= 1.0 - 1e-9;
+}
+
+double hist_quantile_us(const struct hist *h, double q)
+{
+	return hist_enough(h->n, q) ? (double)hist_quantile(h, q) / 1e3 : NAN;
 }
 
 double hist_mean_ns(const struct hist *h)

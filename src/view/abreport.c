@@ -30,12 +30,6 @@ struct row {
 	const struct ab_phase *phase; /* a phase row's phase; NULL for a summary */
 };
 
-/* A quantile in us, or NAN with too few samples behind it. */
-static double q_us(const struct hist *h, double q)
-{
-	return hist_enough(h->n, q) ? (double)hist_quantile(h, q) / 1e3 : NAN;
-}
-
 /* The columns. The first ten are the steady reader's per-read figures and
  * the disk's rates, as in reports before the three readers (their keys are
  * kept); text and Markdown show those marked. */
@@ -82,11 +76,11 @@ static void values(const struct row *r, double *v)
 	struct readfig f;
 	readfig_compute(&r->h, &r->sec_p50, r->secs, &f);
 	v[C_N] = (double)r->h.n;
-	v[C_P50] = q_us(&r->h, 0.5);
+	v[C_P50] = hist_quantile_us(&r->h, 0.5);
 	v[C_MEAN] = f.mean_us;
-	v[C_P90] = q_us(&r->h, 0.9);
-	v[C_P99] = q_us(&r->h, 0.99);
-	v[C_P999] = q_us(&r->h, 0.999);
+	v[C_P90] = hist_quantile_us(&r->h, 0.9);
+	v[C_P99] = hist_quantile_us(&r->h, 0.99);
+	v[C_P999] = hist_quantile_us(&r->h, 0.999);
 	v[C_MAX] = f.max_us;
 	v[C_RMB] = r->read_MBps;
 	v[C_WMB] = r->write_MBps;
@@ -96,8 +90,8 @@ static void values(const struct row *r, double *v)
 	v[C_ST10] = r->secs > 0 ? f.stall_10ms : NAN;
 	v[C_ST100] = r->secs > 0 ? f.stall_100ms : NAN;
 	v[C_FRESH] = fresh_median(r);
-	v[C_PP50] = q_us(&r->paced, 0.5);
-	v[C_PP99] = q_us(&r->paced, 0.99);
+	v[C_PP50] = hist_quantile_us(&r->paced, 0.5);
+	v[C_PP99] = hist_quantile_us(&r->paced, 0.99);
 }
 
 /* A figure as text: "-" (text, md) or "" (csv) when it does not exist. */

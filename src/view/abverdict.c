@@ -35,11 +35,6 @@ const char *abverdict_reader_name(enum abv_reader r)
 	return readers[r];
 }
 
-static double paced_q(const struct hist *h, double q)
-{
-	return hist_enough(h->n, q) ? (double)hist_quantile(h, q) / 1e3 : NAN;
-}
-
 double abverdict_phase_value(const struct ab_phase *p, enum abv_fig f)
 {
 	struct readfig rf;
@@ -55,9 +50,9 @@ double abverdict_phase_value(const struct ab_phase *p, enum abv_fig f)
 		memcpy(jobs, p->fresh_ms, sizeof jobs);
 		return util_median(jobs, p->nfresh);
 	case ABV_P50:
-		return paced_q(&p->paced, 0.5);
+		return hist_quantile_us(&p->paced, 0.5);
 	case ABV_P99:
-		return paced_q(&p->paced, 0.99);
+		return hist_quantile_us(&p->paced, 0.99);
 	default:
 		return NAN;
 	}
@@ -104,28 +99,49 @@ static int pool(const struct ab_result *res, int v, double *out)
 	out[ABV_RPS] = rf.reads_per_s;
 	out[ABV_STALL] = secs > 0 ? rf.stall_100ms : NAN;
 	out[ABV_JOB] = util_median(jobs, nj);
-	out[ABV_P50] = paced_q(&h[1], 0.5);
-	out[ABV_P99] = paced_q(&h[1], 0.99);
+	out[ABV_P50] = hist_quantile_us(&h[1], 0.5);
+	out[ABV_P99] = hist_quantile_us(&h[1], 0.99);
 	free(h);
 	free(jobs);
 	return 0;
 }
 
-/* The phase of variant v in round r, or NULL. */
-static const struct ab_phase *phase_of(const struct ab_result *res, int v, int r)
+/* Every phase's figures, worked out once (each is a pass over a
+ * histogram), and the number of rounds. */
+struct table {
+	const struct ab_result *res;
+	double (*val)[ABV_NFIGS];   /* [phase][figure], NAN where the phase cannot give it */
+	int rounds;
+};
+
+static int table_build(const struct ab_result *res, struct table *t)
 {
-	for (size_t i = 0; i < res->nphases; i++)
-		if (res->phases[i].variant == v && res->phases[i].round == r)
-			return &res->phases[i];
-	return NULL;
+	t->res = res;
+	t->rounds = 0;
+	t->val = malloc(sizeof *t->val * (res->nphases ? res->nphases : 1));
+	if (!t->val)
+		return -1;
+	for (size_t i = 0; i < res->nphases; i++) {
+		t->rounds = res->phases[i].round > t->rounds ? res->phases[i].round : t->rounds;
+		for (int f = 0; f < ABV_NFIGS; f++)
+			t->val[i][f] = abverdict_phase_value(&res->phases[i], (enum abv_fig)f);
+	}
+	return 0;
 }
 
-static int max_round(const struct ab_result *res)
+/* The index of variant v's phase in round r, or -1. */
+static int phase_of(const struct table *t, int v, int r)
 {
-	int m = 0;
-	for (size_t i = 0; i < res->nphases; i++)
-		m = res->phases[i].round > m ? res->phases[i].round : m;
-	return m;
+	for (size_t i = 0; i < t->res->nphases; i++)
+		if (t->res->phases[i].variant == v && t->res->phases[i].round == r)
+			return (int)i;
+	return -1;
+}
+
+/* Phase i's figure f; NAN for a phase that is not there (-1). */
+static double value_of(const struct table *t, int i, enum abv_fig f)
+{
+	return i < 0 ? NAN : t->val[i][f];
 }
 
 /* The sign patterns a test runs over: all 2^n of them for up to
@@ -263,25 +279,24 @@ static void mirror(const struct abv_cmp *ab, struct abv_cmp *ba)
 }
 
 /* The log ratios of a against b over the rounds where both were measured. */
-static int pairs(const struct ab_result *res, int a, int b, enum abv_fig f, double *d)
+static int pairs(const struct table *t, int a, int b, enum abv_fig f, double *d)
 {
-	int n = 0, rounds = max_round(res);
-	for (int r = 1; r <= rounds && n < AB_MAX_PHASES; r++) {
-		const struct ab_phase *pa = phase_of(res, a, r), *pb = phase_of(res, b, r);
-		double va = pa ? abverdict_phase_value(pa, f) : NAN, vb = pb ? abverdict_phase_value(pb, f) : NAN;
+	int n = 0;
+	for (int r = 1; r <= t->rounds && n < AB_MAX_PHASES; r++) {
+		double va = value_of(t, phase_of(t, a, r), f), vb = value_of(t, phase_of(t, b, r), f);
 		if (!isnan(va) && !isnan(vb))
 			d[n++] = goodness(f, va) - goodness(f, vb);
 	}
 	return n;
 }
 
-static double own_spread(const struct ab_result *res, int v, enum abv_fig f)
+static double own_spread(const struct table *t, int v, enum abv_fig f)
 {
 	double lo = INFINITY, hi = -INFINITY;
 	int n = 0;
-	for (size_t i = 0; i < res->nphases; i++) {
-		const struct ab_phase *p = &res->phases[i];
-		double x = p->variant == v && p->round > 0 ? abverdict_phase_value(p, f) : NAN;
+	for (size_t i = 0; i < t->res->nphases; i++) {
+		const struct ab_phase *p = &t->res->phases[i];
+		double x = p->variant == v && p->round > 0 ? t->val[i][f] : NAN;
 		if (isnan(x))
 			continue;
 		double g = goodness(f, x);
@@ -358,23 +373,23 @@ static void need(struct abv_report *r, struct abv_verdict *v)
 	v->rounds_needed = n > ABV_MAX_ROUNDS ? ABV_MAX_ROUNDS + 1 : (int)n;
 }
 
-static int phases_with(const struct ab_result *res, enum abv_fig f, int *total)
+static int phases_with(const struct table *t, enum abv_fig f, int *total)
 {
 	int n = 0;
 	*total = 0;
-	for (size_t i = 0; i < res->nphases; i++) {
-		if (res->phases[i].round == 0)
+	for (size_t i = 0; i < t->res->nphases; i++) {
+		if (t->res->phases[i].round == 0)
 			continue;
 		(*total)++;
-		n += !isnan(abverdict_phase_value(&res->phases[i], f));
+		n += !isnan(t->val[i][f]);
 	}
 	return n;
 }
 
 /* Why a figure has no verdict at all. */
-static void unmeasured(const struct ab_config *cfg, const struct ab_result *res, struct abv_verdict *v)
+static void unmeasured(const struct ab_config *cfg, const struct table *t, struct abv_verdict *v)
 {
-	int total, n = phases_with(res, v->fig, &total);
+	int total, n = phases_with(t, v->fig, &total);
 	const char *head = readers[figs[v->fig].reader];
 	if (v->fig == ABV_P99 && total > 0)
 		util_fmt(v->text, sizeof v->text,
@@ -447,7 +462,7 @@ static int table_agrees(const struct abv_report *r, const struct abv_verdict *v)
 	return isnan(gl) || isnan(ga) || gl >= ga;
 }
 
-static void verdict(struct abv_report *r, const struct ab_config *cfg, const struct ab_result *res, enum abv_fig f)
+static void verdict(struct abv_report *r, const struct ab_config *cfg, const struct table *t, enum abv_fig f)
 {
 	struct abv_verdict *v = &r->v[f];
 	v->fig = f;
@@ -457,7 +472,7 @@ static void verdict(struct abv_report *r, const struct ab_config *cfg, const str
 		memset(&v->c, 0, sizeof v->c);
 		v->c.ratio = v->c.lo = v->c.hi = v->c.spread = NAN;
 		v->val_leader = v->val_against = NAN;
-		unmeasured(cfg, res, v);
+		unmeasured(cfg, t, v);
 		return;
 	}
 	v->c = r->pair[v->leader][v->against][f];
@@ -553,8 +568,11 @@ static void reader_verdict(struct abv_report *r, const struct ab_config *cfg, en
 int abverdict_compute(const struct ab_config *cfg, const struct ab_result *res, struct abv_report *out)
 {
 	double *d = malloc(sizeof(double) * AB_MAX_PHASES);
-	if (!d)
+	struct table t;
+	if (!d || table_build(res, &t) < 0) {
+		free(d);
 		return -1;
+	}
 	memset(out, 0, sizeof *out);
 	out->nv = cfg->nv;
 	out->aa = 1;
@@ -564,10 +582,10 @@ int abverdict_compute(const struct ab_config *cfg, const struct ab_result *res, 
 	out->alpha = ABV_ALPHA / (npairs_k > 1 ? npairs_k : 1);
 	out->min_pairs = (int)ceil(1 + log2(1 / out->alpha) - 1e-9);
 	int complete = 0;
-	for (int rd = 1; rd <= max_round(res); rd++) {
+	for (int rd = 1; rd <= t.rounds; rd++) {
 		int all = 1;
 		for (size_t v = 0; v < cfg->nv; v++)
-			all &= phase_of(res, (int)v, rd) != NULL;
+			all &= phase_of(&t, (int)v, rd) >= 0;
 		complete += all;
 	}
 	out->rounds = complete;
@@ -580,19 +598,20 @@ int abverdict_compute(const struct ab_config *cfg, const struct ab_result *res, 
 	for (size_t v = 0; v < cfg->nv; v++) {
 		if (pool(res, (int)v, out->pooled[v]) < 0) {
 			free(d);
+			free(t.val);
 			return -1;
 		}
 		for (int f = 0; f < ABV_NFIGS; f++)
-			out->own_spread[v][f] = own_spread(res, (int)v, (enum abv_fig)f);
+			out->own_spread[v][f] = own_spread(&t, (int)v, (enum abv_fig)f);
 	}
 	for (int f = 0; f < ABV_NFIGS; f++) {
 		for (size_t a = 0; a < cfg->nv; a++)
 			for (size_t b = a; b < cfg->nv; b++) {
-				int n = a == b ? 0 : pairs(res, (int)a, (int)b, (enum abv_fig)f, d);
+				int n = a == b ? 0 : pairs(&t, (int)a, (int)b, (enum abv_fig)f, d);
 				compare(d, n, out->alpha, out->min_pairs, &out->pair[a][b][f]);
 				mirror(&out->pair[a][b][f], &out->pair[b][a][f]);
 			}
-		verdict(out, cfg, res, (enum abv_fig)f);
+		verdict(out, cfg, &t, (enum abv_fig)f);
 		const struct abv_cmp *c = &out->v[f].c;
 		double z = z_two_sided(out->alpha) + POWER_Z;
 		out->smallest[f] = c->npairs >= out->min_pairs && !isnan(c->spread)
@@ -601,6 +620,7 @@ int abverdict_compute(const struct ab_config *cfg, const struct ab_result *res, 
 	for (int rd = 0; rd < ABV_NREADERS; rd++)
 		reader_verdict(out, cfg, (enum abv_reader)rd);
 	free(d);
+	free(t.val);
 	return 0;
 }
 

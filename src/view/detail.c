@@ -206,8 +206,9 @@ static void measuring(const struct switch_compare *c, char *buf, size_t len)
 }
 
 /* The complete comparison, full (values and changes, then what the
- * windows were) or short (changes only, for a narrow screen). */
-static void compared(const struct switch_compare *c, int full, char *buf, size_t len)
+ * windows were) or short (changes only, for a narrow screen). Returns how
+ * much of buf must be seen: up to the reads behind the p99. */
+static size_t compared(const struct switch_compare *c, int full, char *buf, size_t len)
 {
 	char rps[80] = "reads/s -", p50[64], p99[64], w[24] = "", x[16], y[16];
 	if (c->before_s > 0 && c->after_s > 0) {
@@ -220,12 +221,15 @@ static void compared(const struct switch_compare *c, int full, char *buf, size_t
 	}
 	change(c, "p50", 0.50, c->before.p50_ns, c->after.p50_ns, c->half1.p50_ns, c->half2.p50_ns, full, p50, sizeof p50);
 	change(c, "p99", 0.99, c->before.p99_ns, c->after.p99_ns, c->half1.p99_ns, c->half2.p99_ns, full, p99, sizeof p99);
-	if (full)
-		util_fmt(buf, len, "%s->%s: %s, %s, %s (n %llu/%llu); %s, %.0fs before vs 10s after", c->from, c->to, rps,
-			 p50, p99, (unsigned long long)c->before.n, (unsigned long long)c->after.n,
-			 detail_profile(c->rate_hz), c->before_s);
-	else
+	if (!full) {
 		util_fmt(buf, len, "switch: %s, %s, %s (n %llu)", rps, p50, p99, (unsigned long long)c->after.n);
+		return strlen(buf);
+	}
+	util_fmt(buf, len, "%s->%s: %s, %s, %s (n %llu/%llu)", c->from, c->to, rps, p50, p99,
+		 (unsigned long long)c->before.n, (unsigned long long)c->after.n);
+	size_t must = strlen(buf);
+	util_fmt(buf + must, len - must, "; %s, %.0fs before vs 10s after", detail_profile(c->rate_hz), c->before_s);
+	return must;
 }
 
 void detail_switch_compare(const struct switch_compare *c, int width, char *buf, size_t len)
@@ -237,11 +241,9 @@ void detail_switch_compare(const struct switch_compare *c, int width, char *buf,
 		measuring(c, buf, len);
 		return;
 	}
-	compared(c, 1, buf, len);
 	/* reads/s, p50 and p99 with the reads behind them come first: a
 	 * narrow screen may cut what the windows were, not a figure */
-	const char *tail = strstr(buf, "); ");
-	if (width > 0 && tail && tail + 1 - buf > width)
+	if (compared(c, 1, buf, len) > (size_t)width && width > 0)
 		compared(c, 0, buf, len);
 }
 
