@@ -1,4 +1,4 @@
-# iosched-top — see README.md. `make`, `make check`, `make install`.
+# iosched-top — see README.md. `make`, `make check-quick`, `make check`, `make install`.
 PREFIX  ?= /usr/local
 # `make` alone builds the program (the BPF rules come first in this file).
 .DEFAULT_GOAL := all
@@ -70,7 +70,7 @@ test-builds: $(if $(HAVE_BPF),build/noiostart/iosched-top)
 build/noiostart/iosched-top: $(NOIOSTART_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-.PHONY: all clean test-builds fuzz fuzz-build check check-unit install uninstall run deps test-deps bench bench-deps sanitize deb
+.PHONY: all clean test-builds fuzz fuzz-build check check-quick check-unit install uninstall run deps test-deps bench bench-deps sanitize deb
 
 all: iosched-top
 
@@ -99,12 +99,26 @@ build/tests/%: tests/unit/%.c $(LIB_OBJS) | build
 build/san/tests/%: tests/unit/%.c $(SAN_LIB_OBJS) | build
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(SAN_FLAGS) $(WARN) -DSRCDIR='"$(CURDIR)"' $(DEPFLAGS) -MF $@.d -o $@ $< $(SAN_LIB_OBJS) $(LDLIBS) -lcmocka
 
-# The whole suite: unit tests (plain and under ASan+UBSan), then the
-# integration and terminal tests against real devices (they need root and
-# say SKIP elsewhere), then the documentation checks.
+# The whole suite (tests/run-all.sh: two tests at a time, in a random
+# order): unit tests (plain and under ASan+UBSan), the static checks, a few
+# seconds of each fuzz harness, then the integration and terminal tests
+# against real devices (they need root and say SKIP elsewhere). The last
+# line says how long it took from here.
+NPROC := $(shell nproc 2>/dev/null || echo 1)
 check: test-deps
-	$(MAKE) --no-print-directory WERROR=1 all sanitize $(UNIT_BINS) $(UNIT_SAN_BINS) test-builds fuzz-build
-	tests/run-all.sh
+	@t0=$$(date +%s); \
+	$(MAKE) --no-print-directory -j$(NPROC) WERROR=1 all sanitize $(UNIT_BINS) $(UNIT_SAN_BINS) test-builds fuzz-build && \
+	tests/run-all.sh; rc=$$?; echo "make check: $$(( $$(date +%s) - t0 )) s in all, the build included"; exit $$rc
+
+# What needs no root and no device, for the edit-test loop: the unit tests
+# plain and under ASan+UBSan, and the static checks (tests/static: layers,
+# completions against the option table).
+QUICK_DEBS := cmocka:libcmocka-dev zsh:zsh
+check-quick: deps
+	@tests/deps.sh quick $(QUICK_DEBS)
+	@t0=$$(date +%s); \
+	$(MAKE) --no-print-directory -j$(NPROC) WERROR=1 all $(UNIT_BINS) $(UNIT_SAN_BINS) && \
+	tests/run-all.sh quick; rc=$$?; echo "make check-quick: $$(( $$(date +%s) - t0 )) s in all, the build included"; exit $$rc
 
 check-unit: $(UNIT_BINS) $(UNIT_SAN_BINS)
 	tests/run-all.sh unit

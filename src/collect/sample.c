@@ -559,13 +559,17 @@ static void fill_disks(struct sampler *s, const struct diskstats_table *cur, str
 }
 
 /* A switch made outside the tool is posted as the tool's own are: it is
- * logged, marked on the chart, compared before and after, counted. */
+ * logged, marked on the chart, compared before and after, counted. Every
+ * disk is watched (a hidden one may be shown later), but with --disk only
+ * the disks it names are reported: the others' switches are not what the
+ * user asked to see. */
 static void notice_external(struct sampler *s, const struct pending_change *pend, size_t npend, double now, double ts)
 {
 	struct event ev[8];
 	int n = extswitch_check(&s->ext, s->disks, s->ndisks, pend, npend, now, ts, ev, 8);
 	for (int i = 0; i < n; i++)
-		sampler_post(s, &ev[i]);
+		if (wanted(s, ev[i].disk))
+			sampler_post(s, &ev[i]);
 }
 
 static int stacked(const struct disk_sample *d)

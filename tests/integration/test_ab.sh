@@ -5,6 +5,7 @@
 # scratch file is left; md and csv have their tables; a scheduler the disk
 # does not have, and a load that does not fit, are refused before anything
 # changes; SIGINT in a phase gives a partial report and restores.
+# suite-budget: 55
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd jq losetup mkfs.ext4 mount
@@ -16,7 +17,7 @@ mkfs.ext4 -q -E nodiscard "$L" || fail "mkfs failed"
 mount_scratch "$L" "$SCRATCH/mnt"
 clean() { [ "$(ls -A "$SCRATCH/mnt" | grep -v lost+found)" = "" ]; }
 
-"$BIN" --ab none,bfq:low_latency=0 --disk "$N" --rounds 2 --dwell 2 --warmup 0.5 --load-size 128M --format json \
+"$BIN" --ab none,bfq:low_latency=0 --disk "$N" --rounds 2 --dwell 2 --warmup 0.5 --load-size 128M --fresh-reads 100 --format json \
 	> "$SCRATCH/ab.json" 2> "$SCRATCH/ab.err" || fail "A/B exited $?: $(cat "$SCRATCH/ab.err")"
 jq -e . "$SCRATCH/ab.json" > /dev/null || fail "report is not JSON"
 jq -e --arg n "$N" '.disk == $n and .partial == false and .restored == "none" and (.load | test("^write"))
@@ -56,7 +57,7 @@ grep -q "A/A: every variant is the same setting, so a verdict decided here is a 
 	fail "A/A report: $(cat "$SCRATCH/aa.txt")"
 
 # The fsync load, a baseline without load first, and cold-start timing.
-"$BIN" --ab none,kyber --disk "$N" --rounds 1 --dwell 1.5 --warmup 0.2 --load fsync --load-size 64M --baseline \
+"$BIN" --ab none,kyber --disk "$N" --rounds 1 --dwell 1.5 --warmup 0.2 --load fsync --load-size 64M --fresh-reads 100 --baseline \
 	--startup true --startup-runs 2 --format json > "$SCRATCH/b.json" || fail "baseline/startup run failed"
 jq -e '[.phases[] | .round] == [0, 0, 1, 1] and all(.phases[]; .n > 0)
 	and all(.phases[] | select(.round == 1); .write_MBps > 0) and all(.summary[]; .startup_s > 0)' \

@@ -13,6 +13,7 @@
 # outright (anyone could swap the file between the tool's steps). An
 # output refused so ends the run before a --set or --enable-delayacct
 # changed anything.
+# suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 private_mounts "$@"
 need_root

@@ -5,21 +5,22 @@
 #  - count fio's reads within 2 %: fio's read syscalls in the same interval
 #    come from the same JSON row (read_calls_per_s, from /proc/PID/io syscr), so
 #    both figures cover exactly the same seconds;
-#  - put p50 between half of fio's clat p50 over the same seconds and 10 %
-#    above it: the block layer leaves out the system call and the wake-up,
+#  - put p50, in each interval, between half of fio's clat p50 over that
+#    interval and 10 % above it: the block layer leaves out the system call and the wake-up,
 #    so it reads lower, never higher (but for a bucket's width and the
 #    interval's edges). How much lower is the CPU's doing: 0.78-0.80 of
 #    fio's on an idle machine, 0.63 in a slow spell of a quiet run (11k
 #    reads in 5 s instead of 34k: 267 us against 422 us, f85175c), where
 #    a fixed 35 % failed.
 #    fio logs each read's clat with its wall-clock time (log_unix_epoch), so
-#    its p50 is taken over exactly the JSON intervals compared: a whole-run
+#    its p50 is taken over exactly the JSON interval compared: a whole-run
 #    p50 once read 142 us against 206 us in five seconds when the machine
 #    was slower than in the rest of the run (CI, stop 22).
 # IOSCHED_BIN may name another build and BLK_SCHED a scheduler: the test
 # build without block_io_start runs this same test on mq-deadline, where
 # requests are inserted into a scheduler queue before they are issued
 # (tests/integration/test_blk_noiostart.sh).
+# suite-budget: 20
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd fio jq losetup
@@ -48,26 +49,37 @@ jq -e --arg o "$owner" '.blk.on and .blk.owner == $o' <(tail -n1 "$SCRATCH/ours.
 	fail "block latency not on with owner $owner: $(tail -n1 "$SCRATCH/ours.json" | jq -c .blk)"
 
 # Per interval (the first two are left out: the BPF program loads during
-# the second, and the third is its first whole interval):
-# fio's read syscalls and the block layer's read count for fio on N.
+# the second, and the third is its first whole interval): its end and
+# length, fio's read syscalls and the block layer's read count and p50 for
+# fio on N.
 tail -n 5 "$SCRATCH/ours.json" | jq -r --argjson pid "$FIO" --arg n "$N" '
 	(.procs[] | select(.pid == $pid)) as $p
 	| ($p.blk | map(select(.disk == $n and .op == "read"))[0]) as $b
-	| "\($p.read_calls_per_s * .interval_s) \($b.n // 0) \($b.p50_us // 0)"' > "$SCRATCH/rows"
+	| "\(.ts) \(.interval_s) \($p.read_calls_per_s * .interval_s) \($b.n // 0) \($b.p50_us // 0)"' > "$SCRATCH/rows"
 [ "$(wc -l < "$SCRATCH/rows")" -eq 5 ] || fail "fio (pid $FIO) missing from some intervals: $(cat "$SCRATCH/rows")"
-read -r sys blk p50 < <(awk '{ s += $1; b += $2; p += $3 } END { printf "%.0f %.0f %.1f\n", s, b, p / NR }' "$SCRATCH/rows")
-# The window the five intervals cover, in ms since the epoch; fio's clat
-# log lines are "time_ms, clat_ns, dir, bs, prio".
-read -r from to < <(tail -n 5 "$SCRATCH/ours.json" | jq -s -r '"\(((.[0].ts - .[0].interval_s) * 1000) | floor) \((.[-1].ts * 1000) | floor)"')
-fio_p50=$(awk -F', *' -v a="$from" -v b="$to" '$1 > a && $1 <= b && $3 == 0 { print $2 }' "$SCRATCH"/fio_clat.*.log |
-	sort -n | awk '{ v[NR] = $1 } END { if (NR) printf "%.1f\n", v[int((NR + 1) / 2)] / 1000; else print 0 }')
-[ "$fio_p50" != 0 ] || fail "no fio clat log entries between $from and $to ms: $(ls "$SCRATCH")"
+read -r sys blk < <(awk '{ s += $3; b += $4 } END { printf "%.0f %.0f\n", s, b }' "$SCRATCH/rows")
 note "reads over 5 s: fio syscalls $sys  block layer $blk"
-note "p50 over the same 5 s: block layer $p50 us  fio clat $fio_p50 us"
 [ "$sys" -gt 1000 ] || fail "fio did too few reads ($sys) for the comparison"
 within "$blk" "$sys" 2 || fail "block-layer count $blk not within 2 % of fio's $sys reads"
-awk -v b="$p50" -v f="$fio_p50" 'BEGIN { exit !(b >= 0.5 * f && b <= 1.1 * f) }' ||
-	fail "block-layer p50 $p50 us not within 0.5-1.1 of fio's clat p50 $fio_p50 us"
+# p50 interval by interval, against fio's clat p50 over the same interval:
+# fio's clat log lines are "time_ms, clat_ns, dir, bs, prio". Not a mean
+# of the intervals' p50s against one p50 of all reads: beside a writer
+# that floods the same backing disk, one interval of a few slow reads
+# (seen: 3.4 ms against 116 us) outweighed four of thousands of fast ones.
+# An interval of under 100 reads has too few for its p50 to be compared.
+checked=0
+while read -r ts len _ n p50; do
+	[ "${n%.*}" -ge 100 ] || continue
+	fio_p50=$(awk -F', *' -v a="$(awk -v t="$ts" -v l="$len" 'BEGIN { printf "%.0f", (t - l) * 1000 }')" \
+		-v b="$(awk -v t="$ts" 'BEGIN { printf "%.0f", t * 1000 }')" '$1 > a && $1 <= b && $3 == 0 { print $2 }' \
+		"$SCRATCH"/fio_clat.*.log | sort -n | awk '{ v[NR] = $1 } END { if (NR) printf "%.1f\n", v[int((NR + 1) / 2)] / 1000; else print 0 }')
+	[ "$fio_p50" != 0 ] || fail "no fio clat log entries in the interval ending at $ts: $(ls "$SCRATCH")"
+	note "interval ending $ts: block layer p50 $p50 us ($n reads), fio clat p50 $fio_p50 us"
+	awk -v b="$p50" -v f="$fio_p50" 'BEGIN { exit !(b >= 0.5 * f && b <= 1.1 * f) }' ||
+		fail "block-layer p50 $p50 us not within 0.5-1.1 of fio's clat p50 $fio_p50 us in the interval ending at $ts"
+	checked=$((checked + 1))
+done < "$SCRATCH/rows"
+[ $checked -ge 3 ] || fail "only $checked of 5 intervals had 100 reads to compare: $(cat "$SCRATCH/rows")"
 # Nothing of fio's was charged as a write, and the disk's in-flight list
 # is a list (fio has at most one request out at a time).
 jq -e --argjson pid "$FIO" '(.procs[] | select(.pid == $pid) | .blk | map(select(.op == "write")) | length) == 0' \

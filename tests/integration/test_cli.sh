@@ -1,6 +1,8 @@
 #!/bin/bash
 # Command-line behaviour of the real binary: exit codes and messages, the
 # first sample's timing, --disk against real devices.
+# suite-binaries: plain san   it times what the user sees (the shipped build); the sanitizer build is the slower case for its bound
+# suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 need_cmd jq
 

@@ -9,6 +9,7 @@
 # split in two at the loop device, and w/s then depends on how fio's buffer
 # happened to land in memory (seen here: 100 w/s in one run, 150 in the
 # next, iostat agreeing both times). 512 KiB is 128 pages: never split.
+# suite-budget: 20
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd fio iostat jq losetup

@@ -6,6 +6,7 @@
 # before it is held; times far out of range (1e300, -9.2e18) end the
 # replay at that line with exit 1, no overflow (the sanitizer build runs
 # this too).
+# suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 private_mounts "$@"
 setup_scratch

@@ -6,6 +6,7 @@
 # every JSON line is valid JSON (UTF-8; U+FFFD for the stray bytes, \u001b
 # escaped); in tmux neither batch mode nor the full screen changes the
 # pane's title.
+# suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 private_mounts "$@"
 . "$(dirname "$0")/../lib/tmux.sh"

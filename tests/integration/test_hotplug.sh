@@ -5,6 +5,9 @@
 # kernel's uevent monitor says something changed (or every 30 s), so an
 # attach seen within one 0.5 s refresh can only have come from the
 # monitor: the test fails if the monitor does not work.
+# suite-binaries: plain san   it times what the user sees (the shipped build); the sanitizer build is the slower case for its bound
+# suite-alone: it watches a loop device's name go (or come): a test beside it may attach another device under the same name
+# suite-budget: 20
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd jq losetup

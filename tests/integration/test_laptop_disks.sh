@@ -7,6 +7,7 @@
 # a read-only one named with --disk is shown and probed. The full screen
 # starts on the disk that holds /, says how many are hidden, and x shows
 # them.
+# suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_root

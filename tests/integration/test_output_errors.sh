@@ -5,6 +5,8 @@
 # (--enable-delayacct put back), also with SIGPIPE ignored as systemd
 # starts services; a closed stdout is held with /dev/null, never handed
 # to a socket.
+# suite-alone: it turns kernel.task_delayacct on (a setting of the whole machine) and checks it is put back
+# suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 private_mounts "$@"
 need_root

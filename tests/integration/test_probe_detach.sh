@@ -7,6 +7,9 @@
 # lets go as soon as the kernel marks the device for detach (autoclear).
 # Two instances probe it here, one back-to-back and one paced (another
 # user's iosched-top): the detach must still complete within one refresh.
+# suite-binaries: plain san   it times what the user sees (the shipped build); the sanitizer build is the slower case for its bound
+# suite-alone: it watches a loop device's name go (or come): a test beside it may attach another device under the same name
+# suite-budget: 20
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd jq losetup

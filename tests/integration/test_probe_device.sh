@@ -4,6 +4,7 @@
 # a --set switch shows up as an event in the first interval, and the
 # device's contents are byte-for-byte the same after runs under every
 # scheduler (the probe never writes).
+# suite-budget: 20
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd jq losetup sha256sum

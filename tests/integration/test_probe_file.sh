@@ -5,6 +5,7 @@
 # Where a device node cannot be opened (this machine's root disk gives
 # EPERM), the probe falls back to a file by itself; checked when the root
 # disk is like that here.
+# suite-budget: 30
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd jq losetup mkfs.ext4 mount
@@ -93,7 +94,7 @@ if [ -e "/sys/block/$root" ] && ! dd if="/dev/$root" of=/dev/null bs=4k count=1 
 			rm -rf /var/tmp/iosched-top-0
 			"$3" --json -d 0.5 -n 3 --disk "$2" --probe "$2" --probe-file-size 32M > /var/tmp/b.json 2> /var/tmp/b.err
 			stat -c "%a %U" /var/tmp/iosched-top-0 > /var/tmp/b.stat
-			rm -rf /var/tmp/iosched-top-0' _ "$SCRATCH" "$root" "$BIN" || fail "the namespace run failed ($?)"
+			rm -rf /var/tmp/iosched-top-0' _ "$SCRATCH" "$root" "$(bin_in_var_tmp "$SCRATCH/vt")" || fail "the namespace run failed ($?)"
 		V=$SCRATCH/vt # the namespace's /var/tmp
 		cmp -s "$V/planted.sha" "$V/after.sha" || fail "nobody's planted file changed"
 		tail -n1 "$V/a.json" | jq -e '.disks[0].probe | .mode == "file" and .n > 0 and

@@ -6,6 +6,7 @@
 # the file grows at no more than 50 MB/s (the bound; the check allows 10 %
 # for the one-second steps of the pace), and the process that then reads
 # for the probe is not idle (the priority was put back before it started).
+# suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd unshare ionice
@@ -35,7 +36,7 @@ unshare -m bash -c '
 	sleep 1.5
 	for c in $(pgrep -P $pid); do echo "$(cat /proc/$c/comm) $(ionice -p $c | cut -d: -f1)"; done > /var/tmp/children
 	kill $pid; wait $pid
-	exit 0' _ "$SCRATCH" "$root" "$BIN" || fail "the namespace run failed ($?)"
+	exit 0' _ "$SCRATCH" "$root" "$(bin_in_var_tmp "$SCRATCH/vt")" || fail "the namespace run failed ($?)"
 V=$SCRATCH/vt
 [ -s "$V/samples" ] || fail "the probe file's writing was never seen: $(tail -3 "$V/out")"
 grep -q ' idle$' "$V/samples" || fail "the writer was never at idle priority: $(sort -u -k3 "$V/samples" | head -3)"

@@ -11,6 +11,7 @@
 #  - an ended row is in one JSON line only.
 # /proc/PID/io alone would give the loop's bash all 200 MiB (the kernel
 # adds a reaped child's bytes to its parent).
+# suite-budget: 35
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd jq dd

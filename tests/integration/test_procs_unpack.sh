@@ -9,6 +9,7 @@
 # when it starts, then pauses: a task first seen alive has already written
 # them, and they count (the counters of a task born since the last reading
 # start at 0: a tool that took its first reading as the base lost them).
+# suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd jq python3

@@ -5,6 +5,7 @@
 # batch text says "needs root" for them; as root it says so only if root
 # was refused too (a container's init, a hardened kernel), and then not
 # "needs root".
+# suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd jq setpriv

@@ -4,6 +4,8 @@
 # asleep), with delay accounting turned on by --enable-delayacct: its
 # avg_wait_us is within 35 % of fio's own mean completion latency and its
 # io_wait_pct is high; at exit kernel.task_delayacct is off again.
+# suite-alone: it turns kernel.task_delayacct on (a setting of the whole machine) and checks it is put back
+# suite-budget: 15
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd fio jq losetup

@@ -10,6 +10,7 @@
 #   loop device's write counters (wkB_s summed over the run).
 # - The kernel threads that write it out are labelled writeback, not
 #   counted as the top writer.
+# suite-budget: 20
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd jq losetup mkfs.ext4 mount

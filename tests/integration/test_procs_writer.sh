@@ -5,6 +5,7 @@
 # carries the writes to the backing file is labelled "loop", never taken
 # for the top writer. (Whether fio is the top writer depends on what else
 # the machine writes: not checked.)
+# suite-budget: 20
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd fio jq losetup

@@ -10,6 +10,7 @@
 #    first's, and the probe's _count grew by about the reads made between
 #    (the histogram's +Inf bucket equals its _count);
 #  - --csv prints a header row and one row per disk per interval.
+# suite-budget: 15
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd promtool losetup

@@ -15,6 +15,7 @@
 #   would change for reasons that are not the tool's.
 # The hashes are read with O_DIRECT: a direct write (the probe's kind of
 # I/O) might not show through the page cache a buffered read may use.
+# suite-budget: 20
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd jq losetup sha256sum tmux
@@ -57,7 +58,7 @@ note "full screen: ] to $SW, u back to $ORIG"
 
 # A/B, its load writing on another disk.
 mkdir "$SCRATCH/load"
-"$BIN" --ab none,bfq:low_latency=0 --disk "$N" --rounds 1 --dwell 1 --warmup 0.2 --load write \
+"$BIN" --ab none,bfq:low_latency=0 --disk "$N" --rounds 1 --dwell 1 --warmup 0.2 --fresh-reads 50 --load write \
 	--load-dir "$SCRATCH/load" --load-size 64M --format json > "$SCRATCH/ab.json" 2> "$SCRATCH/ab.err" ||
 	fail "A/B exited $?: $(cat "$SCRATCH/ab.err")"
 jq -e --arg d "$SCRATCH/load" --arg o "$ORIG" '.partial == false and .restored == $o and (.load | contains($d))

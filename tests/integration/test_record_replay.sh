@@ -9,6 +9,7 @@
 #    which line it stopped and why (exit 1);
 #  - a recording of a newer format version, a file that is not a
 #    recording and a missing file are refused with exit 2.
+# suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd jq losetup setpriv

@@ -2,6 +2,7 @@
 # A --set the kernel refuses (here: run as an unprivileged user, so the
 # write to queue/scheduler fails with EACCES) is reported with the reason
 # and what to do, the exit status is 1, and the scheduler is unchanged.
+# suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd losetup setpriv

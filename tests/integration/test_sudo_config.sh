@@ -9,6 +9,7 @@
 # ~/.config/iosched-top that is a symlink to a root-owned directory gets
 # nothing in it, and a config that is a symlink to a root-only file is not
 # copied into a file of the user's.
+# suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 private_mounts "$@"
 . "$(dirname "$0")/../lib/tmux.sh"

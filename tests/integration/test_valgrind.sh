@@ -9,6 +9,8 @@
 # under valgrind took 14 s quiet and 16-19 s with tests/alongside.sh's
 # load (three runs, after blklat parsed the kernel's BTF once instead of
 # five times; before, 27 s quiet, and a CI run saw none in 30 ticks).
+# suite-binaries: plain   memcheck cannot run a binary built with the sanitizers
+# suite-budget: 75
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd valgrind losetup jq

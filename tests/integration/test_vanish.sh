@@ -6,6 +6,8 @@
 # run is long enough to see the disk gone after it. Another program may
 # attach a new device under the freed name (seen: a concurrent suite took
 # loop1 2 s later): listed again after its "disk" event, that is right.
+# suite-alone: it watches a loop device's name go (or come): a test beside it may attach another device under the same name
+# suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd jq losetup

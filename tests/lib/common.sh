@@ -116,6 +116,17 @@ private_mounts() {
 		shift && exec "$@"' _ "$tmpfs" bash "$0" "$@"
 }
 
+# bin_in_var_tmp VT: the path to run the binary by inside a mount
+# namespace whose /var/tmp is the directory VT, bound over it. A binary
+# that lies under /var/tmp (a checkout made there) would be hidden by the
+# bind: it is copied into VT first (VT goes with the scratch directory).
+bin_in_var_tmp() {
+	case $BIN in
+	/var/tmp/*) cp "$BIN" "$1/iosched-top.bin" || fail "cannot copy $BIN into $1"; echo /var/tmp/iosched-top.bin ;;
+	*) echo "$BIN" ;;
+	esac
+}
+
 setup_scratch() {
 	SCRATCH=$(mktemp -d "${IOSCHED_TEST_TMP:-/var/tmp}/iosched-test.XXXXXX") || fail "cannot make a scratch directory"
 	# An empty configuration of the test's own: a user's file (or one a

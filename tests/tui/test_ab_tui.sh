@@ -5,6 +5,7 @@
 # it as Markdown, the disk is back on its scheduler afterwards; Esc stops a
 # run with a partial report; L starts and stops the built-in load (shown in
 # the header, files removed); S times a cold start.
+# suite-budget: 30
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_root

@@ -6,6 +6,7 @@
 # back to the normal view and again to presentation; the ASCII fallback
 # (LANG=C) draws with '#'. Also a mouse click on a disk row selects it
 # (an X10 mouse report typed into the pane, as a terminal sends it).
+# suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_root

@@ -8,6 +8,7 @@
 # disk (a loop device on tests/lib/slowfs.py, 0.2 s a request) with an
 # O_DIRECT writer at QD1, which must be listed with its one request.
 # --no-bpf turns it off and the header says so.
+# suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_root

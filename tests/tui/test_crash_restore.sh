@@ -4,6 +4,7 @@
 # exit), and the terminal is out of the alternate screen, with its cursor,
 # echo and line editing back; then SIGTERM, SIGINT and SIGHUP end it with
 # exit 0 and the same clean terminal.
+# suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_root

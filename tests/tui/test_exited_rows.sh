@@ -3,6 +3,7 @@
 # writers shows as "[exited] dd xN" rows, one per refresh's batch (same
 # command and parent folded, with a count), dimmed, and kept for a few
 # refreshes; with the / filter on dd, nothing but dd rows.
+# suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_root

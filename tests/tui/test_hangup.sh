@@ -5,6 +5,7 @@
 # the tmux server is killed. The tool must see its input hang up and end
 # with its usual clean-up within 3 s: gone, the scheduler put back. (It
 # used to spin at 55-76 % CPU on the dead terminal until killed by hand.)
+# suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_root

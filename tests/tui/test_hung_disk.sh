@@ -7,6 +7,8 @@
 # both the read and the switch are still in the kernel: they are carried by
 # child processes (iosched-reader, iosched-switch) that finish when the
 # kernel lets go, here when the test stops the FUSE server.
+# suite-binaries: plain san   it times what the user sees (the shipped build); the sanitizer build is the slower case for its bound
+# suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_root

@@ -6,6 +6,7 @@
 # mark that it was cut; the help screen wraps to its column and cuts
 # nothing. (Where a line may be cut is one function, util_cut_mark,
 # unit-tested in test_parsers.)
+# suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_root

@@ -5,6 +5,8 @@
 # (--enable-delayacct put back). The write fails through a file size limit
 # (ulimit -f, with SIGXFSZ ignored so write(2) says EFBIG), which stops the
 # recording after a few refreshes.
+# suite-alone: it turns kernel.task_delayacct on (a setting of the whole machine) and checks it is put back
+# suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_root

@@ -2,6 +2,8 @@
 # The process pane in tmux: its columns, the / filter, sorting (< > r), o,
 # a, c, p; i changes a process's I/O priority (checked with ionice) and u
 # undoes it; D turns delay accounting on, and q turns it back off.
+# suite-alone: it turns kernel.task_delayacct on (a setting of the whole machine) and checks it is put back
+# suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_root
@@ -26,8 +28,9 @@ wait_for "^ *$SP root .*iosched-sleeper" || fail "filtered row missing"
 [ "$(screen | grep -c "^ *[0-9]\+ root ")" -eq 1 ] || fail "filter lets other rows through"
 
 keys c
-# The full path of the copy (the column may cut its end: match its start).
-wait_for "^ *$SP .* $(dirname "$SCRATCH")/iosched-test" || fail "c does not show the command line"
+# The full path of the copy (the column may cut its end: match its
+# start, as much as fits in the narrowest column: 30 characters).
+wait_for "^ *$SP .* ${SCRATCH:0:30}" || fail "c does not show the command line"
 keys c
 
 # I/O priority: Tab to the pane, i, up to "idle", Enter.

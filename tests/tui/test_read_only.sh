@@ -4,6 +4,7 @@
 # test attaches keeps its scheduler and queue settings, delay accounting
 # stays as it was, no udev file is written; the status line says
 # read-only; keys that only read (the probe's pace) still work.
+# suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_root

@@ -5,6 +5,7 @@
 # lines go with the bad tick while the pane still drew them (a read of
 # freed memory, which the sanitizer pass of this test fails on). A bad
 # tick's top disk, and a recording with no good tick, crash nothing.
+# suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_cmd tmux

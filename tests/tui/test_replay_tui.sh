@@ -4,6 +4,7 @@
 # made during the recorded run, Space pauses (the clock stops), . steps
 # one tick, + and - change the speed, a switching key only says this is a
 # replay (the scheduler of the recorded disk is not touched), q exits 0.
+# suite-budget: 20
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_root

@@ -3,6 +3,7 @@
 # the panel, a --set at start) are all put back when the session is ended
 # by SIGTERM; in batch mode, by the end of the run, with the files of a
 # scheduler the user had tuned that a switch away dropped.
+# suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_root

@@ -7,6 +7,8 @@
 # clock must advance at every refresh (captured every 250 ms: no gap over
 # two refresh intervals), the row must show the pending switch, and after
 # it the time it took.
+# suite-binaries: plain san   it times what the user sees (the shipped build); the sanitizer build is the slower case for its bound
+# suite-budget: 45
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_root

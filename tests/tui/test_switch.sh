@@ -4,6 +4,7 @@
 # moves on to the next scheduler; u walks back; t changes read_ahead_kb and
 # u reverts it; l lists the events; P shows the rule; q exits 0 and reports
 # what is left changed with a command that reverts it.
+# suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_root

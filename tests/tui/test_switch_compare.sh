@@ -10,6 +10,7 @@
 # next switch, which replaces it. F starts a
 # fresh reader: its job time is said and marked on the chart, and jobs
 # before and after a switch are compared on the comparison's line.
+# suite-budget: 30
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_root

@@ -3,6 +3,7 @@
 # refused with a message that names -b, exit 2; TERM=vt100 in a non-UTF-8
 # locale (LANG=C) draws the table and the probe's chart in ASCII (no box
 # or block characters), switches, and q exits 0.
+# suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_root

@@ -8,6 +8,7 @@
 #    configuration file (mode 0600, nothing saved without W), and the next
 #    start uses them; a bad line in the file stops the start with
 #    FILE:LINE and exit 2; --no-config skips the file.
+# suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_root

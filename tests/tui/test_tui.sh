@@ -4,6 +4,7 @@
 # of the probe carries a labelled marker for the --set switch, R changes
 # the pace, a resize to 40x10 and back keeps it alive and drawn, the help
 # screen comes from the key table, and q exits 0.
+# suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_root

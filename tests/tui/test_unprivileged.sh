@@ -3,6 +3,7 @@
 # the picker opens, the switch is refused with
 # the "needs root" message, and the program keeps running (the clock still
 # ticks) until q.
+# suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_root

@@ -6,6 +6,8 @@
 # last opener, the probe, lets go). The tool must end the switch with an
 # event, drop the disk with a "disk removed" event, keep drawing, and exit
 # 0 with no child left behind.
+# suite-alone: it watches a loop device's name go (or come): a test beside it may attach another device under the same name
+# suite-budget: 20
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_root

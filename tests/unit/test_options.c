@@ -254,6 +254,22 @@ static void test_man_documents_options(void **state)
 	}
 }
 
+/* getopt_long takes the first of two options with the same letter or name
+ * and never reaches the second: the table must hold each once. */
+static void test_option_names_unique(void **state)
+{
+	(void)state;
+	size_t n;
+	const struct option_def *d = options_table(&n);
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < i; j++) {
+			if (strcmp(d[i].name, d[j].name) == 0)
+				fail_msg("--%s is in the option table twice", d[i].name);
+			if (d[i].short_name > 0 && d[i].short_name < 256 && d[i].short_name == d[j].short_name)
+				fail_msg("-%c is the letter of both --%s and --%s", d[i].short_name, d[j].name, d[i].name);
+		}
+}
+
 /* "LO to HI" and what else is accepted, without the default. */
 static void range_only(const struct option_def *d, char *buf, size_t len)
 {
@@ -477,6 +493,7 @@ int main(void)
 		cmocka_unit_test(test_invalid),        cmocka_unit_test(test_conflicts),
 		cmocka_unit_test(test_string_options),
 		cmocka_unit_test(test_man_documents_options), cmocka_unit_test(test_numeric_options),
+		cmocka_unit_test(test_option_names_unique),
 		cmocka_unit_test(test_man_documents_ranges),
 		cmocka_unit_test(test_man_documents_keys), cmocka_unit_test(test_keys_lookup),
 		cmocka_unit_test(test_keys_changes_column),

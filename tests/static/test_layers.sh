@@ -8,6 +8,7 @@
 # Crossings that must stay a while would be listed in KNOWN (none are);
 # a new crossing fails, and so does a listed one that is gone (the list
 # only shrinks).
+# suite-budget: 5
 . "$(dirname "$0")/../lib/common.sh"
 cd "$TOP" || exit 1
 

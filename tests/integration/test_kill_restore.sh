@@ -1,0 +1,55 @@
+#!/bin/bash
+# Settings asked to be put back, on SIGTERM: a batch run with --set
+# --restore --enable-delayacct, stopped at a random moment (three times),
+# leaves the disk on its scheduler and queue settings, kernel.task_delayacct as it was, and
+# no probe temporary of its own in /var/tmp/iosched-top-UID.
+# KILL_SEED=N repeats a run's delays (the seed is printed).
+# suite-budget: 10
+# suite-alone: it turns kernel.task_delayacct on and checks it is put back
+. "$(dirname "$0")/../lib/common.sh"
+need_root
+need_cmd losetup
+setup_scratch
+[ -w /proc/sys/kernel/task_delayacct ] || skip "kernel without delay accounting"
+
+attach_loop 64; L=$LOOP
+N=$(basename "$L")
+DA=/proc/sys/kernel/task_delayacct
+DA0=$(cat $DA)
+# Put back only while a run of ours may have changed it (a test that fails
+# with one running).
+DA_OURS=0
+on_exit '[ $DA_OURS = 1 ] && echo $DA0 > $DA'
+P=""
+on_exit '[ -n "$P" ] && kill -KILL $P 2>/dev/null; wait 2>/dev/null'
+Q=/sys/block/$N/queue
+echo mq-deadline > $Q/scheduler || fail "cannot set mq-deadline on $N"
+settings() { echo "$(sched_of "$N") nr_requests=$(cat $Q/nr_requests) read_ahead_kb=$(cat $Q/read_ahead_kb) wbt_lat_usec=$(cat $Q/wbt_lat_usec)"; }
+BEFORE=$(settings)
+
+SEED=${KILL_SEED:-$RANDOM}
+RANDOM=$SEED
+note "seed $SEED (KILL_SEED=$SEED repeats these delays)"
+# Not below 150 ms: before main() installs its handlers a SIGTERM has its
+# default action (see test_kill_ab).
+delay() { local ms=$(($1 + RANDOM % ($2 - $1))); printf -v d '%d.%03d' $((ms / 1000)) $((ms % 1000)); }
+
+DA_OURS=1
+for i in 1 2 3; do
+	delay 150 1500
+	"$BIN" -b --json -d 0.2 --disk "$N" --no-probe --set "$N=kyber" --restore --enable-delayacct \
+		> "$SCRATCH/out" 2> "$SCRATCH/err" &
+	P=$!; pid=$P
+	sleep "$d"
+	kill -TERM "$P" 2>/dev/null
+	wait "$P"; rc=$?; P=""
+	what="batch run, SIGTERM at $d s"
+	[ $rc -eq 0 ] || fail "$what: exit $rc: $(cat "$SCRATCH/err")"
+	[ "$(settings)" = "$BEFORE" ] || fail "$what: settings $(settings), before $BEFORE"
+	[ "$(cat $DA)" = "$DA0" ] || fail "$what: kernel.task_delayacct is $(cat $DA), was $DA0"
+	! ls -A "/var/tmp/iosched-top-$(id -u)" 2>/dev/null | grep -q "\.$pid\.tmp$" || fail "$what: left a probe temporary"
+	! grep -Eq "could not|still in the kernel" "$SCRATCH/err" || fail "$what: $(cat "$SCRATCH/err")"
+	note "$what: mq-deadline and task_delayacct=$DA0 put back"
+done
+DA_OURS=0
+echo "PASS"
