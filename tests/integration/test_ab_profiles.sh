@@ -5,7 +5,7 @@
 # per reader and the trade-off sentence; and the readers were processes of
 # their own: one steady reader for the whole run (the same pid in both
 # phases), a new process for every fresh job, none of them the tool.
-# suite-budget: 25
+# suite-budget: 30
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd jq losetup mkfs.ext4 mount

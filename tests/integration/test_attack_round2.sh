@@ -20,7 +20,7 @@
 #  - the built-in load's scratch directory, renamed by the owner of the
 #    filesystem's root and replaced by a link to a root-only directory
 #    while an A/B runs, leads no write or unlink there.
-# suite-budget: 20
+# suite-budget: 25
 . "$(dirname "$0")/../lib/common.sh"
 private_mounts "$@"
 need_root

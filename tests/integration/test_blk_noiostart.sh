@@ -4,7 +4,7 @@
 # each request then comes from block_rq_insert, and the figures of
 # test_blk_fio.sh must still hold, on mq-deadline so that requests really
 # pass through the insert.
-# suite-budget: 20
+# suite-budget: 25
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 [ -x "$TOP/build/noiostart/iosched-top" ] || skip "no test build without block_io_start (BPF not built)"

@@ -5,7 +5,7 @@
 #  - a buffered dd is not charged to dd (it only dirties pages: it must be
 #    seen writing in /proc/PID/io while it has no block writes), and after
 #    `sync` the writes appear under a writeback row (the flusher kworker).
-# suite-budget: 15
+# suite-budget: 20
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd jq losetup mkfs.ext4 dd

@@ -15,7 +15,7 @@
 #   would change for reasons that are not the tool's.
 # The hashes are read with O_DIRECT: a direct write (the probe's kind of
 # I/O) might not show through the page cache a buffered read may use.
-# suite-budget: 20
+# suite-budget: 30
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd jq losetup sha256sum tmux
