@@ -106,20 +106,17 @@ static void as_before(const struct fs_ids *was)
 	setfsgid(was->gid);
 }
 
-int config_read(const char *path, int must_exist, uid_t uid, gid_t gid, struct config_file *out, char *err,
-		size_t len)
+/* Open path as its user would (uid, gid) and with that user's group only:
+ * root's supplementary groups (sudo gives root its own) would open a
+ * root-group file the user linked to. setgroups is the whole process's:
+ * fine here, the configuration is read before any thread starts.
+ * O_NONBLOCK: a FIFO must not hang the start (it is refused later). The
+ * descriptor; -1 with errno set when the open failed; -2 (err said) when
+ * root's groups could not be taken back. */
+static int open_as_user(const char *path, uid_t uid, gid_t gid, char *err, size_t len)
 {
-	memset(out, 0, sizeof *out);
-	util_strlcpy(out->path, path, sizeof out->path);
-	/* O_NONBLOCK: a FIFO must not hang the start (it is refused below).
-	 * Opened with the file's user's rights (as_user): under sudo a path
-	 * through that user's home reaches only what they can read. */
 	struct fs_ids was;
 	int fd = -1;
-	/* and with that user's group only: root's supplementary groups (sudo
-	 * gives root its own) would open a root-group file the user linked
-	 * to. setgroups is the whole process's: fine here, the configuration
-	 * is read before any thread starts. */
 	gid_t groups[64];
 	int ngroups = uid != 0 && geteuid() == 0 ? getgroups(64, groups) : -1;
 	if (ngroups >= 0 && setgroups(1, &gid) != 0)
@@ -134,21 +131,19 @@ int config_read(const char *path, int must_exist, uid_t uid, gid_t gid, struct c
 		util_fmt(err, len, "cannot take back root's groups after reading %s: %s", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
-		return -1;
+		return -2;
 	}
 	errno = open_errno;
-	if (fd < 0) {
-		/* The default place may lie in another user's home (sudo -u
-		 * with HOME left as it was): not there for this user. */
-		if ((errno == ENOENT || errno == EACCES) && !must_exist)
-			return 0;
-		util_fmt(err, len, "%s: %s", path, strerror(errno));
-		return -1;
-	}
+	return fd;
+}
+
+/* A regular file, owned by uid or root; its owner and whether others may
+ * write it go into out. */
+static int check_file(int fd, const char *path, uid_t uid, struct config_file *out, char *err, size_t len)
+{
 	struct stat st;
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		util_fmt(err, len, "%s: not a regular file", path);
-		close(fd);
 		return -1;
 	}
 	out->owner = st.st_uid;
@@ -156,25 +151,37 @@ int config_read(const char *path, int must_exist, uid_t uid, gid_t gid, struct c
 	if (st.st_uid != uid && st.st_uid != 0) {
 		util_fmt(err, len, "%s: owned by uid %u, not by you (uid %u) or root: not read", path, (unsigned)st.st_uid,
 			 (unsigned)uid);
-		close(fd);
 		return -1;
 	}
+	return 0;
+}
+
+/* The whole file as a string (at most CONFIG_MAX_BYTES, no NUL in it), or
+ * NULL with err said. Closes fd. */
+static char *read_text(int fd, const char *path, char *err, size_t len)
+{
 	char *text = malloc(CONFIG_MAX_BYTES + 1);
 	ssize_t got = text ? read(fd, text, CONFIG_MAX_BYTES + 1) : -1;
 	close(fd);
 	if (got < 0 || got > CONFIG_MAX_BYTES) {
 		util_fmt(err, len, "%s: %s", path, got < 0 ? strerror(errno) : "larger than 64 KiB");
 		free(text);
-		return -1;
+		return NULL;
 	}
 	text[got] = '\0';
 	if (memchr(text, '\0', (size_t)got)) {
 		/* it would end the file there without a word */
 		util_fmt(err, len, "%s: holds a NUL byte: not a configuration file", path);
 		free(text);
-		return -1;
+		return NULL;
 	}
-	int rc = 0, lineno = 0;
+	return text;
+}
+
+/* Each line of text that says something, into out's entries. */
+static int parse_text(char *text, const char *path, struct config_file *out, char *err, size_t len)
+{
+	int lineno = 0;
 	for (char *l = text, *nl; l && *l; l = nl ? nl + 1 : NULL) {
 		lineno++;
 		nl = strchr(l, '\n');
@@ -188,20 +195,47 @@ int config_read(const char *path, int must_exist, uid_t uid, gid_t gid, struct c
 		struct config_entry *ne = realloc(out->e, (out->n + 1) * sizeof *ne);
 		if (!ne) {
 			util_fmt(err, len, "%s: out of memory", path);
-			rc = -1;
-			break;
+			return -1;
 		}
 		out->e = ne;
 		struct config_entry *e = &out->e[out->n];
 		char what[128];
 		if (parse_line(l, e, what, sizeof what) < 0) {
 			util_fmt(err, len, "%s:%d: %s", path, lineno, what);
-			rc = -1;
-			break;
+			return -1;
 		}
 		e->line = lineno;
 		out->n++;
 	}
+	return 0;
+}
+
+int config_read(const char *path, int must_exist, uid_t uid, gid_t gid, struct config_file *out, char *err,
+		size_t len)
+{
+	memset(out, 0, sizeof *out);
+	util_strlcpy(out->path, path, sizeof out->path);
+	/* Opened with the file's user's rights: under sudo a path through
+	 * that user's home reaches only what they can read. */
+	int fd = open_as_user(path, uid, gid, err, len);
+	if (fd == -2)
+		return -1;
+	if (fd < 0) {
+		/* The default place may lie in another user's home (sudo -u
+		 * with HOME left as it was): not there for this user. */
+		if ((errno == ENOENT || errno == EACCES) && !must_exist)
+			return 0;
+		util_fmt(err, len, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (check_file(fd, path, uid, out, err, len) < 0) {
+		close(fd);
+		return -1;
+	}
+	char *text = read_text(fd, path, err, len);
+	if (!text)
+		return -1;
+	int rc = parse_text(text, path, out, err, len);
 	free(text);
 	if (rc < 0)
 		config_free(out);

@@ -372,148 +372,138 @@ static void set_defaults(struct options *o)
 		}
 }
 
+/* The switches: options without a value that turn one field on. NULL for
+ * any other option. */
+static int *switch_of(int c, struct options *o)
+{
+	switch (c) {
+	case OPT_NO_PROBE: return &o->no_probe;
+	case OPT_NO_BPF: return &o->no_bpf;
+	case OPT_NO_COLOR: return &o->no_color;
+	case OPT_BIG: return &o->big;
+	case OPT_ALL_DISKS: return &o->all_disks;
+	case OPT_READ_ONLY: return &o->read_only;
+	case OPT_NO_MOUSE: return &o->no_mouse;
+	case OPT_RESTORE: return &o->restore;
+	case OPT_THREADS: return &o->threads;
+	case OPT_DELAYACCT: return &o->enable_delayacct;
+	case OPT_BASELINE: return &o->baseline;
+	case OPT_PRINT_UDEV: return &o->print_udev_rule;
+	case 'b': return &o->batch;
+	case 'V': return &o->version;
+	case 'h': return &o->help;
+	}
+	return NULL;
+}
+
+/* --json or --csv: a batch run in that format, one format per run. */
+static int set_format(enum output_format f, struct options *o, char *err, size_t len)
+{
+	if (o->format != OUT_TEXT && o->format != f) {
+		snprintf(err, len, "--json and --csv conflict: one output format per run");
+		return -1;
+	}
+	o->format = f;
+	o->batch = 1;
+	return 0;
+}
+
+static int set_sort(const char *arg, struct options *o, char *err, size_t len)
+{
+	if (procpane_column_from_name(arg) < 0) {
+		snprintf(err, len, "--sort: '%s' is not a column of the process pane (%s)", arg, procpane_column_names());
+		return -1;
+	}
+	free(o->sort);
+	return (o->sort = strdup(arg)) ? 0 : -1;
+}
+
+static int set_load(const char *arg, struct options *o, char *err, size_t len)
+{
+	if ((o->load = load_kind_parse(arg)) < 0) {
+		snprintf(err, len, "--load: '%s' is not accepted; give write, fsync or none", arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int set_ab_format(const char *arg, struct options *o, char *err, size_t len)
+{
+	if ((o->ab_format = abreport_format_parse(arg)) < 0) {
+		snprintf(err, len, "--format: '%s' is not accepted; give text, md, csv or json", arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int set_udev_file(const char *arg, struct options *o, char *err, size_t len)
+{
+	const char *base = strrchr(arg, '/') ? strrchr(arg, '/') + 1 : arg;
+	size_t bl = strlen(base);
+	if (arg[0] != '/') {
+		snprintf(err, len, "--udev-rules-file: '%s' is not an absolute path", arg);
+		return -1;
+	}
+	/* udev reads only *.rules, and a name past NAME_MAX is no file:
+	 * either would be written and then never used */
+	if (strlen(arg) >= PATH_MAX || bl > NAME_MAX || bl <= 6 || strcmp(base + bl - 6, ".rules") != 0) {
+		snprintf(err, len, "--udev-rules-file: must name a file ending in .rules (udev reads no other), "
+			 "its name at most %d bytes: '%.100s'", NAME_MAX, arg);
+		return -1;
+	}
+	return set_string(&o->udev_rules_file, arg, err, len);
+}
+
+/* A numeric option of the table: its value, read and checked. */
+static int apply_value(int i, const char *arg, struct options *o, char *err, size_t len)
+{
+	if (defs[i].short_name == OPT_PROBE_RATE) {
+		o->probe_rate_given = 1;
+		if (strcmp(arg, "max") == 0) {
+			o->probe_rate_hz = 0;
+			return 0;
+		}
+	}
+	return parse_value(&defs[i], arg, o, err, len);
+}
+
+/* One option of the command line or the file: a number, a switch, or
+ * one of the options with a reader of their own. */
 static int apply(int c, const char *arg, struct options *o, char *err, size_t len)
 {
 	int i = index_of(c);
-	if (i >= 0 && defs[i].val != OV_NONE) {
-		if (c == OPT_PROBE_RATE) {
-			o->probe_rate_given = 1;
-			if (strcmp(arg, "max") == 0) {
-				o->probe_rate_hz = 0;
-				return 0;
-			}
-		}
-		return parse_value(&defs[i], arg, o, err, len);
+	if (i >= 0 && defs[i].val != OV_NONE)
+		return apply_value(i, arg, o, err, len);
+	int *on = switch_of(c, o);
+	if (on) {
+		*on = 1;
+		return 0;
 	}
 	switch (c) {
-	case OPT_NO_PROBE:
-		o->no_probe = 1;
-		return 0;
-	case OPT_NO_BPF:
-		o->no_bpf = 1;
-		return 0;
-	case OPT_CSV:
-		if (o->format == OUT_JSON) {
-			snprintf(err, len, "--json and --csv conflict: one output format per run");
-			return -1;
-		}
-		o->format = OUT_CSV;
-		o->batch = 1;
-		return 0;
-	case OPT_RECORD:
-		return set_path("--record", &o->record, arg, err, len);
-	case OPT_REPLAY:
-		return set_path("--replay", &o->replay, arg, err, len);
-	case OPT_PROM:
-		return set_path("--prometheus-textfile", &o->prom_file, arg, err, len);
-	case OPT_THEME:
-		return set_path("--theme", &o->theme, arg, err, len);
-	case OPT_NO_COLOR:
-		o->no_color = 1;
-		return 0;
-	case OPT_BIG:
-		o->big = 1;
-		return 0;
-	case OPT_ALL_DISKS:
-		o->all_disks = 1;
-		return 0;
-	case OPT_READ_ONLY:
-		o->read_only = 1;
-		return 0;
-	case OPT_NO_MOUSE:
-		o->no_mouse = 1;
-		return 0;
+	case OPT_CSV: return set_format(OUT_CSV, o, err, len);
+	case OPT_JSON: return set_format(OUT_JSON, o, err, len);
+	case OPT_RECORD: return set_path("--record", &o->record, arg, err, len);
+	case OPT_REPLAY: return set_path("--replay", &o->replay, arg, err, len);
+	case OPT_PROM: return set_path("--prometheus-textfile", &o->prom_file, arg, err, len);
+	case OPT_THEME: return set_path("--theme", &o->theme, arg, err, len);
+	case OPT_PROBE_FILE: return set_path("--probe-file", &o->probe_file, arg, err, len);
 	case OPT_CONFIG:
-	case OPT_NO_CONFIG:
-		return 0; /* taken before the file is read (read_config) */
-	case OPT_SORT:
-		if (procpane_column_from_name(arg) < 0) {
-			snprintf(err, len, "--sort: '%s' is not a column of the process pane (%s)", arg, procpane_column_names());
-			return -1;
-		}
-		free(o->sort);
-		return (o->sort = strdup(arg)) ? 0 : -1;
-	case OPT_PROBE:
-		return add_names("--probe", arg, o->probe_disks, &o->nprobe_disks, err, len);
-	case OPT_PROBE_FILE:
-		return set_path("--probe-file", &o->probe_file, arg, err, len);
-	case OPT_SEED:
-		return parse_seed(arg, o, err, len);
-	case OPT_SET:
-		return add_set(arg, o, err, len);
-	case OPT_RESTORE:
-		o->restore = 1;
-		return 0;
-	case OPT_THREADS:
-		o->threads = 1;
-		return 0;
-	case OPT_DELAYACCT:
-		o->enable_delayacct = 1;
-		return 0;
-	case OPT_AB:
-		return set_string(&o->ab, arg, err, len);
-	case OPT_LOAD:
-		if ((o->load = load_kind_parse(arg)) < 0) {
-			snprintf(err, len, "--load: '%s' is not accepted; give write, fsync or none", arg);
-			return -1;
-		}
-		return 0;
-	case OPT_LOAD_DIR:
-		return set_string(&o->load_dir, arg, err, len);
-	case OPT_FORMAT:
-		if ((o->ab_format = abreport_format_parse(arg)) < 0) {
-			snprintf(err, len, "--format: '%s' is not accepted; give text, md, csv or json", arg);
-			return -1;
-		}
-		return 0;
-	case OPT_BASELINE:
-		o->baseline = 1;
-		return 0;
-	case OPT_STARTUP:
-		return set_string(&o->startup, arg, err, len);
-	case OPT_PRINT_UDEV:
-		o->print_udev_rule = 1;
-		return 0;
-	case OPT_UDEV_FILE: {
-		const char *base = strrchr(arg, '/') ? strrchr(arg, '/') + 1 : arg;
-		size_t bl = strlen(base);
-		if (arg[0] != '/') {
-			snprintf(err, len, "--udev-rules-file: '%s' is not an absolute path", arg);
-			return -1;
-		}
-		/* udev reads only *.rules, and a name past NAME_MAX is no file:
-		 * either would be written and then never used */
-		if (strlen(arg) >= PATH_MAX || bl > NAME_MAX || bl <= 6 || strcmp(base + bl - 6, ".rules") != 0) {
-			snprintf(err, len, "--udev-rules-file: must name a file ending in .rules (udev reads no other), "
-				 "its name at most %d bytes: '%.100s'", NAME_MAX, arg);
-			return -1;
-		}
-		return set_string(&o->udev_rules_file, arg, err, len);
-	}
-	case 'b':
-		o->batch = 1;
-		return 0;
-	case OPT_DISK:
-		return add_names("--disk", arg, o->disks, &o->ndisks, err, len);
-	case OPT_JSON:
-		if (o->format == OUT_CSV) {
-			snprintf(err, len, "--json and --csv conflict: one output format per run");
-			return -1;
-		}
-		o->format = OUT_JSON;
-		o->batch = 1;
-		return 0;
-	case 'V':
-		o->version = 1;
-		return 0;
-	case 'h':
-		o->help = 1;
-		return 0;
+	case OPT_NO_CONFIG: return 0; /* taken before the file is read (read_config) */
+	case OPT_SORT: return set_sort(arg, o, err, len);
+	case OPT_PROBE: return add_names("--probe", arg, o->probe_disks, &o->nprobe_disks, err, len);
+	case OPT_DISK: return add_names("--disk", arg, o->disks, &o->ndisks, err, len);
+	case OPT_SEED: return parse_seed(arg, o, err, len);
+	case OPT_SET: return add_set(arg, o, err, len);
+	case OPT_AB: return set_string(&o->ab, arg, err, len);
+	case OPT_LOAD: return set_load(arg, o, err, len);
+	case OPT_LOAD_DIR: return set_string(&o->load_dir, arg, err, len);
+	case OPT_FORMAT: return set_ab_format(arg, o, err, len);
+	case OPT_STARTUP: return set_string(&o->startup, arg, err, len);
+	case OPT_UDEV_FILE: return set_udev_file(arg, o, err, len);
 	}
 	snprintf(err, len, "internal error: option %d has no handler", c);
 	return -1;
 }
-
 
 /* Options whose values add up (lists): repeating them is how they are used. */
 static int repeatable(int c)

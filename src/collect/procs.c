@@ -581,6 +581,141 @@ static void add_gone(struct procs *p, const struct procexit_row *x, size_t nx, d
 	}
 }
 
+/* What one reading is made with, the same for every task. */
+struct reading {
+	int threads;
+	double interval_s;
+	double delayacct_since; /* when delay accounting came on; 0: not by us */
+	double hz;              /* clock ticks a second: start times are in them */
+	int wait_known;         /* taskstats and delay accounting both work */
+};
+
+/* Room for this many tasks, and the exit rows after them. */
+static int make_room(struct procs *p, size_t total, struct proc_row **rows, size_t *cap)
+{
+	if (reserve(p, total) < 0)
+		return -ENOMEM;
+	if (*cap < total + EXIT_ROWS_MAX) {
+		struct proc_row *r = realloc(*rows, (total + EXIT_ROWS_MAX) * sizeof *r);
+		if (!r)
+			return -ENOMEM;
+		*rows = r;
+		*cap = total + EXIT_ROWS_MAX;
+	}
+	return 0;
+}
+
+/* cur sorted by id for the lookups; /proc lists pids in order already,
+ * and sorting entries this large moves a lot of memory, so only when
+ * needed. */
+static void sort_current(struct procs *p)
+{
+	size_t k = 1;
+	while (k < p->ncur && p->cur[k - 1].id < p->cur[k].id)
+		k++;
+	if (k < p->ncur)
+		qsort(p->cur, p->ncur, sizeof *p->cur, by_id);
+}
+
+/* After /proc was listed, a process missing from it has sent its exit
+ * record by now: the records are read and settled against the two
+ * listings. How many exit rows are settled. */
+static size_t settle_exits(struct procs *p, int threads, struct procs_status *st)
+{
+	size_t nx = 0;
+	drain_exits(p, threads);
+	if (!threads) {
+		if (p->exits)
+			nx = procexit_settle(&p->px, p->cur, p->ncur, p->prev, p->nprev, util_mono_now(), EXIT_STALE_S,
+					     p->settled, EXIT_ROWS_MAX);
+		procs_charge_reaped(p->prev, p->nprev, p->cur, p->ncur);
+	}
+	st->exits_lost = p->exits_lost;
+	return nx;
+}
+
+/* stat only for new tasks and tasks that did I/O: their state and nice
+ * may have changed, and a new start time means a reused pid. The others
+ * keep what was read before. */
+static void refresh_stat(const struct proc_row *r, int threads, int moved, const struct proc_seen *old,
+			 struct proc_seen *e)
+{
+	if ((!old || moved) && read_stat(r->pid, r->tid, threads, e) == 0)
+		return; /* fresh: state, nice, ppid, start as they are now */
+	if (old) {
+		e->start = old->start;
+		e->ppid = old->ppid;
+		e->state = old->state;
+		e->nice = old->nice;
+		memcpy(e->comm, old->comm, sizeof e->comm);
+	}
+}
+
+/* A task born since the last reading did all its I/O in this interval
+ * (its counters start at 0 at fork): without this, what a short-lived
+ * writer (dpkg's unpacker) wrote before it was first seen was charged to
+ * no one. One tick of slack: start times are in ticks. */
+static int born_since(const struct procs *p, const struct reading *rd, const struct proc_seen *old,
+		      const struct proc_seen *e)
+{
+	return (!old || old->start != e->start) && p->prev_up > 0 && e->start > 0 &&
+	       (double)e->start / rd->hz >= p->prev_up - 1.0 / rd->hz;
+}
+
+/* Row r from its task's reading e and the one before, old (NULL: new). */
+static void fill_row(struct procs *p, const struct reading *rd, struct proc_seen *e, struct proc_seen *old,
+		     struct proc_row *r, struct procs_status *st)
+{
+	int moved = old && (old->c.rbytes != e->c.rbytes || old->c.wbytes != e->c.wbytes ||
+			    old->c.syscr != e->c.syscr || old->c.syscw != e->c.syscw);
+	refresh_stat(r, rd->threads, moved, old, e);
+	carry(old, e, r->pid);
+	struct proc_seen born = {.start = e->start};
+	int newborn = born_since(p, rd, old, e);
+	if (newborn)
+		memset(&e->base, 0, sizeof e->base);
+	r->ppid = e->ppid;
+	r->state = e->state;
+	r->nice = e->nice;
+	r->start = e->start;
+	util_strlcpy(r->comm, e->comm, sizeof r->comm);
+	/* The tool's children carry its probe reads and its switches. */
+	r->kind = r->pid == p->self || r->ppid == p->self ? PROC_SELF : procs_classify(r->comm, r->ppid, r->pid);
+	r->io_readable = e->readable;
+	if (!r->io_readable)
+		st->unreadable++;
+	r->moved = (old && old->start == e->start && moved) ||
+		   (newborn && (e->c.rbytes || e->c.wbytes || e->c.syscr || e->c.syscw));
+	if (rd->wait_known)
+		query_waits(p, rd->threads, e, old, r);
+	if (e->ioprio < 0 || r->moved)
+		e->ioprio = (int)syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, r->tid);
+	r->ioprio = e->ioprio;
+	r->cmdline = e->cmdline; /* lives until let_go, after the next reading */
+	/* A newborn's bytes count from 0; its waits do not: a share of the
+	 * interval it lived only part of would read low. */
+	procs_rates(old ? old : newborn ? &born : NULL, e, rd->interval_s, rd->wait_known && old, r);
+	/* A kernel thread that writes does so for others (writeback,
+	 * journal), whatever work item its name shows right now. */
+	if (r->kind == PROC_NORMAL && (r->ppid == 2 || r->pid == 2) && r->write_Bps > 0)
+		r->kind = PROC_WRITEBACK;
+	r->partial = rd->delayacct_since > 0 && (double)r->start / rd->hz < rd->delayacct_since;
+	if (r->partial && r->wait != WAIT_OK && r->wait != WAIT_OFF)
+		r->wait = WAIT_BEFORE;
+}
+
+/* This reading is the next one's previous; what it did not carry over
+ * has ended. */
+static void keep_as_previous(struct procs *p, double up)
+{
+	let_go(p, p->prev, p->nprev);
+	p->prev_up = up;
+	struct proc_seen *t = p->prev;
+	p->prev = p->cur;
+	p->cur = t;
+	p->nprev = p->ncur;
+}
+
 int procs_collect(struct procs *p, int threads, double interval_s, double delayacct_since, struct proc_row **rows,
 		  size_t *n, size_t *cap, struct procs_status *st)
 {
@@ -599,97 +734,21 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 	if (!f)
 		return -errno ? -errno : -EIO;
 	size_t total = (size_t)f->counts->total;
-	if (reserve(p, total) < 0)
+	if (make_room(p, total, rows, cap) < 0)
 		return -ENOMEM;
-	if (*cap < total + EXIT_ROWS_MAX) {
-		struct proc_row *r = realloc(*rows, (total + EXIT_ROWS_MAX) * sizeof *r);
-		if (!r)
-			return -ENOMEM;
-		*rows = r;
-		*cap = total + EXIT_ROWS_MAX;
-	}
 	status(p, threads, st);
-	int wait_known = st->taskstats && st->delayacct;
-	/* First pass: the new readings, sorted by id for the joins below. */
+	struct reading rd = {.threads = threads, .interval_s = interval_s, .delayacct_since = delayacct_since,
+			     .hz = p->hz > 0 ? (double)p->hz : 100.0, .wait_known = st->taskstats && st->delayacct};
+	/* The new readings; rows keep libproc2's order and find their entry
+	 * by id. */
 	for (size_t i = 0; i < total; i++)
 		take(p, f->stacks[i], threads, &p->cur[i], &(*rows)[i]);
 	p->ncur = total;
-	/* cur is sorted for lookups; rows keep libproc2's order and find
-	 * their entry by id. */
-	/* /proc lists pids in order already; sorting entries this large
-	 * moves a lot of memory, so only when needed. */
-	size_t k = 1;
-	while (k < total && p->cur[k - 1].id < p->cur[k].id)
-		k++;
-	if (k < total)
-		qsort(p->cur, total, sizeof *p->cur, by_id);
-	/* After /proc was listed: a process missing from it has sent its
-	 * record by now. */
-	drain_exits(p, threads);
-	size_t nx = 0;
-	if (!threads) {
-		if (p->exits)
-			nx = procexit_settle(&p->px, p->cur, p->ncur, p->prev, p->nprev, util_mono_now(), EXIT_STALE_S,
-					     p->settled, EXIT_ROWS_MAX);
-		procs_charge_reaped(p->prev, p->nprev, p->cur, p->ncur);
-	}
-	st->exits_lost = p->exits_lost;
-	double hz = p->hz > 0 ? (double)p->hz : 100.0;
+	sort_current(p);
+	size_t nx = settle_exits(p, threads, st);
 	for (size_t i = 0; i < total; i++) {
 		struct proc_row *r = &(*rows)[i];
-		struct proc_seen *e = lookup(p->cur, p->ncur, r->tid);
-		struct proc_seen *old = lookup(p->prev, p->nprev, r->tid);
-		int moved = old && (old->c.rbytes != e->c.rbytes || old->c.wbytes != e->c.wbytes ||
-				    old->c.syscr != e->c.syscr || old->c.syscw != e->c.syscw);
-		/* stat only for new tasks and tasks that did I/O: their state and
-		 * nice may have changed, and a new start time means a reused pid. */
-		if ((!old || moved) && read_stat(r->pid, r->tid, threads, e) == 0) {
-			/* fresh: state, nice, ppid, start as they are now */
-		} else if (old) {
-			e->start = old->start;
-			e->ppid = old->ppid;
-			e->state = old->state;
-			e->nice = old->nice;
-			memcpy(e->comm, old->comm, sizeof e->comm);
-		}
-		carry(old, e, r->pid);
-		/* A task born since the last reading did all its I/O in this
-		 * interval (its counters start at 0 at fork): without this, what
-		 * a short-lived writer (dpkg's unpacker) wrote before it was
-		 * first seen was charged to no one. One tick of slack: start
-		 * times are in ticks. */
-		struct proc_seen born = {.start = e->start};
-		int newborn = (!old || old->start != e->start) && p->prev_up > 0 && e->start > 0 && (double)e->start / hz >= p->prev_up - 1.0 / hz;
-		if (newborn)
-			memset(&e->base, 0, sizeof e->base);
-		r->ppid = e->ppid;
-		r->state = e->state;
-		r->nice = e->nice;
-		r->start = e->start;
-		util_strlcpy(r->comm, e->comm, sizeof r->comm);
-		/* The tool's children carry its probe reads and its switches. */
-		r->kind = r->pid == p->self || r->ppid == p->self ? PROC_SELF : procs_classify(r->comm, r->ppid, r->pid);
-		r->io_readable = e->readable;
-		if (!r->io_readable)
-			st->unreadable++;
-		r->moved = (old && old->start == e->start && moved) ||
-			   (newborn && (e->c.rbytes || e->c.wbytes || e->c.syscr || e->c.syscw));
-		if (wait_known)
-			query_waits(p, threads, e, old, r);
-		if (e->ioprio < 0 || r->moved)
-			e->ioprio = (int)syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, r->tid);
-		r->ioprio = e->ioprio;
-		r->cmdline = e->cmdline; /* lives until let_go, after the next reading */
-		/* A newborn's bytes count from 0; its waits do not: a share of
-		 * the interval it lived only part of would read low. */
-		procs_rates(old ? old : newborn ? &born : NULL, e, interval_s, wait_known && old, r);
-		/* A kernel thread that writes does so for others (writeback,
-		 * journal), whatever work item its name shows right now. */
-		if (r->kind == PROC_NORMAL && (r->ppid == 2 || r->pid == 2) && r->write_Bps > 0)
-			r->kind = PROC_WRITEBACK;
-		r->partial = delayacct_since > 0 && (double)r->start / hz < delayacct_since;
-		if (r->partial && r->wait != WAIT_OK && r->wait != WAIT_OFF)
-			r->wait = WAIT_BEFORE;
+		fill_row(p, &rd, lookup(p->cur, p->ncur, r->tid), lookup(p->prev, p->nprev, r->tid), r, st);
 	}
 	/* Processes that ended: after the live ones, for the sort to place. */
 	if (!threads && p->exits) {
@@ -698,13 +757,6 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 		total += p->ngone;
 	}
 	*n = total;
-	/* This reading is the next one's previous; what it did not carry over
-	 * has ended. */
-	let_go(p, p->prev, p->nprev);
-	p->prev_up = up;
-	struct proc_seen *t = p->prev;
-	p->prev = p->cur;
-	p->cur = t;
-	p->nprev = p->ncur;
+	keep_as_previous(p, up);
 	return 0;
 }

@@ -387,12 +387,101 @@ static int terminal_gone(void)
 	return poll(&p, 1, 0) == 1 && (p.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0;
 }
 
-int tui_run(const struct options *o, struct session *sess, volatile sig_atomic_t *stop)
+/* How long getch may wait: until the next refresh, less while a change
+ * is in the kernel (its time ticks on the screen) or an A/B run or a
+ * cold start needs its steps taken. */
+static int key_wait_ms(const struct tui *t, double next)
+{
+	double wait = next - util_mono_now();
+	if (session_changing(t->sess) && wait > 0.1)
+		wait = 0.1;
+	if ((session_ab_status(t->sess) || session_coldstart_busy(t->sess)) && wait > 0.05)
+		wait = 0.05;
+	return wait > 0 ? (int)(wait * 1000.0) + 1 : 0;
+}
+
+/* A key, if one came. 0 to go on; -1 when the terminal is gone: a closed
+ * terminal gives ERR at once, for ever, and the loop would spin instead
+ * of ending with its clean-up. */
+static int take_key(struct tui *t)
+{
+	int ch = getch();
+	if (ch != ERR) {
+		handle_key(t, ch);
+		return 0;
+	}
+	if (!terminal_gone())
+		return 0;
+	util_strlcpy(t->fatal, "the terminal went away: ended with the usual clean-up", sizeof t->fatal);
+	return -1;
+}
+
+/* What goes on between refreshes: changes in the kernel, a cold start,
+ * the fresh reader's turn, the A/B run's next step. */
+static void run_background(struct tui *t)
+{
+	tui_poll_changes(t);
+	session_refresh_pending(t->sess, &t->s);
+	tui_startup_poll(t);
+	if (t->o->fresh_every_s > 0 && !session_replaying(t->sess) && util_mono_now() >= t->next_fresh) {
+		t->next_fresh = util_mono_now() + t->o->fresh_every_s;
+		tui_fresh_begin(t);
+	}
+	if (session_ab_status(t->sess)) {
+		char err[512];
+		int step = session_ab_step(t->sess, err, sizeof err);
+		if (step < 0)
+			tui_say(t, err);
+		if (step != 0)
+			tui_ab_finish(t, 0);
+	}
+}
+
+/* A refresh when it is due (or a replay's single step): a new sample, and
+ * when the next is due, into *next. A collection's error, else 0. */
+static int refresh_if_due(struct tui *t, double *next, long *ticks)
+{
+	double now = util_mono_now();
+	if (t->paused && !t->step) {
+		*next = now + 0.1; /* a replay held still */
+		return 0;
+	}
+	if (now < *next && !t->step)
+		return 0;
+	t->step = 0;
+	int rc = collect(t);
+	if (rc < 0)
+		return rc;
+	if (session_replaying(t->sess)) {
+		*next = next_due(t, now);
+	} else {
+		*next += t->o->delay_s;
+		if (*next < now)
+			*next = now + t->o->delay_s; /* fell behind: do not burst */
+	}
+	if (t->o->iterations && ++*ticks >= t->o->iterations)
+		t->quit = 1;
+	return 0;
+}
+
+static void tui_free(struct tui *t)
+{
+	free(t->report.text);
+	sample_free(&t->s);
+	procpane_free(&t->pp);
+	free(t);
+}
+
+/* The screen's state from the options; the first collection lists the
+ * disks at once (it has no rates yet). NULL with *rc set on failure. */
+static struct tui *tui_new(const struct options *o, struct session *sess, int *rc)
 {
 	/* ~200 KB with the charts: on the heap. */
 	struct tui *t = calloc(1, sizeof *t);
-	if (!t)
-		return -ENOMEM;
+	if (!t) {
+		*rc = -ENOMEM;
+		return NULL;
+	}
 	t->o = o;
 	t->sess = sess;
 	t->speed = o->replay_speed > 0 ? o->replay_speed : 1;
@@ -402,87 +491,46 @@ int tui_run(const struct options *o, struct session *sess, volatile sig_atomic_t
 	t->big = o->big;
 	t->startup_s = -1;
 	t->next_fresh = util_mono_now() + t->o->fresh_every_s;
-	/* The first collection has no rates yet but lists the disks at once. */
-	int rc = collect(t);
-	if (rc < 0) {
-		free(t);
-		return rc;
-	}
-	select_start(t);
-	rc = screen_start(t);
-	if (rc < 0) {
-		sample_free(&t->s);
+	if ((*rc = collect(t)) < 0) {
 		procpane_free(&t->pp);
 		free(t);
+		return NULL;
+	}
+	select_start(t);
+	return t;
+}
+
+int tui_run(const struct options *o, struct session *sess, volatile sig_atomic_t *stop)
+{
+	int rc;
+	struct tui *t = tui_new(o, sess, &rc);
+	if (!t)
+		return rc;
+	if ((rc = screen_start(t)) < 0) {
+		tui_free(t);
 		return rc;
 	}
 	double next = next_due(t, util_mono_now());
 	long ticks = 0;
 	draw(t);
 	while (!t->quit && !*stop) {
-		double wait = next - util_mono_now();
-		/* While a change is in the kernel, redraw often: its time ticks. */
-		if (session_changing(t->sess) && wait > 0.1)
-			wait = 0.1;
-		if ((session_ab_status(t->sess) || session_coldstart_busy(t->sess)) && wait > 0.05)
-			wait = 0.05;
-		timeout(wait > 0 ? (int)(wait * 1000.0) + 1 : 0);
-		int ch = getch();
-		if (ch != ERR)
-			handle_key(t, ch);
-		else if (terminal_gone()) {
-			/* a closed terminal gives ERR at once, for ever: a loop
-			 * that would spin instead of ending with its clean-up */
-			util_strlcpy(t->fatal, "the terminal went away: ended with the usual clean-up", sizeof t->fatal);
+		timeout(key_wait_ms(t, next));
+		if (take_key(t) < 0)
 			break;
-		}
-		tui_poll_changes(t);
-		session_refresh_pending(t->sess, &t->s);
-		tui_startup_poll(t);
-		if (t->o->fresh_every_s > 0 && !session_replaying(sess) && util_mono_now() >= t->next_fresh) {
-			t->next_fresh = util_mono_now() + t->o->fresh_every_s;
-			tui_fresh_begin(t);
-		}
-		if (session_ab_status(t->sess)) {
-			char err[512];
-			int step = session_ab_step(t->sess, err, sizeof err);
-			if (step < 0)
-				tui_say(t, err);
-			if (step != 0)
-				tui_ab_finish(t, 0);
-		}
-		double now = util_mono_now();
-		if (t->paused && !t->step) {
-			next = now + 0.1; /* a replay held still */
-		} else if (now >= next || t->step) {
-			t->step = 0;
-			rc = collect(t);
-			if (rc < 0)
-				break;
-			if (session_replaying(sess)) {
-				next = next_due(t, now);
-			} else {
-				next += o->delay_s;
-				if (next < now)
-					next = now + o->delay_s; /* fell behind: do not burst */
-			}
-			if (o->iterations && ++ticks >= o->iterations)
-				t->quit = 1;
-		}
+		run_background(t);
+		if ((rc = refresh_if_due(t, &next, &ticks)) < 0)
+			break;
 		draw(t);
 	}
 	endwin();
 	if (session_ab_status(t->sess))
 		tui_ab_finish(t, 1); /* its undos are queued: control_finish waits for them */
 	session_end(t->sess);
-	free(t->report.text);
 	if (t->fatal[0]) {
 		util_complain("%s\n", t->fatal);
 		if (rc == 0)
 			rc = 1;
 	}
-	sample_free(&t->s);
-	procpane_free(&t->pp);
-	free(t);
+	tui_free(t);
 	return rc;
 }
