@@ -44,4 +44,8 @@ const struct jsonv *jsonv_arr(const struct jsonv *obj, const char *key);
  * holds (a byte that is not UTF-8 becomes U+FFFD). */
 void jsonv_write_string(FILE *f, const char *s);
 
+/* Write ,"key":v (three decimals), or ,"key":null where v does not exist
+ * (present is 0, or v is not finite): never a made-up 0. */
+void jsonv_write_num_or_null(FILE *f, const char *key, double v, int present);
+
 #endif

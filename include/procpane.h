@@ -1,15 +1,13 @@
-/* procpane: the process pane of the full-screen view — its columns, sort,
- * filters and drawing. It reads the sample's process rows; the TUI keeps a
+/* procpane: the process pane of the full-screen view — its sort, filters
+ * and drawing (the columns: proccols.h). It reads the sample's process rows; the TUI keeps a
  * procpane_state and turns keys into calls here. */
 #ifndef IOSCHED_PROCPANE_H
 #define IOSCHED_PROCPANE_H
 
 #include <stddef.h>
 
+#include "proccols.h"
 #include "sample.h"
-
-enum pcol { PC_PID, PC_USER, PC_PRIO, PC_READ, PC_WRITE, PC_RCALLS, PC_WCALLS, PC_WAIT, PC_AVG, PC_RLAT, PC_WLAT,
-	    PC_COMMAND, PC_COUNT };
 
 struct procpane_state {
 	enum pcol sort;            /* default PC_WRITE */
@@ -50,19 +48,5 @@ int procpane_column_at(const struct sample *s, int width, int x);
 /* Select the process on row r (0: the first under the header) of a pane
  * h rows high, as drawn. */
 void procpane_select_row(struct procpane_state *st, const struct sample *s, int h, int r);
-
-/* The column whose header is name (any case: "write/s", "READ-LAT"), or -1. */
-int procpane_column_from_name(const char *name);
-
-/* Every header, lower case, for messages. */
-const char *procpane_column_names(void);
-
-/* The name of column c for --sort and the configuration file ("write/s",
- * "r-calls"). */
-const char *procpane_column_name(enum pcol c);
-
-/* The column's header as shown: per second ("READ/s"), or in totals mode
- * without the "/s" ("READ"). */
-const char *procpane_column_header(enum pcol c, int totals);
 
 #endif

@@ -388,3 +388,12 @@ void jsonv_write_string(FILE *f, const char *s)
 	}
 	fputc('"', f);
 }
+
+void jsonv_write_num_or_null(FILE *f, const char *key, double v, int present)
+{
+	fprintf(f, ",\"%s\":", key);
+	if (present && isfinite(v))
+		fprintf(f, "%.3f", v);
+	else
+		fputs("null", f);
+}

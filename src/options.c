@@ -13,7 +13,7 @@
 #include "config.h"
 #include "freshjob.h"
 #include "load.h"
-#include "procpane.h"
+#include "proccols.h"
 #include "util.h"
 
 enum {
@@ -410,8 +410,10 @@ static int set_format(enum output_format f, struct options *o, char *err, size_t
 
 static int set_sort(const char *arg, struct options *o, char *err, size_t len)
 {
-	if (procpane_column_from_name(arg) < 0) {
-		snprintf(err, len, "--sort: '%s' is not a column of the process pane (%s)", arg, procpane_column_names());
+	if (proccols_from_name(arg) < 0) {
+		char keys[256];
+		snprintf(err, len, "--sort: '%s' is not a column of the process pane (%s)", arg,
+			 proccols_keys(" ", keys, sizeof keys));
 		return -1;
 	}
 	free(o->sort);

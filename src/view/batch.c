@@ -8,6 +8,7 @@
 
 #include "columns.h"
 #include "detail.h"
+#include "proccols.h"
 #include "json.h"
 #include "session.h"
 #include "util.h"
@@ -29,6 +30,43 @@ static void write_header(FILE *f, const struct sample *s)
 	fputc('\n', f);
 }
 
+/* The process columns of the pane (proccols.c), all of them: the block
+ * latency ones when the BPF part is on. */
+static int shown(const struct sample *s, enum pcol c)
+{
+	return !proccols_get(c)->blk || s->blk_on;
+}
+
+/* One cell at its column's width (COMMAND last, as long as it is), made
+ * safe to print: a name can hold an ESC sequence, and a replay's figures
+ * are the recording's. */
+static void text_cell(FILE *f, enum pcol c, const char *raw)
+{
+	const struct proccol *col = proccols_get(c);
+	char v[1024];
+	util_safe_text(v, sizeof v, raw);
+	if (!col->width) {
+		fputs(v, f);
+		return;
+	}
+	if (!col->left)
+		util_fit_figure(v, col->width); /* never a figure without its unit */
+	fprintf(f, col->left ? "%-*.*s " : "%*.*s ", col->width, col->width, v);
+}
+
+static void write_proc_text(FILE *f, const struct sample *s, const struct proc_row *r)
+{
+	const struct proccols_mode mode = {0};
+	char raw[512];
+	for (int c = 0; c < PC_COUNT; c++) {
+		if (!shown(s, (enum pcol)c))
+			continue;
+		proccols_cell((enum pcol)c, r, &mode, raw, sizeof raw);
+		text_cell(f, (enum pcol)c, raw);
+	}
+	fputc('\n', f);
+}
+
 /* The busiest processes under the disk table, like iotop -b. */
 static void write_procs_text(FILE *f, const struct sample *s, size_t max)
 {
@@ -45,14 +83,13 @@ static void write_procs_text(FILE *f, const struct sample *s, size_t max)
 	if (why[0])
 		fprintf(f, "; %s", why);
 	fputc('\n', f);
-	fprintf(f, "%7s %-9s %-5s %10s %10s %9s %9s %7s %9s ", "PID", "USER", "PRIO", "READ_B/s", "WRITE_B/s", "R-CALLS/s",
-		"W-CALLS/s", "IO-WAIT", "AVG-WAIT");
+	for (int c = 0; c < PC_COUNT; c++)
+		if (shown(s, (enum pcol)c))
+			text_cell(f, (enum pcol)c, proccols_header((enum pcol)c, 0));
 	if (s->blk_on)
-		fprintf(f, "%15s %15s ", "READ p50/p99", "WRITE p50/p99");
-	if (s->blk_on)
-		fputs("COMMAND\n", f);
+		fputc('\n', f);
 	else
-		fprintf(f, "COMMAND   (block latency off: %s)\n", s->blk_why); /* the tool's own words */
+		fprintf(f, "  (block latency off: %s)\n", s->blk_why); /* the tool's own words */
 	/* Busiest first, as in JSON; a handful of rows: a selection is enough. */
 	char *done = calloc(s->nprocs ? s->nprocs : 1, 1);
 	for (size_t k = 0; done && k < max && k < s->nprocs; k++) {
@@ -70,31 +107,7 @@ static void write_procs_text(FILE *f, const struct sample *s, size_t max)
 		done[best] = 1;
 		if (r->read_Bps + r->write_Bps <= 0)
 			break;
-		char prio[16], wait[16] = "-", avg[16] = "-";
-		procs_format_ioprio(r->ioprio, r->nice, prio, sizeof prio);
-		if (r->wait == WAIT_OK) {
-			snprintf(wait, sizeof wait, "%.1f%%", r->io_wait_pct);
-			util_format_latency((uint64_t)(r->avg_wait_us * 1e3), avg, sizeof avg);
-		} else if (r->wait == WAIT_NA || r->wait == WAIT_BEFORE) {
-			util_strlcpy(wait, r->wait == WAIT_NA ? "n/a" : "n/a*", sizeof wait);
-		}
-		char user[4 * sizeof r->user];
-		util_safe_text(user, sizeof user, r->user); /* a replay's is the recording's */
-		fprintf(f, "%7d %-9.9s %-5s %10.0f %10.0f %9.1f %9.1f %7s %9s ", r->tid, user, prio, r->read_Bps,
-			r->write_Bps, r->read_calls, r->write_calls, wait, avg);
-		if (s->blk_on) {
-			char rl[48], wl[48];
-			blklat_format_pair(r->blk_n[BLK_READ], r->blk_p50_ns[BLK_READ], r->blk_p99_ns[BLK_READ], rl, sizeof rl);
-			blklat_format_pair(r->blk_n[BLK_WRITE], r->blk_p50_ns[BLK_WRITE], r->blk_p99_ns[BLK_WRITE], wl, sizeof wl);
-			fprintf(f, "%15s %15s ", rl, wl);
-		}
-		char times[24] = "", comm[256];
-		if (r->exited && r->count > 1)
-			snprintf(times, sizeof times, " x%d", r->count);
-		util_safe_text(comm, sizeof comm, r->comm); /* a name can hold an ESC sequence */
-		fprintf(f, "%s%s%s%s\n", r->exited ? "[exited] " : "",
-			r->kind == PROC_WRITEBACK ? "[writeback] " : r->kind == PROC_LOOP ? "[loop I/O] " :
-			r->kind == PROC_SELF ? "[this tool] " : "", comm, times);
+		write_proc_text(f, s, r);
 	}
 	free(done);
 }

@@ -6,17 +6,8 @@
 #include <string.h>
 
 #include "detail.h"
+#include "proccols.h"
 #include "util.h"
-
-/* A number, or null where it does not exist (never a made-up 0). */
-static void num_or_null(FILE *f, const char *key, double v, int present)
-{
-	fprintf(f, ",\"%s\":", key);
-	if (present && isfinite(v))
-		fprintf(f, "%.3f", v);
-	else
-		fputs("null", f);
-}
 
 static void int_or_null(FILE *f, const char *key, long long v)
 {
@@ -30,7 +21,7 @@ static void int_or_null(FILE *f, const char *key, long long v)
 /* A quantile, or null when too few samples stand behind it. */
 static void quantile(FILE *f, const char *key, const struct probe_summary *p, double q, uint64_t ns)
 {
-	num_or_null(f, key, (double)ns / 1e3, hist_enough(p->n, q));
+	jsonv_write_num_or_null(f, key, (double)ns / 1e3, hist_enough(p->n, q));
 }
 
 static void write_probe(FILE *f, const char *key, const struct disk_sample *d, const struct probe_summary *p)
@@ -45,8 +36,8 @@ static void write_probe(FILE *f, const char *key, const struct disk_sample *d, c
 	quantile(f, "p90_us", p, 0.90, p->p90_ns);
 	quantile(f, "p99_us", p, 0.99, p->p99_ns);
 	quantile(f, "p999_us", p, 0.999, p->p999_ns);
-	num_or_null(f, "max_us", (double)p->max_ns / 1e3, p->n > 0);
-	num_or_null(f, "mean_us", p->mean_ns / 1e3, p->n > 0);
+	jsonv_write_num_or_null(f, "max_us", (double)p->max_ns / 1e3, p->n > 0);
+	jsonv_write_num_or_null(f, "mean_us", p->mean_ns / 1e3, p->n > 0);
 	fprintf(f, ",\"in_flight_ms\":%.3f,\"flagged\":%llu,\"missed\":%llu", st->in_flight_ms,
 		(unsigned long long)p->flagged, (unsigned long long)st->missed);
 	if (st->state == PROBE_PREPARING)
@@ -58,11 +49,11 @@ static void compare_side(FILE *f, const char *key, const struct probe_summary *p
 			 double fresh_ms)
 {
 	fprintf(f, ",\"%s\":{\"seconds\":%.3f,\"n\":%llu", key, secs, (unsigned long long)p->n);
-	num_or_null(f, "reads_per_s", secs > 0 ? (double)p->n / secs : 0, secs > 0);
+	jsonv_write_num_or_null(f, "reads_per_s", secs > 0 ? (double)p->n / secs : 0, secs > 0);
 	quantile(f, "p50_us", p, 0.50, p->p50_ns);
 	quantile(f, "p99_us", p, 0.99, p->p99_ns);
 	fprintf(f, ",\"fresh_runs\":%d", fresh_n);
-	num_or_null(f, "fresh_job_ms_median", fresh_ms, fresh_n > 0);
+	jsonv_write_num_or_null(f, "fresh_job_ms_median", fresh_ms, fresh_n > 0);
 	fputc('}', f);
 }
 
@@ -165,80 +156,32 @@ static void write_disk(FILE *f, const struct disk_sample *d, const struct sample
 	int_or_null(f, "nr_requests", i->nr_requests);
 	int_or_null(f, "read_ahead_kb", i->read_ahead_kb);
 	int_or_null(f, "wbt_lat_usec", i->wbt_lat_usec);
-	num_or_null(f, "r_s", d->io.r_s, d->have_rates);
-	num_or_null(f, "w_s", d->io.w_s, d->have_rates);
-	num_or_null(f, "rkB_s", d->io.rkB_s, d->have_rates);
-	num_or_null(f, "wkB_s", d->io.wkB_s, d->have_rates);
-	num_or_null(f, "r_await_ms", d->io.r_await_ms, d->have_rates);
-	num_or_null(f, "w_await_ms", d->io.w_await_ms, d->have_rates);
-	num_or_null(f, "aqu_sz", d->io.aqu_sz, d->have_rates);
-	num_or_null(f, "util_pct", d->io.util_pct, d->have_rates);
+	jsonv_write_num_or_null(f, "r_s", d->io.r_s, d->have_rates);
+	jsonv_write_num_or_null(f, "w_s", d->io.w_s, d->have_rates);
+	jsonv_write_num_or_null(f, "rkB_s", d->io.rkB_s, d->have_rates);
+	jsonv_write_num_or_null(f, "wkB_s", d->io.wkB_s, d->have_rates);
+	jsonv_write_num_or_null(f, "r_await_ms", d->io.r_await_ms, d->have_rates);
+	jsonv_write_num_or_null(f, "w_await_ms", d->io.w_await_ms, d->have_rates);
+	jsonv_write_num_or_null(f, "aqu_sz", d->io.aqu_sz, d->have_rates);
+	jsonv_write_num_or_null(f, "util_pct", d->io.util_pct, d->have_rates);
 	/* Unprobed disks too: mode "off" and why. */
 	write_probe(f, "probe", d, &d->probe);
 	write_probe(f, "probe_10s", d, &d->probe_10s);
 	/* The time-based figures of the same 10 s (readfig.h). */
-	num_or_null(f, "probe_reads_per_s_10s", d->probe_rps_10s, d->probed && d->probe_st.state == PROBE_RUNNING);
-	num_or_null(f, "probe_stall_10ms_10s", d->probe_stall10_10s, d->probed && d->probe_st.state == PROBE_RUNNING);
-	num_or_null(f, "probe_stall_100ms_10s", d->probe_stall100_10s, d->probed && d->probe_st.state == PROBE_RUNNING);
+	jsonv_write_num_or_null(f, "probe_reads_per_s_10s", d->probe_rps_10s, d->probed && d->probe_st.state == PROBE_RUNNING);
+	jsonv_write_num_or_null(f, "probe_stall_10ms_10s", d->probe_stall10_10s, d->probed && d->probe_st.state == PROBE_RUNNING);
+	jsonv_write_num_or_null(f, "probe_stall_100ms_10s", d->probe_stall100_10s, d->probed && d->probe_st.state == PROBE_RUNNING);
 	write_compare(f, &d->cmp);
 	write_waiting(f, s, d);
 	fputc('}', f);
 }
 
-/* The process's block-layer figures per disk and direction. */
-static void write_blk(FILE *f, const struct blk_reading *b, int tgid)
-{
-	fputs(",\"blk\":[", f);
-	int first = 1;
-	for (size_t i = 0; i < b->nstats; i++) {
-		const struct blk_stat *st = &b->stats[i];
-		if (st->tgid != tgid)
-			continue;
-		fputs(first ? "{\"disk\":" : ",{\"disk\":", f);
-		first = 0;
-		jsonv_write_string(f, st->disk);
-		fprintf(f, ",\"op\":\"%s\",\"n\":%llu", blk_op_name(st->op), (unsigned long long)st->n);
-		num_or_null(f, "p50_us", (double)st->p50_ns / 1e3, hist_enough(st->n, 0.50));
-		num_or_null(f, "p99_us", (double)st->p99_ns / 1e3, hist_enough(st->n, 0.99));
-		fprintf(f, ",\"max_us\":%.1f,\"bytes\":%llu}", (double)st->max_ns / 1e3, (unsigned long long)st->bytes);
-	}
-	fputc(']', f);
-}
-
+/* A process row: whether its /proc/PID/io could be read, then each
+ * column's fields (proccols.c). */
 static void write_proc(FILE *f, const struct proc_row *r, const struct sample *s)
 {
-	int threads = s->pstat.threads;
-	char prio[16];
-	fprintf(f, "{\"pid\":%d", r->pid);
-	if (threads)
-		fprintf(f, ",\"tid\":%d", r->tid);
-	fprintf(f, ",\"ppid\":%d", r->ppid);
-	fputs(",\"user\":", f);
-	jsonv_write_string(f, r->user);
-	fputs(",\"comm\":", f);
-	jsonv_write_string(f, r->comm);
-	procs_format_ioprio(r->ioprio, r->nice, prio, sizeof prio);
-	fputs(",\"prio\":", f);
-	jsonv_write_string(f, prio);
-	fprintf(f, ",\"kind\":\"%s\",\"readable\":%s", procs_kind_name(r->kind), r->io_readable ? "true" : "false");
-	/* An unreadable /proc/PID/io is no figure, not a 0. */
-	num_or_null(f, "read_Bps", r->read_Bps, r->io_readable);
-	num_or_null(f, "write_Bps", r->write_Bps, r->io_readable);
-	/* read() and write() system calls per second, not disk operations */
-	num_or_null(f, "read_calls_per_s", r->read_calls, r->io_readable);
-	num_or_null(f, "write_calls_per_s", r->write_calls, r->io_readable);
-	fprintf(f, ",\"wait\":\"%s\"", procs_wait_name(r->wait));
-	num_or_null(f, "io_wait_pct", r->io_wait_pct, r->wait == WAIT_OK || r->wait == WAIT_NONE);
-	num_or_null(f, "avg_wait_us", r->avg_wait_us, r->wait == WAIT_OK);
-	if (r->partial)
-		fputs(",\"partial\":true", f);
-	/* Ended in an interval (taskstats exit records): its I/O of that
-	 * interval, and how many of the same command and parent. */
-	if (r->exited)
-		fprintf(f, ",\"exited\":true,\"count\":%d", r->count);
-	/* Block figures are the whole process's: on its main thread's row. */
-	if (s->blk_on && r->tid == r->pid)
-		write_blk(f, &s->blk, r->pid);
+	fprintf(f, "{\"readable\":%s", r->io_readable ? "true" : "false");
+	proccols_json(f, r, s);
 	fputc('}', f);
 }
 
@@ -350,7 +293,7 @@ void json_write_sample(FILE *f, const struct sample *s, size_t max_procs)
 	fputs(",\"psi_io\":", f);
 	if (s->psi_err == 0) {
 		fprintf(f, "{\"some_avg10\":%.2f", s->psi.some.avg10);
-		num_or_null(f, "full_avg10", s->psi.full.avg10, s->psi.have_full);
+		jsonv_write_num_or_null(f, "full_avg10", s->psi.full.avg10, s->psi.have_full);
 		fputc('}', f);
 	} else {
 		fputs("null", f);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "proccols.h"
 #include "tuiview.h"
 #include "util.h"
 
@@ -34,19 +35,25 @@ static int help_lines(char lines[HELP_LINES][HELP_WIDTH])
 		"reader that keeps asking, not for one that comes back later. '-': too few samples.",
 		"Chart: p50 bars and p99 dots per second, log scale; a marker at each switch.",
 		"SWITCH: how long the last switch took (the kernel drains the queue to switch).",
-		"Processes: READ/s to AVG-WAIT are system-wide (/proc/PID/io, delay accounting);",
-		"R-CALLS/s, W-CALLS/s: read() and write() system calls, not disk operations.",
-		"IO-WAIT, AVG-WAIT: synchronous block I/O waits (delay accounting); n/a: bytes moved",
+	};
+	static const char *const procs_text[] = {
+		"READ/s to AVG-WAIT are system-wide (/proc/PID/io, delay accounting). n/a: bytes moved",
 		"without waits (async I/O); n/a*: started before delay accounting was on; -: no figure.",
-		"READ p50/p99, WRITE p50/p99: latency of the process's own block requests, issue to completion",
-		"(BPF; Enter: per disk). They leave out syscall and wake-up, and its requests may be large",
-		"or sequential: they differ from the probe's fresh 4 KiB read. Buffered writes are written",
-		"later by [writeback] rows, not by the process that dirtied the pages.",
+		"The block latencies (Enter: per disk) leave out syscall and wake-up, and a process's",
+		"requests may be large or sequential: they differ from the probe's fresh 4 KiB read.",
+		"Buffered writes are written later by [writeback] rows, not by the process that dirtied them.",
 	};
 	if (y < HELP_LINES)
 		lines[y++][0] = '\0';
 	for (size_t i = 0; i < sizeof text / sizeof text[0] && y < HELP_LINES; i++)
 		util_strlcpy(lines[y++], text[i], HELP_WIDTH);
+	if (y < HELP_LINES)
+		util_strlcpy(lines[y++], "== Process columns", HELP_WIDTH);
+	for (int c = 0; c < PC_COUNT && y < HELP_LINES; c++)
+		util_fmt(lines[y++], HELP_WIDTH, "  %-13s %s", proccols_get((enum pcol)c)->header,
+			 proccols_get((enum pcol)c)->help);
+	for (size_t i = 0; i < sizeof procs_text / sizeof procs_text[0] && y < HELP_LINES; i++)
+		util_strlcpy(lines[y++], procs_text[i], HELP_WIDTH);
 	return y;
 }
 

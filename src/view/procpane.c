@@ -12,58 +12,40 @@
 #include "theme.h"
 #include "util.h"
 
-/* header: as shown (per second; "/s" goes in totals mode); key: the
- * name --sort, the configuration file and messages use. */
-static const struct {
-	const char *name;
-	const char *key;
-	int width;
-	int left;
-} cols[PC_COUNT] = {
-	[PC_PID] = {"PID", "pid", 7, 0},
-	[PC_USER] = {"USER", "user", 9, 1},
-	[PC_PRIO] = {"PRIO", "prio", 5, 1},
-	[PC_READ] = {"READ/s", "read/s", 8, 0},
-	[PC_WRITE] = {"WRITE/s", "write/s", 8, 0},
-	/* read() and write() system calls, not disk operations */
-	[PC_RCALLS] = {"R-CALLS/s", "r-calls", 9, 0},
-	[PC_WCALLS] = {"W-CALLS/s", "w-calls", 9, 0},
-	[PC_WAIT] = {"IO-WAIT", "io-wait", 7, 0},
-	[PC_AVG] = {"AVG-WAIT", "avg-wait", 8, 0},
-	[PC_RLAT] = {"READ p50/p99", "read-lat", 15, 0},
-	[PC_WLAT] = {"WRITE p50/p99", "write-lat", 15, 0},
-	[PC_COMMAND] = {"COMMAND", "command", 0, 1},
-};
-
-static int cols_w(int c);
-
 /* Which columns show at width. COMMAND is never dropped, only shortened:
  * it keeps COMMAND_MIN columns (more on a wide terminal); the others come
- * in the order that answers "who reads and writes, how much, who waits"
- * (fit_order), each if it still fits; they are shown in table order. The
- * block-latency columns need the BPF part. */
+ * in the order of their keep rank (proccols.c), each if it still fits;
+ * they are shown in table order. The block-latency columns need the BPF
+ * part. */
 #define COMMAND_MIN(width) ((width) >= 120 ? 37 : 16)
 
-static const enum pcol fit_order[] = {PC_PID,  PC_WRITE, PC_READ, PC_WAIT,   PC_RLAT,  PC_WLAT,
-				       PC_USER, PC_AVG,   PC_PRIO, PC_RCALLS, PC_WCALLS};
+static int cols_w(int c)
+{
+	return proccols_get((enum pcol)c)->width;
+}
+
+static int needs_blk(const struct sample *s, enum pcol c)
+{
+	return proccols_get(c)->blk && !s->blk_on;
+}
 
 static int hidden_at(const struct sample *s, enum pcol c, int width)
 {
 	if (c == PC_COMMAND)
 		return 0;
-	if ((c == PC_RLAT || c == PC_WLAT) && !s->blk_on)
+	if (needs_blk(s, c))
 		return 1;
 	int used = COMMAND_MIN(width);
-	for (size_t i = 0; i < sizeof fit_order / sizeof fit_order[0]; i++) {
-		enum pcol k = fit_order[i];
-		if ((k == PC_RLAT || k == PC_WLAT) && !s->blk_on)
-			continue;
-		if (used + cols[k].width + 1 > width)
-			continue; /* a narrower one after it may still fit */
-		used += cols[k].width + 1;
-		if (k == c)
-			return 0;
-	}
+	for (int rank = 1; rank < PC_COUNT; rank++)
+		for (int k = 0; k < PC_COUNT; k++) {
+			if (proccols_get((enum pcol)k)->keep != rank || needs_blk(s, (enum pcol)k))
+				continue;
+			if (used + cols_w(k) + 1 > width)
+				continue; /* a narrower one after it may still fit */
+			used += cols_w(k) + 1;
+			if (k == (int)c)
+				return 0;
+		}
 	return 1;
 }
 
@@ -98,44 +80,6 @@ int procpane_column_at(const struct sample *s, int width, int x)
 	return -1;
 }
 
-int procpane_column_from_name(const char *name)
-{
-	for (int c = 0; c < PC_COUNT; c++)
-		if (strcasecmp(cols[c].key, name) == 0 || strcasecmp(cols[c].name, name) == 0)
-			return c;
-	/* the names before 0.x, still in saved configurations */
-	if (strcasecmp(name, "r-iops") == 0)
-		return PC_RCALLS;
-	if (strcasecmp(name, "w-iops") == 0)
-		return PC_WCALLS;
-	return -1;
-}
-
-const char *procpane_column_names(void)
-{
-	return "pid user prio read/s write/s r-calls w-calls io-wait avg-wait read-lat write-lat command";
-}
-
-const char *procpane_column_header(enum pcol c, int totals)
-{
-	static const char *const total_names[PC_COUNT] = {
-		[PC_READ] = "READ", [PC_WRITE] = "WRITE", [PC_RCALLS] = "R-CALLS", [PC_WCALLS] = "W-CALLS"};
-	if (c >= PC_COUNT)
-		return "?";
-	return totals && total_names[c] ? total_names[c] : cols[c].name;
-}
-
-
-static int cols_w(int c)
-{
-	return cols[c].width;
-}
-
-const char *procpane_column_name(enum pcol c)
-{
-	return c < PC_COUNT ? cols[c].key : "?";
-}
-
 void procpane_sort_step(struct procpane_state *st, const struct sample *s, int dir)
 {
 	int c = (int)st->sort;
@@ -157,25 +101,6 @@ void procpane_free(struct procpane_state *st)
 	free(st->order);
 	st->order = NULL;
 	st->norder = st->cap = 0;
-}
-
-/* The figure a column sorts by (rates, or totals in accumulated mode). */
-static double key_of(const struct procpane_state *st, const struct proc_row *r, enum pcol c)
-{
-	int acc = st->accumulated;
-	switch (c) {
-	case PC_PID: return r->tid;
-	case PC_PRIO: return r->ioprio;
-	case PC_READ: return r->io_readable ? (acc ? (double)r->total.rbytes : r->read_Bps) : -1;
-	case PC_WRITE: return r->io_readable ? (acc ? (double)r->total.wbytes : r->write_Bps) : -1;
-	case PC_RCALLS: return r->io_readable ? (acc ? (double)r->total.syscr : r->read_calls) : -1;
-	case PC_WCALLS: return r->io_readable ? (acc ? (double)r->total.syscw : r->write_calls) : -1;
-	case PC_WAIT: return r->wait == WAIT_OK ? r->io_wait_pct : -1;
-	case PC_AVG: return r->wait == WAIT_OK ? r->avg_wait_us : -1;
-	case PC_RLAT: return r->blk_n[BLK_READ] ? (double)r->blk_p50_ns[BLK_READ] : -1;
-	case PC_WLAT: return r->blk_n[BLK_WRITE] ? (double)r->blk_p50_ns[BLK_WRITE] : -1;
-	default: return 0;
-	}
 }
 
 /* qsort has no context argument: sort (key, index) pairs instead. */
@@ -223,8 +148,9 @@ void procpane_arrange(struct procpane_state *st, const struct sample *s)
 			continue;
 		k[n].idx = i;
 		k[n].tid = r->tid;
-		k[n].text = st->sort == PC_USER ? r->user : st->sort == PC_COMMAND ? r->comm : NULL;
-		k[n].key = key_of(st, r, st->sort);
+		const struct proccol *col = proccols_get(st->sort);
+		k[n].text = col->text ? col->text(r) : NULL;
+		k[n].key = proccols_sort_key(st->sort, r, st->accumulated);
 		n++;
 	}
 	qsort(k, n, sizeof *k, cmp_keyed);
@@ -261,77 +187,6 @@ void procpane_step(struct procpane_state *st, const struct sample *s, int dir)
 	st->selected_tid = s->procs[st->order[p]].tid;
 }
 
-static void rate(double v, int acc, char *b, size_t n)
-{
-	if (v <= 0) {
-		util_strlcpy(b, "0", n);
-		return;
-	}
-	char sz[16];
-	util_format_size((uint64_t)v, sz, sizeof sz);
-	util_fmt(b, n, "%s", sz);
-	(void)acc;
-}
-
-static void cell(const struct procpane_state *st, const struct sample *s, const struct proc_row *r, enum pcol c,
-		 char *b, size_t n)
-{
-	int acc = st->accumulated;
-	b[0] = '\0';
-	switch (c) {
-	case PC_PID: snprintf(b, n, "%d", r->tid); break;
-	case PC_USER: util_strlcpy(b, r->user, n); break;
-	case PC_PRIO: procs_format_ioprio(r->ioprio, r->nice, b, n); break;
-	case PC_READ:
-	case PC_WRITE:
-		if (!r->io_readable)
-			util_strlcpy(b, "-", n);
-		else
-			rate(key_of(st, r, c), acc, b, n);
-		break;
-	case PC_RCALLS:
-	case PC_WCALLS:
-		if (!r->io_readable)
-			util_strlcpy(b, "-", n);
-		else
-			snprintf(b, n, acc ? "%.0f" : "%.1f", key_of(st, r, c));
-		break;
-	case PC_WAIT:
-	case PC_AVG:
-		switch (r->wait) {
-		case WAIT_OK:
-			if (c == PC_WAIT)
-				snprintf(b, n, "%.1f%%", r->io_wait_pct);
-			else
-				util_format_latency((uint64_t)(r->avg_wait_us * 1e3), b, n);
-			break;
-		case WAIT_NA: util_strlcpy(b, "n/a", n); break;
-		case WAIT_BEFORE: util_strlcpy(b, "n/a*", n); break;
-		case WAIT_NONE: util_strlcpy(b, c == PC_WAIT ? "0.0%" : "", n); break;
-		case WAIT_OFF: util_strlcpy(b, "-", n); break;
-		}
-		break;
-	case PC_RLAT:
-	case PC_WLAT: {
-		enum blk_op op = c == PC_RLAT ? BLK_READ : BLK_WRITE;
-		blklat_format_pair(r->blk_n[op], r->blk_p50_ns[op], r->blk_p99_ns[op], b, n);
-		break;
-	}
-	case PC_COMMAND: {
-		char times[24] = "";
-		if (r->exited && r->count > 1)
-			util_fmt(times, sizeof times, " x%d", r->count);
-		util_fmt(b, n, "%s%s%s%s", r->exited ? "[exited] " : "",
-			 r->kind == PROC_WRITEBACK ? "[writeback] " : r->kind == PROC_LOOP ? "[loop I/O] " :
-			 r->kind == PROC_SELF ? "[this tool] " : "",
-			 st->cmdline ? procs_row_cmdline(r) : r->comm, times);
-		break;
-	}
-	default: break;
-	}
-	(void)s;
-}
-
 static void title(const struct procpane_state *st, const struct sample *s, int y, attr_t a)
 {
 	char line[512], unread[200] = "";
@@ -348,7 +203,7 @@ static void title(const struct procpane_state *st, const struct sample *s, int y
 		util_fmt(unread, sizeof unread, "; exit records lost %lu times: some short-lived processes counted in their parents",
 			 s->pstat.exits_lost);
 	util_fmt(line, sizeof line, "Processes (all disks): %zu %s, sorted by %s%s%s%s%s%s%s%s",
-		 st->norder, s->pstat.threads ? "threads" : "processes", procpane_column_header(st->sort, st->accumulated),
+		 st->norder, s->pstat.threads ? "threads" : "processes", proccols_header(st->sort, st->accumulated),
 		 st->reverse ? " (reversed)" : "",
 		 st->only_active ? ", with I/O only" : "", st->accumulated ? ", totals since start" : ", per second",
 		 st->filter[0] ? ", matching \"" : "", st->filter, st->filter[0] ? "\"" : "", unread);
@@ -372,8 +227,9 @@ void procpane_draw(const struct procpane_state *st, const struct sample *s, int 
 	for (int c = 0; c < PC_COUNT && x < COLS; c++) {
 		if (!(shown & 1u << c))
 			continue;
-		int w = cols[c].width ? cols[c].width : COLS - x;
-		util_fmt(b, sizeof b, cols[c].left ? "%-*s" : "%*s", w, procpane_column_header((enum pcol)c, st->accumulated));
+		int w = cols_w(c) ? cols_w(c) : COLS - x;
+		util_fmt(b, sizeof b, proccols_get((enum pcol)c)->left ? "%-*s" : "%*s", w,
+			 proccols_header((enum pcol)c, st->accumulated));
 		if (c == (int)st->sort)
 			attron(A_BOLD | A_UNDERLINE);
 		mvaddnstr(y + 1, x, b, COLS - x);
@@ -388,6 +244,7 @@ void procpane_draw(const struct procpane_state *st, const struct sample *s, int 
 	}
 	int rows = h - 2, sel = selected_pos(st, s);
 	int first = sel >= rows ? sel - rows + 1 : 0;
+	struct proccols_mode mode = {.totals = st->accumulated, .cmdline = st->cmdline};
 	for (int i = 0; i < rows && first + i < (int)st->norder; i++) {
 		const struct proc_row *r = &s->procs[st->order[first + i]];
 		int hl = focus && first + i == sel;
@@ -401,9 +258,9 @@ void procpane_draw(const struct procpane_state *st, const struct sample *s, int 
 			if (!(shown & 1u << c))
 				continue;
 			char v[300];
-			int w = cols[c].width ? cols[c].width : COLS - x;
+			int w = cols_w(c) ? cols_w(c) : COLS - x;
 			char raw[300];
-			cell(st, s, r, (enum pcol)c, raw, sizeof raw);
+			proccols_cell((enum pcol)c, r, &mode, raw, sizeof raw);
 			util_safe_text(v, sizeof v, raw); /* a process may name itself with ESC sequences */
 			if (c != PC_COMMAND && c != PC_USER)
 				util_fit_figure(v, w); /* never a figure without its unit */
@@ -412,7 +269,7 @@ void procpane_draw(const struct procpane_state *st, const struct sample *s, int 
 			if (c == PC_COMMAND) /* the last column: as cut, mark and all */
 				util_strlcpy(b, v, sizeof b);
 			else
-				util_fmt(b, sizeof b, cols[c].left ? "%-*.*s" : "%*.*s", w, w, v);
+				util_fmt(b, sizeof b, proccols_get((enum pcol)c)->left ? "%-*.*s" : "%*.*s", w, w, v);
 			mvaddnstr(y + 2 + i, x, b, (int)strlen(b));
 			x += w + 1;
 		}

@@ -211,7 +211,7 @@ static void handle_mouse(struct tui *t)
 			t->pp.reverse = t->pp.sort == (enum pcol)c ? !t->pp.reverse : 0;
 			t->pp.sort = (enum pcol)c;
 			char msg[64];
-			util_fmt(msg, sizeof msg, "processes sorted by %s%s", procpane_column_header(t->pp.sort, t->pp.accumulated),
+			util_fmt(msg, sizeof msg, "processes sorted by %s%s", proccols_header(t->pp.sort, t->pp.accumulated),
 				 t->pp.reverse ? " (reversed)" : "");
 			tui_say(t, msg);
 			procpane_arrange(&t->pp, &t->s);
@@ -487,7 +487,7 @@ static struct tui *tui_new(const struct options *o, struct session *sess, int *r
 	t->speed = o->replay_speed > 0 ? o->replay_speed : 1;
 	procpane_init(&t->pp);
 	if (o->sort)
-		t->pp.sort = (enum pcol)procpane_column_from_name(o->sort);
+		t->pp.sort = (enum pcol)proccols_from_name(o->sort);
 	t->big = o->big;
 	t->startup_s = -1;
 	t->next_fresh = util_mono_now() + t->o->fresh_every_s;

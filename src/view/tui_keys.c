@@ -32,7 +32,7 @@ static void sort_step(struct tui *t, int dir)
 {
 	procpane_sort_step(&t->pp, &t->s, dir);
 	char msg[64];
-	snprintf(msg, sizeof msg, "processes sorted by %s", procpane_column_header(t->pp.sort, t->pp.accumulated));
+	snprintf(msg, sizeof msg, "processes sorted by %s", proccols_header(t->pp.sort, t->pp.accumulated));
 	tui_say(t, msg);
 }
 
@@ -206,7 +206,7 @@ static void save_settings(struct tui *t)
 		util_fmt(rate, sizeof rate, "%g", t->s.probe_rate_hz);
 	else
 		util_strlcpy(rate, "max", sizeof rate);
-	util_strlcpy(sort, procpane_column_name(t->pp.sort), sizeof sort);
+	util_strlcpy(sort, proccols_get(t->pp.sort)->key, sizeof sort);
 	for (char *c = sort; *c; c++)
 		*c = (char)tolower((unsigned char)*c);
 	const char *keys[] = {"theme", "delay", "sort", "probe-rate"};

@@ -6,12 +6,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "bigtext.h"
 #include "chart.h"
 #include "detail.h"
 #include "sample.h"
+#include "proccols.h"
 #include "procpane.h"
 #include "util.h"
 
@@ -75,17 +77,84 @@ static void pane_hit_testing(void **state)
 	for (int x = 0; x < 160; x++)
 		seen_riops |= procpane_column_at(&s, 160, x) == PC_RCALLS;
 	assert_true(seen_riops);
-	assert_int_equal(procpane_column_from_name("write/s"), PC_WRITE);
-	assert_int_equal(procpane_column_from_name("read-lat"), PC_RLAT);
-	assert_int_equal(procpane_column_from_name("READ p50/p99"), PC_RLAT);
+	assert_int_equal(proccols_from_name("write/s"), PC_WRITE);
+	assert_int_equal(proccols_from_name("read-lat"), PC_RLAT);
+	assert_int_equal(proccols_from_name("READ p50/p99"), PC_RLAT);
 	/* the old names, still in saved configurations */
-	assert_int_equal(procpane_column_from_name("r-iops"), PC_RCALLS);
-	assert_int_equal(procpane_column_from_name("W-IOPS"), PC_WCALLS);
-	assert_int_equal(procpane_column_from_name("r-calls"), PC_RCALLS);
-	assert_string_equal(procpane_column_header(PC_READ, 0), "READ/s");
-	assert_string_equal(procpane_column_header(PC_READ, 1), "READ");
-	assert_string_equal(procpane_column_header(PC_WCALLS, 1), "W-CALLS");
-	assert_int_equal(procpane_column_from_name("nope"), -1);
+	assert_int_equal(proccols_from_name("r-iops"), PC_RCALLS);
+	assert_int_equal(proccols_from_name("W-IOPS"), PC_WCALLS);
+	assert_int_equal(proccols_from_name("r-calls"), PC_RCALLS);
+	assert_string_equal(proccols_header(PC_READ, 0), "READ/s");
+	assert_string_equal(proccols_header(PC_READ, 1), "READ");
+	assert_string_equal(proccols_header(PC_WCALLS, 1), "W-CALLS");
+	assert_int_equal(proccols_from_name("nope"), -1);
+}
+
+static char *slurp(const char *path)
+{
+	static char buf[1 << 18];
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+/* Each process column is whole in the table: a key and a header that
+ * name it and nothing else, a cell, a line of help, a sort; the JSON
+ * fields of each (the write latency's come with the read latency's). */
+static void proccols_whole(void **state)
+{
+	(void)state;
+	for (int c = 0; c < PC_COUNT; c++) {
+		const struct proccol *col = proccols_get((enum pcol)c);
+		assert_non_null(col->key);
+		assert_non_null(col->header);
+		assert_non_null(col->cell);
+		assert_true(col->help && col->help[0]);
+		assert_true(col->sort_key || col->text);
+		assert_true(col->json || c == PC_WLAT);
+		assert_int_equal(proccols_from_name(col->key), c);
+		assert_int_equal(proccols_from_name(col->header), c);
+		for (int d = 0; d < c; d++)
+			if (proccols_get((enum pcol)d)->keep == col->keep)
+				fail_msg("%s and %s have the same keep rank", col->key, proccols_get((enum pcol)d)->key);
+	}
+	assert_int_equal(proccols_get(PC_COMMAND)->keep, 0); /* never dropped */
+	char keys[256];
+	assert_string_equal(proccols_keys(" ", keys, sizeof keys),
+			    "pid user prio read/s write/s r-calls w-calls io-wait avg-wait read-lat write-lat command");
+}
+
+/* The man page's --sort paragraph and both completions offer exactly the
+ * table's keys; the man page describes every header. */
+static void proccols_documented(void **state)
+{
+	(void)state;
+	char keys[256], want[300];
+	proccols_keys(" ", keys, sizeof keys);
+	snprintf(want, sizeof want, "compgen -W \"%s\"", keys);
+	if (!strstr(slurp(SRCDIR "/completions/iosched-top.bash"), want))
+		fail_msg("the bash completion's --sort words are not: %s", keys);
+	snprintf(want, sizeof want, ":column:(%s)'", keys);
+	if (!strstr(slurp(SRCDIR "/completions/_iosched-top"), want))
+		fail_msg("the zsh completion's --sort words are not: %s", keys);
+	const char *man = slurp(SRCDIR "/iosched-top.1");
+	const char *sort = strstr(man, ".BR \\-\\-sort ");
+	assert_non_null(sort);
+	const char *end = strstr(sort, "\n.TP");
+	assert_non_null(end);
+	for (int c = 0; c < PC_COUNT; c++) {
+		const struct proccol *col = proccols_get((enum pcol)c);
+		const char *k = strstr(sort, col->key);
+		if (!k || k > end)
+			fail_msg("the man page's --sort paragraph lacks %s", col->key);
+		char head[64];
+		snprintf(head, sizeof head, "%s", col->header);
+		if (!strstr(man, head))
+			fail_msg("the man page does not describe the column %s", col->header);
+	}
 }
 
 /* A figure cut by a column keeps its unit: fewer digits, else '#'. */
@@ -242,6 +311,8 @@ int main(void)
 		cmocka_unit_test(big_digits),
 		cmocka_unit_test(pane_hit_testing),
 		cmocka_unit_test(figures_fit),
+		cmocka_unit_test(proccols_whole),
+		cmocka_unit_test(proccols_documented),
 		cmocka_unit_test(switch_labels),
 		cmocka_unit_test(switch_compare_line),
 		cmocka_unit_test(safe_text),
