@@ -63,5 +63,6 @@ tmux_restart "$BIN -d 0.5 --disk $N --no-probe --no-bpf 2> $SCRATCH/stderr"
 wait_for "block latency off: turned off \(--no-bpf\)" || fail "--no-bpf not said in the header"
 screen | grep -q "READ p50/p99" && fail "READ p50/p99 shown with --no-bpf"
 keys q
-[ "$(wait_exit 10)" = 0 ] || fail "exit status not 0 with --no-bpf"
+rc=$(wait_exit 10)
+[ "$rc" = 0 ] || fail "exit status $rc with --no-bpf: $(cat "$SCRATCH/stderr")"
 echo "PASS"
