@@ -35,7 +35,7 @@ on_exit '[ -n "$P" ] && kill -KILL $P 2>/dev/null; wait 2>/dev/null'
 
 Q=/sys/block/$N/queue
 echo mq-deadline > $Q/scheduler || fail "cannot set mq-deadline on $N"
-settings() { echo "$(sched_of "$N") nr_requests=$(cat $Q/nr_requests) read_ahead_kb=$(cat $Q/read_ahead_kb) wbt_lat_usec=$(cat $Q/wbt_lat_usec)"; }
+settings() { queue_settings "$N"; }
 BEFORE=$(settings)
 put_back() { echo mq-deadline > $Q/scheduler; echo "${BEFORE#*read_ahead_kb=}" | cut -d' ' -f1 > $Q/read_ahead_kb; }
 leftovers() { ls -A "$MNT" | grep -v '^lost+found$'; }
@@ -43,11 +43,9 @@ leftovers() { ls -A "$MNT" | grep -v '^lost+found$'; }
 SEED=${KILL_SEED:-$RANDOM}
 RANDOM=$SEED
 note "seed $SEED (KILL_SEED=$SEED repeats these delays)"
-# d=a delay in seconds between $1 and $2 ms (not in a subshell: that would
-# reseed RANDOM). Not below 150 ms: before main() installs its handlers
-# (the dynamic loader, the sanitizers' start-up) a SIGTERM has its default
-# action; the handlers come first thing in main.
-delay() { local ms=$(($1 + RANDOM % ($2 - $1))); printf -v d '%d.%03d' $((ms / 1000)) $((ms % 1000)); }
+# Delays (random_delay) not below 150 ms: before main() installs its
+# handlers (the dynamic loader, the sanitizers' start-up) a SIGTERM has its
+# default action; the handlers come first thing in main.
 
 # Two variants, one with a tunable of its scheduler and a queue setting:
 # about 3 s in all, so a kill lands in any part of it. Fresh readers of
@@ -73,7 +71,7 @@ t0=$(date +%s)
 # One kill in each sixth of the run (the load starting, switches, warm-ups,
 # measuring, the end), at a random moment within it.
 for i in 0 1 2 3 4 5; do
-	delay $((150 + i * 550)) $((700 + i * 550))
+	random_delay $((150 + i * 550)) $((700 + i * 550))
 	start "${AB[@]}"; pid=$P
 	sleep "$d"
 	kill -TERM "$P" 2>/dev/null
@@ -89,7 +87,7 @@ for i in 0 1 2 3 4 5; do
 done
 
 for i in 1 2 3; do
-	delay 300 2500
+	random_delay 300 2500
 	start "${AB[@]}"; pid=$P
 	sleep "$d"
 	kill -KILL "$P" 2>/dev/null
@@ -112,7 +110,7 @@ done
 
 # The full screen says it in its event log (it hides stderr).
 start "${AB[@]}"
-delay 600 2000; sleep "$d"
+random_delay 600 2000; sleep "$d"
 kill -KILL "$P"; finish
 put_back
 left=$(leftovers)

@@ -24,7 +24,7 @@ P=""
 on_exit '[ -n "$P" ] && kill -KILL $P 2>/dev/null; wait 2>/dev/null'
 Q=/sys/block/$N/queue
 echo mq-deadline > $Q/scheduler || fail "cannot set mq-deadline on $N"
-settings() { echo "$(sched_of "$N") nr_requests=$(cat $Q/nr_requests) read_ahead_kb=$(cat $Q/read_ahead_kb) wbt_lat_usec=$(cat $Q/wbt_lat_usec)"; }
+settings() { queue_settings "$N"; }
 BEFORE=$(settings)
 
 SEED=${KILL_SEED:-$RANDOM}
@@ -32,11 +32,10 @@ RANDOM=$SEED
 note "seed $SEED (KILL_SEED=$SEED repeats these delays)"
 # Not below 150 ms: before main() installs its handlers a SIGTERM has its
 # default action (see test_kill_ab).
-delay() { local ms=$(($1 + RANDOM % ($2 - $1))); printf -v d '%d.%03d' $((ms / 1000)) $((ms % 1000)); }
 
 DA_OURS=1
 for i in 1 2 3; do
-	delay 150 1500
+	random_delay 150 1500
 	"$BIN" -b --json -d 0.2 --disk "$N" --no-probe --set "$N=kyber" --restore --enable-delayacct \
 		> "$SCRATCH/out" 2> "$SCRATCH/err" &
 	P=$!; pid=$P

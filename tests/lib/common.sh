@@ -224,3 +224,15 @@ within() {
 
 # The active scheduler of a disk.
 sched_of() { grep -o '\[[^]]*\]' "/sys/block/$1/queue/scheduler" | tr -d '[]'; }
+
+# The settings a switch may change and a run must put back: the scheduler
+# and the queue attributes it resets.
+queue_settings() {
+	local q=/sys/block/$1/queue
+	echo "$(sched_of "$1") nr_requests=$(cat $q/nr_requests) read_ahead_kb=$(cat $q/read_ahead_kb) wbt_lat_usec=$(cat $q/wbt_lat_usec)"
+}
+
+# random_delay LO_MS HI_MS: sets d to a delay in seconds between them (not
+# in a subshell: that would reseed RANDOM, which a test seeds to repeat a
+# run's delays).
+random_delay() { local ms=$(($1 + RANDOM % ($2 - $1))); printf -v d '%d.%03d' $((ms / 1000)) $((ms % 1000)); }
