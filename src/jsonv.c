@@ -365,8 +365,13 @@ void jsonv_write_string(FILE *f, const char *s)
 				 * named anything) becomes U+FFFD, never an invalid line */
 				int n = util_utf8_len(p);
 				unsigned c = n ? util_hidden_char(p, n) : 0;
-				if (n == 0) {
+				if (n == 0 || (n == 3 && p[0] == 0xef && p[1] == 0xbf && p[2] == 0xbd)) {
+					/* U+FFFD itself too: a name read back from
+					 * a recording (where it stood for a byte that
+					 * was not UTF-8) is then written as it was */
 					fputs("\\ufffd", f);
+					if (n)
+						p += n - 1;
 				} else if (c > 0xffff) { /* as a surrogate pair, as JSON writes them */
 					c -= 0x10000;
 					fprintf(f, "\\u%04x\\u%04x", 0xd800 + (c >> 10), 0xdc00 + (c & 0x3ff));

@@ -91,6 +91,10 @@ static void strings_written(void **state)
 		{"plain caf\xc3\xa9", "\"plain caf\xc3\xa9\""},
 		{"\033]0;T\007", "\"\\u001b]0;T\\u0007\""},
 		{"bad\xff", "\"bad\\ufffd\""},
+		/* U+FFFD read back (from a recording of the line above) is
+		 * written as the byte it stood for was: a replay's line is the
+		 * live one's */
+		{"bad\xef\xbf\xbd", "\"bad\\ufffd\""},
 		{"c1 \xc2\x9b" "31m", "\"c1 \\u009b31m\""},
 		{"ev\xe2\x80\xae" "x", "\"ev\\u202ex\""},
 		{"t\xf3\xa0\x81\x81", "\"t\\udb40\\udc41\""},
