@@ -21,6 +21,7 @@
 # requests are inserted into a scheduler queue before they are issued
 # (tests/integration/test_blk_noiostart.sh).
 # suite-budget: 20
+# suite-alone: it compares fio's read count with the block layer's, two readings a few ms apart: beside another test (two busy cores) a reading took long enough for fio's reads in between to pass the 2 % bound
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd fio jq losetup

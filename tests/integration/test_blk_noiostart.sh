@@ -5,6 +5,7 @@
 # test_blk_fio.sh must still hold, on mq-deadline so that requests really
 # pass through the insert.
 # suite-budget: 25
+# suite-alone: it compares fio's read count with the block layer's, two readings a few ms apart: beside another test (two busy cores) a reading took long enough for fio's reads in between to pass the 2 % bound
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 [ -x "$TOP/build/noiostart/iosched-top" ] || skip "no test build without block_io_start (BPF not built)"
