@@ -1,7 +1,6 @@
 /* json: see include/json.h */
 #include "json.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
