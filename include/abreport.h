@@ -7,13 +7,10 @@
 
 #include <stdio.h>
 
-#include "ab.h"
+#include "abdata.h"
+#include "options.h"
 
-enum ab_format { AB_TEXT, AB_MD, AB_CSV, AB_JSON };
-
-/* "text", "md", "csv", "json" -> format; -1 otherwise. */
-int abreport_format_parse(const char *s);
-
+/* fmt: --format's choice (options.h). */
 void abreport_write(FILE *f, const struct ab_config *cfg, const struct ab_result *res, enum ab_format fmt);
 
 #endif

@@ -26,7 +26,7 @@
 
 #include <stddef.h>
 
-#include "ab.h"
+#include "abdata.h"
 
 #define ABV_ALPHA 0.05              /* false positives allowed per verdict */
 #define ABV_STALL_FLOOR 0.01        /* stall shares under 1 % of the time count as 1 % */

@@ -43,15 +43,6 @@ int cli_apply_sets(const struct options *o, struct control *c);
  * the rule would go and how to apply it. Returns 0. */
 int cli_print_udev_rules(const struct options *o, struct sampler *smp, FILE *f);
 
-/* The load the options ask for (--load, default write). */
-enum load_kind cli_load_kind(const struct options *o);
-
-/* An A/B configuration for disk and the variants list from the options
- * (--rounds, --dwell, --warmup, --load..., the probe's pace: back-to-back
- * unless --probe-rate was given). Returns 0, or -1 with why in err. */
-int cli_ab_config(const struct options *o, const char *disk, const char *variants, struct ab_config *cfg, char *err,
-		  size_t len);
-
 /* --ab: check the variants against the disk (exit 2 before anything
  * changes), run the comparison, print the report. Returns the exit status:
  * 0, 1 (failed, stopped by a signal: partial report, or a setting that

@@ -7,7 +7,9 @@
 
 #include <stddef.h>
 
-enum key_mode { KM_MAIN, KM_PICKER, KM_TUNABLES, KM_LOG, KM_UDEV, KM_IOPRIO, KM_REPORT, KM_DETAIL, KM_COUNT };
+/* KM_LIST: the keys every list-shaped panel shares (picker, tunables,
+ * log, I/O priority, report), looked up after the panel's own. */
+enum key_mode { KM_MAIN, KM_PICKER, KM_TUNABLES, KM_LOG, KM_UDEV, KM_IOPRIO, KM_REPORT, KM_DETAIL, KM_LIST, KM_COUNT };
 
 enum key_action {
 	KEY_ACT_QUIT,
@@ -78,7 +80,8 @@ struct key_binding {
 
 const struct key_binding *keys_table(size_t *n);
 
-/* The binding for key code ch in mode, or NULL. */
+/* The binding for key code ch in mode (a list-shaped panel's own first,
+ * then KM_LIST's), or NULL. */
 const struct key_binding *keys_lookup(enum key_mode mode, int ch);
 
 /* Whether action a changes the system (a column of the table: every

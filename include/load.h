@@ -15,8 +15,7 @@
 #include <stdint.h>
 
 #include "scratch.h"
-
-enum load_kind { LOAD_NONE, LOAD_WRITE, LOAD_FSYNC };
+#include "settings.h"
 
 struct load;
 

@@ -8,9 +8,14 @@
 #include <sys/types.h>
 #include <stdio.h>
 
+#include "settings.h"
+
 #define OPTIONS_MAX_DISKS 64
 
-enum output_format { OUT_TEXT, OUT_JSON, OUT_CSV };
+enum output_format { OUT_TEXT, OUT_JSON, OUT_CSV, OUT_CSV_PROCS };
+
+/* --format: how the A/B report (abreport.h) is written. */
+enum ab_format { AB_TEXT, AB_MD, AB_CSV, AB_JSON };
 
 struct sched_set {
 	char *disk;
@@ -66,7 +71,7 @@ struct options {
 	int load;                               /* enum load_kind; -1: not given */
 	char *load_dir;                         /* owned */
 	uint64_t load_size;
-	int ab_format;                          /* enum ab_format */
+	enum ab_format ab_format;
 	int baseline;
 	char *startup;                          /* owned */
 	int startup_runs;
@@ -118,6 +123,9 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 void options_print_help(FILE *f, const char *prog);
 
 void options_free(struct options *o);
+
+/* The load the options ask for (--load; write when not given). */
+enum load_kind options_load_kind(const struct options *o);
 
 #define DELAY_MIN_S 0.01
 #define DELAY_MAX_S 3600.0

@@ -1,8 +1,8 @@
 /* proccols: the process columns. One table says, for each column, its
  * name for --sort, its header, width and unit, a line for the help screen,
- * how it sorts, its cell, and its JSON fields; the process pane, the batch
- * text, JSON, --sort, the help screen and the checks of the man page and
- * the completions all read it. Adding a column: a row here (and a field of
+ * how it sorts, its cell, its JSON fields and its CSV name; the process
+ * pane, the batch text, JSON, CSV, --sort, the help screen and the checks
+ * of the man page and the completions all read it. Adding a column: a row here (and a field of
  * struct proc_row that the reader fills and the recording keeps). It
  * draws nothing (text and JSON only), so it sits with the reader that
  * fills the rows, where the command line's --sort can reach it too. */
@@ -42,6 +42,10 @@ struct proccol {
 	/* Its fields in a row of JSON, each after a comma; NULL: none of
 	 * its own (another column writes them). */
 	void (*json)(FILE *f, const struct proc_row *r, const struct sample *s);
+	/* Its name in a CSV header (--csv-procs), with the unit of its value:
+	 * the figure it sorts by in rates mode; a column without a unit gives
+	 * its cell. */
+	const char *csv;
 };
 
 const struct proccol *proccols_get(enum pcol c);
@@ -63,6 +67,10 @@ void proccols_cell(enum pcol c, const struct proc_row *r, const struct proccols_
 
 /* The figure column c sorts row r by (see sort_key), 0 for a text column. */
 double proccols_sort_key(enum pcol c, const struct proc_row *r, int totals);
+
+/* Column c's value for CSV (see csv): a plain number in the unit its
+ * name says ("" when it was not read), or its cell (not yet quoted). */
+void proccols_csv(enum pcol c, const struct proc_row *r, char *b, size_t n);
 
 /* The columns' fields of row r, in table order, each after a comma. */
 void proccols_json(FILE *f, const struct proc_row *r, const struct sample *s);

@@ -17,6 +17,7 @@ struct procpane_state {
 	int cmdline;               /* c: full command lines */
 	char filter[64];           /* /: command name contains this */
 	int selected_tid;          /* kept by id: rows move as they sort */
+	int top;                   /* the first row shown (listbox.h) */
 	size_t *order;             /* row indexes, sorted and filtered */
 	size_t norder, cap;
 };
@@ -30,8 +31,9 @@ void procpane_arrange(struct procpane_state *st, const struct sample *s);
 /* The selected row (after procpane_arrange), or NULL. */
 const struct proc_row *procpane_selected(const struct procpane_state *st, const struct sample *s);
 
-/* Move the selection by dir rows. */
-void procpane_step(struct procpane_state *st, const struct sample *s, int dir);
+/* Move the selection by rows (or to an end: listbox.h) in a pane that
+ * shows `rows` of them. */
+void procpane_step(struct procpane_state *st, const struct sample *s, int by, int rows);
 
 /* Draw the pane in rows y..y+h-1; focus: the selection is highlighted;
  * th: the theme's attributes per element (theme.h). */
@@ -46,7 +48,7 @@ void procpane_sort_step(struct procpane_state *st, const struct sample *s, int d
 int procpane_column_at(const struct sample *s, int width, int x);
 
 /* Select the process on row r (0: the first under the header) of a pane
- * h rows high, as drawn. */
-void procpane_select_row(struct procpane_state *st, const struct sample *s, int h, int r);
+ * that shows `rows` of them, as drawn. */
+void procpane_select_row(struct procpane_state *st, const struct sample *s, int rows, int r);
 
 #endif

@@ -1,8 +1,9 @@
 /* session: what one run of the tool holds between main and the views —
- * the sampler, control (the actuators) and the outputs — and the one path
- * of a tick through them: finished changes and the queue go from control
- * to the sampler (as arguments: neither holds a pointer to the other), a
- * sample is collected, the outputs are written. The batch view and the
+ * the sampler, control (the actuators) and where ticks go — and the one
+ * path of a tick through them: finished changes and the queue go from
+ * control to the sampler (as arguments: neither holds a pointer to the
+ * other), a sample is collected, the outputs get it (through a callback:
+ * they are written by view code, which the session does not call). The batch view and the
  * full screen call this instead of each driving the collectors; a replay
  * is a session whose sampler reads a recording (control then changes
  * nothing: nothing asks it to).
@@ -10,55 +11,50 @@
  * The full screen's commands are here too (switch, tunables, I/O
  * priority, undo, delay accounting, A/B, the built-in load, cold starts,
  * udev rules, saving the configuration): each returns 0, or -1 with what
- * went wrong in msg, and the view shows msg. The view then includes no
- * actuator's header. */
+ * went wrong in msg, and the view shows msg. The session is opaque and
+ * this header includes only data (settings.h, abdata.h, sample.h) and the
+ * options, so a view reaches no actuator (src/act) through it. */
 #ifndef IOSCHED_SESSION_H
 #define IOSCHED_SESSION_H
 
+#include <limits.h>
 #include <stddef.h>
+#include <stdint.h>
 
-#include "ab.h"
-#include "coldstart.h"
-#include "control.h"
+#include "abdata.h"
 #include "options.h"
-#include "outputs.h"
 #include "sample.h"
-#include "tune.h"
-#include "udevrule.h"
+#include "settings.h"
 
 #define SESSION_UDEV_FOUND 8
 
 /* The udev panel's content: the rule for a disk and where rules for it
  * are already. */
 struct session_udev {
-	struct udevrule_ident id;
+	char disk[32];
 	char rule[512];
 	char file[PATH_MAX];       /* whole: a cut path would be another file */
 	char note[1024];           /* about the file (e.g. it sorts before another rule) */
-	struct udevrule_found found[SESSION_UDEV_FOUND];
+	char found[SESSION_UDEV_FOUND][560]; /* "FILE:LINE: the rule's text" */
 	size_t nfound;
 };
 
-struct session {
-	const struct options *o;
-	struct sampler *smp;
-	struct control *ctl;
-	struct outputs *outs;      /* NULL: none */
-	char err[320];             /* why the last tick failed: an output that could not be written */
-	/* An A/B run started in the full screen (A) ... */
-	struct ab_config abcfg;
-	struct ab_run *ab;         /* ... while it runs */
-	struct ab_result abres;    /* ... its result, kept after it */
-	size_t ab_undo_base;       /* the undo log's length when it began */
-	/* The built-in load (L) ... */
-	struct load *load;
-	char load_disk[DISK_NAME_MAX]; /* ... on this disk */
-	/* A cold start being timed (S) */
-	struct coldstart cs;
-};
+struct session;
+struct control;
 
-void session_init(struct session *s, const struct options *o, struct sampler *smp, struct control *ctl,
-		  struct outputs *outs);
+/* Where a tick goes after the view has shown it (the recording, the
+ * Prometheus file: outputs.h). Returns 0, or a negative errno with which
+ * output and why in err. */
+typedef int (*session_output_fn)(void *ctx, const struct sample *s, char *err, size_t len);
+
+/* A session for one run: the sampler and control stay the caller's;
+ * output (NULL: none) gets each tick with ctx. NULL without memory. */
+struct session *session_new(const struct options *o, struct sampler *smp, struct control *ctl,
+			    session_output_fn output, void *ctx);
+void session_free(struct session *s);
+
+/* Why the last tick failed: an output that could not be written ("" if none). */
+const char *session_error(const struct session *s);
 
 /* The sampler's first reading (no rates yet; the disks are listed). */
 int session_prime(struct session *s);
@@ -139,12 +135,24 @@ void session_ab_finish(struct session *s, int cancelled);
 /* What the running A/B is doing, or NULL when none runs. */
 const char *session_ab_status(const struct session *s);
 
+/* The last A/B run started here: what was asked and what was measured
+ * (kept after it ends, until the next one or session_end). */
+const struct ab_config *session_ab_config_used(const struct session *s);
+const struct ab_result *session_ab_result(const struct session *s);
+
+/* An A/B configuration for disk and the variants list from the options
+ * (--rounds, --dwell, --warmup, --load..., the probe's pace: back-to-back
+ * unless --probe-rate was given). Returns 0, or -1 with why in err. */
+int session_ab_config(const struct options *o, const char *disk, const char *variants, struct ab_config *cfg,
+		      char *err, size_t len);
+
 /* L: start the built-in load on disk, or stop the one running. msg says
  * which happened. */
 int session_load_toggle(struct session *s, const char *disk, char *msg, size_t len);
 
-/* The load running: its kind's name and what it wrote; NULL when none. */
-const char *session_load_status(struct session *s, uint64_t *bytes);
+/* The load running: its kind's name, what it wrote and on which disk;
+ * NULL when none. */
+const char *session_load_status(struct session *s, uint64_t *bytes, const char **disk);
 
 /* S: time a cold start of the --startup command. */
 int session_coldstart_begin(struct session *s, char *msg, size_t len);

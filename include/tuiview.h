@@ -1,15 +1,20 @@
-/* tuiview: what the full screen's files share (tui.c, the screen, the
- * layout and the loop; panel_*.c, one panel each): struct tui, the
- * panels' state, and the few drawing helpers they all use. Private to
- * src/view: nothing outside the full screen includes it. */
+/* tuiview: what the full screen's files share: struct tui, the panels'
+ * state and their ops. Who calls whom, from the bottom: screen.c (the
+ * helpers every panel draws and asks with) and listbox.c; the panels
+ * (panel_*.c, one each; panel_main.c the main screen); tui_keys.c (what
+ * the keys do, through the panels' ops); tui.c (the loop). Nothing calls
+ * up that order. Private to src/view: nothing outside the full screen
+ * includes it. */
 #ifndef IOSCHED_TUIVIEW_H
 #define IOSCHED_TUIVIEW_H
 
 #include <stddef.h>
 
 #include "keys.h"
+#include "listbox.h"
 #include "procpane.h"
 #include "sample.h"
+#include "screen.h"
 #include "session.h"
 #include "theme.h"
 
@@ -18,14 +23,13 @@
 
 /* The scheduler picker (s). */
 struct picker_state {
-	int cur;
+	struct listbox list;
 };
 
 /* The tunables panel (t): the list, its cursor, and a value being typed. */
 struct tunables_state {
 	struct tunable tun[MAX_TUNABLES];
-	size_t n;
-	int cur;
+	struct listbox list;       /* list.n: how many in tun */
 	int editing;
 	char edit[TUNE_VALUE_MAX];
 	char err[256];             /* the last error, shown in place */
@@ -33,7 +37,7 @@ struct tunables_state {
 
 /* The I/O priority picker (i): for this process. */
 struct ioprio_state {
-	int cur;
+	struct listbox list;
 	int pid;
 	char comm[64];
 };
@@ -41,7 +45,12 @@ struct ioprio_state {
 /* The last A/B report, as text (V), and its scroll position. */
 struct report_state {
 	char *text;
-	int top;
+	struct listbox list;       /* its lines */
+};
+
+/* The event log (l): scrolled, its newest line in view while at its end. */
+struct log_state {
+	struct listbox list;
 };
 
 /* The details panel (Enter): this process, or pid 0 for the selected disk. */
@@ -57,7 +66,7 @@ struct tui {
 	double speed;                   /* factor on the recorded intervals */
 	int paused, replay_end, step;
 	int big;                        /* presentation mode (--big, B) */
-	int help_top;                   /* first line of the help shown */
+	struct listbox help_list;       /* the help's lines, scrolled */
 	struct theme theme;
 	unsigned long th[TH_COUNT];     /* attributes per element of the theme in use */
 	struct sample s;
@@ -77,6 +86,7 @@ struct tui {
 	struct ioprio_state ioprio;
 	struct report_state report;
 	struct detail_state detail;
+	struct log_state log;
 	struct procpane_state pp;       /* process pane */
 	int focus_procs;                /* Up/Down move in the process pane */
 	int filtering;                  /* typing the / filter */
@@ -87,13 +97,18 @@ struct tui {
 };
 
 /* One panel: what it draws over the main screen and what its keys do. A
- * NULL entry: the panel has no such key. */
+ * NULL entry: the panel has no such thing. An entry that acts fills the
+ * reply (screen.h): what the loop must do next, what the status line says. */
 struct panel_ops {
 	void (*draw)(const struct tui *t);
-	void (*step)(struct tui *t, int dir);   /* Up, Down */
-	void (*enter)(struct tui *t);           /* Enter */
-	void (*write)(struct tui *t);           /* w */
-	int (*type)(struct tui *t, int ch);     /* a text field being typed takes the key: 1 */
+	/* The panel's list (its count brought up to date), which Up, Down,
+	 * PgUp, PgDn, Home, End, the wheel and a click move; and where its
+	 * rows are: how many are shown, the first at screen line *y. */
+	struct listbox *(*list)(struct tui *t);
+	int (*rows)(const struct tui *t, int *y);
+	void (*enter)(struct tui *t, struct reply *r);          /* Enter */
+	void (*write)(struct tui *t, struct reply *r);          /* w */
+	int (*type)(struct tui *t, int ch, struct reply *r);    /* a text field being typed takes the key: 1 */
 };
 
 extern const struct panel_ops panel_picker, panel_tunables, panel_log, panel_udev, panel_ioprio, panel_report,
@@ -101,14 +116,16 @@ extern const struct panel_ops panel_picker, panel_tunables, panel_log, panel_ude
 
 /* Opening a panel from the main screen (its key), and the picker's
  * switches that main-screen keys make too (n m k b, ] [). */
-void panel_picker_open(struct tui *t);
-void panel_picker_pick(struct tui *t, const char *name);
-void panel_picker_next(struct tui *t, int dir);
+void panel_picker_open(struct tui *t, struct reply *r);
+void panel_picker_pick(struct tui *t, const char *name, struct reply *r);
+void panel_picker_next(struct tui *t, int dir, struct reply *r);
 void panel_tunables_open(struct tui *t);
 void panel_tunables_reload(struct tui *t);
-void panel_udev_open(struct tui *t);
-void panel_ioprio_open(struct tui *t);
-void panel_detail_open(struct tui *t);
+void panel_udev_open(struct tui *t, struct reply *r);
+void panel_ioprio_open(struct tui *t, struct reply *r);
+void panel_detail_open(struct tui *t, struct reply *r);
+void panel_log_open(struct tui *t);
+void panel_report_open(struct tui *t, char *text);
 
 /* Where the main screen puts things: drawing and mouse clicks use the
  * same arithmetic. header 3 lines, table header + rows, blank, probe 2
@@ -120,42 +137,26 @@ struct tui_layout {
 	int pane_y, pane_h;        /* 0 height: no pane */
 };
 
-/* Shared by the full screen's files. tui.c: the screen, the selection,
- * the layout's dispatch and the loop. */
-void tui_say(struct tui *t, const char *text);
-int tui_selected_index(const struct tui *t);
-void tui_select_index(struct tui *t, int i);
-const struct panel_ops *tui_panel_of(enum key_mode m);
-void tui_step_cursor(struct tui *t, int dir);
-void tui_enter(struct tui *t);
-/* Take finished changes (their events to the sampler, the status line). */
-void tui_poll_changes(struct tui *t);
-
 /* panel_main.c: the main screen. */
-void tui_put(int y, int x, const char *text);
-/* text at (y, x) in at most w columns: made safe (^X), cut with a mark. */
-void tui_put_within(int y, int x, const char *text, int w);
-void tui_rate_text(double hz, char *b, size_t n);
 void tui_main_layout(const struct tui *t, struct tui_layout *L);
 void tui_draw_main(const struct tui *t);
 void tui_draw_big(const struct tui *t);
 
-/* panel_help.c */
+/* panel_help.c: the help screen, and how many lines it has at this width. */
 void tui_draw_help(const struct tui *t);
+int panel_help_length(void);
 
-/* tui_keys.c: what the keys do. */
-void tui_act(struct tui *t, enum key_action a);
-void tui_filter_key(struct tui *t, int ch);
-void tui_ab_key(struct tui *t, int ch);
+/* tui_keys.c: what the keys do; each fills the reply. The panel that has
+ * the keys in mode m (NULL: the main screen). */
+const struct panel_ops *tui_panel_of(enum key_mode m);
+void tui_act(struct tui *t, enum key_action a, struct reply *r);
+void tui_filter_key(struct tui *t, int ch, struct reply *r);
+void tui_ab_key(struct tui *t, int ch, struct reply *r);
 void tui_ab_finish(struct tui *t, int cancelled);
-void tui_startup_poll(struct tui *t);
-void tui_fresh_begin(struct tui *t);
-void tui_theme_start(struct tui *t);
-
-const struct disk_sample *tui_selected_disk(const struct tui *t);
-void tui_panel_box(int y, int x, int h, int w, const char *title);
-int tui_put_wrapped(int y, int x, int w, const char *raw, int max);
-/* Queue a change of the selected disk and say what happens. */
-void tui_request(struct tui *t, enum tune_kind kind, const char *key, const char *value);
+void tui_startup_poll(struct tui *t, struct reply *r);
+void tui_fresh_begin(struct tui *t, struct reply *r);
+void tui_theme_start(struct tui *t, struct reply *r);
+/* A click or the wheel in the panel that has the keys. */
+void tui_panel_mouse(struct tui *t, int y, int wheel, struct reply *r);
 
 #endif

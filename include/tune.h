@@ -10,11 +10,7 @@
 #include <stddef.h>
 
 #include "event.h"
-
-enum tune_kind { TUNE_SCHEDULER, TUNE_QUEUE, TUNE_IOSCHED, TUNE_IOPRIO };
-
-#define TUNE_KEY_MAX 48
-#define TUNE_VALUE_MAX 48
+#include "settings.h"
 
 /* Where the queue settings live and how one is written. A request with
  * none uses the real ones: /sys, each write made from a child process
@@ -25,17 +21,6 @@ struct tune_sysfs {
 	const char *root;  /* instead of "/sys" */
 	int (*write)(const struct tune_sysfs *s, const char *path, const char *value); /* 0 or -errno */
 	void *ctx;
-};
-
-struct tune_req {
-	char disk[32];
-	enum tune_kind kind;
-	char key[TUNE_KEY_MAX];      /* "scheduler", or the file's name */
-	char value[TUNE_VALUE_MAX];  /* TUNE_IOPRIO: "none", "idle", "be/N", "rt/N" */
-	int undo;                    /* undoes an earlier change: not logged again */
-	int reset;                   /* (with undo) puts back a setting a switch had reset */
-	int pid;                     /* TUNE_IOPRIO: the process (all its threads) */
-	const struct tune_sysfs *sysfs; /* NULL: the real /sys */
 };
 
 /* A setting the kernel reset by itself during a scheduler switch, so
@@ -57,13 +42,6 @@ struct tune_reset {
 #define TUNE_QUEUE_MAX 5    /* every queue attribute tune knows */
 #define TUNE_IOSCHED_MAX 16 /* a scheduler's own files: bfq has 10 (6.1), mq-deadline 7, kyber 2 */
 #define TUNE_RESETS_MAX (TUNE_QUEUE_MAX + TUNE_IOSCHED_MAX)
-
-struct tunable {
-	enum tune_kind kind;
-	char key[TUNE_KEY_MAX];
-	char value[64];
-	int writable;
-};
 
 /* A request to set the I/O priority of process pid (comm for messages). */
 void tune_req_ioprio(struct tune_req *r, int pid, const char *comm, const char *value);

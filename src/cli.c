@@ -16,6 +16,7 @@
 #include "ab.h"
 #include "abreport.h"
 #include "control.h"
+#include "session.h"
 #include "event.h"
 #include "tune.h"
 #include "udevrule.h"
@@ -276,7 +277,7 @@ static void sweep_ab(struct sweep *s)
 {
 	const char *disk = s->o->disks[0];
 	char dir[PATH_MAX], why[256];
-	if (cli_load_kind(s->o) != LOAD_NONE &&
+	if (options_load_kind(s->o) != LOAD_NONE &&
 	    load_pick_dir(disk, s->o->load_dir, dir, sizeof dir, why, sizeof why) == 0)
 		sweep_load_place(s, disk, dir);
 	sweep_probe_place(s, disk);
@@ -376,34 +377,6 @@ int cli_print_udev_rules(const struct options *o, struct sampler *smp, FILE *f)
 	return 0;
 }
 
-enum load_kind cli_load_kind(const struct options *o)
-{
-	return o->load < 0 ? LOAD_WRITE : (enum load_kind)o->load;
-}
-
-int cli_ab_config(const struct options *o, const char *disk, const char *variants, struct ab_config *cfg, char *err,
-		  size_t len)
-{
-	memset(cfg, 0, sizeof *cfg);
-	util_strlcpy(cfg->disk, disk, sizeof cfg->disk);
-	if (ab_parse_variants(variants, cfg, err, len) < 0)
-		return -1;
-	cfg->rounds = o->rounds;
-	cfg->dwell_s = o->dwell_s;
-	cfg->warmup_s = o->warmup_s;
-	cfg->load = cli_load_kind(o);
-	cfg->load_dir = o->load_dir;
-	cfg->load_size = o->load_size;
-	cfg->paced_rate_hz = o->probe_rate_hz; /* 20 Hz unless given; max (0): no paced reader */
-	cfg->fresh_reads = (uint32_t)o->fresh_reads;
-	cfg->probe_size = (uint32_t)o->probe_size;
-	cfg->seed = o->have_seed ? o->seed : (uint64_t)getpid();
-	cfg->baseline = o->baseline;
-	cfg->startup_cmd = o->startup;
-	cfg->startup_runs = o->startup_runs;
-	return 0;
-}
-
 int cli_run_ab(const struct options *o, struct control *ctl, volatile sig_atomic_t *stop)
 {
 	struct ab_config *cfg = calloc(1, sizeof *cfg);
@@ -411,7 +384,7 @@ int cli_run_ab(const struct options *o, struct control *ctl, volatile sig_atomic
 	char err[512];
 	if (!cfg)
 		return 1;
-	if (cli_ab_config(o, o->disks[0], o->ab, cfg, err, sizeof err) < 0) {
+	if (session_ab_config(o, o->disks[0], o->ab, cfg, err, sizeof err) < 0) {
 		util_complain("%s\n", err);
 		free(cfg);
 		return 2;
@@ -425,7 +398,7 @@ int cli_run_ab(const struct options *o, struct control *ctl, volatile sig_atomic
 	if (rc < 0)
 		util_complain("--ab: %s\n", err);
 	if (res.nphases || rc == 0)
-		abreport_write(stdout, cfg, &res, (enum ab_format)o->ab_format);
+		abreport_write(stdout, cfg, &res, o->ab_format);
 	int status = rc < 0 ? (res.nphases ? 1 : 2) : res.partial || unrestored ? 1 : 0;
 	ab_result_free(&res);
 	free(cfg);

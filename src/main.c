@@ -215,6 +215,12 @@ static int prepare_live(const struct options *o, struct sampler *smp, int *done)
 	return rc;
 }
 
+/* A tick to the outputs (the session's callback). */
+static int write_outputs(void *ctx, const struct sample *s, char *err, size_t len)
+{
+	return outputs_tick(ctx, s, err, len);
+}
+
 /* The outputs, then the changes asked for at start (a replay has none):
  * a --record or --prometheus-textfile that cannot be written ends the run
  * before anything is changed. Then the view, through one session: a live
@@ -234,10 +240,14 @@ static int run_session(const struct options *o, struct sampler *smp, struct cont
 		util_complain("--enable-delayacct: %s\n", msg);
 		rc = 1;
 	}
-	struct session sess;
-	session_init(&sess, o, smp, ctl, &outs);
+	struct session *sess = rc ? NULL : session_new(o, smp, ctl, write_outputs, &outs);
+	if (!rc && !sess) {
+		util_complain("out of memory\n");
+		rc = 1;
+	}
 	if (!rc)
-		rc = view_status(o->batch ? batch_run(o, &sess, &stop_requested) : tui_run(o, &sess, &stop_requested));
+		rc = view_status(o->batch ? batch_run(o, sess, &stop_requested) : tui_run(o, sess, &stop_requested));
+	session_free(sess);
 	outputs_close(&outs);
 	/* A recording that ended on a bad line was said; the status says it too. */
 	if (!rc && o->replay && smp->replay_msg[0])

@@ -9,7 +9,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "abreport.h"
 #include "config.h"
 #include "freshjob.h"
 #include "load.h"
@@ -51,6 +50,7 @@ enum {
 	OPT_REPLAY,
 	OPT_REPLAY_SPEED,
 	OPT_CSV,
+	OPT_CSV_PROCS,
 	OPT_PROM,
 	OPT_THEME,
 	OPT_NO_COLOR,
@@ -77,6 +77,7 @@ static const struct option_def defs[] = {
 	{.name = "all-disks", .short_name = OPT_ALL_DISKS, .arg = NULL, .help = "also the disks hidden by default: read-only and squashfs loop devices (snaps), zram, RAM disks, dm and md"},
 	{.name = "json", .short_name = OPT_JSON, .arg = NULL, .help = "batch output as one JSON object per line per interval (implies -b)"},
 	{.name = "csv", .short_name = OPT_CSV, .arg = NULL, .help = "batch output as CSV: a header row, then one row per disk per interval (implies -b)"},
+	{.name = "csv-procs", .short_name = OPT_CSV_PROCS, .arg = NULL, .help = "batch output as CSV of processes: a header row, then up to --procs rows per interval, busiest first (implies -b)"},
 	{.name = "record", .short_name = OPT_RECORD, .arg = "FILE", .help = "append every interval's sample to FILE as JSON lines (full screen or batch)"},
 	{.name = "replay", .short_name = OPT_REPLAY, .arg = "FILE", .help = "show a recording instead of the system: no root, nothing changed"},
 	{.name = "replay-speed", .short_name = OPT_REPLAY_SPEED, .arg = "X", .help = "replay X times as fast as recorded; without it 1, and batch output at once",
@@ -94,7 +95,7 @@ static const struct option_def defs[] = {
 	 NUM(OV_BYTES, probe_file_size, PROBE_FILE_SIZE_MIN, PROBE_FILE_SIZE_MAX, PROBE_FILE_SIZE_DEFAULT, "bytes")},
 	{.name = "seed", .short_name = OPT_SEED, .arg = "N", .help = "seed of the probe's random offsets, for repeatable runs"},
 	{.name = "set", .short_name = OPT_SET, .arg = "DISK=SCHED", .help = "switch DISK to scheduler SCHED at start (repeatable)"},
-	{.name = "procs", .short_name = OPT_PROCS, .arg = "N", .help = "processes in each JSON line, busiest first; 0 reads none",
+	{.name = "procs", .short_name = OPT_PROCS, .arg = "N", .help = "processes in each JSON line or --csv-procs interval, busiest first; 0 reads none",
 	 NUM(OV_INT, procs, 0, PROCS_MAX, PROCS_DEFAULT, "a whole number")},
 	{.name = "threads", .short_name = OPT_THREADS, .arg = NULL, .help = "per-thread rows instead of per-process ones"},
 	{.name = "no-bpf", .short_name = OPT_NO_BPF, .arg = NULL, .help = "no block-layer latency per process (the BPF program is not loaded)"},
@@ -400,7 +401,7 @@ static int *switch_of(int c, struct options *o)
 static int set_format(enum output_format f, struct options *o, char *err, size_t len)
 {
 	if (o->format != OUT_TEXT && o->format != f) {
-		snprintf(err, len, "--json and --csv conflict: one output format per run");
+		snprintf(err, len, "--json, --csv and --csv-procs conflict: one output format per run");
 		return -1;
 	}
 	o->format = f;
@@ -431,11 +432,14 @@ static int set_load(const char *arg, struct options *o, char *err, size_t len)
 
 static int set_ab_format(const char *arg, struct options *o, char *err, size_t len)
 {
-	if ((o->ab_format = abreport_format_parse(arg)) < 0) {
-		snprintf(err, len, "--format: '%s' is not accepted; give text, md, csv or json", arg);
-		return -1;
-	}
-	return 0;
+	static const char *const names[] = { [AB_TEXT] = "text", [AB_MD] = "md", [AB_CSV] = "csv", [AB_JSON] = "json" };
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (!strcmp(arg, names[i])) {
+			o->ab_format = (enum ab_format)i;
+			return 0;
+		}
+	snprintf(err, len, "--format: '%s' is not accepted; give text, md, csv or json", arg);
+	return -1;
 }
 
 static int set_udev_file(const char *arg, struct options *o, char *err, size_t len)
@@ -483,6 +487,7 @@ static int apply(int c, const char *arg, struct options *o, char *err, size_t le
 	}
 	switch (c) {
 	case OPT_CSV: return set_format(OUT_CSV, o, err, len);
+	case OPT_CSV_PROCS: return set_format(OUT_CSV_PROCS, o, err, len);
 	case OPT_JSON: return set_format(OUT_JSON, o, err, len);
 	case OPT_RECORD: return set_path("--record", &o->record, arg, err, len);
 	case OPT_REPLAY: return set_path("--replay", &o->replay, arg, err, len);
@@ -817,4 +822,9 @@ void options_free(struct options *o)
 	o->ab = o->load_dir = o->startup = o->record = o->replay = o->prom_file = o->theme = o->sort = o->config_path = NULL;
 	o->ndisks = o->nprobe_disks = o->nsets = 0;
 	o->probe_file = o->udev_rules_file = NULL;
+}
+
+enum load_kind options_load_kind(const struct options *o)
+{
+	return o->load < 0 ? LOAD_WRITE : (enum load_kind)o->load;
 }

@@ -1,22 +1,64 @@
 /* session: see include/session.h */
 #include "session.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "cli.h"
+#include "ab.h"
+#include "coldstart.h"
 #include "config.h"
+#include "control.h"
 #include "load.h"
+#include "tune.h"
+#include "udevrule.h"
 #include "util.h"
 #include "worker.h"
 
-void session_init(struct session *s, const struct options *o, struct sampler *smp, struct control *ctl,
-		  struct outputs *outs)
+struct session {
+	const struct options *o;
+	struct sampler *smp;
+	struct control *ctl;
+	session_output_fn output;  /* NULL: none */
+	void *output_ctx;
+	char err[320];             /* why the last tick failed: an output that could not be written */
+	/* An A/B run started in the full screen (A) ... */
+	struct ab_config abcfg;
+	struct ab_run *ab;         /* ... while it runs */
+	struct ab_result abres;    /* ... its result, kept after it */
+	size_t ab_undo_base;       /* the undo log's length when it began */
+	/* The built-in load (L) ... */
+	struct load *load;
+	char load_disk[DISK_NAME_MAX]; /* ... on this disk */
+	/* A cold start being timed (S) */
+	struct coldstart cs;
+};
+
+struct session *session_new(const struct options *o, struct sampler *smp, struct control *ctl,
+			    session_output_fn output, void *ctx)
 {
-	memset(s, 0, sizeof *s);
+	struct session *s = calloc(1, sizeof *s);
+	if (!s)
+		return NULL;
 	s->o = o;
 	s->smp = smp;
 	s->ctl = ctl;
-	s->outs = outs;
+	s->output = output;
+	s->output_ctx = ctx;
+	return s;
+}
+
+void session_free(struct session *s)
+{
+	if (!s)
+		return;
+	session_end(s);
+	free(s);
+}
+
+const char *session_error(const struct session *s)
+{
+	return s->err;
 }
 
 /* Control's finished changes into the sampler's event log, in order. */
@@ -50,7 +92,7 @@ int session_collect(struct session *s, struct sample *out)
 int session_write_outputs(struct session *s, const struct sample *out)
 {
 	s->err[0] = '\0';
-	return s->outs && outputs_tick(s->outs, out, s->err, sizeof s->err) < 0 ? -1 : 0;
+	return s->output && s->output(s->output_ctx, out, s->err, sizeof s->err) < 0 ? -1 : 0;
 }
 
 void session_refresh_pending(struct session *s, struct sample *out)
@@ -131,7 +173,7 @@ int session_ab_start(struct session *s, const char *disk, const char *variants, 
 	if (read_only(s, msg, len))
 		return -1;
 	struct ab_config *c = &s->abcfg;
-	if (cli_ab_config(s->o, disk, variants, c, msg, len) < 0)
+	if (session_ab_config(s->o, disk, variants, c, msg, len) < 0)
 		return -1;
 	if (s->load && c->load != LOAD_NONE) {
 		util_fmt(msg, len, "the L load is running: stop it first (L), or use --load none");
@@ -172,6 +214,39 @@ const char *session_ab_status(const struct session *s)
 	return s->ab ? ab_status(s->ab) : NULL;
 }
 
+const struct ab_config *session_ab_config_used(const struct session *s)
+{
+	return &s->abcfg;
+}
+
+const struct ab_result *session_ab_result(const struct session *s)
+{
+	return &s->abres;
+}
+
+int session_ab_config(const struct options *o, const char *disk, const char *variants, struct ab_config *cfg,
+		      char *err, size_t len)
+{
+	memset(cfg, 0, sizeof *cfg);
+	util_strlcpy(cfg->disk, disk, sizeof cfg->disk);
+	if (ab_parse_variants(variants, cfg, err, len) < 0)
+		return -1;
+	cfg->rounds = o->rounds;
+	cfg->dwell_s = o->dwell_s;
+	cfg->warmup_s = o->warmup_s;
+	cfg->load = options_load_kind(o);
+	cfg->load_dir = o->load_dir;
+	cfg->load_size = o->load_size;
+	cfg->paced_rate_hz = o->probe_rate_hz; /* 20 Hz unless given; max (0): no paced reader */
+	cfg->fresh_reads = (uint32_t)o->fresh_reads;
+	cfg->probe_size = (uint32_t)o->probe_size;
+	cfg->seed = o->have_seed ? o->seed : (uint64_t)getpid();
+	cfg->baseline = o->baseline;
+	cfg->startup_cmd = o->startup;
+	cfg->startup_runs = o->startup_runs;
+	return 0;
+}
+
 int session_load_toggle(struct session *s, const char *disk, char *msg, size_t len)
 {
 	if (read_only(s, msg, len))
@@ -184,7 +259,7 @@ int session_load_toggle(struct session *s, const char *disk, char *msg, size_t l
 		util_fmt(msg, len, "load on %s stopped after %s; its files are removed", s->load_disk, sz);
 		return 0;
 	}
-	enum load_kind k = cli_load_kind(s->o);
+	enum load_kind k = options_load_kind(s->o);
 	if (k == LOAD_NONE || s->ab) {
 		util_fmt(msg, len, "%s", k == LOAD_NONE ? "--load none: no built-in load" : "an A/B run has its own load");
 		return -1;
@@ -198,12 +273,13 @@ int session_load_toggle(struct session *s, const char *disk, char *msg, size_t l
 	return 0;
 }
 
-const char *session_load_status(struct session *s, uint64_t *bytes)
+const char *session_load_status(struct session *s, uint64_t *bytes, const char **disk)
 {
 	if (!s->load)
 		return NULL;
 	*bytes = load_bytes(s->load);
-	return load_kind_name(cli_load_kind(s->o));
+	*disk = s->load_disk;
+	return load_kind_name(options_load_kind(s->o));
 }
 
 int session_coldstart_begin(struct session *s, char *msg, size_t len)
@@ -238,14 +314,19 @@ int session_coldstart_busy(const struct session *s)
 
 int session_udev_prepare(struct session *s, const char *disk, const char *sched, struct session_udev *u)
 {
+	util_strlcpy(u->disk, disk, sizeof u->disk);
 	util_strlcpy(u->file, s->o->udev_rules_file ? s->o->udev_rules_file : UDEVRULE_DEFAULT_FILE, sizeof u->file);
-	udevrule_ident(s->smp->udev, disk, &u->id);
+	struct udevrule_ident id;
+	udevrule_ident(s->smp->udev, disk, &id);
 	int rc = 0;
-	if (udevrule_line(&u->id, sched, u->rule, sizeof u->rule) < 0) {
+	if (udevrule_line(&id, sched, u->rule, sizeof u->rule) < 0) {
 		util_strlcpy(u->rule, "(this disk's name or serial cannot be put in a rule safely)", sizeof u->rule);
 		rc = -1;
 	}
-	u->nfound = udevrule_find(NULL, &u->id, u->found, SESSION_UDEV_FOUND);
+	struct udevrule_found found[SESSION_UDEV_FOUND];
+	u->nfound = udevrule_find(NULL, &id, found, SESSION_UDEV_FOUND);
+	for (size_t i = 0; i < u->nfound; i++)
+		util_fmt(u->found[i], sizeof u->found[i], "%s:%u: %s", found[i].file, found[i].line, found[i].text);
 	udevrule_note(u->file, u->note, sizeof u->note);
 	return rc;
 }
@@ -254,7 +335,11 @@ int session_udev_write(struct session *s, const struct session_udev *u, char *ms
 {
 	if (read_only(s, msg, len))
 		return -1;
-	if (udevrule_write(u->file, &u->id, u->rule, msg, len) < 0)
+	/* The disk's identity as the rule was made from it: udev's properties
+	 * of a disk do not change while it is attached. */
+	struct udevrule_ident id;
+	udevrule_ident(s->smp->udev, u->disk, &id);
+	if (udevrule_write(u->file, &id, u->rule, msg, len) < 0)
 		return -1;
 	util_fmt(msg, len, "wrote %s; apply now: udevadm control --reload && udevadm trigger", u->file);
 	return 0;

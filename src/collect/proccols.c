@@ -42,12 +42,12 @@ static double key_avg(const struct proc_row *r, int totals)
 static double key_rlat(const struct proc_row *r, int totals)
 {
 	(void)totals;
-	return r->blk_n[BLK_READ] ? (double)r->blk_p50_ns[BLK_READ] : -1;
+	return r->blk_n[BLK_READ] ? (double)r->blk_p50_ns[BLK_READ] / 1e3 : -1;
 }
 static double key_wlat(const struct proc_row *r, int totals)
 {
 	(void)totals;
-	return r->blk_n[BLK_WRITE] ? (double)r->blk_p50_ns[BLK_WRITE] : -1;
+	return r->blk_n[BLK_WRITE] ? (double)r->blk_p50_ns[BLK_WRITE] / 1e3 : -1;
 }
 static const char *text_user(const struct proc_row *r) { return r->user; }
 static const char *text_comm(const struct proc_row *r) { return r->comm; }
@@ -276,31 +276,35 @@ static void json_command(FILE *f, const struct proc_row *r, const struct sample 
  * reads and writes, how much, who waits), each if it still fits. */
 static const struct proccol cols[PC_COUNT] = {
 	[PC_PID] = {"pid", "PID", NULL, 7, 0, 1, 0, "", "process id (thread id with p)", key_pid, NULL, cell_pid,
-		    json_pid},
-	[PC_USER] = {"user", "USER", NULL, 9, 1, 7, 0, "", "its user", NULL, text_user, cell_user, json_user},
+		    json_pid, "pid"},
+	[PC_USER] = {"user", "USER", NULL, 9, 1, 7, 0, "", "its user", NULL, text_user, cell_user, json_user, "user"},
 	[PC_PRIO] = {"prio", "PRIO", NULL, 5, 1, 9, 0, "", "I/O priority as ionice shows it (be/4, idle, rt/0)",
-		     key_prio, NULL, cell_prio, json_prio},
+		     key_prio, NULL, cell_prio, json_prio, "prio"},
 	[PC_READ] = {"read/s", "READ/s", "READ", 8, 0, 3, 0, "B/s",
-		     "bytes read from storage for it (/proc/PID/io read_bytes)", key_read, NULL, cell_read, json_read},
+		     "bytes read from storage for it (/proc/PID/io read_bytes)", key_read, NULL, cell_read, json_read,
+		     "read_Bps"},
 	[PC_WRITE] = {"write/s", "WRITE/s", "WRITE", 8, 0, 2, 0, "B/s",
-		      "bytes it dirtied or wrote (/proc/PID/io write_bytes)", key_write, NULL, cell_write, json_write},
+		      "bytes it dirtied or wrote (/proc/PID/io write_bytes)", key_write, NULL, cell_write, json_write,
+		      "write_Bps"},
 	[PC_RCALLS] = {"r-calls", "R-CALLS/s", "R-CALLS", 9, 0, 10, 0, "calls/s",
-		       "read() system calls, not disk operations", key_rcalls, NULL, cell_rcalls, json_rcalls},
+		       "read() system calls, not disk operations", key_rcalls, NULL, cell_rcalls, json_rcalls,
+		       "read_calls_per_s"},
 	[PC_WCALLS] = {"w-calls", "W-CALLS/s", "W-CALLS", 9, 0, 11, 0, "calls/s",
-		       "write() system calls, not disk operations", key_wcalls, NULL, cell_wcalls, json_wcalls},
+		       "write() system calls, not disk operations", key_wcalls, NULL, cell_wcalls, json_wcalls,
+		       "write_calls_per_s"},
 	[PC_WAIT] = {"io-wait", "IO-WAIT", NULL, 7, 0, 4, 0, "%",
 		     "share of the interval waiting for block I/O (delay accounting)", key_wait, NULL, cell_wait,
-		     json_wait},
+		     json_wait, "io_wait_pct"},
 	[PC_AVG] = {"avg-wait", "AVG-WAIT", NULL, 8, 0, 8, 0, "time", "mean time of one such wait", key_avg, NULL,
-		    cell_avg, json_avg},
+		    cell_avg, json_avg, "avg_wait_us"},
 	[PC_RLAT] = {"read-lat", "READ p50/p99", NULL, 15, 0, 5, 1, "time",
 		     "latency of its block read requests, issue to completion (BPF)", key_rlat, NULL, cell_rlat,
-		     json_blk},
+		     json_blk, "read_p50_us"},
 	[PC_WLAT] = {"write-lat", "WRITE p50/p99", NULL, 15, 0, 6, 1, "time",
-		     "latency of its block write requests (BPF)", key_wlat, NULL, cell_wlat, NULL},
+		     "latency of its block write requests (BPF)", key_wlat, NULL, cell_wlat, NULL, "write_p50_us"},
 	[PC_COMMAND] = {"command", "COMMAND", NULL, 0, 1, 0, 0, "",
 			"name, or with c the command line; [writeback], [loop I/O], [exited]", NULL, text_comm,
-			cell_command, json_command},
+			cell_command, json_command, "comm"},
 };
 
 const struct proccol *proccols_get(enum pcol c)
@@ -358,4 +362,19 @@ void proccols_json(FILE *f, const struct proc_row *r, const struct sample *s)
 	for (int c = 0; c < PC_COUNT; c++)
 		if (cols[c].json)
 			cols[c].json(f, r, s);
+}
+
+void proccols_csv(enum pcol c, const struct proc_row *r, char *b, size_t n)
+{
+	const struct proccol *k = &cols[c];
+	if (!k->unit[0]) { /* an id, a name, a class: its cell, labels ([exited] ...) and all */
+		struct proccols_mode m = {0};
+		k->cell(r, &m, b, n);
+	} else {
+		double v = k->sort_key(r, 0);
+		if (v < 0) /* not read: an empty field, never a 0 */
+			b[0] = '\0';
+		else
+			util_fmt(b, n, "%.3f", v);
+	}
 }

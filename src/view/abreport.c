@@ -10,12 +10,6 @@
 #include "readfig.h"
 #include "util.h"
 
-int abreport_format_parse(const char *s)
-{
-	return !strcmp(s, "text") ? AB_TEXT : !strcmp(s, "md") ? AB_MD : !strcmp(s, "csv") ? AB_CSV
-				    : !strcmp(s, "json") ? AB_JSON : -1;
-}
-
 /* One row's readers: a phase, or a variant's loaded phases pooled. */
 struct row {
 	char label[48];

@@ -67,6 +67,33 @@ static void write_proc_text(FILE *f, const struct sample *s, const struct proc_r
 	fputc('\n', f);
 }
 
+/* The rows of up to max processes that did I/O in the interval, busiest
+ * (read + write) first, as in JSON: a handful is a selection enough. A row
+ * that ended is listed in the interval it ended in only. Returns the
+ * indexes in s->procs (to free; NULL when none), their count in *n. */
+static size_t *busiest(const struct sample *s, size_t max, size_t *n)
+{
+	*n = 0;
+	size_t *rows = max && s->nprocs ? calloc(max < s->nprocs ? max : s->nprocs, sizeof *rows) : NULL;
+	char *done = rows ? calloc(s->nprocs, 1) : NULL;
+	while (done && *n < max && *n < s->nprocs) {
+		int best = -1;
+		for (size_t i = 0; i < s->nprocs; i++) {
+			const struct proc_row *r = &s->procs[i];
+			if (r->exited && r->ended_ago)
+				continue;
+			if (!done[i] && (best < 0 || r->read_Bps + r->write_Bps > s->procs[best].read_Bps + s->procs[best].write_Bps))
+				best = (int)i;
+		}
+		if (best < 0 || s->procs[best].read_Bps + s->procs[best].write_Bps <= 0)
+			break;
+		done[best] = 1;
+		rows[(*n)++] = (size_t)best;
+	}
+	free(done);
+	return rows;
+}
+
 /* The busiest processes under the disk table, like iotop -b. */
 static void write_procs_text(FILE *f, const struct sample *s, size_t max)
 {
@@ -90,26 +117,10 @@ static void write_procs_text(FILE *f, const struct sample *s, size_t max)
 		fputc('\n', f);
 	else
 		fprintf(f, "  (block latency off: %s)\n", s->blk_why); /* the tool's own words */
-	/* Busiest first, as in JSON; a handful of rows: a selection is enough. */
-	char *done = calloc(s->nprocs ? s->nprocs : 1, 1);
-	for (size_t k = 0; done && k < max && k < s->nprocs; k++) {
-		int best = -1;
-		for (size_t i = 0; i < s->nprocs; i++) {
-			const struct proc_row *r = &s->procs[i];
-			if (r->exited && r->ended_ago) /* listed in the interval it ended in only */
-				continue;
-			if (!done[i] && (best < 0 || r->read_Bps + r->write_Bps > s->procs[best].read_Bps + s->procs[best].write_Bps))
-				best = (int)i;
-		}
-		if (best < 0)
-			break;
-		const struct proc_row *r = &s->procs[best];
-		done[best] = 1;
-		if (r->read_Bps + r->write_Bps <= 0)
-			break;
-		write_proc_text(f, s, r);
-	}
-	free(done);
+	size_t n, *rows = busiest(s, max, &n);
+	for (size_t k = 0; k < n; k++)
+		write_proc_text(f, s, &s->procs[rows[k]]);
+	free(rows);
 }
 
 void batch_write_text(FILE *f, const struct sample *s, size_t max_procs)
@@ -219,6 +230,30 @@ void batch_write_csv(FILE *f, const struct sample *s, int header)
 	}
 }
 
+void batch_write_csv_procs(FILE *f, const struct sample *s, size_t max_procs, int header)
+{
+	if (header) {
+		fputs("ts", f);
+		for (int c = 0; c < PC_COUNT; c++)
+			fprintf(f, ",%s", proccols_get((enum pcol)c)->csv);
+		fputc('\n', f);
+	}
+	if (!s->have_procs)
+		return;
+	size_t n, *rows = busiest(s, max_procs, &n);
+	for (size_t k = 0; k < n; k++) {
+		fprintf(f, "%.3f", s->ts);
+		for (int c = 0; c < PC_COUNT; c++) {
+			char v[512];
+			proccols_csv((enum pcol)c, &s->procs[rows[k]], v, sizeof v);
+			fputc(',', f);
+			csv_text(f, v);
+		}
+		fputc('\n', f);
+	}
+	free(rows);
+}
+
 /* Returns 0, or the negative errno of a failed write (a full disk, a
  * reader gone): the run ends on it, it does not go on writing nowhere. */
 static int print_sample(const struct options *o, const struct sample *s, long i)
@@ -227,6 +262,8 @@ static int print_sample(const struct options *o, const struct sample *s, long i)
 		json_write_sample(stdout, s, (size_t)o->procs);
 	else if (o->format == OUT_CSV)
 		batch_write_csv(stdout, s, i == 0);
+	else if (o->format == OUT_CSV_PROCS)
+		batch_write_csv_procs(stdout, s, (size_t)o->procs, i == 0);
 	else
 		batch_write_text(stdout, s, (size_t)o->procs);
 	errno = 0;
@@ -281,7 +318,7 @@ int batch_run(const struct options *o, struct session *sess, volatile sig_atomic
 			/* a recording or metrics file that cannot be written any
 			 * more ends the run: nobody watches a batch run's stderr for
 			 * the moment its data stopped */
-			util_complain("%s; stopped\n", sess->err);
+			util_complain("%s; stopped\n", session_error(sess));
 			out_rc = 1;
 			break;
 		}

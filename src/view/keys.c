@@ -58,13 +58,9 @@ static const struct key_binding table[] = {
 	{KM_PICKER, {'m'}, "m", KEY_ACT_PICK_MQ, "mq-deadline", KEYS_CHANGES},
 	{KM_PICKER, {'k'}, "k", KEY_ACT_PICK_KYBER, "kyber", KEYS_CHANGES},
 	{KM_PICKER, {'b'}, "b", KEY_ACT_PICK_BFQ, "bfq", KEYS_CHANGES},
-	{KM_PICKER, {KEY_UP}, "Up", KEY_ACT_UP, "move up", 0},
-	{KM_PICKER, {KEY_DOWN}, "Down", KEY_ACT_DOWN, "move down", 0},
 	{KM_PICKER, {'\n', '\r', KEY_ENTER}, "Enter", KEY_ACT_ENTER, "switch to the scheduler under the cursor", 0},
 	{KM_PICKER, {ESC, 'q'}, "Esc", KEY_ACT_CLOSE, "cancel", 0},
 
-	{KM_TUNABLES, {KEY_UP, 'k'}, "Up", KEY_ACT_UP, "move up", 0},
-	{KM_TUNABLES, {KEY_DOWN, 'j'}, "Down", KEY_ACT_DOWN, "move down", 0},
 	{KM_TUNABLES, {'\n', '\r', KEY_ENTER}, "Enter", KEY_ACT_ENTER,
 	 "edit the value (type it, Enter writes it, Esc cancels; it is checked before it is written)", 0},
 	{KM_TUNABLES, {'u'}, "u", KEY_ACT_UNDO, "undo the last change", KEYS_CHANGES},
@@ -75,18 +71,27 @@ static const struct key_binding table[] = {
 	{KM_UDEV, {'w'}, "w", KEY_ACT_WRITE, "write the rule to the rules file (needs root)", KEYS_CHANGES},
 	{KM_UDEV, {ESC, 'q', 'P'}, "Esc", KEY_ACT_CLOSE, "close without writing", 0},
 
-	{KM_IOPRIO, {KEY_UP, 'k'}, "Up", KEY_ACT_UP, "move up", 0},
-	{KM_IOPRIO, {KEY_DOWN, 'j'}, "Down", KEY_ACT_DOWN, "move down", 0},
 	{KM_IOPRIO, {'\n', '\r', KEY_ENTER}, "Enter", KEY_ACT_ENTER, "set the priority under the cursor (every thread of the process)", 0},
 	{KM_IOPRIO, {ESC, 'q', 'i'}, "Esc", KEY_ACT_CLOSE, "cancel", 0},
 
-	{KM_REPORT, {KEY_UP, 'k'}, "Up", KEY_ACT_UP, "scroll up", 0},
-	{KM_REPORT, {KEY_DOWN, 'j'}, "Down", KEY_ACT_DOWN, "scroll down", 0},
 	{KM_REPORT, {'w'}, "w", KEY_ACT_WRITE, "save the report as Markdown in the current directory", KEYS_CHANGES},
 	{KM_REPORT, {ESC, 'q'}, "Esc", KEY_ACT_CLOSE, "close", 0},
 
 	{KM_DETAIL, {ESC, 'q', '\n', KEY_ENTER}, "Esc, Enter", KEY_ACT_CLOSE, "close (the figures update every refresh)", 0},
+
+	{KM_LIST, {KEY_UP, 'k'}, "Up, k", KEY_ACT_UP, "move up a row (k is kyber in the picker)", 0},
+	{KM_LIST, {KEY_DOWN, 'j'}, "Down, j", KEY_ACT_DOWN, "move down a row", 0},
+	{KM_LIST, {KEY_PPAGE}, "PgUp", KEY_ACT_PAGE_UP, "a page up", 0},
+	{KM_LIST, {KEY_NPAGE}, "PgDn", KEY_ACT_PAGE_DOWN, "a page down", 0},
+	{KM_LIST, {KEY_HOME, 'g'}, "Home, g", KEY_ACT_TOP, "the first row", 0},
+	{KM_LIST, {KEY_END, 'G'}, "End, G", KEY_ACT_BOTTOM, "the last row (the event log then follows new events)", 0},
 };
+
+/* The panels shown as a list, which take KM_LIST's keys. */
+static int is_list(enum key_mode m)
+{
+	return m == KM_PICKER || m == KM_TUNABLES || m == KM_LOG || m == KM_IOPRIO || m == KM_REPORT;
+}
 
 #define NKEYS (sizeof table / sizeof table[0])
 
@@ -96,16 +101,22 @@ const struct key_binding *keys_table(size_t *n)
 	return table;
 }
 
-const struct key_binding *keys_lookup(enum key_mode mode, int ch)
+static const struct key_binding *lookup_in(enum key_mode mode, int ch)
 {
-	if (ch == 0)
-		return NULL;
 	for (size_t i = 0; i < NKEYS; i++)
 		if (table[i].mode == mode)
 			for (int k = 0; k < KEYS_MAX_CODES; k++)
 				if (table[i].codes[k] == ch)
 					return &table[i];
 	return NULL;
+}
+
+const struct key_binding *keys_lookup(enum key_mode mode, int ch)
+{
+	if (ch == 0)
+		return NULL;
+	const struct key_binding *b = lookup_in(mode, ch);
+	return b || !is_list(mode) ? b : lookup_in(KM_LIST, ch);
 }
 
 static int column_of(enum key_action a)
@@ -133,6 +144,7 @@ const char *keys_mode_name(enum key_mode mode)
 		[KM_TUNABLES] = "Tunables (t)", [KM_LOG] = "Event log (l)",
 		[KM_UDEV] = "udev rule (P)",     [KM_IOPRIO] = "I/O priority (i)",
 		[KM_REPORT] = "A/B report",      [KM_DETAIL] = "Details (Enter)",
+		[KM_LIST] = "Every list (picker, tunables, event log, I/O priority, A/B report)",
 	};
 	return mode < KM_COUNT ? names[mode] : "?";
 }

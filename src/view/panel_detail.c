@@ -15,7 +15,7 @@
 static void draw_detail_panel(const struct tui *t)
 {
 	int w = COLS - 4, x = 2, y = 2, h = LINES - 4;
-	const struct disk_sample *d = tui_selected_disk(t);
+	const struct disk_sample *d = screen_selected_disk(t);
 	if (w < 20 || h < 4 || (!t->detail.pid && !d))
 		return;
 	char text[8192];
@@ -23,32 +23,32 @@ static void draw_detail_panel(const struct tui *t)
 		detail_process(&t->s, t->detail.pid, t->detail.comm, text, sizeof text);
 	else
 		detail_disk(&t->s, d, text, sizeof text);
-	tui_panel_box(y, x, h, w, t->detail.pid ? " process details (Esc closes) " : " disk details (Esc closes) ");
+	screen_box(y, x, h, w, t->detail.pid ? " process details (Esc closes) " : " disk details (Esc closes) ");
 	const char *p = text;
 	for (int r = 0; p && *p && r < h - 2; r++) {
 		const char *nl = strchr(p, '\n');
 		int n = nl ? (int)(nl - p) : (int)strlen(p);
 		char seg[1024];
 		util_fmt(seg, sizeof seg, "%.*s", n, p);
-		tui_put_within(y + 1 + r, x + 2, seg, w - 4);
+		screen_put_within(y + 1 + r, x + 2, seg, w - 4);
 		p = nl ? nl + 1 : NULL;
 	}
 }
 
 /* Enter on the main screen: details of what is selected. */
-void panel_detail_open(struct tui *t)
+void panel_detail_open(struct tui *t, struct reply *r)
 {
-	const struct proc_row *r = t->focus_procs ? procpane_selected(&t->pp, &t->s) : NULL;
-	if (t->focus_procs && !r) {
-		tui_say(t, "no process selected");
+	const struct proc_row *p = t->focus_procs ? procpane_selected(&t->pp, &t->s) : NULL;
+	if (t->focus_procs && !p) {
+		screen_reply(r, "no process selected");
 		return;
 	}
-	if (!t->focus_procs && !tui_selected_disk(t)) {
-		tui_say(t, "no disk selected");
+	if (!t->focus_procs && !screen_selected_disk(t)) {
+		screen_reply(r, "no disk selected");
 		return;
 	}
-	t->detail.pid = r ? r->pid : 0;
-	util_strlcpy(t->detail.comm, r ? r->comm : "", sizeof t->detail.comm);
+	t->detail.pid = p ? p->pid : 0;
+	util_strlcpy(t->detail.comm, p ? p->comm : "", sizeof t->detail.comm);
 	t->mode = KM_DETAIL;
 }
 

@@ -87,24 +87,49 @@ static int wrap(char in[][HELP_WIDTH], int n, int width, char out[][HELP_WIDTH],
 	return k;
 }
 
-/* One column, two where the screen is 160 wide or more, each line wrapped
- * to its column; scrolled by help_top. */
-void tui_draw_help(const struct tui *t)
+/* The help as laid out for this screen: one column, two where the
+ * screen is 160 wide or more, each line wrapped to its column. Returns
+ * the lines in all (NULL with 0 without memory; the caller frees). */
+static int help_layout(char (**out)[HELP_WIDTH], int *ncol, int *colw)
 {
 	char (*lines)[HELP_WIDTH] = malloc(HELP_LINES * sizeof *lines); /* 32 KB: not on the stack */
 	char (*wrapped)[HELP_WIDTH] = malloc(2 * HELP_LINES * sizeof *wrapped);
+	*out = NULL;
 	if (!lines || !wrapped) {
 		free(lines);
 		free(wrapped);
-		return;
+		return 0;
 	}
-	int ncol = COLS >= 160 ? 2 : 1, colw = COLS / ncol, rows = LINES - 1;
-	int n = wrap(lines, help_lines(lines), colw - 1, wrapped, 2 * HELP_LINES);
+	*ncol = COLS >= 160 ? 2 : 1;
+	*colw = COLS / *ncol;
+	int n = wrap(lines, help_lines(lines), *colw - 1, wrapped, 2 * HELP_LINES);
+	free(lines);
+	*out = wrapped;
+	return n;
+}
+
+int panel_help_length(void)
+{
+	char (*wrapped)[HELP_WIDTH];
+	int ncol, colw, n = help_layout(&wrapped, &ncol, &colw);
+	free(wrapped);
+	return (n + ncol - 1) / ncol;
+}
+
+/* Scrolled by help_list (the lines of one column). */
+void tui_draw_help(const struct tui *t)
+{
+	char (*wrapped)[HELP_WIDTH];
+	int ncol, colw, n = help_layout(&wrapped, &ncol, &colw), rows = LINES - 1;
+	if (!wrapped)
+		return;
 	attron((attr_t)t->th[TH_TITLE]);
-	tui_put(0, 0, "iosched-top keys (Up/Down/PgUp/PgDn scroll, any other key returns)");
+	screen_put(0, 0, "iosched-top keys (Up/Down/PgUp/PgDn scroll, any other key returns)");
 	attroff((attr_t)t->th[TH_TITLE]);
 	int per = (n + ncol - 1) / ncol;
-	int top = t->help_top < per - rows ? t->help_top : per - rows > 0 ? per - rows : 0;
+	struct listbox l = t->help_list;
+	l.n = per;
+	int top = listbox_first(&l, rows);
 	for (int c = 0; c < ncol; c++)
 		for (int r = 0; r < rows; r++) {
 			int i = c * per + top + r;
@@ -112,6 +137,5 @@ void tui_draw_help(const struct tui *t)
 				break;
 			mvaddnstr(1 + r, c * colw, wrapped[i], colw - 1);
 		}
-	free(lines);
 	free(wrapped);
 }

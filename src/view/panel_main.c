@@ -17,38 +17,6 @@
 #include "columns.h"
 #include "detail.h"
 
-/* Print text at (y, x), cut at the right edge of the screen. */
-void tui_put(int y, int x, const char *text)
-{
-	if (y < 0 || y >= LINES || x >= COLS)
-		return;
-	/* Names from the system (processes, disk models, a recording's host)
-	 * may hold control characters: shown as ^X, never sent raw. */
-	char safe[1024];
-	util_safe_text(safe, sizeof safe, text);
-	/* Cut: never in the middle of a word without a mark that says so. */
-	util_cut_mark(safe, COLS - x, strcmp(nl_langinfo(CODESET), "UTF-8") == 0);
-	mvaddstr(y, x, safe);
-}
-
-void tui_put_within(int y, int x, const char *text, int w)
-{
-	if (y < 0 || y >= LINES || x >= COLS || w <= 0)
-		return;
-	char safe[1024];
-	util_safe_text(safe, sizeof safe, text);
-	util_cut_mark(safe, w < COLS - x ? w : COLS - x, strcmp(nl_langinfo(CODESET), "UTF-8") == 0);
-	mvaddstr(y, x, safe);
-}
-
-void tui_rate_text(double hz, char *b, size_t n)
-{
-	if (hz <= 0)
-		util_strlcpy(b, "max (back-to-back)", n);
-	else
-		snprintf(b, n, "%g Hz", hz);
-}
-
 /* Who writes (dirtying against to disks), and what waits in the page
  * cache for the flushers. */
 static void draw_writers(const struct tui *t, int y)
@@ -67,12 +35,12 @@ static void draw_writers(const struct tui *t, int y)
 	if (w->ok)
 		snprintf(line + n, sizeof line - (size_t)n, "  Dirty %llu MB  Writeback %llu MB  (%s)",
 			 (unsigned long long)(w->dirty_kB / 1024), (unsigned long long)(w->writeback_kB / 1024), limit);
-	tui_put(y, 0, line);
+	screen_put(y, 0, line);
 	if (s->have_procs && s->pstat.missing[0]) {
 		char m[300];
 		util_fmt(m, sizeof m, "  I/O wait: %s%s", s->pstat.missing, s->pstat.taskstats ? "; D turns it on" : "");
 		attron((attr_t)t->th[TH_WARNING]);
-		tui_put(y, (int)strlen(line) + 1 < COLS ? (int)strlen(line) : COLS, m);
+		screen_put(y, (int)strlen(line) + 1 < COLS ? (int)strlen(line) : COLS, m);
 		attroff((attr_t)t->th[TH_WARNING]);
 	}
 }
@@ -95,7 +63,7 @@ static void draw_header(const struct tui *t)
 		snprintf(line + strlen(line), sizeof line - strlen(line), "  load %.2f %.2f %.2f",
 			 s->load[0], s->load[1], s->load[2]);
 	attron((attr_t)t->th[TH_TITLE]);
-	tui_put(0, 0, line);
+	screen_put(0, 0, line);
 	attroff((attr_t)t->th[TH_TITLE]);
 	if (s->psi_err == 0)
 		snprintf(line, sizeof line, "I/O pressure (avg10): some %.2f%%  full %.2f%%",
@@ -107,15 +75,16 @@ static void draw_header(const struct tui *t)
 		util_fmt(line + strlen(line), sizeof line - strlen(line), "  block latency: on");
 	else if (s->have_procs)
 		util_fmt(line + strlen(line), sizeof line - strlen(line), "  block latency off: %s", s->blk_why);
-	tui_put(1, 0, line);
+	screen_put(1, 0, line);
 	uint64_t load_written = 0;
-	const char *load_kind = session_load_status(t->sess, &load_written);
+	const char *load_disk = "";
+	const char *load_kind = session_load_status(t->sess, &load_written, &load_disk);
 	if (load_kind) {
 		char l[160], sz[16];
 		util_format_size(load_written, sz, sizeof sz);
-		util_fmt(l, sizeof l, "  LOAD %s on %s: %s written (L stops it)", load_kind, t->sess->load_disk, sz);
+		util_fmt(l, sizeof l, "  LOAD %s on %s: %s written (L stops it)", load_kind, load_disk, sz);
 		attron((attr_t)t->th[TH_BADGE]);
-		tui_put(1, (int)strlen(line), l);
+		screen_put(1, (int)strlen(line), l);
 		attroff((attr_t)t->th[TH_BADGE]);
 	}
 	draw_writers(t, 2);
@@ -132,11 +101,11 @@ static void draw_table(const struct tui *t, int top, int rows)
 	mvhline(top, 0, ' ', COLS);
 	for (size_t c = 0; c < n; c++) {
 		columns_header(&cols[idx[c]], cell, sizeof cell);
-		tui_put(top, x, cell);
+		screen_put(top, x, cell);
 		x += cols[idx[c]].width + 1;
 	}
 	attroff((attr_t)t->th[TH_TABLE_HEAD]);
-	int sel = tui_selected_index(t);
+	int sel = screen_selected_index(t);
 	/* Scroll so the selected disk stays visible. */
 	int first = sel >= rows ? sel - rows + 1 : 0;
 	for (int r = 0; r < rows && (size_t)(first + r) < t->s.ndisks; r++) {
@@ -149,24 +118,24 @@ static void draw_table(const struct tui *t, int top, int rows)
 		x = 0;
 		for (size_t c = 0; c < n; c++) {
 			columns_cell(&cols[idx[c]], d, cell, sizeof cell);
-			tui_put(y, x, cell);
+			screen_put(y, x, cell);
 			x += cols[idx[c]].width + 1;
 		}
 		if (first + r == sel)
 			attroff((attr_t)t->th[TH_SELECTED]);
 	}
 	if (t->s.ndisks == 0)
-		tui_put(top + 1, 0, t->o->ndisks ? "the disks given with --disk are gone" : "no disks found");
+		screen_put(top + 1, 0, t->o->ndisks ? "the disks given with --disk are gone" : "no disks found");
 	/* On the blank line under the table: what is left out, and how to see it. */
 	if (t->s.nhidden && rows < LINES) {
 		char note[160];
 		util_fmt(note, sizeof note, "%s hidden: x shows them", t->s.hidden_what);
 		attron(A_DIM);
-		tui_put(top + 1 + (t->s.ndisks ? rows : 1), 0, note);
+		screen_put(top + 1 + (t->s.ndisks ? rows : 1), 0, note);
 		attroff(A_DIM);
 	} else if (session_showing_hidden(t->sess)) {
 		attron(A_DIM);
-		tui_put(top + 1 + (t->s.ndisks ? rows : 1), 0, "all disks shown: x hides snaps, zram and stacked ones again");
+		screen_put(top + 1 + (t->s.ndisks ? rows : 1), 0, "all disks shown: x hides snaps, zram and stacked ones again");
 		attroff(A_DIM);
 	}
 }
@@ -186,21 +155,21 @@ static void draw_probe_line(const struct tui *t, const struct disk_sample *d, in
 	const struct probe_status *st = &d->probe_st;
 	if (!d->probed) {
 		snprintf(line, sizeof line, "%s: not probed (%s)", d->info.name, st->why);
-		tui_put(y, 0, line);
+		screen_put(y, 0, line);
 		return;
 	}
 	if (st->state == PROBE_ENDED) {
 		attron((attr_t)t->th[TH_WARNING]);
 		snprintf(line, sizeof line, "%s probe off: %s", d->info.name, st->why);
-		tui_put(y, 0, line);
+		screen_put(y, 0, line);
 		attroff((attr_t)t->th[TH_WARNING]);
 		return;
 	}
-	tui_rate_text(st->rate_hz, rate, sizeof rate);
+	screen_rate_text(st->rate_hz, rate, sizeof rate);
 	if (st->state == PROBE_PREPARING) {
 		util_fmt(line, sizeof line, "%s probe: writing its probe file %s (%d%%) - %s", d->info.name, st->path,
 			 st->prep_pct, st->why);
-		tui_put(y, 0, line);
+		screen_put(y, 0, line);
 		return;
 	}
 	const struct probe_summary *p = &d->probe_10s, *c = &d->probe_change;
@@ -230,7 +199,7 @@ static void draw_probe_line(const struct tui *t, const struct disk_sample *d, in
 		 "%s probe: %s (%s), %s, QD1 %s: 10s p50 %s p99 %s%s | p90 %s p99.9 %s max %s n=%llu | since change p50 %s p99 %s (n=%llu)",
 		 d->info.name, detail_profile(st->rate_hz), rate, probe_mode_name(st->mode), size, p50, p99, timefig, p90,
 		 p999, mx, (unsigned long long)p->n, c50, c99, (unsigned long long)c->n);
-	tui_put(y, 0, line);
+	screen_put(y, 0, line);
 	/* What else the user must know about these figures, on the next line. */
 	char extra[400] = "";
 	if (st->in_flight_ms >= 50)
@@ -247,16 +216,16 @@ static void draw_probe_line(const struct tui *t, const struct disk_sample *d, in
 	if (st->mode == PROBE_MODE_FILE)
 		util_fmt(extra + strlen(extra), sizeof extra - strlen(extra), "file mode: %s", st->why);
 	attron((attr_t)t->th[TH_TITLE]);
-	tui_put(y + 1, 0, extra);
+	screen_put(y + 1, 0, extra);
 	attroff((attr_t)t->th[TH_TITLE]);
-	tui_put(y + 1, COLS - 34 > (int)strlen(extra) ? COLS - 34 : COLS,
+	screen_put(y + 1, COLS - 34 > (int)strlen(extra) ? COLS - 34 : COLS,
 	    t->utf8 ? "█ p50  • p99 (max if <100/s)" : "# p50  * p99 (max if <100/s)");
 }
 
 /* Everything known of the selected disk, so narrow screens lose nothing. */
 static void draw_detail(const struct tui *t, int y)
 {
-	int sel = tui_selected_index(t);
+	int sel = screen_selected_index(t);
 	if (sel < 0)
 		return;
 	const struct disk_info *i = &t->s.disks[sel].info;
@@ -266,14 +235,14 @@ static void draw_detail(const struct tui *t, int y)
 	snprintf(line, sizeof line, "%s: %s, %s, %s, model %s, scheduler %s", i->name, disk_kind_name(i->kind),
 		 i->rotational < 0 ? "rotational ?" : i->rotational ? "rotational" : "non-rotational", size,
 		 i->model[0] ? i->model : "-", sched);
-	tui_put(y, 0, line);
+	screen_put(y, 0, line);
 	snprintf(line, sizeof line, "  nr_requests %lld, read_ahead_kb %lld, wbt_lat_usec %lld, logical block %u, in flight %llu",
 		 (long long)i->nr_requests, (long long)i->read_ahead_kb, (long long)i->wbt_lat_usec,
 		 i->logical_block, t->s.disks[sel].in_flight);
-	tui_put(y + 1, 0, line);
+	screen_put(y + 1, 0, line);
 	if (t->s.disks[sel].warning[0]) {
 		attron((attr_t)t->th[TH_WARNING]);
-		tui_put(y + 1, COLS - (int)strlen(t->s.disks[sel].warning) - 2 > (int)strlen(line) ?
+		screen_put(y + 1, COLS - (int)strlen(t->s.disks[sel].warning) - 2 > (int)strlen(line) ?
 				   COLS - (int)strlen(t->s.disks[sel].warning) - 2 : COLS,
 		    t->s.disks[sel].warning);
 		attroff((attr_t)t->th[TH_WARNING]);
@@ -284,7 +253,7 @@ static void draw_status(const struct tui *t)
 {
 	char line[512];
 	char rate[32];
-	tui_rate_text(t->s.probe_rate_hz, rate, sizeof rate);
+	screen_rate_text(t->s.probe_rate_hz, rate, sizeof rate);
 	if (t->ab_prompt)
 		util_fmt(line, sizeof line, "A/B on %s, variants (SCHED[:key=value],...): %s_   (Enter starts, Esc cancels)",
 			 t->selected, t->ab_input);
@@ -307,7 +276,7 @@ static void draw_status(const struct tui *t)
 	attr_t a = (attr_t)t->th[t->msg[0] && util_mono_now() < t->msg_until ? TH_STATUS : TH_TABLE_HEAD];
 	attron(a);
 	mvhline(LINES - 1, 0, ' ', COLS);
-	tui_put(LINES - 1, 0, line);
+	screen_put(LINES - 1, 0, line);
 	attroff(a);
 }
 
@@ -318,7 +287,7 @@ void tui_main_layout(const struct tui *t, struct tui_layout *L)
 	L->table_rows = LINES / 5 < ndisk ? LINES / 5 : ndisk;
 	if (L->table_rows < 1)
 		L->table_rows = 1;
-	int sel = tui_selected_index(t);
+	int sel = screen_selected_index(t);
 	L->first_disk = sel >= L->table_rows ? sel - L->table_rows + 1 : 0;
 	L->y = 3 + 1 + L->table_rows + 1;
 	L->detail_y = LINES - 3;
@@ -334,7 +303,7 @@ void tui_draw_main(const struct tui *t)
 	tui_main_layout(t, &L);
 	int rows = L.table_rows, y = L.y, detail_y = L.detail_y, room = L.room, pane_h = L.pane_h;
 	draw_table(t, 3, rows);
-	int sel = tui_selected_index(t);
+	int sel = screen_selected_index(t);
 	if (sel >= 0 && room - pane_h >= 3) {
 		const struct disk_sample *d = &t->s.disks[sel];
 		draw_probe_line(t, d, y);
@@ -350,9 +319,9 @@ void tui_draw_main(const struct tui *t)
 			int same = fresh[0] && strlen(cmp) + 2 + strlen(fresh) <= (size_t)COLS;
 			if (same)
 				util_fmt(cmp + strlen(cmp), sizeof cmp - strlen(cmp), "; %s", fresh);
-			tui_put(top++, 0, cmp);
+			screen_put(top++, 0, cmp);
 			if (fresh[0] && !same && room - pane_h - 4 >= 4)
-				tui_put(top++, 0, fresh);
+				screen_put(top++, 0, fresh);
 			attroff((attr_t)t->th[TH_TITLE]);
 		}
 		int chart_h = room - pane_h - (top - y);
@@ -396,9 +365,9 @@ static int draw_bigtext(const struct tui *t, int y, int x, const char *text, att
 void tui_draw_big(const struct tui *t)
 {
 	draw_header(t);
-	const struct disk_sample *d = tui_selected_disk(t);
+	const struct disk_sample *d = screen_selected_disk(t);
 	if (!d) {
-		tui_put(4, 0, "no disk selected");
+		screen_put(4, 0, "no disk selected");
 		draw_status(t);
 		return;
 	}
@@ -417,7 +386,7 @@ void tui_draw_big(const struct tui *t)
 	util_fmt(label, sizeof label, "%s %s | %s probe (%s), 10 s: p50 %s p99 %s, %.0f reads/s%s", d->info.name,
 		 sched ? sched : "none", detail_profile(d->probe_st.rate_hz), rate, p50, p99, d->probe_rps_10s,
 		 d->probed ? "" : " - not probed");
-	tui_put(3, 0, label);
+	screen_put(3, 0, label);
 	/* The scheduler and the labelled p50 and p99 in one line of large
 	 * letters where they fit: bare numbers on a projector leave the room
 	 * guessing which is which. Narrower (80 columns), "p50/p99" in large

@@ -9,60 +9,66 @@
 #include "tuiview.h"
 #include "util.h"
 
+#define TUNABLES_Y 3
+
+static int tunables_rows(const struct tui *t, int *y)
+{
+	*y = TUNABLES_Y + 1;
+	int rows = t->tunables.list.n;
+	return rows > LINES - 10 ? LINES - 10 : rows;
+}
+
 static void draw_tunables(const struct tui *t)
 {
-	const struct disk_sample *d = tui_selected_disk(t);
+	const struct disk_sample *d = screen_selected_disk(t);
 	if (!d)
 		return;
 	char title[96], line[160];
 	snprintf(title, sizeof title, " %s tunables (%s) ", d->info.name,
 		 sched_active(&d->info.sched) ? sched_active(&d->info.sched) : "no scheduler");
-	int w = COLS - 8 < 76 ? COLS - 8 : 76, x = (COLS - w) / 2, y = 3;
-	int rows = (int)t->tunables.n;
-	if (rows > LINES - 10)
-		rows = LINES - 10;
+	int w = COLS - 8 < 76 ? COLS - 8 : 76, x = (COLS - w) / 2, y = TUNABLES_Y;
+	int y0, rows = tunables_rows(t, &y0);
 	int h = rows + 6; /* border, rows, edit line, two message lines, border */
 	if (w < 20 || rows < 1)
 		return;
-	tui_panel_box(y, x, h, w, title);
-	int first = t->tunables.cur >= rows ? t->tunables.cur - rows + 1 : 0;
-	for (int i = 0; i < rows && first + i < (int)t->tunables.n; i++) {
+	screen_box(y, x, h, w, title);
+	int first = listbox_first(&t->tunables.list, rows), cur = t->tunables.list.cur;
+	for (int i = 0; i < rows && first + i < t->tunables.list.n; i++) {
 		const struct tunable *tu = &t->tunables.tun[first + i];
 		char label[80];
 		session_tunable_label(tu, label, sizeof label);
 		snprintf(line, sizeof line, "%-28s %-20s%s", label, tu->value, tu->writable ? "" : " (read-only)");
-		if (first + i == t->tunables.cur)
+		if (first + i == cur)
 			attron((attr_t)t->th[TH_SELECTED]);
-		tui_put_within(y + 1 + i, x + 2, line, w - 4);
-		if (first + i == t->tunables.cur)
+		screen_put_within(y0 + i, x + 2, line, w - 4);
+		if (first + i == cur)
 			attroff((attr_t)t->th[TH_SELECTED]);
 	}
 	if (t->tunables.editing) {
 		snprintf(line, sizeof line, "new value: %s_", t->tunables.edit);
 		attron((attr_t)t->th[TH_TITLE]);
-		tui_put_within(y + h - 4, x + 2, line, w - 4);
+		screen_put_within(y + h - 4, x + 2, line, w - 4);
 		attroff((attr_t)t->th[TH_TITLE]);
 	}
-	tui_put_wrapped(y + h - 3, x + 2, w - 4, t->tunables.err[0] ? t->tunables.err : "Enter edit, u undo, Esc close", 2);
+	screen_put_wrapped(y + h - 3, x + 2, w - 4, t->tunables.err[0] ? t->tunables.err : "Enter edit, u undo, Esc close", 2);
 }
 
 void panel_tunables_reload(struct tui *t)
 {
-	const struct disk_sample *d = tui_selected_disk(t);
-	t->tunables.n = d ? session_tunables(d->info.name, t->tunables.tun, MAX_TUNABLES) : 0;
-	if (t->tunables.cur >= (int)t->tunables.n)
-		t->tunables.cur = t->tunables.n ? (int)t->tunables.n - 1 : 0;
+	const struct disk_sample *d = screen_selected_disk(t);
+	listbox_count(&t->tunables.list, d ? (int)session_tunables(d->info.name, t->tunables.tun, MAX_TUNABLES) : 0);
 }
 
 void panel_tunables_open(struct tui *t)
 {
 	t->mode = KM_TUNABLES;
+	t->tunables.list.cursor = t->tunables.list.wrap = 1; /* the cursor stays where it was */
 	t->tunables.err[0] = '\0';
 	panel_tunables_reload(t);
 }
 
 /* Typing a tunable's new value: digits and '-', Backspace, Enter, Esc. */
-static int type(struct tui *t, int ch)
+static int type(struct tui *t, int ch, struct reply *r)
 {
 	if (!t->tunables.editing)
 		return 0;
@@ -73,10 +79,11 @@ static int type(struct tui *t, int ch)
 		if (n)
 			t->tunables.edit[n - 1] = '\0';
 	} else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
-		const struct disk_sample *d = tui_selected_disk(t);
-		const struct tunable *tu = &t->tunables.tun[t->tunables.cur];
+		const struct disk_sample *d = screen_selected_disk(t);
+		const struct tunable *tu = &t->tunables.tun[t->tunables.list.cur];
 		if (!d)
 			return 1;
+		r->react |= REACT_PENDING;
 		/* Errors stay in the panel, where the value was typed. */
 		session_set(t->sess, d->info.name, tu->kind, tu->key, t->tunables.edit, t->tunables.err, sizeof t->tunables.err);
 		t->tunables.editing = 0;
@@ -84,22 +91,23 @@ static int type(struct tui *t, int ch)
 		t->tunables.edit[n] = (char)ch;
 		t->tunables.edit[n + 1] = '\0';
 	}
+	r->react |= REACT_REDRAW;
 	return 1;
 }
 
-static void step(struct tui *t, int dir)
+static struct listbox *list(struct tui *t)
 {
-	if (t->tunables.n)
-		t->tunables.cur = (t->tunables.cur + dir + (int)t->tunables.n) % (int)t->tunables.n;
+	return &t->tunables.list;
 }
 
-static void enter(struct tui *t)
+static void enter(struct tui *t, struct reply *r)
 {
-	if (!t->tunables.n)
+	r->react |= REACT_REDRAW;
+	if (!t->tunables.list.n)
 		return;
 	t->tunables.editing = 1;
 	t->tunables.edit[0] = '\0';
 	t->tunables.err[0] = '\0';
 }
 
-const struct panel_ops panel_tunables = {.draw = draw_tunables, .step = step, .enter = enter, .type = type};
+const struct panel_ops panel_tunables = {.draw = draw_tunables, .list = list, .rows = tunables_rows, .enter = enter, .type = type};

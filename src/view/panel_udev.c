@@ -15,46 +15,45 @@ static void draw_udev(const struct tui *t)
 	if (w < 30 || h < 8)
 		return;
 	char title[64], line[512];
-	snprintf(title, sizeof title, " udev rule for %s ", t->udev.id.name);
-	tui_panel_box(y, x, h, w, title);
+	snprintf(title, sizeof title, " udev rule for %s ", t->udev.disk);
+	screen_box(y, x, h, w, title);
 	int r = y + 1, end = y + h - 2;
-	r += tui_put_wrapped(r, x + 2, w - 4, t->udev.rule, end - r);
+	r += screen_put_wrapped(r, x + 2, w - 4, t->udev.rule, end - r);
 	r++;
 	if (r < end) {
 		snprintf(line, sizeof line, t->udev.nfound ? "Rules that already set a scheduler for %s:" :
 							"No rules file sets a scheduler for %s now.",
-			 t->udev.id.name);
-		tui_put_within(r++, x + 2, line, w - 4);
+			 t->udev.disk);
+		screen_put_within(r++, x + 2, line, w - 4);
 	}
 	for (size_t i = 0; i < t->udev.nfound && r < end; i++) {
-		util_fmt(line, sizeof line, "  %s:%u: %s", t->udev.found[i].file, t->udev.found[i].line, t->udev.found[i].text);
-		tui_put_within(r++, x + 2, line, w - 4);
+		util_fmt(line, sizeof line, "  %s", t->udev.found[i]);
+		screen_put_within(r++, x + 2, line, w - 4);
 	}
 	r++;
 	if (r < end)
-		r += tui_put_wrapped(r, x + 2, w - 4, t->udev.note, end - r);
+		r += screen_put_wrapped(r, x + 2, w - 4, t->udev.note, end - r);
 	attron((attr_t)t->th[TH_TITLE]);
-	tui_put_within(y + h - 2, x + 2, "w: write it to the file (nothing is written without w)   Esc: close", w - 4);
+	screen_put_within(y + h - 2, x + 2, "w: write it to the file (nothing is written without w)   Esc: close", w - 4);
 	attroff((attr_t)t->th[TH_TITLE]);
 }
 
-void panel_udev_open(struct tui *t)
+void panel_udev_open(struct tui *t, struct reply *r)
 {
-	const struct disk_sample *d = tui_selected_disk(t);
+	const struct disk_sample *d = screen_selected_disk(t);
 	const char *a = d ? sched_active(&d->info.sched) : NULL;
 	if (!a) {
-		tui_say(t, "this disk has no scheduler to keep");
+		screen_reply(r, "this disk has no scheduler to keep");
 		return;
 	}
 	session_udev_prepare(t->sess, d->info.name, a, &t->udev);
 	t->mode = KM_UDEV;
 }
 
-static void write_udev(struct tui *t)
+static void write_udev(struct tui *t, struct reply *r)
 {
-	char msg[512];
-	int rc = session_udev_write(t->sess, &t->udev, msg, sizeof msg);
-	tui_say(t, msg);
+	int rc = session_udev_write(t->sess, &t->udev, r->msg, sizeof r->msg);
+	r->react |= REACT_REDRAW;
 	if (rc == 0)
 		t->mode = KM_MAIN; /* a failure keeps the panel open */
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "listbox.h"
 #include "detail.h"
 #include "theme.h"
 #include "util.h"
@@ -175,16 +176,20 @@ const struct proc_row *procpane_selected(const struct procpane_state *st, const 
 	return p < 0 ? NULL : &s->procs[st->order[p]];
 }
 
-void procpane_step(struct procpane_state *st, const struct sample *s, int dir)
+/* The pane's rows as a list: the selection is its cursor. */
+static struct listbox as_list(const struct procpane_state *st, const struct sample *s)
+{
+	return (struct listbox){.n = (int)st->norder, .cur = selected_pos(st, s), .top = st->top, .cursor = 1};
+}
+
+void procpane_step(struct procpane_state *st, const struct sample *s, int by, int rows)
 {
 	if (!st->norder)
 		return;
-	int p = selected_pos(st, s) + dir;
-	if (p < 0)
-		p = 0;
-	if (p >= (int)st->norder)
-		p = (int)st->norder - 1;
-	st->selected_tid = s->procs[st->order[p]].tid;
+	struct listbox l = as_list(st, s);
+	listbox_move(&l, by, rows);
+	st->selected_tid = s->procs[st->order[l.cur]].tid;
+	st->top = l.top;
 }
 
 static void title(const struct procpane_state *st, const struct sample *s, int y, attr_t a)
@@ -243,7 +248,8 @@ void procpane_draw(const struct procpane_state *st, const struct sample *s, int 
 		return;
 	}
 	int rows = h - 2, sel = selected_pos(st, s);
-	int first = sel >= rows ? sel - rows + 1 : 0;
+	struct listbox l = as_list(st, s);
+	int first = listbox_first(&l, rows);
 	struct proccols_mode mode = {.totals = st->accumulated, .cmdline = st->cmdline};
 	for (int i = 0; i < rows && first + i < (int)st->norder; i++) {
 		const struct proc_row *r = &s->procs[st->order[first + i]];
@@ -279,10 +285,12 @@ void procpane_draw(const struct procpane_state *st, const struct sample *s, int 
 	}
 }
 
-void procpane_select_row(struct procpane_state *st, const struct sample *s, int h, int r)
+void procpane_select_row(struct procpane_state *st, const struct sample *s, int rows, int r)
 {
-	int rows = h - 2, sel = selected_pos(st, s);
-	int first = sel >= rows ? sel - rows + 1 : 0;
-	if (r >= 0 && r < rows && first + r < (int)st->norder)
-		st->selected_tid = s->procs[st->order[first + r]].tid;
+	struct listbox l = as_list(st, s);
+	int i = listbox_click(&l, rows, r);
+	if (i >= 0) {
+		st->selected_tid = s->procs[st->order[i]].tid;
+		st->top = listbox_first(&l, rows);
+	}
 }

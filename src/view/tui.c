@@ -26,101 +26,6 @@
 /* Below this nothing useful fits. */
 #define MIN_COLS 20
 #define MIN_LINES 5
-/* How long a message stays in the status bar. */
-#define MESSAGE_S 8.0
-
-
-
-
-int tui_selected_index(const struct tui *t)
-{
-	for (size_t i = 0; i < t->s.ndisks; i++)
-		if (strcmp(t->s.disks[i].info.name, t->selected) == 0)
-			return (int)i;
-	return t->s.ndisks ? 0 : -1;
-}
-
-void tui_select_index(struct tui *t, int i)
-{
-	if (t->s.ndisks == 0)
-		return;
-	if (i < 0)
-		i = 0;
-	if ((size_t)i >= t->s.ndisks)
-		i = (int)t->s.ndisks - 1;
-	util_strlcpy(t->selected, t->s.disks[i].info.name, sizeof t->selected);
-}
-
-void tui_say(struct tui *t, const char *text)
-{
-	util_strlcpy(t->msg, text, sizeof t->msg);
-	t->msg_until = util_mono_now() + MESSAGE_S;
-}
-
-
-/* A bordered box with a title, its inside cleared. */
-void tui_panel_box(int y, int x, int h, int w, const char *title)
-{
-	for (int r = 0; r < h; r++)
-		mvhline(y + r, x, ' ', w);
-	attron(A_BOLD);
-	mvhline(y, x, ACS_HLINE, w);
-	mvhline(y + h - 1, x, ACS_HLINE, w);
-	mvvline(y, x, ACS_VLINE, h);
-	mvvline(y, x + w - 1, ACS_VLINE, h);
-	mvaddch(y, x, ACS_ULCORNER);
-	mvaddch(y, x + w - 1, ACS_URCORNER);
-	mvaddch(y + h - 1, x, ACS_LLCORNER);
-	mvaddch(y + h - 1, x + w - 1, ACS_LRCORNER);
-	tui_put_within(y, x + 2, title, w - 4);
-	attroff(A_BOLD);
-}
-
-/* text in lines of at most w columns from (y, x), at most max lines; returns lines used. */
-int tui_put_wrapped(int y, int x, int w, const char *raw, int max)
-{
-	char safe[2048];
-	util_safe_text(safe, sizeof safe, raw);
-	const char *text = safe;
-	int used = 0;
-	while (*text && used < max && w > 0) {
-		int n = (int)strlen(text);
-		if (n > w) {
-			n = w;
-			while (n > w / 2 && text[n] != ' ')
-				n--;
-			if (text[n] != ' ')
-				n = w;
-		}
-		mvaddnstr(y + used, x, text, n);
-		text += n;
-		while (*text == ' ')
-			text++;
-		used++;
-	}
-	return used;
-}
-
-const struct disk_sample *tui_selected_disk(const struct tui *t)
-{
-	int i = tui_selected_index(t);
-	return i < 0 ? NULL : &t->s.disks[i];
-}
-
-/* The panel that has the keys, or NULL on the main screen. */
-const struct panel_ops *tui_panel_of(enum key_mode m)
-{
-	switch (m) {
-	case KM_PICKER: return &panel_picker;
-	case KM_TUNABLES: return &panel_tunables;
-	case KM_LOG: return &panel_log;
-	case KM_UDEV: return &panel_udev;
-	case KM_IOPRIO: return &panel_ioprio;
-	case KM_REPORT: return &panel_report;
-	case KM_DETAIL: return &panel_detail;
-	default: return NULL;
-	}
-}
 
 static void draw_panel(const struct tui *t)
 {
@@ -134,7 +39,7 @@ static void draw(const struct tui *t)
 {
 	erase();
 	if (COLS < MIN_COLS || LINES < MIN_LINES)
-		tui_put(0, 0, "terminal too small");
+		screen_put(0, 0, "terminal too small");
 	else if (t->help)
 		tui_draw_help(t);
 	else if (t->big) {
@@ -147,141 +52,139 @@ static void draw(const struct tui *t)
 	refresh();
 }
 
-void tui_request(struct tui *t, enum tune_kind kind, const char *key, const char *value)
+/* The main screen's mouse: a click on a disk row selects it; on the
+ * process pane's header, sorts by that column; on a process, selects it;
+ * the wheel scrolls the pane. */
+static void mouse_main(struct tui *t, const MEVENT *ev, struct reply *r)
 {
-	const struct disk_sample *d = tui_selected_disk(t);
-	if (!d)
-		return;
-	char msg[256];
-	session_set(t->sess, d->info.name, kind, key, value, msg, sizeof msg);
-	session_refresh_pending(t->sess, &t->s);
-	tui_say(t, msg);
-}
-
-void tui_step_cursor(struct tui *t, int dir)
-{
-	const struct panel_ops *p = tui_panel_of(t->mode);
-	if (p && p->step)
-		p->step(t, dir);
-	else if (t->mode == KM_MAIN && t->focus_procs)
-		procpane_step(&t->pp, &t->s, dir);
-	else if (t->mode == KM_MAIN)
-		tui_select_index(t, tui_selected_index(t) + dir);
-}
-
-void tui_enter(struct tui *t)
-{
-	const struct panel_ops *p = tui_panel_of(t->mode);
-	if (t->mode == KM_MAIN)
-		panel_detail_open(t);
-	else if (p && p->enter)
-		p->enter(t);
-}
-
-void tui_poll_changes(struct tui *t);
-
-/* A click on a disk row selects it; on the process pane's header, sorts
- * by that column; on a process, selects it; the wheel scrolls the pane. */
-static void handle_mouse(struct tui *t)
-{
-	MEVENT ev;
-	if (getmouse(&ev) != OK || t->mode != KM_MAIN || t->help || t->big)
-		return;
 	struct tui_layout L;
 	tui_main_layout(t, &L);
-	int in_pane = L.pane_h && ev.y >= L.pane_y && ev.y < L.pane_y + L.pane_h;
-	if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
+	int in_pane = L.pane_h && ev->y >= L.pane_y && ev->y < L.pane_y + L.pane_h;
+	r->react |= REACT_REDRAW;
+	if (ev->bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
 		if (in_pane) {
 			t->focus_procs = 1;
-			procpane_step(&t->pp, &t->s, ev.bstate & BUTTON4_PRESSED ? -3 : 3);
+			procpane_step(&t->pp, &t->s, ev->bstate & BUTTON4_PRESSED ? -3 : 3, L.pane_h - 2);
 		}
 		return;
 	}
-	if (!(ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON1_RELEASED)))
-		return;
-	if (ev.y > L.table_y && ev.y <= L.table_y + L.table_rows) {
-		int i = L.first_disk + ev.y - L.table_y - 1;
+	if (ev->y > L.table_y && ev->y <= L.table_y + L.table_rows) {
+		int i = L.first_disk + ev->y - L.table_y - 1;
 		if (i < (int)t->s.ndisks) {
 			t->focus_procs = 0;
-			tui_select_index(t, i);
+			screen_select(t, i);
 		}
-	} else if (in_pane && ev.y == L.pane_y + 1) {
-		int c = procpane_column_at(&t->s, COLS, ev.x);
+	} else if (in_pane && ev->y == L.pane_y + 1) {
+		int c = procpane_column_at(&t->s, COLS, ev->x);
 		if (c >= 0) {
 			t->pp.reverse = t->pp.sort == (enum pcol)c ? !t->pp.reverse : 0;
 			t->pp.sort = (enum pcol)c;
-			char msg[64];
-			util_fmt(msg, sizeof msg, "processes sorted by %s%s", proccols_header(t->pp.sort, t->pp.accumulated),
-				 t->pp.reverse ? " (reversed)" : "");
-			tui_say(t, msg);
-			procpane_arrange(&t->pp, &t->s);
+			screen_reply(r, "processes sorted by %s%s", proccols_header(t->pp.sort, t->pp.accumulated),
+				     t->pp.reverse ? " (reversed)" : "");
+			r->react |= REACT_ARRANGE;
 		}
-	} else if (in_pane && ev.y >= L.pane_y + 2) {
+	} else if (in_pane && ev->y >= L.pane_y + 2) {
 		t->focus_procs = 1;
-		procpane_select_row(&t->pp, &t->s, L.pane_h, ev.y - L.pane_y - 2);
+		procpane_select_row(&t->pp, &t->s, L.pane_h - 2, ev->y - L.pane_y - 2);
 	}
 }
 
-static void handle_key(struct tui *t, int ch)
+/* A click or the wheel: on the main screen, or in the panel open (its list). */
+static void handle_mouse(struct tui *t, struct reply *r)
 {
-	if (ch == KEY_MOUSE) {
-		handle_mouse(t);
+	MEVENT ev;
+	if (getmouse(&ev) != OK || t->help || t->big)
+		return;
+	int wheel = ev.bstate & BUTTON4_PRESSED ? -1 : ev.bstate & BUTTON5_PRESSED ? 1 : 0;
+	if (!wheel && !(ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON1_RELEASED)))
+		return;
+	if (t->mode == KM_MAIN)
+		mouse_main(t, &ev, r);
+	else
+		tui_panel_mouse(t, ev.y, wheel, r);
+}
+
+/* The help screen: the list keys scroll it; any other key closes it. */
+static void help_key(struct tui *t, int ch, struct reply *r)
+{
+	int rows = LINES - 1;
+	int by = ch == KEY_DOWN || ch == 'j' ? 1 : ch == KEY_UP || ch == 'k' ? -1 :
+		 ch == KEY_NPAGE || ch == ' ' ? listbox_page(rows) : ch == KEY_PPAGE ? -listbox_page(rows) :
+		 ch == KEY_HOME || ch == 'g' ? LISTBOX_HOME : ch == KEY_END || ch == 'G' ? LISTBOX_END : 0;
+	r->react |= REACT_REDRAW;
+	if (!by) {
+		t->help = 0;
 		return;
 	}
-	if (ch == KEY_RESIZE)
-		return; /* curses has updated LINES/COLS; the redraw follows */
-	if (t->help) {
-		/* Scroll keys move the help; any other key closes it. */
-		int step = ch == KEY_DOWN || ch == 'j' ? 1 : ch == KEY_UP || ch == 'k' ? -1 : ch == KEY_NPAGE || ch == ' ' ? LINES - 2 :
-			   ch == KEY_PPAGE ? -(LINES - 2) : 0;
-		if (step)
-			t->help_top = t->help_top + step < 0 ? 0 : t->help_top + step;
-		else
-			t->help = t->help_top = 0;
-		return;
-	}
-	if (t->filtering) {
-		tui_filter_key(t, ch);
-		return;
-	}
-	if (t->ab_prompt) {
-		tui_ab_key(t, ch);
-		return;
-	}
-	const struct panel_ops *p = tui_panel_of(t->mode);
-	if (p && p->type && p->type(t, ch))
-		return;
-	const struct key_binding *k = keys_lookup(t->mode, ch);
-	if (k) {
-		tui_act(t, k->action);
-		return;
-	}
-	/* A key that does nothing here says so: a user of top or htop tries
-	 * theirs, and silence reads as "it did something". */
+	listbox_count(&t->help_list, panel_help_length());
+	listbox_move(&t->help_list, by, rows);
+}
+
+/* A key nothing is bound to here says so: a user of top or htop tries
+ * theirs, and silence reads as "it did something". */
+static void unbound_key(int ch, struct reply *r)
+{
 	const char *name = keyname(ch);
-	char msg[96], fkey[8];
+	char fkey[8];
 	if (ch >= KEY_F(1) && ch <= KEY_F(63)) {
 		util_fmt(fkey, sizeof fkey, "F%d", ch - KEY_F0);
 		name = fkey;
 	}
-	util_fmt(msg, sizeof msg, "%s does nothing here; h lists the keys", name ? name : "that key");
-	tui_say(t, msg);
+	screen_reply(r, "%s does nothing here; h lists the keys", name ? name : "that key");
+}
+
+/* Who takes the key: the mouse, the help, a field being typed, the open
+ * panel's text field, then the key table. */
+static void handle_key(struct tui *t, int ch, struct reply *r)
+{
+	const struct panel_ops *p = tui_panel_of(t->mode);
+	const struct key_binding *k;
+	if (ch == KEY_MOUSE)
+		handle_mouse(t, r);
+	else if (ch == KEY_RESIZE)
+		r->react |= REACT_REDRAW; /* curses has updated LINES/COLS */
+	else if (t->help)
+		help_key(t, ch, r);
+	else if (t->filtering)
+		tui_filter_key(t, ch, r);
+	else if (t->ab_prompt)
+		tui_ab_key(t, ch, r);
+	else if (p && p->type && p->type(t, ch, r))
+		;
+	else if ((k = keys_lookup(t->mode, ch)))
+		tui_act(t, k->action, r);
+	else
+		unbound_key(ch, r);
+}
+
+/* What a reply asks for, done in one place: the status line among it. */
+static void react(struct tui *t, const struct reply *r)
+{
+	if (r->react & REACT_PENDING)
+		session_refresh_pending(t->sess, &t->s);
+	if (r->react & REACT_ARRANGE)
+		procpane_arrange(&t->pp, &t->s);
+	if (r->react & REACT_REPAINT)
+		clearok(curscr, TRUE);
+	if (r->react & REACT_QUIT)
+		t->quit = 1;
+	if (r->msg[0])
+		screen_say(t, r->msg);
 }
 
 /* Probe, disk and cleanup events of the last tick (a probe that could not
  * start or ended, a disk that came or went, a killed run's scratch files
  * removed) go to the status bar; changes are announced as they finish. */
-static void announce(struct tui *t)
+static void announce(const struct tui *t, struct reply *r)
 {
 	for (size_t i = 0; i < t->s.nevents; i++) {
 		const struct event *e = &t->s.events[i];
-		char msg[300], what[260];
+		char what[260];
 		int says = e->type == EV_PROBE || e->type == EV_CLEANUP || (!e->ok && e->type == EV_FRESH);
 		if (!says && e->type != EV_DISK && e->type != EV_FRESH)
 			continue;
 		event_describe(e, what, sizeof what);
-		util_fmt(msg, sizeof msg, "%s: %s", e->disk, says ? e->error : what);
-		tui_say(t, msg);
+		screen_reply(r, "%s: %s", e->disk, says ? e->error : what);
 	}
 }
 
@@ -295,12 +198,12 @@ extern char *tigetstr(const char *capname);
 static void select_start(struct tui *t)
 {
 	char root[64];
-	tui_select_index(t, 0);
+	screen_select(t, 0);
 	if (session_replaying(t->sess) || probefile_disk_of_path("/", root, sizeof root) < 0)
 		return;
 	for (size_t i = 0; i < t->s.ndisks; i++)
 		if (!strcmp(t->s.disks[i].info.name, root))
-			tui_select_index(t, (int)i);
+			screen_select(t, (int)i);
 }
 
 /* newterm, not initscr: initscr exits the process on a terminal it does
@@ -327,7 +230,9 @@ static int screen_start(struct tui *t)
 	/* Esc sequences arrive whole from a local terminal; do not wait 1 s. */
 	set_escdelay(25);
 	/* Esc must reach the panels as a key of its own. */
-	tui_theme_start(t);
+	struct reply r = {0};
+	tui_theme_start(t, &r);
+	react(t, &r);
 	if (!t->o->no_mouse) {
 		mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
 		mouseinterval(0); /* a press is a click: no wait for the release */
@@ -336,22 +241,22 @@ static int screen_start(struct tui *t)
 	return 0;
 }
 
-static int collect(struct tui *t)
+static int collect(struct tui *t, struct reply *r)
 {
 	int rc = session_collect(t->sess, &t->s);
 	if (rc == -ENODATA) { /* the recording ended: stay on its last tick */
 		t->replay_end = t->paused = 1;
-		tui_say(t, session_replay_msg(t->sess)[0] ? session_replay_msg(t->sess) : "end of the recording (q quits)");
+		screen_reply(r, "%s", session_replay_msg(t->sess)[0] ? session_replay_msg(t->sess) : "end of the recording (q quits)");
 		return 0;
 	}
 	if (rc == 0) {
-		announce(t);
-		procpane_arrange(&t->pp, &t->s);
+		announce(t, r);
+		r->react |= REACT_ARRANGE;
 		/* A recording or metrics file that can no longer be written
 		 * ends the run as in batch mode: a status line would scroll
 		 * away while the data silently stopped. */
 		if (session_write_outputs(t->sess, &t->s) < 0) {
-			util_fmt(t->fatal, sizeof t->fatal, "%s; stopped", t->sess->err);
+			util_fmt(t->fatal, sizeof t->fatal, "%s; stopped", session_error(t->sess));
 			t->quit = 1;
 		}
 	}
@@ -367,13 +272,13 @@ static double next_due(const struct tui *t, double now)
 }
 
 /* Finished changes: into the sample's events, and the newest to the status line. */
-void tui_poll_changes(struct tui *t)
+static void poll_changes(struct tui *t, struct reply *r)
 {
 	if (session_poll(t->sess) == 0)
 		return;
 	const char *result = session_change_result(t->sess, &t->ctl_seen);
 	if (result)
-		tui_say(t, result);
+		screen_reply(r, "%s", result);
 	if (t->mode == KM_TUNABLES)
 		panel_tunables_reload(t);
 }
@@ -400,15 +305,15 @@ static int key_wait_ms(const struct tui *t, double next)
 	return wait > 0 ? (int)(wait * 1000.0) + 1 : 0;
 }
 
-/* A key, if one came. 0 to go on; -1 when the terminal is gone: a closed
+/* A key, if one came: 1, or 0 when none did; -1 when the terminal is gone: a closed
  * terminal gives ERR at once, for ever, and the loop would spin instead
  * of ending with its clean-up. */
-static int take_key(struct tui *t)
+static int take_key(struct tui *t, struct reply *r)
 {
 	int ch = getch();
 	if (ch != ERR) {
-		handle_key(t, ch);
-		return 0;
+		handle_key(t, ch, r);
+		return 1;
 	}
 	if (!terminal_gone())
 		return 0;
@@ -418,20 +323,20 @@ static int take_key(struct tui *t)
 
 /* What goes on between refreshes: changes in the kernel, a cold start,
  * the fresh reader's turn, the A/B run's next step. */
-static void run_background(struct tui *t)
+static void run_background(struct tui *t, struct reply *r)
 {
-	tui_poll_changes(t);
-	session_refresh_pending(t->sess, &t->s);
-	tui_startup_poll(t);
+	poll_changes(t, r);
+	r->react |= REACT_PENDING;
+	tui_startup_poll(t, r);
 	if (t->o->fresh_every_s > 0 && !session_replaying(t->sess) && util_mono_now() >= t->next_fresh) {
 		t->next_fresh = util_mono_now() + t->o->fresh_every_s;
-		tui_fresh_begin(t);
+		tui_fresh_begin(t, r);
 	}
 	if (session_ab_status(t->sess)) {
 		char err[512];
 		int step = session_ab_step(t->sess, err, sizeof err);
 		if (step < 0)
-			tui_say(t, err);
+			screen_reply(r, "%s", err);
 		if (step != 0)
 			tui_ab_finish(t, 0);
 	}
@@ -439,7 +344,7 @@ static void run_background(struct tui *t)
 
 /* A refresh when it is due (or a replay's single step): a new sample, and
  * when the next is due, into *next. A collection's error, else 0. */
-static int refresh_if_due(struct tui *t, double *next, long *ticks)
+static int refresh_if_due(struct tui *t, double *next, long *ticks, struct reply *r)
 {
 	double now = util_mono_now();
 	if (t->paused && !t->step) {
@@ -449,7 +354,8 @@ static int refresh_if_due(struct tui *t, double *next, long *ticks)
 	if (now < *next && !t->step)
 		return 0;
 	t->step = 0;
-	int rc = collect(t);
+	r->react |= REACT_REDRAW;
+	int rc = collect(t, r);
 	if (rc < 0)
 		return rc;
 	if (session_replaying(t->sess)) {
@@ -491,11 +397,13 @@ static struct tui *tui_new(const struct options *o, struct session *sess, int *r
 	t->big = o->big;
 	t->startup_s = -1;
 	t->next_fresh = util_mono_now() + t->o->fresh_every_s;
-	if ((*rc = collect(t)) < 0) {
+	struct reply r = {0};
+	if ((*rc = collect(t, &r)) < 0) {
 		procpane_free(&t->pp);
 		free(t);
 		return NULL;
 	}
+	react(t, &r);
 	select_start(t);
 	return t;
 }
@@ -514,13 +422,20 @@ int tui_run(const struct options *o, struct session *sess, volatile sig_atomic_t
 	long ticks = 0;
 	draw(t);
 	while (!t->quit && !*stop) {
+		struct reply r = {0};
 		timeout(key_wait_ms(t, next));
-		if (take_key(t) < 0)
+		int key = take_key(t, &r);
+		if (key < 0)
 			break;
-		run_background(t);
-		if ((rc = refresh_if_due(t, &next, &ticks)) < 0)
+		run_background(t, &r);
+		rc = refresh_if_due(t, &next, &ticks, &r);
+		react(t, &r);
+		if (rc < 0)
 			break;
-		draw(t);
+		/* A wake without a key: something is due or ticking (a change's
+		 * time, the A/B's status), so the screen is drawn. */
+		if (!key || (r.react & REACT_REDRAW) || r.msg[0])
+			draw(t);
 	}
 	endwin();
 	if (session_ab_status(t->sess))

@@ -1,7 +1,9 @@
 /* tui_keys: what the full screen's keys do (tui_act, from the key
- * table), and the text fields typed on the main screen (the / filter,
- * the A/B's variants). The work is the session's; this says what
- * happened on the status line. */
+ * table; the lists' moves for every panel through its listbox), and the
+ * text fields typed on the main screen (the / filter, the A/B's
+ * variants). The work is the session's; each action fills a reply (what
+ * the loop must do next, what the status line says) and tui.c carries it
+ * out. */
 #include <ctype.h>
 #include <curses.h>
 #include <limits.h>
@@ -16,63 +18,59 @@
 #include "abreport.h"
 
 /* R: 20 Hz -> 100 Hz -> max -> 20 Hz (any other pace goes to 20 Hz). */
-static void cycle_rate(struct tui *t)
+static void cycle_rate(struct tui *t, struct reply *r)
 {
-	double r = t->s.probe_rate_hz;
-	double next = r == 20 ? 100 : r == 100 ? 0 : 20;
+	double hz = t->s.probe_rate_hz;
+	double next = hz == 20 ? 100 : hz == 100 ? 0 : 20;
 	session_set_probe_rate(t->sess, next);
 	t->s.probe_rate_hz = next;
-	char rate[32], msg[64];
-	tui_rate_text(next, rate, sizeof rate);
-	snprintf(msg, sizeof msg, "probe pace: %s", rate);
-	tui_say(t, msg);
+	char rate[32];
+	screen_rate_text(next, rate, sizeof rate);
+	screen_reply(r, "probe pace: %s", rate);
 }
 
-static void sort_step(struct tui *t, int dir)
+static void sort_step(struct tui *t, int dir, struct reply *r)
 {
 	procpane_sort_step(&t->pp, &t->s, dir);
-	char msg[64];
-	snprintf(msg, sizeof msg, "processes sorted by %s", proccols_header(t->pp.sort, t->pp.accumulated));
-	tui_say(t, msg);
+	screen_reply(r, "processes sorted by %s", proccols_header(t->pp.sort, t->pp.accumulated));
+	r->react |= REACT_ARRANGE;
 }
 
-static void toggle(struct tui *t, int *flag, const char *on, const char *off)
+static void toggle(int *flag, const char *on, const char *off, struct reply *r)
 {
 	*flag = !*flag;
-	tui_say(t, *flag ? on : off);
+	screen_reply(r, "%s", *flag ? on : off);
+	r->react |= REACT_ARRANGE;
 }
 
 /* The run is over: put its settings back (queued undos), keep the report. */
 void tui_ab_finish(struct tui *t, int cancelled)
 {
 	session_ab_finish(t->sess, cancelled);
-	free(t->report.text);
-	t->report.text = NULL;
+	char *text = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&t->report.text, &len);
+	FILE *f = open_memstream(&text, &len);
 	if (f) {
-		abreport_write(f, &t->sess->abcfg, &t->sess->abres, AB_TEXT);
+		abreport_write(f, session_ab_config_used(t->sess), session_ab_result(t->sess), AB_TEXT);
 		fclose(f);
 	}
-	t->report.top = 0;
-	t->mode = KM_REPORT;
+	panel_report_open(t, text);
 }
 
-static void ab_start(struct tui *t)
+static void ab_start(struct tui *t, struct reply *r)
 {
-	char err[512];
 	t->ab_prompt = 0;
-	if (session_ab_start(t->sess, t->selected, t->ab_input, err, sizeof err) < 0)
-		tui_say(t, err);
+	session_ab_start(t->sess, t->selected, t->ab_input, r->msg, sizeof r->msg);
 }
 
-void tui_ab_key(struct tui *t, int ch)
+void tui_ab_key(struct tui *t, int ch, struct reply *r)
 {
 	size_t n = strlen(t->ab_input);
+	r->react |= REACT_REDRAW;
 	if (ch == ESC)
 		t->ab_prompt = 0;
 	else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
-		ab_start(t);
+		ab_start(t, r);
 	else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && n)
 		t->ab_input[n - 1] = '\0';
 	else if (ch >= 32 && ch < 127 && n + 1 < sizeof t->ab_input) {
@@ -81,15 +79,15 @@ void tui_ab_key(struct tui *t, int ch)
 	}
 }
 
-static void ab_open(struct tui *t)
+static void ab_open(struct tui *t, struct reply *r)
 {
-	const struct disk_sample *d = tui_selected_disk(t);
+	const struct disk_sample *d = screen_selected_disk(t);
 	if (!d || d->info.sched.n < 2) {
-		tui_say(t, "this disk has no schedulers to compare");
+		screen_reply(r, "this disk has no schedulers to compare");
 		return;
 	}
 	if (session_ab_status(t->sess)) {
-		tui_say(t, session_ab_status(t->sess));
+		screen_reply(r, "%s", session_ab_status(t->sess));
 		return;
 	}
 	/* Offer the classic comparison, editable. */
@@ -98,80 +96,70 @@ static void ab_open(struct tui *t)
 	t->ab_prompt = 1;
 }
 
-static void load_toggle(struct tui *t)
+static void load_toggle(struct tui *t, struct reply *r)
 {
-	char msg[512];
-	session_load_toggle(t->sess, t->selected, msg, sizeof msg);
-	tui_say(t, msg);
+	session_load_toggle(t->sess, t->selected, r->msg, sizeof r->msg);
 }
 
-static void startup_begin(struct tui *t)
+static void startup_begin(struct tui *t, struct reply *r)
 {
-	char msg[256];
-	session_coldstart_begin(t->sess, msg, sizeof msg);
-	tui_say(t, msg);
+	session_coldstart_begin(t->sess, r->msg, sizeof r->msg);
 }
 
-void tui_startup_poll(struct tui *t)
+void tui_startup_poll(struct tui *t, struct reply *r)
 {
 	double secs;
 	int rc = session_coldstart_poll(t->sess, &secs);
-	char msg[300];
 	if (rc == 1) {
 		t->startup_s = secs;
-		util_fmt(msg, sizeof msg, "cold start of '%s': %.2f s", t->o->startup, secs);
-		tui_say(t, msg);
+		screen_reply(r, "cold start of '%s': %.2f s", t->o->startup, secs);
 	} else if (rc < 0) {
-		tui_say(t, "the cold start could not be timed (dropping the page cache needs root; does the command run?)");
+		screen_reply(r, "the cold start could not be timed (dropping the page cache needs root; does the command run?)");
 	}
 }
 
 /* A fresh reader on the selected disk (F, --fresh-every): its time comes
  * back as an event, said on the status line and marked on the chart. */
-void tui_fresh_begin(struct tui *t)
+void tui_fresh_begin(struct tui *t, struct reply *r)
 {
-	const struct disk_sample *d = tui_selected_disk(t);
-	char err[320], msg[360];
+	const struct disk_sample *d = screen_selected_disk(t);
 	if (!d) {
-		tui_say(t, "no disk selected");
+		screen_reply(r, "no disk selected");
 		return;
 	}
-	if (session_fresh_start(t->sess, d->info.name, (uint32_t)t->o->fresh_reads, err, sizeof err) < 0) {
-		tui_say(t, err);
+	r->react |= REACT_REDRAW;
+	if (session_fresh_start(t->sess, d->info.name, (uint32_t)t->o->fresh_reads, r->msg, sizeof r->msg) < 0)
 		return;
-	}
-	util_fmt(msg, sizeof msg, "%s: fresh reader started (%d reads) ...", d->info.name, t->o->fresh_reads);
-	tui_say(t, msg);
+	screen_reply(r, "%s: fresh reader started (%d reads) ...", d->info.name, t->o->fresh_reads);
 }
 
-static void toggle_delayacct(struct tui *t)
+static void toggle_delayacct(struct tui *t, struct reply *r)
 {
-	char msg[256];
-	session_delayacct(t->sess, !t->s.pstat.delayacct, msg, sizeof msg);
-	tui_say(t, msg);
+	session_delayacct(t->sess, !t->s.pstat.delayacct, r->msg, sizeof r->msg);
 }
 
-static void undo(struct tui *t)
+static void undo(struct tui *t, struct reply *r)
 {
-	char msg[256];
 	/* A change that finished since the last tick goes into the log first,
-	 * or u right after it would not find it. */
-	tui_poll_changes(t);
-	session_undo(t->sess, msg, sizeof msg);
-	session_refresh_pending(t->sess, &t->s);
-	tui_say(t, msg);
+	 * or u right after it would not find it; the undo's message is said
+	 * instead of that change's result. */
+	if (session_poll(t->sess)) {
+		session_change_result(t->sess, &t->ctl_seen);
+		if (t->mode == KM_TUNABLES)
+			panel_tunables_reload(t);
+	}
+	session_undo(t->sess, r->msg, sizeof r->msg);
+	r->react |= REACT_PENDING;
 }
 
 /* The theme: --no-color or NO_COLOR give mono; a theme that does not
  * load is said on the status line and the default is used instead. */
-static void theme_use(struct tui *t, const char *name)
+static void theme_use(struct tui *t, const char *name, struct reply *r)
 {
 	char err[512];
 	struct theme th;
 	if (theme_load(name, &th, err, sizeof err) < 0) {
-		char msg[600];
-		util_fmt(msg, sizeof msg, "%s; using the default theme", err);
-		tui_say(t, msg);
+		screen_reply(r, "%s; using the default theme", err);
 		if (strcmp(name, "default") == 0 || theme_load("default", &th, err, sizeof err) < 0)
 			theme_defaults(&th); /* attributes only */
 	}
@@ -179,7 +167,7 @@ static void theme_use(struct tui *t, const char *name)
 	theme_apply(&t->theme, t->th);
 }
 
-void tui_theme_start(struct tui *t)
+void tui_theme_start(struct tui *t, struct reply *r)
 {
 	const char *nc = getenv("NO_COLOR");
 	if (t->o->no_color || (nc && *nc)) {
@@ -189,18 +177,18 @@ void tui_theme_start(struct tui *t)
 		theme_apply(&t->theme, t->th);
 		return;
 	}
-	theme_use(t, t->o->theme ? t->o->theme : "default");
+	theme_use(t, t->o->theme ? t->o->theme : "default", r);
 }
 
 /* W: the settings worth keeping, into the configuration file. Nothing
  * is written without this key. */
-static void save_settings(struct tui *t)
+static void save_settings(struct tui *t, struct reply *r)
 {
 	if (!t->o->config_path) {
-		tui_say(t, "no configuration file (--no-config, or no home directory): nothing saved");
+		screen_reply(r, "no configuration file (--no-config, or no home directory): nothing saved");
 		return;
 	}
-	char delay[32], rate[32], sort[32], err[512], msg[600];
+	char delay[32], rate[32], sort[32], err[512];
 	util_fmt(delay, sizeof delay, "%g", t->o->delay_s);
 	if (t->s.probe_rate_hz > 0)
 		util_fmt(rate, sizeof rate, "%g", t->s.probe_rate_hz);
@@ -212,35 +200,30 @@ static void save_settings(struct tui *t)
 	const char *keys[] = {"theme", "delay", "sort", "probe-rate"};
 	const char *values[] = {t->theme.name[0] ? t->theme.name : "default", delay, sort, rate};
 	if (session_save_config(t->sess, keys, values, 4, err, sizeof err) < 0)
-		util_fmt(msg, sizeof msg, "not saved: %s", err);
+		screen_reply(r, "not saved: %s", err);
 	else
-		util_fmt(msg, sizeof msg, "saved theme %s, delay %s, sort %s, probe pace %s to %s", values[0], delay, sort,
-			 rate, t->o->config_path);
-	tui_say(t, msg);
+		screen_reply(r, "saved theme %s, delay %s, sort %s, probe pace %s to %s", values[0], delay, sort, rate,
+			     t->o->config_path);
 }
 
 /* T: the next built-in theme. */
-static void theme_cycle(struct tui *t)
+static void theme_cycle(struct tui *t, struct reply *r)
 {
 	int i = 0;
 	while (i < THEME_NBUILTIN && strcmp(theme_builtin[i], t->theme.name) != 0)
 		i++;
 	const char *next = theme_builtin[i < THEME_NBUILTIN ? (i + 1) % THEME_NBUILTIN : 0];
-	theme_use(t, next);
-	if (strcmp(t->theme.name, next) == 0) {
-		char msg[96];
-		util_fmt(msg, sizeof msg, "theme %s (T: next)", next);
-		tui_say(t, msg);
-	}
-	clearok(curscr, TRUE);
+	theme_use(t, next, r);
+	if (strcmp(t->theme.name, next) == 0)
+		screen_reply(r, "theme %s (T: next)", next);
+	r->react |= REACT_REPAINT;
 }
 
 /* Keys that change the system do nothing in a replay. */
-static void replay_key(struct tui *t, enum key_action a)
+static void replay_key(struct tui *t, enum key_action a, struct reply *r)
 {
-	char msg[96];
 	if (!session_replaying(t->sess)) {
-		tui_say(t, "Space . + - work in a replay (--replay FILE)");
+		screen_reply(r, "Space . + - work in a replay (--replay FILE)");
 		return;
 	}
 	if (a == KEY_ACT_PAUSE && !t->replay_end)
@@ -251,114 +234,207 @@ static void replay_key(struct tui *t, enum key_action a)
 		t->speed *= 2;
 	else if (a == KEY_ACT_SLOWER && t->speed > 1.0 / 64)
 		t->speed /= 2;
-	util_fmt(msg, sizeof msg, "replay %s, x%g", t->replay_end ? "at its end" : t->paused ? "paused" : "playing",
-		 t->speed);
-	tui_say(t, msg);
+	screen_reply(r, "replay %s, x%g", t->replay_end ? "at its end" : t->paused ? "paused" : "playing", t->speed);
 }
 
-/* Home, End, PgUp, PgDn move in the focused list only: the process pane
- * when it has the focus (the next ] must not hit a disk moved to behind
- * the user's back), else the disks. */
-static void move_focused(struct tui *t, int by)
+/* The panel that has the keys, or NULL on the main screen. */
+const struct panel_ops *tui_panel_of(enum key_mode m)
 {
-	if (t->focus_procs)
-		procpane_step(&t->pp, &t->s, by);
-	else
-		tui_select_index(t, tui_selected_index(t) + by);
+	switch (m) {
+	case KM_PICKER: return &panel_picker;
+	case KM_TUNABLES: return &panel_tunables;
+	case KM_LOG: return &panel_log;
+	case KM_UDEV: return &panel_udev;
+	case KM_IOPRIO: return &panel_ioprio;
+	case KM_REPORT: return &panel_report;
+	case KM_DETAIL: return &panel_detail;
+	default: return NULL;
+	}
 }
 
-/* A page: the rows the focused list shows, less one for context. */
-static int page_rows(const struct tui *t)
+/* The main screen's moves go to the focused list only: the process pane
+ * when it has the focus (the next ] must not hit a disk moved to behind
+ * the user's back), else the disks. A page: the rows the list shows. */
+static void move_main(struct tui *t, int by, struct reply *r)
 {
 	struct tui_layout L;
 	tui_main_layout(t, &L);
-	int rows = t->focus_procs ? L.pane_h - 2 : L.table_rows;
-	return rows > 1 ? rows - 1 : 1;
+	if (by == 0)
+		return;
+	if (t->focus_procs) {
+		procpane_step(&t->pp, &t->s, by, L.pane_h - 2);
+	} else {
+		struct listbox l = {.n = (int)t->s.ndisks, .cur = screen_selected_index(t), .cursor = 1};
+		listbox_move(&l, by, L.table_rows);
+		screen_select(t, l.cur);
+	}
+	r->react |= REACT_REDRAW;
 }
 
-void tui_act(struct tui *t, enum key_action a)
+/* A move of the focused list: by rows, a page (pages of +-1), or to an end. */
+static void move_list(struct tui *t, enum key_action a, struct reply *r)
 {
-	if (session_replaying(t->sess) && keys_needs_live(a)) {
-		tui_say(t, "this is a replay of a recording: keys that switch or tune are off");
-		return;
+	const struct panel_ops *p = tui_panel_of(t->mode);
+	int y, rows = 0;
+	struct listbox *l = NULL;
+	if (p && p->list) {
+		l = p->list(t);
+		rows = p->rows(t, &y);
+	} else if (!p) {
+		struct tui_layout L;
+		tui_main_layout(t, &L);
+		rows = t->focus_procs ? L.pane_h - 2 : L.table_rows;
 	}
-	if (t->o->read_only && keys_changes_system(a)) {
-		tui_say(t, "read-only mode (--read-only): keys that change the system are off");
-		return;
+	int by = a == KEY_ACT_UP ? -1 : a == KEY_ACT_DOWN ? 1 : a == KEY_ACT_TOP ? LISTBOX_HOME :
+		 a == KEY_ACT_BOTTOM ? LISTBOX_END : a == KEY_ACT_PAGE_UP ? -listbox_page(rows) : listbox_page(rows);
+	if (l) {
+		if (listbox_move(l, by, rows))
+			r->react |= REACT_REDRAW;
+	} else if (!p) {
+		move_main(t, by, r);
 	}
+}
+
+void tui_panel_mouse(struct tui *t, int y, int wheel, struct reply *r)
+{
+	const struct panel_ops *p = tui_panel_of(t->mode);
+	if (!p || !p->list)
+		return;
+	struct listbox *l = p->list(t);
+	int y0, rows = p->rows(t, &y0);
+	if (wheel)
+		listbox_move(l, wheel * 3, rows);
+	else
+		listbox_click(l, rows, y - y0);
+	r->react |= REACT_REDRAW;
+}
+
+static void enter(struct tui *t, struct reply *r)
+{
+	const struct panel_ops *p = tui_panel_of(t->mode);
+	if (t->mode == KM_MAIN)
+		panel_detail_open(t, r);
+	else if (p && p->enter)
+		p->enter(t, r);
+}
+
+static void report_open(struct tui *t, struct reply *r)
+{
+	if (t->report.text)
+		t->mode = KM_REPORT;
+	else
+		screen_reply(r, "no A/B report yet: A runs one");
+}
+
+static void write_panel(struct tui *t, struct reply *r)
+{
+	const struct panel_ops *p = tui_panel_of(t->mode);
+	if (p && p->write)
+		p->write(t, r);
+}
+
+/* Keys that open, close or move: nothing else changes. */
+static int act_view(struct tui *t, enum key_action a, struct reply *r)
+{
+	switch (a) {
+	case KEY_ACT_UP:
+	case KEY_ACT_DOWN:
+	case KEY_ACT_TOP:
+	case KEY_ACT_BOTTOM:
+	case KEY_ACT_PAGE_UP:
+	case KEY_ACT_PAGE_DOWN: move_list(t, a, r); break;
+	case KEY_ACT_HELP: t->help = 1; t->help_list = (struct listbox){0}; break;
+	case KEY_ACT_REDRAW: r->react |= REACT_REPAINT; break;
+	case KEY_ACT_PICKER: panel_picker_open(t, r); break;
+	case KEY_ACT_TUNABLES: panel_tunables_open(t); break;
+	case KEY_ACT_LOG: panel_log_open(t); break;
+	case KEY_ACT_UDEV: panel_udev_open(t, r); break;
+	case KEY_ACT_IOPRIO: panel_ioprio_open(t, r); break;
+	case KEY_ACT_ENTER: enter(t, r); break;
+	case KEY_ACT_CLOSE: t->mode = KM_MAIN; break;
+	case KEY_ACT_WRITE: write_panel(t, r); break;
+	case KEY_ACT_REPORT: report_open(t, r); break;
+	case KEY_ACT_FILTER: t->filtering = 1; break;
+	case KEY_ACT_AB: ab_open(t, r); break;
+	case KEY_ACT_QUIT: r->react |= REACT_QUIT; break;
+	default: return 0;
+	}
+	r->react |= REACT_REDRAW;
+	return 1;
+}
+
+/* Keys that change how the process pane shows its rows. */
+static int act_pane(struct tui *t, enum key_action a, struct reply *r)
+{
+	switch (a) {
+	case KEY_ACT_FOCUS: toggle(&t->focus_procs, "selection: process pane", "selection: disks", r); break;
+	case KEY_ACT_SORT_LEFT: sort_step(t, -1, r); break;
+	case KEY_ACT_SORT_RIGHT: sort_step(t, 1, r); break;
+	case KEY_ACT_REVERSE: toggle(&t->pp.reverse, "sort reversed", "sort: largest first", r); break;
+	case KEY_ACT_ONLY_ACTIVE: toggle(&t->pp.only_active, "only processes with I/O", "all processes", r); break;
+	case KEY_ACT_ACCUMULATED: toggle(&t->pp.accumulated, "totals since start", "rates per second", r); break;
+	case KEY_ACT_CMDLINE: toggle(&t->pp.cmdline, "full command lines", "command names", r); break;
+	case KEY_ACT_BIG: toggle(&t->big, "presentation mode (B: back)", "normal view", r); break;
+	case KEY_ACT_THREADS:
+		screen_reply(r, "%s", session_toggle_threads(t->sess) ? "per-thread rows (from the next refresh)"
+								 : "per-process rows (from the next refresh)");
+		break;
+	case KEY_ACT_SHOW_HIDDEN:
+		screen_reply(r, "%s", session_toggle_hidden(t->sess) ? "every disk shown (from the next refresh)"
+					: "snap loops, zram and stacked disks hidden again (from the next refresh)");
+		break;
+	default: return 0;
+	}
+	return 1;
+}
+
+/* Keys that change the system, the probes or the run. */
+static void act_system(struct tui *t, enum key_action a, struct reply *r)
+{
+	r->react |= REACT_REDRAW;
 	switch (a) {
 	case KEY_ACT_PAUSE:
 	case KEY_ACT_STEP:
 	case KEY_ACT_FASTER:
-	case KEY_ACT_SLOWER: replay_key(t, a); break;
-	case KEY_ACT_THEME: theme_cycle(t); break;
-	case KEY_ACT_SAVE: save_settings(t); break;
-	case KEY_ACT_BIG: toggle(t, &t->big, "presentation mode (B: back)", "normal view"); break;
-	case KEY_ACT_QUIT: t->quit = 1; break;
-	case KEY_ACT_UP: tui_step_cursor(t, -1); break;
-	case KEY_ACT_DOWN: tui_step_cursor(t, 1); break;
-	case KEY_ACT_TOP: move_focused(t, INT_MIN / 2); break;
-	case KEY_ACT_BOTTOM: move_focused(t, INT_MAX / 2); break;
-	case KEY_ACT_SHOW_HIDDEN:
-		tui_say(t, session_toggle_hidden(t->sess) ? "every disk shown (from the next refresh)"
-							 : "snap loops, zram and stacked disks hidden again (from the next refresh)");
-		break;
-	case KEY_ACT_PAGE_UP: move_focused(t, -page_rows(t)); break;
-	case KEY_ACT_PAGE_DOWN: move_focused(t, page_rows(t)); break;
-	case KEY_ACT_HELP: t->help = 1; break;
-	case KEY_ACT_REDRAW: clearok(curscr, TRUE); break;
-	case KEY_ACT_RATE: cycle_rate(t); break;
-	case KEY_ACT_PICKER: panel_picker_open(t); break;
-	case KEY_ACT_NEXT_SCHED: panel_picker_next(t, 1); break;
-	case KEY_ACT_PREV_SCHED: panel_picker_next(t, -1); break;
-	case KEY_ACT_UNDO: undo(t); break;
-	case KEY_ACT_TUNABLES: panel_tunables_open(t); break;
-	case KEY_ACT_LOG: t->mode = KM_LOG; break;
-	case KEY_ACT_UDEV: panel_udev_open(t); break;
-	case KEY_ACT_PICK_NONE: panel_picker_pick(t, "none"); break;
-	case KEY_ACT_PICK_MQ: panel_picker_pick(t, "mq-deadline"); break;
-	case KEY_ACT_PICK_KYBER: panel_picker_pick(t, "kyber"); break;
-	case KEY_ACT_PICK_BFQ: panel_picker_pick(t, "bfq"); break;
-	case KEY_ACT_ENTER: tui_enter(t); break;
-	case KEY_ACT_CLOSE: t->mode = KM_MAIN; break;
-	case KEY_ACT_WRITE:
-		if (tui_panel_of(t->mode) && tui_panel_of(t->mode)->write)
-			tui_panel_of(t->mode)->write(t);
-		break;
-	case KEY_ACT_FOCUS: toggle(t, &t->focus_procs, "selection: process pane", "selection: disks"); break;
-	case KEY_ACT_SORT_LEFT: sort_step(t, -1); break;
-	case KEY_ACT_SORT_RIGHT: sort_step(t, 1); break;
-	case KEY_ACT_REVERSE: toggle(t, &t->pp.reverse, "sort reversed", "sort: largest first"); break;
-	case KEY_ACT_ONLY_ACTIVE: toggle(t, &t->pp.only_active, "only processes with I/O", "all processes"); break;
-	case KEY_ACT_ACCUMULATED: toggle(t, &t->pp.accumulated, "totals since start", "rates per second"); break;
-	case KEY_ACT_THREADS:
-		tui_say(t, session_toggle_threads(t->sess) ? "per-thread rows (from the next refresh)"
-							   : "per-process rows (from the next refresh)");
-		break;
-	case KEY_ACT_FILTER: t->filtering = 1; break;
-	case KEY_ACT_CMDLINE: toggle(t, &t->pp.cmdline, "full command lines", "command names"); break;
-	case KEY_ACT_IOPRIO: panel_ioprio_open(t); break;
-	case KEY_ACT_DELAYACCT: toggle_delayacct(t); break;
-	case KEY_ACT_AB: ab_open(t); break;
+	case KEY_ACT_SLOWER: replay_key(t, a, r); break;
+	case KEY_ACT_THEME: theme_cycle(t, r); break;
+	case KEY_ACT_SAVE: save_settings(t, r); break;
+	case KEY_ACT_RATE: cycle_rate(t, r); break;
+	case KEY_ACT_NEXT_SCHED: panel_picker_next(t, 1, r); break;
+	case KEY_ACT_PREV_SCHED: panel_picker_next(t, -1, r); break;
+	case KEY_ACT_UNDO: undo(t, r); break;
+	case KEY_ACT_PICK_NONE: panel_picker_pick(t, "none", r); break;
+	case KEY_ACT_PICK_MQ: panel_picker_pick(t, "mq-deadline", r); break;
+	case KEY_ACT_PICK_KYBER: panel_picker_pick(t, "kyber", r); break;
+	case KEY_ACT_PICK_BFQ: panel_picker_pick(t, "bfq", r); break;
+	case KEY_ACT_DELAYACCT: toggle_delayacct(t, r); break;
 	case KEY_ACT_CANCEL:
 		if (session_ab_status(t->sess))
 			tui_ab_finish(t, 1);
 		break;
-	case KEY_ACT_LOAD: load_toggle(t); break;
-	case KEY_ACT_STARTUP: startup_begin(t); break;
-	case KEY_ACT_FRESH: tui_fresh_begin(t); break;
-	case KEY_ACT_REPORT:
-		if (t->report.text)
-			t->mode = KM_REPORT;
-		else
-			tui_say(t, "no A/B report yet: A runs one");
-		break;
+	case KEY_ACT_LOAD: load_toggle(t, r); break;
+	case KEY_ACT_STARTUP: startup_begin(t, r); break;
+	case KEY_ACT_FRESH: tui_fresh_begin(t, r); break;
+	default: break;
 	}
-	procpane_arrange(&t->pp, &t->s);
+}
+
+void tui_act(struct tui *t, enum key_action a, struct reply *r)
+{
+	if (session_replaying(t->sess) && keys_needs_live(a)) {
+		screen_reply(r, "this is a replay of a recording: keys that switch or tune are off");
+		return;
+	}
+	if (t->o->read_only && keys_changes_system(a)) {
+		screen_reply(r, "read-only mode (--read-only): keys that change the system are off");
+		return;
+	}
+	if (!act_view(t, a, r) && !act_pane(t, a, r))
+		act_system(t, a, r);
 }
 
 /* Typing the / filter: printable characters, Backspace, Enter keeps, Esc clears. */
-void tui_filter_key(struct tui *t, int ch)
+void tui_filter_key(struct tui *t, int ch, struct reply *r)
 {
 	size_t n = strlen(t->pp.filter);
 	if (ch == ESC) {
@@ -373,5 +449,5 @@ void tui_filter_key(struct tui *t, int ch)
 		t->pp.filter[n] = (char)ch;
 		t->pp.filter[n + 1] = '\0';
 	}
-	procpane_arrange(&t->pp, &t->s);
+	r->react |= REACT_ARRANGE | REACT_REDRAW;
 }

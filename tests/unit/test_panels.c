@@ -1,8 +1,9 @@
 /* Unit tests: the full screen's panels, without a terminal or a device.
  * A panel is fed keys through its ops table on a made-up sample and drawn
  * on a virtual screen (ncurses newterm on /dev/null, TERM=xterm, 80x24),
- * whose text is read back. Keys that would change the system (Enter in
- * the picker, a typed tunable's Enter) need a session and are left to the
+ * whose text is read back; lists are moved as the keys move them (through
+ * the panel's listbox). Keys that would change the system (Enter in the
+ * picker, a typed tunable's Enter) need a session and are left to the
  * terminal tests. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -78,18 +79,30 @@ static void free_tui(struct tui *t)
 	free(t);
 }
 
+/* A move in a panel's list, as the keys make it (tui_keys.c). */
+static void move_in(const struct panel_ops *p, struct tui *t, int by)
+{
+	int y;
+	listbox_move(p->list(t), by, p->rows(t, &y));
+}
+
 static void test_picker(void **state)
 {
 	(void)state;
 	struct tui *t = make_tui();
-	t->picker.cur = 1;
-	panel_picker.step(t, 1);
-	assert_int_equal(t->picker.cur, 2);
-	panel_picker.step(t, 1);
-	panel_picker.step(t, 1);
-	assert_int_equal(t->picker.cur, 0); /* wraps */
-	panel_picker.step(t, -1);
-	assert_int_equal(t->picker.cur, 3);
+	struct reply r = {0};
+	panel_picker_open(t, &r);
+	assert_int_equal(t->mode, KM_PICKER);
+	assert_int_equal(t->picker.list.cur, 1); /* on the active one */
+	move_in(&panel_picker, t, 1);
+	assert_int_equal(t->picker.list.cur, 2);
+	move_in(&panel_picker, t, 1);
+	move_in(&panel_picker, t, 1);
+	assert_int_equal(t->picker.list.cur, 0); /* wraps */
+	move_in(&panel_picker, t, -1);
+	assert_int_equal(t->picker.list.cur, 3);
+	move_in(&panel_picker, t, LISTBOX_HOME);
+	assert_int_equal(t->picker.list.cur, 0);
 	erase();
 	panel_picker.draw(t);
 	char text[8192];
@@ -105,7 +118,7 @@ static void test_tunables_typing(void **state)
 {
 	(void)state;
 	struct tui *t = make_tui();
-	t->tunables.n = 2;
+	t->tunables.list = (struct listbox){.n = 2, .cursor = 1, .wrap = 1};
 	t->tunables.tun[0] = (struct tunable){.kind = TUNE_QUEUE, .writable = 1};
 	strcpy(t->tunables.tun[0].key, "nr_requests");
 	strcpy(t->tunables.tun[0].value, "64");
@@ -113,19 +126,20 @@ static void test_tunables_typing(void **state)
 	strcpy(t->tunables.tun[1].key, "nomerges");
 	strcpy(t->tunables.tun[1].value, "0");
 	/* Not editing: keys are not taken as typing. */
-	assert_int_equal(panel_tunables.type(t, '5'), 0);
-	panel_tunables.step(t, 1);
-	assert_int_equal(t->tunables.cur, 1);
-	panel_tunables.step(t, 1);
-	assert_int_equal(t->tunables.cur, 0);
-	panel_tunables.enter(t);
+	struct reply r = {0};
+	assert_int_equal(panel_tunables.type(t, '5', &r), 0);
+	move_in(&panel_tunables, t, 1);
+	assert_int_equal(t->tunables.list.cur, 1);
+	move_in(&panel_tunables, t, 1);
+	assert_int_equal(t->tunables.list.cur, 0);
+	panel_tunables.enter(t, &r);
 	assert_true(t->tunables.editing);
-	assert_int_equal(panel_tunables.type(t, '1'), 1);
-	panel_tunables.type(t, '2');
-	panel_tunables.type(t, 'x'); /* not a digit: ignored */
-	panel_tunables.type(t, '8');
+	assert_int_equal(panel_tunables.type(t, '1', &r), 1);
+	panel_tunables.type(t, '2', &r);
+	panel_tunables.type(t, 'x', &r); /* not a digit: ignored */
+	panel_tunables.type(t, '8', &r);
 	assert_string_equal(t->tunables.edit, "128");
-	panel_tunables.type(t, KEY_BACKSPACE);
+	panel_tunables.type(t, KEY_BACKSPACE, &r);
 	assert_string_equal(t->tunables.edit, "12");
 	erase();
 	panel_tunables.draw(t);
@@ -135,7 +149,7 @@ static void test_tunables_typing(void **state)
 	assert_non_null(strstr(text, "nr_requests"));
 	assert_non_null(strstr(text, "(read-only)")); /* nomerges */
 	assert_non_null(strstr(text, "new value: 12_"));
-	panel_tunables.type(t, ESC);
+	panel_tunables.type(t, ESC, &r);
 	assert_false(t->tunables.editing);
 	free_tui(t);
 }
@@ -144,17 +158,78 @@ static void test_report_scroll(void **state)
 {
 	(void)state;
 	struct tui *t = make_tui();
-	t->report.text = strdup("line one\nline two\nline three\n");
-	panel_report.step(t, -1);
-	assert_int_equal(t->report.top, 0); /* not above the first line */
-	panel_report.step(t, 1);
+	/* 40 lines: more than the 20 shown at 80x24 */
+	char *text = malloc(1024), screen[8192];
+	size_t k = 0;
+	for (int i = 1; i <= 40; i++)
+		k += (size_t)snprintf(text + k, 1024 - k, "line %d.\n", i);
+	panel_report_open(t, text);
+	assert_int_equal(t->mode, KM_REPORT);
+	move_in(&panel_report, t, -1);
+	assert_int_equal(t->report.list.top, 0); /* not above the first line */
+	move_in(&panel_report, t, 1);
 	erase();
 	panel_report.draw(t);
-	char text[8192];
-	screen_text(text, sizeof text);
-	assert_non_null(strstr(text, "line two"));
-	assert_null(strstr(text, "line one"));
+	screen_text(screen, sizeof screen);
+	assert_non_null(strstr(screen, "line 2."));
+	assert_null(strstr(screen, "line 1."));
+	move_in(&panel_report, t, LISTBOX_END); /* the last line at the bottom, not past it */
+	erase();
+	panel_report.draw(t);
+	screen_text(screen, sizeof screen);
+	assert_non_null(strstr(screen, "line 40."));
+	assert_non_null(strstr(screen, "line 21."));
+	assert_null(strstr(screen, "line 20."));
 	free(t->report.text);
+	free_tui(t);
+}
+
+/* The I/O priority list stops at its ends: Up from idle never lands on
+ * real time, and Down from rt/0 never on idle. */
+static void test_ioprio_no_wrap(void **state)
+{
+	(void)state;
+	struct tui *t = make_tui();
+	t->ioprio.list = (struct listbox){.n = 18, .cursor = 1};
+	for (int i = 0; i < 12; i++)
+		move_in(&panel_ioprio, t, -1);
+	assert_int_equal(t->ioprio.list.cur, 0);
+	move_in(&panel_ioprio, t, LISTBOX_END);
+	move_in(&panel_ioprio, t, 1);
+	assert_int_equal(t->ioprio.list.cur, 17);
+	free_tui(t);
+}
+
+/* The event log shows its newest line while at its end, and stays where
+ * it was scrolled to when not. */
+static void test_log_follows(void **state)
+{
+	(void)state;
+	struct tui *t = make_tui();
+	for (int i = 0; i < EVENTLOG_RECENT; i++) {
+		snprintf(t->s.recent[i].disk, sizeof t->s.recent[i].disk, "d%d", i);
+		t->s.recent[i].type = EV_DISK;
+	}
+	t->s.nrecent = 10;
+	panel_log_open(t);
+	char screen[8192];
+	erase();
+	panel_log.draw(t);
+	screen_text(screen, sizeof screen);
+	assert_non_null(strstr(screen, " d9 "));
+	t->s.nrecent = 32; /* new events: still the newest in view (18 rows at 80x24) */
+	erase();
+	panel_log.draw(t);
+	screen_text(screen, sizeof screen);
+	assert_non_null(strstr(screen, " d31 "));
+	assert_null(strstr(screen, " d13 "));
+	move_in(&panel_log, t, -5); /* scrolled up: stays */
+	erase();
+	panel_log.draw(t);
+	screen_text(screen, sizeof screen);
+	assert_null(strstr(screen, " d31 "));
+	assert_non_null(strstr(screen, " d26 "));
+	assert_non_null(strstr(screen, " d9 "));
 	free_tui(t);
 }
 
@@ -178,6 +253,8 @@ int main(void)
 		cmocka_unit_test(test_picker),
 		cmocka_unit_test(test_tunables_typing),
 		cmocka_unit_test(test_report_scroll),
+		cmocka_unit_test(test_ioprio_no_wrap),
+		cmocka_unit_test(test_log_follows),
 		cmocka_unit_test(test_ops_table),
 	};
 	return cmocka_run_group_tests(tests, screen_up, screen_down);

@@ -7,8 +7,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "batch.h"
 #include "bigtext.h"
 #include "chart.h"
 #include "detail.h"
@@ -115,6 +117,10 @@ static void proccols_whole(void **state)
 		assert_true(col->help && col->help[0]);
 		assert_true(col->sort_key || col->text);
 		assert_true(col->json || c == PC_WLAT);
+		assert_true(col->csv && col->csv[0]);
+		for (int d = 0; d < c; d++)
+			if (!strcmp(proccols_get((enum pcol)d)->csv, col->csv))
+				fail_msg("%s and %s have the same CSV name", col->key, proccols_get((enum pcol)d)->key);
 		assert_int_equal(proccols_from_name(col->key), c);
 		assert_int_equal(proccols_from_name(col->header), c);
 		for (int d = 0; d < c; d++)
@@ -155,6 +161,62 @@ static void proccols_documented(void **state)
 		if (!strstr(man, head))
 			fail_msg("the man page does not describe the column %s", col->header);
 	}
+}
+
+/* --csv-procs: a header of the table's CSV names (the man page lists
+ * them), then the processes that did I/O, busiest first, a figure not read
+ * as an empty field, an ended one labelled, a name with a comma quoted. */
+static void csv_procs(void **state)
+{
+	(void)state;
+	static struct sample s;
+	static struct proc_row rows[4];
+	memset(&s, 0, sizeof s);
+	memset(rows, 0, sizeof rows);
+	s.ts = 100.5;
+	s.have_procs = 1;
+	s.procs = rows;
+	s.nprocs = 4;
+	const char *names[] = {"idle", "dd", "a,b", "cc1"};
+	const double wr[] = {0, 5e6, 0, 1e6};
+	for (int i = 0; i < 4; i++) {
+		rows[i].pid = rows[i].tid = 10 + i;
+		strcpy(rows[i].comm, names[i]);
+		strcpy(rows[i].user, "root");
+		rows[i].write_Bps = wr[i];
+		rows[i].io_readable = i != 2;
+	}
+	rows[2].read_Bps = 1; /* counts as I/O; its figures were not readable */
+	rows[3].exited = 1;
+	rows[3].count = 2;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	batch_write_csv_procs(f, &s, 10, 1);
+	fclose(f);
+	char head[512] = "ts";
+	for (int c = 0; c < PC_COUNT; c++)
+		snprintf(head + strlen(head), sizeof head - strlen(head), ",%s", proccols_get((enum pcol)c)->csv);
+	strcat(head, "\n");
+	assert_memory_equal(out, head, strlen(head));
+	const char *r1 = out + strlen(head);
+	/* dd 5e6, then cc1, then "a,b" (its figures not readable: empty fields) */
+	assert_non_null(strstr(r1, "100.500,11,root,be/4,0.000,5000000.000,0.000,0.000,,,,,dd\n"));
+	assert_non_null(strstr(r1, ",,,,,,,,,\"a,b\"\n"));
+	assert_non_null(strstr(r1, ",[exited] cc1 x2\n"));
+	assert_true(strstr(r1, "dd\n") < strstr(r1, "cc1") && strstr(r1, "cc1") < strstr(r1, "a,b"));
+	assert_null(strstr(r1, "idle"));
+	int lines = 0;
+	for (const char *p = out; *p; p++)
+		lines += *p == '\n';
+	assert_int_equal(lines, 4);
+	const char *man = slurp(SRCDIR "/iosched-top.1");
+	const char *para = strstr(man, ".B \\-\\-csv\\-procs");
+	assert_non_null(para);
+	for (int c = 0; c < PC_COUNT; c++)
+		if (!strstr(para, proccols_get((enum pcol)c)->csv))
+			fail_msg("the man page's --csv-procs paragraph lacks %s", proccols_get((enum pcol)c)->csv);
+	free(out);
 }
 
 /* A figure cut by a column keeps its unit: fewer digits, else '#'. */
@@ -313,6 +375,7 @@ int main(void)
 		cmocka_unit_test(figures_fit),
 		cmocka_unit_test(proccols_whole),
 		cmocka_unit_test(proccols_documented),
+		cmocka_unit_test(csv_procs),
 		cmocka_unit_test(switch_labels),
 		cmocka_unit_test(switch_compare_line),
 		cmocka_unit_test(safe_text),

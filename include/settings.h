@@ -1,0 +1,38 @@
+/* settings: what a run can set, as plain data — the kinds of queue
+ * setting, a request to change one, a setting's current value, and the
+ * kinds of background load. tune.h and load.h (src/act) act on them; the
+ * A/B's configuration (abdata.h), the session and the views only carry and
+ * show them, so they live below all of those. Header only. */
+#ifndef IOSCHED_SETTINGS_H
+#define IOSCHED_SETTINGS_H
+
+enum tune_kind { TUNE_SCHEDULER, TUNE_QUEUE, TUNE_IOSCHED, TUNE_IOPRIO };
+
+#define TUNE_KEY_MAX 48
+#define TUNE_VALUE_MAX 48
+
+struct tune_sysfs;
+
+struct tune_req {
+	char disk[32];
+	enum tune_kind kind;
+	char key[TUNE_KEY_MAX];      /* "scheduler", or the file's name */
+	char value[TUNE_VALUE_MAX];  /* TUNE_IOPRIO: "none", "idle", "be/N", "rt/N" */
+	int undo;                    /* undoes an earlier change: not logged again */
+	int reset;                   /* (with undo) puts back a setting a switch had reset */
+	int pid;                     /* TUNE_IOPRIO: the process (all its threads) */
+	const struct tune_sysfs *sysfs; /* NULL: the real /sys (tune.h) */
+};
+
+/* One queue setting as it is now (the tunables panel). */
+struct tunable {
+	enum tune_kind kind;
+	char key[TUNE_KEY_MAX];
+	char value[64];
+	int writable;
+};
+
+/* The built-in background load (load.h). */
+enum load_kind { LOAD_NONE, LOAD_WRITE, LOAD_FSYNC };
+
+#endif
