@@ -44,4 +44,10 @@ void chart_place_labels(const int *cx, const int *len, const int *short_len, int
 void chart_draw(const struct disk_sample *d, const struct sample *s, int y, int x, int h, int w, int utf8,
 		const unsigned long *th);
 
+/* The chart in one line (a small terminal): each second's p99 (or max)
+ * as one of eight heights on the same log scale, switches marked, after
+ * a "p99 " label, in (y, x, w). */
+void chart_sparkline(const struct disk_sample *d, const struct sample *s, int y, int x, int w, int utf8,
+		     const unsigned long *th);
+
 #endif

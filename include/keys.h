@@ -61,6 +61,10 @@ enum key_action {
 	KEY_ACT_THEME,
 	KEY_ACT_SAVE,
 	KEY_ACT_BIG,
+	KEY_ACT_PROBE,
+	KEY_ACT_CHART,
+	KEY_ACT_LEFT,
+	KEY_ACT_RIGHT,
 };
 
 #define KEYS_MAX_CODES 4
@@ -91,6 +95,10 @@ int keys_changes_system(enum key_action a);
 /* Whether a needs the live system: it changes it, or acts on the probes
  * or the processes as they are read (KEYS_CHANGES or KEYS_LIVE). */
 int keys_needs_live(enum key_action a);
+
+/* A key's name as printed on the key: "PgDn", "Right", "F6", "Ctrl-X",
+ * "Insert", "x"; never curses' internal names (KEY_NPAGE). */
+void keys_name(int ch, char *buf, size_t len);
 
 /* "main screen", "scheduler picker (s)", ... for the help screen. */
 const char *keys_mode_name(enum key_mode mode);

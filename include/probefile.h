@@ -49,8 +49,9 @@ int probefile_each_mount(probefile_mount_fn fn, void *ctx);
 #define PROBEFILE_RATE_MAX (50.0 * 1e6)
 #define PROBEFILE_RATE_MIN (4.0 * 1e6)
 
-/* Progress callback for probefile_prepare: percent done. A non-zero
- * return cancels the preparation (the partial file is removed). */
+/* Progress callback for probefile_prepare: percent done, after every MiB
+ * written. A non-zero return cancels the preparation (the partial file is
+ * removed). */
 typedef int (*probefile_progress)(void *ctx, int pct);
 
 /* Make sure path is a complete probe file of at least size bytes, creating
@@ -58,6 +59,11 @@ typedef int (*probefile_progress)(void *ctx, int pct);
  * own). Returns 0, or a negative errno with the reason in why. */
 int probefile_prepare(const char *path, uint64_t size, int own_dir, probefile_progress cb,
 		      void *ctx, char *why, size_t wlen);
+
+/* The exit while path is being written (probefile_prepare still running
+ * in a thread that cannot be waited for): its temporary is removed now,
+ * so only a run killed with SIGKILL leaves one behind. */
+void probefile_abandon(const char *path);
 
 /* Remove the temporaries that runs killed while writing a probe file
  * left beside path: in the tool's own directory (own_dir) any probe

@@ -172,6 +172,8 @@ struct sampler_probe {
 
 struct blk_loader;
 
+#define SAMPLER_ASKED_MAX 16
+
 struct sampler {
 	struct sampler_config cfg;
 	int show_hidden;           /* x in the full screen: the hidden disks shown */
@@ -195,6 +197,10 @@ struct sampler {
 	struct blklat *blk;        /* NULL: off (or still loading), blk_why says why */
 	char blk_why[96];
 	char held[DISK_NAME_MAX];  /* a disk whose probe is held off (an A/B runs its own), or "" */
+	/* Disks probed on request (O in the full screen) beside the default
+	 * set or --probe's */
+	char asked[SAMPLER_ASKED_MAX][DISK_NAME_MAX];
+	size_t nasked;
 	struct replay *replay;     /* --replay: samples come from a recording, not the system */
 	char replay_msg[320];      /* why the replay ended early, or "" */
 	/* A fresh reader's job (F, --fresh-every): its time becomes an event */
@@ -246,6 +252,14 @@ void sampler_refresh_pending(struct sampler *s, struct sample *out, const struct
  * the full-screen view measures with a probe of its own, and a second
  * reader would change what it measures. */
 void sampler_hold_probe(struct sampler *s, const char *disk);
+
+/* Probe disk from the next refresh, whatever the default set, --probe or
+ * --no-probe say (a user asked for it by name). Returns 0, or -1 with why
+ * in err (no scheduler, size 0, too many asked already, probed already). */
+int sampler_probe_add(struct sampler *s, const struct disk_info *d, char *err, size_t len);
+
+/* Why d is not probed, and how to probe it, as the screen and JSON say it. */
+void sampler_unprobed_why(const struct sampler *s, const struct disk_info *d, char *buf, size_t len);
 
 /* Start a fresh reader's job (freshjob.h) of reads reads on what disk's
  * probe reads; its time arrives as a "fresh" event in a later sample.

@@ -64,6 +64,10 @@ int session_prime(struct session *s);
 int session_replaying(const struct session *s);
 const char *session_replay_msg(const struct session *s);
 
+/* Probe disk from the next refresh (O): one the default set or --probe
+ * left out. Returns 0, or -1 with why in msg. */
+int session_probe_disk(struct session *s, const char *disk, char *msg, size_t len);
+
 /* The probe's pace from the next read (0: back-to-back). */
 void session_set_probe_rate(struct session *s, double hz);
 

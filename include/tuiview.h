@@ -38,6 +38,7 @@ struct tunables_state {
 /* The I/O priority picker (i): for this process. */
 struct ioprio_state {
 	struct listbox list;
+	int rt_asked;              /* the real-time choice Enter was pressed on once (its index), or -1 */
 	int pid;
 	char comm[64];
 };
@@ -45,7 +46,8 @@ struct ioprio_state {
 /* The last A/B report, as text (V), and its scroll position. */
 struct report_state {
 	char *text;
-	struct listbox list;       /* its lines */
+	struct listbox list;       /* its lines as shown: prose wrapped, tables whole */
+	int xoff;                  /* the tables scrolled this many columns (Left/Right) */
 };
 
 /* The event log (l): scrolled, its newest line in view while at its end. */
@@ -66,6 +68,7 @@ struct tui {
 	double speed;                   /* factor on the recorded intervals */
 	int paused, replay_end, step;
 	int big;                        /* presentation mode (--big, B) */
+	int no_chart;                   /* C: the chart hidden, its rows to the process pane */
 	struct listbox help_list;       /* the help's lines, scrolled */
 	struct theme theme;
 	unsigned long th[TH_COUNT];     /* attributes per element of the theme in use */
@@ -126,6 +129,7 @@ void panel_ioprio_open(struct tui *t, struct reply *r);
 void panel_detail_open(struct tui *t, struct reply *r);
 void panel_log_open(struct tui *t);
 void panel_report_open(struct tui *t, char *text);
+void panel_report_side(struct tui *t, int dir);
 
 /* Where the main screen puts things: drawing and mouse clicks use the
  * same arithmetic. header 3 lines, table header + rows, blank, probe 2

@@ -83,7 +83,7 @@ static const struct option_def defs[] = {
 	{.name = "replay-speed", .short_name = OPT_REPLAY_SPEED, .arg = "X", .help = "replay X times as fast as recorded; without it 1, and batch output at once",
 	 NUM(OV_REAL, replay_speed, REPLAY_SPEED_MIN, REPLAY_SPEED_MAX, NAN, "a factor")},
 	{.name = "prometheus-textfile", .short_name = OPT_PROM, .arg = "PATH", .help = "rewrite PATH every interval in Prometheus text format (node_exporter)"},
-	{.name = "probe", .short_name = OPT_PROBE, .arg = "DISK[,DISK]", .help = "probe only these disks (default: every disk with a scheduler)"},
+	{.name = "probe", .short_name = OPT_PROBE, .arg = "DISK[,DISK]", .help = "probe only these disks (default: the real disks shown, and those named with --disk; O adds one)"},
 	{.name = "no-probe", .short_name = OPT_NO_PROBE, .arg = NULL, .help = "no latency probe"},
 	{.name = "probe-rate", .short_name = OPT_PROBE_RATE, .arg = "HZ|max", .help = "probe reads per second, jittered, or max: back-to-back",
 	 NUM(OV_REAL, probe_rate_hz, PROBE_RATE_MIN, PROBE_RATE_MAX, PROBE_RATE_DEFAULT, "reads per second"),

@@ -376,6 +376,19 @@ const char *session_replay_msg(const struct session *s)
 	return s->smp->replay_msg;
 }
 
+int session_probe_disk(struct session *s, const char *disk, char *msg, size_t len)
+{
+	for (size_t i = 0; i < s->smp->ndisks; i++)
+		if (strcmp(s->smp->disks[i].name, disk) == 0) {
+			if (sampler_probe_add(s->smp, &s->smp->disks[i], msg, len) < 0)
+				return -1;
+			util_fmt(msg, len, "%s: probed from the next refresh", disk);
+			return 0;
+		}
+	util_fmt(msg, len, "%s is gone", disk);
+	return -1;
+}
+
 void session_set_probe_rate(struct session *s, double hz)
 {
 	sampler_set_probe_rate(s->smp, hz);

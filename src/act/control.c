@@ -297,8 +297,16 @@ static void record(struct control *c, const struct worker_result *res)
 	} else if (res->ev.ok) {
 		(*(res->req.kind == TUNE_IOSCHED ? &c->undone_own : &c->undone_resets))++;
 	}
+	/* The status line names the change asked for: a setting put back
+	 * after a switch back follows in the same batch and would hide it
+	 * (the event log lists it); only its failure is said. */
+	if (res->ev.ok && res->req.reset)
+		return;
 	c->last_ok = res->ev.ok;
-	if (res->ev.ok)
+	if (res->ev.ok && res->ev.type == EV_IOPRIO) /* a process, not a disk */
+		util_fmt(c->last, sizeof c->last, "%s (pid %d): I/O priority %s -> %s%s", res->req.disk, res->ev.pid,
+			 res->ev.from, res->ev.to, res->req.undo ? " (undo)" : "");
+	else if (res->ev.ok)
 		util_fmt(c->last, sizeof c->last, "%s: %s %s -> %s in %.0f ms%s", res->ev.disk, res->ev.key,
 			 res->ev.from, res->ev.to, res->ev.ms, res->req.undo ? " (undo)" : "");
 	else

@@ -46,11 +46,13 @@ static size_t run_job(const struct worker_job *j, struct worker_result *out)
 		struct worker_result *r = &out[n];
 		memset(r, 0, sizeof *r);
 		tune_req_reset(&r->req, &j->req, &j->after[i]);
-		/* The scheduler switched back to starts with its defaults: only
-		 * the files the user had changed from them need a write. */
+		/* The scheduler switched back to starts with its defaults, and
+		 * the switch back may itself have restored a queue setting
+		 * (wbt_lat_usec): only a setting that now differs from what is
+		 * owed needs a write. A write of the value already there would
+		 * be logged as a change that changed nothing. */
 		char now[TUNE_VALUE_MAX];
-		if (r->req.kind == TUNE_IOSCHED && tune_req_read(&r->req, now, sizeof now) == 0 &&
-		    !strcmp(now, r->req.value))
+		if (tune_req_read(&r->req, now, sizeof now) == 0 && !strcmp(now, r->req.value))
 			continue;
 		tune_apply(&r->req, &r->ev, r->resets, &r->nresets);
 		n++;

@@ -62,6 +62,7 @@ struct probe {
 	uint64_t span;             /* bytes that can be read */
 	int private_lock;          /* >= 0: cfg.file is in a directory made for this run */
 	struct prng rng;
+	char preparing[PATH_MAX];  /* under mu: the probe file being written, or "" */
 };
 
 int probe_falls_back(int err)
@@ -138,6 +139,19 @@ static int on_progress(void *ctx, int pct)
 	return stop;
 }
 
+/* probefile_prepare, with the path known to probe_stop meanwhile. */
+static int prepare(struct probe *p, const char *path, uint64_t size, int own_dir, char *why, size_t wlen)
+{
+	pthread_mutex_lock(&p->mu);
+	util_strlcpy(p->preparing, path, sizeof p->preparing);
+	pthread_mutex_unlock(&p->mu);
+	int rc = probefile_prepare(path, size, own_dir, on_progress, p, why, wlen);
+	pthread_mutex_lock(&p->mu);
+	p->preparing[0] = '\0';
+	pthread_mutex_unlock(&p->mu);
+	return rc;
+}
+
 /* The tool's directory for the file was made by someone else (why says
  * so): rather than let any user turn the probe off that way, a directory
  * of this run's own beside it (probefile_private_dir), said in the status,
@@ -152,7 +166,7 @@ static int prepare_private(struct probe *p, char *why, size_t wlen)
 	int lock = probefile_private_dir(p->cfg.file, path, sizeof path, why, wlen);
 	if (lock < 0)
 		return lock;
-	int rc = probefile_prepare(path, p->cfg.file_size, 1, on_progress, p, why, wlen);
+	int rc = prepare(p, path, p->cfg.file_size, 1, why, wlen);
 	if (rc < 0) {
 		probefile_private_remove(path, lock);
 		return rc;
@@ -178,8 +192,7 @@ static int open_file(struct probe *p)
 	if (p->cfg.file_is_users && access(p->cfg.file, F_OK) == 0) {
 		rc = probefile_check(p->cfg.file, p->cfg.io_size, why, sizeof why);
 	} else {
-		rc = probefile_prepare(p->cfg.file, p->cfg.file_size, !p->cfg.file_is_users, on_progress, p,
-				       why, sizeof why);
+		rc = prepare(p, p->cfg.file, p->cfg.file_size, !p->cfg.file_is_users, why, sizeof why);
 		if (rc == -EPERM && !p->cfg.file_is_users)
 			rc = prepare_private(p, why, sizeof why);
 	}
@@ -678,7 +691,12 @@ void probe_stop(struct probe *p)
 		ts.tv_nsec -= 1000000000L;
 	}
 	if (pthread_timedjoin_np(p->thread, NULL, &ts) != 0) {
-		/* Stuck in the kernel: leave it; the process exit takes it. */
+		/* Stuck in the kernel: leave it; the process exit takes it. A
+		 * probe file it was writing is not left half-written. */
+		pthread_mutex_lock(&p->mu);
+		if (p->preparing[0])
+			probefile_abandon(p->preparing);
+		pthread_mutex_unlock(&p->mu);
 		pthread_detach(p->thread);
 		return;
 	}

@@ -387,7 +387,7 @@ static int fill(int fd, uint64_t size, const char *disk, probefile_progress cb, 
 	struct pace pace = {.rate = PROBEFILE_RATE_MAX, .start = util_mono_now(), .since = util_mono_now()};
 	util_strlcpy(pace.disk, disk ? disk : "", sizeof pace.disk);
 	pace.disk_then = disk_written(pace.disk);
-	int rc = 0, last = -1;
+	int rc = 0;
 	uint64_t synced = 0;
 	for (uint64_t done = 0; done < size && rc == 0;) {
 		pace_wait(&pace, done);
@@ -407,8 +407,9 @@ static int fill(int fd, uint64_t size, const char *disk, probefile_progress cb, 
 			fdatasync(fd);
 			synced = done;
 		}
-		int pct = (int)(done * 100 / size);
-		if (cb && pct != last && cb(ctx, last = pct)) {
+		/* Asked after every chunk, not every percent: a stop (the
+		 * exit) must not wait for 10 MB at an idle priority. */
+		if (cb && cb(ctx, (int)(done * 100 / size))) {
 			rc = -ECANCELED;
 			snprintf(why, wlen, "cancelled");
 		}
@@ -505,6 +506,26 @@ void probefile_private_remove(const char *path, int lock_fd)
 	close(lock_fd);
 }
 
+/* The temporary a probe file is written under by this process. */
+static void tmp_name(const char *base, char *tmp, size_t len)
+{
+	snprintf(tmp, len, ".%s.%ld.tmp", base, (long)getpid());
+}
+
+void probefile_abandon(const char *path)
+{
+	char dir[PATH_MAX], base[256], tmp[300];
+	split_path(path, dir, sizeof dir, base, sizeof base);
+	tmp_name(base, tmp, sizeof tmp);
+	/* This process's own name in a directory it made or checked: the
+	 * writer may still hold the file; its blocks go when it closes. */
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		return;
+	unlinkat(dfd, tmp, 0);
+	close(dfd);
+}
+
 /* Create the temporary, locked while it is written (scratch.h): a sweep
  * by another run tells it from a killed run's. */
 static int create_tmp(int dfd, const char *tmp)
@@ -595,7 +616,7 @@ int probefile_prepare(const char *path, uint64_t size, int own_dir, probefile_pr
 	if (rc == 0) {
 		/* Written under a temporary name and renamed when complete, so a
 		 * file with the final name is always whole. */
-		snprintf(tmp, sizeof tmp, ".%s.%ld.tmp", base, (long)getpid());
+		tmp_name(base, tmp, sizeof tmp);
 		rc = write_tmp(dfd, dir, tmp, base, size, cb, ctx, why, wlen);
 	}
 	close(dfd);

@@ -156,8 +156,8 @@ uint64_t procs_delta(uint64_t prev, uint64_t cur, uint64_t children)
 
 void procs_format_ioprio(int ioprio, int nice, char *buf, size_t len)
 {
-	if (ioprio < 0) {
-		util_strlcpy(buf, "?", len);
+	if (ioprio < 0) { /* not read: the process had ended, or refused it */
+		util_strlcpy(buf, "-", len);
 		return;
 	}
 	int cls = ioprio >> IOPRIO_CLASS_SHIFT, lvl = ioprio & 7;

@@ -61,9 +61,21 @@ static int shown(const struct sampler *s, const struct disk_info *d)
 	       (s->cfg.probe_only && in_list(s->cfg.probe_only, s->cfg.nprobe_only, d->name));
 }
 
+static int asked(const struct sampler *s, const char *name)
+{
+	for (size_t i = 0; i < s->nasked; i++)
+		if (strcmp(s->asked[i], name) == 0)
+			return 1;
+	return 0;
+}
+
 int sampler_wants_probe(const struct sampler *s, const struct disk_info *d)
 {
-	if (!s->cfg.probe || (s->held[0] && strcmp(s->held, d->name) == 0))
+	if (s->held[0] && strcmp(s->held, d->name) == 0)
+		return 0;
+	if (asked(s, d->name))
+		return 1;
+	if (!s->cfg.probe)
 		return 0;
 	if (s->cfg.probe_file_disk && strcmp(s->cfg.probe_file_disk, d->name) == 0)
 		return 1;
@@ -431,17 +443,50 @@ static void read_probe(struct sampler *s, struct sampler_probe *sp, double now, 
 	free(r);
 }
 
+/* In the order sampler_wants_probe decides: the first that applies is
+ * the reason, with the way out where there is one. */
+void sampler_unprobed_why(const struct sampler *s, const struct disk_info *d, char *buf, size_t len)
+{
+	if (s->held[0] && strcmp(s->held, d->name) == 0)
+		util_fmt(buf, len, "held off while the A/B run measures it with its own readers");
+	else if (d->sched.n == 0)
+		util_fmt(buf, len, "no I/O scheduler on this queue (a stacked device: probe the disks under it)");
+	else if (d->size_bytes == 0)
+		util_fmt(buf, len, "size 0: no medium, or a loop device with nothing attached");
+	else if (!s->cfg.probe)
+		util_fmt(buf, len, "--no-probe (O probes it)");
+	else if (s->cfg.probe_only)
+		util_fmt(buf, len, "not named with --probe (--probe %s, or O)", d->name);
+	else
+		util_fmt(buf, len, "%s disks are probed only when named: --probe %s, --disk %s, or O",
+			 disk_kind_name(d->kind), d->name, d->name);
+}
+
+int sampler_probe_add(struct sampler *s, const struct disk_info *d, char *err, size_t len)
+{
+	if (find_probe(s, d->name) || asked(s, d->name)) {
+		util_fmt(err, len, "%s is probed already", d->name);
+		return -1;
+	}
+	if (d->sched.n == 0 || d->size_bytes == 0) {
+		sampler_unprobed_why(s, d, err, len);
+		return -1;
+	}
+	if (s->nasked == SAMPLER_ASKED_MAX) {
+		util_fmt(err, len, "%d disks probed on request already", SAMPLER_ASKED_MAX);
+		return -1;
+	}
+	util_strlcpy(s->asked[s->nasked++], d->name, sizeof s->asked[0]);
+	return 0;
+}
+
 /* Why a disk has no probe, for the JSON and the screen. */
 static void unprobed(const struct sampler *s, const struct disk_info *d, struct probe_status *st)
 {
 	memset(st, 0, sizeof *st);
 	st->mode = PROBE_MODE_OFF;
 	st->rate_hz = s->cfg.probe_rate_hz;
-	const char *why = !s->cfg.probe        ? "--no-probe"
-			  : s->cfg.probe_only  ? "not named with --probe"
-			  : d->sched.n == 0    ? "no I/O scheduler on this queue"
-					       : "size 0";
-	util_strlcpy(st->why, why, sizeof st->why);
+	sampler_unprobed_why(s, d, st->why, sizeof st->why);
 }
 
 static void fill_pending(const struct pending_change *pend, size_t n, double now, struct disk_sample *d)

@@ -31,27 +31,31 @@ enum col {
 	C_N, C_P50, C_MEAN, C_P90, C_P99, C_P999, C_MAX, C_RMB, C_WMB, C_STARTUP,
 	C_P50S, C_RPS, C_ST10, C_ST100, C_FRESH, C_PP50, C_PP99, NCOL
 };
+/* key: CSV and JSON, in the unit it names; head: text and Markdown, where
+ * every time is in ms (us: the value is in us and is shown / 1000), so one
+ * table never mixes units. */
 static const struct {
 	const char *key, *head;
 	int shown;                  /* in text and Markdown */
+	int us;
 } cols[NCOL] = {
-	[C_N] = {"n", "n", 1},
-	[C_P50] = {"p50_us", "p50 us", 1},
-	[C_MEAN] = {"mean_us", "mean us", 0},
-	[C_P90] = {"p90_us", "p90 us", 0},
-	[C_P99] = {"p99_us", "p99 us", 1},
-	[C_P999] = {"p999_us", "p99.9 us", 0},
-	[C_MAX] = {"max_us", "max us", 1},
-	[C_RMB] = {"read_MBps", "read MB/s", 0},
-	[C_WMB] = {"write_MBps", "write MB/s", 1},
-	[C_STARTUP] = {"startup_s", "startup s", 1},
-	[C_P50S] = {"p50_per_s_us", "p50/s us", 1},
-	[C_RPS] = {"reads_per_s", "reads/s", 1},
-	[C_ST10] = {"stall_10ms", ">10ms %", 1},
-	[C_ST100] = {"stall_100ms", ">100ms %", 1},
-	[C_FRESH] = {"fresh_ms", "fresh ms", 1},
-	[C_PP50] = {"paced_p50_us", "paced p50", 1},
-	[C_PP99] = {"paced_p99_us", "paced p99", 1},
+	[C_N] = {"n", "n", 1, 0},
+	[C_P50] = {"p50_us", "p50 ms", 1, 1},
+	[C_MEAN] = {"mean_us", "mean ms", 0, 1},
+	[C_P90] = {"p90_us", "p90 ms", 0, 1},
+	[C_P99] = {"p99_us", "p99 ms", 1, 1},
+	[C_P999] = {"p999_us", "p99.9 ms", 0, 1},
+	[C_MAX] = {"max_us", "max ms", 1, 1},
+	[C_RMB] = {"read_MBps", "read MB/s", 0, 0},
+	[C_WMB] = {"write_MBps", "write MB/s", 1, 0},
+	[C_STARTUP] = {"startup_s", "startup s", 1, 0},
+	[C_P50S] = {"p50_per_s_us", "p50/s ms", 1, 1},
+	[C_RPS] = {"reads_per_s", "reads/s", 1, 0},
+	[C_ST10] = {"stall_10ms", ">10ms %", 1, 0},
+	[C_ST100] = {"stall_100ms", ">100ms %", 1, 0},
+	[C_FRESH] = {"fresh_ms", "fresh ms", 1, 0},
+	[C_PP50] = {"paced_p50_us", "paced p50 ms", 1, 1},
+	[C_PP99] = {"paced_p99_us", "paced p99 ms", 1, 1},
 };
 /* The order text and Markdown show them in: steady, fresh, paced, disk. */
 static const enum col shown_order[] = {C_N,     C_P50,   C_P50S,  C_P99,  C_MAX,  C_RPS,  C_ST10,
@@ -95,8 +99,17 @@ static void fig(double v, enum col c, enum ab_format fmt, char *b, size_t n)
 		util_strlcpy(b, fmt == AB_CSV ? "" : "-", n);
 	else if ((c == C_ST10 || c == C_ST100) && fmt != AB_CSV)
 		snprintf(b, n, "%.1f", v * 100);
+	else if (cols[c].us && fmt != AB_CSV)
+		snprintf(b, n, "%.3f", v / 1000);
 	else
 		snprintf(b, n, c == C_N ? "%.0f" : c == C_STARTUP || c == C_ST10 || c == C_ST100 ? "%.3f" : "%.1f", v);
+}
+
+/* A text column's width: 10, or its header's. */
+static int text_width(enum col c)
+{
+	int w = (int)strlen(cols[c].head);
+	return w > 10 ? w : 10;
 }
 
 static void write_head(FILE *f, enum ab_format fmt, const char *first)
@@ -104,7 +117,7 @@ static void write_head(FILE *f, enum ab_format fmt, const char *first)
 	if (fmt == AB_TEXT) {
 		fprintf(f, "%-26s %5s", first, "round");
 		for (size_t i = 0; i < NSHOWN; i++)
-			fprintf(f, " %10s", cols[shown_order[i]].head);
+			fprintf(f, " %*s", text_width(shown_order[i]), cols[shown_order[i]].head);
 		fputc('\n', f);
 	} else if (fmt == AB_MD) {
 		fprintf(f, "| %s | round |", first);
@@ -197,7 +210,7 @@ static void write_row(FILE *f, enum ab_format fmt, const char *kind, const struc
 		enum col c = fmt == AB_CSV ? (enum col)i : shown_order[i];
 		fig(v[c], c, fmt, b, sizeof b);
 		if (fmt == AB_TEXT)
-			fprintf(f, " %10s", b);
+			fprintf(f, " %*s", text_width(c), b);
 		else if (fmt == AB_MD)
 			fprintf(f, " %s |", b);
 		else

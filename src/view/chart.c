@@ -249,3 +249,47 @@ void chart_draw(const struct disk_sample *d, const struct sample *s, int y, int 
 	mvaddstr(y + ph, x + AXIS_W + plot_w - 3, "now");
 	paint(th[TH_CHART_AXIS], 0);
 }
+
+void chart_sparkline(const struct disk_sample *d, const struct sample *s, int y, int x, int w, int utf8,
+		     const unsigned long *th)
+{
+	static const char *const levels_utf8[] = {"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
+	static const char levels_ascii[] = "_.-~=+*#";
+	const char *label = "p99 ";
+	int plot_w = w - (int)strlen(label);
+	if (plot_w < 4)
+		return;
+	if (plot_w > CHART_SECONDS)
+		plot_w = CHART_SECONDS;
+	const struct latwin_point *pts = d->chart + CHART_SECONDS - plot_w;
+	uint64_t lo, hi;
+	paint(th[TH_CHART_AXIS], 1);
+	mvaddstr(y, x, label);
+	paint(th[TH_CHART_AXIS], 0);
+	int x0 = x + (int)strlen(label);
+	if (chart_scale(pts, (size_t)plot_w, &lo, &hi) < 0) {
+		mvaddstr(y, x0, "no probe samples yet");
+		return;
+	}
+	paint(th[TH_CHART_HIGH], 1);
+	for (int i = 0; i < plot_w; i++) {
+		if (!pts[i].n)
+			continue;
+		int k = (int)chart_level(chart_high(&pts[i]), lo, hi, 8);
+		k = k < 0 ? 0 : k > 7 ? 7 : k;
+		if (utf8)
+			mvaddstr(y, x0 + i, levels_utf8[k]);
+		else
+			mvaddch(y, x0 + i, (chtype)levels_ascii[k]);
+	}
+	paint(th[TH_CHART_HIGH], 0);
+	/* Scheduler switches: a marker in the second they happened. */
+	int64_t now_sec = (int64_t)floor(s->mono);
+	paint(th[TH_CHART_MARKER], 1);
+	for (size_t i = 0; i < s->nrecent; i++) {
+		int c = event_column(&s->recent[i], EV_SCHEDULER, d->info.name, x0, plot_w, now_sec);
+		if (c >= 0)
+			mvaddstr(y, c, utf8 ? "┃" : "|");
+	}
+	paint(th[TH_CHART_MARKER], 0);
+}

@@ -2,6 +2,7 @@
 #include "keys.h"
 
 #include <curses.h>
+#include <stdio.h>
 
 #define CTRL(c) ((c) & 0x1f)
 #define ESC 27
@@ -40,9 +41,12 @@ static const struct key_binding table[] = {
 	{KM_MAIN, {']'}, "]", KEY_ACT_NEXT_SCHED, "switch the selected disk to its next scheduler", KEYS_CHANGES},
 	{KM_MAIN, {'['}, "[", KEY_ACT_PREV_SCHED, "switch the selected disk to its previous scheduler", KEYS_CHANGES},
 	{KM_MAIN, {'u'}, "u", KEY_ACT_UNDO, "undo the last change (scheduler or tunable, any disk); again to go further back", KEYS_CHANGES},
-	{KM_MAIN, {'t'}, "t", KEY_ACT_TUNABLES, "tunables of the selected disk: queue settings and the scheduler's own", KEYS_CHANGES},
+	{KM_MAIN, {'t'}, "t", KEY_ACT_TUNABLES, "tunables of the selected disk: queue settings and the scheduler's own", KEYS_LIVE},
 	{KM_MAIN, {'P'}, "P", KEY_ACT_UDEV, "the udev rule that keeps the selected disk's scheduler across reboots", KEYS_CHANGES},
 	{KM_MAIN, {'l'}, "l", KEY_ACT_LOG, "the event log: every change, when, how long, ok or why not", 0},
+	{KM_MAIN, {'O'}, "O", KEY_ACT_PROBE,
+	 "probe the selected disk too (one not probed by default: a loop device, a virtual disk)", KEYS_LIVE},
+	{KM_MAIN, {'C'}, "C", KEY_ACT_CHART, "hide the latency chart (the process pane takes its rows); again to show it", 0},
 	{KM_MAIN, {'R'}, "R", KEY_ACT_RATE, "cycle the probe's pace: 20 Hz, 100 Hz, max (back-to-back)", KEYS_LIVE},
 	{KM_MAIN, {'T'}, "T", KEY_ACT_THEME, "next colour theme: default, light, mono, high-contrast, colorblind, stream", 0},
 	{KM_MAIN, {'B'}, "B", KEY_ACT_BIG, "presentation mode: large scheduler and p50/p99, full-width chart (again: back)", 0},
@@ -74,6 +78,8 @@ static const struct key_binding table[] = {
 	{KM_IOPRIO, {'\n', '\r', KEY_ENTER}, "Enter", KEY_ACT_ENTER, "set the priority under the cursor (every thread of the process)", 0},
 	{KM_IOPRIO, {ESC, 'q', 'i'}, "Esc", KEY_ACT_CLOSE, "cancel", 0},
 
+	{KM_REPORT, {KEY_LEFT, 'h'}, "Left, h", KEY_ACT_LEFT, "scroll the tables left", 0},
+	{KM_REPORT, {KEY_RIGHT, 'l'}, "Right, l", KEY_ACT_RIGHT, "scroll the tables right (the lines cut with a mark)", 0},
 	{KM_REPORT, {'w'}, "w", KEY_ACT_WRITE, "save the report as Markdown in the current directory", KEYS_CHANGES},
 	{KM_REPORT, {ESC, 'q'}, "Esc", KEY_ACT_CLOSE, "close", 0},
 
@@ -147,4 +153,32 @@ const char *keys_mode_name(enum key_mode mode)
 		[KM_LIST] = "Every list (picker, tunables, event log, I/O priority, A/B report)",
 	};
 	return mode < KM_COUNT ? names[mode] : "?";
+}
+
+void keys_name(int ch, char *buf, size_t len)
+{
+	static const struct {
+		int code;
+		const char *name;
+	} named[] = {
+		{KEY_UP, "Up"},	      {KEY_DOWN, "Down"},	  {KEY_LEFT, "Left"},	  {KEY_RIGHT, "Right"},
+		{KEY_PPAGE, "PgUp"},  {KEY_NPAGE, "PgDn"},	  {KEY_HOME, "Home"},	  {KEY_END, "End"},
+		{KEY_IC, "Insert"},   {KEY_DC, "Delete"},	  {KEY_BACKSPACE, "Backspace"}, {KEY_ENTER, "Enter"},
+		{KEY_BTAB, "Shift-Tab"}, {KEY_SLEFT, "Shift-Left"}, {KEY_SRIGHT, "Shift-Right"},
+		{KEY_SR, "Shift-Up"}, {KEY_SF, "Shift-Down"},	  {ESC, "Esc"},		  {'\t', "Tab"},
+		{'\n', "Enter"},      {'\r', "Enter"},		  {' ', "Space"},	  {127, "Backspace"},
+	};
+	for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
+		if (named[i].code == ch) {
+			snprintf(buf, len, "%s", named[i].name);
+			return;
+		}
+	if (ch >= KEY_F(1) && ch <= KEY_F(63))
+		snprintf(buf, len, "F%d", ch - KEY_F0);
+	else if (ch > 0 && ch < 32)
+		snprintf(buf, len, "Ctrl-%c", ch + '@');
+	else if (ch > 32 && ch < 127)
+		snprintf(buf, len, "%c", ch);
+	else
+		snprintf(buf, len, "that key");
 }

@@ -13,7 +13,7 @@
 #include "util.h"
 
 #define HELP_LINES 200
-#define HELP_WIDTH 160
+#define HELP_WIDTH 400 /* a paragraph, before it is wrapped to the screen */
 
 /* The help as lines: the key table per mode, then what the figures are. */
 static int help_lines(char lines[HELP_LINES][HELP_WIDTH])
@@ -28,19 +28,22 @@ static int help_lines(char lines[HELP_LINES][HELP_WIDTH])
 			if (k[i].mode == (enum key_mode)m)
 				util_fmt(lines[y++], HELP_WIDTH, "  %-10s %s", k[i].label, k[i].help);
 	}
+	/* Paragraphs, one string each: wrap() fits them to the screen, so a
+	 * sentence never breaks where a wider screen's line ended. */
 	static const char *const text[] = {
-		"Rates are iostat -x figures over the last interval. p50 p99: the disk's own probe",
-		"over the last 10 s - one 4 KiB O_DIRECT random read at a time (QD1), paced with",
-		"jitter or back-to-back (R). The pace changes what a scheduler does: bfq idles for a",
-		"reader that keeps asking, not for one that comes back later. '-': too few samples.",
-		"Chart: p50 bars and p99 dots per second, log scale; a marker at each switch.",
+		"Rates are iostat -x figures over the last interval. p50 p99: the disk's own probe over the last "
+		"10 s - one 4 KiB O_DIRECT random read at a time (QD1), paced with jitter or back-to-back (R). "
+		"The pace changes what a scheduler does: bfq idles for a reader that keeps asking, not for one "
+		"that comes back later. '-': too few samples.",
+		"Chart: p50 bars and p99 dots per second, log scale; a marker at each switch. On a small screen "
+		"it shrinks to one line of p99s before the process pane does; C hides it.",
 		"SWITCH: how long the last switch took (the kernel drains the queue to switch).",
 	};
 	static const char *const procs_text[] = {
-		"READ/s to AVG-WAIT are system-wide (/proc/PID/io, delay accounting). n/a: bytes moved",
-		"without waits (async I/O); n/a*: started before delay accounting was on; -: no figure.",
-		"The block latencies (Enter: per disk) leave out syscall and wake-up, and a process's",
-		"requests may be large or sequential: they differ from the probe's fresh 4 KiB read.",
+		"READ/s to AVG-WAIT are system-wide (/proc/PID/io, delay accounting). n/a: bytes moved without "
+		"waits (async I/O); n/a*: started before delay accounting was on; -: no figure.",
+		"The block latencies (Enter: per disk) leave out syscall and wake-up, and a process's requests "
+		"may be large or sequential: they differ from the probe's fresh 4 KiB read.",
 		"Buffered writes are written later by [writeback] rows, not by the process that dirtied them.",
 	};
 	if (y < HELP_LINES)
@@ -50,11 +53,26 @@ static int help_lines(char lines[HELP_LINES][HELP_WIDTH])
 	if (y < HELP_LINES)
 		util_strlcpy(lines[y++], "== Process columns", HELP_WIDTH);
 	for (int c = 0; c < PC_COUNT && y < HELP_LINES; c++)
-		util_fmt(lines[y++], HELP_WIDTH, "  %-13s %s", proccols_get((enum pcol)c)->header,
+		util_fmt(lines[y++], HELP_WIDTH, "  %-13s  %s", proccols_get((enum pcol)c)->header,
 			 proccols_get((enum pcol)c)->help);
 	for (size_t i = 0; i < sizeof procs_text / sizeof procs_text[0] && y < HELP_LINES; i++)
 		util_strlcpy(lines[y++], procs_text[i], HELP_WIDTH);
 	return y;
+}
+
+/* Where a row's help text begins ("  KEY        help": after the first run
+ * of two or more spaces past the label), so its next lines go under it;
+ * 0 for prose. */
+static int help_indent(const char *p)
+{
+	if (p[0] != ' ' || p[1] != ' ')
+		return 0;
+	const char *gap = strstr(p + 2, "  ");
+	if (!gap)
+		return 0;
+	while (*gap == ' ')
+		gap++;
+	return (int)(gap - p) < 40 ? (int)(gap - p) : 0;
 }
 
 /* Wrap lines to width: a long line goes on under its text (key rows under
@@ -65,7 +83,7 @@ static int wrap(char in[][HELP_WIDTH], int n, int width, char out[][HELP_WIDTH],
 	int k = 0;
 	for (int i = 0; i < n && k < max; i++) {
 		const char *p = in[i];
-		int indent = p[0] == ' ' && p[1] == ' ' ? 13 : 0; /* "  KEY        help" */
+		int indent = help_indent(p);
 		int first = 1;
 		do {
 			int avail = width - (first ? 0 : indent);

@@ -52,11 +52,19 @@ static void draw_ioprio(const struct tui *t)
 		if (first + i == t->ioprio.list.cur)
 			attroff((attr_t)t->th[TH_SELECTED]);
 	}
-	screen_put_within(y + h - 2, x + 2, "Enter set (u undoes), Esc cancel", w - 4);
+	screen_put_within(y + h - 2, x + 2, "Enter set (u undoes; rt: Enter twice), Esc", w - 4);
 }
 
 static void set_ioprio(struct tui *t, struct reply *r)
 {
+	const char *c = prio_choices[t->ioprio.list.cur];
+	/* Real time is a choice made twice: it can starve every other
+	 * process's I/O on the disk. */
+	if (c[0] == 'r' && t->ioprio.rt_asked != t->ioprio.list.cur) {
+		t->ioprio.rt_asked = t->ioprio.list.cur;
+		screen_reply(r, "%s is real time: it can starve every other process's I/O. Enter again to set it", c);
+		return;
+	}
 	session_ionice(t->sess, t->ioprio.pid, t->ioprio.comm, prio_choices[t->ioprio.list.cur], r->msg, sizeof r->msg);
 	r->react |= REACT_REDRAW;
 	t->mode = KM_MAIN;
@@ -74,6 +82,7 @@ void panel_ioprio_open(struct tui *t, struct reply *r)
 	char cur[16];
 	procs_format_ioprio(p->ioprio, p->nice, cur, sizeof cur);
 	t->ioprio.list = (struct listbox){.n = (int)NPRIO, .cursor = 1};
+	t->ioprio.rt_asked = -1;
 	for (size_t i = 0; i < NPRIO; i++)
 		if (strcmp(prio_choices[i], cur) == 0)
 			t->ioprio.list.cur = (int)i;
@@ -82,6 +91,7 @@ void panel_ioprio_open(struct tui *t, struct reply *r)
 
 static struct listbox *list(struct tui *t)
 {
+	t->ioprio.rt_asked = -1; /* a move: a real-time choice is asked for again */
 	return &t->ioprio.list;
 }
 

@@ -209,7 +209,8 @@ static void draw_probe_line(const struct tui *t, const struct disk_sample *d, in
 			 "%llu implausibly fast samples (cache or unwritten blocks?) left out  ",
 			 (unsigned long long)p->flagged);
 	if (st->missed)
-		snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "%llu paced reads missed  ",
+		snprintf(extra + strlen(extra), sizeof extra - strlen(extra),
+			 "%llu paced reads missed (a read outlasted its turn: the disk was that slow)  ",
 			 (unsigned long long)st->missed);
 	if (t->startup_s >= 0)
 		snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "cold start %.2f s  ", t->startup_s);
@@ -263,14 +264,15 @@ static void draw_status(const struct tui *t)
 		util_fmt(line, sizeof line, "%s   (Esc stops it)", session_ab_status(t->sess));
 	else if (t->msg[0] && util_mono_now() < t->msg_until)
 		util_strlcpy(line, t->msg, sizeof line);
+	/* Help first, whatever the width: the one key a newcomer needs. */
 	else if (session_replaying(t->sess))
-		util_strlcpy(line, "q quit  Space pause  . step  + - speed  Tab procs  Enter details  T theme  h help   (a replay)",
+		util_strlcpy(line, "h help  q quit  Space pause  . step  + - speed  Tab procs  Enter details  C chart  T theme   (a replay)",
 			     sizeof line);
 	else if (t->o->read_only)
-		snprintf(line, sizeof line, "read-only   q quit  Tab procs  Enter details  l log  R pace (%s)  F fresh reader  T theme  h help",
+		snprintf(line, sizeof line, "h help  q quit  (read-only)  Tab procs  Enter details  t tunables  l log  C chart  R pace (%s)  F fresh reader  T theme",
 			 rate);
 	else
-		snprintf(line, sizeof line, "q quit  s sched  ] [ next/prev  u undo  t tunables  l log  P udev  R pace (%s)  Tab procs  i ionice  D delayacct  T theme  h help",
+		snprintf(line, sizeof line, "h help  q quit  s sched  ] [ next/prev  u undo  t tunables  Tab procs  C chart  l log  P udev  R pace (%s)  i ionice  D delayacct  O probe  T theme",
 			 rate);
 	/* A message in the status colours; the key reminder as a bar. */
 	attr_t a = (attr_t)t->th[t->msg[0] && util_mono_now() < t->msg_until ? TH_STATUS : TH_TABLE_HEAD];
@@ -279,6 +281,9 @@ static void draw_status(const struct tui *t)
 	screen_put(LINES - 1, 0, line);
 	attroff(a);
 }
+
+#define PROBE_LINES 2 /* the probe's line and the figures under it */
+#define PANE_MIN 10   /* the pane's header lines and 8 processes */
 
 void tui_main_layout(const struct tui *t, struct tui_layout *L)
 {
@@ -292,7 +297,17 @@ void tui_main_layout(const struct tui *t, struct tui_layout *L)
 	L->y = 3 + 1 + L->table_rows + 1;
 	L->detail_y = LINES - 3;
 	L->room = L->detail_y - L->y;
-	L->pane_h = L->room >= 14 ? L->room * 2 / 5 : L->room >= 8 ? 4 : 0;
+	/* What matters first: the selected disk's probe lines (its scheduler
+	 * and p50/p99 are in its table row), then who does the I/O (the
+	 * pane: its header and at least 8 rows, two fifths of a tall
+	 * screen), then the chart with what is left: a one-line sparkline,
+	 * or nothing, before the pane gives up a row. C gives the pane the
+	 * chart's rows. */
+	int probe = L->room >= 6 ? PROBE_LINES : 0;
+	int want = t->no_chart ? L->room : L->room * 2 / 5 > PANE_MIN ? L->room * 2 / 5 : PANE_MIN;
+	L->pane_h = want < L->room - probe ? want : L->room - probe;
+	if (L->pane_h < 3)
+		L->pane_h = 0;
 	L->pane_y = L->detail_y - L->pane_h;
 }
 
@@ -304,7 +319,7 @@ void tui_draw_main(const struct tui *t)
 	int rows = L.table_rows, y = L.y, detail_y = L.detail_y, room = L.room, pane_h = L.pane_h;
 	draw_table(t, 3, rows);
 	int sel = screen_selected_index(t);
-	if (sel >= 0 && room - pane_h >= 3) {
+	if (sel >= 0 && room - pane_h >= PROBE_LINES) {
 		const struct disk_sample *d = &t->s.disks[sel];
 		draw_probe_line(t, d, y);
 		/* The last switch, before against after, stays until the next
@@ -327,6 +342,8 @@ void tui_draw_main(const struct tui *t)
 		int chart_h = room - pane_h - (top - y);
 		if (d->probed && chart_h >= 4)
 			chart_draw(d, &t->s, top, 0, chart_h, COLS, t->utf8, t->th);
+		else if (d->probed && chart_h >= 1)
+			chart_sparkline(d, &t->s, top, 0, COLS, t->utf8, t->th);
 	}
 	if (pane_h)
 		procpane_draw(&t->pp, &t->s, detail_y - pane_h, pane_h, t->focus_procs, t->th);

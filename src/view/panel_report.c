@@ -22,23 +22,74 @@ static int report_rows(const struct tui *t, int *y)
 	return LINES - 4;
 }
 
+/* A line of the report's tables (columns apart by runs of spaces): shown
+ * whole from the column Left/Right scrolled to. Prose is wrapped. */
+static int is_table(const char *line, int n)
+{
+	for (int i = 0; i + 2 < n; i++)
+		if (line[i] == ' ' && line[i + 1] == ' ' && line[i + 2] == ' ')
+			return 1;
+	return 0;
+}
+
+/* The next piece of prose at most w wide, broken at a space: its length. */
+static int prose_piece(const char *p, int n, int w)
+{
+	if (n <= w)
+		return n;
+	int k = w;
+	while (k > w / 2 && p[k] != ' ')
+		k--;
+	return p[k] == ' ' ? k : w;
+}
+
+/* Each line shown at width w, in order: line i is text[at..at+len),
+ * table or not. Calls put for lines first..first+rows-1 (put may be NULL)
+ * and returns how many lines there are in all. */
+typedef void (*report_put)(const struct tui *t, int i, const char *at, int len, int table);
+static int report_lines(const struct tui *t, int w, int first, int rows, report_put put)
+{
+	int i = 0;
+	for (const char *p = t->report.text; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		int n = nl ? (int)(nl - p) : (int)strlen(p);
+		if (is_table(p, n) || n <= w || w < 10) {
+			if (put && i >= first && i < first + rows)
+				put(t, i - first, p, n, 1);
+			i++;
+		} else {
+			for (int at = 0; at < n;) {
+				int k = prose_piece(p + at, n - at, w);
+				if (put && i >= first && i < first + rows)
+					put(t, i - first, p + at, k, 0);
+				i++;
+				at += k;
+				while (at < n && p[at] == ' ')
+					at++;
+			}
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	return i;
+}
+
+static void put_line(const struct tui *t, int r, const char *at, int len, int table)
+{
+	int skip = table ? t->report.xoff : 0;
+	char seg[1024];
+	util_fmt(seg, sizeof seg, "%.*s", len > skip ? len - skip : 0, at + (len > skip ? skip : len));
+	screen_put_within(REPORT_Y + 1 + r, 2, seg, COLS - 4);
+}
+
 static void draw_report(const struct tui *t)
 {
 	int w = COLS - 2, x = 1, y = REPORT_Y, h = LINES - 2;
 	if (w < 20 || h < 4 || !t->report.text)
 		return;
-	screen_box(y, x, h, w, " A/B report (w saves it as Markdown, Esc closes) ");
-	const char *p = t->report.text;
-	for (int skip = listbox_first(&t->report.list, h - 2); skip > 0 && p; skip--)
-		p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL;
-	for (int r = 0; p && *p && r < h - 2; r++) {
-		const char *nl = strchr(p, '\n');
-		int n = nl ? (int)(nl - p) : (int)strlen(p);
-		char seg[1024];
-		util_fmt(seg, sizeof seg, "%.*s", n, p);
-		screen_put_within(y + 1 + r, x + 1, seg, w - 2);
-		p = nl ? nl + 1 : NULL;
-	}
+	screen_box(y, x, h, w, " A/B report (w saves it as Markdown; Left/Right scroll the tables; Esc closes) ");
+	struct listbox l = t->report.list;
+	l.n = report_lines(t, COLS - 4, 0, 0, NULL);
+	report_lines(t, COLS - 4, listbox_first(&l, h - 2), h - 2, put_line);
 }
 
 static void save_report(struct tui *t, struct reply *r)
@@ -80,16 +131,23 @@ void panel_report_open(struct tui *t, char *text)
 {
 	free(t->report.text);
 	t->report.text = text;
-	int n = 0; /* lines, the last one with or without its newline */
-	for (const char *p = text; p && *p; p++)
-		n += *p == '\n' || !p[1];
-	t->report.list = (struct listbox){.n = n};
+	t->report.list = (struct listbox){.n = report_lines(t, COLS - 4, 0, 0, NULL)};
+	t->report.xoff = 0;
 	t->mode = KM_REPORT;
 }
 
+/* The lines as wrapped at this width (the terminal may have been resized). */
 static struct listbox *list(struct tui *t)
 {
+	listbox_count(&t->report.list, report_lines(t, COLS - 4, 0, 0, NULL));
 	return &t->report.list;
+}
+
+void panel_report_side(struct tui *t, int dir)
+{
+	t->report.xoff += dir * 10;
+	if (t->report.xoff < 0)
+		t->report.xoff = 0;
 }
 
 const struct panel_ops panel_report = {.draw = draw_report, .list = list, .rows = report_rows, .write = save_report};

@@ -105,6 +105,10 @@ static void enter(struct tui *t, struct reply *r)
 	r->react |= REACT_REDRAW;
 	if (!t->tunables.list.n)
 		return;
+	if (t->o->read_only) {
+		screen_reply(r, "read-only mode (--read-only): tunables are shown, not changed");
+		return;
+	}
 	t->tunables.editing = 1;
 	t->tunables.edit[0] = '\0';
 	t->tunables.err[0] = '\0';

@@ -124,13 +124,9 @@ static void help_key(struct tui *t, int ch, struct reply *r)
  * theirs, and silence reads as "it did something". */
 static void unbound_key(int ch, struct reply *r)
 {
-	const char *name = keyname(ch);
-	char fkey[8];
-	if (ch >= KEY_F(1) && ch <= KEY_F(63)) {
-		util_fmt(fkey, sizeof fkey, "F%d", ch - KEY_F0);
-		name = fkey;
-	}
-	screen_reply(r, "%s does nothing here; h lists the keys", name ? name : "that key");
+	char name[32];
+	keys_name(ch, name, sizeof name);
+	screen_reply(r, "%s does nothing here; h lists the keys", name);
 }
 
 /* Who takes the key: the mouse, the help, a field being typed, the open

@@ -133,6 +133,15 @@ void tui_fresh_begin(struct tui *t, struct reply *r)
 	screen_reply(r, "%s: fresh reader started (%d reads) ...", d->info.name, t->o->fresh_reads);
 }
 
+static void probe_selected(struct tui *t, struct reply *r)
+{
+	const struct disk_sample *d = screen_selected_disk(t);
+	if (!d)
+		screen_reply(r, "no disk selected");
+	else
+		session_probe_disk(t->sess, d->info.name, r->msg, sizeof r->msg);
+}
+
 static void toggle_delayacct(struct tui *t, struct reply *r)
 {
 	session_delayacct(t->sess, !t->s.pstat.delayacct, r->msg, sizeof r->msg);
@@ -354,6 +363,8 @@ static int act_view(struct tui *t, enum key_action a, struct reply *r)
 	case KEY_ACT_CLOSE: t->mode = KM_MAIN; break;
 	case KEY_ACT_WRITE: write_panel(t, r); break;
 	case KEY_ACT_REPORT: report_open(t, r); break;
+	case KEY_ACT_LEFT: panel_report_side(t, -1); break;
+	case KEY_ACT_RIGHT: panel_report_side(t, 1); break;
 	case KEY_ACT_FILTER: t->filtering = 1; break;
 	case KEY_ACT_AB: ab_open(t, r); break;
 	case KEY_ACT_QUIT: r->react |= REACT_QUIT; break;
@@ -375,13 +386,19 @@ static int act_pane(struct tui *t, enum key_action a, struct reply *r)
 	case KEY_ACT_ACCUMULATED: toggle(&t->pp.accumulated, "totals since start", "rates per second", r); break;
 	case KEY_ACT_CMDLINE: toggle(&t->pp.cmdline, "full command lines", "command names", r); break;
 	case KEY_ACT_BIG: toggle(&t->big, "presentation mode (B: back)", "normal view", r); break;
+	case KEY_ACT_CHART:
+		toggle(&t->no_chart, "chart hidden: the process pane has its rows (C shows it)", "chart shown", r);
+		break;
 	case KEY_ACT_THREADS:
 		screen_reply(r, "%s", session_toggle_threads(t->sess) ? "per-thread rows (from the next refresh)"
 								 : "per-process rows (from the next refresh)");
 		break;
 	case KEY_ACT_SHOW_HIDDEN:
-		screen_reply(r, "%s", session_toggle_hidden(t->sess) ? "every disk shown (from the next refresh)"
-					: "snap loops, zram and stacked disks hidden again (from the next refresh)");
+		if (t->o->ndisks) /* --disk lists what is shown: x cannot add to it */
+			screen_reply(r, "--disk names the disks shown: x shows no others (leave out --disk to see all)");
+		else
+			screen_reply(r, "%s", session_toggle_hidden(t->sess) ? "every disk shown (from the next refresh)"
+						 : "snap loops, zram and stacked disks hidden again (from the next refresh)");
 		break;
 	default: return 0;
 	}
@@ -408,6 +425,7 @@ static void act_system(struct tui *t, enum key_action a, struct reply *r)
 	case KEY_ACT_PICK_KYBER: panel_picker_pick(t, "kyber", r); break;
 	case KEY_ACT_PICK_BFQ: panel_picker_pick(t, "bfq", r); break;
 	case KEY_ACT_DELAYACCT: toggle_delayacct(t, r); break;
+	case KEY_ACT_PROBE: probe_selected(t, r); break;
 	case KEY_ACT_CANCEL:
 		if (session_ab_status(t->sess))
 			tui_ab_finish(t, 1);

@@ -20,12 +20,22 @@ RULES=$SCRATCH/60-test.rules
 tmux_start "$BIN --read-only -d 0.5 --disk $N --probe $N --udev-rules-file $RULES"
 wait_for "^$N " 10 || fail "no row for $N"
 wait_for "read-only" 5 || fail "the status line does not say read-only"
-for k in ']' '[' s u t D A L S i; do
+for k in ']' '[' s u D A L S i; do
 	keys "$k"
 	wait_for "read-only mode \(--read-only\): keys that change the system are off" 3 ||
 		fail "key $k was not refused"
 	keys Escape
 done
+# t shows the tunables, read-only: Enter on one says so and writes nothing.
+keys t
+wait_for "$N tunables" 3 || fail "t did not show the tunables in read-only mode"
+wait_for "nr_requests +$was_nr" 3 || fail "the tunables panel lacks nr_requests $was_nr"
+keys Enter
+wait_for "tunables are shown, not changed" 3 || fail "Enter in the read-only tunables panel was not refused"
+keys Escape
+# x: --disk names the disks shown, and x says it adds none.
+keys x
+wait_for "x shows no others" 3 || fail "x under --disk claimed to show every disk"
 keys P
 sleep 0.5
 keys w

@@ -57,8 +57,10 @@ static void screen_text(char *buf, size_t len)
 /* A tui with one disk, four schedulers, mq-deadline active. */
 static struct tui *make_tui(void)
 {
+	static const struct options o; /* the defaults: not read-only */
 	struct tui *t = calloc(1, sizeof *t);
 	assert_non_null(t);
+	t->o = &o;
 	t->s.disks = calloc(1, sizeof *t->s.disks);
 	t->s.cap = t->s.ndisks = 1;
 	struct disk_info *i = &t->s.disks[0].info;
@@ -200,6 +202,27 @@ static void test_ioprio_no_wrap(void **state)
 	free_tui(t);
 }
 
+/* Real time takes Enter twice: the first only says what it does. */
+static void test_ioprio_rt_asks(void **state)
+{
+	(void)state;
+	struct tui *t = make_tui();
+	struct reply r = {0};
+	t->mode = KM_IOPRIO;
+	t->ioprio.list = (struct listbox){.n = 18, .cursor = 1, .cur = 9}; /* "none" */
+	t->ioprio.rt_asked = -1;
+	move_in(&panel_ioprio, t, 1); /* rt/7 */
+	panel_ioprio.enter(t, &r);
+	assert_non_null(strstr(r.msg, "rt/7 is real time"));
+	assert_int_equal(t->mode, KM_IOPRIO); /* nothing set, the panel stays */
+	move_in(&panel_ioprio, t, 1);
+	move_in(&panel_ioprio, t, -1); /* a move asks again */
+	r.msg[0] = '\0';
+	panel_ioprio.enter(t, &r);
+	assert_non_null(strstr(r.msg, "Enter again"));
+	free_tui(t);
+}
+
 /* The event log shows its newest line while at its end, and stays where
  * it was scrolled to when not. */
 static void test_log_follows(void **state)
@@ -233,6 +256,23 @@ static void test_log_follows(void **state)
 	free_tui(t);
 }
 
+/* The help's prose flows at 80 columns: a sentence goes on on the next
+ * line, never left on a line of its own ("moved"). */
+static void test_help_paragraphs(void **state)
+{
+	(void)state;
+	struct tui *t = make_tui();
+	t->help_list = (struct listbox){.top = 1000}; /* the end of the help */
+	erase();
+	tui_draw_help(t);
+	char text[8192];
+	screen_text(text, sizeof text);
+	assert_non_null(strstr(text, "\nmoved without waits (async I/O)"));
+	assert_null(strstr(text, "\nmoved   "));
+	assert_non_null(strstr(text, "\nprocess's requests may be large"));
+	free_tui(t);
+}
+
 static void test_ops_table(void **state)
 {
 	(void)state;
@@ -254,7 +294,9 @@ int main(void)
 		cmocka_unit_test(test_tunables_typing),
 		cmocka_unit_test(test_report_scroll),
 		cmocka_unit_test(test_ioprio_no_wrap),
+		cmocka_unit_test(test_ioprio_rt_asks),
 		cmocka_unit_test(test_log_follows),
+		cmocka_unit_test(test_help_paragraphs),
 		cmocka_unit_test(test_ops_table),
 	};
 	return cmocka_run_group_tests(tests, screen_up, screen_down);

@@ -104,8 +104,8 @@ static void test_ioprio_and_kinds(void **state)
 	assert_string_equal(b, "be/6");
 	procs_format_ioprio(0, -20, b, sizeof b);
 	assert_string_equal(b, "be/0");
-	procs_format_ioprio(-1, 0, b, sizeof b);
-	assert_string_equal(b, "?");
+	procs_format_ioprio(-1, 0, b, sizeof b); /* not read (an ended process) */
+	assert_string_equal(b, "-");
 	assert_int_equal(procs_classify("kworker/u8:3-flush-254:0", 2, 812), PROC_WRITEBACK);
 	assert_int_equal(procs_classify("jbd2/vda-8", 2, 300), PROC_WRITEBACK);
 	assert_int_equal(procs_classify("btrfs-transacti", 2, 301), PROC_WRITEBACK);
