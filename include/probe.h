@@ -33,6 +33,10 @@ struct probe_config {
 	uint64_t file_size;        /* size of a probe file the tool creates */
 };
 
+/* A first run in file mode reads a start file of this size while its
+ * whole probe file is written (probe.c, open_start). */
+#define PROBE_START_SIZE (64u << 20)
+
 struct probe_status {
 	enum probe_mode mode;
 	enum probe_state state;
@@ -42,6 +46,7 @@ struct probe_status {
 	double in_flight_ms;       /* age of the request in flight, 0 when none */
 	uint64_t missed;           /* paced ticks missed since start */
 	int prep_pct;              /* writing the probe file, percent */
+	int filling;               /* the whole file is being written while a start file is read */
 	int reader_pid;            /* the process that issues the reads; 0 before it starts */
 };
 

@@ -48,6 +48,9 @@ int probefile_each_mount(probefile_mount_fn fn, void *ctx);
  * their rate, but never slower than the minimum. */
 #define PROBEFILE_RATE_MAX (50.0 * 1e6)
 #define PROBEFILE_RATE_MIN (4.0 * 1e6)
+/* A file this small (a start file) is written at PROBEFILE_RATE_MAX
+ * whatever others write: it takes seconds. */
+#define PROBEFILE_START_MAX (64ull << 20)
 
 /* Progress callback for probefile_prepare: percent done, after every MiB
  * written. A non-zero return cancels the preparation (the partial file is
@@ -59,6 +62,10 @@ typedef int (*probefile_progress)(void *ctx, int pct);
  * own). Returns 0, or a negative errno with the reason in why. */
 int probefile_prepare(const char *path, uint64_t size, int own_dir, probefile_progress cb,
 		      void *ctx, char *why, size_t wlen);
+
+/* Whether path, in the tool's own directory, is a whole probe file of at
+ * least size bytes already (no write needed). */
+int probefile_whole(const char *path, uint64_t size);
 
 /* The exit while path is being written (probefile_prepare still running
  * in a thread that cannot be waited for): its temporary is removed now,

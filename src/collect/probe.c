@@ -63,6 +63,13 @@ struct probe {
 	int private_lock;          /* >= 0: cfg.file is in a directory made for this run */
 	struct prng rng;
 	char preparing[PATH_MAX];  /* under mu: the probe file being written, or "" */
+	/* Reading a start file while the whole probe file is written by a
+	 * thread of its own (see open_file) */
+	char start[PATH_MAX];      /* the start file read meanwhile, or "" */
+	pthread_t filler;
+	int fill_done;             /* under mu: the filler has ended ... */
+	int fill_rc;               /* ... with this (0: the whole file is there) */
+	char fill_why[256];
 };
 
 int probe_falls_back(int err)
@@ -184,11 +191,131 @@ static int prepare_private(struct probe *p, char *why, size_t wlen)
 	return 0;
 }
 
+/* Open path for direct reads into p->fd and p->span. */
+static int open_direct(struct probe *p, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECT | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		end_with(p, "cannot open the probe file for direct reads: %s", strerror(e));
+		return -e;
+	}
+	p->fd = fd;
+	p->span = (uint64_t)st.st_size;
+	return 0;
+}
+
+static void *fill_main(void *arg)
+{
+	struct probe *p = arg;
+	pthread_setname_np(pthread_self(), "iosched-fill");
+	char why[256] = "";
+	int rc = prepare(p, p->cfg.file, p->cfg.file_size, 1, why, sizeof why);
+	pthread_mutex_lock(&p->mu);
+	p->fill_rc = rc;
+	util_strlcpy(p->fill_why, why, sizeof p->fill_why);
+	p->fill_done = 1;
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+/* The tool's own file is not there whole (a first run, or one with another
+ * size): rather than show nothing for the minute it takes to write it
+ * gently on a busy disk, a start file of PROBE_START_SIZE is written first
+ * (seconds) and read while a thread of its own writes the whole file;
+ * then the probe moves to that (swap_file). The row says so meanwhile: a
+ * small file may read faster from a cache below the filesystem (README,
+ * bench/probefile-size). Returns 0 with the start file open, 1 when no
+ * start file is worth it (the caller writes the file as before), or a
+ * negative errno. */
+static int open_start(struct probe *p)
+{
+	if (p->cfg.file_is_users || p->cfg.file_size < 4 * (uint64_t)PROBE_START_SIZE ||
+	    probefile_whole(p->cfg.file, p->cfg.file_size))
+		return 1;
+	char start[sizeof p->start], why[256] = "";
+	if (util_pathf(start, sizeof start, "%s.start", p->cfg.file) < 0)
+		return 1;
+	int rc = prepare(p, start, PROBE_START_SIZE, 1, why, sizeof why);
+	if (rc == -EPERM)
+		return 1; /* a directory someone else made: the private one, as before */
+	if (rc < 0) {
+		end_with(p, "probe file: %s", why);
+		return rc;
+	}
+	if ((rc = open_direct(p, start)) < 0)
+		return rc;
+	if (pthread_create(&p->filler, NULL, fill_main, p) != 0) {
+		close(p->fd);
+		p->fd = -1;
+		return 1;
+	}
+	util_strlcpy(p->start, start, sizeof p->start);
+	pthread_mutex_lock(&p->mu);
+	p->st.filling = 1;
+	util_strlcpy(p->st.path, start, sizeof p->st.path);
+	pthread_mutex_unlock(&p->mu);
+	return 0;
+}
+
+/* The whole file is written (or could not be): wait for its thread, and
+ * move the reads to it, the start file removed; on a failure go on
+ * reading the start file and say why. Between reads only. */
+static int swap_file(struct probe *p, struct aioreader *io)
+{
+	pthread_join(p->filler, NULL);
+	pthread_mutex_lock(&p->mu);
+	int rc = p->fill_rc;
+	char why[sizeof p->fill_why];
+	util_strlcpy(why, p->fill_why, sizeof why);
+	p->st.filling = 0;
+	pthread_mutex_unlock(&p->mu);
+	char start[sizeof p->start];
+	util_strlcpy(start, p->start, sizeof start);
+	p->start[0] = '\0';
+	if (rc < 0) {
+		pthread_mutex_lock(&p->mu);
+		util_fmt(p->st.why + strlen(p->st.why), sizeof p->st.why - strlen(p->st.why),
+			 "; the whole probe file could not be written (%s): reads the start file", why);
+		pthread_mutex_unlock(&p->mu);
+		return 0;
+	}
+	int old = p->fd;
+	if (open_direct(p, p->cfg.file) < 0)
+		return -1;
+	if ((rc = aioreader_set_fd(io, p->fd)) < 0) {
+		end_with(p, "cannot hand the probe file to the reader process: %s", strerror(-rc));
+		return -1;
+	}
+	close(old);
+	unlink(start);
+	pthread_mutex_lock(&p->mu);
+	util_strlcpy(p->st.path, p->cfg.file, sizeof p->st.path);
+	pthread_mutex_unlock(&p->mu);
+	return 0;
+}
+
+/* Whether the whole file's writer has ended (the reads can move to it). */
+static int fill_ended(struct probe *p)
+{
+	if (!p->start[0])
+		return 0;
+	pthread_mutex_lock(&p->mu);
+	int done = p->fill_done;
+	pthread_mutex_unlock(&p->mu);
+	return done;
+}
+
 /* File mode: make sure the file exists whole, then open it for direct reads. */
 static int open_file(struct probe *p)
 {
 	char why[256] = "";
-	int rc;
+	int rc = open_start(p);
+	if (rc <= 0)
+		return rc;
 	if (p->cfg.file_is_users && access(p->cfg.file, F_OK) == 0) {
 		rc = probefile_check(p->cfg.file, p->cfg.io_size, why, sizeof why);
 	} else {
@@ -200,14 +327,7 @@ static int open_file(struct probe *p)
 		end_with(p, "probe file: %s", why);
 		return rc;
 	}
-	p->fd = open(p->cfg.file, O_RDONLY | O_DIRECT | O_NOFOLLOW | O_CLOEXEC);
-	struct stat st;
-	if (p->fd < 0 || fstat(p->fd, &st) != 0) {
-		end_with(p, "cannot open the probe file for direct reads: %s", strerror(errno));
-		return -errno;
-	}
-	p->span = (uint64_t)st.st_size;
-	return 0;
+	return open_direct(p, p->cfg.file);
 }
 
 /* One timed read, by the reader child (see aioreader.h). once: the
@@ -377,7 +497,7 @@ static int device_ready(struct probe *p, struct aioreader *io, double rate)
 static int stream_must_end(struct probe *p)
 {
 	pthread_mutex_lock(&p->mu);
-	int end = p->stop || p->st.rate_hz > 0;
+	int end = p->stop || p->st.rate_hz > 0 || (p->start[0] && p->fill_done);
 	pthread_mutex_unlock(&p->mu);
 	if (end || p->st.mode != PROBE_MODE_DEVICE)
 		return end;
@@ -469,6 +589,8 @@ static void run(struct probe *p, struct aioreader *io)
 		}
 		if (p->st.mode == PROBE_MODE_DEVICE && device_ready(p, io, rate) < 0)
 			return;
+		if (fill_ended(p) && swap_file(p, io) < 0)
+			return;
 		if (rate <= 0) {
 			if (run_stream(p, io) < 0)
 				return;
@@ -489,6 +611,12 @@ static void close_fd(struct probe *p)
 	if (p->fd >= 0)
 		close(p->fd);
 	p->fd = -1;
+	/* The whole file's writer saw the stop (its progress asks) and
+	 * removes its partial file; the start file is whole and kept for the
+	 * next run. */
+	if (p->start[0])
+		pthread_join(p->filler, NULL);
+	p->start[0] = '\0';
 	if (p->private_lock >= 0)
 		probefile_private_remove(p->cfg.file, p->private_lock);
 	p->private_lock = -1;

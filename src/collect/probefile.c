@@ -385,7 +385,11 @@ static int fill(int fd, uint64_t size, const char *disk, probefile_progress cb, 
 	long was = syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, 0);
 	syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, 0, IOPRIO_IDLE);
 	struct pace pace = {.rate = PROBEFILE_RATE_MAX, .start = util_mono_now(), .since = util_mono_now()};
-	util_strlcpy(pace.disk, disk ? disk : "", sizeof pace.disk);
+	/* A start file (PROBE_START_SIZE) is written at the top pace even
+	 * beside other writers: seconds, at an idle priority, so the figures
+	 * come soon; the whole file yields to them. */
+	if (size > PROBEFILE_START_MAX)
+		util_strlcpy(pace.disk, disk ? disk : "", sizeof pace.disk);
 	pace.disk_then = disk_written(pace.disk);
 	int rc = 0;
 	uint64_t synced = 0;
@@ -504,6 +508,21 @@ void probefile_private_remove(const char *path, int lock_fd)
 	unlinkat(lock_fd, base, 0);
 	rmdir(dir);
 	close(lock_fd);
+}
+
+int probefile_whole(const char *path, uint64_t size)
+{
+	char dir[PATH_MAX], base[256], why[256];
+	split_path(path, dir, sizeof dir, base, sizeof base);
+	struct stat st;
+	if (stat(dir, &st) != 0) /* not made yet: own_dir_open would make it */
+		return 0;
+	int dfd = own_dir_open(dir, why, sizeof why);
+	if (dfd < 0)
+		return 0;
+	int whole = own_file_usable(dfd, base, size);
+	close(dfd);
+	return whole;
 }
 
 /* The temporary a probe file is written under by this process. */

@@ -70,6 +70,7 @@ static const struct rf_field probe_status[] = {
 	F("in_flight_ms", RF_DBL, struct probe_status, in_flight_ms),
 	F("missed", RF_U64, struct probe_status, missed),
 	F("preparing_pct", RF_INT, struct probe_status, prep_pct, .old = "prep"),
+	F("filling", RF_INT, struct probe_status, filling),
 	END,
 };
 

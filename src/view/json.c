@@ -30,6 +30,10 @@ static void write_probe(FILE *f, const char *key, const struct disk_sample *d, c
 	jsonv_write_string(f, probe_mode_name(st->state == PROBE_ENDED ? PROBE_MODE_OFF : st->mode));
 	fputs(",\"why\":", f);
 	jsonv_write_string(f, st->why);
+	if (st->path[0] && st->state != PROBE_ENDED && st->mode != PROBE_MODE_OFF) {
+		fputs(",\"path\":", f); /* what is read: the node, the probe file, a start file */
+		jsonv_write_string(f, st->path);
+	}
 	fprintf(f, ",\"rate_hz\":%.3f,\"n\":%llu", st->rate_hz, (unsigned long long)p->n);
 	quantile(f, "p50_us", p, 0.50, p->p50_ns);
 	quantile(f, "p90_us", p, 0.90, p->p90_ns);
@@ -39,8 +43,10 @@ static void write_probe(FILE *f, const char *key, const struct disk_sample *d, c
 	jsonv_write_num_or_null(f, "mean_us", p->mean_ns / 1e3, p->n > 0);
 	fprintf(f, ",\"in_flight_ms\":%.3f,\"flagged\":%llu,\"missed\":%llu", st->in_flight_ms,
 		(unsigned long long)p->flagged, (unsigned long long)st->missed);
-	if (st->state == PROBE_PREPARING)
+	if (st->state == PROBE_PREPARING || st->filling)
 		fprintf(f, ",\"preparing_pct\":%d", st->prep_pct);
+	if (st->filling)
+		fputs(",\"start_file\":true", f);
 	fputc('}', f);
 }
 

@@ -214,6 +214,10 @@ static void draw_probe_line(const struct tui *t, const struct disk_sample *d, in
 			 (unsigned long long)st->missed);
 	if (t->startup_s >= 0)
 		snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "cold start %.2f s  ", t->startup_s);
+	if (st->filling)
+		util_fmt(extra + strlen(extra), sizeof extra - strlen(extra),
+			 "a %u MiB start file, while its probe file is written (%d%%)  ", PROBE_START_SIZE >> 20,
+			 st->prep_pct);
 	if (st->mode == PROBE_MODE_FILE)
 		util_fmt(extra + strlen(extra), sizeof extra - strlen(extra), "file mode: %s", st->why);
 	attron((attr_t)t->th[TH_TITLE]);
