@@ -141,6 +141,10 @@ static void verdicts(void **state)
 	expect(text, "steady time in reads over 100 ms: none best, 0.0 % against bfq 88.8 %: 89x less time stalled");
 	expect(text, "fresh job time: bfq best, 151.0ms against none 3.00s: 20x faster jobs");
 	expect(text, "paced p50: none best");
+	/* One unit per table, named in every header: times in ms. */
+	expect(text, "     p50 ms   p50/s ms     p99 ms     max ms    reads/s    >10ms %   >100ms %   fresh ms "
+		     "paced p50 ms paced p99 ms write MB/s  startup s");
+	assert_null(strstr(text, " us "));
 	expect(text, "steady: a trade-off, no best: bfq 3.02x more reads/s, none 89x less time stalled");
 	expect(text, "fresh: bfq better (bfq 20x faster jobs)");
 	expect(text, "bfq against none: new readers: 20x faster jobs (20x-20x); a steady reader: 3.02x more reads/s "

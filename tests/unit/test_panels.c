@@ -273,6 +273,35 @@ static void test_help_paragraphs(void **state)
 	free_tui(t);
 }
 
+/* The A/B report at 80 columns: prose wrapped (not cut), tables whole
+ * and scrolled sideways. */
+static void test_report_wraps(void **state)
+{
+	(void)state;
+	struct tui *t = make_tui();
+	char *text = strdup("verdict: a sentence long enough that it cannot fit on one line of an eighty column "
+			    "panel, so it goes on under itself\nvariant      round     p50 ms     p99 ms     max ms "
+			    "   reads/s    >10ms %   >100ms %   fresh ms\n");
+	panel_report_open(t, text);
+	char screen[8192];
+	erase();
+	panel_report.draw(t);
+	screen_text(screen, sizeof screen);
+	assert_non_null(strstr(screen, "goes on under itself"));
+	assert_non_null(strstr(screen, "variant      round"));
+	assert_null(strstr(screen, "fresh ms")); /* past the panel's right edge */
+	panel_report_side(t, 1);
+	panel_report_side(t, 1);
+	panel_report_side(t, 1);
+	erase();
+	panel_report.draw(t);
+	screen_text(screen, sizeof screen);
+	assert_non_null(strstr(screen, "fresh ms"));
+	assert_non_null(strstr(screen, "goes on under itself")); /* prose does not scroll */
+	free(t->report.text);
+	free_tui(t);
+}
+
 static void test_ops_table(void **state)
 {
 	(void)state;
@@ -297,6 +326,7 @@ int main(void)
 		cmocka_unit_test(test_ioprio_rt_asks),
 		cmocka_unit_test(test_log_follows),
 		cmocka_unit_test(test_help_paragraphs),
+		cmocka_unit_test(test_report_wraps),
 		cmocka_unit_test(test_ops_table),
 	};
 	return cmocka_run_group_tests(tests, screen_up, screen_down);
