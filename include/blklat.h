@@ -59,11 +59,16 @@ struct blk_reading {
 	size_t nstats, stats_cap;
 	struct blk_proc *procs;
 	size_t nprocs, procs_cap;
+	uint64_t unattributed;     /* bytes of file-data writes since start whose dirtier was not known */
 	struct blk_req *reqs;
 	size_t nreqs, reqs_cap;
 };
 
 struct blklat;
+
+/* The name a process had when it dirtied pages (for a writer that has
+ * exited by the time its pages are written). Returns 0, or -ENOENT. */
+int blklat_name(struct blklat *b, int tgid, char *comm, size_t len);
 
 /* Load and attach the program. On failure returns a negative errno and
  * why says in a few words what is missing ("needs root or

@@ -92,6 +92,27 @@ struct blkmap_inflight {
 	unsigned int bytes;
 };
 
+/* Writeback charged to the dirtier (blklat.bpf.c): the file a page
+ * belongs to, who last dirtied it, and each dirtier's name. */
+#define BLKMAP_DIRTIERS 16384
+#define BLKMAP_NAMES 4096
+
+struct blkmap_file {
+	unsigned int dev;          /* the filesystem's s_dev */
+	unsigned int pad;
+	unsigned long long ino;
+};
+
+struct blkmap_name {
+	char comm[16];
+};
+
+/* Counters (a per-CPU array, summed by user space). */
+enum blkmap_count {
+	BLKMAP_UNATTRIBUTED,       /* bytes of file-data writes whose dirtier was not known */
+	BLKMAP_NCOUNTS
+};
+
 /* A claimed slot older than this is taken for a leftover (a request
  * freed on a path that neither completes nor merges it) and may be taken
  * over. Drivers time requests out after 30 s. */

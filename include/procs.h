@@ -60,6 +60,10 @@ struct proc_row {
 	/* block-layer latency of the process's requests, [0] read, [1] write
 	 * (BPF; filled in by the sampler; blk_n 0: no requests or no BPF) */
 	uint64_t blk_n[2], blk_p50_ns[2], blk_p99_ns[2], blk_bytes[2];
+	/* Bytes a second written to disks on its behalf: its own write
+	 * requests plus the writeback of pages it dirtied, whoever issued
+	 * them (BPF; -1: not known, the BPF part off) */
+	double to_disk_Bps;
 };
 
 #define PROCS_CMDLINE_MAX 256

@@ -213,6 +213,8 @@ struct sampler {
  * arrays (a sample not yet filled, or one a replay could not finish). */
 const struct proc_row *sample_top_writer(const struct sample *s);
 const struct disk_sample *sample_top_disk(const struct sample *s);
+/* The process the most bytes reached the disks for (TO-DISK/s), or NULL. */
+const struct proc_row *sample_top_to_disk(const struct sample *s);
 
 /* Start a sampler (cfg's arrays must outlive it). Returns 0 or a negative errno. */
 int sampler_init(struct sampler *s, const struct sampler_config *cfg);

@@ -13,6 +13,14 @@
  * entry per request carries the owner, the times and the disk from the
  * first stage to completion.
  *
+ * A write of page-cache data is charged to the process that dirtied it,
+ * whoever issues it (a flusher kworker, sync, another's fsync): the
+ * dirtier of each file is noted when it dirties a page (writeback_dirty_folio,
+ * in its own context), and a write request's first page leads back to
+ * its file. Writes of a block device's own pages (a filesystem's journal
+ * and metadata) and of pages no known process dirtied stay with the one
+ * that issued them; their bytes are counted (unattributed).
+ *
  * Only the few fields read are declared, with preserve_access_index, so
  * CO-RE relocates them against the running kernel's BTF; no vmlinux.h is
  * needed to build this. */
@@ -33,11 +41,48 @@ struct request_queue {
 	struct gendisk *disk;
 } __attribute__((preserve_access_index));
 
+struct bio_vec;
+struct bio {
+	struct bio_vec *bi_io_vec;
+} __attribute__((preserve_access_index));
+
 struct request {
 	struct request_queue *q;
 	unsigned int cmd_flags;
 	unsigned int __data_len;
+	struct bio *bio;
 } __attribute__((preserve_access_index));
+
+struct super_block {
+	unsigned int s_dev;
+	unsigned long s_magic;
+} __attribute__((preserve_access_index));
+
+struct inode {
+	unsigned long i_ino;
+	struct super_block *i_sb;
+} __attribute__((preserve_access_index));
+
+struct address_space {
+	struct inode *host;
+} __attribute__((preserve_access_index));
+
+struct page {
+	struct address_space *mapping;
+} __attribute__((preserve_access_index));
+
+struct bio_vec {
+	struct page *bv_page;
+} __attribute__((preserve_access_index));
+
+struct folio;
+
+struct task_struct {
+	unsigned int flags;
+} __attribute__((preserve_access_index));
+
+#define PF_KTHREAD 0x00200000
+#define BDEVFS_MAGIC 0x62646576 /* a block device's own pages: journal, metadata */
 
 /* Before 5.17 the disk hung off the request itself. */
 struct request___old {
@@ -74,6 +119,38 @@ struct {
 	__type(key, struct blkmap_key);
 	__type(value, struct blkmap_hist);
 } hists SEC(".maps");
+
+/* Who last dirtied each file (LRU: a file not dirtied for long gives way),
+ * and the name of each dirtier, for when it has exited by the time its
+ * pages are written. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, BLKMAP_DIRTIERS);
+	__type(key, struct blkmap_file);
+	__type(value, __u32);
+} dirtier SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, BLKMAP_NAMES);
+	__type(key, __u32);
+	__type(value, struct blkmap_name);
+} names SEC(".maps");
+
+/* enum blkmap_count: what user space shows of the attribution's gaps. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, BLKMAP_NCOUNTS);
+	__type(key, __u32);
+	__type(value, __u64);
+} counts SEC(".maps");
+
+static __always_inline void count(__u32 which, __u64 v)
+{
+	__u64 *c = bpf_map_lookup_elem(&counts, &which);
+	if (c)
+		*c += v;
+}
 
 /* A zeroed value to create hists entries from: the BPF stack (512 bytes)
  * cannot hold one. Never written. */
@@ -178,6 +255,62 @@ static __always_inline void slot_release(__u64 rq)
 	}
 }
 
+/* The file a mapping holds, or 0 when it is not a file's (a block device's
+ * own pages: journal and metadata). */
+static __always_inline int file_of(struct address_space *m, struct blkmap_file *k)
+{
+	struct inode *ino = m ? m->host : 0;
+	struct super_block *sb = ino ? ino->i_sb : 0;
+	if (!sb || sb->s_magic == BDEVFS_MAGIC)
+		return 0;
+	k->dev = sb->s_dev;
+	k->pad = 0;
+	k->ino = ino->i_ino;
+	return 1;
+}
+
+/* Who a request is charged to: its submitter, or for a write of file
+ * data the process that dirtied the file. An anonymous page (swap, a
+ * direct write's user buffer) has the low bit of its mapping set. */
+static __always_inline __u32 owner_of(struct request *rq, __u32 word)
+{
+	__u32 me = (__u32)(bpf_get_current_pid_tgid() >> 32);
+	if ((rq->cmd_flags & REQ_OP_MASK) != REQ_OP_WRITE || !rq->bio || !rq->bio->bi_io_vec)
+		return me;
+	struct page *pg = rq->bio->bi_io_vec->bv_page;
+	struct address_space *m = pg ? pg->mapping : 0;
+	if (!m || (addr_of((struct request *)m, word) & 1))
+		return me;
+	struct blkmap_file k;
+	if (!file_of(m, &k))
+		return me;
+	__u32 *who = bpf_map_lookup_elem(&dirtier, &k);
+	if (who)
+		return *who;
+	count(BLKMAP_UNATTRIBUTED, rq->__data_len);
+	return me;
+}
+
+SEC("tp_btf/writeback_dirty_folio")
+int BPF_PROG(on_dirty, struct folio *folio, struct address_space *mapping)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	if (t->flags & PF_KTHREAD)
+		return 0; /* a kernel thread dirties for others: keep who asked */
+	struct blkmap_file k;
+	if (!file_of(mapping, &k))
+		return 0;
+	__u32 me = (__u32)(bpf_get_current_pid_tgid() >> 32);
+	__u32 *who = bpf_map_lookup_elem(&dirtier, &k);
+	if (who && *who == me)
+		return 0; /* the common case: a file written page after page */
+	bpf_map_update_elem(&dirtier, &k, &me, BPF_ANY);
+	struct blkmap_name n = {0};
+	bpf_get_current_comm(n.comm, sizeof n.comm);
+	bpf_map_update_elem(&names, &me, &n, BPF_ANY);
+	return 0;
+}
+
 /* The owner goes into the request's slot; issue completes the slot in
  * place. */
 static __always_inline void note_owner(struct request *rq)
@@ -188,7 +321,7 @@ static __always_inline void note_owner(struct request *rq)
 		return;
 	f->start_ns = now;
 	f->issue_ns = 0;
-	f->tgid = (__u32)(bpf_get_current_pid_tgid() >> 32);
+	f->tgid = owner_of(rq, W_OWNER);
 	f->dev = disk_dev(rq); /* so a request still queued shows among the waiting */
 }
 
@@ -228,7 +361,7 @@ int BPF_PROG(on_issue, struct request *rq)
 		if (!f)
 			return 0;
 		f->start_ns = now;
-		f->tgid = (__u32)(bpf_get_current_pid_tgid() >> 32);
+		f->tgid = owner_of(rq, W_ISSUE);
 	}
 	f->issue_ns = now; /* a requeued request is timed from its last issue */
 	f->dev = disk_dev(rq);

@@ -130,6 +130,15 @@ int blklat_read(struct blklat *b, struct blk_reading *r)
 	return -ENOTSUP;
 }
 
+int blklat_name(struct blklat *b, int tgid, char *comm, size_t len)
+{
+	(void)b;
+	(void)tgid;
+	(void)comm;
+	(void)len;
+	return -ENOENT;
+}
+
 void blklat_close(struct blklat *b)
 {
 	(void)b;
@@ -215,6 +224,7 @@ static int privileged(void)
 struct tracepoints {
 	int complete;              /* block_rq_issue and block_rq_complete */
 	int io_start, insert, merge;
+	int dirty;                 /* writeback_dirty_folio: writeback charged to the dirtier */
 };
 
 static int tracepoint_in(const struct btf *vm, const char *name)
@@ -245,6 +255,7 @@ static int tracepoints_find(struct tracepoints *tp)
 	tp->io_start = tracepoint_in(vm, "block_io_start");
 	tp->insert = tracepoint_in(vm, "block_rq_insert");
 	tp->merge = tracepoint_in(vm, "block_rq_merge");
+	tp->dirty = tracepoint_in(vm, "writeback_dirty_folio");
 	btf__free(vm);
 	return 0;
 }
@@ -333,6 +344,8 @@ int blklat_open(struct blklat **out, char *why, size_t len)
 	bpf_program__set_autoload(b->skel->progs.on_io_start, b->stage == 0);
 	bpf_program__set_autoload(b->skel->progs.on_insert, b->stage == 1);
 	bpf_program__set_autoload(b->skel->progs.on_merge, tp.merge);
+	/* Before 5.17 (writeback_dirty_page): writeback stays with the flusher. */
+	bpf_program__set_autoload(b->skel->progs.on_dirty, tp.dirty);
 	unsigned bits = blkmap_slot_bits(count_tags());
 	b->nslots = 1u << bits;
 	b->skel->rodata->slot_bits = bits;
@@ -530,6 +543,21 @@ static void forget_gone(struct blklat *b, int fd)
 	b->nseen = w;
 }
 
+/* A per-CPU counter, summed. */
+static uint64_t count_of(struct blklat *b, enum blkmap_count which)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	if (ncpu <= 0 || ncpu > 4096)
+		return 0;
+	uint64_t v[ncpu], sum = 0;
+	__u32 k = which;
+	if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.counts), &k, v) != 0)
+		return 0;
+	for (int i = 0; i < ncpu; i++)
+		sum += v[i];
+	return sum;
+}
+
 int blklat_read(struct blklat *b, struct blk_reading *r)
 {
 	int fd = bpf_map__fd(b->skel->maps.hists);
@@ -588,7 +616,19 @@ int blklat_read(struct blklat *b, struct blk_reading *r)
 	if (b->nseen)
 		qsort(b->seen, b->nseen, sizeof *b->seen, seen_cmp);
 	forget_gone(b, fd);
+	r->unattributed = count_of(b, BLKMAP_UNATTRIBUTED);
 	return err ? err : read_reqs(b, r);
+}
+
+int blklat_name(struct blklat *b, int tgid, char *comm, size_t len)
+{
+	struct blkmap_name n;
+	__u32 k = (__u32)tgid;
+	if (!b || bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.names), &k, &n) != 0)
+		return -ENOENT;
+	n.comm[sizeof n.comm - 1] = '\0';
+	util_strlcpy(comm, n.comm, len);
+	return 0;
 }
 
 void blklat_close(struct blklat *b)

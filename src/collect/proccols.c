@@ -21,6 +21,11 @@ static double key_write(const struct proc_row *r, int totals)
 {
 	return r->io_readable ? (totals ? (double)r->total.wbytes : r->write_Bps) : -1;
 }
+/* A rate only: in totals mode it has no figure yet (-1, shown "-"). */
+static double key_to_disk(const struct proc_row *r, int totals)
+{
+	return totals || r->to_disk_Bps < 0 ? -1 : r->to_disk_Bps;
+}
 static double key_rcalls(const struct proc_row *r, int totals)
 {
 	return r->io_readable ? (totals ? (double)r->total.syscr : r->read_calls) : -1;
@@ -91,6 +96,12 @@ static void cell_read(const struct proc_row *r, const struct proccols_mode *m, c
 static void cell_write(const struct proc_row *r, const struct proccols_mode *m, char *b, size_t n)
 {
 	bytes(key_write(r, m->totals), r->io_readable, b, n);
+}
+
+static void cell_to_disk(const struct proc_row *r, const struct proccols_mode *m, char *b, size_t n)
+{
+	double v = key_to_disk(r, m->totals);
+	bytes(v, v >= 0, b, n);
 }
 
 /* System calls: a rate with one decimal, a total without. */
@@ -207,6 +218,26 @@ static void json_write(FILE *f, const struct proc_row *r, const struct sample *s
 	jsonv_write_num_or_null(f, "write_Bps", r->write_Bps, r->io_readable);
 }
 
+/* and per disk, from the same requests (the sample's block stats) */
+static void json_to_disk(FILE *f, const struct proc_row *r, const struct sample *s)
+{
+	jsonv_write_num_or_null(f, "to_disk_Bps", r->to_disk_Bps, r->to_disk_Bps >= 0);
+	if (r->to_disk_Bps <= 0 || s->interval_s <= 0)
+		return;
+	fputs(",\"to_disk_by_disk\":{", f);
+	int first = 1;
+	for (size_t i = 0; i < s->blk.nstats; i++) {
+		const struct blk_stat *st = &s->blk.stats[i];
+		if (st->tgid != r->pid || st->op != BLK_WRITE || !st->bytes)
+			continue;
+		fprintf(f, "%s", first ? "" : ",");
+		jsonv_write_string(f, st->disk);
+		fprintf(f, ":%.3f", (double)st->bytes / s->interval_s);
+		first = 0;
+	}
+	fputc('}', f);
+}
+
 /* read() and write() system calls per second, not disk operations */
 static void json_rcalls(FILE *f, const struct proc_row *r, const struct sample *s)
 {
@@ -277,30 +308,34 @@ static void json_command(FILE *f, const struct proc_row *r, const struct sample 
 static const struct proccol cols[PC_COUNT] = {
 	[PC_PID] = {"pid", "PID", NULL, 7, 0, 1, 0, "", "process id (thread id with p)", key_pid, NULL, cell_pid,
 		    json_pid, "pid"},
-	[PC_USER] = {"user", "USER", NULL, 9, 1, 7, 0, "", "its user", NULL, text_user, cell_user, json_user, "user"},
-	[PC_PRIO] = {"prio", "PRIO", NULL, 5, 1, 9, 0, "", "I/O priority as ionice shows it (be/4, idle, rt/0)",
+	[PC_USER] = {"user", "USER", NULL, 9, 1, 6, 0, "", "its user", NULL, text_user, cell_user, json_user, "user"},
+	[PC_PRIO] = {"prio", "PRIO", NULL, 5, 1, 10, 0, "", "I/O priority as ionice shows it (be/4, idle, rt/0)",
 		     key_prio, NULL, cell_prio, json_prio, "prio"},
-	[PC_READ] = {"read/s", "READ/s", "READ", 8, 0, 3, 0, "B/s",
+	[PC_READ] = {"read/s", "READ/s", "READ", 8, 0, 4, 0, "B/s",
 		     "bytes read from storage for it (/proc/PID/io read_bytes)", key_read, NULL, cell_read, json_read,
 		     "read_Bps"},
 	[PC_WRITE] = {"write/s", "WRITE/s", "WRITE", 8, 0, 2, 0, "B/s",
 		      "bytes it dirtied or wrote (/proc/PID/io write_bytes)", key_write, NULL, cell_write, json_write,
 		      "write_Bps"},
-	[PC_RCALLS] = {"r-calls", "R-CALLS/s", "R-CALLS", 9, 0, 10, 0, "calls/s",
+	[PC_TODISK] = {"to-disk", "TO-DISK/s", NULL, 9, 0, 3, 1, "B/s",
+		       "bytes written to disks for it: its own writes and the writeback of pages it dirtied, "
+		       "whoever wrote them (BPF)",
+		       key_to_disk, NULL, cell_to_disk, json_to_disk, "to_disk_Bps"},
+	[PC_RCALLS] = {"r-calls", "R-CALLS/s", "R-CALLS", 9, 0, 11, 0, "calls/s",
 		       "read() system calls, not disk operations", key_rcalls, NULL, cell_rcalls, json_rcalls,
 		       "read_calls_per_s"},
-	[PC_WCALLS] = {"w-calls", "W-CALLS/s", "W-CALLS", 9, 0, 11, 0, "calls/s",
+	[PC_WCALLS] = {"w-calls", "W-CALLS/s", "W-CALLS", 9, 0, 12, 0, "calls/s",
 		       "write() system calls, not disk operations", key_wcalls, NULL, cell_wcalls, json_wcalls,
 		       "write_calls_per_s"},
-	[PC_WAIT] = {"io-wait", "IO-WAIT", NULL, 7, 0, 4, 0, "%",
+	[PC_WAIT] = {"io-wait", "IO-WAIT", NULL, 7, 0, 5, 0, "%",
 		     "share of the interval waiting for block I/O (delay accounting)", key_wait, NULL, cell_wait,
 		     json_wait, "io_wait_pct"},
-	[PC_AVG] = {"avg-wait", "AVG-WAIT", NULL, 8, 0, 8, 0, "time", "mean time of one such wait", key_avg, NULL,
+	[PC_AVG] = {"avg-wait", "AVG-WAIT", NULL, 8, 0, 9, 0, "time", "mean time of one such wait", key_avg, NULL,
 		    cell_avg, json_avg, "avg_wait_us"},
-	[PC_RLAT] = {"read-lat", "READ p50/p99", NULL, 15, 0, 5, 1, "time",
+	[PC_RLAT] = {"read-lat", "READ p50/p99", NULL, 15, 0, 7, 1, "time",
 		     "latency of its block read requests, issue to completion (BPF)", key_rlat, NULL, cell_rlat,
 		     json_blk, "read_p50_us"},
-	[PC_WLAT] = {"write-lat", "WRITE p50/p99", NULL, 15, 0, 6, 1, "time",
+	[PC_WLAT] = {"write-lat", "WRITE p50/p99", NULL, 15, 0, 8, 1, "time",
 		     "latency of its block write requests (BPF)", key_wlat, NULL, cell_wlat, NULL, "write_p50_us"},
 	[PC_COMMAND] = {"command", "COMMAND", NULL, 0, 1, 0, 0, "",
 			"name, or with c the command line; [writeback], [loop I/O], [exited]", NULL, text_comm,

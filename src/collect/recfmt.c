@@ -198,6 +198,7 @@ const struct rf_field recfmt_proc[] = {
 	F("ago", RF_INT, struct proc_row, ended_ago, .flags = RF_OMIT0),
 	F("moved", RF_INT, struct proc_row, moved),
 	{.key = "blk", .type = RF_TUPLE, .off = 0, .size = sizeof(struct proc_row), .sub = proc_blk},
+	F("to_disk_Bps", RF_DBL, struct proc_row, to_disk_Bps, .dflt = -1),
 	END,
 };
 

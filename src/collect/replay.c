@@ -291,6 +291,7 @@ static int blk(struct replay *rp, const struct jsonv *o, struct sample *out)
 		if (strcmp(stage, stages[i]) == 0)
 			out->blk_stage = stages[i];
 	struct blk_reading *r = &out->blk;
+	r->unattributed = (uint64_t)jsonv_int(b, "unattributed", 0);
 	const struct jsonv *st = jsonv_arr(b, "stats"), *rq = jsonv_arr(b, "reqs");
 	r->nstats = r->nreqs = r->nprocs = 0;
 	if (st && util_grow((void **)&r->stats, &r->stats_cap, st->n ? st->n : 1, sizeof *r->stats) < 0)

@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <math.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -523,6 +524,17 @@ const struct proc_row *sample_top_writer(const struct sample *s)
 		       ? &s->procs[s->top_writer] : NULL;
 }
 
+const struct proc_row *sample_top_to_disk(const struct sample *s)
+{
+	const struct proc_row *top = NULL;
+	for (size_t i = 0; s->have_procs && i < s->nprocs; i++) {
+		const struct proc_row *r = &s->procs[i];
+		if (r->to_disk_Bps > 0 && (!top || r->to_disk_Bps > top->to_disk_Bps) && (!r->exited || !r->ended_ago))
+			top = r;
+	}
+	return top;
+}
+
 const struct disk_sample *sample_top_disk(const struct sample *s)
 {
 	return s->disks && s->top_disk >= 0 && (size_t)s->top_disk < s->ndisks ? &s->disks[s->top_disk] : NULL;
@@ -697,10 +709,41 @@ static int writes_to_loop(const struct blk_reading *b, int tgid)
 
 /* The block-layer figures of each process go onto its row; in thread
  * mode onto the main thread's row, as they are the whole process's. */
+static int has_row(const struct sample *out, int tgid)
+{
+	for (size_t i = 0; i < out->nprocs; i++)
+		if (out->procs[i].pid == tgid)
+			return 1;
+	return 0;
+}
+
+/* A process that dirtied pages and ended before they were written: its
+ * writeback is charged to it (blklat.bpf.c), under an [exited] row of its
+ * own name, as long as its pages are being written (the loop in
+ * collect_blk fills its figures as any row's). */
+static void add_gone_writers(struct sampler *s, struct sample *out)
+{
+	for (size_t i = 0; i < out->blk.nprocs; i++) {
+		const struct blk_proc *b = &out->blk.procs[i];
+		if (!b->bytes[BLK_WRITE] || has_row(out, b->tgid) || kill(b->tgid, 0) == 0)
+			continue;
+		if (util_grow((void **)&out->procs, &out->procs_cap, out->nprocs + 1, sizeof *out->procs) < 0)
+			return;
+		struct proc_row *r = &out->procs[out->nprocs++];
+		*r = (struct proc_row){.pid = b->tgid, .tid = b->tgid, .state = 'X', .ioprio = -1, .exited = 1,
+				       .count = 1, .moved = 1};
+		util_strlcpy(r->user, "-", sizeof r->user);
+		if (blklat_name(s->blk, b->tgid, r->comm, sizeof r->comm) < 0)
+			util_fmt(r->comm, sizeof r->comm, "pid %d", b->tgid);
+	}
+}
+
 static void collect_blk(struct sampler *s, struct sample *out)
 {
 	int ready = blk_ready(s);
 	out->blk_on = ready;
+	for (size_t i = 0; out->have_procs && i < out->nprocs; i++)
+		out->procs[i].to_disk_Bps = -1; /* not known, until the reading below */
 	util_strlcpy(out->blk_why, s->blk && !ready ? "starting (figures from the next refresh)" : s->blk_why,
 		     sizeof out->blk_why);
 	out->blk_stage = blklat_owner_stage(s->blk);
@@ -716,6 +759,8 @@ static void collect_blk(struct sampler *s, struct sample *out)
 		out->blk.nstats = out->blk.nprocs = out->blk.nreqs = 0;
 		return;
 	}
+	if (out->have_procs && !out->pstat.threads)
+		add_gone_writers(s, out);
 	for (size_t i = 0; out->have_procs && i < out->nprocs; i++) {
 		struct proc_row *r = &out->procs[i];
 		const struct blk_proc *b = r->tid == r->pid ? blklat_find_proc(&out->blk, r->pid) : NULL;
@@ -725,6 +770,16 @@ static void collect_blk(struct sampler *s, struct sample *out)
 			r->blk_p50_ns[op] = b ? b->p50_ns[op] : 0;
 			r->blk_p99_ns[op] = b ? b->p99_ns[op] : 0;
 		}
+		/* An ended process whose pages are written after the interval it
+		 * ended in: its row is this interval's again, for those bytes
+		 * alone (its own I/O was counted when it ended). */
+		if (r->exited && r->ended_ago && b && b->bytes[BLK_WRITE]) {
+			r->ended_ago = 0;
+			r->read_Bps = r->write_Bps = r->read_calls = r->write_calls = 0;
+		}
+		/* a thread's requests are its process's (the BPF part keys by process) */
+		r->to_disk_Bps = r->tid != r->pid ? -1
+				 : out->interval_s > 0 ? (double)r->blk_bytes[BLK_WRITE] / out->interval_s : 0;
 		/* A kernel thread that writes blocks does so for others: a
 		 * flusher's /proc/PID/io shows nothing (the bytes were charged
 		 * to whoever dirtied the pages), but its requests say it. A

@@ -280,7 +280,17 @@ void detail_writers(const struct sample *s, char *buf, size_t len)
 	if (td) {
 		char name[4 * DISK_NAME_MAX + 1]; /* a replayed name is the recording's: escaped for text */
 		util_safe_text(name, sizeof name, td->info.name);
-		util_fmt(disk, sizeof disk, " (%s %.1f)", name, td->io.wkB_s / 1024);
+		util_fmt(disk, sizeof disk, " (%s %.1f", name, td->io.wkB_s / 1024);
+		/* whose data it is: the dirtier of what the flushers write */
+		const struct proc_row *tp = sample_top_to_disk(s);
+		if (tp) {
+			char sz[16], comm[64];
+			util_format_size((uint64_t)tp->to_disk_Bps, sz, sizeof sz);
+			util_safe_text(comm, sizeof comm, tp->comm);
+			util_fmt(disk + strlen(disk), sizeof disk - strlen(disk), "; for %s%s %d %s/s",
+				 tp->exited ? "[exited] " : "", comm, tp->pid, sz);
+		}
+		util_fmt(disk + strlen(disk), sizeof disk - strlen(disk), ")");
 	}
 	util_fmt(buf, len, "%sto disks %.1f MB/s%s", dirt, s->write_MBps, disk);
 }

@@ -271,6 +271,15 @@ static void write_procs(FILE *f, const struct sample *s, size_t max)
 	} else {
 		fputs("null", f);
 	}
+	const struct proc_row *tp = sample_top_to_disk(s);
+	fputs(",\"to_disks_top_process\":", f);
+	if (tp) {
+		fprintf(f, "{\"pid\":%d,\"comm\":", tp->pid);
+		jsonv_write_string(f, tp->comm);
+		fprintf(f, ",\"to_disk_Bps\":%.3f,\"exited\":%s}", tp->to_disk_Bps, tp->exited ? "true" : "false");
+	} else {
+		fputs("null", f);
+	}
 	fprintf(f, ",\"taskstats\":%s,\"exit_records\":%s,\"exit_record_overflows\":%lu,\"delayacct\":%s,\"missing\":",
 		s->pstat.taskstats ? "true" : "false", s->pstat.exits ? "true" : "false", s->pstat.exits_lost,
 		s->pstat.delayacct ? "true" : "false");
@@ -283,6 +292,7 @@ static void write_procs(FILE *f, const struct sample *s, size_t max)
 	if (s->blk_on) {
 		fputs("null,\"owner\":", f);
 		jsonv_write_string(f, s->blk_stage);
+		fprintf(f, ",\"unattributed_bytes\":%llu", (unsigned long long)s->blk.unattributed);
 	} else {
 		jsonv_write_string(f, s->blk_why);
 	}

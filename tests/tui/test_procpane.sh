@@ -20,7 +20,7 @@ on_exit "kill $SP"
 # take the place of R-CALLS/s and W-CALLS/s).
 TMUX_W=160 TMUX_H=50 tmux_start "$BIN -d 0.5 --no-probe 2> $SCRATCH/stderr"
 wait_for "Processes \(all disks\)" || fail "no process pane"
-wait_for "PID USER +PRIO +READ/s +WRITE/s +R-CALLS/s +W-CALLS/s +IO-WAIT +AVG-WAIT +READ p50/p99 +WRITE p50/p99 COMMAND" || fail "pane columns wrong"
+wait_for "PID USER +PRIO +READ/s +WRITE/s +TO-DISK/s +R-CALLS/s +W-CALLS/s +IO-WAIT +AVG-WAIT +READ p50/p99 +WRITE p50/p99 COMMAND" || fail "pane columns wrong"
 
 keys / i o s c h e d - s l Enter
 wait_for "matching \"iosched-sl\"" || fail "filter not shown"
@@ -53,7 +53,7 @@ keys Escape /
 keys Escape   # clears the filter
 wait_for "[0-9]+ processes, sorted by WRITE/s, per second" || fail "filter not cleared"
 keys '>'
-wait_for "sorted by R-CALLS/s" || fail "> did not move the sort"
+wait_for "sorted by TO-DISK/s" || fail "> did not move the sort"
 keys '<' '<'
 wait_for "sorted by READ/s" || fail "< did not move the sort"
 keys r

@@ -29,7 +29,7 @@ footer_help() {
 
 # proc_rows: the process rows under the pane's header, up to the detail lines.
 proc_rows() {
-	screen | awk -v n="$N" '/^ +PID USER/ { on = 1; next } on && $0 ~ "^" n ": " { on = 0 } on && /[a-z]/ { k++ } END { print k + 0 }'
+	screen | awk -v n="$N" '/^ +PID / { on = 1; next } on && $0 ~ "^" n ": " { on = 0 } on && /[a-z]/ { k++ } END { print k + 0 }'
 }
 
 TMUX_W=80 TMUX_H=24 tmux_start "$BIN -d 0.5 --disk $N --probe $N --probe-rate max"
