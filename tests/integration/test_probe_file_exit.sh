@@ -16,10 +16,7 @@ need_root
 need_cmd jq losetup mkfs.ext4 mount fio
 setup_scratch
 
-attach_loop 3072; L=$LOOP
-N=$(basename "$L")
-mkfs.ext4 -q -E nodiscard "$L" || fail "mkfs failed"
-mount_scratch "$L" "$SCRATCH/mnt"
+ext4_loop 3072
 F="$SCRATCH/mnt/probe.dat"
 ARGS=(--disk "$N" --probe-file "$F" --probe-file-size 2G)
 fio --name=w --filename="$SCRATCH/mnt/w" --size=64M --rw=write --bs=1M --direct=1 --rate=20m --time_based \

@@ -17,10 +17,7 @@ need_root
 need_cmd jq losetup mkfs.ext4 mount setpriv fio
 setup_scratch
 
-attach_loop 1024; L=$LOOP
-N=$(basename "$L")
-mkfs.ext4 -q -E nodiscard "$L" || fail "mkfs failed"
-mount_scratch "$L" "$SCRATCH/mnt"
+ext4_loop 1024
 chmod 1777 "$SCRATCH/mnt"; chmod 755 "$SCRATCH"
 cp "$BIN" "$SCRATCH/iosched-top" && chmod 755 "$SCRATCH/iosched-top"
 D=$SCRATCH/mnt/.iosched-top-65534

@@ -13,10 +13,7 @@ need_root
 need_cmd jq losetup mkfs.ext4 mount
 setup_scratch
 
-attach_loop 1024; L=$LOOP
-N=$(basename "$L")
-mkfs.ext4 -q -E nodiscard "$L" || fail "mkfs failed"
-mount_scratch "$L" "$SCRATCH/mnt"
+ext4_loop 1024
 "$BIN" --json -d 0.5 --disk "$N" --no-probe --procs 100000 > "$SCRATCH/out.json" 2> "$SCRATCH/err" &
 TOOL=$!
 on_exit "kill $TOOL 2>/dev/null"

@@ -157,6 +157,15 @@ mount_scratch() {
 	on_exit "unmount_scratch $2"
 }
 
+# ext4_loop SIZE_MB -> an ext4 filesystem on a loop device of its own,
+# mounted on $SCRATCH/mnt: sets L (the device), N (its name) and MNT.
+ext4_loop() {
+	attach_loop "$1"
+	L=$LOOP N=$(basename "$LOOP") MNT=$SCRATCH/mnt
+	mkfs.ext4 -q -E nodiscard "$L" || fail "mkfs failed"
+	mount_scratch "$L" "$MNT"
+}
+
 # attach_loop SIZE_MB [fill] -> sets LOOP=/dev/loopN (not printed: a
 # command substitution would run it in a subshell and the trap would never
 # learn of the device). With "fill" the backing file is written with random
