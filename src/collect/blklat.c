@@ -550,6 +550,9 @@ static uint64_t count_of(struct blklat *b, enum blkmap_count which)
 	if (ncpu <= 0 || ncpu > 4096)
 		return 0;
 	uint64_t v[ncpu], sum = 0;
+	/* Zeroed first: the kernel fills every CPU's value, but valgrind
+	 * knows a per-CPU map's lookup writes only the first. */
+	memset(v, 0, sizeof v);
 	__u32 k = which;
 	if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.counts), &k, v) != 0)
 		return 0;

@@ -742,6 +742,7 @@ static void collect_blk(struct sampler *s, struct sample *out)
 {
 	int ready = blk_ready(s);
 	out->blk_on = ready;
+	out->blk.unattributed = 0; /* until a reading says otherwise */
 	for (size_t i = 0; out->have_procs && i < out->nprocs; i++)
 		out->procs[i].to_disk_Bps = -1; /* not known, until the reading below */
 	util_strlcpy(out->blk_why, s->blk && !ready ? "starting (figures from the next refresh)" : s->blk_why,
