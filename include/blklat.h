@@ -1,9 +1,9 @@
 /* blklat: block-layer latency per process, per disk, per direction, from
  * the optional BPF program (src/bpf/blklat.bpf.c). Every request is timed
- * from issue to completion and charged to the process that submitted it;
- * what this leaves out (buffered writes reach the disk from flusher
- * threads, a loop device's backing file is read by its worker) is said in
- * the man page. Without BPF support in the build, without privileges or
+ * from issue to completion and charged to the process that submitted it,
+ * or for writeback to the process that dirtied the pages; what this leaves
+ * out (a loop device's backing file is read by its worker) is said in the
+ * man page. It also says what the probe's reads waited behind. Without BPF support in the build, without privileges or
  * kernel BTF, or when loading fails, blklat_open says why in one line and
  * the rest of the tool runs as before. */
 #ifndef IOSCHED_BLKLAT_H
@@ -19,6 +19,21 @@ enum blk_op { BLK_READ = 0, BLK_WRITE = 1 };
 
 /* "read", "write". */
 const char *blk_op_name(enum blk_op op);
+
+/* Why a request moved (blkmaps.h's enum blkmap_kind, the same values). */
+enum blk_kind { BLK_DIRECT, BLK_WRITEBACK, BLK_JOURNAL, BLK_READ_OWN, BLK_READAHEAD, BLK_SWAP, BLK_NKINDS };
+
+/* "direct", "writeback", "journal", "read", "readahead", "swap". */
+const char *blk_kind_name(enum blk_kind k);
+
+/* Bytes a disk served, over the interval, while a probe read waited on
+ * it: one owner and kind. */
+struct blk_behind {
+	int tgid;
+	char disk[DISK_NAME_MAX];
+	enum blk_kind kind;
+	uint64_t bytes;
+};
 
 /* One process on one disk in one direction, over the interval. */
 struct blk_stat {
@@ -60,11 +75,17 @@ struct blk_reading {
 	struct blk_proc *procs;
 	size_t nprocs, procs_cap;
 	uint64_t unattributed;     /* bytes of file-data writes since start whose dirtier was not known */
+	struct blk_behind *behind;
+	size_t nbehind, behind_cap;
 	struct blk_req *reqs;
 	size_t nreqs, reqs_cap;
 };
 
 struct blklat;
+
+/* The probe's reader processes (their reads are what "waited behind" is
+ * about): exactly these from now on. */
+void blklat_watch(struct blklat *b, const int *tgids, size_t n);
 
 /* The name a process had when it dirtied pages (for a writer that has
  * exited by the time its pages are written). Returns 0, or -ENOENT. */

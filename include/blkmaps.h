@@ -90,7 +90,32 @@ struct blkmap_inflight {
 	unsigned int dev;
 	unsigned int op;
 	unsigned int bytes;
+	unsigned int kind;           /* enum blkmap_kind */
+	unsigned int probe;          /* a read of the probe's (its reader is watched) */
 };
+
+/* What a request is, for "waited behind": whose data and why it moved. */
+enum blkmap_kind {
+	BLKMAP_DIRECT,             /* a process's own write (O_DIRECT, or no page cache) */
+	BLKMAP_WRITEBACK,          /* page-cache data written back */
+	BLKMAP_JOURNAL,            /* a block device's own pages: journal, metadata */
+	BLKMAP_READ_OWN,           /* a read (its own) */
+	BLKMAP_READAHEAD,
+	BLKMAP_SWAP,
+	BLKMAP_NKINDS
+};
+
+/* The bytes a disk served while a probe read was waiting on it, by owner
+ * and kind: what the probe waited behind. */
+struct blkmap_behind_key {
+	unsigned int dev;
+	unsigned int tgid;
+	unsigned int kind;
+	unsigned int pad;
+};
+
+#define BLKMAP_WATCHED 256          /* probe readers (one per probed disk) */
+#define BLKMAP_BEHIND 4096
 
 /* Writeback charged to the dirtier (blklat.bpf.c): the file a page
  * belongs to, who last dirtied it, and each dirtier's name. */

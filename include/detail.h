@@ -46,4 +46,8 @@ void detail_unreadable(const struct procs_status *ps, char *buf, size_t len);
  * window without a job; empty when no job ended in either window. */
 void detail_fresh_change(const struct switch_compare *c, char *buf, size_t len);
 
+/* What the probe's reads waited behind over the last 10 s, as one line:
+ * "waited behind: fio 91% direct, jbd2/vda-8 6% journal"; "" with nothing. */
+void detail_behind(const struct probe_slow *sl, char *buf, size_t len);
+
 #endif

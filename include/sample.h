@@ -74,6 +74,28 @@ struct disk_pending {
 	double secs;               /* how long the first has been running/waiting */
 };
 
+/* What the probe's reads waited behind over the last 10 s (BPF): the
+ * bytes the disk served while one of them was in flight, by owner and
+ * kind, largest first; and the reads themselves. */
+#define PROBE_AHEAD_MAX 5
+#define PROBE_SLOW_US 10000.0      /* a probe read over 10 ms is a slow one */
+
+struct probe_ahead {
+	int pid;
+	char comm[64];
+	enum blk_kind kind;
+	uint64_t bytes;
+	double share;              /* of all bytes served while probe reads waited */
+};
+
+struct probe_slow {
+	uint64_t reads;            /* the 10 s's probe reads over PROBE_SLOW_US */
+	double worst_us;
+	uint64_t total;            /* bytes served while probe reads waited */
+	int n;
+	struct probe_ahead ahead[PROBE_AHEAD_MAX];
+};
+
 struct disk_sample {
 	struct disk_info info;
 	int have_rates;            /* 0 on a disk's first tick: no previous reading */
@@ -94,6 +116,7 @@ struct disk_sample {
 	struct disk_pending pending;
 	double last_switch_ms;     /* the last scheduler switch's duration; < 0: none */
 	char warning[96];          /* an odd combination worth a look, or "" */
+	struct probe_slow slow;
 };
 
 struct sample {
@@ -168,11 +191,15 @@ struct sampler_probe {
 	struct probe *p;           /* NULL when it could not start */
 	struct probe_status failed;/* why, when p is NULL */
 	enum probe_state last_state;
+	/* What its reads waited behind, per interval, for the last 10 s */
+	struct behind_tick { double mono; struct blk_behind e; } *behind;
+	size_t nbehind, behind_cap;
 };
 
 struct blk_loader;
 
 #define SAMPLER_ASKED_MAX 16
+#define SAMPLER_WATCH_MAX 64       /* probe readers whose reads' waits are counted */
 
 struct sampler {
 	struct sampler_config cfg;

@@ -81,6 +81,13 @@ struct task_struct {
 	unsigned int flags;
 } __attribute__((preserve_access_index));
 
+/* Request flags whose bit the running kernel decides (CO-RE relocates the
+ * values: any will do here). */
+enum req_flag_bits {
+	__REQ_RAHEAD = 11,
+	__REQ_SWAP = 17,
+};
+
 #define PF_KTHREAD 0x00200000
 #define BDEVFS_MAGIC 0x62646576 /* a block device's own pages: journal, metadata */
 
@@ -136,6 +143,29 @@ struct {
 	__type(key, __u32);
 	__type(value, struct blkmap_name);
 } names SEC(".maps");
+
+/* The probe's readers (user space keeps the set), how many of their reads
+ * are in flight per disk, and what the disk served meanwhile. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BLKMAP_WATCHED);
+	__type(key, __u32);
+	__type(value, __u32);
+} watched SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BLKMAP_WATCHED);
+	__type(key, __u32);
+	__type(value, __s64);
+} waiting SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, BLKMAP_BEHIND);
+	__type(key, struct blkmap_behind_key);
+	__type(value, __u64);
+} behind SEC(".maps");
 
 /* enum blkmap_count: what user space shows of the attribution's gaps. */
 struct {
@@ -272,23 +302,62 @@ static __always_inline int file_of(struct address_space *m, struct blkmap_file *
 /* Who a request is charged to: its submitter, or for a write of file
  * data the process that dirtied the file. An anonymous page (swap, a
  * direct write's user buffer) has the low bit of its mapping set. */
-static __always_inline __u32 owner_of(struct request *rq, __u32 word)
+static __always_inline int has_flag(struct request *rq, unsigned int bit)
+{
+	return bit < 32 && (rq->cmd_flags >> bit) & 1;
+}
+
+/* A read's kind, or a write's that no page explains. */
+static __always_inline __u32 plain_kind(struct request *rq, int write)
+{
+	if (write)
+		return bpf_core_enum_value_exists(enum req_flag_bits, __REQ_SWAP) &&
+		       has_flag(rq, bpf_core_enum_value(enum req_flag_bits, __REQ_SWAP)) ? BLKMAP_SWAP : BLKMAP_DIRECT;
+	return bpf_core_enum_value_exists(enum req_flag_bits, __REQ_RAHEAD) &&
+	       has_flag(rq, bpf_core_enum_value(enum req_flag_bits, __REQ_RAHEAD)) ? BLKMAP_READAHEAD : BLKMAP_READ_OWN;
+}
+
+static __always_inline __u32 owner_of(struct request *rq, __u32 word, __u32 *kind)
 {
 	__u32 me = (__u32)(bpf_get_current_pid_tgid() >> 32);
-	if ((rq->cmd_flags & REQ_OP_MASK) != REQ_OP_WRITE || !rq->bio || !rq->bio->bi_io_vec)
+	int write = (rq->cmd_flags & REQ_OP_MASK) == REQ_OP_WRITE;
+	*kind = plain_kind(rq, write);
+	if (!write || !rq->bio || !rq->bio->bi_io_vec)
 		return me;
 	struct page *pg = rq->bio->bi_io_vec->bv_page;
 	struct address_space *m = pg ? pg->mapping : 0;
 	if (!m || (addr_of((struct request *)m, word) & 1))
 		return me;
 	struct blkmap_file k;
-	if (!file_of(m, &k))
+	if (!file_of(m, &k)) {
+		*kind = BLKMAP_JOURNAL;
 		return me;
+	}
+	*kind = BLKMAP_WRITEBACK;
 	__u32 *who = bpf_map_lookup_elem(&dirtier, &k);
 	if (who)
 		return *who;
 	count(BLKMAP_UNATTRIBUTED, rq->__data_len);
 	return me;
+}
+
+/* Whether tgid is one of the probe's readers. */
+static __always_inline __u32 is_probe(__u32 tgid)
+{
+	return bpf_map_lookup_elem(&watched, &tgid) != 0;
+}
+
+/* One more (or one fewer) probe read in flight on dev. */
+static __always_inline void probe_waits(__u32 dev, __s64 by)
+{
+	__s64 *n = bpf_map_lookup_elem(&waiting, &dev);
+	if (!n) {
+		__s64 zero = 0;
+		bpf_map_update_elem(&waiting, &dev, &zero, BPF_NOEXIST);
+		n = bpf_map_lookup_elem(&waiting, &dev);
+	}
+	if (n)
+		__sync_fetch_and_add(n, by);
 }
 
 SEC("tp_btf/writeback_dirty_folio")
@@ -321,7 +390,8 @@ static __always_inline void note_owner(struct request *rq)
 		return;
 	f->start_ns = now;
 	f->issue_ns = 0;
-	f->tgid = owner_of(rq, W_OWNER);
+	f->tgid = owner_of(rq, W_OWNER, &f->kind);
+	f->probe = is_probe(f->tgid);
 	f->dev = disk_dev(rq); /* so a request still queued shows among the waiting */
 }
 
@@ -361,10 +431,15 @@ int BPF_PROG(on_issue, struct request *rq)
 		if (!f)
 			return 0;
 		f->start_ns = now;
-		f->tgid = owner_of(rq, W_ISSUE);
+		f->tgid = owner_of(rq, W_ISSUE, &f->kind);
+		f->probe = is_probe(f->tgid);
 	}
 	f->issue_ns = now; /* a requeued request is timed from its last issue */
 	f->dev = disk_dev(rq);
+	if (f->probe == 1) { /* a probe read goes to the disk: counted once, requeued or not */
+		f->probe = 2;
+		probe_waits(f->dev, 1);
+	}
 	f->op = op == REQ_OP_READ ? BLKMAP_READ : BLKMAP_WRITE;
 	f->bytes = rq->__data_len;
 	return 0;
@@ -390,12 +465,27 @@ int BPF_PROG(on_complete, struct request *rq, int error, unsigned int nr_bytes)
 	__u64 issued = f->issue_ns;
 	struct blkmap_key k = {.tgid = f->tgid, .dev = f->dev, .op = f->op};
 	__u64 bytes = f->bytes;
+	__u32 kind = f->kind, probe = f->probe;
 	/* Read first, then give the slot back with an atomic (a full
 	 * barrier): a plain store could be moved before the loads above, and
 	 * another request could then take the slot and write over them. */
 	slot_release(a);
 	if (!issued)
 		return 0; /* completed without an issue seen */
+	if (probe == 2) {
+		probe_waits(k.dev, -1);
+	} else {
+		/* Served while a probe read waited on this disk: what it waited behind. */
+		__s64 *w = bpf_map_lookup_elem(&waiting, &k.dev);
+		if (w && *w > 0) {
+			struct blkmap_behind_key bk = {.dev = k.dev, .tgid = k.tgid, .kind = kind};
+			__u64 *v = bpf_map_lookup_elem(&behind, &bk);
+			if (v)
+				__sync_fetch_and_add(v, bytes);
+			else
+				bpf_map_update_elem(&behind, &bk, &bytes, BPF_NOEXIST);
+		}
+	}
 	__u64 now = bpf_ktime_get_ns();
 	__u64 ns = now > issued ? now - issued : 0;
 

@@ -12,6 +12,12 @@
 
 _Static_assert(BLKMAP_BUCKETS == HIST_BUCKETS, "the BPF histogram must use hist.h's buckets");
 
+const char *blk_kind_name(enum blk_kind k)
+{
+	static const char *const names[] = {"direct", "writeback", "journal", "read", "readahead", "swap"};
+	return k < BLK_NKINDS ? names[k] : "?";
+}
+
 const char *blk_op_name(enum blk_op op)
 {
 	return op == BLK_WRITE ? "write" : "read";
@@ -105,6 +111,7 @@ void blk_reading_free(struct blk_reading *r)
 	free(r->stats);
 	free(r->procs);
 	free(r->reqs);
+	free(r->behind);
 	memset(r, 0, sizeof *r);
 }
 
@@ -128,6 +135,13 @@ int blklat_read(struct blklat *b, struct blk_reading *r)
 	(void)b;
 	(void)r;
 	return -ENOTSUP;
+}
+
+void blklat_watch(struct blklat *b, const int *tgids, size_t n)
+{
+	(void)b;
+	(void)tgids;
+	(void)n;
 }
 
 int blklat_name(struct blklat *b, int tgid, char *comm, size_t len)
@@ -188,6 +202,11 @@ struct blklat {
 	unsigned nslots;
 	struct found { unsigned slot; struct blkmap_inflight f; } *found; /* read_reqs' first pass */
 	size_t nfound, found_cap;
+	/* "waited behind": the last reading of each key, and the probe readers watched */
+	struct behind_seen { struct blkmap_behind_key k; uint64_t bytes; } *bseen;
+	size_t nbseen, bseen_cap;
+	int watched[BLKMAP_WATCHED];
+	size_t nwatched;
 };
 
 static const char *const stage_names[] = {"block_io_start", "block_rq_insert", "block_rq_issue"};
@@ -543,6 +562,75 @@ static void forget_gone(struct blklat *b, int fd)
 	b->nseen = w;
 }
 
+void blklat_watch(struct blklat *b, const int *tgids, size_t n)
+{
+	if (!b)
+		return;
+	int fd = bpf_map__fd(b->skel->maps.watched);
+	__u32 one = 1;
+	for (size_t i = 0; i < b->nwatched; i++) { /* gone from the set: out of the map */
+		size_t k = 0;
+		while (k < n && tgids[k] != b->watched[i])
+			k++;
+		if (k == n) {
+			__u32 t = (__u32)b->watched[i];
+			bpf_map_delete_elem(fd, &t);
+		}
+	}
+	b->nwatched = 0;
+	for (size_t i = 0; i < n && b->nwatched < BLKMAP_WATCHED; i++) {
+		__u32 t = (__u32)tgids[i];
+		bpf_map_update_elem(fd, &t, &one, BPF_ANY);
+		b->watched[b->nwatched++] = tgids[i];
+	}
+}
+
+static int bkey_cmp(const void *x, const void *y)
+{
+	return memcmp(&((const struct behind_seen *)x)->k, &((const struct behind_seen *)y)->k,
+		      sizeof(struct blkmap_behind_key));
+}
+
+/* What the disks served while probe reads waited, since the last reading:
+ * each key's bytes less what the last reading saw (an entry the LRU map
+ * dropped and made again starts over: counted whole). */
+static int read_behind(struct blklat *b, struct blk_reading *r)
+{
+	int fd = bpf_map__fd(b->skel->maps.behind);
+	struct blkmap_behind_key k, next, *prev = NULL;
+	struct behind_seen *now = NULL;
+	size_t nnow = 0, cap = 0;
+	r->nbehind = 0;
+	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+		k = next;
+		prev = &k;
+		__u64 v;
+		if (bpf_map_lookup_elem(fd, &k, &v) != 0)
+			continue;
+		if (util_grow((void **)&now, &cap, nnow + 1, sizeof *now) < 0)
+			break;
+		now[nnow++] = (struct behind_seen){.k = k, .bytes = v};
+	}
+	for (size_t i = 0; i < nnow; i++) {
+		struct behind_seen *old = b->nbseen ? bsearch(&now[i], b->bseen, b->nbseen, sizeof *now, bkey_cmp) : NULL;
+		uint64_t d = old && now[i].bytes >= old->bytes ? now[i].bytes - old->bytes : now[i].bytes;
+		if (!d || util_grow((void **)&r->behind, &r->behind_cap, r->nbehind + 1, sizeof *r->behind) < 0)
+			continue;
+		struct blk_behind *e = &r->behind[r->nbehind++];
+		e->tgid = (int)now[i].k.tgid;
+		util_strlcpy(e->disk, dev_name(b, now[i].k.dev), sizeof e->disk);
+		e->kind = now[i].k.kind < BLK_NKINDS ? (enum blk_kind)now[i].k.kind : BLK_DIRECT;
+		e->bytes = d;
+	}
+	if (nnow)
+		qsort(now, nnow, sizeof *now, bkey_cmp);
+	free(b->bseen);
+	b->bseen = now;
+	b->nbseen = nnow;
+	b->bseen_cap = cap;
+	return 0;
+}
+
 /* A per-CPU counter, summed. */
 static uint64_t count_of(struct blklat *b, enum blkmap_count which)
 {
@@ -620,6 +708,7 @@ int blklat_read(struct blklat *b, struct blk_reading *r)
 		qsort(b->seen, b->nseen, sizeof *b->seen, seen_cmp);
 	forget_gone(b, fd);
 	r->unattributed = count_of(b, BLKMAP_UNATTRIBUTED);
+	read_behind(b, r);
 	return err ? err : read_reqs(b, r);
 }
 
@@ -644,6 +733,7 @@ void blklat_close(struct blklat *b)
 	free(b->seen);
 	free(b->names);
 	free(b->found);
+	free(b->bseen);
 	free(b);
 }
 

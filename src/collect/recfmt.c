@@ -26,6 +26,7 @@ _Static_assert(sizeof(enum event_type) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum proc_kind) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum proc_wait) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum blk_op) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum blk_kind) == sizeof(int), "enum size");
 
 /* Enum names, from the modules that own the enums. */
 static const char *nm_disk_kind(int v) { return disk_kind_name((enum disk_kind)v); }
@@ -42,6 +43,8 @@ static const struct rf_names event_types = {nm_event, EV_NTYPES};
 static const struct rf_names proc_kinds = {nm_proc_kind, PROC_SELF + 1};
 static const struct rf_names proc_waits = {nm_proc_wait, WAIT_BEFORE + 1};
 static const struct rf_names blk_ops = {nm_blk_op, BLK_WRITE + 1};
+static const char *nm_blk_kind(int v) { return blk_kind_name((enum blk_kind)v); }
+static const struct rf_names blk_kinds = {nm_blk_kind, BLK_NKINDS};
 
 /* ---- the tables ---- */
 
@@ -103,6 +106,30 @@ static const struct rf_field pending[] = {
 	END,
 };
 
+/* What the probe waited behind (sample.h, struct probe_slow). */
+static const struct rf_field ahead[] = {
+	F("pid", RF_INT, struct probe_ahead, pid),
+	F("comm", RF_STR, struct probe_ahead, comm),
+	F("kind", RF_ENUM, struct probe_ahead, kind, .names = &blk_kinds, .dflt = BLK_DIRECT),
+	F("bytes", RF_U64, struct probe_ahead, bytes),
+	F("share", RF_DBL, struct probe_ahead, share),
+	END,
+};
+
+static const struct rf_field slow[] = {
+	F("reads", RF_U64, struct probe_slow, reads),
+	F("worst_us", RF_DBL, struct probe_slow, worst_us),
+	F("total", RF_U64, struct probe_slow, total),
+	F("n", RF_INT, struct probe_slow, n),
+	F("a0", RF_OBJ, struct probe_slow, ahead[0], .sub = ahead, .flags = RF_OMIT0),
+	F("a1", RF_OBJ, struct probe_slow, ahead[1], .sub = ahead, .flags = RF_OMIT0),
+	F("a2", RF_OBJ, struct probe_slow, ahead[2], .sub = ahead, .flags = RF_OMIT0),
+	F("a3", RF_OBJ, struct probe_slow, ahead[3], .sub = ahead, .flags = RF_OMIT0),
+	F("a4", RF_OBJ, struct probe_slow, ahead[4], .sub = ahead, .flags = RF_OMIT0),
+	END,
+};
+_Static_assert(PROBE_AHEAD_MAX == 5, "slow's table lists five");
+
 /* A disk: its info, then the sample's figures (the scheduler list, the
  * histogram and the chart are the writer's and the reader's own). */
 const struct rf_field recfmt_disk[] = {
@@ -131,6 +158,7 @@ const struct rf_field recfmt_disk[] = {
 	F("pending", RF_OBJ, struct disk_sample, pending, .sub = pending),
 	F("last_switch_ms", RF_DBL, struct disk_sample, last_switch_ms, .dflt = -1),
 	F("warning", RF_STR, struct disk_sample, warning),
+	F("slow", RF_OBJ, struct disk_sample, slow, .sub = slow),
 	END,
 };
 

@@ -192,6 +192,7 @@ static void sync_probes(struct sampler *s, const struct disk_info *disks, size_t
 		if (k == n && s->probes[i].last_state != PROBE_ENDED)
 			post_probe_event(s, s->probes[i].disk, 0, "disk gone; probe stopped");
 		probe_stop(s->probes[i].p);
+		free(s->probes[i].behind);
 		s->probes[i] = s->probes[--s->nprobes];
 	}
 	for (size_t i = 0; i < n; i++)
@@ -433,6 +434,8 @@ static void read_probe(struct sampler *s, struct sampler_probe *sp, double now, 
 	d->probe_hist = r->interval;
 	summarize(&r->last10, r->flagged_10s, &d->probe_10s);
 	summarize(&r->since_change, r->flagged_change, &d->probe_change);
+	d->slow.reads = r->last10.n - hist_count_upto(&r->last10, (uint64_t)(PROBE_SLOW_US * 1e3));
+	d->slow.worst_us = d->probe_10s.n ? (double)d->probe_10s.max_ns / 1e3 : 0;
 	time_figures(sp, &r->last10, now, d);
 	compare_after(sp, &r->since_change, r->flagged_change, now);
 	d->cmp = sp->cmp;
@@ -883,6 +886,96 @@ static void replay_filter(const struct sampler *s, struct sample *out)
 	}
 }
 
+/* The probe's readers, watched by the BPF part (what their reads wait
+ * behind is counted). */
+static void watch_readers(struct sampler *s)
+{
+	int pids[SAMPLER_WATCH_MAX];
+	size_t n = 0;
+	for (size_t i = 0; i < s->nprobes && n < SAMPLER_WATCH_MAX; i++) {
+		struct probe_status st;
+		if (!s->probes[i].p)
+			continue;
+		probe_get_status(s->probes[i].p, util_mono_now(), &st);
+		if (st.reader_pid > 0)
+			pids[n++] = st.reader_pid;
+	}
+	blklat_watch(s->blk, pids, n);
+}
+
+/* This interval's entries of sp's disk into its 10 s window. */
+static void behind_add(struct sampler_probe *sp, const struct blk_reading *r, double now)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < sp->nbehind; i++)
+		if (sp->behind[i].mono > now - 10.0)
+			sp->behind[w++] = sp->behind[i];
+	sp->nbehind = w;
+	for (size_t i = 0; i < r->nbehind; i++)
+		if (strcmp(r->behind[i].disk, sp->disk) == 0 &&
+		    util_grow((void **)&sp->behind, &sp->behind_cap, sp->nbehind + 1, sizeof *sp->behind) == 0)
+			sp->behind[sp->nbehind++] = (struct behind_tick){.mono = now, .e = r->behind[i]};
+}
+
+/* A process's name as the sample has it, else as the BPF part noted it. */
+static void name_of(struct sampler *s, const struct sample *out, int pid, char *comm, size_t len)
+{
+	for (size_t i = 0; i < out->nprocs; i++)
+		if (out->procs[i].pid == pid) {
+			util_strlcpy(comm, out->procs[i].comm, len);
+			return;
+		}
+	if (blklat_name(s->blk, pid, comm, len) < 0)
+		util_fmt(comm, len, "pid %d", pid);
+}
+
+/* Sum the window by owner and kind; the largest into d->slow. */
+static void slow_of(struct sampler *s, const struct sample *out, const struct sampler_probe *sp, struct disk_sample *d)
+{
+	struct probe_ahead all[64];
+	size_t n = 0;
+	d->slow.total = 0;
+	d->slow.n = 0;
+	for (size_t i = 0; i < sp->nbehind; i++) {
+		const struct blk_behind *e = &sp->behind[i].e;
+		size_t k = 0;
+		while (k < n && !(all[k].pid == e->tgid && all[k].kind == e->kind))
+			k++;
+		if (k == n && n < sizeof all / sizeof all[0])
+			all[n++] = (struct probe_ahead){.pid = e->tgid, .kind = e->kind};
+		if (k < n)
+			all[k].bytes += e->bytes;
+		d->slow.total += e->bytes;
+	}
+	for (int top = 0; top < PROBE_AHEAD_MAX && d->slow.total; top++) {
+		size_t best = n;
+		for (size_t k = 0; k < n; k++)
+			if (all[k].bytes && (best == n || all[k].bytes > all[best].bytes))
+				best = k;
+		if (best == n)
+			break;
+		struct probe_ahead *a = &d->slow.ahead[d->slow.n++];
+		*a = all[best];
+		a->share = (double)a->bytes / (double)d->slow.total;
+		name_of(s, out, a->pid, a->comm, sizeof a->comm);
+		all[best].bytes = 0;
+	}
+}
+
+static void fill_slow(struct sampler *s, struct sample *out, double now)
+{
+	if (!s->blk || !out->blk_on)
+		return;
+	watch_readers(s);
+	for (size_t i = 0; i < out->ndisks; i++) {
+		struct sampler_probe *sp = find_probe(s, out->disks[i].info.name);
+		if (!sp)
+			continue;
+		behind_add(sp, &out->blk, now);
+		slow_of(s, out, sp, &out->disks[i]);
+	}
+}
+
 int sampler_collect(struct sampler *s, struct sample *out, const struct pending_change *pend, size_t npend)
 {
 	if (s->replay) {
@@ -918,6 +1011,7 @@ int sampler_collect(struct sampler *s, struct sample *out, const struct pending_
 	s->prev_mono = now;
 	collect_procs(s, out);
 	collect_blk(s, out);
+	fill_slow(s, out, now);
 	out->nevents = eventlog_take(&s->events, out->events, EVENTLOG_PENDING);
 	out->nrecent = eventlog_recent(&s->events, out->recent, EVENTLOG_RECENT);
 	return 0;
@@ -1014,8 +1108,10 @@ void sampler_free(struct sampler *s)
 	/* Tell every probe first, so their waits overlap. */
 	for (size_t i = 0; i < s->nprobes; i++)
 		probe_request_stop(s->probes[i].p);
-	for (size_t i = 0; i < s->nprobes; i++)
+	for (size_t i = 0; i < s->nprobes; i++) {
 		probe_stop(s->probes[i].p);
+		free(s->probes[i].behind);
+	}
 	free(s->probes);
 	procs_free(s->procs);
 	replay_close(s->replay);

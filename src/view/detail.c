@@ -263,6 +263,20 @@ void detail_fresh_change(const struct switch_compare *c, char *buf, size_t len)
 		util_fmt(buf, len, "fresh job %s->%s", x, y);
 }
 
+void detail_behind(const struct probe_slow *sl, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (!sl->n)
+		return;
+	size_t at = (size_t)snprintf(buf, len, "waited behind:");
+	for (int i = 0; i < sl->n && i < PROBE_AHEAD_MAX && at < len; i++) {
+		char comm[64];
+		util_safe_text(comm, sizeof comm, sl->ahead[i].comm);
+		at += (size_t)snprintf(buf + at, len - at, "%s %s %.0f%% %s", i ? "," : "", comm, sl->ahead[i].share * 100,
+				       blk_kind_name(sl->ahead[i].kind));
+	}
+}
+
 void detail_writers(const struct sample *s, char *buf, size_t len)
 {
 	char dirt[96] = "", top[64] = "", disk[160] = "";

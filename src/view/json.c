@@ -23,7 +23,24 @@ static void quantile(FILE *f, const char *key, const struct probe_summary *p, do
 	jsonv_write_num_or_null(f, key, (double)ns / 1e3, hist_enough(p->n, q));
 }
 
-static void write_probe(FILE *f, const char *key, const struct disk_sample *d, const struct probe_summary *p)
+/* What the probe's reads waited behind over the last 10 s (BPF). */
+static void write_slow(FILE *f, const struct probe_slow *sl)
+{
+	fprintf(f, ",\"slow\":{\"reads\":%llu,\"threshold_us\":%.0f,\"worst_us\":%.3f,\"bytes\":%llu,\"ahead\":[",
+		(unsigned long long)sl->reads, PROBE_SLOW_US, sl->worst_us, (unsigned long long)sl->total);
+	for (int i = 0; i < sl->n && i < PROBE_AHEAD_MAX; i++) {
+		const struct probe_ahead *a = &sl->ahead[i];
+		fputs(i ? ",{\"comm\":" : "{\"comm\":", f);
+		jsonv_write_string(f, a->comm);
+		fprintf(f, ",\"pid\":%d,\"kind\":\"%s\",\"bytes\":%llu,\"share\":%.4f}", a->pid, blk_kind_name(a->kind),
+			(unsigned long long)a->bytes, a->share);
+	}
+	fputs("]}", f);
+}
+
+/* slow: what the reads waited behind (NULL: not said here) */
+static void write_probe(FILE *f, const char *key, const struct disk_sample *d, const struct probe_summary *p,
+			const struct probe_slow *slow)
 {
 	const struct probe_status *st = &d->probe_st;
 	fprintf(f, ",\"%s\":{\"mode\":", key);
@@ -47,6 +64,8 @@ static void write_probe(FILE *f, const char *key, const struct disk_sample *d, c
 		fprintf(f, ",\"preparing_pct\":%d", st->prep_pct);
 	if (st->filling)
 		fputs(",\"start_file\":true", f);
+	if (slow)
+		write_slow(f, slow);
 	fputc('}', f);
 }
 
@@ -170,8 +189,8 @@ static void write_disk(FILE *f, const struct disk_sample *d, const struct sample
 	jsonv_write_num_or_null(f, "aqu_sz", d->io.aqu_sz, d->have_rates);
 	jsonv_write_num_or_null(f, "util_pct", d->io.util_pct, d->have_rates);
 	/* Unprobed disks too: mode "off" and why. */
-	write_probe(f, "probe", d, &d->probe);
-	write_probe(f, "probe_10s", d, &d->probe_10s);
+	write_probe(f, "probe", d, &d->probe, s->blk_on && d->probed ? &d->slow : NULL);
+	write_probe(f, "probe_10s", d, &d->probe_10s, NULL);
 	/* The time-based figures of the same 10 s (readfig.h). */
 	jsonv_write_num_or_null(f, "probe_reads_per_s_10s", d->probe_rps_10s, d->probed && d->probe_st.state == PROBE_RUNNING);
 	jsonv_write_num_or_null(f, "probe_stall_10ms_10s", d->probe_stall10_10s, d->probed && d->probe_st.state == PROBE_RUNNING);

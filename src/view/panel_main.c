@@ -201,7 +201,10 @@ static void draw_probe_line(const struct tui *t, const struct disk_sample *d, in
 		 p999, mx, (unsigned long long)p->n, c50, c99, (unsigned long long)c->n);
 	screen_put(y, 0, line);
 	/* What else the user must know about these figures, on the next line. */
-	char extra[400] = "";
+	char extra[600] = "";
+	detail_behind(&d->slow, extra, sizeof extra);
+	if (extra[0])
+		util_fmt(extra + strlen(extra), sizeof extra - strlen(extra), "  ");
 	if (st->in_flight_ms >= 50)
 		snprintf(extra, sizeof extra, "in flight %.0f ms  ", st->in_flight_ms);
 	if (p->flagged)

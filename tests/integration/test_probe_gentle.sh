@@ -6,7 +6,7 @@
 # the file grows at no more than 50 MB/s (the bound; the check allows 10 %
 # for the one-second steps of the pace), and the process that then reads
 # for the probe is not idle (the priority was put back before it started).
-# suite-budget: 10
+# suite-budget: 16
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd unshare ionice

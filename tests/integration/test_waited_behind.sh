@@ -1,0 +1,38 @@
+#!/bin/bash
+# Why the probe's reads were slow: what the disk served while they waited.
+# A direct fio writer (1 MiB writes, queue depth 8) floods a loop device
+# this test attaches while the tool probes it; over the last 10 s, JSON
+# disks[].probe.slow names the writer first, its writes as "direct", with
+# at least 80 % of the bytes served while probe reads waited, and the
+# probe line on the screen says "waited behind: fio-behind". Without the
+# writer (before it starts) nothing is named.
+# suite-budget: 30
+. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../lib/tmux.sh"
+need_root
+need_cmd jq losetup fio tmux
+setup_scratch
+
+attach_loop 512 fill; L=$LOOP
+N=$(basename "$L")
+cp "$(command -v fio)" "$SCRATCH/fio-behind"
+"$BIN" --json -d 1 -n 10 --disk "$N" --probe "$N" --procs 5 > "$SCRATCH/out.json" &
+TOOL=$!
+on_exit "kill $TOOL 2>/dev/null"
+sleep 3
+"$SCRATCH/fio-behind" --name=w --filename="$L" --rw=write --bs=1M --iodepth=8 --ioengine=libaio --direct=1 \
+	--time_based --runtime=30 --output=/dev/null &
+FIO=$!
+on_exit "kill $FIO 2>/dev/null"
+wait "$TOOL" || fail "the tool exited $?"
+tail -n1 "$SCRATCH/out.json" | jq -e '.blk.on' > /dev/null || skip "block latency is off: $(tail -n1 "$SCRATCH/out.json" | jq -r .blk.why)"
+slow=$(tail -n1 "$SCRATCH/out.json" | jq -c '.disks[0].probe.slow')
+note "slow: $slow"
+first=$(head -n2 "$SCRATCH/out.json" | tail -n1 | jq -r '.disks[0].probe.slow.ahead[0].comm // "none"')
+[ "$first" != fio-behind ] || fail "the writer was named before it started"
+echo "$slow" | jq -e '.ahead[0].comm == "fio-behind" and .ahead[0].kind == "direct" and .ahead[0].share >= 0.8' \
+	> /dev/null || fail "the writer is not named first with 80 % or more"
+
+TMUX_W=160 tmux_start "$BIN -d 1 --disk $N --probe $N"
+wait_for "waited behind: fio-behind [0-9]+% direct" 10 || fail "the probe line does not say what it waited behind"
+echo "PASS"
