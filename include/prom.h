@@ -21,11 +21,24 @@ struct prom_disk {
 	unsigned long long switches;   /* scheduler switches that took */
 	double read_bytes, write_bytes, reads, writes; /* from diskstats, summed over intervals */
 	struct hist *probe;            /* every probe read; NULL until the first */
+	double waited[BLK_NKINDS];     /* seconds probe reads waited, split by what the disk served meanwhile */
+};
+
+/* Bytes written to disks for each process name (TO-DISK/s, BPF): the
+ * first PROM_NAMES names seen keep a series each, the rest add to "other",
+ * so the series stay few whatever runs. */
+#define PROM_NAMES 16
+struct prom_name {
+	char comm[64];
+	double bytes;
 };
 
 struct prom_state {
 	struct prom_disk disks[PROM_DISKS_MAX];
 	size_t ndisks;
+	struct prom_name names[PROM_NAMES + 1]; /* the last: "other" */
+	size_t nnames;
+	int to_disk;                   /* the BPF part gave TO-DISK figures */
 };
 
 /* Count the sample into st (call once per sample). */

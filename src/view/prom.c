@@ -24,8 +24,55 @@ static struct prom_disk *disk_of(struct prom_state *st, const char *disk)
 	return d;
 }
 
+/* A name's counter, or "other"'s once PROM_NAMES are taken. */
+static struct prom_name *name_of(struct prom_state *st, const char *comm)
+{
+	for (size_t i = 0; i < st->nnames; i++)
+		if (strcmp(st->names[i].comm, comm) == 0)
+			return &st->names[i];
+	if (st->nnames == PROM_NAMES) {
+		util_strlcpy(st->names[PROM_NAMES].comm, "other", sizeof st->names[PROM_NAMES].comm);
+		return &st->names[PROM_NAMES];
+	}
+	struct prom_name *n = &st->names[st->nnames++];
+	memset(n, 0, sizeof *n);
+	util_strlcpy(n->comm, comm, sizeof n->comm);
+	return n;
+}
+
+static void count_to_disk(struct prom_state *st, const struct sample *s)
+{
+	if (!s->blk_on || !s->have_procs || s->interval_s <= 0)
+		return;
+	st->to_disk = 1;
+	for (size_t i = 0; i < s->nprocs; i++) {
+		const struct proc_row *r = &s->procs[i];
+		if (r->to_disk_Bps > 0 && (!r->exited || !r->ended_ago))
+			name_of(st, r->comm)->bytes += r->to_disk_Bps * s->interval_s;
+	}
+}
+
+/* The interval's probe waits (its reads' summed latency) split in
+ * proportion to the bytes of each kind the disk served meanwhile: a
+ * second spent behind writeback counts as writeback's. */
+static void count_waits(struct prom_disk *d, const struct sample *s, const struct disk_sample *ds)
+{
+	double by_kind[BLK_NKINDS] = {0}, all = 0;
+	for (size_t i = 0; i < s->blk.nbehind; i++) {
+		const struct blk_behind *e = &s->blk.behind[i];
+		if (strcmp(e->disk, ds->info.name) == 0 && e->kind < BLK_NKINDS) {
+			by_kind[e->kind] += (double)e->bytes;
+			all += (double)e->bytes;
+		}
+	}
+	double waited = ds->probe.mean_ns * (double)ds->probe.n / 1e9;
+	for (int k = 0; all > 0 && k < BLK_NKINDS; k++)
+		d->waited[k] += waited * by_kind[k] / all;
+}
+
 void prom_count(struct prom_state *st, const struct sample *s)
 {
+	count_to_disk(st, s);
 	for (size_t i = 0; i < s->ndisks; i++) {
 		const struct disk_sample *ds = &s->disks[i];
 		struct prom_disk *d = disk_of(st, ds->info.name); /* every disk has counters, 0 at first */
@@ -43,6 +90,7 @@ void prom_count(struct prom_state *st, const struct sample *s)
 				hist_reset(d->probe);
 			if (d->probe)
 				hist_merge(d->probe, &ds->probe_hist);
+			count_waits(d, s, ds);
 		}
 	}
 	for (size_t i = 0; i < s->nevents; i++) {
@@ -195,6 +243,34 @@ static void counter(FILE *f, const struct prom_state *st, const char *name, cons
 	}
 }
 
+/* Whose data the disks wrote, and what the probe's reads waited behind
+ * (BPF: nothing without it). */
+static void who_the_disk_serves(FILE *f, const struct prom_state *st)
+{
+	if (!st->to_disk)
+		return;
+	head(f, "iosched_process_to_disk_bytes_total", "counter",
+	     "Bytes written to disks for each process name since the tool started: its own writes and the writeback "
+	     "of pages it dirtied (TO-DISK/s); the first 16 names, the rest as \"other\".");
+	for (size_t i = 0; i <= PROM_NAMES; i++) {
+		if (i == PROM_NAMES && !st->names[i].comm[0])
+			break;
+		if (i < PROM_NAMES && i >= st->nnames)
+			continue;
+		fputs("iosched_process_to_disk_bytes_total{comm=\"", f);
+		label(f, st->names[i].comm);
+		fprintf(f, "\"} %.0f\n", st->names[i].bytes);
+	}
+	head(f, "iosched_probe_wait_seconds_total", "counter",
+	     "Seconds the probe's reads waited since the tool started, split by the kind of what the disk served "
+	     "meanwhile (direct, writeback, journal, read, readahead, swap), in proportion to its bytes.");
+	for (size_t i = 0; i < st->ndisks; i++)
+		for (int k = 0; k < BLK_NKINDS; k++) {
+			disk_label(f, "iosched_probe_wait_seconds_total", st->disks[i].disk);
+			fprintf(f, ",kind=\"%s\"} %.6f\n", blk_kind_name((enum blk_kind)k), st->disks[i].waited[k]);
+		}
+}
+
 void prom_format(FILE *f, const struct sample *s, const struct prom_state *st)
 {
 	schedulers(f, s);
@@ -225,6 +301,7 @@ void prom_format(FILE *f, const struct sample *s, const struct prom_state *st)
 		disk_label(f, "iosched_scheduler_switches_total", st->disks[i].disk);
 		fprintf(f, "} %llu\n", st->disks[i].switches);
 	}
+	who_the_disk_serves(f, st);
 	head(f, "iosched_last_update_seconds", "gauge", "Unix time of the reading these figures come from.");
 	fprintf(f, "iosched_last_update_seconds %.3f\n", s->ts);
 }

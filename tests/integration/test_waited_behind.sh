@@ -5,7 +5,9 @@
 # disks[].probe.slow names the writer first, its writes as "direct", with
 # at least 80 % of the bytes served while probe reads waited, and the
 # probe line on the screen says "waited behind: fio-behind". Without the
-# writer (before it starts) nothing is named.
+# writer (before it starts) nothing is named. The Prometheus file counts
+# the writer's bytes to disk by name and the probe's waits behind direct
+# writes (promtool checks the file where it is installed).
 # suite-budget: 30
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
@@ -16,7 +18,8 @@ setup_scratch
 attach_loop 512 fill; L=$LOOP
 N=$(basename "$L")
 cp "$(command -v fio)" "$SCRATCH/fio-behind"
-"$BIN" --json -d 1 -n 10 --disk "$N" --probe "$N" --procs 5 > "$SCRATCH/out.json" &
+"$BIN" --json -d 1 -n 10 --disk "$N" --probe "$N" --procs 5 --prometheus-textfile "$SCRATCH/m.prom" \
+	> "$SCRATCH/out.json" &
 TOOL=$!
 on_exit "kill $TOOL 2>/dev/null"
 sleep 3
@@ -32,6 +35,16 @@ first=$(head -n2 "$SCRATCH/out.json" | tail -n1 | jq -r '.disks[0].probe.slow.ah
 [ "$first" != fio-behind ] || fail "the writer was named before it started"
 echo "$slow" | jq -e '.ahead[0].comm == "fio-behind" and .ahead[0].kind == "direct" and .ahead[0].share >= 0.8' \
 	> /dev/null || fail "the writer is not named first with 80 % or more"
+
+P=$SCRATCH/m.prom
+grep -qE "^iosched_process_to_disk_bytes_total\{comm=\"fio-behind\"\} [1-9]" "$P" ||
+	fail "no to-disk counter for fio-behind: $(grep to_disk "$P" | head -3)"
+w=$(awk -v d="$N" '$1 == "iosched_probe_wait_seconds_total{disk=\"" d "\",kind=\"direct\"}" { print $2 }' "$P")
+awk -v w="${w:-0}" 'BEGIN { exit !(w > 0) }' || fail "no probe wait seconds behind direct writes: $(grep probe_wait "$P" | head -6)"
+note "prometheus: $(grep -E '^iosched_process_to_disk_bytes_total.*fio-behind' "$P"); waited behind direct: $w s"
+if command -v promtool > /dev/null; then
+	promtool check metrics < "$P" > "$SCRATCH/promtool" 2>&1 || fail "promtool: $(cat "$SCRATCH/promtool")"
+fi
 
 TMUX_W=160 tmux_start "$BIN -d 1 --disk $N --probe $N"
 wait_for "waited behind: fio-behind [0-9]+% direct" 10 || fail "the probe line does not say what it waited behind"
