@@ -5,7 +5,7 @@
 #  - a buffered dd only dirties pages (it must be seen writing in
 #    /proc/PID/io); after `sync` the flusher writes them, and those block
 #    writes are charged to dd, the process that dirtied them (its row, or
-#    its [exited] row once it has ended), not to the flusher's writeback
+#    its [exited] row once it has ended: at least 90 % of them), not to the flusher's writeback
 #    row, which keeps only the filesystem's journal and metadata.
 # suite-budget: 20
 . "$(dirname "$0")/../lib/common.sh"
@@ -61,8 +61,9 @@ wb=$(jq -s --arg n "$N" '[.[].procs[] | select(.kind == "writeback") | .blk[]?
 who=$(jq -rs --arg n "$N" '[.[].procs[] | select(.kind == "writeback" and any(.blk[]?; .disk == $n)) | .comm] | unique | join(", ")' "$SCRATCH/ours.json")
 note "buffered dd: dirtying in $seen intervals, $charged bytes of block writes on $N charged to it; writeback rows ($who) $wb bytes"
 [ "$seen" -gt 0 ] || fail "the buffered dd was never seen writing (the test did not test anything)"
-[ "$charged" -ge $((30 * 1048576)) ] || jq -sc --arg n "$N" '[.[].procs[] | select(any(.blk[]?; .disk == $n and .op == "write"))
+# (at least 90 %: a reading that races the exit of dd can miss a last few requests)
+[ "$charged" -ge $((27 * 1048576)) ] || jq -sc --arg n "$N" '[.[].procs[] | select(any(.blk[]?; .disk == $n and .op == "write"))
 	| {pid, comm, kind, exited, blk}]' "$SCRATCH/ours.json" >&2
-[ "$charged" -ge $((30 * 1048576)) ] || fail "the buffered dd was charged with only $charged bytes of its 30 MiB"
+[ "$charged" -ge $((27 * 1048576)) ] || fail "the buffered dd was charged with only $charged bytes of its 30 MiB"
 [ "$wb" -lt $((30 * 1048576)) ] || fail "writeback rows still carry $wb bytes: dd's pages were charged to the flusher"
 echo "PASS"
