@@ -177,6 +177,7 @@ struct seen {
 	struct blkmap_key key;
 	struct blkmap_hist h;
 	int live;                  /* present in the latest reading */
+	int moved;                 /* ... and grew since the one before */
 };
 
 /* A device number resolved to a disk name. */
@@ -547,13 +548,17 @@ static int read_reqs(struct blklat *b, struct blk_reading *r)
 }
 
 /* Entries of processes that have exited: their last figures have been
- * read, so the map and the memory of them can go. */
+ * read, so the map and the memory of them can go, once an interval has
+ * added nothing to them. An exited process's pages are still being
+ * written for a while (charged to it): its entry goes on growing, and a
+ * delete then would lose what completes between the read and the
+ * delete. */
 static void forget_gone(struct blklat *b, int fd)
 {
 	size_t w = 0;
 	for (size_t i = 0; i < b->nseen; i++) {
 		struct seen *s = &b->seen[i];
-		int gone = !s->live || (kill((pid_t)s->key.tgid, 0) != 0 && errno == ESRCH);
+		int gone = !s->live || (!s->moved && kill((pid_t)s->key.tgid, 0) != 0 && errno == ESRCH);
 		if (gone && s->live)
 			bpf_map_delete_elem(fd, &s->key);
 		if (!gone)
@@ -686,8 +691,9 @@ int blklat_read(struct blklat *b, struct blk_reading *r)
 		if (old) {
 			old->h = cur;
 			old->live = 1;
+			old->moved = b->delta.n > 0;
 		} else if (util_grow((void **)&b->seen, &b->cap, b->nseen + 1, sizeof *b->seen) == 0) {
-			b->seen[b->nseen++] = (struct seen){.key = keys[i], .h = cur, .live = 1};
+			b->seen[b->nseen++] = (struct seen){.key = keys[i], .h = cur, .live = 1, .moved = 1};
 		}
 		if (b->delta.n == 0)
 			continue;

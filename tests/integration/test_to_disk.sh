@@ -8,6 +8,7 @@
 # 512 MiB, and kworker rows at most 20 %; the header's top process
 # (writers.to_disks_top_process) names dd while its pages are written.
 # suite-budget: 30
+# suite-alone: its 512 MiB of writeback floods the disk the other tests' loop devices live on
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd jq losetup mkfs.ext4 mount

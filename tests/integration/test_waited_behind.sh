@@ -9,6 +9,7 @@
 # the writer's bytes to disk by name and the probe's waits behind direct
 # writes (promtool checks the file where it is installed).
 # suite-budget: 30
+# suite-alone: its writer floods the disk the other tests' loop devices live on (a test beside it starved)
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_root
