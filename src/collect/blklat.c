@@ -567,10 +567,24 @@ static void forget_gone(struct blklat *b, int fd)
 	b->nseen = w;
 }
 
+static int same_set(const int *a, size_t na, const int *b, size_t nb)
+{
+	if (na != nb)
+		return 0;
+	for (size_t i = 0; i < na; i++) {
+		size_t k = 0;
+		while (k < nb && b[k] != a[i])
+			k++;
+		if (k == nb)
+			return 0;
+	}
+	return 1;
+}
+
 void blklat_watch(struct blklat *b, const int *tgids, size_t n)
 {
-	if (!b)
-		return;
+	if (!b || same_set(b->watched, b->nwatched, tgids, n))
+		return; /* the usual tick: no system call */
 	int fd = bpf_map__fd(b->skel->maps.watched);
 	__u32 one = 1;
 	for (size_t i = 0; i < b->nwatched; i++) { /* gone from the set: out of the map */

@@ -299,8 +299,9 @@ void tui_main_layout(const struct tui *t, struct tui_layout *L)
 	L->table_rows = LINES / 5 < ndisk ? LINES / 5 : ndisk;
 	if (L->table_rows < 1)
 		L->table_rows = 1;
-	int sel = screen_selected_index(t);
-	L->first_disk = sel >= L->table_rows ? sel - L->table_rows + 1 : 0;
+	/* the disks as a list: the selected one in view, as the keys move it */
+	struct listbox disks = {.n = ndisk, .cur = screen_selected_index(t), .cursor = 1};
+	L->first_disk = listbox_first(&disks, L->table_rows);
 	L->y = 3 + 1 + L->table_rows + 1;
 	L->detail_y = LINES - 3;
 	L->room = L->detail_y - L->y;

@@ -263,18 +263,14 @@ const struct panel_ops *tui_panel_of(enum key_mode m)
 
 /* The main screen's moves go to the focused list only: the process pane
  * when it has the focus (the next ] must not hit a disk moved to behind
- * the user's back), else the disks. A page: the rows the list shows. */
-static void move_main(struct tui *t, int by, struct reply *r)
+ * the user's back), else the disks; rows: what that list shows. */
+static void move_main(struct tui *t, int by, int rows, struct reply *r)
 {
-	struct tui_layout L;
-	tui_main_layout(t, &L);
-	if (by == 0)
-		return;
 	if (t->focus_procs) {
-		procpane_step(&t->pp, &t->s, by, L.pane_h - 2);
+		procpane_step(&t->pp, &t->s, by, rows);
 	} else {
 		struct listbox l = {.n = (int)t->s.ndisks, .cur = screen_selected_index(t), .cursor = 1};
-		listbox_move(&l, by, L.table_rows);
+		listbox_move(&l, by, rows);
 		screen_select(t, l.cur);
 	}
 	r->react |= REACT_REDRAW;
@@ -300,7 +296,7 @@ static void move_list(struct tui *t, enum key_action a, struct reply *r)
 		if (listbox_move(l, by, rows))
 			r->react |= REACT_REDRAW;
 	} else if (!p) {
-		move_main(t, by, r);
+		move_main(t, by, rows, r);
 	}
 }
 
