@@ -733,8 +733,10 @@ static void add_gone_writers(struct sampler *s, struct sample *out)
 		if (util_grow((void **)&out->procs, &out->procs_cap, out->nprocs + 1, sizeof *out->procs) < 0)
 			return;
 		struct proc_row *r = &out->procs[out->nprocs++];
+		/* It has ended: its own reads and writes this interval are 0,
+		 * known, not unknown (a null would stop a sum of the rows). */
 		*r = (struct proc_row){.pid = b->tgid, .tid = b->tgid, .state = 'X', .ioprio = -1, .exited = 1,
-				       .count = 1, .moved = 1};
+				       .count = 1, .moved = 1, .io_readable = 1};
 		util_strlcpy(r->user, "-", sizeof r->user);
 		if (blklat_name(s->blk, b->tgid, r->comm, sizeof r->comm) < 0)
 			util_fmt(r->comm, sizeof r->comm, "pid %d", b->tgid);

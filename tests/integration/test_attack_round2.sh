@@ -20,7 +20,7 @@
 #  - the built-in load's scratch directory, renamed by the owner of the
 #    filesystem's root and replaced by a link to a root-only directory
 #    while an A/B runs, leads no write or unlink there.
-# suite-budget: 25
+# suite-budget: 45
 . "$(dirname "$0")/../lib/common.sh"
 private_mounts "$@"
 need_root
@@ -121,7 +121,9 @@ cp "$BIN" "$SCRATCH/iosched-top" && chmod 755 "$SCRATCH/iosched-top"
 P=$SCRATCH/mnt/.iosched-top-65534
 for plant in "mkdir -m 700 $P" "ln -s /etc $P" "touch $P"; do
 	sh -c "$plant" || fail "cannot plant: $plant"
-	as_nobody "$SCRATCH/iosched-top" --json -d 0.5 -n 3 --disk "$N" --probe-file-size 16M > "$SCRATCH/u.json" 2> "$SCRATCH/e" ||
+	# (6 s: the file is written at an idle I/O priority, which tests
+	# beside this one can starve for seconds)
+	as_nobody "$SCRATCH/iosched-top" --json -d 0.5 -n 12 --disk "$N" --probe-file-size 16M > "$SCRATCH/u.json" 2> "$SCRATCH/e" ||
 		fail "$plant: exit $?: $(cat "$SCRATCH/e")"
 	tail -n1 "$SCRATCH/u.json" | jq -e '.disks[0].probe | .mode == "file" and .n > 0 and
 		(.why | test("is not a private directory of this user"))' > /dev/null ||
