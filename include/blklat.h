@@ -41,6 +41,7 @@ struct blk_stat {
 	char disk[DISK_NAME_MAX];
 	enum blk_op op;
 	uint64_t n, bytes;
+	uint64_t journal_bytes;           /* of bytes, journal and metadata (BLK_JOURNAL) */
 	uint64_t p50_ns, p99_ns, max_ns;  /* quantiles: see hist_enough */
 };
 
@@ -48,7 +49,15 @@ struct blk_stat {
 struct blk_proc {
 	int tgid;
 	uint64_t n[2], bytes[2];
+	uint64_t journal_bytes;           /* of bytes[BLK_WRITE], journal and metadata */
 	uint64_t p50_ns[2], p99_ns[2];
+};
+
+/* A disk's bytes of file-data writes since start whose dirtier was not
+ * known (they stay with who issued them). */
+struct blk_unattr {
+	char disk[DISK_NAME_MAX];
+	uint64_t bytes;
 };
 
 /* One request in flight at the reading (from the BPF program's slots). */
@@ -74,7 +83,14 @@ struct blk_reading {
 	size_t nstats, stats_cap;
 	struct blk_proc *procs;
 	size_t nprocs, procs_cap;
-	uint64_t unattributed;     /* bytes of file-data writes since start whose dirtier was not known */
+	/* What the attribution lost since start (the BPF maps are bounded):
+	 * bytes of file-data writes whose dirtier was not known (dirtied
+	 * before the start, or forgotten by the LRU map of dirtied files);
+	 * requests not timed (no free slot); completions not counted (the
+	 * per-process map full). */
+	uint64_t unattributed, untimed, uncounted;
+	struct blk_unattr *unattr;         /* unattributed, per disk */
+	size_t nunattr, unattr_cap;
 	struct blk_behind *behind;
 	size_t nbehind, behind_cap;
 	struct blk_req *reqs;

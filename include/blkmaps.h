@@ -46,6 +46,7 @@ struct blkmap_key {
 
 struct blkmap_hist {
 	unsigned long long bytes;   /* bytes of the requests */
+	unsigned long long journal; /* of which journal and metadata (BLKMAP_JOURNAL) */
 	unsigned int count[BLKMAP_BUCKETS];
 };
 
@@ -91,7 +92,9 @@ struct blkmap_inflight {
 	unsigned int op;
 	unsigned int bytes;
 	unsigned int kind;           /* enum blkmap_kind */
-	unsigned int probe;          /* a read of the probe's (its reader is watched) */
+	unsigned short probe;        /* a read of the probe's (its reader is watched) */
+	unsigned short unattributed; /* file data whose dirtier was not known: counted at
+				      * completion, at the request's final size */
 };
 
 /* What a request is, for "waited behind": whose data and why it moved. */
@@ -116,6 +119,7 @@ struct blkmap_behind_key {
 
 #define BLKMAP_WATCHED 256          /* probe readers (one per probed disk) */
 #define BLKMAP_BEHIND 4096
+#define BLKMAP_DISKS 1024          /* disks with unattributed bytes (a hash, dev -> bytes) */
 
 /* Writeback charged to the dirtier (blklat.bpf.c): the file a page
  * belongs to, who last dirtied it, and each dirtier's name. */
@@ -135,6 +139,8 @@ struct blkmap_name {
 /* Counters (a per-CPU array, summed by user space). */
 enum blkmap_count {
 	BLKMAP_UNATTRIBUTED,       /* bytes of file-data writes whose dirtier was not known */
+	BLKMAP_UNTIMED,            /* requests issued while both their slots were taken */
+	BLKMAP_UNCOUNTED,          /* completions left out: the hists map was full */
 	BLKMAP_NCOUNTS
 };
 

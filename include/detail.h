@@ -13,8 +13,10 @@
  * the sample's interval, per disk and direction. */
 void detail_process(const struct sample *s, int pid, const char *comm, char *buf, size_t len);
 
-/* Disk d of the sample: its queue, iostat and probe figures, and the
- * processes with the oldest block requests in flight on it (top 3). */
+/* Disk d of the sample: its queue, iostat and probe figures, the
+ * processes with the oldest block requests in flight on it (top 3), and
+ * for a probed disk its slowest reads of the last 10 s with what the disk
+ * served while they waited. */
 void detail_disk(const struct sample *s, const struct disk_sample *d, char *buf, size_t len);
 
 /* The probe's profile: "steady" (a greedy reader, back-to-back) or
@@ -45,6 +47,13 @@ void detail_unreadable(const struct procs_status *ps, char *buf, size_t len);
  * line above, or under it where it does not fit): "fresh job 45ms->120ms +167%", "-" for a
  * window without a job; empty when no job ended in either window. */
 void detail_fresh_change(const struct switch_compare *c, char *buf, size_t len);
+
+/* What changed, at the last switch, in what the disk served while the
+ * probe's reads waited: the kinds' shares of those bytes in the before
+ * window and the after window (so far), those that moved most first, at
+ * most three: "served while probe reads waited, before->after: writeback
+ * 91%->12%, read 5%->80%". Empty without a switch or without the BPF part. */
+void detail_behind_change(const struct switch_compare *c, int blk_on, char *buf, size_t len);
 
 /* What the probe's reads waited behind over the last 10 s, as one line:
  * "waited behind: fio 91% direct, jbd2/vda-8 6% journal"; "" with nothing. */

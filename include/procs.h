@@ -20,7 +20,7 @@ enum proc_wait {
 /* PROC_SELF: this tool and its child processes (iosched-reader issues the
  * probe's reads, iosched-switch a scheduler switch), whose probe reads
  * would otherwise look like a reader of their own. */
-enum proc_kind { PROC_NORMAL, PROC_WRITEBACK, PROC_LOOP, PROC_SELF };
+enum proc_kind { PROC_NORMAL, PROC_WRITEBACK, PROC_LOOP, PROC_SELF, PROC_JOURNAL };
 
 struct proc_counters {
 	uint64_t rbytes, wbytes, syscr, syscw;
@@ -135,11 +135,12 @@ void procs_forget_ioprio(struct procs *p);
  * of a task that has none of its own (class "none"). */
 void procs_format_ioprio(int ioprio, int nice, char *buf, size_t len);
 
-/* Kernel threads that write on others' behalf: writeback flushers, jbd2,
- * btrfs and xfs workers (PROC_WRITEBACK); loop device workers (PROC_LOOP). */
+/* Kernel threads that write on others' behalf: writeback flushers and
+ * btrfs workers (PROC_WRITEBACK); jbd2 and xfsaild, which write the
+ * journal and metadata (PROC_JOURNAL); loop device workers (PROC_LOOP). */
 enum proc_kind procs_classify(const char *comm, int ppid, int pid);
 
-/* "process", "writeback", "loop", "self": as JSON and recordings say. */
+/* "process", "writeback", "loop", "self", "journal": as JSON and recordings say. */
 const char *procs_kind_name(enum proc_kind k);
 
 /* "off", "none", "n/a", "ok", "before_delayacct". */

@@ -52,6 +52,10 @@ struct switch_compare {
 	 * each window: how many, and the median job time. */
 	int fresh_before_n, fresh_after_n;
 	double fresh_before_ms, fresh_after_ms;
+	/* Bytes the disk served while probe reads waited (BPF), by kind
+	 * (enum blk_kind), over the before window and the after window so
+	 * far: who was served first, before and after. */
+	struct blk_kind_bytes { uint64_t b[BLK_NKINDS]; } behind_before, behind_after;
 };
 
 /* A change queued or in the kernel, as the sampler is told of it: the
@@ -88,12 +92,25 @@ struct probe_ahead {
 	double share;              /* of all bytes served while probe reads waited */
 };
 
+/* One of the slowest probe reads of the 10 s: the slowest of its second
+ * (a read that spans seconds is listed once), and what the disk served
+ * most while the probe's reads of that second waited (the intervals that
+ * overlap it; top.bytes 0: nothing seen). */
+#define PROBE_SLOWEST_MAX 3
+struct probe_slowest {
+	double ts;                 /* unix seconds: the start of the second it completed in */
+	double us;
+	struct probe_ahead top;    /* share: of the bytes served in those intervals */
+};
+
 struct probe_slow {
 	uint64_t reads;            /* the 10 s's probe reads over PROBE_SLOW_US */
 	double worst_us;
 	uint64_t total;            /* bytes served while probe reads waited */
 	int n;
 	struct probe_ahead ahead[PROBE_AHEAD_MAX];
+	int nslowest;              /* reads over PROBE_SLOW_US, slowest first */
+	struct probe_slowest slowest[PROBE_SLOWEST_MAX];
 };
 
 struct disk_sample {
@@ -117,6 +134,9 @@ struct disk_sample {
 	double last_switch_ms;     /* the last scheduler switch's duration; < 0: none */
 	char warning[96];          /* an odd combination worth a look, or "" */
 	struct probe_slow slow;
+	/* Bytes of file-data writes to it since start whose dirtier was not
+	 * known (BPF): what TO-DISK/s could not charge. */
+	uint64_t blk_unattributed;
 };
 
 struct sample {
@@ -194,6 +214,7 @@ struct sampler_probe {
 	/* What its reads waited behind, per interval, for the last 10 s */
 	struct behind_tick { double mono; struct blk_behind e; } *behind;
 	size_t nbehind, behind_cap;
+	double watched_since;      /* mono time its reader was first watched; 0: not yet */
 };
 
 struct blk_loader;

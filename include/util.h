@@ -60,6 +60,9 @@ int util_cut_mark(char *s, int room, int utf8);
 double util_mono_now(void);
 double util_real_now(void);
 
+/* The local time of day of unix seconds ts: "12:03:04". */
+void util_clock(double ts, char *buf, size_t len);
+
 /* Strip leading and trailing white space in place; returns s. */
 char *util_trim(char *s);
 

@@ -113,6 +113,15 @@ double util_real_now(void)
 	return clock_seconds(CLOCK_REALTIME);
 }
 
+void util_clock(double ts, char *buf, size_t len)
+{
+	time_t t = (time_t)ts;
+	struct tm tm;
+	buf[0] = '\0';
+	if (localtime_r(&t, &tm))
+		strftime(buf, len, "%H:%M:%S", &tm);
+}
+
 char *util_trim(char *s)
 {
 	char *p = s;

@@ -167,6 +167,14 @@ struct {
 	__type(value, __u64);
 } behind SEC(".maps");
 
+/* Bytes of file-data writes whose dirtier was not known, per disk. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BLKMAP_DISKS);
+	__type(key, __u32);
+	__type(value, __u64);
+} unattributed SEC(".maps");
+
 /* enum blkmap_count: what user space shows of the attribution's gaps. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -317,8 +325,9 @@ static __always_inline __u32 plain_kind(struct request *rq, int write)
 	       has_flag(rq, bpf_core_enum_value(enum req_flag_bits, __REQ_RAHEAD)) ? BLKMAP_READAHEAD : BLKMAP_READ_OWN;
 }
 
-static __always_inline __u32 owner_of(struct request *rq, __u32 word, __u32 *kind)
+static __always_inline __u32 owner_of(struct request *rq, __u32 word, __u32 *kind, __u16 *unattributed)
 {
+	*unattributed = 0;
 	__u32 me = (__u32)(bpf_get_current_pid_tgid() >> 32);
 	int write = (rq->cmd_flags & REQ_OP_MASK) == REQ_OP_WRITE;
 	*kind = plain_kind(rq, write);
@@ -326,7 +335,14 @@ static __always_inline __u32 owner_of(struct request *rq, __u32 word, __u32 *kin
 		return me;
 	struct page *pg = rq->bio->bi_io_vec->bv_page;
 	struct address_space *m = pg ? pg->mapping : 0;
-	if (!m || (addr_of((struct request *)m, word) & 1))
+	if (!m) {
+		/* A page of no file written by a kernel thread: the journal's
+		 * own buffers (jbd2 writes copies of metadata blocks). */
+		if (*kind == BLKMAP_DIRECT && (bpf_get_current_task_btf()->flags & PF_KTHREAD))
+			*kind = BLKMAP_JOURNAL;
+		return me;
+	}
+	if (addr_of((struct request *)m, word) & 1)
 		return me;
 	struct blkmap_file k;
 	if (!file_of(m, &k)) {
@@ -337,8 +353,21 @@ static __always_inline __u32 owner_of(struct request *rq, __u32 word, __u32 *kin
 	__u32 *who = bpf_map_lookup_elem(&dirtier, &k);
 	if (who)
 		return *who;
-	count(BLKMAP_UNATTRIBUTED, rq->__data_len);
+	*unattributed = 1;
 	return me;
+}
+
+/* A write of file data whose dirtier was not known: counted, overall and
+ * for its disk, at its final size (bios merge into it after its owner is
+ * noted). */
+static __always_inline void count_unattributed(__u32 dev, __u64 len)
+{
+	count(BLKMAP_UNATTRIBUTED, len);
+	__u64 *u = bpf_map_lookup_elem(&unattributed, &dev);
+	if (u)
+		__sync_fetch_and_add(u, len);
+	else
+		bpf_map_update_elem(&unattributed, &dev, &len, BPF_NOEXIST);
 }
 
 /* Whether tgid is one of the probe's readers. */
@@ -390,7 +419,7 @@ static __always_inline void note_owner(struct request *rq)
 		return;
 	f->start_ns = now;
 	f->issue_ns = 0;
-	f->tgid = owner_of(rq, W_OWNER, &f->kind);
+	f->tgid = owner_of(rq, W_OWNER, &f->kind, &f->unattributed);
 	f->probe = is_probe(f->tgid);
 	f->dev = disk_dev(rq); /* so a request still queued shows among the waiting */
 }
@@ -428,10 +457,12 @@ int BPF_PROG(on_issue, struct request *rq)
 	if (!f) {
 		/* No earlier stage saw it: whoever issues it owns it. */
 		f = slot_claim(a, now);
-		if (!f)
+		if (!f) {
+			count(BLKMAP_UNTIMED, 1);
 			return 0;
+		}
 		f->start_ns = now;
-		f->tgid = owner_of(rq, W_ISSUE, &f->kind);
+		f->tgid = owner_of(rq, W_ISSUE, &f->kind, &f->unattributed);
 		f->probe = is_probe(f->tgid);
 	}
 	f->issue_ns = now; /* a requeued request is timed from its last issue */
@@ -465,13 +496,15 @@ int BPF_PROG(on_complete, struct request *rq, int error, unsigned int nr_bytes)
 	__u64 issued = f->issue_ns;
 	struct blkmap_key k = {.tgid = f->tgid, .dev = f->dev, .op = f->op};
 	__u64 bytes = f->bytes;
-	__u32 kind = f->kind, probe = f->probe;
+	__u32 kind = f->kind, probe = f->probe, unattributed = f->unattributed;
 	/* Read first, then give the slot back with an atomic (a full
 	 * barrier): a plain store could be moved before the loads above, and
 	 * another request could then take the slot and write over them. */
 	slot_release(a);
 	if (!issued)
 		return 0; /* completed without an issue seen */
+	if (unattributed)
+		count_unattributed(k.dev, bytes);
 	if (probe == 2) {
 		probe_waits(k.dev, -1);
 	} else {
@@ -497,8 +530,10 @@ int BPF_PROG(on_complete, struct request *rq, int error, unsigned int nr_bytes)
 			return 0;
 		bpf_map_update_elem(&hists, &k, empty, BPF_NOEXIST);
 		h = bpf_map_lookup_elem(&hists, &k);
-		if (!h)
-			return 0; /* the map is full */
+		if (!h) {
+			count(BLKMAP_UNCOUNTED, 1); /* the map is full */
+			return 0;
+		}
 	}
 	unsigned int b = blkmap_bucket(ns);
 	/* The verifier cannot follow blkmap_bucket's arithmetic, and clang
@@ -510,6 +545,8 @@ int BPF_PROG(on_complete, struct request *rq, int error, unsigned int nr_bytes)
 	 * buckets, and each atomic add is paid on every request. */
 	__sync_fetch_and_add(&h->count[b], 1);
 	__sync_fetch_and_add(&h->bytes, bytes);
+	if (kind == BLKMAP_JOURNAL)
+		__sync_fetch_and_add(&h->journal, bytes);
 	return 0;
 }
 

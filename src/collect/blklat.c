@@ -112,6 +112,7 @@ void blk_reading_free(struct blk_reading *r)
 	free(r->procs);
 	free(r->reqs);
 	free(r->behind);
+	free(r->unattr);
 	memset(r, 0, sizeof *r);
 }
 
@@ -370,6 +371,11 @@ int blklat_open(struct blklat **out, char *why, size_t len)
 	b->nslots = 1u << bits;
 	b->skel->rodata->slot_bits = bits;
 	err = bpf_map__set_max_entries(b->skel->maps.inflight, b->nslots);
+#ifdef BLKLAT_TEST_DIRTIERS
+	/* A test build: a map of dirtied files small enough to overflow. */
+	if (!err)
+		err = bpf_map__set_max_entries(b->skel->maps.dirtier, BLKLAT_TEST_DIRTIERS);
+#endif
 	if (!err)
 		err = blklat_bpf__load(b->skel);
 	if (err)
@@ -462,14 +468,18 @@ static enum blk_op op_of(const struct blkmap_key *k)
 	return k->op == BLKMAP_WRITE ? BLK_WRITE : BLK_READ;
 }
 
+/* Bytes and journal bytes a key gained since its last reading. */
+struct gained { uint64_t bytes, journal; };
+
 static void stat_from(struct blk_stat *st, const struct blkmap_key *k, const char *disk, const struct hist *h,
-		      uint64_t bytes)
+		      struct gained g)
 {
 	st->tgid = (int)k->tgid;
 	util_strlcpy(st->disk, disk, sizeof st->disk);
 	st->op = op_of(k);
 	st->n = h->n;
-	st->bytes = bytes;
+	st->bytes = g.bytes;
+	st->journal_bytes = g.journal;
 	st->p50_ns = hist_quantile(h, 0.50);
 	st->p99_ns = hist_quantile(h, 0.99);
 	st->max_ns = h->max_ns;
@@ -478,7 +488,7 @@ static void stat_from(struct blk_stat *st, const struct blkmap_key *k, const cha
 /* The figures of group k's (process, direction) summed in b->group, into
  * the process's entry of r (the last one, or a new one: the keys come in
  * process order); the group is emptied for the next. */
-static int group_end(struct blklat *b, struct blk_reading *r, const struct blkmap_key *k, uint64_t bytes)
+static int group_end(struct blklat *b, struct blk_reading *r, const struct blkmap_key *k, struct gained g)
 {
 	int tgid = (int)k->tgid, err = 0;
 	enum blk_op op = op_of(k);
@@ -492,7 +502,9 @@ static int group_end(struct blklat *b, struct blk_reading *r, const struct blkma
 	if (!err) {
 		struct blk_proc *p = &r->procs[r->nprocs - 1];
 		p->n[op] = b->group.n;
-		p->bytes[op] = bytes;
+		p->bytes[op] = g.bytes;
+		if (op == BLK_WRITE)
+			p->journal_bytes = g.journal;
 		p->p50_ns[op] = hist_quantile(&b->group, 0.50);
 		p->p99_ns[op] = hist_quantile(&b->group, 0.99);
 	}
@@ -650,6 +662,25 @@ static int read_behind(struct blklat *b, struct blk_reading *r)
 	return 0;
 }
 
+/* The unattributed bytes per disk, since start. */
+static void read_unattributed(struct blklat *b, struct blk_reading *r)
+{
+	int fd = bpf_map__fd(b->skel->maps.unattributed);
+	__u32 k, next, *prev = NULL;
+	r->nunattr = 0;
+	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+		k = next;
+		prev = &k;
+		__u64 v;
+		if (bpf_map_lookup_elem(fd, &k, &v) != 0 ||
+		    util_grow((void **)&r->unattr, &r->unattr_cap, r->nunattr + 1, sizeof *r->unattr) < 0)
+			continue;
+		struct blk_unattr *u = &r->unattr[r->nunattr++];
+		util_strlcpy(u->disk, dev_name(b, k), sizeof u->disk);
+		u->bytes = v;
+	}
+}
+
 /* A per-CPU counter, summed. */
 static uint64_t count_of(struct blklat *b, enum blkmap_count which)
 {
@@ -691,7 +722,7 @@ int blklat_read(struct blklat *b, struct blk_reading *r)
 	r->nprocs = 0;
 	hist_reset(&b->group);
 	struct blkmap_key at = {0};   /* the group being summed */
-	uint64_t group_bytes = 0;
+	struct gained group = {0};
 	struct blkmap_hist cur;
 	/* Every key is walked even after an error: one left out of b->seen
 	 * would be counted whole at the next reading. */
@@ -701,7 +732,10 @@ int blklat_read(struct blklat *b, struct blk_reading *r)
 		struct seen key = {.key = keys[i]};
 		struct seen *old = nold ? bsearch(&key, b->seen, nold, sizeof key, seen_cmp) : NULL;
 		blklat_diff(old ? old->h.count : NULL, cur.count, BLKMAP_BUCKETS, &b->delta);
-		uint64_t bytes = old && cur.bytes >= old->h.bytes ? cur.bytes - old->h.bytes : cur.bytes;
+		struct gained g = {
+			old && cur.bytes >= old->h.bytes ? cur.bytes - old->h.bytes : cur.bytes,
+			old && cur.journal >= old->h.journal ? cur.journal - old->h.journal : cur.journal,
+		};
 		if (old) {
 			old->h = cur;
 			old->live = 1;
@@ -711,23 +745,27 @@ int blklat_read(struct blklat *b, struct blk_reading *r)
 		}
 		if (b->delta.n == 0)
 			continue;
-		stat_from(&r->stats[r->nstats++], &keys[i], dev_name(b, keys[i].dev), &b->delta, bytes);
+		stat_from(&r->stats[r->nstats++], &keys[i], dev_name(b, keys[i].dev), &b->delta, g);
 		if (keys[i].tgid != at.tgid || keys[i].op != at.op) {
-			int e = group_end(b, r, &at, group_bytes);
+			int e = group_end(b, r, &at, group);
 			err = err ? err : e;
 			at = keys[i];
-			group_bytes = 0;
+			group = (struct gained){0};
 		}
 		hist_merge(&b->group, &b->delta);
-		group_bytes += bytes;
+		group.bytes += g.bytes;
+		group.journal += g.journal;
 	}
-	int e = group_end(b, r, &at, group_bytes);
+	int e = group_end(b, r, &at, group);
 	err = err ? err : e;
 	free(keys);
 	if (b->nseen)
 		qsort(b->seen, b->nseen, sizeof *b->seen, seen_cmp);
 	forget_gone(b, fd);
 	r->unattributed = count_of(b, BLKMAP_UNATTRIBUTED);
+	r->untimed = count_of(b, BLKMAP_UNTIMED);
+	r->uncounted = count_of(b, BLKMAP_UNCOUNTED);
+	read_unattributed(b, r);
 	read_behind(b, r);
 	return err ? err : read_reqs(b, r);
 }

@@ -175,7 +175,7 @@ static void cell_command(const struct proc_row *r, const struct proccols_mode *m
 		util_fmt(times, sizeof times, " x%d", r->count);
 	util_fmt(b, n, "%s%s%s%s", r->exited ? "[exited] " : "",
 		 r->kind == PROC_WRITEBACK ? "[writeback] " : r->kind == PROC_LOOP ? "[loop I/O] " :
-		 r->kind == PROC_SELF ? "[this tool] " : "",
+		 r->kind == PROC_SELF ? "[this tool] " : r->kind == PROC_JOURNAL ? "[journal] " : "",
 		 m->cmdline ? procs_row_cmdline(r) : r->comm, times);
 }
 
@@ -338,7 +338,7 @@ static const struct proccol cols[PC_COUNT] = {
 	[PC_WLAT] = {"write-lat", "WRITE p50/p99", NULL, 15, 0, 8, 1, "time",
 		     "latency of its block write requests (BPF)", key_wlat, NULL, cell_wlat, NULL, "write_p50_us"},
 	[PC_COMMAND] = {"command", "COMMAND", NULL, 0, 1, 0, 0, "",
-			"name, or with c the command line; [writeback], [loop I/O], [exited]", NULL, text_comm,
+			"name, or with c the command line; [writeback], [journal], [loop I/O], [exited]", NULL, text_comm,
 			cell_command, json_command, "comm"},
 };
 

@@ -181,7 +181,8 @@ const char *procs_row_cmdline(const struct proc_row *r)
 
 const char *procs_kind_name(enum proc_kind k)
 {
-	return k == PROC_WRITEBACK ? "writeback" : k == PROC_LOOP ? "loop" : k == PROC_SELF ? "self" : "process";
+	return k == PROC_WRITEBACK ? "writeback" : k == PROC_LOOP ? "loop" : k == PROC_SELF ? "self" :
+	       k == PROC_JOURNAL ? "journal" : "process";
 }
 
 const char *procs_wait_name(enum proc_wait w)
@@ -193,8 +194,9 @@ enum proc_kind procs_classify(const char *comm, int ppid, int pid)
 {
 	if (ppid != 2 && pid != 2)
 		return PROC_NORMAL; /* only kernel threads write on others' behalf */
-	if (has_prefix(comm, "jbd2/") || has_prefix(comm, "btrfs-") || has_prefix(comm, "xfsaild/") ||
-	    has_prefix(comm, "flush-") ||
+	if (has_prefix(comm, "jbd2/") || has_prefix(comm, "xfsaild/"))
+		return PROC_JOURNAL; /* the journal's commits, the log's metadata */
+	if (has_prefix(comm, "btrfs-") || has_prefix(comm, "flush-") ||
 	    /* "kworker/u8:3-flush-254:0" runs a disk's writeback; not
 	     * "kworker/R-slub_flushwq", which only names its queue. */
 	    (has_prefix(comm, "kworker/") && (strstr(comm, "-flush-") || strstr(comm, "-writeback"))))

@@ -40,7 +40,7 @@ static const struct rf_names disk_kinds = {nm_disk_kind, DISK_OTHER + 1};
 static const struct rf_names probe_modes = {nm_probe_mode, PROBE_MODE_FILE + 1};
 static const struct rf_names probe_states = {nm_probe_state, PROBE_ENDED + 1};
 static const struct rf_names event_types = {nm_event, EV_NTYPES};
-static const struct rf_names proc_kinds = {nm_proc_kind, PROC_SELF + 1};
+static const struct rf_names proc_kinds = {nm_proc_kind, PROC_JOURNAL + 1};
 static const struct rf_names proc_waits = {nm_proc_wait, WAIT_BEFORE + 1};
 static const struct rf_names blk_ops = {nm_blk_op, BLK_WRITE + 1};
 static const char *nm_blk_kind(int v) { return blk_kind_name((enum blk_kind)v); }
@@ -77,6 +77,15 @@ static const struct rf_field probe_status[] = {
 	END,
 };
 
+/* Bytes by kind (enum blk_kind, in order). */
+static const struct rf_field kind_bytes[] = {
+	T(RF_U64, struct blk_kind_bytes, b[0]), T(RF_U64, struct blk_kind_bytes, b[1]),
+	T(RF_U64, struct blk_kind_bytes, b[2]), T(RF_U64, struct blk_kind_bytes, b[3]),
+	T(RF_U64, struct blk_kind_bytes, b[4]), T(RF_U64, struct blk_kind_bytes, b[5]),
+	END,
+};
+_Static_assert(BLK_NKINDS == 6, "kind_bytes lists six kinds");
+
 static const struct rf_field compare[] = {
 	F("state", RF_INT, struct switch_compare, state),
 	F("from", RF_STR, struct switch_compare, from),
@@ -94,6 +103,8 @@ static const struct rf_field compare[] = {
 	F("hs", RF_DBL, struct switch_compare, half_s, .flags = RF_OMIT0),
 	F("h1", RF_TUPLE, struct switch_compare, half1, .sub = summary),
 	F("h2", RF_TUPLE, struct switch_compare, half2, .sub = summary),
+	F("behind_before", RF_TUPLE, struct switch_compare, behind_before, .sub = kind_bytes),
+	F("behind_after", RF_TUPLE, struct switch_compare, behind_after, .sub = kind_bytes),
 	END,
 };
 
@@ -116,6 +127,13 @@ static const struct rf_field ahead[] = {
 	END,
 };
 
+static const struct rf_field slowest[] = {
+	F("ts", RF_DBL, struct probe_slowest, ts),
+	F("us", RF_DBL, struct probe_slowest, us),
+	F("top", RF_OBJ, struct probe_slowest, top, .sub = ahead, .flags = RF_OMIT0),
+	END,
+};
+
 static const struct rf_field slow[] = {
 	F("reads", RF_U64, struct probe_slow, reads),
 	F("worst_us", RF_DBL, struct probe_slow, worst_us),
@@ -126,9 +144,14 @@ static const struct rf_field slow[] = {
 	F("a2", RF_OBJ, struct probe_slow, ahead[2], .sub = ahead, .flags = RF_OMIT0),
 	F("a3", RF_OBJ, struct probe_slow, ahead[3], .sub = ahead, .flags = RF_OMIT0),
 	F("a4", RF_OBJ, struct probe_slow, ahead[4], .sub = ahead, .flags = RF_OMIT0),
+	F("nslowest", RF_INT, struct probe_slow, nslowest, .flags = RF_OMIT0),
+	F("s0", RF_OBJ, struct probe_slow, slowest[0], .sub = slowest, .flags = RF_OMIT0),
+	F("s1", RF_OBJ, struct probe_slow, slowest[1], .sub = slowest, .flags = RF_OMIT0),
+	F("s2", RF_OBJ, struct probe_slow, slowest[2], .sub = slowest, .flags = RF_OMIT0),
 	END,
 };
 _Static_assert(PROBE_AHEAD_MAX == 5, "slow's table lists five");
+_Static_assert(PROBE_SLOWEST_MAX == 3, "slow's table lists three of the slowest");
 
 /* A disk: its info, then the sample's figures (the scheduler list, the
  * histogram and the chart are the writer's and the reader's own). */
@@ -159,6 +182,7 @@ const struct rf_field recfmt_disk[] = {
 	F("last_switch_ms", RF_DBL, struct disk_sample, last_switch_ms, .dflt = -1),
 	F("warning", RF_STR, struct disk_sample, warning),
 	F("slow", RF_OBJ, struct disk_sample, slow, .sub = slow),
+	F("unattributed", RF_U64, struct disk_sample, blk_unattributed, .flags = RF_OMIT0),
 	END,
 };
 

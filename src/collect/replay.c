@@ -292,8 +292,11 @@ static int blk(struct replay *rp, const struct jsonv *o, struct sample *out)
 			out->blk_stage = stages[i];
 	struct blk_reading *r = &out->blk;
 	r->unattributed = (uint64_t)jsonv_int(b, "unattributed", 0);
+	r->untimed = (uint64_t)jsonv_int(b, "untimed", 0);
+	r->uncounted = (uint64_t)jsonv_int(b, "uncounted", 0);
 	const struct jsonv *st = jsonv_arr(b, "stats"), *rq = jsonv_arr(b, "reqs");
-	r->nstats = r->nreqs = r->nprocs = r->nbehind = 0; /* what the probe waited behind: recorded per disk */
+	/* what the probe waited behind and the unattributed bytes: recorded per disk */
+	r->nstats = r->nreqs = r->nprocs = r->nbehind = r->nunattr = 0;
 	if (st && util_grow((void **)&r->stats, &r->stats_cap, st->n ? st->n : 1, sizeof *r->stats) < 0)
 		return -ENOMEM;
 	for (size_t i = 0; st && i < st->n; i++) {

@@ -743,11 +743,29 @@ static void add_gone_writers(struct sampler *s, struct sample *out)
 	}
 }
 
+/* What a kernel thread that wrote blocks wrote for. A flusher's
+ * /proc/PID/io shows nothing (the bytes were charged to whoever dirtied
+ * the pages), but its requests say it. A kworker's name shows only its
+ * current work item: one named "-loop0" now may have flushed pages a
+ * moment ago (seen here). A loop worker writes to the backing disk, never
+ * to a loop device: block writes to one are writeback. What is left on a
+ * kernel thread once file data went to its dirtiers is mostly the
+ * filesystem's own (journal, metadata): labelled so when it is. */
+static enum proc_kind writer_kind(const struct proc_row *r, const struct blk_proc *b, const struct blk_reading *blk)
+{
+	if ((r->ppid != 2 && r->pid != 2) || !r->blk_n[BLK_WRITE] || !b)
+		return r->kind;
+	if (r->kind != PROC_NORMAL && r->kind != PROC_WRITEBACK && r->kind != PROC_JOURNAL &&
+	    !(r->kind == PROC_LOOP && writes_to_loop(blk, r->pid)))
+		return r->kind;
+	return b->journal_bytes * 2 >= b->bytes[BLK_WRITE] ? PROC_JOURNAL : PROC_WRITEBACK;
+}
+
 static void collect_blk(struct sampler *s, struct sample *out)
 {
 	int ready = blk_ready(s);
 	out->blk_on = ready;
-	out->blk.unattributed = 0; /* until a reading says otherwise */
+	out->blk.unattributed = out->blk.untimed = out->blk.uncounted = 0; /* until a reading says otherwise */
 	for (size_t i = 0; out->have_procs && i < out->nprocs; i++)
 		out->procs[i].to_disk_Bps = -1; /* not known, until the reading below */
 	util_strlcpy(out->blk_why, s->blk && !ready ? "starting (figures from the next refresh)" : s->blk_why,
@@ -762,8 +780,15 @@ static void collect_blk(struct sampler *s, struct sample *out)
 	if (!s->blk)
 		return;
 	if (blklat_read(s->blk, &out->blk) < 0 || !ready) {
-		out->blk.nstats = out->blk.nprocs = out->blk.nreqs = 0;
+		out->blk.nstats = out->blk.nprocs = out->blk.nreqs = out->blk.nunattr = 0;
 		return;
+	}
+	for (size_t i = 0; i < out->ndisks; i++) {
+		struct disk_sample *d = &out->disks[i];
+		d->blk_unattributed = 0;
+		for (size_t k = 0; k < out->blk.nunattr; k++)
+			if (!strcmp(out->blk.unattr[k].disk, d->info.name))
+				d->blk_unattributed = out->blk.unattr[k].bytes;
 	}
 	if (out->have_procs && !out->pstat.threads)
 		add_gone_writers(s, out);
@@ -786,16 +811,7 @@ static void collect_blk(struct sampler *s, struct sample *out)
 		/* a thread's requests are its process's (the BPF part keys by process) */
 		r->to_disk_Bps = r->tid != r->pid ? -1
 				 : out->interval_s > 0 ? (double)r->blk_bytes[BLK_WRITE] / out->interval_s : 0;
-		/* A kernel thread that writes blocks does so for others: a
-		 * flusher's /proc/PID/io shows nothing (the bytes were charged
-		 * to whoever dirtied the pages), but its requests say it. A
-		 * kworker's name shows only its current work item: one named
-		 * "-loop0" now may have flushed pages a moment ago (seen here).
-		 * A loop worker writes to the backing disk, never to a loop
-		 * device: block writes to one are writeback. */
-		if ((r->ppid == 2 || r->pid == 2) && r->blk_n[BLK_WRITE] > 0 &&
-		    (r->kind == PROC_NORMAL || (r->kind == PROC_LOOP && writes_to_loop(&out->blk, r->pid))))
-			r->kind = PROC_WRITEBACK;
+		r->kind = writer_kind(r, b, &out->blk);
 	}
 }
 
@@ -890,7 +906,7 @@ static void replay_filter(const struct sampler *s, struct sample *out)
 
 /* The probe's readers, watched by the BPF part (what their reads wait
  * behind is counted). */
-static void watch_readers(struct sampler *s)
+static void watch_readers(struct sampler *s, double now)
 {
 	int pids[SAMPLER_WATCH_MAX];
 	size_t n = 0;
@@ -899,8 +915,11 @@ static void watch_readers(struct sampler *s)
 		if (!s->probes[i].p)
 			continue;
 		probe_get_status(s->probes[i].p, util_mono_now(), &st);
-		if (st.reader_pid > 0)
-			pids[n++] = st.reader_pid;
+		if (st.reader_pid <= 0)
+			continue;
+		pids[n++] = st.reader_pid;
+		if (s->probes[i].watched_since == 0)
+			s->probes[i].watched_since = now; /* watched from this refresh on */
 	}
 	blklat_watch(s->blk, pids, n);
 }
@@ -931,15 +950,20 @@ static void name_of(struct sampler *s, const struct sample *out, int pid, char *
 		util_fmt(comm, len, "pid %d", pid);
 }
 
-/* Sum the window by owner and kind; the largest into d->slow. */
-static void slow_of(struct sampler *s, const struct sample *out, const struct sampler_probe *sp, struct disk_sample *d)
+/* The window's entries of intervals that ended in (from, to], summed by
+ * owner and kind: the largest max of them into top, largest first, with
+ * their shares of the total. Returns how many; *total gets the sum. */
+static int behind_top(struct sampler *s, const struct sample *out, const struct sampler_probe *sp, double from,
+		      double to, struct probe_ahead *top, int max, uint64_t *total)
 {
 	struct probe_ahead all[64];
 	size_t n = 0;
-	d->slow.total = 0;
-	d->slow.n = 0;
+	int got = 0;
+	*total = 0;
 	for (size_t i = 0; i < sp->nbehind; i++) {
 		const struct blk_behind *e = &sp->behind[i].e;
+		if (!(sp->behind[i].mono > from && sp->behind[i].mono <= to))
+			continue;
 		size_t k = 0;
 		while (k < n && !(all[k].pid == e->tgid && all[k].kind == e->kind))
 			k++;
@@ -947,34 +971,96 @@ static void slow_of(struct sampler *s, const struct sample *out, const struct sa
 			all[n++] = (struct probe_ahead){.pid = e->tgid, .kind = e->kind};
 		if (k < n)
 			all[k].bytes += e->bytes;
-		d->slow.total += e->bytes;
+		*total += e->bytes;
 	}
-	for (int top = 0; top < PROBE_AHEAD_MAX && d->slow.total; top++) {
+	while (got < max && *total) {
 		size_t best = n;
 		for (size_t k = 0; k < n; k++)
 			if (all[k].bytes && (best == n || all[k].bytes > all[best].bytes))
 				best = k;
 		if (best == n)
 			break;
-		struct probe_ahead *a = &d->slow.ahead[d->slow.n++];
+		struct probe_ahead *a = &top[got++];
 		*a = all[best];
-		a->share = (double)a->bytes / (double)d->slow.total;
+		a->share = (double)a->bytes / (double)*total;
 		name_of(s, out, a->pid, a->comm, sizeof a->comm);
 		all[best].bytes = 0;
 	}
+	return got;
+}
+
+/* Whether second sec is part of a read already listed (a read that spans
+ * seconds is the slowest of each of them). */
+static int listed(const struct probe_slow *sl, int64_t sec, uint64_t ns, double ts0)
+{
+	for (int i = 0; i < sl->nslowest; i++) {
+		double at = sl->slowest[i].ts - ts0; /* its second, as an offset */
+		if ((uint64_t)(sl->slowest[i].us * 1e3 + 0.5) == ns && fabs(at - (double)sec) <= sl->slowest[i].us / 1e6 + 1)
+			return 1;
+	}
+	return 0;
+}
+
+/* The slowest reads of the last 10 s (d->chart's seconds) since the
+ * probe's reader is watched, each with what the disk served most in the
+ * intervals that overlap its second (a second before the watch began has
+ * no such figure: it is left out, not shown as "nothing"). */
+static void slowest_of(struct sampler *s, const struct sample *out, const struct sampler_probe *sp, double now,
+		       struct disk_sample *d)
+{
+	struct probe_slow *sl = &d->slow;
+	double ts0 = out->ts - now; /* unix seconds = mono + ts0 */
+	int64_t from = (int64_t)floor(now) - 9;
+	if (from < (int64_t)ceil(sp->watched_since))
+		from = (int64_t)ceil(sp->watched_since);
+	sl->nslowest = 0;
+	while (sl->nslowest < PROBE_SLOWEST_MAX) {
+		const struct latwin_point *best = NULL;
+		for (int i = 0; i < CHART_SECONDS; i++) {
+			const struct latwin_point *p = &d->chart[i];
+			if (p->n == 0 || p->sec < from || (double)p->max_ns < PROBE_SLOW_US * 1e3 ||
+			    listed(sl, p->sec, p->max_ns, ts0))
+				continue;
+			if (!best || p->max_ns > best->max_ns)
+				best = p;
+		}
+		if (!best)
+			break;
+		struct probe_slowest *w = &sl->slowest[sl->nslowest++];
+		*w = (struct probe_slowest){.ts = (double)best->sec + ts0, .us = (double)best->max_ns / 1e3};
+		uint64_t total;
+		double iv = out->interval_s > 0 ? out->interval_s : 1;
+		behind_top(s, out, sp, (double)best->sec, (double)best->sec + 1 + iv, &w->top, 1, &total);
+	}
+}
+
+/* What the probe's reads waited behind, by kind, over (from, to]. */
+static void behind_kinds(const struct sampler_probe *sp, double from, double to, struct blk_kind_bytes *kinds)
+{
+	*kinds = (struct blk_kind_bytes){0};
+	for (size_t i = 0; i < sp->nbehind; i++)
+		if (sp->behind[i].mono > from && sp->behind[i].mono <= to && sp->behind[i].e.kind < BLK_NKINDS)
+			kinds->b[sp->behind[i].e.kind] += sp->behind[i].e.bytes;
 }
 
 static void fill_slow(struct sampler *s, struct sample *out, double now)
 {
 	if (!s->blk || !out->blk_on)
 		return;
-	watch_readers(s);
+	watch_readers(s, now);
 	for (size_t i = 0; i < out->ndisks; i++) {
 		struct sampler_probe *sp = find_probe(s, out->disks[i].info.name);
+		struct disk_sample *d = &out->disks[i];
 		if (!sp)
 			continue;
 		behind_add(sp, &out->blk, now);
-		slow_of(s, out, sp, &out->disks[i]);
+		d->slow.n = behind_top(s, out, sp, -INFINITY, INFINITY, d->slow.ahead, PROBE_AHEAD_MAX, &d->slow.total);
+		slowest_of(s, out, sp, now, d);
+		/* the after window's part, while its intervals are all kept */
+		if (sp->cmp.state >= 1 && now <= sp->cmp.mono + 10.0 + out->interval_s) {
+			behind_kinds(sp, sp->cmp.mono, sp->cmp.mono + 10.0, &sp->cmp.behind_after);
+			d->cmp.behind_after = sp->cmp.behind_after;
+		}
 	}
 }
 
@@ -1054,6 +1140,7 @@ static void compare_before(const struct sampler *s, struct sampler_probe *sp, co
 	}
 	double began = e->mono - e->ms / 1e3;
 	c->fresh_before_n = fresh_in(sp, began - 10, began, &c->fresh_before_ms);
+	behind_kinds(sp, began - 10, began, &c->behind_before);
 	c->state = 1;
 	c->mono = e->mono;
 	c->ts = e->ts;

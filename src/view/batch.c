@@ -16,10 +16,7 @@
 static void write_header(FILE *f, const struct sample *s)
 {
 	char clock[16];
-	time_t t = (time_t)s->ts;
-	struct tm tm;
-	localtime_r(&t, &tm);
-	strftime(clock, sizeof clock, "%H:%M:%S", &tm);
+	util_clock(s->ts, clock, sizeof clock);
 	char host[256], kernel[256];
 	util_safe_text(host, sizeof host, s->host);
 	util_safe_text(kernel, sizeof kernel, s->kernel);

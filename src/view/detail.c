@@ -48,7 +48,8 @@ static void add_meaning(char *buf, size_t len)
 	add(buf, len, "%s", "");
 	add(buf, len, "%s", "Block layer: each request of this process, from issue to the driver until completion;");
 	add(buf, len, "%s", "large or sequential requests take longer than the probe's fresh 4 KiB read, and the");
-	add(buf, len, "%s", "system call and wake-up are not in it. Buffered writes are written later by [writeback].");
+	add(buf, len, "%s", "system call and wake-up are not in it. Buffered writes are issued later by [writeback]");
+	add(buf, len, "%s", "rows: their latency is the flusher's, their bytes are this process's TO-DISK/s.");
 }
 
 void detail_process(const struct sample *s, int pid, const char *comm, char *buf, size_t len)
@@ -110,6 +111,61 @@ static void add_waiting(const struct sample *s, const struct disk_sample *d, cha
 	}
 	if (!n)
 		add(buf, len, "%s", "  nothing in flight (requests shorter than about 1 ms may be missed)");
+	char sz[16], all[16];
+	util_format_size(d->blk_unattributed, sz, sizeof sz);
+	util_format_size(s->blk.unattributed, all, sizeof all);
+	add(buf, len, "not attributed since start: %s of file writes to %s with no known dirtier (all disks %s; "
+		      "dirtied before the start, or forgotten: the maps are bounded)",
+	    sz, d->info.name, all);
+	add(buf, len, "not timed since start, all disks: %llu requests (no free slot), %llu completions (map full)",
+	    (unsigned long long)s->blk.untimed, (unsigned long long)s->blk.uncounted);
+}
+
+/* One owner of what the disk served while probe reads waited:
+ * "dd (4186) 92% writeback". */
+static void ahead_text(const struct probe_ahead *a, char *out, size_t len)
+{
+	char comm[64];
+	util_safe_text(comm, sizeof comm, a->comm);
+	util_fmt(out, len, "%s (%d) %.0f%% %s", comm, a->pid, a->share * 100, blk_kind_name(a->kind));
+}
+
+/* Why the probe's reads were slow: its slowest reads of the last 10 s,
+ * each with what the disk served most meanwhile, then everything it
+ * served while the probe's reads waited. */
+static void add_slow(const struct sample *s, const struct disk_sample *d, char *buf, size_t len)
+{
+	const struct probe_slow *sl = &d->slow;
+	char t[96], sz[16];
+	add(buf, len, "%s", "");
+	if (!s->blk_on) {
+		add(buf, len, "why reads were slow: block-layer latency is off: %s", s->blk_why);
+		return;
+	}
+	add(buf, len, "slowest probe reads, last 10 s (%llu over %.0f ms):", (unsigned long long)sl->reads,
+	    PROBE_SLOW_US / 1e3);
+	for (int i = 0; i < sl->nslowest && i < PROBE_SLOWEST_MAX; i++) {
+		char clock[16], lat[16];
+		util_clock(sl->slowest[i].ts, clock, sizeof clock);
+		util_format_latency((uint64_t)(sl->slowest[i].us * 1e3), lat, sizeof lat);
+		if (sl->slowest[i].top.bytes)
+			ahead_text(&sl->slowest[i].top, t, sizeof t);
+		add(buf, len, "  %s  %8s  %s%s", clock, lat, sl->slowest[i].top.bytes ? "behind " : "",
+		    sl->slowest[i].top.bytes ? t : "nothing else was served meanwhile");
+	}
+	if (!sl->nslowest)
+		add(buf, len, "  none over %.0f ms", PROBE_SLOW_US / 1e3);
+	util_format_size(sl->total, sz, sizeof sz);
+	add(buf, len, "served while probe reads waited, last 10 s (%s):", sz);
+	for (int i = 0; i < sl->n && i < PROBE_AHEAD_MAX; i++) {
+		char comm[64];
+		util_safe_text(comm, sizeof comm, sl->ahead[i].comm);
+		util_format_size(sl->ahead[i].bytes, sz, sizeof sz);
+		add(buf, len, "  %7d %-16s %-9s %8s %3.0f%%", sl->ahead[i].pid, comm, blk_kind_name(sl->ahead[i].kind), sz,
+		    sl->ahead[i].share * 100);
+	}
+	if (!sl->n)
+		add(buf, len, "%s", "  nothing: the probe's reads had the disk to themselves");
 }
 
 void detail_disk(const struct sample *s, const struct disk_sample *d, char *buf, size_t len)
@@ -142,8 +198,14 @@ void detail_disk(const struct sample *s, const struct disk_sample *d, char *buf,
 		detail_fresh_change(&d->cmp, fresh, sizeof fresh);
 		if (cmp[0])
 			add(buf, len, "%s%s%s", cmp, fresh[0] ? "; " : "", fresh);
+		char served[200];
+		detail_behind_change(&d->cmp, s->blk_on, served, sizeof served);
+		if (served[0])
+			add(buf, len, "%s", served);
 	}
 	add_waiting(s, d, buf, len);
+	if (d->probed)
+		add_slow(s, d, buf, len);
 }
 
 const char *detail_profile(double rate_hz)
@@ -275,6 +337,43 @@ void detail_behind(const struct probe_slow *sl, char *buf, size_t len)
 		at += (size_t)snprintf(buf + at, len - at, "%s %s %.0f%% %s", i ? "," : "", comm, sl->ahead[i].share * 100,
 				       blk_kind_name(sl->ahead[i].kind));
 	}
+}
+
+/* A kind's share of a window's bytes, in percent (0 when none). */
+static double kind_pct(const struct blk_kind_bytes *k, int kind)
+{
+	uint64_t total = 0;
+	for (int i = 0; i < BLK_NKINDS; i++)
+		total += k->b[i];
+	return total ? 100.0 * (double)k->b[kind] / (double)total : 0;
+}
+
+void detail_behind_change(const struct switch_compare *c, int blk_on, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (c->state == 0 || !blk_on)
+		return;
+	int order[BLK_NKINDS], n = 0;
+	double moved[BLK_NKINDS];
+	for (int k = 0; k < BLK_NKINDS; k++) {
+		moved[k] = fabs(kind_pct(&c->behind_after, k) - kind_pct(&c->behind_before, k));
+		if (c->behind_before.b[k] || c->behind_after.b[k])
+			order[n++] = k;
+	}
+	if (!n) {
+		util_fmt(buf, len, "served first: nothing else while probe reads waited, %s", c->state == 2 ? "before or after" : "so far");
+		return;
+	}
+	for (int i = 1; i < n; i++) /* the kinds that moved most first */
+		for (int j = i; j > 0 && moved[order[j]] > moved[order[j - 1]]; j--) {
+			int x = order[j];
+			order[j] = order[j - 1];
+			order[j - 1] = x;
+		}
+	size_t at = (size_t)snprintf(buf, len, "served while probe reads waited, before->after:");
+	for (int i = 0; i < n && i < 3 && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s %s %.0f%%->%.0f%%", i ? "," : "", blk_kind_name((enum blk_kind)order[i]),
+				       kind_pct(&c->behind_before, order[i]), kind_pct(&c->behind_after, order[i]));
 }
 
 void detail_writers(const struct sample *s, char *buf, size_t len)

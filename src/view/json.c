@@ -35,6 +35,19 @@ static void write_slow(FILE *f, const struct probe_slow *sl)
 		fprintf(f, ",\"pid\":%d,\"kind\":\"%s\",\"bytes\":%llu,\"share\":%.4f}", a->pid, blk_kind_name(a->kind),
 			(unsigned long long)a->bytes, a->share);
 	}
+	fputs("],\"slowest\":[", f);
+	for (int i = 0; i < sl->nslowest && i < PROBE_SLOWEST_MAX; i++) {
+		const struct probe_slowest *w = &sl->slowest[i];
+		fprintf(f, "%s{\"ts\":%.0f,\"us\":%.3f,\"behind\":", i ? "," : "", w->ts, w->us);
+		if (!w->top.bytes) {
+			fputs("null}", f);
+			continue;
+		}
+		fputs("{\"comm\":", f);
+		jsonv_write_string(f, w->top.comm);
+		fprintf(f, ",\"pid\":%d,\"kind\":\"%s\",\"share\":%.4f}}", w->top.pid, blk_kind_name(w->top.kind),
+			w->top.share);
+	}
 	fputs("]}", f);
 }
 
@@ -69,8 +82,10 @@ static void write_probe(FILE *f, const char *key, const struct disk_sample *d, c
 	fputc('}', f);
 }
 
+/* One window of a switch's comparison; behind: the bytes served while
+ * probe reads waited, by kind (NULL: the BPF part is off). */
 static void compare_side(FILE *f, const char *key, const struct probe_summary *p, double secs, int fresh_n,
-			 double fresh_ms)
+			 double fresh_ms, const struct blk_kind_bytes *behind)
 {
 	fprintf(f, ",\"%s\":{\"seconds\":%.3f,\"n\":%llu", key, secs, (unsigned long long)p->n);
 	jsonv_write_num_or_null(f, "reads_per_s", secs > 0 ? (double)p->n / secs : 0, secs > 0);
@@ -78,11 +93,18 @@ static void compare_side(FILE *f, const char *key, const struct probe_summary *p
 	quantile(f, "p99_us", p, 0.99, p->p99_ns);
 	fprintf(f, ",\"fresh_runs\":%d", fresh_n);
 	jsonv_write_num_or_null(f, "fresh_job_ms_median", fresh_ms, fresh_n > 0);
+	if (behind) {
+		fputs(",\"behind_bytes\":{", f);
+		for (int k = 0; k < BLK_NKINDS; k++)
+			fprintf(f, "%s\"%s\":%llu", k ? "," : "", blk_kind_name((enum blk_kind)k),
+				(unsigned long long)behind->b[k]);
+		fputc('}', f);
+	}
 	fputc('}', f);
 }
 
 /* The last switch's before/after comparison (the screen's line), or null. */
-static void write_compare(FILE *f, const struct switch_compare *c)
+static void write_compare(FILE *f, const struct switch_compare *c, int blk_on)
 {
 	fputs(",\"switch_compare\":", f);
 	if (c->state == 0) {
@@ -96,8 +118,10 @@ static void write_compare(FILE *f, const struct switch_compare *c)
 	fputs(",\"profile\":", f);
 	jsonv_write_string(f, detail_profile(c->rate_hz));
 	fprintf(f, ",\"ts\":%.3f,\"complete\":%s", c->ts, c->state == 2 ? "true" : "false");
-	compare_side(f, "before", &c->before, c->before_s, c->fresh_before_n, c->fresh_before_ms);
-	compare_side(f, "after", &c->after, c->after_s, c->fresh_after_n, c->fresh_after_ms);
+	compare_side(f, "before", &c->before, c->before_s, c->fresh_before_n, c->fresh_before_ms,
+		     blk_on ? &c->behind_before : NULL);
+	compare_side(f, "after", &c->after, c->after_s, c->fresh_after_n, c->fresh_after_ms,
+		     blk_on ? &c->behind_after : NULL);
 	fputc('}', f);
 }
 
@@ -195,8 +219,12 @@ static void write_disk(FILE *f, const struct disk_sample *d, const struct sample
 	jsonv_write_num_or_null(f, "probe_reads_per_s_10s", d->probe_rps_10s, d->probed && d->probe_st.state == PROBE_RUNNING);
 	jsonv_write_num_or_null(f, "probe_stall_10ms_10s", d->probe_stall10_10s, d->probed && d->probe_st.state == PROBE_RUNNING);
 	jsonv_write_num_or_null(f, "probe_stall_100ms_10s", d->probe_stall100_10s, d->probed && d->probe_st.state == PROBE_RUNNING);
-	write_compare(f, &d->cmp);
+	write_compare(f, &d->cmp, s->blk_on);
 	write_waiting(f, s, d);
+	if (s->blk_on)
+		fprintf(f, ",\"blk_unattributed_bytes\":%llu", (unsigned long long)d->blk_unattributed);
+	else
+		fputs(",\"blk_unattributed_bytes\":null", f);
 	fputc('}', f);
 }
 
@@ -311,7 +339,9 @@ static void write_procs(FILE *f, const struct sample *s, size_t max)
 	if (s->blk_on) {
 		fputs("null,\"owner\":", f);
 		jsonv_write_string(f, s->blk_stage);
-		fprintf(f, ",\"unattributed_bytes\":%llu", (unsigned long long)s->blk.unattributed);
+		fprintf(f, ",\"unattributed_bytes\":%llu,\"untimed_requests\":%llu,\"uncounted_requests\":%llu",
+			(unsigned long long)s->blk.unattributed, (unsigned long long)s->blk.untimed,
+			(unsigned long long)s->blk.uncounted);
 	} else {
 		jsonv_write_string(f, s->blk_why);
 	}

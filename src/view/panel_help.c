@@ -44,7 +44,10 @@ static int help_lines(char lines[HELP_LINES][HELP_WIDTH])
 		"waits (async I/O); n/a*: started before delay accounting was on; -: no figure.",
 		"The block latencies (Enter: per disk) leave out syscall and wake-up, and a process's requests "
 		"may be large or sequential: they differ from the probe's fresh 4 KiB read.",
-		"Buffered writes are written later by [writeback] rows, not by the process that dirtied them.",
+		"Buffered writes reach the disk later, issued by [writeback] rows (a flusher); TO-DISK/s charges "
+		"them to the process that dirtied them, [exited] once it has ended. [journal]: the filesystem's "
+		"journal and metadata, which belong to no process.",
+		"Enter on a disk: its slowest probe reads of the last 10 s and what the disk served while they waited.",
 	};
 	if (y < HELP_LINES)
 		lines[y++][0] = '\0';

@@ -22,10 +22,7 @@ static int log_rows(const struct tui *t, int *y)
 static void log_line(const struct event *e, char *line, size_t len)
 {
 	char clock[16], what[400], pid[16] = "";
-	time_t ts = (time_t)e->ts;
-	struct tm tm;
-	localtime_r(&ts, &tm);
-	strftime(clock, sizeof clock, "%H:%M:%S", &tm);
+	util_clock(e->ts, clock, sizeof clock);
 	event_describe(e, what, sizeof what);
 	/* device and process apart: an ioprio change names a process */
 	if (e->pid > 0)

@@ -49,10 +49,7 @@ static void draw_header(const struct tui *t)
 {
 	const struct sample *s = &t->s;
 	char clock[16], line[512];
-	time_t now = (time_t)s->ts;
-	struct tm tm;
-	localtime_r(&now, &tm);
-	strftime(clock, sizeof clock, "%H:%M:%S", &tm);
+	util_clock(s->ts, clock, sizeof clock);
 	if (session_replaying(t->sess))
 		snprintf(line, sizeof line, "iosched-top - REPLAY of %s (x%g%s) - %s  %s  %s", t->o->replay, t->speed,
 			 t->replay_end ? ", ended" : t->paused ? ", paused" : "", clock, s->host, s->kernel);
@@ -206,7 +203,7 @@ static void draw_probe_line(const struct tui *t, const struct disk_sample *d, in
 	if (extra[0])
 		util_fmt(extra + strlen(extra), sizeof extra - strlen(extra), "  ");
 	if (st->in_flight_ms >= 50)
-		snprintf(extra, sizeof extra, "in flight %.0f ms  ", st->in_flight_ms);
+		snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "in flight %.0f ms  ", st->in_flight_ms);
 	if (p->flagged)
 		snprintf(extra + strlen(extra), sizeof extra - strlen(extra),
 			 "%llu implausibly fast samples (cache or unwritten blocks?) left out  ",
@@ -332,19 +329,27 @@ void tui_draw_main(const struct tui *t)
 		draw_probe_line(t, d, y);
 		/* The last switch, before against after, stays until the next
 		 * one: the effect in numbers for whoever watches. */
-		char cmp[400], fresh[96];
+		char cmp[400], more[2][200];
 		detail_switch_compare(&d->cmp, COLS, cmp, sizeof cmp);
-		detail_fresh_change(&d->cmp, fresh, sizeof fresh);
+		detail_fresh_change(&d->cmp, more[0], sizeof more[0]);
+		detail_behind_change(&d->cmp, t->s.blk_on, more[1], sizeof more[1]);
 		int top = y + 2;
 		if (cmp[0] && room - pane_h - 3 >= 4) {
 			attron((attr_t)t->th[TH_TITLE]);
-			/* The fresh jobs' change on the same line if it fits, else under it */
-			int same = fresh[0] && strlen(cmp) + 2 + strlen(fresh) <= (size_t)COLS;
-			if (same)
-				util_fmt(cmp + strlen(cmp), sizeof cmp - strlen(cmp), "; %s", fresh);
+			/* The fresh jobs' change and who was served first on the
+			 * same line if they fit, else under it while the chart
+			 * keeps 4 rows */
+			for (int k = 0; k < 2; k++) {
+				if (!more[k][0])
+					continue;
+				if (strlen(cmp) + 2 + strlen(more[k]) <= (size_t)COLS) {
+					util_fmt(cmp + strlen(cmp), sizeof cmp - strlen(cmp), "; %s", more[k]);
+				} else if (room - pane_h - (top - y) - 2 >= 4) {
+					screen_put(top++, 0, cmp);
+					util_strlcpy(cmp, more[k], sizeof cmp);
+				}
+			}
 			screen_put(top++, 0, cmp);
-			if (fresh[0] && !same && room - pane_h - 4 >= 4)
-				screen_put(top++, 0, fresh);
 			attroff((attr_t)t->th[TH_TITLE]);
 		}
 		int chart_h = room - pane_h - (top - y);

@@ -15,6 +15,9 @@ need_cmd cc losetup mkfs.ext4 tmux
 setup_scratch
 [ -n "$(cgroup2_root)" ] || skip "needs cgroup v2 (the runner finds escaped processes through it)"
 
+# The tests' checks of JSON (jq -e) must fail when there is no JSON at all.
+if printf '' | jq -e . > /dev/null; then fail "jq -e passes on empty input: a check of a line the tool never wrote would pass"; fi
+
 OUT=$SCRATCH/out
 DA_BEFORE=$(cat $DA_FILE)
 # (the outer run's TEST_ONLY must not filter the inner one)

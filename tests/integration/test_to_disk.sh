@@ -21,7 +21,6 @@ on_exit "kill $TOOL 2>/dev/null"
 # the BPF part loads in the background: wait until it is on
 for _ in $(seq 100); do tail -n1 "$SCRATCH/out.json" 2>/dev/null | jq -e '.blk.on' > /dev/null 2>&1 && break; sleep 0.1; done
 tail -n1 "$SCRATCH/out.json" | jq -e '.blk.on' > /dev/null || skip "block latency is off: $(tail -n1 "$SCRATCH/out.json" | jq -r .blk.why)"
-sleep 1.5 # whole intervals with it on: the first one's figures start the count
 dd if=/dev/zero of="$SCRATCH/mnt/f" bs=1M count=512 status=none || fail "dd failed"
 sleep 1
 sync

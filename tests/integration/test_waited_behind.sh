@@ -7,8 +7,13 @@
 # probe line on the screen says "waited behind: fio-behind". Without the
 # writer (before it starts) nothing is named. The Prometheus file counts
 # the writer's bytes to disk by name and the probe's waits behind direct
-# writes (promtool checks the file where it is installed).
-# suite-budget: 30
+# writes (promtool checks the file where it is installed). On the full
+# screen, the disk's detail panel (Enter) lists the slowest probe reads
+# with what they waited behind, and all that was served meanwhile; after a
+# switch (]) the comparison line says what was served, before and after
+# (direct writes in both); a replay of the recording gives the same as
+# switch_compare's behind_bytes and probe.slow.slowest.
+# suite-budget: 60
 # suite-alone: its writer floods the disk the other tests' loop devices live on (a test beside it starved)
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
@@ -25,7 +30,7 @@ TOOL=$!
 on_exit "kill $TOOL 2>/dev/null"
 sleep 3
 "$SCRATCH/fio-behind" --name=w --filename="$L" --rw=write --bs=1M --iodepth=8 --ioengine=libaio --direct=1 \
-	--time_based --runtime=30 --output=/dev/null &
+	--time_based --runtime=90 --output=/dev/null &
 FIO=$!
 on_exit "kill $FIO 2>/dev/null"
 wait "$TOOL" || fail "the tool exited $?"
@@ -47,6 +52,30 @@ if command -v promtool > /dev/null; then
 	promtool check metrics < "$P" > "$SCRATCH/promtool" 2>&1 || fail "promtool: $(cat "$SCRATCH/promtool")"
 fi
 
-TMUX_W=160 tmux_start "$BIN -d 1 --disk $N --probe $N"
+TMUX_W=160 tmux_start "$BIN -d 1 --disk $N --probe $N --record $SCRATCH/rec 2> $SCRATCH/stderr"
 wait_for "waited behind: fio-behind [0-9]+% direct" 10 || fail "the probe line does not say what it waited behind"
+keys Enter
+wait_for "(^|│ )slowest probe reads, last 10 s \([0-9]+ over 10 ms\):" 5 || fail "the detail panel does not list the slowest reads"
+wait_for "(^|│ )served while probe reads waited, last 10 s \([0-9.]+[KMG]\):" 2 || fail "the detail panel does not say what was served"
+wait_for "(^|│) +[0-9]+ fio-behind +direct +[0-9.]+[KMG] +[0-9]+%" 2 || fail "the detail panel does not name the writer"
+# each slow read listed names what it waited behind (the writer ran all along)
+listed=$(screen | grep -cE "│   [0-9:]{8} +[0-9.]+m?s  ")
+named=$(screen | grep -cE "│   [0-9:]{8} +[0-9.]+m?s  behind fio-behind \([0-9]+\) [0-9]+% direct")
+[ "$listed" = "$named" ] || fail "a slow read is listed without the writer it waited behind: $(screen | grep -A3 'slowest probe')"
+note "detail: $listed slow reads listed, each behind fio-behind"
+keys Escape
+from=$(sched_of "$N")
+keys ']'
+for _ in $(seq 50); do [ "$(sched_of "$N")" != "$from" ] && break; sleep 0.1; done
+[ "$(sched_of "$N")" != "$from" ] || fail "] did not switch"
+wait_for "served while probe reads waited, before->after: direct [0-9]+%->[0-9]+%" 14 ||
+	fail "the switch comparison does not say what was served before and after"
+sleep 11 # the after window completes
+keys q
+[ "$(wait_exit)" = 0 ] || fail "exit not 0: $(cat "$SCRATCH/stderr")"
+"$BIN" --replay "$SCRATCH/rec" --json > "$SCRATCH/replay.json" || fail "the replay failed"
+tail -n1 "$SCRATCH/replay.json" | jq -e '.disks[0] | .switch_compare.complete and
+	.switch_compare.before.behind_bytes.direct > 0 and .switch_compare.after.behind_bytes.direct > 0 and
+	(.probe.slow.slowest | type == "array")' > /dev/null ||
+	fail "the replay lacks what was served before and after: $(tail -n1 "$SCRATCH/replay.json" | jq -c '.disks[0].switch_compare')"
 echo "PASS"

@@ -10,6 +10,27 @@ skip() { echo "SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 note() { echo "  $*"; }
 
+# jq -e must fail when there is nothing to test. jq 1.6 (Debian 12) exits 0
+# on empty input, so a check of a tool's last JSON line passed whenever the
+# tool had not written one yet. With -e among the options, no output at all
+# is exit 4, as later jq versions do.
+jq() {
+	local a e=0 out rc
+	for a in "$@"; do
+		case $a in
+		--exit-status) e=1 ;;
+		--*) ;;
+		-*e*) [[ $a =~ ^-[a-zA-Z]+$ ]] && e=1 ;;
+		esac
+	done
+	[ "$e" = 1 ] || { command jq "$@"; return; }
+	out=$(command jq "$@")
+	rc=$?
+	[ -n "$out" ] && printf '%s\n' "$out"
+	[ "$rc" -eq 0 ] && [ -z "$out" ] && return 4
+	return "$rc"
+}
+
 need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root (loop devices)"; }
 need_cmd() { for c in "$@"; do command -v "$c" >/dev/null 2>&1 || skip "needs $c"; done; }
 

@@ -107,9 +107,9 @@ static void test_ioprio_and_kinds(void **state)
 	procs_format_ioprio(-1, 0, b, sizeof b); /* not read (an ended process) */
 	assert_string_equal(b, "-");
 	assert_int_equal(procs_classify("kworker/u8:3-flush-254:0", 2, 812), PROC_WRITEBACK);
-	assert_int_equal(procs_classify("jbd2/vda-8", 2, 300), PROC_WRITEBACK);
+	assert_int_equal(procs_classify("jbd2/vda-8", 2, 300), PROC_JOURNAL);
 	assert_int_equal(procs_classify("btrfs-transacti", 2, 301), PROC_WRITEBACK);
-	assert_int_equal(procs_classify("xfsaild/sda1", 2, 302), PROC_WRITEBACK);
+	assert_int_equal(procs_classify("xfsaild/sda1", 2, 302), PROC_JOURNAL);
 	assert_int_equal(procs_classify("kworker/u8:1-loop0", 2, 303), PROC_LOOP);
 	assert_int_equal(procs_classify("kworker/0:1-events", 2, 304), PROC_NORMAL);
 	assert_int_equal(procs_classify("kworker/R-slub_flushwq", 2, 7), PROC_NORMAL);

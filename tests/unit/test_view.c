@@ -289,6 +289,72 @@ static void window(struct probe_summary *w, uint64_t n, uint64_t ns)
 /* The before/after line at a switch: measuring while the after window
  * fills; a change no larger than the before window's halves moved is
  * within noise; the p99 with its reads; the short form at 80 columns. */
+/* Who was served while probe reads waited, before and after a switch:
+ * the kinds that moved most first, at most three; nothing without the
+ * BPF part or a switch. */
+static void switch_behind_line(void **state)
+{
+	(void)state;
+	struct switch_compare c = {.state = 0};
+	char buf[200];
+	detail_behind_change(&c, 1, buf, sizeof buf);
+	assert_string_equal(buf, "");
+	c.state = 2;
+	c.behind_before.b[BLK_WRITEBACK] = 910;
+	c.behind_before.b[BLK_READ_OWN] = 50;
+	c.behind_before.b[BLK_JOURNAL] = 40;
+	c.behind_after.b[BLK_WRITEBACK] = 120;
+	c.behind_after.b[BLK_READ_OWN] = 800;
+	c.behind_after.b[BLK_JOURNAL] = 30;
+	c.behind_after.b[BLK_SWAP] = 50;
+	detail_behind_change(&c, 0, buf, sizeof buf);
+	assert_string_equal(buf, "");
+	detail_behind_change(&c, 1, buf, sizeof buf);
+	assert_string_equal(buf, "served while probe reads waited, before->after: writeback 91%->12%, read 5%->80%, swap 0%->5%");
+	memset(&c.behind_before, 0, sizeof c.behind_before);
+	memset(&c.behind_after, 0, sizeof c.behind_after);
+	c.state = 1;
+	detail_behind_change(&c, 1, buf, sizeof buf);
+	assert_string_equal(buf, "served first: nothing else while probe reads waited, so far");
+}
+
+/* The disk's detail panel says why the probe's reads were slow: its
+ * slowest reads, each with what was served most meanwhile, and all that
+ * was served while they waited; without the BPF part, why not. */
+static void disk_detail_slow(void **state)
+{
+	(void)state;
+	static struct sample s;
+	static struct disk_sample d;
+	static char buf[8192];
+	memset(&s, 0, sizeof s);
+	memset(&d, 0, sizeof d);
+	util_strlcpy(d.info.name, "vdb", sizeof d.info.name);
+	d.probed = 1;
+	s.blk_on = 1;
+	d.slow.reads = 4;
+	d.slow.total = 100 << 20;
+	d.slow.n = 2;
+	d.slow.ahead[0] = (struct probe_ahead){.pid = 4186, .comm = "dd", .kind = BLK_WRITEBACK, .bytes = 92 << 20, .share = 0.92};
+	d.slow.ahead[1] = (struct probe_ahead){.pid = 300, .comm = "jbd2/vdb-8", .kind = BLK_JOURNAL, .bytes = 8 << 20, .share = 0.08};
+	d.slow.nslowest = 2;
+	d.slow.slowest[0] = (struct probe_slowest){.ts = 1e9, .us = 212000, .top = d.slow.ahead[0]};
+	d.slow.slowest[1] = (struct probe_slowest){.ts = 1e9 + 3, .us = 15000};
+	detail_disk(&s, &d, buf, sizeof buf);
+	assert_non_null(strstr(buf, "slowest probe reads, last 10 s (4 over 10 ms):"));
+	assert_non_null(strstr(buf, "   212.0ms  behind dd (4186) 92% writeback\n"));
+	assert_non_null(strstr(buf, "    15.0ms  nothing else was served meanwhile\n"));
+	assert_non_null(strstr(buf, "served while probe reads waited, last 10 s (100M):"));
+	assert_non_null(strstr(buf, "\n     4186 dd               writeback      92M  92%"));
+	assert_non_null(strstr(buf, "\n      300 jbd2/vdb-8       journal         8M   8%"));
+	assert_non_null(strstr(buf, "not attributed since start: 0B of file writes to vdb with no known dirtier"));
+	s.blk_on = 0;
+	util_strlcpy(s.blk_why, "needs root", sizeof s.blk_why);
+	detail_disk(&s, &d, buf, sizeof buf);
+	assert_null(strstr(buf, "slowest probe reads"));
+	assert_non_null(strstr(buf, "why reads were slow: block-layer latency is off: needs root"));
+}
+
 static void switch_compare_line(void **state)
 {
 	(void)state;
@@ -379,6 +445,8 @@ int main(void)
 		cmocka_unit_test(csv_procs),
 		cmocka_unit_test(switch_labels),
 		cmocka_unit_test(switch_compare_line),
+		cmocka_unit_test(switch_behind_line),
+		cmocka_unit_test(disk_detail_slow),
 		cmocka_unit_test(safe_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
