@@ -56,7 +56,8 @@ void detail_fresh_change(const struct switch_compare *c, char *buf, size_t len);
 void detail_behind_change(const struct switch_compare *c, int blk_on, char *buf, size_t len);
 
 /* What the probe's reads waited behind over the last 10 s, as one line:
- * "waited behind: fio 91% direct, jbd2/vda-8 6% journal"; "" with nothing. */
+ * "waited behind: fio 91% direct, jbd2/vda-8 6% journal" (after the first,
+ * owners under 0.5 % are left to the detail panel); "" with nothing. */
 void detail_behind(const struct probe_slow *sl, char *buf, size_t len);
 
 #endif

@@ -64,6 +64,7 @@ struct proc_row {
 	 * requests plus the writeback of pages it dirtied, whoever issued
 	 * them (BPF; -1: not known, the BPF part off) */
 	double to_disk_Bps;
+	uint64_t to_disk_total;    /* the same in bytes, since this run first saw it (when to_disk_Bps >= 0) */
 };
 
 #define PROCS_CMDLINE_MAX 256

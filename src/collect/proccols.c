@@ -21,10 +21,10 @@ static double key_write(const struct proc_row *r, int totals)
 {
 	return r->io_readable ? (totals ? (double)r->total.wbytes : r->write_Bps) : -1;
 }
-/* A rate only: in totals mode it has no figure yet (-1, shown "-"). */
+/* -1 (shown "-") without the BPF part, and for a thread's row. */
 static double key_to_disk(const struct proc_row *r, int totals)
 {
-	return totals || r->to_disk_Bps < 0 ? -1 : r->to_disk_Bps;
+	return r->to_disk_Bps < 0 ? -1 : totals ? (double)r->to_disk_total : r->to_disk_Bps;
 }
 static double key_rcalls(const struct proc_row *r, int totals)
 {
@@ -317,7 +317,7 @@ static const struct proccol cols[PC_COUNT] = {
 	[PC_WRITE] = {"write/s", "WRITE/s", "WRITE", 8, 0, 2, 0, "B/s",
 		      "bytes it dirtied or wrote (/proc/PID/io write_bytes)", key_write, NULL, cell_write, json_write,
 		      "write_Bps"},
-	[PC_TODISK] = {"to-disk", "TO-DISK/s", NULL, 9, 0, 3, 1, "B/s",
+	[PC_TODISK] = {"to-disk", "TO-DISK/s", "TO-DISK", 9, 0, 3, 1, "B/s",
 		       "bytes written to disks for it: its own writes and the writeback of pages it dirtied, "
 		       "whoever wrote them (BPF)",
 		       key_to_disk, NULL, cell_to_disk, json_to_disk, "to_disk_Bps"},

@@ -251,6 +251,7 @@ const struct rf_field recfmt_proc[] = {
 	F("moved", RF_INT, struct proc_row, moved),
 	{.key = "blk", .type = RF_TUPLE, .off = 0, .size = sizeof(struct proc_row), .sub = proc_blk},
 	F("to_disk_Bps", RF_DBL, struct proc_row, to_disk_Bps, .dflt = -1),
+	F("to_disk_total", RF_U64, struct proc_row, to_disk_total, .flags = RF_OMIT0),
 	END,
 };
 

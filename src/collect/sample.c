@@ -761,6 +761,52 @@ static enum proc_kind writer_kind(const struct proc_row *r, const struct blk_pro
 	return b->journal_bytes * 2 >= b->bytes[BLK_WRITE] ? PROC_JOURNAL : PROC_WRITEBACK;
 }
 
+static int by_tgid(const void *a, const void *b)
+{
+	return ((const struct to_disk_total *)a)->tgid - ((const struct to_disk_total *)b)->tgid;
+}
+
+static struct to_disk_total *find_total(struct sampler *s, int tgid)
+{
+	struct to_disk_total key = {.tgid = tgid};
+	return s->nto_disk ? bsearch(&key, s->to_disk, s->nto_disk, sizeof key, by_tgid) : NULL;
+}
+
+/* This reading's block writes into each process's TO-DISK total (the
+ * pane's totals mode). Entries of processes neither listed nor writing for
+ * 10 minutes are dropped, so the table holds what can be shown. */
+static void add_to_disk_totals(struct sampler *s, const struct sample *out)
+{
+	size_t n0 = s->nto_disk;
+	for (size_t i = 0; i < out->blk.nprocs; i++) {
+		const struct blk_proc *b = &out->blk.procs[i];
+		if (!b->bytes[BLK_WRITE])
+			continue;
+		struct to_disk_total *t = n0 ? bsearch(&(struct to_disk_total){.tgid = b->tgid}, s->to_disk, n0,
+						       sizeof *t, by_tgid) : NULL;
+		if (!t && util_grow((void **)&s->to_disk, &s->to_disk_cap, s->nto_disk + 1, sizeof *t) == 0) {
+			t = &s->to_disk[s->nto_disk++];
+			*t = (struct to_disk_total){.tgid = b->tgid};
+		}
+		if (t) {
+			t->bytes += b->bytes[BLK_WRITE];
+			t->last = out->mono;
+		}
+	}
+	if (s->nto_disk > n0)
+		qsort(s->to_disk, s->nto_disk, sizeof *s->to_disk, by_tgid);
+	for (size_t i = 0; i < out->nprocs; i++) { /* a listed process stays */
+		struct to_disk_total *t = out->procs[i].tid == out->procs[i].pid ? find_total(s, out->procs[i].pid) : NULL;
+		if (t)
+			t->last = out->mono;
+	}
+	size_t w = 0; /* (dropping keeps the order) */
+	for (size_t k = 0; k < s->nto_disk; k++)
+		if (out->mono - s->to_disk[k].last < 600)
+			s->to_disk[w++] = s->to_disk[k];
+	s->nto_disk = w;
+}
+
 static void collect_blk(struct sampler *s, struct sample *out)
 {
 	int ready = blk_ready(s);
@@ -792,6 +838,7 @@ static void collect_blk(struct sampler *s, struct sample *out)
 	}
 	if (out->have_procs && !out->pstat.threads)
 		add_gone_writers(s, out);
+	add_to_disk_totals(s, out);
 	for (size_t i = 0; out->have_procs && i < out->nprocs; i++) {
 		struct proc_row *r = &out->procs[i];
 		const struct blk_proc *b = r->tid == r->pid ? blklat_find_proc(&out->blk, r->pid) : NULL;
@@ -811,6 +858,8 @@ static void collect_blk(struct sampler *s, struct sample *out)
 		/* a thread's requests are its process's (the BPF part keys by process) */
 		r->to_disk_Bps = r->tid != r->pid ? -1
 				 : out->interval_s > 0 ? (double)r->blk_bytes[BLK_WRITE] / out->interval_s : 0;
+		const struct to_disk_total *t = r->tid == r->pid ? find_total(s, r->pid) : NULL;
+		r->to_disk_total = t ? t->bytes : 0;
 		r->kind = writer_kind(r, b, &out->blk);
 	}
 }
@@ -1202,6 +1251,7 @@ void sampler_free(struct sampler *s)
 		free(s->probes[i].behind);
 	}
 	free(s->probes);
+	free(s->to_disk);
 	procs_free(s->procs);
 	replay_close(s->replay);
 	stop_blk(s);

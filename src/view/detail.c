@@ -331,7 +331,8 @@ void detail_behind(const struct probe_slow *sl, char *buf, size_t len)
 	if (!sl->n)
 		return;
 	size_t at = (size_t)snprintf(buf, len, "waited behind:");
-	for (int i = 0; i < sl->n && i < PROBE_AHEAD_MAX && at < len; i++) {
+	/* under 1 % is noise on one line: the detail panel lists it */
+	for (int i = 0; i < sl->n && i < PROBE_AHEAD_MAX && at < len && (i == 0 || sl->ahead[i].share >= 0.005); i++) {
 		char comm[64];
 		util_safe_text(comm, sizeof comm, sl->ahead[i].comm);
 		at += (size_t)snprintf(buf + at, len - at, "%s %s %.0f%% %s", i ? "," : "", comm, sl->ahead[i].share * 100,
