@@ -26,7 +26,7 @@ endif
 ifeq ($(HAVE_BPF),1)
 CPPFLAGS += -DHAVE_BPF -iquote build/bpf
 LDLIBS   += $(shell pkg-config --libs libbpf)
-BPF_SKEL := build/bpf/blklat.skel.h
+BPF_SKEL := build/bpf/blklat.skel.h build/bpf/taskiter.skel.h
 endif
 
 # src/ holds the program's frame (main, options, cli, util); the layers of
@@ -47,18 +47,20 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=build/tests/%)
 UNIT_SAN_BINS := $(UNIT_SRCS:tests/unit/%.c=build/san/tests/%)
 
-# The BPF object: compiled for the bpf target against the few kernel
-# fields it declares itself (CO-RE: no vmlinux.h), linked and stripped by
-# bpftool gen object, and embedded in the program as a skeleton.
-build/bpf/blklat.bpf.o: src/bpf/blklat.bpf.c include/blkmaps.h | build
+# The BPF objects (blklat: block latency; taskiter: the process pane's
+# task walk): compiled for the bpf target against the few kernel fields
+# each declares itself (CO-RE: no vmlinux.h), linked and stripped by
+# bpftool gen object, and embedded in the program as skeletons.
+build/bpf/%.bpf.o: src/bpf/%.bpf.c include/blkmaps.h include/taskmaps.h | build
 	@mkdir -p $(@D)
 	clang -O2 -g -target bpf -D__TARGET_ARCH_x86 -I/usr/include/$(shell $(CC) -dumpmachine) -iquote include \
 		-Wall $(if $(WERROR),-Werror) -c -o $@ $<
-build/bpf/blklat.o: build/bpf/blklat.bpf.o
+build/bpf/%.o: build/bpf/%.bpf.o
 	$(BPFTOOL) gen object $@ $<
-build/bpf/blklat.skel.h: build/bpf/blklat.o
-	$(BPFTOOL) gen skeleton $< name blklat_bpf > $@.tmp && mv $@.tmp $@
-build/collect/blklat.o build/san/collect/blklat.o: $(BPF_SKEL)
+build/bpf/%.skel.h: build/bpf/%.o
+	$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
+build/collect/blklat.o build/san/collect/blklat.o build/collect/taskiter.o build/san/collect/taskiter.o: $(BPF_SKEL)
+.PRECIOUS: build/bpf/%.o build/bpf/%.bpf.o
 
 # A test build that acts as a kernel without block_io_start (before 6.5):
 # the owner of a request then comes from block_rq_insert or _issue.

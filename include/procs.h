@@ -81,6 +81,8 @@ struct procs_status {
 	int as_root;               /* read as root: an unreadable row is not for want of root */
 	int exits;                 /* exit records on: short-lived processes under their own names */
 	unsigned long exits_lost;  /* refreshes at which the kernel had dropped exit records (buffer full) */
+	int from_iter;             /* tasks and counters from the kernel's task walk (BPF), not /proc */
+	char iter_why[96];         /* why not, or "" */
 };
 
 /* What is remembered of a task between two readings. */
@@ -108,6 +110,10 @@ struct proc_seen {
 	 * it again at offset 0: handed on like cmdline. */
 	int io_fd;
 	int io_held;
+	/* state, ppid, nice, start and comm came with the kernel's task walk
+	 * (1), or did but comm is a workqueue worker's, whose /proc name
+	 * says its current work item (2); 0: read from /proc/PID/stat */
+	int from_walk;
 };
 
 /* Descriptors below the soft RLIMIT_NOFILE that the process reader
@@ -127,6 +133,10 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 		  size_t *n, size_t *cap, struct procs_status *st);
 
 void procs_free(struct procs *p);
+
+/* Read the tasks through the kernel's task walk (taskiter.h) when it
+ * loads, from the third reading on; off: /proc, as without BPF. */
+void procs_use_iter(struct procs *p, int on);
 
 /* Forget the I/O priorities read so far (after this tool changed one):
  * the next reading asks the kernel for every task again. */

@@ -60,6 +60,10 @@ int util_cut_mark(char *s, int room, int utf8);
 double util_mono_now(void);
 double util_real_now(void);
 
+/* Whether this process may load BPF tracing programs: root, or CAP_BPF
+ * and CAP_PERFMON in its effective set. */
+int util_can_bpf(void);
+
 /* The local time of day of unix seconds ts: "12:03:04". */
 void util_clock(double ts, char *buf, size_t len);
 

@@ -9,8 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -111,6 +113,18 @@ double util_mono_now(void)
 double util_real_now(void)
 {
 	return clock_seconds(CLOCK_REALTIME);
+}
+
+int util_can_bpf(void)
+{
+	if (geteuid() == 0)
+		return 1;
+	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
+	struct __user_cap_data_struct data[2];
+	if (syscall(SYS_capget, &hdr, data) != 0)
+		return 0;
+	/* CAP_BPF is 39, CAP_PERFMON 38: both in the second word */
+	return (data[1].effective & (1u << (39 - 32))) && (data[1].effective & (1u << (38 - 32)));
 }
 
 void util_clock(double ts, char *buf, size_t len)

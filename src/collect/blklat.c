@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "blkmaps.h"
+#include "bpfready.h"
 #include "util.h"
 
 _Static_assert(BLKMAP_BUCKETS == HIST_BUCKETS, "the BPF histogram must use hist.h's buckets");
@@ -218,28 +219,6 @@ const char *blklat_owner_stage(const struct blklat *b)
 	return b ? stage_names[b->stage] : "";
 }
 
-/* libbpf prints to stderr, which would scribble over the screen; the
- * error codes say enough. */
-static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	(void)level;
-	(void)fmt;
-	(void)ap;
-	return 0;
-}
-
-/* CAP_BPF (39) and CAP_PERFMON (38) in the effective set, or root. */
-static int privileged(void)
-{
-	if (geteuid() == 0)
-		return 1;
-	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
-	struct __user_cap_data_struct data[2];
-	if (syscall(SYS_capget, &hdr, data) != 0)
-		return 0;
-	return (data[1].effective & (1u << (39 - 32))) && (data[1].effective & (1u << (38 - 32)));
-}
-
 /* Which block tracepoints this kernel has, from its BTF (a raw
  * tracepoint NAME has the type btf_trace_NAME). */
 struct tracepoints {
@@ -331,15 +310,9 @@ static int fail(struct blklat *b, int err, char *why, size_t len, const char *wh
 int blklat_open(struct blklat **out, char *why, size_t len)
 {
 	*out = NULL;
-	if (!privileged()) {
-		util_strlcpy(why, "needs root or cap_bpf,cap_perfmon", len);
-		return -EPERM;
-	}
-	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
-		util_strlcpy(why, "the kernel has no BTF (/sys/kernel/btf/vmlinux; CONFIG_DEBUG_INFO_BTF)", len);
-		return -ENOENT;
-	}
-	libbpf_set_print(quiet);
+	int ready = bpfready_check(why, len);
+	if (ready < 0)
+		return ready;
 	struct tracepoints tp = {0};
 	int err = tracepoints_find(&tp);
 	if (err) {

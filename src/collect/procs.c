@@ -16,6 +16,7 @@
 
 #include "iostat.h"
 #include "procexit.h"
+#include "taskiter.h"
 #include "taskstats.h"
 #include "util.h"
 
@@ -58,6 +59,14 @@ struct procs {
 	struct proc_row gone[EXIT_ROWS_MAX]; /* rows of ended processes still shown */
 	int gone_left[EXIT_ROWS_MAX];        /* refreshes each has left */
 	size_t ngone;
+	/* The kernel's task walk (taskiter.h), when asked for and loaded:
+	 * the tasks and their counters without a /proc file per task */
+	int iter_want, iter_tried;
+	unsigned readings;
+	struct taskiter *iter;
+	char iter_why[96];
+	struct user_name { unsigned uid; char name[32]; } *users; /* names of the uids seen */
+	size_t nusers, users_cap;
 };
 
 /* libproc2 lists the tasks and their owners (a stat() of /proc/PID, cheap).
@@ -66,8 +75,8 @@ struct procs {
  * with 1,000 processes on the build machine (measured), 1.7 % of a core
  * by itself, over this pane's whole budget. */
 /* Not const only because procps_pids_new takes a plain pointer; never written. */
-static enum pids_item items[] = {PIDS_ID_PID, PIDS_ID_TID, PIDS_ID_EUID, PIDS_ID_EUSER};
-enum { I_PID, I_TID, I_EUID, I_EUSER };
+static enum pids_item items[] = {PIDS_ID_PID, PIDS_ID_TID, PIDS_ID_EUID, PIDS_ID_EUSER, PIDS_ID_TGID};
+enum { I_PID, I_TID, I_EUID, I_EUSER, I_TGID };
 
 int procs_new(struct procs **out)
 {
@@ -128,17 +137,33 @@ static void let_go(struct procs *p, struct proc_seen *a, size_t n)
 	}
 }
 
+void procs_use_iter(struct procs *p, int on)
+{
+	p->iter_want = on;
+	if (on && !p->iter_tried)
+		util_strlcpy(p->iter_why, "starting (from the third refresh)", sizeof p->iter_why);
+	if (!on) {
+		taskiter_close(p->iter);
+		p->iter = NULL;
+		p->iter_tried = 0;
+		util_strlcpy(p->iter_why, "not asked for", sizeof p->iter_why);
+	}
+}
+
 void procs_free(struct procs *p)
 {
 	if (!p)
 		return;
-	procps_pids_unref(&p->info);
+	if (p->info)
+		procps_pids_unref(&p->info);
 	taskstats_close(p->ts);
 	taskstats_unlisten(p->exits);
 	procexit_free(&p->px);
 	let_go(p, p->prev, p->nprev);
 	free(p->prev);
 	free(p->cur);
+	taskiter_close(p->iter);
+	free(p->users);
 	free(p);
 }
 
@@ -373,7 +398,8 @@ static void take(struct procs *p, const struct pids_stack *s, int threads, struc
 	(void)info; /* PIDS_VAL names it but does not use it */
 	memset(r, 0, sizeof *r);
 	memset(e, 0, sizeof *e);
-	r->pid = PIDS_VAL(I_PID, s_int, s, info);
+	/* A thread's entry says its own id as PID: its process is TGID. */
+	r->pid = threads ? PIDS_VAL(I_TGID, s_int, s, info) : PIDS_VAL(I_PID, s_int, s, info);
 	r->tid = threads ? PIDS_VAL(I_TID, s_int, s, info) : r->pid;
 	r->uid = PIDS_VAL(I_EUID, u_int, s, info);
 	util_strlcpy(r->user, PIDS_VAL(I_EUSER, str, s, info), sizeof r->user);
@@ -416,9 +442,12 @@ static void carry(struct proc_seen *old, struct proc_seen *e, int pid)
  * /proc/PID/io: remember them against the parent, to take them out. */
 void procs_charge_reaped(const struct proc_seen *prev, size_t nprev, struct proc_seen *cur, size_t ncur)
 {
+	size_t at = 0; /* both by id: one pass finds who is still there */
 	for (size_t i = 0; i < nprev; i++) {
 		const struct proc_seen *old = &prev[i];
-		if (old->settled || lookup(cur, ncur, old->id))
+		while (at < ncur && cur[at].id < old->id)
+			at++;
+		if (old->settled || (at < ncur && cur[at].id == old->id))
 			continue; /* accounted from its exit record, or still there */
 		struct proc_seen *parent = lookup(cur, ncur, old->ppid);
 		if (!parent)
@@ -491,6 +520,8 @@ static void status(const struct procs *p, int threads, struct procs_status *st)
 	st->exits = p->exits != NULL;
 	st->as_root = geteuid() == 0;
 	st->exits_lost = p->exits_lost;
+	st->from_iter = p->iter != NULL;
+	util_strlcpy(st->iter_why, p->iter_want ? p->iter_why : "not asked for", sizeof st->iter_why);
 	if (!st->taskstats)
 		util_fmt(st->missing, sizeof st->missing, "no taskstats (%s): I/O wait needs CAP_NET_ADMIN (root)",
 			 strerror(-p->ts_err));
@@ -642,6 +673,13 @@ static size_t settle_exits(struct procs *p, int threads, struct procs_status *st
 static void refresh_stat(const struct proc_row *r, int threads, int moved, const struct proc_seen *old,
 			 struct proc_seen *e)
 {
+	if (e->from_walk == 1)
+		return; /* all of it fresh from the task walk */
+	if (e->from_walk == 2 && old && !moved) {
+		/* a workqueue worker that did nothing: its name as last read */
+		memcpy(e->comm, old->comm, sizeof e->comm);
+		return;
+	}
 	if ((!old || moved) && read_stat(r->pid, r->tid, threads, e) == 0)
 		return; /* fresh: state, nice, ppid, start as they are now */
 	if (old) {
@@ -718,6 +756,133 @@ static void keep_as_previous(struct procs *p, double up)
 	p->nprev = p->ncur;
 }
 
+/* The name of uid, as /etc/passwd (or NSS) has it, else the number;
+ * looked up once per uid. */
+static const char *user_of(struct procs *p, unsigned uid)
+{
+	for (size_t i = 0; i < p->nusers; i++)
+		if (p->users[i].uid == uid)
+			return p->users[i].name;
+	if (util_grow((void **)&p->users, &p->users_cap, p->nusers + 1, sizeof *p->users) < 0)
+		return "?";
+	struct user_name *u = &p->users[p->nusers++];
+	u->uid = uid;
+	char buf[1024];
+	struct passwd pw, *found = NULL;
+	if (getpwuid_r(uid, &pw, buf, sizeof buf, &found) == 0 && found)
+		util_strlcpy(u->name, found->pw_name, sizeof u->name);
+	else
+		util_fmt(u->name, sizeof u->name, "%u", uid);
+	return u->name;
+}
+
+static int seen_by_id(const void *a, const void *b)
+{
+	const struct proc_seen *x = a, *y = b;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* One entry and its row from a task of the walk; counters from the task
+ * alone (a thread, or a leader before its threads are added). */
+static void from_task(struct procs *p, const struct task_info *k, int threads, struct proc_seen *e, struct proc_row *r)
+{
+	memset(r, 0, sizeof *r);
+	memset(e, 0, sizeof *e);
+	r->pid = k->tgid;
+	r->tid = threads ? k->tid : k->tgid;
+	r->uid = k->euid;
+	util_strlcpy(r->user, user_of(p, k->euid), sizeof r->user);
+	e->id = r->tid;
+	e->ioprio = -1;
+	e->readable = 1;
+	e->ppid = k->ppid;
+	e->state = k->state;
+	e->nice = k->nice;
+	e->start = p->hz > 0 ? k->start_ns / (1000000000ull / (unsigned long long)p->hz) : 0; /* as /proc: ticks */
+	util_strlcpy(e->comm, k->comm, sizeof e->comm);
+	/* PF_WQ_WORKER: /proc names a kworker after its work ("-writeback") */
+	e->from_walk = k->pf & 0x20 ? 2 : 1;
+	e->c.rbytes = k->rbytes;
+	e->c.wbytes = k->wbytes;
+	e->c.syscr = k->syscr;
+	e->c.syscw = k->syscw;
+	if (!threads) { /* what /proc/PID/io adds: the group's ended threads */
+		e->c.rbytes += k->dead_rbytes;
+		e->c.wbytes += k->dead_wbytes;
+		e->c.syscr += k->dead_syscr;
+		e->c.syscw += k->dead_syscw;
+	}
+}
+
+/* The entries and rows of this reading from the kernel's task walk: per
+ * thread, or per process (its leader's entry with every thread's
+ * counters added, as /proc/PID/io sums them). Returns how many, or a
+ * negative errno. */
+static ssize_t take_from_iter(struct procs *p, int threads, struct proc_row **rows, size_t *cap)
+{
+	const struct task_info *tasks;
+	size_t nt;
+	int rc = taskiter_read(p->iter, &tasks, &nt);
+	if (rc < 0)
+		return rc;
+	if (make_room(p, nt, rows, cap) < 0)
+		return -ENOMEM;
+	size_t n = 0;
+	for (size_t i = 0; i < nt; i++)
+		if (threads || tasks[i].tid == tasks[i].tgid)
+			from_task(p, &tasks[i], threads, &p->cur[n], &(*rows)[n]), n++;
+	for (size_t i = 0; !threads && i < nt; i++) {
+		if (tasks[i].tid == tasks[i].tgid)
+			continue;
+		struct proc_seen key = {.id = tasks[i].tgid};
+		struct proc_seen *lead = bsearch(&key, p->cur, n, sizeof key, seen_by_id);
+		if (!lead)
+			continue; /* its leader is not in this walk (it is being reaped) */
+		lead->c.rbytes += tasks[i].rbytes;
+		lead->c.wbytes += tasks[i].wbytes;
+		lead->c.syscr += tasks[i].syscr;
+		lead->c.syscw += tasks[i].syscw;
+	}
+	return (ssize_t)n;
+}
+
+/* The tasks, their owners and counters: from the kernel's walk when it is
+ * loaded (asked for, from the third reading on: loading it must not delay
+ * the first sample), else libproc2's listing and a /proc/PID/io per task.
+ * Returns how many, or a negative errno. */
+static ssize_t take_all(struct procs *p, int threads, struct proc_row **rows, size_t *cap)
+{
+	if (p->iter_want && !p->iter_tried && ++p->readings > 2) {
+		p->iter_tried = 1;
+		if (taskiter_open(&p->iter, p->iter_why, sizeof p->iter_why) == 0)
+			p->iter_why[0] = '\0';
+	}
+	if (p->iter) {
+		ssize_t n = take_from_iter(p, threads, rows, cap);
+		if (n >= 0) {
+			/* libproc2's tables of every task are not needed now */
+			if (p->info)
+				procps_pids_unref(&p->info);
+			p->info = NULL;
+			return n;
+		}
+		util_fmt(p->iter_why, sizeof p->iter_why, "the task walk failed: %s", strerror((int)-n));
+		taskiter_close(p->iter);
+		p->iter = NULL;
+	}
+	if (!p->info && procps_pids_new(&p->info, items, sizeof items / sizeof items[0]) < 0)
+		return -ENOMEM;
+	struct pids_fetch *f = procps_pids_reap(p->info, threads ? PIDS_FETCH_THREADS_TOO : PIDS_FETCH_TASKS_ONLY);
+	if (!f)
+		return -errno ? -errno : -EIO;
+	size_t total = (size_t)f->counts->total;
+	if (make_room(p, total, rows, cap) < 0)
+		return -ENOMEM;
+	for (size_t i = 0; i < total; i++)
+		take(p, f->stacks[i], threads, &p->cur[i], &(*rows)[i]);
+	return (ssize_t)total;
+}
+
 int procs_collect(struct procs *p, int threads, double interval_s, double delayacct_since, struct proc_row **rows,
 		  size_t *n, size_t *cap, struct procs_status *st)
 {
@@ -732,19 +897,15 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 	 * reads): a clock, not a file to open and parse every refresh. */
 	struct timespec boot;
 	double up = clock_gettime(CLOCK_BOOTTIME, &boot) == 0 ? (double)boot.tv_sec + (double)boot.tv_nsec / 1e9 : 0;
-	struct pids_fetch *f = procps_pids_reap(p->info, threads ? PIDS_FETCH_THREADS_TOO : PIDS_FETCH_TASKS_ONLY);
-	if (!f)
-		return -errno ? -errno : -EIO;
-	size_t total = (size_t)f->counts->total;
-	if (make_room(p, total, rows, cap) < 0)
-		return -ENOMEM;
+	ssize_t got = take_all(p, threads, rows, cap);
+	if (got < 0)
+		return (int)got;
+	size_t total = (size_t)got;
 	status(p, threads, st);
 	struct reading rd = {.threads = threads, .interval_s = interval_s, .delayacct_since = delayacct_since,
 			     .hz = p->hz > 0 ? (double)p->hz : 100.0, .wait_known = st->taskstats && st->delayacct};
-	/* The new readings; rows keep libproc2's order and find their entry
-	 * by id. */
-	for (size_t i = 0; i < total; i++)
-		take(p, f->stacks[i], threads, &p->cur[i], &(*rows)[i]);
+	/* The new readings; rows keep the listing's order and find their
+	 * entry by id. */
 	p->ncur = total;
 	sort_current(p);
 	size_t nx = settle_exits(p, threads, st);

@@ -342,6 +342,18 @@ void sampler_use_replay(struct sampler *s, struct replay *r)
 	s->cfg.probe = 0;
 }
 
+/* The process reader, made on first use; with BPF allowed, it reads the
+ * tasks through the kernel's walk once that loads. */
+static int open_procs(struct sampler *s)
+{
+	if (s->procs)
+		return 0;
+	int rc = procs_new(&s->procs);
+	if (rc == 0)
+		procs_use_iter(s->procs, s->cfg.bpf);
+	return rc;
+}
+
 int sampler_prime(struct sampler *s)
 {
 	if (s->replay)
@@ -351,7 +363,7 @@ int sampler_prime(struct sampler *s)
 		return rc;
 	s->prev_mono = util_mono_now();
 	/* The processes' first reading too, so the first interval has rates. */
-	if (s->cfg.procs && (s->procs || procs_new(&s->procs) == 0)) {
+	if (s->cfg.procs && open_procs(s) == 0) {
 		struct proc_row *rows = NULL;
 		size_t n = 0, cap = 0;
 		struct procs_status st;
@@ -750,13 +762,15 @@ static void add_gone_writers(struct sampler *s, struct sample *out)
  * moment ago (seen here). A loop worker writes to the backing disk, never
  * to a loop device: block writes to one are writeback. What is left on a
  * kernel thread once file data went to its dirtiers is mostly the
- * filesystem's own (journal, metadata): labelled so when it is. */
+ * filesystem's own (journal, metadata): labelled so when it is, unless
+ * its name already says what it is (a flusher, jbd2). */
 static enum proc_kind writer_kind(const struct proc_row *r, const struct blk_proc *b, const struct blk_reading *blk)
 {
 	if ((r->ppid != 2 && r->pid != 2) || !r->blk_n[BLK_WRITE] || !b)
 		return r->kind;
-	if (r->kind != PROC_NORMAL && r->kind != PROC_WRITEBACK && r->kind != PROC_JOURNAL &&
-	    !(r->kind == PROC_LOOP && writes_to_loop(blk, r->pid)))
+	if (r->kind == PROC_JOURNAL || (r->kind == PROC_WRITEBACK && procs_classify(r->comm, r->ppid, r->pid) == PROC_WRITEBACK))
+		return r->kind; /* named for what it does */
+	if (r->kind != PROC_NORMAL && r->kind != PROC_WRITEBACK && !(r->kind == PROC_LOOP && writes_to_loop(blk, r->pid)))
 		return r->kind;
 	return b->journal_bytes * 2 >= b->bytes[BLK_WRITE] ? PROC_JOURNAL : PROC_WRITEBACK;
 }
@@ -874,7 +888,7 @@ static void collect_procs(struct sampler *s, struct sample *out)
 	out->dirty_MBps = 0;
 	if (!s->cfg.procs)
 		return;
-	if (!s->procs && procs_new(&s->procs) < 0)
+	if (open_procs(s) < 0)
 		return;
 	if (procs_collect(s->procs, s->cfg.threads, out->interval_s, s->cfg.delayacct_since, &out->procs, &out->nprocs,
 			  &out->procs_cap, &out->pstat) == 0) {

@@ -334,6 +334,12 @@ static void write_procs(FILE *f, const struct sample *s, size_t max)
 		jsonv_write_string(f, s->pstat.missing);
 	else
 		fputs("null", f);
+	/* where the tasks and their counters came from, and why not the walk */
+	fprintf(f, ",\"tasks_from\":\"%s\",\"task_walk_why\":", s->pstat.from_iter ? "bpf" : "proc");
+	if (s->pstat.from_iter)
+		fputs("null", f);
+	else
+		jsonv_write_string(f, s->pstat.iter_why);
 	fputc('}', f);
 	fprintf(f, ",\"blk\":{\"on\":%s,\"why\":", s->blk_on ? "true" : "false");
 	if (s->blk_on) {

@@ -17,7 +17,7 @@ need_root
 need_cmd jq dd
 setup_scratch
 
-"$BIN" --json -d 1 -n 22 --no-probe --procs 100000 > "$SCRATCH/out.json" 2> "$SCRATCH/err" &
+"$BIN" $PROCS_ARGS --json -d 1 -n 22 --no-probe --procs 100000 > "$SCRATCH/out.json" 2> "$SCRATCH/err" &
 TOOL=$!
 on_exit "kill $TOOL"
 sleep 1.5
@@ -52,4 +52,5 @@ g_total=$(bytes "[.[] | .interval_s as \$t | .procs[] | select(.exited and .comm
 note "child bash ($child): $c_total bytes (2 MiB = 2097152); its dd: $g_total (1 MiB = 1048576)"
 within "$c_total" 2097152 10 || fail "the child bash is charged $c_total bytes, not its own 2 MiB"
 within "$g_total" 1048576 10 || fail "the grandchild dd is charged $g_total bytes, not its 1 MiB"
+tasks_from_is "$SCRATCH/out.json"
 echo "PASS"

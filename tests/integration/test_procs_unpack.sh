@@ -42,7 +42,7 @@ mkdir "$SCRATCH/w"
 # another writer made 300 fsyncs take longer than a fixed run of 6 s once
 # (half the bytes were never seen), so the run is ended by SIGTERM (a
 # clean end, exit 0) rather than by an iteration count.
-"$BIN" --json -d 0.5 -n 600 --no-probe --procs 100000 > "$SCRATCH/out.json" 2> "$SCRATCH/err" &
+"$BIN" $PROCS_ARGS --json -d 0.5 -n 600 --no-probe --procs 100000 > "$SCRATCH/out.json" 2> "$SCRATCH/err" &
 TOOL=$!
 on_exit "kill $TOOL 2>/dev/null"
 sleep 0.5
@@ -63,4 +63,5 @@ within "$unpacker" "$want" 10 || fail "the unpacker is charged $unpacker bytes, 
 awk -v b="$shell" 'BEGIN { exit !(b < 1048576) }' || fail "the shell is charged $shell bytes"
 jq -e -s --argjson p "$SH" 'any(.[].procs[]; .comm == "unpacker" and .ppid == $p and .exited)' "$SCRATCH/out.json" >/dev/null ||
 	fail "the unpacker is not listed as ended"
+tasks_from_is "$SCRATCH/out.json"
 echo "PASS"

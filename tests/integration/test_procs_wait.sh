@@ -17,7 +17,7 @@ was=$(cat /proc/sys/kernel/task_delayacct)
 on_exit "echo $was > /proc/sys/kernel/task_delayacct"
 slow_loop 0.002 256 random; L=$SLOW
 
-"$BIN" --json -d 1 -n 8 --no-probe --disk "$(basename "$L")" --enable-delayacct > "$SCRATCH/out.json" 2> "$SCRATCH/err" &
+"$BIN" $PROCS_ARGS --json -d 1 -n 8 --no-probe --disk "$(basename "$L")" --enable-delayacct > "$SCRATCH/out.json" 2> "$SCRATCH/err" &
 P=$!
 sleep 1 # delay accounting is on now: fio starts after it, so its waits count
 fio --name=r --filename="$L" --rw=randread --bs=4k --iodepth=1 --ioengine=psync --direct=1 --time_based --runtime=5 \
@@ -42,4 +42,5 @@ pct=$(jq -s 'map(.io_wait_pct) | min' "$SCRATCH/fio_rows")
 note "fio clat mean ${clat} us; iosched-top avg_wait_us ${avg}, io_wait_pct >= ${pct}"
 within "$avg" "$clat" 35 || fail "avg_wait_us $avg not within 35% of fio's $clat"
 awk -v p="$pct" 'BEGIN { exit !(p > 70) }' || fail "io_wait_pct $pct is not high"
+tasks_from_is "$SCRATCH/out.json"
 echo "PASS"

@@ -65,9 +65,11 @@ note "Dirty (system-wide) up to $maxdirty kB, following /proc/meminfo in all $(w
 written=$(jq -s --arg n "$N" 'map(.disks[] | select(.name == $n) | .wkB_s * 0.25) | add' "$SCRATCH/out.json")
 note "written to $N while watched: $written kB of the 409600 kB dd wrote"
 awk -v w="$written" 'BEGIN { exit !(w >= 409600 * 0.9) }' || fail "only $written kB reached $N (dd wrote 409600 kB)"
-jq -s -e '[.[].procs[] | select(.kind == "writeback" and .write_Bps > 0)] | length > 0' "$SCRATCH/out.json" >/dev/null ||
+# (a flusher is kind writeback; jbd2, which writes the journal, kind journal)
+jq -s -e '[.[].procs[] | select((.kind == "writeback" or .kind == "journal") and .write_Bps > 0)] | length > 0' "$SCRATCH/out.json" >/dev/null ||
 	fail "no writeback thread with writes: $(jq -s -c '[.[].procs[] | select(.write_Bps > 0) | .comm] | unique' "$SCRATCH/out.json")"
-note "writeback threads seen: $(jq -s -r '[.[].procs[] | select(.kind == "writeback" and .write_Bps > 0) | .comm] | unique | join(", ")' "$SCRATCH/out.json")"
+note "writeback threads seen: $(jq -s -r '[.[].procs[] | select((.kind == "writeback" or .kind == "journal") and .write_Bps > 0) | "\(.comm) (\(.kind))"] | unique | join(", ")' "$SCRATCH/out.json")"
 jq -s -e '[.[].writers.dirtying_top | select(. != null) | .comm] | all(test("^(kworker|jbd2)") | not)' "$SCRATCH/out.json" >/dev/null ||
 	fail "a flusher was named the top writer"
+tasks_from_is "$SCRATCH/out.json"
 echo "PASS"

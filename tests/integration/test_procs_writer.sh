@@ -20,7 +20,7 @@ sleep 2
 # fio's own processes (the job process does the writing), found before it
 # ends: another fio on the machine must not be taken for this one.
 ours=$(echo $FIO $(pgrep -P $FIO) | tr ' ' ,)
-"$BIN" --json -d 1 -n 5 --no-probe --procs 100000 --disk "$(basename "$L")" > "$SCRATCH/out.json" || fail "iosched-top exited $?"
+"$BIN" $PROCS_ARGS --json -d 1 -n 5 --no-probe --procs 100000 --disk "$(basename "$L")" > "$SCRATCH/out.json" || fail "iosched-top exited $?"
 wait $FIO
 tail -n 4 "$SCRATCH/out.json" > "$SCRATCH/last.json"
 # In every line our fio is listed (another writer, even another loop
@@ -53,4 +53,5 @@ jq -s -e 'all(.[]; .writers.dirtying_MBps >= 45 and .writers.to_disks_MBps >= 45
 jq -s -e 'all(.[]; .writers.dirtying_MBps * 1048576 <= ([.procs[] | select(.kind == "process" or .kind == "self") | .write_Bps // 0] | add) + 600)' \
 	"$SCRATCH/last.json" >/dev/null || fail "dirtying counts more than the processes' rows: $(jq -sc 'map(.writers.dirtying_MBps * 1048576 - ([.procs[] | select(.kind == "process" or .kind == "self") | .write_Bps // 0] | add))' "$SCRATCH/last.json")"
 note "writers: $(tail -n1 "$SCRATCH/last.json" | jq -c '.writers | {dirtying_MBps, to_disks_MBps, to_disks_top}')"
+tasks_from_is "$SCRATCH/out.json"
 echo "PASS"

@@ -14,6 +14,7 @@
 #    still no more than 100 %, and the unattributed bytes are at least a
 #    quarter of the data (136 of the 200 files cannot be remembered).
 # suite-budget: 40
+# suite-alone: its 200 writers and two syncs flood the disk the other tests' loop devices live on (test_probe_file starved beside it)
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd jq losetup mkfs.ext4 mount dd sync

@@ -9,6 +9,7 @@
 # all rows together carry no more than the disk wrote (diskstats), so
 # nothing is counted twice.
 # suite-budget: 30
+# suite-alone: its 600 fsyncs flood the disk the other tests' loop devices live on
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd jq losetup mkfs.ext4 mount python3

@@ -31,6 +31,19 @@ jq() {
 	return "$rc"
 }
 
+# The process tests run on both ways of reading the tasks: the kernel's
+# task walk (BPF, the default as root, from the third refresh on) and
+# /proc (PROCS_FROM_PROC=1: with --no-bpf, as the *_proc.sh wrappers run
+# them; not a test that needs the BPF part's block figures). PROCS_ARGS goes on the tool's command line; tasks_from_is FILE
+# checks that FILE's last line read them the way asked for.
+PROCS_ARGS=${PROCS_FROM_PROC:+--no-bpf}
+tasks_from_is() {
+	local want=bpf
+	[ -n "${PROCS_FROM_PROC:-}" ] && want=proc
+	tail -n1 "$1" | jq -e --arg w "$want" '.writers.tasks_from == $w' > /dev/null ||
+		fail "the tasks were read from $(tail -n1 "$1" | jq -r .writers.tasks_from), not $want: $(tail -n1 "$1" | jq -r .writers.task_walk_why)"
+}
+
 need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root (loop devices)"; }
 need_cmd() { for c in "$@"; do command -v "$c" >/dev/null 2>&1 || skip "needs $c"; done; }
 

@@ -1,0 +1,43 @@
+/* taskmaps: what the task iterator (src/bpf/taskiter.bpf.c) hands user
+ * space (src/collect/taskiter.c): shared by both, so the layout is one. */
+#ifndef IOSCHED_TASKMAPS_H
+#define IOSCHED_TASKMAPS_H
+
+/* Every task visited writes a header; a task whose counters, state or
+ * name changed since the last walk (or that is new) writes the whole
+ * record, which starts with the header. */
+struct taskmap_head {
+	unsigned int tid;
+	unsigned int full;           /* 0: unchanged, only this header; 1: a taskmap_rec */
+};
+
+struct taskmap_io {
+	unsigned long long rbytes, wbytes, syscr, syscw; /* read_bytes, write_bytes, syscr, syscw */
+};
+
+struct taskmap_rec {
+	struct taskmap_head h;
+	unsigned int tgid, ppid, euid;
+	int nice;
+	unsigned int pf;             /* task flags (PF_KTHREAD...) */
+	char state;                  /* as /proc/PID/stat says it: R S D T t X Z P I */
+	char pad[3];
+	unsigned long long start_ns; /* since boot (start_boottime) */
+	struct taskmap_io own;       /* this thread's counters */
+	struct taskmap_io dead;      /* a group leader's: the group's ended threads (signal->ioac) */
+	char comm[16];
+};
+
+/* What the walk remembers of a task, to tell a change. */
+struct taskmap_seen {
+	unsigned long long sum;      /* of every counter, the dead threads' too */
+	unsigned long long start_ns;
+	unsigned long long comm[2];
+	unsigned int state;
+	unsigned int pad;
+};
+
+#define TASKMAP_SEEN_MIN 4096
+#define TASKMAP_SEEN_MAX (1u << 18)
+
+#endif
