@@ -27,6 +27,15 @@ struct proc_counters {
 	uint64_t blkio_count, blkio_ns;
 };
 
+/* The I/O counters alone, for what is kept per task besides the last
+ * reading (10,000 tasks keep two readings each). */
+struct proc_io {
+	uint64_t rbytes, wbytes, syscr, syscw;
+};
+
+/* c's I/O counters, without the delays. */
+struct proc_io procs_io_of(const struct proc_counters *c);
+
 struct proc_row {
 	int pid, tid, ppid;        /* tid == pid in process mode */
 	unsigned uid;
@@ -91,13 +100,13 @@ struct proc_seen {
 	int ppid;
 	unsigned long long start;   /* with id, tells a reused pid from the old task */
 	struct proc_counters c;     /* the last reading */
-	struct proc_counters base;  /* the first reading (for totals) */
-	struct proc_counters children; /* brought in by children reaped this interval */
-	struct proc_counters reaped_cum; /* brought in by children since first read (children included) */
-	int settled;                /* gone, and accounted from its exit records (procexit.h) */
-	int readable;               /* -1 not checked yet */
+	struct proc_io base;        /* the first reading (for totals) */
+	struct proc_io children;    /* brought in by children reaped this interval */
+	struct proc_io reaped_cum;  /* brought in by children since first read (children included) */
+	signed char settled;        /* gone, and accounted from its exit records (procexit.h) */
+	signed char readable;       /* -1 not checked yet */
+	signed char waiting;        /* waited last interval: ask taskstats again */
 	int ioprio;
-	int waiting;                /* waited last interval: ask taskstats again */
 	char comm[64];              /* from /proc/PID/stat, re-read when the task does I/O */
 	char state;
 	int nice;

@@ -23,6 +23,15 @@ static void add_counters(struct proc_counters *a, const struct proc_counters *b)
 	a->syscw += b->syscw;
 }
 
+/* The same into a parent's record of what its reaped children brought. */
+static void add_io(struct proc_io *a, const struct proc_counters *b)
+{
+	a->rbytes += b->rbytes;
+	a->wbytes += b->wbytes;
+	a->syscr += b->syscr;
+	a->syscw += b->syscw;
+}
+
 static uint64_t minus(uint64_t a, uint64_t b)
 {
 	return a > b ? a - b : 0;
@@ -114,8 +123,8 @@ static void settle_one(struct procexit *x, struct procexit_proc *e, struct proc_
 	struct proc_seen *parent = seen(cur, ncur, e->ppid);
 	struct procexit_proc *pe = parent ? NULL : find(x, e->ppid);
 	if (parent) {
-		add_counters(&parent->children, &jump);
-		add_counters(&parent->reaped_cum, &jump);
+		add_io(&parent->children, &jump);
+		add_io(&parent->reaped_cum, &jump);
 	} else if (pe && pe != e) {
 		add_counters(&pe->folded, &jump);
 	}

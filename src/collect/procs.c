@@ -42,8 +42,11 @@
 
 struct procs {
 	struct pids_info *info;
+	/* The last reading (kept between refreshes) and, while a refresh
+	 * runs, the new one: its array is freed once it is the last, so
+	 * only one is resident between refreshes. */
 	struct proc_seen *prev, *cur;
-	size_t nprev, ncur, cap;
+	size_t nprev, ncur, prev_cap, cur_cap;
 	size_t io_held, io_max;      /* descriptors kept open; how many may be */
 	struct taskstats_conn *ts;
 	int ts_err;                 /* why taskstats is unavailable, or 0 */
@@ -239,23 +242,21 @@ static int by_id(const void *a, const void *b)
 static struct proc_seen *lookup(const struct proc_seen *arr, size_t n, int id)
 {
 	struct proc_seen key = {.id = id};
-	return (struct proc_seen *)bsearch(&key, arr, n, sizeof *arr, by_id);
+	return n ? (struct proc_seen *)bsearch(&key, arr, n, sizeof *arr, by_id) : NULL; /* (arr may be NULL then) */
 }
 
+/* Room for a reading of n tasks (a few more than the last had, so a
+ * growing machine seldom moves it). */
 static int reserve(struct procs *p, size_t n)
 {
-	if (n <= p->cap)
+	if (n <= p->cur_cap)
 		return 0;
-	size_t cap = n + n / 2 + 64;
-	struct proc_seen *a = realloc(p->prev, cap * sizeof *a), *b;
+	size_t cap = n + 64;
+	struct proc_seen *a = realloc(p->cur, cap * sizeof *a);
 	if (!a)
 		return -ENOMEM;
-	p->prev = a;
-	b = realloc(p->cur, cap * sizeof *b);
-	if (!b)
-		return -ENOMEM;
-	p->cur = b;
-	p->cap = cap;
+	p->cur = a;
+	p->cur_cap = cap;
 	return 0;
 }
 
@@ -433,13 +434,18 @@ static void carry(struct proc_seen *old, struct proc_seen *e, int pid)
 	}
 	e->ioprio = -1;
 	/* New task (or a reused pid with a new start time): its first reading. */
-	e->base = e->c;
+	e->base = procs_io_of(&e->c);
 	if (!e->cmdline)
 		e->cmdline = read_cmdline(pid);
 }
 
 /* Children reaped in the interval added their totals to their parent's
  * /proc/PID/io: remember them against the parent, to take them out. */
+struct proc_io procs_io_of(const struct proc_counters *c)
+{
+	return (struct proc_io){c->rbytes, c->wbytes, c->syscr, c->syscw};
+}
+
 void procs_charge_reaped(const struct proc_seen *prev, size_t nprev, struct proc_seen *cur, size_t ncur)
 {
 	size_t at = 0; /* both by id: one pass finds who is still there */
@@ -452,7 +458,7 @@ void procs_charge_reaped(const struct proc_seen *prev, size_t nprev, struct proc
 		struct proc_seen *parent = lookup(cur, ncur, old->ppid);
 		if (!parent)
 			continue;
-		struct proc_counters *to[2] = {&parent->children, &parent->reaped_cum};
+		struct proc_io *to[2] = {&parent->children, &parent->reaped_cum};
 		for (int k = 0; k < 2; k++) {
 			to[k]->rbytes += old->c.rbytes;
 			to[k]->wbytes += old->c.wbytes;
@@ -750,10 +756,13 @@ static void keep_as_previous(struct procs *p, double up)
 {
 	let_go(p, p->prev, p->nprev);
 	p->prev_up = up;
-	struct proc_seen *t = p->prev;
+	free(p->prev);
 	p->prev = p->cur;
-	p->cur = t;
+	p->prev_cap = p->cur_cap;
 	p->nprev = p->ncur;
+	p->cur = NULL;
+	p->cur_cap = 0;
+	p->ncur = 0;
 }
 
 /* The name of uid, as /etc/passwd (or NSS) has it, else the number;
@@ -835,7 +844,7 @@ static ssize_t take_from_iter(struct procs *p, int threads, struct proc_row **ro
 		if (tasks[i].tid == tasks[i].tgid)
 			continue;
 		struct proc_seen key = {.id = tasks[i].tgid};
-		struct proc_seen *lead = bsearch(&key, p->cur, n, sizeof key, seen_by_id);
+		struct proc_seen *lead = n ? bsearch(&key, p->cur, n, sizeof key, seen_by_id) : NULL;
 		if (!lead)
 			continue; /* its leader is not in this walk (it is being reaped) */
 		lead->c.rbytes += tasks[i].rbytes;

@@ -230,15 +230,16 @@ static int walk(struct taskiter *t)
 
 int taskiter_read(struct taskiter *t, const struct task_info **tasks, size_t *n)
 {
-	/* this reading goes where the one before the last was */
-	struct task_info *x = t->prev;
-	size_t xcap = t->prev_cap;
+	/* the last reading is looked up while this one is made, then freed:
+	 * one table between refreshes */
+	free(t->prev);
 	t->prev = t->cur;
 	t->prev_cap = t->cur_cap;
 	t->nprev = t->ncur;
-	t->cur = x;
-	t->cur_cap = xcap;
-	t->ncur = 0;
+	t->cur = NULL;
+	t->cur_cap = t->ncur = 0;
+	if (util_grow((void **)&t->cur, &t->cur_cap, t->nprev + 64, sizeof *t->cur) < 0)
+		return -ENOMEM;
 	int err = walk(t);
 	if (err < 0)
 		return err;
@@ -249,6 +250,9 @@ int taskiter_read(struct taskiter *t, const struct task_info **tasks, size_t *n)
 			break;
 		}
 	forget_ended(t);
+	free(t->prev);
+	t->prev = NULL;
+	t->prev_cap = t->nprev = 0;
 	*tasks = t->cur;
 	*n = t->ncur;
 	return 0;
