@@ -26,7 +26,6 @@ struct task_info {
 	 * what its ended threads left (dead; /proc/PID/io adds it) */
 	uint64_t rbytes, wbytes, syscr, syscw;
 	uint64_t dead_rbytes, dead_wbytes, dead_syscr, dead_syscw;
-	int changed;               /* new, or moved, in the last reading */
 };
 
 struct taskiter;

@@ -167,9 +167,7 @@ void blklat_close(struct blklat *b)
 #include <bpf/libbpf.h>
 #include <dirent.h>
 #include <limits.h>
-#include <linux/capability.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <time.h>
 
 #include "blklat.skel.h"

@@ -837,9 +837,12 @@ static ssize_t take_from_iter(struct procs *p, int threads, struct proc_row **ro
 	if (make_room(p, nt, rows, cap) < 0)
 		return -ENOMEM;
 	size_t n = 0;
-	for (size_t i = 0; i < nt; i++)
-		if (threads || tasks[i].tid == tasks[i].tgid)
-			from_task(p, &tasks[i], threads, &p->cur[n], &(*rows)[n]), n++;
+	for (size_t i = 0; i < nt; i++) {
+		if (!threads && tasks[i].tid != tasks[i].tgid)
+			continue; /* a thread: added to its leader below */
+		from_task(p, &tasks[i], threads, &p->cur[n], &(*rows)[n]);
+		n++;
+	}
 	for (size_t i = 0; !threads && i < nt; i++) {
 		if (tasks[i].tid == tasks[i].tgid)
 			continue;

@@ -1054,13 +1054,11 @@ static int behind_top(struct sampler *s, const struct sample *out, const struct 
 
 /* Whether second sec is part of a read already listed (a read that spans
  * seconds is the slowest of each of them). */
-static int listed(const struct probe_slow *sl, int64_t sec, uint64_t ns, double ts0)
+static int listed(const struct latwin_point *const *chosen, int n, const struct latwin_point *p)
 {
-	for (int i = 0; i < sl->nslowest; i++) {
-		double at = sl->slowest[i].ts - ts0; /* its second, as an offset */
-		if ((uint64_t)(sl->slowest[i].us * 1e3 + 0.5) == ns && fabs(at - (double)sec) <= sl->slowest[i].us / 1e6 + 1)
+	for (int i = 0; i < n; i++)
+		if (chosen[i]->max_ns == p->max_ns && llabs(chosen[i]->sec - p->sec) <= (long long)(p->max_ns / 1000000000u) + 1)
 			return 1;
-	}
 	return 0;
 }
 
@@ -1076,19 +1074,21 @@ static void slowest_of(struct sampler *s, const struct sample *out, const struct
 	int64_t from = (int64_t)floor(now) - 9;
 	if (from < (int64_t)ceil(sp->watched_since))
 		from = (int64_t)ceil(sp->watched_since);
+	const struct latwin_point *chosen[PROBE_SLOWEST_MAX];
 	sl->nslowest = 0;
 	while (sl->nslowest < PROBE_SLOWEST_MAX) {
 		const struct latwin_point *best = NULL;
 		for (int i = 0; i < CHART_SECONDS; i++) {
 			const struct latwin_point *p = &d->chart[i];
 			if (p->n == 0 || p->sec < from || (double)p->max_ns < PROBE_SLOW_US * 1e3 ||
-			    listed(sl, p->sec, p->max_ns, ts0))
+			    listed(chosen, sl->nslowest, p))
 				continue;
 			if (!best || p->max_ns > best->max_ns)
 				best = p;
 		}
 		if (!best)
 			break;
+		chosen[sl->nslowest] = best;
 		struct probe_slowest *w = &sl->slowest[sl->nslowest++];
 		*w = (struct probe_slowest){.ts = (double)best->sec + ts0, .us = (double)best->max_ns / 1e3};
 		uint64_t total;

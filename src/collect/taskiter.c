@@ -125,7 +125,6 @@ static void from_record(const struct taskmap_rec *r, struct task_info *i)
 	i->dead_wbytes = r->dead.wbytes;
 	i->dead_syscr = r->dead.syscr;
 	i->dead_syscw = r->dead.syscw;
-	i->changed = 1;
 }
 
 static int by_tid(const void *a, const void *b)
@@ -186,7 +185,6 @@ static ssize_t take_records(struct taskiter *t, const char *b, size_t len, size_
 			t->ncur++;
 		} else if (old) {
 			*e = *old;
-			e->changed = 0;
 			t->ncur++;
 		} else {
 			/* unchanged, but not known here: the walk sends it whole next time */
