@@ -13,7 +13,8 @@ WARN    := -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes -Wstrict-proto
 # -iquote, not -I: include/sched.h must not shadow the system <sched.h>.
 CPPFLAGS += -iquote include -D_GNU_SOURCE -DIOSCHED_VERSION='"$(VERSION)"' -DTHEMEDIR='"$(PREFIX)/share/iosched-top/themes"'
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# libproc2 is loaded when needed (src/collect/proc2.c), not linked.
+PKG_LIBS   = $(shell pkg-config --libs $(filter-out libproc2,$(PKGS)) 2>/dev/null)
 LDLIBS  += $(PKG_LIBS) -laio -pthread -lm
 
 # The block-latency BPF part is optional: built when clang, bpftool and

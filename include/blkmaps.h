@@ -118,6 +118,7 @@ struct blkmap_behind_key {
 };
 
 #define BLKMAP_WATCHED 256          /* probe readers (one per probed disk) */
+#define BLKMAP_WATCH_WORDS 64       /* watched_bits: 4096 bits, a tgid's bit is tgid % 4096 */
 #define BLKMAP_BEHIND 4096
 #define BLKMAP_DISKS 1024          /* disks with unattributed bytes (a hash, dev -> bytes) */
 

@@ -36,11 +36,17 @@ struct proc_io {
 /* c's I/O counters, without the delays. */
 struct proc_io procs_io_of(const struct proc_counters *c);
 
+/* Room for a task's name as /proc/PID/stat shows it: 15 characters, or
+ * for a workqueue worker its name, '-' or '+' and its work item's (at
+ * most 31, WORKER_DESC_LEN), 47 in all. Every task has two copies
+ * (reading and row): a size of 64 cost 320 KiB at 10,000 tasks. */
+#define PROCS_COMM_MAX 48
+
 struct proc_row {
 	int pid, tid, ppid;        /* tid == pid in process mode */
 	unsigned uid;
 	char user[32];
-	char comm[64];
+	char comm[PROCS_COMM_MAX];
 	/* The command line, arguments joined by blanks, at most
 	 * PROCS_CMDLINE_MAX - 1 bytes; NULL: none (a kernel thread, an ended
 	 * process), shown as comm (procs_row_cmdline). Not the row's own: it
@@ -107,7 +113,7 @@ struct proc_seen {
 	signed char readable;       /* -1 not checked yet */
 	signed char waiting;        /* waited last interval: ask taskstats again */
 	int ioprio;
-	char comm[64];              /* from /proc/PID/stat, re-read when the task does I/O */
+	char comm[PROCS_COMM_MAX];  /* from /proc/PID/stat, re-read when the task does I/O */
 	char state;
 	int nice;
 	/* Read once, when the task is first seen, and handed from one

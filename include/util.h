@@ -56,9 +56,15 @@ void util_fit_figure(char *s, int w);
  * was cut. */
 int util_cut_mark(char *s, int room, int utf8);
 
-/* Seconds on CLOCK_MONOTONIC (intervals) and CLOCK_REALTIME (timestamps). */
+/* Seconds on CLOCK_MONOTONIC (intervals) and CLOCK_REALTIME (timestamps),
+ * and since boot as /proc/uptime and tasks' start times count
+ * (CLOCK_BOOTTIME: suspended time included). */
 double util_mono_now(void);
 double util_real_now(void);
+double util_boot_now(void);
+
+/* The three load averages of /proc/loadavg. Returns 0, or -1. */
+int util_loadavg(double load[3]);
 
 /* Whether this process may load BPF tracing programs: root, or CAP_BPF
  * and CAP_PERFMON in its effective set. */

@@ -115,6 +115,19 @@ double util_real_now(void)
 	return clock_seconds(CLOCK_REALTIME);
 }
 
+double util_boot_now(void)
+{
+	return clock_seconds(CLOCK_BOOTTIME);
+}
+
+int util_loadavg(double load[3])
+{
+	char text[128];
+	if (util_read_text("/proc/loadavg", text, sizeof text) <= 0)
+		return -1;
+	return sscanf(text, "%lf %lf %lf", &load[0], &load[1], &load[2]) == 3 ? 0 : -1;
+}
+
 int util_can_bpf(void)
 {
 	if (geteuid() == 0)

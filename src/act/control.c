@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include <libproc2/misc.h>
 #include <string.h>
 #include <time.h>
 
@@ -447,9 +446,8 @@ int control_delayacct(struct control *c, int on, char *msg, size_t len)
 	}
 	if (c->delayacct_orig < 0)
 		c->delayacct_orig = was ? 1 : 0;
-	double up = 0, idle = 0;
 	/* Tasks started before this moment have only part of their waits. */
-	c->delayacct_since = on && procps_uptime(&up, &idle) == 0 ? up : 0;
+	c->delayacct_since = on ? util_boot_now() : 0;
 	util_fmt(msg, len, "kernel.task_delayacct = %d%s", on ? 1 : 0,
 		 on ? " (I/O wait per process; tasks already running show partial figures, marked *)" : "");
 	return 0;

@@ -370,15 +370,29 @@ static __always_inline void count_unattributed(__u32 dev, __u64 len)
 		bpf_map_update_elem(&unattributed, &dev, &len, BPF_NOEXIST);
 }
 
+/* A bit per tgid (modulo its size) of the probe's readers, set by user
+ * space before it adds a reader to watched and recomputed after it takes
+ * one out: a clear bit says "not a reader" without a hash lookup, which
+ * nearly every request would otherwise pay. */
+__u64 watched_bits[BLKMAP_WATCH_WORDS];
+
+/* Probe reads in flight on all disks: while none is, a completion need
+ * not look up its disk's count. */
+__s64 probes_waiting;
+
 /* Whether tgid is one of the probe's readers. */
 static __always_inline __u32 is_probe(__u32 tgid)
 {
+	__u32 w = (tgid / 64) % BLKMAP_WATCH_WORDS;
+	if (!(watched_bits[w] & (1ull << (tgid % 64))))
+		return 0;
 	return bpf_map_lookup_elem(&watched, &tgid) != 0;
 }
 
 /* One more (or one fewer) probe read in flight on dev. */
 static __always_inline void probe_waits(__u32 dev, __s64 by)
 {
+	__sync_fetch_and_add(&probes_waiting, by);
 	__s64 *n = bpf_map_lookup_elem(&waiting, &dev);
 	if (!n) {
 		__s64 zero = 0;
@@ -462,11 +476,13 @@ int BPF_PROG(on_issue, struct request *rq)
 			return 0;
 		}
 		f->start_ns = now;
+		f->dev = 0; /* the last holder's */
 		f->tgid = owner_of(rq, W_ISSUE, &f->kind, &f->unattributed);
 		f->probe = is_probe(f->tgid);
 	}
 	f->issue_ns = now; /* a requeued request is timed from its last issue */
-	f->dev = disk_dev(rq);
+	if (!f->dev) /* else note_owner or an earlier issue (a requeue) found it */
+		f->dev = disk_dev(rq);
 	if (f->probe == 1) { /* a probe read goes to the disk: counted once, requeued or not */
 		f->probe = 2;
 		probe_waits(f->dev, 1);
@@ -509,7 +525,7 @@ int BPF_PROG(on_complete, struct request *rq, int error, unsigned int nr_bytes)
 		probe_waits(k.dev, -1);
 	} else {
 		/* Served while a probe read waited on this disk: what it waited behind. */
-		__s64 *w = bpf_map_lookup_elem(&waiting, &k.dev);
+		__s64 *w = probes_waiting > 0 ? bpf_map_lookup_elem(&waiting, &k.dev) : NULL;
 		if (w && *w > 0) {
 			struct blkmap_behind_key bk = {.dev = k.dev, .tgid = k.tgid, .kind = kind};
 			__u64 *v = bpf_map_lookup_elem(&behind, &bk);

@@ -564,12 +564,29 @@ static int same_set(const int *a, size_t na, const int *b, size_t nb)
 	return 1;
 }
 
+/* The programs' quick test of "a probe reader?" (watched_bits in
+ * blklat.bpf.c): with add, tgids' bits are set beside the ones there;
+ * without, the words become exactly tgids' bits. */
+static void watch_bits(struct blklat *b, const int *tgids, size_t n, int add)
+{
+	__u64 bits[BLKMAP_WATCH_WORDS] = {0};
+	for (size_t i = 0; i < n; i++) {
+		__u32 t = (__u32)tgids[i];
+		bits[(t / 64) % BLKMAP_WATCH_WORDS] |= 1ull << (t % 64);
+	}
+	for (size_t w = 0; w < BLKMAP_WATCH_WORDS; w++) {
+		__u64 v = add ? b->skel->bss->watched_bits[w] | bits[w] : bits[w];
+		__atomic_store_n(&b->skel->bss->watched_bits[w], v, __ATOMIC_RELEASE);
+	}
+}
+
 void blklat_watch(struct blklat *b, const int *tgids, size_t n)
 {
 	if (!b || same_set(b->watched, b->nwatched, tgids, n))
 		return; /* the usual tick: no system call */
 	int fd = bpf_map__fd(b->skel->maps.watched);
 	__u32 one = 1;
+	watch_bits(b, tgids, n, 1); /* a new reader's bit before its entry */
 	for (size_t i = 0; i < b->nwatched; i++) { /* gone from the set: out of the map */
 		size_t k = 0;
 		while (k < n && tgids[k] != b->watched[i])
@@ -585,6 +602,7 @@ void blklat_watch(struct blklat *b, const int *tgids, size_t n)
 		bpf_map_update_elem(fd, &t, &one, BPF_ANY);
 		b->watched[b->nwatched++] = tgids[i];
 	}
+	watch_bits(b, b->watched, b->nwatched, 0); /* and a gone one's bit after its entry */
 }
 
 static int bkey_cmp(const void *x, const void *y)

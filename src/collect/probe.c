@@ -57,6 +57,7 @@ struct probe {
 	int fd;                    /* -1 while a paced probe holds no node */
 	double opened;             /* mono time fd was opened */
 	int autoclear0;            /* a loop's autoclear flag at start; -1: none */
+	int autoclear_fd;          /* its sysfs file, kept open; -1: not open */
 	double autoclear_checked;  /* mono time it was last read */
 	int detaching;             /* it was seen on: the probe ends */
 	uint64_t span;             /* bytes that can be read */
@@ -414,13 +415,28 @@ static double pace(struct probe *p, double next, double rate)
 }
 
 /* A loop device's autoclear flag (0/1), or -1 for other disks. */
-static int loop_autoclear(const char *disk)
+/* The flag is read before each paced read: its sysfs file is kept open
+ * and read again from offset 0 (sysfs makes the text anew each time; an
+ * open attribute does not hold the device, and reads fail once it is
+ * gone). Opening it each time was half of a paced read's cost. */
+static int loop_autoclear(struct probe *p)
 {
-	char path[96];
-	uint64_t v;
-	if (util_pathf(path, sizeof path, "/sys/block/%s/loop/autoclear", disk) < 0 || util_read_u64(path, &v) < 0)
+	char path[96], text[32];
+	if (p->autoclear_fd < 0) {
+		if (util_pathf(path, sizeof path, "/sys/block/%s/loop/autoclear", p->cfg.disk) < 0)
+			return -1;
+		p->autoclear_fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (p->autoclear_fd < 0)
+			return -1;
+	}
+	ssize_t n = pread(p->autoclear_fd, text, sizeof text - 1, 0);
+	if (n <= 0) {
+		close(p->autoclear_fd);
+		p->autoclear_fd = -1;
 		return -1;
-	return v != 0;
+	}
+	text[n] = '\0';
+	return strtoul(text, NULL, 10) != 0;
 }
 
 /* Let go of the device node, here and in the reader child. Returns 0, or
@@ -471,7 +487,7 @@ static int detach_asked(struct probe *p, double rate)
 	double now = util_mono_now();
 	if (!p->detaching && p->autoclear0 == 0 && (rate > 0 || now - p->autoclear_checked >= DETACH_POLL_S)) {
 		p->autoclear_checked = now;
-		p->detaching = loop_autoclear(p->cfg.disk) == 1;
+		p->detaching = loop_autoclear(p) == 1;
 	}
 	return p->detaching;
 }
@@ -611,6 +627,9 @@ static void close_fd(struct probe *p)
 	if (p->fd >= 0)
 		close(p->fd);
 	p->fd = -1;
+	if (p->autoclear_fd >= 0)
+		close(p->autoclear_fd);
+	p->autoclear_fd = -1;
 	/* The whole file's writer saw the stop (its progress asks) and
 	 * removes its partial file; the start file is whole and kept for the
 	 * next run. */
@@ -675,7 +694,7 @@ static int open_device(struct probe *p, char *err, size_t len)
 		}
 		p->span = bytes;
 		p->opened = util_mono_now();
-		p->autoclear0 = loop_autoclear(p->cfg.disk);
+		p->autoclear0 = loop_autoclear(p);
 		p->st.mode = PROBE_MODE_DEVICE;
 		util_fmt(p->st.why, sizeof p->st.why, "reads %s", p->st.path);
 		return 0;
@@ -707,6 +726,7 @@ int probe_start(const struct probe_config *cfg, struct probe **out, char *err, s
 		return -ENOMEM;
 	p->cfg = *cfg;
 	p->fd = -1;
+	p->autoclear_fd = -1;
 	p->private_lock = -1;
 	p->st.rate_hz = cfg->rate_hz;
 	p->st.state = PROBE_PREPARING;
@@ -716,6 +736,8 @@ int probe_start(const struct probe_config *cfg, struct probe **out, char *err, s
 	if (rc < 0) {
 		if (p->fd >= 0)
 			close(p->fd);
+		if (p->autoclear_fd >= 0)
+			close(p->autoclear_fd);
 		free(p);
 		return rc;
 	}
@@ -730,6 +752,8 @@ int probe_start(const struct probe_config *cfg, struct probe **out, char *err, s
 		snprintf(err, len, "cannot start the probe thread: %s", strerror(rc));
 		if (p->fd >= 0)
 			close(p->fd);
+		if (p->autoclear_fd >= 0)
+			close(p->autoclear_fd);
 		free(p);
 		return -rc;
 	}

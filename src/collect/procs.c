@@ -15,6 +15,7 @@
 #include <libproc2/pids.h>
 
 #include "iostat.h"
+#include "proc2.h"
 #include "procexit.h"
 #include "taskiter.h"
 #include "taskstats.h"
@@ -41,6 +42,7 @@
 #define IOPRIO_CLASS_SHIFT 13
 
 struct procs {
+	struct proc2 lib;            /* loaded while the /proc way is used */
 	struct pids_info *info;
 	/* The last reading (kept between refreshes) and, while a refresh
 	 * runs, the new one: its array is freed once it is the last, so
@@ -86,8 +88,12 @@ int procs_new(struct procs **out)
 	struct procs *p = calloc(1, sizeof *p);
 	if (!p)
 		return -ENOMEM;
-	int rc = procps_pids_new(&p->info, items, sizeof items / sizeof items[0]);
-	if (rc < 0) {
+	char why[200];
+	int rc = proc2_open(&p->lib, why, sizeof why);
+	if (rc == 0)
+		rc = proc2_pids_new(&p->lib, &p->info, items, sizeof items / sizeof items[0]);
+	if (rc < 0) { /* (the package depends on the library: why is for a broken install) */
+		proc2_close(&p->lib);
 		free(p);
 		return rc;
 	}
@@ -158,7 +164,8 @@ void procs_free(struct procs *p)
 	if (!p)
 		return;
 	if (p->info)
-		procps_pids_unref(&p->info);
+		proc2_pids_unref(&p->lib, &p->info);
+	proc2_close(&p->lib);
 	taskstats_close(p->ts);
 	taskstats_unlisten(p->exits);
 	procexit_free(&p->px);
@@ -243,6 +250,18 @@ static struct proc_seen *lookup(const struct proc_seen *arr, size_t n, int id)
 {
 	struct proc_seen key = {.id = id};
 	return n ? (struct proc_seen *)bsearch(&key, arr, n, sizeof *arr, by_id) : NULL; /* (arr may be NULL then) */
+}
+
+/* lookup for ids asked in rising order, as the rows mostly are: the
+ * entry at *next (where the last one found was followed) is tried first,
+ * and a search only when it is not the one. Two searches a row were a
+ * third of a refresh's own time at 10,000 tasks. */
+static struct proc_seen *lookup_next(const struct proc_seen *arr, size_t n, size_t *next, int id)
+{
+	const struct proc_seen *e = *next < n && arr[*next].id == id ? &arr[*next] : lookup(arr, n, id);
+	if (e)
+		*next = (size_t)(e - arr) + 1;
+	return (struct proc_seen *)e;
 }
 
 /* Room for a reading of n tasks (a few more than the last had, so a
@@ -393,7 +412,8 @@ static int read_stat(int pid, int tid, int threads, struct proc_seen *e)
 }
 
 /* One libproc2 row: who the task is, and its I/O counters. */
-static void take(struct procs *p, const struct pids_stack *s, int threads, struct proc_seen *e, struct proc_row *r)
+static void take(struct procs *p, const struct pids_stack *s, int threads, struct proc_seen *e, struct proc_row *r,
+		 size_t *next_prev)
 {
 	const struct pids_info *info = p->info;
 	(void)info; /* PIDS_VAL names it but does not use it */
@@ -407,7 +427,7 @@ static void take(struct procs *p, const struct pids_stack *s, int threads, struc
 	e->id = r->tid;
 	e->ioprio = -1;
 	/* An unreadable /proc/PID/io is told apart from a real 0 here. */
-	e->readable = read_io(p, lookup(p->prev, p->nprev, e->id), r->pid, r->tid, threads, e) == 0;
+	e->readable = read_io(p, lookup_next(p->prev, p->nprev, next_prev, e->id), r->pid, r->tid, threads, e) == 0;
 }
 
 /* Carry what is known of a task from its previous reading; its command
@@ -872,26 +892,32 @@ static ssize_t take_all(struct procs *p, int threads, struct proc_row **rows, si
 	if (p->iter) {
 		ssize_t n = take_from_iter(p, threads, rows, cap);
 		if (n >= 0) {
-			/* libproc2's tables of every task are not needed now */
+			/* libproc2's tables of every task are not needed now, nor
+			 * the library (see proc2.h) */
 			if (p->info)
-				procps_pids_unref(&p->info);
+				proc2_pids_unref(&p->lib, &p->info);
 			p->info = NULL;
+			proc2_close(&p->lib);
 			return n;
 		}
 		util_fmt(p->iter_why, sizeof p->iter_why, "the task walk failed: %s", strerror((int)-n));
 		taskiter_close(p->iter);
 		p->iter = NULL;
 	}
-	if (!p->info && procps_pids_new(&p->info, items, sizeof items / sizeof items[0]) < 0)
+	char why[200];
+	if (!p->info && proc2_open(&p->lib, why, sizeof why) < 0)
+		return -ENOENT;
+	if (!p->info && proc2_pids_new(&p->lib, &p->info, items, sizeof items / sizeof items[0]) < 0)
 		return -ENOMEM;
-	struct pids_fetch *f = procps_pids_reap(p->info, threads ? PIDS_FETCH_THREADS_TOO : PIDS_FETCH_TASKS_ONLY);
+	struct pids_fetch *f = proc2_pids_reap(&p->lib, p->info, threads ? PIDS_FETCH_THREADS_TOO : PIDS_FETCH_TASKS_ONLY);
 	if (!f)
 		return -errno ? -errno : -EIO;
 	size_t total = (size_t)f->counts->total;
 	if (make_room(p, total, rows, cap) < 0)
 		return -ENOMEM;
+	size_t next_prev = 0;
 	for (size_t i = 0; i < total; i++)
-		take(p, f->stacks[i], threads, &p->cur[i], &(*rows)[i]);
+		take(p, f->stacks[i], threads, &p->cur[i], &(*rows)[i], &next_prev);
 	return (ssize_t)total;
 }
 
@@ -907,8 +933,7 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 	}
 	/* Since boot, as start times are (CLOCK_BOOTTIME, what /proc/uptime
 	 * reads): a clock, not a file to open and parse every refresh. */
-	struct timespec boot;
-	double up = clock_gettime(CLOCK_BOOTTIME, &boot) == 0 ? (double)boot.tv_sec + (double)boot.tv_nsec / 1e9 : 0;
+	double up = util_boot_now();
 	ssize_t got = take_all(p, threads, rows, cap);
 	if (got < 0)
 		return (int)got;
@@ -921,9 +946,11 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 	p->ncur = total;
 	sort_current(p);
 	size_t nx = settle_exits(p, threads, st);
+	size_t next_cur = 0, next_prev = 0;
 	for (size_t i = 0; i < total; i++) {
 		struct proc_row *r = &(*rows)[i];
-		fill_row(p, &rd, lookup(p->cur, p->ncur, r->tid), lookup(p->prev, p->nprev, r->tid), r, st);
+		fill_row(p, &rd, lookup_next(p->cur, p->ncur, &next_cur, r->tid),
+			 lookup_next(p->prev, p->nprev, &next_prev, r->tid), r, st);
 	}
 	/* Processes that ended: after the live ones, for the sort to place. */
 	if (!threads && p->exits) {

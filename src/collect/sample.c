@@ -11,7 +11,6 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include <libproc2/misc.h>
 #include <libudev.h>
 
 #include "hotplug.h"
@@ -99,7 +98,7 @@ static void fill_header(struct sample *out)
 	if (uname(&u) == 0)
 		util_strlcpy(out->kernel, u.release, sizeof out->kernel);
 	out->psi_err = psi_read("/proc/pressure/io", &out->psi);
-	out->have_load = procps_loadavg(&out->load[0], &out->load[1], &out->load[2]) == 0;
+	out->have_load = util_loadavg(out->load) == 0;
 }
 
 static int reserve(struct sample *out, size_t n)
@@ -882,7 +881,6 @@ static void collect_procs(struct sampler *s, struct sample *out)
 {
 	out->have_procs = 0;
 	out->top_writer = -1;
-	writeback_read(&out->wb);
 	out->write_MBps = leaf_write_MBps(out);
 	out->top_disk = top_disk(out);
 	out->dirty_MBps = 0;
@@ -1145,6 +1143,10 @@ int sampler_collect(struct sampler *s, struct sample *out, const struct pending_
 	out->interval_s = s->prev_mono >= 0 ? now - s->prev_mono : 0;
 	out->probe_rate_hz = s->cfg.probe_rate_hz;
 	fill_header(out);
+	/* at ts, as the disks' counters: the disks' scan and the probes'
+	 * bookkeeping below can take a while on a loaded machine, and the
+	 * page cache's figures move fast */
+	writeback_read(&out->wb);
 
 	rc = update_disks(s, now);
 	if (rc == 0 && reserve(out, s->ndisks) < 0)
