@@ -59,7 +59,7 @@ int procexit_add(struct procexit *x, const struct ts_record *r, double now);
 
 /* Settle what was reaped by now: each complete exited process whose pid
  * is not in cur (sorted by id), in completion order. Its jump goes to its
- * parent: into cur's entry (children, reaped_cum) when the parent lives,
+ * parent: into cur's entry (procexit_reaped_add) when the parent lives,
  * else into the parent's own exited entry (folded). prev (sorted by id):
  * the last readings, used for the process's own last interval and marked
  * settled so the fallback correction leaves them. Up to max rows go to out;
@@ -69,5 +69,16 @@ size_t procexit_settle(struct procexit *x, struct proc_seen *cur, size_t ncur, s
 		       double now, double stale_s, struct procexit_row *out, size_t max);
 
 void procexit_free(struct procexit *x);
+
+/* Add by to what e's reaped children brought (this interval and since
+ * first read). Returns 0, or -ENOMEM (then it is not counted). */
+int procexit_reaped_add(struct proc_seen *e, const struct proc_io *by);
+
+/* What e's reaped children brought this interval, and since first read. */
+struct proc_io procexit_reaped_now(const struct proc_seen *e);
+struct proc_io procexit_reaped_cum(const struct proc_seen *e);
+
+/* Free the records of reaped children that n entries hold. */
+void procexit_free_reaped(struct proc_seen *a, size_t n);
 
 #endif

@@ -61,7 +61,10 @@ struct probe {
 	double autoclear_checked;  /* mono time it was last read */
 	int detaching;             /* it was seen on: the probe ends */
 	uint64_t span;             /* bytes that can be read */
-	int private_lock;          /* >= 0: cfg.file is in a directory made for this run */
+	int private_lock;          /* under mu: >= 0, private_path is in a directory made for
+				    * this run (held while it is written too, so that a stop
+				    * that leaves the thread behind removes it: drop_private) */
+	char private_path[PATH_MAX];
 	struct prng rng;
 	char preparing[PATH_MAX];  /* under mu: the probe file being written, or "" */
 	/* Reading a start file while the whole probe file is written by a
@@ -160,6 +163,23 @@ static int prepare(struct probe *p, const char *path, uint64_t size, int own_dir
 	return rc;
 }
 
+/* The directory made for this run goes, once: under mu, as the thread
+ * ends or as probe_stop leaves a thread behind (under load the thread can
+ * still be writing the file when the process exits). */
+static void drop_private_locked(struct probe *p)
+{
+	if (p->private_lock >= 0)
+		probefile_private_remove(p->private_path, p->private_lock);
+	p->private_lock = -1;
+}
+
+static void drop_private(struct probe *p)
+{
+	pthread_mutex_lock(&p->mu);
+	drop_private_locked(p);
+	pthread_mutex_unlock(&p->mu);
+}
+
 /* The tool's directory for the file was made by someone else (why says
  * so): rather than let any user turn the probe off that way, a directory
  * of this run's own beside it (probefile_private_dir), said in the status,
@@ -174,12 +194,15 @@ static int prepare_private(struct probe *p, char *why, size_t wlen)
 	int lock = probefile_private_dir(p->cfg.file, path, sizeof path, why, wlen);
 	if (lock < 0)
 		return lock;
+	pthread_mutex_lock(&p->mu);
+	p->private_lock = lock;
+	util_strlcpy(p->private_path, path, sizeof p->private_path);
+	pthread_mutex_unlock(&p->mu);
 	int rc = prepare(p, path, p->cfg.file_size, 1, why, wlen);
 	if (rc < 0) {
-		probefile_private_remove(path, lock);
+		drop_private(p);
 		return rc;
 	}
-	p->private_lock = lock;
 	util_strlcpy(p->cfg.file, path, sizeof p->cfg.file);
 	pthread_mutex_lock(&p->mu);
 	char first[sizeof p->st.why]; /* why the node was not read, kept */
@@ -636,9 +659,7 @@ static void close_fd(struct probe *p)
 	if (p->start[0])
 		pthread_join(p->filler, NULL);
 	p->start[0] = '\0';
-	if (p->private_lock >= 0)
-		probefile_private_remove(p->cfg.file, p->private_lock);
-	p->private_lock = -1;
+	drop_private(p);
 }
 
 static void *probe_main(void *arg)
@@ -848,6 +869,7 @@ void probe_stop(struct probe *p)
 		pthread_mutex_lock(&p->mu);
 		if (p->preparing[0])
 			probefile_abandon(p->preparing);
+		drop_private_locked(p);
 		pthread_mutex_unlock(&p->mu);
 		pthread_detach(p->thread);
 		return;

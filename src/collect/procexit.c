@@ -23,15 +23,6 @@ static void add_counters(struct proc_counters *a, const struct proc_counters *b)
 	a->syscw += b->syscw;
 }
 
-/* The same into a parent's record of what its reaped children brought. */
-static void add_io(struct proc_io *a, const struct proc_counters *b)
-{
-	a->rbytes += b->rbytes;
-	a->wbytes += b->wbytes;
-	a->syscr += b->syscr;
-	a->syscw += b->syscw;
-}
-
 static uint64_t minus(uint64_t a, uint64_t b)
 {
 	return a > b ? a - b : 0;
@@ -101,9 +92,9 @@ static void settle_one(struct procexit *x, struct procexit_proc *e, struct proc_
 	if (old) {
 		/* Its own I/O at the last reading: that reading less what it had
 		 * reaped (exact when we saw all its children go). */
-		struct proc_counters own0 = {
-			minus(old->c.rbytes, old->reaped_cum.rbytes), minus(old->c.wbytes, old->reaped_cum.wbytes),
-			minus(old->c.syscr, old->reaped_cum.syscr), minus(old->c.syscw, old->reaped_cum.syscw), 0, 0};
+		struct proc_io cum = procexit_reaped_cum(old);
+		struct proc_counters own0 = {minus(old->c.rbytes, cum.rbytes), minus(old->c.wbytes, cum.wbytes),
+					     minus(old->c.syscr, cum.syscr),   minus(old->c.syscw, cum.syscw), 0, 0};
 		last.rbytes = minus(e->own.rbytes, own0.rbytes);
 		last.wbytes = minus(e->own.wbytes, own0.wbytes);
 		last.syscr = minus(e->own.syscr, own0.syscr);
@@ -123,8 +114,8 @@ static void settle_one(struct procexit *x, struct procexit_proc *e, struct proc_
 	struct proc_seen *parent = seen(cur, ncur, e->ppid);
 	struct procexit_proc *pe = parent ? NULL : find(x, e->ppid);
 	if (parent) {
-		add_io(&parent->children, &jump);
-		add_io(&parent->reaped_cum, &jump);
+		struct proc_io by = {jump.rbytes, jump.wbytes, jump.syscr, jump.syscw};
+		procexit_reaped_add(parent, &by);
 	} else if (pe && pe != e) {
 		add_counters(&pe->folded, &jump);
 	}
@@ -158,4 +149,36 @@ void procexit_free(struct procexit *x)
 {
 	free(x->v);
 	memset(x, 0, sizeof *x);
+}
+
+int procexit_reaped_add(struct proc_seen *e, const struct proc_io *by)
+{
+	if (!e->reaped && !(e->reaped = calloc(1, sizeof *e->reaped)))
+		return -ENOMEM;
+	struct proc_io *to[2] = {&e->reaped->children, &e->reaped->cum};
+	for (int k = 0; k < 2; k++) {
+		to[k]->rbytes += by->rbytes;
+		to[k]->wbytes += by->wbytes;
+		to[k]->syscr += by->syscr;
+		to[k]->syscw += by->syscw;
+	}
+	return 0;
+}
+
+struct proc_io procexit_reaped_now(const struct proc_seen *e)
+{
+	return e->reaped ? e->reaped->children : (struct proc_io){0};
+}
+
+struct proc_io procexit_reaped_cum(const struct proc_seen *e)
+{
+	return e->reaped ? e->reaped->cum : (struct proc_io){0};
+}
+
+void procexit_free_reaped(struct proc_seen *a, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(a[i].reaped);
+		a[i].reaped = NULL;
+	}
 }

@@ -135,6 +135,7 @@ int procs_new(struct procs **out)
  * next reading): their command lines and /proc/PID/io descriptors. */
 static void let_go(struct procs *p, struct proc_seen *a, size_t n)
 {
+	procexit_free_reaped(a, n);
 	for (size_t i = 0; i < n; i++) {
 		free(a[i].cmdline);
 		a[i].cmdline = NULL;
@@ -430,17 +431,36 @@ static void take(struct procs *p, const struct pids_stack *s, int threads, struc
 	e->readable = read_io(p, lookup_next(p->prev, p->nprev, next_prev, e->id), r->pid, r->tid, threads, e) == 0;
 }
 
+/* The record of reaped children moves on, its interval's part emptied;
+ * or, when this interval's children made e one already, what old had
+ * since first read is added to it. Once: old no longer holds it (an id
+ * listed twice in a racing /proc listing comes here twice). */
+static void carry_reaped(struct proc_seen *old, struct proc_seen *e)
+{
+	if (!old->reaped)
+		return;
+	if (!e->reaped) {
+		e->reaped = old->reaped;
+		e->reaped->children = (struct proc_io){0};
+	} else {
+		struct proc_io *c = &e->reaped->cum;
+		const struct proc_io *o = &old->reaped->cum;
+		c->rbytes += o->rbytes;
+		c->wbytes += o->wbytes;
+		c->syscr += o->syscr;
+		c->syscw += o->syscw;
+		free(old->reaped);
+	}
+	old->reaped = NULL;
+}
+
 /* Carry what is known of a task from its previous reading; its command
  * line moves over (old no longer owns it). */
 static void carry(struct proc_seen *old, struct proc_seen *e, int pid)
 {
 	if (old && old->start == e->start) {
 		e->base = old->base;
-		/* added to: this interval's reaped children are in it already */
-		e->reaped_cum.rbytes += old->reaped_cum.rbytes;
-		e->reaped_cum.wbytes += old->reaped_cum.wbytes;
-		e->reaped_cum.syscr += old->reaped_cum.syscr;
-		e->reaped_cum.syscw += old->reaped_cum.syscw;
+		carry_reaped(old, e);
 		e->ioprio = old->ioprio;
 		e->waiting = old->waiting;
 		e->c.blkio_count = old->c.blkio_count;
@@ -478,13 +498,8 @@ void procs_charge_reaped(const struct proc_seen *prev, size_t nprev, struct proc
 		struct proc_seen *parent = lookup(cur, ncur, old->ppid);
 		if (!parent)
 			continue;
-		struct proc_io *to[2] = {&parent->children, &parent->reaped_cum};
-		for (int k = 0; k < 2; k++) {
-			to[k]->rbytes += old->c.rbytes;
-			to[k]->wbytes += old->c.wbytes;
-			to[k]->syscr += old->c.syscr;
-			to[k]->syscw += old->c.syscw;
-		}
+		struct proc_io by = procs_io_of(&old->c);
+		procexit_reaped_add(parent, &by);
 	}
 }
 
@@ -506,10 +521,11 @@ void procs_rates(const struct proc_seen *old, struct proc_seen *e, double dt, in
 	r->read_Bps = r->write_Bps = r->read_calls = r->write_calls = 0;
 	r->io_wait_pct = r->avg_wait_us = 0;
 	if (cont && dt > 0) {
-		r->read_Bps = (double)procs_delta(old->c.rbytes, e->c.rbytes, e->children.rbytes) / dt;
-		r->write_Bps = (double)procs_delta(old->c.wbytes, e->c.wbytes, e->children.wbytes) / dt;
-		r->read_calls = (double)procs_delta(old->c.syscr, e->c.syscr, e->children.syscr) / dt;
-		r->write_calls = (double)procs_delta(old->c.syscw, e->c.syscw, e->children.syscw) / dt;
+		struct proc_io kids = procexit_reaped_now(e);
+		r->read_Bps = (double)procs_delta(old->c.rbytes, e->c.rbytes, kids.rbytes) / dt;
+		r->write_Bps = (double)procs_delta(old->c.wbytes, e->c.wbytes, kids.wbytes) / dt;
+		r->read_calls = (double)procs_delta(old->c.syscr, e->c.syscr, kids.syscr) / dt;
+		r->write_calls = (double)procs_delta(old->c.syscw, e->c.syscw, kids.syscw) / dt;
 	}
 	r->total.rbytes = e->c.rbytes - e->base.rbytes;
 	r->total.wbytes = e->c.wbytes - e->base.wbytes;

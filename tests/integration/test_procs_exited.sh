@@ -17,7 +17,10 @@ need_root
 need_cmd jq dd
 setup_scratch
 
-"$BIN" $PROCS_ARGS --json -d 1 -n 22 --no-probe --procs 100000 > "$SCRATCH/out.json" 2> "$SCRATCH/err" &
+# Until the loop has ended and two refreshes more (a fixed count of
+# refreshes ended before the last dd on a loaded machine: 187 of 200);
+# -n only bounds a run that nothing stops.
+"$BIN" $PROCS_ARGS --json -d 1 -n 120 --no-probe --procs 100000 > "$SCRATCH/out.json" 2> "$SCRATCH/err" &
 TOOL=$!
 on_exit "kill $TOOL"
 sleep 1.5
@@ -29,6 +32,8 @@ bash -c 'd=$1
 	sleep 1.5' _ "$SCRATCH/w" &
 LOOP_PID=$!
 wait $LOOP_PID || fail "the writing loop failed"
+sleep 2.5
+kill -INT $TOOL
 wait $TOOL || fail "iosched-top exited $?: $(cat "$SCRATCH/err")"
 jq -e -s 'all(.[]; .writers.exit_records)' "$SCRATCH/out.json" >/dev/null ||
 	fail "no exit records as root: $(tail -n1 "$SCRATCH/out.json" | jq -c .writers)"

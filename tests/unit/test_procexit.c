@@ -64,13 +64,15 @@ static void test_short_children(void **state)
 		assert_int_equal(r->ppid, 10);
 		assert_int_equal(r->last.wbytes, MIB);
 	}
-	assert_int_equal(cur[1].children.wbytes, 3 * MIB);
-	assert_int_equal(cur[1].reaped_cum.wbytes, 3 * MIB);
+	assert_int_equal(procexit_reaped_now(&cur[1]).wbytes, 3 * MIB);
+	assert_int_equal(procexit_reaped_cum(&cur[1]).wbytes, 3 * MIB);
 	assert_int_equal(x.n, 0);
 	/* The shell's rate is its own 4 KiB per second. */
 	struct proc_row out = {0};
 	procs_rates(&prev[1], &cur[1], 1.0, 0, &out);
 	assert_true(out.write_Bps > 4095 && out.write_Bps < 4097);
+	procexit_free_reaped(prev, sizeof prev / sizeof prev[0]);
+	procexit_free_reaped(cur, sizeof cur / sizeof cur[0]);
 	procexit_free(&x);
 }
 
@@ -91,10 +93,12 @@ static void test_three_levels(void **state)
 	assert_int_equal(row_of(rows, n, 30)->last.wbytes, 1 * MIB);
 	assert_int_equal(row_of(rows, n, 20)->last.wbytes, 2 * MIB);
 	/* P brought in both, through C: taken out once. */
-	assert_int_equal(cur[0].children.wbytes, 3 * MIB);
+	assert_int_equal(procexit_reaped_now(&cur[0]).wbytes, 3 * MIB);
 	struct proc_row out = {0};
 	procs_rates(&prev[0], &cur[0], 1.0, 0, &out);
 	assert_true(out.write_Bps == 0);
+	procexit_free_reaped(prev, sizeof prev / sizeof prev[0]);
+	procexit_free_reaped(cur, sizeof cur / sizeof cur[0]);
 	procexit_free(&x);
 }
 
@@ -108,17 +112,19 @@ static void test_seen_before(void **state)
 	struct ts_record c = rec(20, 20, 10, "cc1", 7 * MIB);
 	assert_int_equal(procexit_add(&x, &c, 1.0), 0);
 	struct proc_seen prev[] = {proc(10, 1, 0), proc(20, 10, 6 * MIB)};
-	prev[1].reaped_cum.wbytes = 1 * MIB;
+	procexit_reaped_add(&prev[1], &(struct proc_io){.wbytes = 1 * MIB});
 	struct proc_seen cur[] = {proc(10, 1, 8 * MIB)};
 	struct procexit_row rows[4];
 	size_t n = procexit_settle(&x, cur, 1, prev, 2, 2.0, 5, rows, 4);
 	assert_int_equal(n, 1);
 	assert_int_equal(rows[0].last.wbytes, 2 * MIB);
-	assert_int_equal(cur[0].children.wbytes, 8 * MIB);
+	assert_int_equal(procexit_reaped_now(&cur[0]).wbytes, 8 * MIB);
 	assert_true(prev[1].settled);
 	/* The fallback leaves a settled one alone: no second charge. */
 	procs_charge_reaped(prev, 2, cur, 1);
-	assert_int_equal(cur[0].children.wbytes, 8 * MIB);
+	assert_int_equal(procexit_reaped_now(&cur[0]).wbytes, 8 * MIB);
+	procexit_free_reaped(prev, sizeof prev / sizeof prev[0]);
+	procexit_free_reaped(cur, sizeof cur / sizeof cur[0]);
 	procexit_free(&x);
 }
 
@@ -137,7 +143,9 @@ static void test_zombie_waits(void **state)
 	size_t n = procexit_settle(&x, later, 1, cur, 2, 2.5, 5, rows, 4);
 	assert_int_equal(n, 1);
 	assert_int_equal(rows[0].last.wbytes, 0); /* its I/O showed while it was read */
-	assert_int_equal(later[0].children.wbytes, MIB);
+	assert_int_equal(procexit_reaped_now(&later[0]).wbytes, MIB);
+	procexit_free_reaped(cur, sizeof cur / sizeof cur[0]);
+	procexit_free_reaped(later, sizeof later / sizeof later[0]);
 	procexit_free(&x);
 }
 
@@ -162,6 +170,7 @@ static void test_threads(void **state)
 	assert_int_equal(procexit_add(&x, &old, 1.0), 0);
 	assert_int_equal(x.v[0].pid, 50);
 	assert_true(x.v[0].complete);
+	procexit_free_reaped(cur, sizeof cur / sizeof cur[0]);
 	procexit_free(&x);
 }
 
@@ -179,7 +188,8 @@ static void test_lost_leader(void **state)
 	assert_int_equal(x.n, 1);
 	assert_int_equal(procexit_settle(&x, cur, 1, NULL, 0, 7.0, 5, rows, 4), 0);
 	assert_int_equal(x.n, 0);
-	assert_int_equal(cur[0].children.wbytes, 0);
+	assert_int_equal(procexit_reaped_now(&cur[0]).wbytes, 0);
+	procexit_free_reaped(cur, sizeof cur / sizeof cur[0]);
 	procexit_free(&x);
 }
 

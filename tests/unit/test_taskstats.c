@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "procexit.h"
 #include "procs.h"
 #include "taskstats.h"
 #include "util.h"
@@ -187,8 +188,8 @@ static void test_reaped_children(void **state)
 	struct proc_seen prev[] = {seen(10, 1, 1, 0, 1 << 20), seen(11, 10, 2, 0, 100 << 20), seen(12, 1, 3, 0, 0)};
 	struct proc_seen cur[] = {seen(10, 1, 1, 0, (1 << 20) + (100 << 20) + (2 << 20)), seen(12, 1, 3, 0, 0)};
 	procs_charge_reaped(prev, 3, cur, 2);
-	assert_int_equal(cur[0].children.wbytes, 100 << 20);
-	assert_int_equal(cur[1].children.wbytes, 0);
+	assert_int_equal(procexit_reaped_now(&cur[0]).wbytes, 100 << 20);
+	assert_int_equal(procexit_reaped_now(&cur[1]).wbytes, 0);
 	struct proc_row r;
 	procs_rates(&prev[0], &cur[0], 1.0, 0, &r);
 	/* Only the parent's own 2 MiB, not a 102 MiB spike. */
@@ -197,7 +198,11 @@ static void test_reaped_children(void **state)
 	struct proc_seen orphan_prev[] = {seen(20, 19, 1, 0, 5)};
 	struct proc_seen none[] = {seen(21, 1, 1, 0, 0)};
 	procs_charge_reaped(orphan_prev, 1, none, 1);
-	assert_int_equal(none[0].children.wbytes, 0);
+	assert_int_equal(procexit_reaped_now(&none[0]).wbytes, 0);
+	procexit_free_reaped(prev, sizeof prev / sizeof prev[0]);
+	procexit_free_reaped(cur, sizeof cur / sizeof cur[0]);
+	procexit_free_reaped(orphan_prev, sizeof orphan_prev / sizeof orphan_prev[0]);
+	procexit_free_reaped(none, sizeof none / sizeof none[0]);
 }
 
 /* Write mib MiB to dir/name (page cache: write_bytes counts them). */
