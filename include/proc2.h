@@ -22,8 +22,10 @@ struct proc2 {
 };
 
 /* Load the library (a no-op when it is loaded). Returns 0, or -ENOENT
- * with why saying what is missing. */
-int proc2_open(struct proc2 *l, char *why, size_t len);
+ * when it or one of its calls is missing (a broken install: the package
+ * depends on it); the process pane is then off, as on any failure of
+ * procs_new. */
+int proc2_open(struct proc2 *l);
 
 /* Unload it; nothing it returned may be used after. The buffers the
  * library keeps in its own statics (some 128 KiB ones for reading /proc,

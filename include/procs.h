@@ -34,7 +34,19 @@ struct proc_io {
 };
 
 /* c's I/O counters, without the delays. */
-struct proc_io procs_io_of(const struct proc_counters *c);
+static inline struct proc_io procs_io_of(const struct proc_counters *c)
+{
+	return (struct proc_io){c->rbytes, c->wbytes, c->syscr, c->syscw};
+}
+
+/* a += b */
+static inline void procs_io_add(struct proc_io *a, const struct proc_io *b)
+{
+	a->rbytes += b->rbytes;
+	a->wbytes += b->wbytes;
+	a->syscr += b->syscr;
+	a->syscw += b->syscw;
+}
 
 /* Room for a task's name as /proc/PID/stat shows it: 15 characters, or
  * for a workqueue worker its name, '-' or '+' and its work item's (at

@@ -740,6 +740,16 @@ static int open_device(struct probe *p, char *err, size_t len)
 	return 0;
 }
 
+/* A probe that did not start: what open_device opened goes with it. */
+static void discard(struct probe *p)
+{
+	if (p->fd >= 0)
+		close(p->fd);
+	if (p->autoclear_fd >= 0)
+		close(p->autoclear_fd);
+	free(p);
+}
+
 int probe_start(const struct probe_config *cfg, struct probe **out, char *err, size_t len)
 {
 	struct probe *p = calloc(1, sizeof *p);
@@ -755,11 +765,7 @@ int probe_start(const struct probe_config *cfg, struct probe **out, char *err, s
 	prng_seed(&p->rng, cfg->seed);
 	int rc = open_device(p, err, len);
 	if (rc < 0) {
-		if (p->fd >= 0)
-			close(p->fd);
-		if (p->autoclear_fd >= 0)
-			close(p->autoclear_fd);
-		free(p);
+		discard(p);
 		return rc;
 	}
 	pthread_mutex_init(&p->mu, NULL);
@@ -771,11 +777,7 @@ int probe_start(const struct probe_config *cfg, struct probe **out, char *err, s
 	rc = pthread_create(&p->thread, NULL, probe_main, p);
 	if (rc != 0) {
 		snprintf(err, len, "cannot start the probe thread: %s", strerror(rc));
-		if (p->fd >= 0)
-			close(p->fd);
-		if (p->autoclear_fd >= 0)
-			close(p->autoclear_fd);
-		free(p);
+		discard(p);
 		return -rc;
 	}
 	*out = p;

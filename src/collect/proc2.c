@@ -5,8 +5,6 @@
 #include <errno.h>
 #include <string.h>
 
-#include "util.h"
-
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/lsan_interface.h>
 #define LIB_CALL_BEGIN __lsan_disable()
@@ -16,23 +14,18 @@
 #define LIB_CALL_END ((void)0)
 #endif
 
-int proc2_open(struct proc2 *l, char *why, size_t len)
+int proc2_open(struct proc2 *l)
 {
 	if (l->lib)
 		return 0;
 	void *lib = dlopen(PROC2_SONAME, RTLD_NOW | RTLD_LOCAL);
-	if (!lib) {
-		const char *e = dlerror();
-		util_fmt(why, len, "cannot load %s (apt-get install libproc2-0): %s", PROC2_SONAME, e ? e : "?");
+	if (!lib)
 		return -ENOENT;
-	}
 	/* dlsym returns data pointers; POSIX makes them callable */
 	*(void **)&l->pids_new = dlsym(lib, "procps_pids_new");
 	*(void **)&l->pids_reap = dlsym(lib, "procps_pids_reap");
 	*(void **)&l->pids_unref = dlsym(lib, "procps_pids_unref");
 	if (!l->pids_new || !l->pids_reap || !l->pids_unref) {
-		util_fmt(why, len, "%s lacks procps_pids_new, _reap or _unref: not the library this was built for",
-			 PROC2_SONAME);
 		dlclose(lib);
 		memset(l, 0, sizeof *l);
 		return -ENOENT;

@@ -114,7 +114,7 @@ static void settle_one(struct procexit *x, struct procexit_proc *e, struct proc_
 	struct proc_seen *parent = seen(cur, ncur, e->ppid);
 	struct procexit_proc *pe = parent ? NULL : find(x, e->ppid);
 	if (parent) {
-		struct proc_io by = {jump.rbytes, jump.wbytes, jump.syscr, jump.syscw};
+		struct proc_io by = procs_io_of(&jump);
 		procexit_reaped_add(parent, &by);
 	} else if (pe && pe != e) {
 		add_counters(&pe->folded, &jump);
@@ -155,13 +155,8 @@ int procexit_reaped_add(struct proc_seen *e, const struct proc_io *by)
 {
 	if (!e->reaped && !(e->reaped = calloc(1, sizeof *e->reaped)))
 		return -ENOMEM;
-	struct proc_io *to[2] = {&e->reaped->children, &e->reaped->cum};
-	for (int k = 0; k < 2; k++) {
-		to[k]->rbytes += by->rbytes;
-		to[k]->wbytes += by->wbytes;
-		to[k]->syscr += by->syscr;
-		to[k]->syscw += by->syscw;
-	}
+	procs_io_add(&e->reaped->children, by);
+	procs_io_add(&e->reaped->cum, by);
 	return 0;
 }
 

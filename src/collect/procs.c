@@ -88,11 +88,10 @@ int procs_new(struct procs **out)
 	struct procs *p = calloc(1, sizeof *p);
 	if (!p)
 		return -ENOMEM;
-	char why[200];
-	int rc = proc2_open(&p->lib, why, sizeof why);
+	int rc = proc2_open(&p->lib);
 	if (rc == 0)
 		rc = proc2_pids_new(&p->lib, &p->info, items, sizeof items / sizeof items[0]);
-	if (rc < 0) { /* (the package depends on the library: why is for a broken install) */
+	if (rc < 0) {
 		proc2_close(&p->lib);
 		free(p);
 		return rc;
@@ -443,12 +442,7 @@ static void carry_reaped(struct proc_seen *old, struct proc_seen *e)
 		e->reaped = old->reaped;
 		e->reaped->children = (struct proc_io){0};
 	} else {
-		struct proc_io *c = &e->reaped->cum;
-		const struct proc_io *o = &old->reaped->cum;
-		c->rbytes += o->rbytes;
-		c->wbytes += o->wbytes;
-		c->syscr += o->syscr;
-		c->syscw += o->syscw;
+		procs_io_add(&e->reaped->cum, &old->reaped->cum);
 		free(old->reaped);
 	}
 	old->reaped = NULL;
@@ -481,10 +475,6 @@ static void carry(struct proc_seen *old, struct proc_seen *e, int pid)
 
 /* Children reaped in the interval added their totals to their parent's
  * /proc/PID/io: remember them against the parent, to take them out. */
-struct proc_io procs_io_of(const struct proc_counters *c)
-{
-	return (struct proc_io){c->rbytes, c->wbytes, c->syscr, c->syscw};
-}
 
 void procs_charge_reaped(const struct proc_seen *prev, size_t nprev, struct proc_seen *cur, size_t ncur)
 {
@@ -920,8 +910,7 @@ static ssize_t take_all(struct procs *p, int threads, struct proc_row **rows, si
 		taskiter_close(p->iter);
 		p->iter = NULL;
 	}
-	char why[200];
-	if (!p->info && proc2_open(&p->lib, why, sizeof why) < 0)
+	if (!p->info && proc2_open(&p->lib) < 0)
 		return -ENOENT;
 	if (!p->info && proc2_pids_new(&p->lib, &p->info, items, sizeof items / sizeof items[0]) < 0)
 		return -ENOMEM;

@@ -49,6 +49,8 @@ struct taskiter {
 	char buf[TASKITER_BUF];        /* what the walk writes, a read at a time */
 };
 
+/* How many tasks the walk may have to remember: twice the threads alive
+ * now (the fourth field of /proc/loadavg), within bounds. */
 static unsigned seen_size(void)
 {
 	char text[128];
