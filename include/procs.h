@@ -57,7 +57,11 @@ static inline void procs_io_add(struct proc_io *a, const struct proc_io *b)
 struct proc_row {
 	int pid, tid, ppid;        /* tid == pid in process mode */
 	unsigned uid;
-	char user[32];
+	/* The owner's name, at most PROCS_USER_MAX - 1 bytes; NULL: not
+	 * known (procs_row_user says "?"). Points at its reader's names, as
+	 * cmdline does (procs.c keeps one per uid for its lifetime): 32
+	 * bytes inline in every row were 0.3 MiB at 10,000 tasks. */
+	const char *user;
 	char comm[PROCS_COMM_MAX];
 	/* The command line, arguments joined by blanks, at most
 	 * PROCS_CMDLINE_MAX - 1 bytes; NULL: none (a kernel thread, an ended
@@ -95,6 +99,10 @@ struct proc_row {
 };
 
 #define PROCS_CMDLINE_MAX 256
+#define PROCS_USER_MAX 32
+
+/* The row's owner's name, or "?" without one. */
+const char *procs_row_user(const struct proc_row *r);
 
 /* What a row shows as its full command: cmdline, or comm without one. */
 const char *procs_row_cmdline(const struct proc_row *r);

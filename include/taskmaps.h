@@ -33,7 +33,7 @@ struct taskmap_seen {
 	unsigned long long sum;      /* of every counter, the dead threads' too */
 	unsigned long long start_ns;
 	unsigned long long comm[2];
-	unsigned int state;
+	unsigned int state;          /* the raw state bits (state | exit_state) */
 	unsigned int pad;
 };
 

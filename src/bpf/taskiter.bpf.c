@@ -88,16 +88,24 @@ struct {
 	__type(value, struct taskmap_rec);
 } scratch SEC(".maps");
 
-/* The letter /proc/PID/stat shows (fs/proc/array.c, task_state_index):
- * the highest of the reported state bits, TASK_IDLE apart. */
-static __always_inline char state_letter(struct task_struct *t)
+/* The task's raw state bits, as task_state_index reads them (the state
+ * and the exit state): what the walk compares, the letter computed only
+ * for a record that is sent. */
+static __always_inline unsigned int state_bits(struct task_struct *t)
 {
 	unsigned int st;
 	if (bpf_core_field_exists(t->__state))
 		st = BPF_CORE_READ(t, __state);
 	else
 		st = (unsigned int)BPF_CORE_READ((struct task_struct___old *)t, state);
-	unsigned int raw = (st | (unsigned int)t->exit_state) & 0x7f;
+	return st | (unsigned int)t->exit_state;
+}
+
+/* The letter /proc/PID/stat shows (fs/proc/array.c, task_state_index):
+ * the highest of the reported state bits, TASK_IDLE apart. */
+static __always_inline char state_letter(unsigned int st)
+{
+	unsigned int raw = st & 0x7f;
 	if ((st & 0x402) == 0x402)
 		raw = 0x80; /* TASK_IDLE: I */
 	if (st & 0x1000)
@@ -120,11 +128,10 @@ static __always_inline void io_of(const struct task_io_accounting *a, struct tas
 	o->syscw = a->syscw;
 }
 
-static __always_inline __u64 io_sum(const struct taskmap_io *o)
-{
-	return o->rbytes + o->wbytes + o->syscr + o->syscw;
-}
-
+/* An unchanged task is told from what can be read without writing the
+ * record (most tasks, most refreshes, are unchanged): its counters' sum,
+ * start time, state bits and name; only a changed or new one fills the
+ * scratch record and computes the rest. */
 SEC("iter/task")
 int walk(struct bpf_iter__task *ctx)
 {
@@ -132,25 +139,16 @@ int walk(struct bpf_iter__task *ctx)
 	struct task_struct *t = ctx->task;
 	if (!t)
 		return 0; /* the end of the walk */
-	__u32 z = 0;
-	struct taskmap_rec *r = bpf_map_lookup_elem(&scratch, &z);
-	if (!r)
-		return 0;
 	__u32 tid = (__u32)t->pid;
-	r->h.tid = tid;
-	r->tgid = (__u32)t->tgid;
-	r->state = state_letter(t);
-	__builtin_memcpy(r->comm, t->comm, sizeof r->comm);
-	io_of(&t->ioac, &r->own);
-	if (t->pid == t->tgid)
-		io_of(&t->signal->ioac, &r->dead);
-	else
-		r->dead = (struct taskmap_io){0};
-	r->start_ns = t->start_boottime;
-
-	struct taskmap_seen now = {.sum = io_sum(&r->own) + io_sum(&r->dead), .start_ns = r->start_ns,
-				   .state = (unsigned char)r->state};
-	__builtin_memcpy(now.comm, r->comm, sizeof now.comm);
+	int leader = t->pid == t->tgid;
+	const struct task_io_accounting *own = &t->ioac;
+	__u64 sum = own->read_bytes + own->write_bytes + own->syscr + own->syscw;
+	if (leader) {
+		const struct task_io_accounting *dead = &t->signal->ioac;
+		sum += dead->read_bytes + dead->write_bytes + dead->syscr + dead->syscw;
+	}
+	struct taskmap_seen now = {.sum = sum, .start_ns = t->start_boottime, .state = state_bits(t)};
+	__builtin_memcpy(now.comm, t->comm, sizeof now.comm);
 	struct taskmap_seen *was = bpf_map_lookup_elem(&seen, &tid);
 	if (was && was->sum == now.sum && was->start_ns == now.start_ns && was->state == now.state &&
 	    was->comm[0] == now.comm[0] && was->comm[1] == now.comm[1]) {
@@ -158,8 +156,22 @@ int walk(struct bpf_iter__task *ctx)
 		bpf_seq_write(seq, &h, sizeof h);
 		return 0;
 	}
+	__u32 z = 0;
+	struct taskmap_rec *r = bpf_map_lookup_elem(&scratch, &z);
+	if (!r)
+		return 0;
 	bpf_map_update_elem(&seen, &tid, &now, BPF_ANY);
+	r->h.tid = tid;
 	r->h.full = 1;
+	r->tgid = (__u32)t->tgid;
+	r->state = state_letter(now.state);
+	__builtin_memcpy(r->comm, now.comm, sizeof r->comm);
+	io_of(own, &r->own);
+	if (leader)
+		io_of(&t->signal->ioac, &r->dead);
+	else
+		r->dead = (struct taskmap_io){0};
+	r->start_ns = now.start_ns;
 	r->ppid = (__u32)t->real_parent->tgid;
 	r->euid = t->cred->euid.val;
 	r->nice = t->static_prio - 120;

@@ -54,7 +54,7 @@ static double key_wlat(const struct proc_row *r, int totals)
 	(void)totals;
 	return r->blk_n[BLK_WRITE] ? (double)r->blk_p50_ns[BLK_WRITE] / 1e3 : -1;
 }
-static const char *text_user(const struct proc_row *r) { return r->user; }
+static const char *text_user(const struct proc_row *r) { return procs_row_user(r); }
 static const char *text_comm(const struct proc_row *r) { return r->comm; }
 
 /* --- cells ---------------------------------------------------------------- */
@@ -68,7 +68,7 @@ static void cell_pid(const struct proc_row *r, const struct proccols_mode *m, ch
 static void cell_user(const struct proc_row *r, const struct proccols_mode *m, char *b, size_t n)
 {
 	(void)m;
-	util_strlcpy(b, r->user, n);
+	util_strlcpy(b, procs_row_user(r), n);
 }
 
 static void cell_prio(const struct proc_row *r, const struct proccols_mode *m, char *b, size_t n)
@@ -193,7 +193,7 @@ static void json_user(FILE *f, const struct proc_row *r, const struct sample *s)
 {
 	(void)s;
 	fputs(",\"user\":", f);
-	jsonv_write_string(f, r->user);
+	jsonv_write_string(f, procs_row_user(r));
 }
 
 static void json_prio(FILE *f, const struct proc_row *r, const struct sample *s)

@@ -70,7 +70,7 @@ struct procs {
 	unsigned readings;
 	struct taskiter *iter;
 	char iter_why[96];
-	struct user_name { unsigned uid; char name[32]; } *users; /* names of the uids seen */
+	struct user_name { unsigned uid; char name[PROCS_USER_MAX]; } **users; /* names of the uids seen */
 	size_t nusers, users_cap;
 };
 
@@ -80,8 +80,8 @@ struct procs {
  * with 1,000 processes on the build machine (measured), 1.7 % of a core
  * by itself, over this pane's whole budget. */
 /* Not const only because procps_pids_new takes a plain pointer; never written. */
-static enum pids_item items[] = {PIDS_ID_PID, PIDS_ID_TID, PIDS_ID_EUID, PIDS_ID_EUSER, PIDS_ID_TGID};
-enum { I_PID, I_TID, I_EUID, I_EUSER, I_TGID };
+static enum pids_item items[] = {PIDS_ID_PID, PIDS_ID_TID, PIDS_ID_EUID, PIDS_ID_TGID};
+enum { I_PID, I_TID, I_EUID, I_TGID };
 
 int procs_new(struct procs **out)
 {
@@ -173,6 +173,8 @@ void procs_free(struct procs *p)
 	free(p->prev);
 	free(p->cur);
 	taskiter_close(p->iter);
+	for (size_t i = 0; i < p->nusers; i++)
+		free(p->users[i]);
 	free(p->users);
 	free(p);
 }
@@ -209,6 +211,11 @@ static int has_prefix(const char *s, const char *p)
 	return strncmp(s, p, strlen(p)) == 0;
 }
 
+const char *procs_row_user(const struct proc_row *r)
+{
+	return r->user ? r->user : "?";
+}
+
 const char *procs_row_cmdline(const struct proc_row *r)
 {
 	return r->cmdline ? r->cmdline : r->comm;
@@ -239,6 +246,30 @@ enum proc_kind procs_classify(const char *comm, int ppid, int pid)
 	if (has_prefix(comm, "loop") || (has_prefix(comm, "kworker/") && strstr(comm, "loop")))
 		return PROC_LOOP;
 	return PROC_NORMAL;
+}
+
+/* The name of uid, as /etc/passwd (or NSS) has it, else the number;
+ * looked up once per uid. Each name has a place of its own that lasts as
+ * long as p: rows point at it. */
+static const char *user_of(struct procs *p, unsigned uid)
+{
+	for (size_t i = 0; i < p->nusers; i++)
+		if (p->users[i]->uid == uid)
+			return p->users[i]->name;
+	struct user_name *u = malloc(sizeof *u);
+	if (!u || util_grow((void **)&p->users, &p->users_cap, p->nusers + 1, sizeof *p->users) < 0) {
+		free(u);
+		return "?";
+	}
+	p->users[p->nusers++] = u;
+	u->uid = uid;
+	char buf[1024];
+	struct passwd pw, *found = NULL;
+	if (getpwuid_r(uid, &pw, buf, sizeof buf, &found) == 0 && found)
+		util_strlcpy(u->name, found->pw_name, sizeof u->name);
+	else
+		util_fmt(u->name, sizeof u->name, "%u", uid);
+	return u->name;
 }
 
 static int by_id(const void *a, const void *b)
@@ -423,7 +454,7 @@ static void take(struct procs *p, const struct pids_stack *s, int threads, struc
 	r->pid = threads ? PIDS_VAL(I_TGID, s_int, s, info) : PIDS_VAL(I_PID, s_int, s, info);
 	r->tid = threads ? PIDS_VAL(I_TID, s_int, s, info) : r->pid;
 	r->uid = PIDS_VAL(I_EUID, u_int, s, info);
-	util_strlcpy(r->user, PIDS_VAL(I_EUSER, str, s, info), sizeof r->user);
+	r->user = user_of(p, r->uid);
 	e->id = r->tid;
 	e->ioprio = -1;
 	/* An unreadable /proc/PID/io is told apart from a real 0 here. */
@@ -623,12 +654,7 @@ static void add_gone(struct procs *p, const struct procexit_row *x, size_t nx, d
 			r->state = 'X';
 			/* the tool's own children (a switch, a fresh reader) are its own */
 			r->kind = r->ppid == p->self ? PROC_SELF : procs_classify(r->comm, r->ppid, x[i].pid);
-			struct passwd pw, *res = NULL;
-			char buf[1024];
-			if (getpwuid_r(x[i].uid, &pw, buf, sizeof buf, &res) == 0 && res)
-				util_strlcpy(r->user, pw.pw_name, sizeof r->user);
-			else
-				snprintf(r->user, sizeof r->user, "%u", x[i].uid);
+			r->user = user_of(p, x[i].uid);
 		}
 		r->pid = r->tid = x[i].pid; /* the last one's */
 		r->count++;
@@ -791,26 +817,6 @@ static void keep_as_previous(struct procs *p, double up)
 	p->ncur = 0;
 }
 
-/* The name of uid, as /etc/passwd (or NSS) has it, else the number;
- * looked up once per uid. */
-static const char *user_of(struct procs *p, unsigned uid)
-{
-	for (size_t i = 0; i < p->nusers; i++)
-		if (p->users[i].uid == uid)
-			return p->users[i].name;
-	if (util_grow((void **)&p->users, &p->users_cap, p->nusers + 1, sizeof *p->users) < 0)
-		return "?";
-	struct user_name *u = &p->users[p->nusers++];
-	u->uid = uid;
-	char buf[1024];
-	struct passwd pw, *found = NULL;
-	if (getpwuid_r(uid, &pw, buf, sizeof buf, &found) == 0 && found)
-		util_strlcpy(u->name, found->pw_name, sizeof u->name);
-	else
-		util_fmt(u->name, sizeof u->name, "%u", uid);
-	return u->name;
-}
-
 static int seen_by_id(const void *a, const void *b)
 {
 	const struct proc_seen *x = a, *y = b;
@@ -826,7 +832,7 @@ static void from_task(struct procs *p, const struct task_info *k, int threads, s
 	r->pid = k->tgid;
 	r->tid = threads ? k->tid : k->tgid;
 	r->uid = k->euid;
-	util_strlcpy(r->user, user_of(p, k->euid), sizeof r->user);
+	r->user = user_of(p, k->euid);
 	e->id = r->tid;
 	e->ioprio = -1;
 	e->readable = 1;

@@ -230,7 +230,7 @@ const struct rf_field recfmt_proc[] = {
 	F("tid", RF_INT, struct proc_row, tid),
 	F("ppid", RF_INT, struct proc_row, ppid),
 	F("uid", RF_UINT, struct proc_row, uid),
-	F("user", RF_STR, struct proc_row, user),
+	F("user", RF_STRP, struct proc_row, user, .max = PROCS_USER_MAX),
 	F("comm", RF_STR, struct proc_row, comm),
 	F("cmdline", RF_STRP, struct proc_row, cmdline, .max = PROCS_CMDLINE_MAX),
 	F("state", RF_CHAR, struct proc_row, state, .dflt = '?'),

@@ -748,7 +748,7 @@ static void add_gone_writers(struct sampler *s, struct sample *out)
 		 * known, not unknown (a null would stop a sum of the rows). */
 		*r = (struct proc_row){.pid = b->tgid, .tid = b->tgid, .state = 'X', .ioprio = -1, .exited = 1,
 				       .count = 1, .moved = 1, .io_readable = 1};
-		util_strlcpy(r->user, "-", sizeof r->user);
+		r->user = "-";
 		if (blklat_name(s->blk, b->tgid, r->comm, sizeof r->comm) < 0)
 			util_fmt(r->comm, sizeof r->comm, "pid %d", b->tgid);
 	}

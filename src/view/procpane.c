@@ -119,6 +119,47 @@ static int cmp_keyed(const void *a, const void *b)
 	return c ? c : x->tid - y->tid;
 }
 
+static int by_tid(const void *a, const void *b)
+{
+	return ((const struct keyed *)a)->tid - ((const struct keyed *)b)->tid;
+}
+
+/* k as cmp_keyed orders it. On a machine of 10,000 idle tasks nearly
+ * every numeric key is 0, and those rows come in tid order already (as
+ * the listing gives them): they are set apart and placed between the
+ * positive and the negative keys, and only the others are sorted. */
+static void sort_keyed(struct keyed *k, size_t n)
+{
+	if (n == 0 || k[0].text) {
+		qsort(k, n, sizeof *k, cmp_keyed);
+		return;
+	}
+	size_t nz = 0, w = 0;
+	struct keyed *zero = malloc(n * sizeof *zero);
+	if (!zero) {
+		qsort(k, n, sizeof *k, cmp_keyed);
+		return;
+	}
+	int in_order = 1;
+	for (size_t i = 0; i < n; i++) {
+		if (k[i].key == 0) {
+			in_order = in_order && (nz == 0 || zero[nz - 1].tid < k[i].tid);
+			zero[nz++] = k[i];
+		} else {
+			k[w++] = k[i];
+		}
+	}
+	qsort(k, w, sizeof *k, cmp_keyed);
+	if (!in_order)
+		qsort(zero, nz, sizeof *zero, by_tid);
+	size_t pos = 0; /* the first negative key */
+	while (pos < w && k[pos].key > 0)
+		pos++;
+	memmove(k + pos + nz, k + pos, (w - pos) * sizeof *k);
+	memcpy(k + pos, zero, nz * sizeof *k);
+	free(zero);
+}
+
 static int active(const struct proc_row *r)
 {
 	return r->read_Bps > 0 || r->write_Bps > 0 || r->read_calls > 0 || r->write_calls > 0 ||
@@ -154,7 +195,7 @@ void procpane_arrange(struct procpane_state *st, const struct sample *s)
 		k[n].key = proccols_sort_key(st->sort, r, st->accumulated);
 		n++;
 	}
-	qsort(k, n, sizeof *k, cmp_keyed);
+	sort_keyed(k, n);
 	/* Numbers sort largest first and text A to Z; r turns either round. */
 	for (size_t i = 0; i < n; i++)
 		st->order[i] = k[st->reverse ? n - 1 - i : i].idx;

@@ -320,7 +320,9 @@ static void fill_proc(struct proc_row *p, int i, struct util_texts *texts)
 	p->tid = i % 5 ? p->pid : p->pid + 1;
 	p->ppid = 1;
 	p->uid = (unsigned)(i % 3 ? 1000 : 0);
-	snprintf(p->user, sizeof p->user, "user%d", i % 7);
+	char user[16];
+	snprintf(user, sizeof user, "user%d", i % 7);
+	p->user = util_texts_keep(texts, user, strlen(user));
 	snprintf(p->comm, sizeof p->comm, "cmd\t%d", i);
 	char cmd[64];
 	snprintf(cmd, sizeof cmd, "/bin/cmd --n=%d \"x\"", i);

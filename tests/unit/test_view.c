@@ -53,6 +53,62 @@ static void big_digits(void **state)
 	assert_int_equal(bigtext_render("88888", 1, small, 20), -1);
 }
 
+/* The pane's order: numbers largest first (unknown, -1, last), ties by
+ * tid, whatever order the rows came in and however many keys are 0 (the
+ * idle tasks are set apart from the sort); r reverses all of it. */
+static void check_order(const struct procpane_state *st, const struct sample *s, enum pcol c)
+{
+	assert_int_equal(st->norder, s->nprocs);
+	for (size_t i = 1; i < st->norder; i++) {
+		const struct proc_row *a = &s->procs[st->order[st->reverse ? st->norder - i : i - 1]];
+		const struct proc_row *b = &s->procs[st->order[st->reverse ? st->norder - 1 - i : i]];
+		double ka = proccols_sort_key(c, a, 0), kb = proccols_sort_key(c, b, 0);
+		if (ka < kb || (ka == kb && a->tid >= b->tid))
+			fail_msg("rows %zu and %zu out of order: %g/%d before %g/%d", i - 1, i, ka, a->tid, kb, b->tid);
+	}
+}
+
+static void pane_order(void **state)
+{
+	(void)state;
+	static struct sample s;
+	memset(&s, 0, sizeof s);
+	s.have_procs = 1;
+	s.nprocs = 500;
+	s.procs = calloc(s.nprocs, sizeof *s.procs);
+	assert_non_null(s.procs);
+	unsigned seed = 7;
+	for (size_t i = 0; i < s.nprocs; i++) {
+		struct proc_row *r = &s.procs[i];
+		seed = seed * 1103515245u + 12345u;
+		r->tid = r->pid = (int)(i * 3 + 100);
+		if (i % 97 == 5) /* an exited row after the live ones, or a listing race */
+			r->tid = r->pid = (int)(seed % 90);
+		r->write_Bps = seed % 5 == 0 ? (double)(seed % 7) * 4096 : 0;
+		r->to_disk_Bps = seed % 3 == 0 ? -1 : seed % 3 == 1 ? 0 : (double)(seed % 11);
+		snprintf(r->comm, sizeof r->comm, "c%u", seed % 13);
+	}
+	struct procpane_state st;
+	procpane_init(&st);
+	enum pcol cols[] = {PC_WRITE, PC_TODISK, PC_PID};
+	for (int rev = 0; rev < 2; rev++)
+		for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++) {
+			st.sort = cols[c];
+			st.reverse = rev;
+			procpane_arrange(&st, &s);
+			check_order(&st, &s, cols[c]);
+		}
+	/* rows in tid order: the same */
+	for (size_t i = 0; i < s.nprocs; i++)
+		s.procs[i].tid = s.procs[i].pid = (int)i + 1;
+	st.sort = PC_WRITE;
+	st.reverse = 0;
+	procpane_arrange(&st, &s);
+	check_order(&st, &s, PC_WRITE);
+	procpane_free(&st);
+	free(s.procs);
+}
+
 static void pane_hit_testing(void **state)
 {
 	(void)state;
@@ -195,7 +251,7 @@ static void csv_procs(void **state)
 	for (int i = 0; i < 4; i++) {
 		rows[i].pid = rows[i].tid = 10 + i;
 		strcpy(rows[i].comm, names[i]);
-		strcpy(rows[i].user, "root");
+		rows[i].user = "root";
 		rows[i].write_Bps = wr[i];
 		rows[i].io_readable = i != 2;
 		rows[i].to_disk_Bps = i == 1 ? 4e6 : -1; /* -1: not known (no BPF part) */
@@ -462,6 +518,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(big_digits),
 		cmocka_unit_test(pane_hit_testing),
+		cmocka_unit_test(pane_order),
 		cmocka_unit_test(figures_fit),
 		cmocka_unit_test(proccols_whole),
 		cmocka_unit_test(proccols_documented),
