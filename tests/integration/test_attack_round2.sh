@@ -20,7 +20,7 @@
 #  - the built-in load's scratch directory, renamed by the owner of the
 #    filesystem's root and replaced by a link to a root-only directory
 #    while an A/B runs, leads no write or unlink there.
-# suite-budget: 45
+# suite-budget: 75 (the planted-directory runs wait up to 20 s each for an idle-priority probe file a busy suite starves)
 . "$(dirname "$0")/../lib/common.sh"
 private_mounts "$@"
 need_root
