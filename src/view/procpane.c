@@ -124,40 +124,51 @@ static int by_tid(const void *a, const void *b)
 	return ((const struct keyed *)a)->tid - ((const struct keyed *)b)->tid;
 }
 
+static void swap_keyed(struct keyed *a, struct keyed *b)
+{
+	struct keyed t = *a;
+	*a = *b;
+	*b = t;
+}
+
+static void reverse_keyed(struct keyed *k, size_t n)
+{
+	for (size_t i = 0; i < n / 2; i++)
+		swap_keyed(&k[i], &k[n - 1 - i]);
+}
+
 /* k as cmp_keyed orders it. On a machine of 10,000 idle tasks nearly
  * every numeric key is 0, and those rows come in tid order already (as
- * the listing gives them): they are set apart and placed between the
- * positive and the negative keys, and only the others are sorted. */
+ * the listing gives them): they are moved to the end in their order,
+ * only the others are sorted, and the zeros are then rotated in between
+ * the positive and the negative keys. No memory of its own: a scratch
+ * copy was a fresh mapping, and page faults, every refresh. */
 static void sort_keyed(struct keyed *k, size_t n)
 {
 	if (n == 0 || k[0].text) {
 		qsort(k, n, sizeof *k, cmp_keyed);
 		return;
 	}
-	size_t nz = 0, w = 0;
-	struct keyed *zero = malloc(n * sizeof *zero);
-	if (!zero) {
-		qsort(k, n, sizeof *k, cmp_keyed);
-		return;
-	}
+	/* From the end: each zero goes just before the last one placed, so
+	 * the zeros keep their order; what it displaces is a non-zero key
+	 * already passed, whose place does not matter (it is sorted). */
+	size_t z = n;
+	for (size_t i = n; i-- > 0;)
+		if (k[i].key == 0)
+			swap_keyed(&k[i], &k[--z]);
+	qsort(k, z, sizeof *k, cmp_keyed);
 	int in_order = 1;
-	for (size_t i = 0; i < n; i++) {
-		if (k[i].key == 0) {
-			in_order = in_order && (nz == 0 || zero[nz - 1].tid < k[i].tid);
-			zero[nz++] = k[i];
-		} else {
-			k[w++] = k[i];
-		}
-	}
-	qsort(k, w, sizeof *k, cmp_keyed);
+	for (size_t i = z + 1; i < n && in_order; i++)
+		in_order = k[i - 1].tid < k[i].tid;
 	if (!in_order)
-		qsort(zero, nz, sizeof *zero, by_tid);
+		qsort(k + z, n - z, sizeof *k, by_tid);
 	size_t pos = 0; /* the first negative key */
-	while (pos < w && k[pos].key > 0)
+	while (pos < z && k[pos].key > 0)
 		pos++;
-	memmove(k + pos + nz, k + pos, (w - pos) * sizeof *k);
-	memcpy(k + pos, zero, nz * sizeof *k);
-	free(zero);
+	/* [negatives | zeros] -> [zeros | negatives], each keeping its order */
+	reverse_keyed(k + pos, z - pos);
+	reverse_keyed(k + z, n - z);
+	reverse_keyed(k + pos, n - pos);
 }
 
 static int active(const struct proc_row *r)
