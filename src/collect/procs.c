@@ -70,7 +70,8 @@ struct procs {
 	unsigned readings;
 	struct taskiter *iter;
 	char iter_why[96];
-	struct user_name { unsigned uid; char name[PROCS_USER_MAX]; } **users; /* names of the uids seen */
+	struct user_name { unsigned uid; const char *name; } *users; /* names of the uids seen */
+	struct util_texts user_texts;  /* where those names are kept: rows point at them */
 	size_t nusers, users_cap;
 };
 
@@ -173,8 +174,7 @@ void procs_free(struct procs *p)
 	free(p->prev);
 	free(p->cur);
 	taskiter_close(p->iter);
-	for (size_t i = 0; i < p->nusers; i++)
-		free(p->users[i]);
+	util_texts_free(&p->user_texts);
 	free(p->users);
 	free(p);
 }
@@ -249,27 +249,24 @@ enum proc_kind procs_classify(const char *comm, int ppid, int pid)
 }
 
 /* The name of uid, as /etc/passwd (or NSS) has it, else the number;
- * looked up once per uid. Each name has a place of its own that lasts as
- * long as p: rows point at it. */
+ * looked up once per uid, and kept in p's texts for p's lifetime: rows
+ * point at it. */
 static const char *user_of(struct procs *p, unsigned uid)
 {
 	for (size_t i = 0; i < p->nusers; i++)
-		if (p->users[i]->uid == uid)
-			return p->users[i]->name;
-	struct user_name *u = malloc(sizeof *u);
-	if (!u || util_grow((void **)&p->users, &p->users_cap, p->nusers + 1, sizeof *p->users) < 0) {
-		free(u);
-		return "?";
-	}
-	p->users[p->nusers++] = u;
-	u->uid = uid;
-	char buf[1024];
+		if (p->users[i].uid == uid)
+			return p->users[i].name;
+	char name[PROCS_USER_MAX], buf[1024];
 	struct passwd pw, *found = NULL;
 	if (getpwuid_r(uid, &pw, buf, sizeof buf, &found) == 0 && found)
-		util_strlcpy(u->name, found->pw_name, sizeof u->name);
+		util_strlcpy(name, found->pw_name, sizeof name);
 	else
-		util_fmt(u->name, sizeof u->name, "%u", uid);
-	return u->name;
+		util_fmt(name, sizeof name, "%u", uid);
+	const char *kept = util_texts_keep(&p->user_texts, name, strlen(name));
+	if (!kept || util_grow((void **)&p->users, &p->users_cap, p->nusers + 1, sizeof *p->users) < 0)
+		return "?";
+	p->users[p->nusers++] = (struct user_name){.uid = uid, .name = kept};
+	return kept;
 }
 
 static int by_id(const void *a, const void *b)

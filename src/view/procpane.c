@@ -119,11 +119,6 @@ static int cmp_keyed(const void *a, const void *b)
 	return c ? c : x->tid - y->tid;
 }
 
-static int by_tid(const void *a, const void *b)
-{
-	return ((const struct keyed *)a)->tid - ((const struct keyed *)b)->tid;
-}
-
 static void swap_keyed(struct keyed *a, struct keyed *b)
 {
 	struct keyed t = *a;
@@ -160,8 +155,8 @@ static void sort_keyed(struct keyed *k, size_t n)
 	int in_order = 1;
 	for (size_t i = z + 1; i < n && in_order; i++)
 		in_order = k[i - 1].tid < k[i].tid;
-	if (!in_order)
-		qsort(k + z, n - z, sizeof *k, by_tid);
+	if (!in_order) /* (equal keys: cmp_keyed orders them by tid) */
+		qsort(k + z, n - z, sizeof *k, cmp_keyed);
 	size_t pos = 0; /* the first negative key */
 	while (pos < z && k[pos].key > 0)
 		pos++;
