@@ -35,6 +35,10 @@ const struct proc_row *procpane_selected(const struct procpane_state *st, const 
  * shows `rows` of them. */
 void procpane_step(struct procpane_state *st, const struct sample *s, int by, int rows);
 
+/* The rows a pane that shows `rows` of them draws, as indexes into
+ * s->procs (*n of them, from st->order): what needs its command line. */
+const size_t *procpane_visible(const struct procpane_state *st, const struct sample *s, int rows, size_t *n);
+
 /* Draw the pane in rows y..y+h-1; focus: the selection is highlighted;
  * th: the theme's attributes per element (theme.h). */
 void procpane_draw(const struct procpane_state *st, const struct sample *s, int y, int h, int focus,

@@ -65,10 +65,11 @@ struct proc_row {
 	char comm[PROCS_COMM_MAX];
 	/* The command line, arguments joined by blanks, at most
 	 * PROCS_CMDLINE_MAX - 1 bytes; NULL: none (a kernel thread, an ended
-	 * process), shown as comm (procs_row_cmdline). Not the row's own: it
-	 * points into its reader's memory (procs.c for a live reading,
-	 * replay.c for a replayed one) and lasts until that reader's next
-	 * reading, as the rows do. A copy inline cost 256 bytes a row. */
+	 * process) or not read (procs_name), shown as comm
+	 * (procs_row_cmdline). Not the row's own: it points into its reader's
+	 * memory (procs.c for a live reading, replay.c for a replayed one)
+	 * and lasts until that reader's next reading, as the rows do. A copy
+	 * inline cost 256 bytes a row. */
 	const char *cmdline;
 	char state;
 	int nice;
@@ -107,6 +108,11 @@ const char *procs_row_user(const struct proc_row *r);
 /* What a row shows as its full command: cmdline, or comm without one. */
 const char *procs_row_cmdline(const struct proc_row *r);
 
+/* Whether a row says more than that its task exists: it did I/O in the
+ * interval, waited on it, had block requests (BPF), or is this tool's.
+ * A recording keeps such rows, and their command lines are read at once. */
+int procs_row_notable(const struct proc_row *r);
+
 struct procs_status {
 	int threads;               /* rows are threads */
 	int taskstats;             /* 0: no taskstats (why in missing) */
@@ -143,14 +149,17 @@ struct proc_seen {
 	signed char settled;        /* gone, and accounted from its exit records (procexit.h) */
 	signed char readable;       /* -1 not checked yet */
 	signed char waiting;        /* waited last interval: ask taskstats again */
+	signed char cmdline_read;   /* /proc/PID/cmdline was read into cmdline (procs_name) */
 	int ioprio;
 	char comm[PROCS_COMM_MAX];  /* from /proc/PID/stat, re-read when the task does I/O */
 	char state;
 	int nice;
-	/* Read once, when the task is first seen, and handed from one
-	 * reading to the next (procs.c owns it): two arrays of entries with
-	 * 256 bytes inline each cost half a MiB at 1,000 tasks. NULL: empty
-	 * or unreadable (a kernel thread), the row shows comm. */
+	/* Read once, the first time the task's row is named (procs_name),
+	 * and handed from one reading to the next (procs.c owns it); read
+	 * again when named after the task's name changed (an exec). Two
+	 * arrays of entries with 256 bytes inline each cost half a MiB at
+	 * 1,000 tasks. NULL: not read, or empty or unreadable (a kernel
+	 * thread): the row shows comm. */
 	char *cmdline;
 	/* /proc/PID/io kept open for the next reading (io_held), which reads
 	 * it again at offset 0: handed on like cmdline. */
@@ -174,9 +183,20 @@ int procs_new(struct procs **out);
 /* Read every process (or thread) and compute rates over interval_s.
  * delayacct_since: uptime (s) when this run turned delay accounting on, or
  * 0. rows is reallocated as needed; their cmdline pointers last until the
- * next call. Returns 0 or a negative errno, with no rows (*n 0). */
+ * next call. The notable rows (procs_row_notable, as far as this reading
+ * knows: not yet their block requests) are named (procs_name), and every
+ * row whose task was named before has its command line. Returns 0 or a
+ * negative errno, with no rows (*n 0). */
 int procs_collect(struct procs *p, int threads, double interval_s, double delayacct_since, struct proc_row **rows,
 		  size_t *n, size_t *cap, struct procs_status *st);
+
+/* Give r, a row of the last procs_collect, its task's command line. It is
+ * read from /proc the first time the task is named and kept with the task
+ * from then on, so /proc/PID/cmdline is read only for what someone looks
+ * at: the notable rows, the rows a screen shows, every row while a filter
+ * matches command lines; at 10,000 idle tasks, a few dozen. Rows of tasks
+ * that ended are left as they are. */
+void procs_name(struct procs *p, struct proc_row *r);
 
 void procs_free(struct procs *p);
 

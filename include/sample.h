@@ -284,6 +284,12 @@ int sampler_prime(struct sampler *s);
  * cannot be read); a disk that vanished is just absent. */
 int sampler_collect(struct sampler *s, struct sample *out, const struct pending_change *pend, size_t n);
 
+/* Give rows of out, the last sample collected, their command lines
+ * (procs_name): those at idx (n of them), or every row with idx NULL. A
+ * view calls this for what it shows or filters by, before it does; a
+ * replayed sample has its recorded ones. */
+void sampler_name_rows(struct sampler *s, struct sample *out, const size_t *idx, size_t n);
+
 /* The disks the system has now, unfiltered (for validating --disk). */
 int sampler_list_disks(struct sampler *s, struct disk_info **out, size_t *n);
 

@@ -98,6 +98,11 @@ size_t session_poll(struct session *s);
  * negative errno. */
 int session_collect(struct session *s, struct sample *out);
 
+/* Command lines for the rows of out (the last tick) at idx, n of them, or
+ * for every row with idx NULL: what the view is about to show or filter
+ * by (sampler_name_rows). */
+void session_name_rows(struct session *s, struct sample *out, const size_t *idx, size_t n);
+
 /* Write the tick to the outputs (--record, --prometheus-textfile), after
  * the view has shown it. Returns 0, or -1 when one could not be written:
  * s->err says which and why, and the run ends. */

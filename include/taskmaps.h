@@ -30,12 +30,22 @@ struct taskmap_rec {
 
 /* What the walk remembers of a task, to tell a change. */
 struct taskmap_seen {
-	unsigned long long sum;      /* of every counter, the dead threads' too */
+	unsigned long long sum;      /* of the task's own counters */
+	unsigned long long dead_sum; /* a group leader's: of its ended threads' (signal->ioac) */
 	unsigned long long start_ns;
 	unsigned long long comm[2];
 	unsigned int state;          /* the raw state bits (state | exit_state) */
+	unsigned int forks;          /* a leader's: its slot of task starts when last looked */
+	unsigned int kin;            /* a leader's: TASKMAP_KIN_* when last looked */
 	unsigned int pad;
 };
+
+#define TASKMAP_KIN_THREADS 1u       /* it had other threads */
+#define TASKMAP_KIN_CHILDREN 2u      /* it had children */
+
+/* Task starts are counted per process in this many slots (by tgid; two
+ * processes may share one, which only makes the walk read more). */
+#define TASKMAP_FORK_SLOTS 4096
 
 #define TASKMAP_SEEN_MIN 4096
 #define TASKMAP_SEEN_MAX (1u << 18)

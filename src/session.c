@@ -89,6 +89,11 @@ int session_collect(struct session *s, struct sample *out)
 	return sampler_collect(s->smp, out, pend, n);
 }
 
+void session_name_rows(struct session *s, struct sample *out, const size_t *idx, size_t n)
+{
+	sampler_name_rows(s->smp, out, idx, n);
+}
+
 int session_write_outputs(struct session *s, const struct sample *out)
 {
 	s->err[0] = '\0';

@@ -308,7 +308,8 @@ static int reserve(struct procs *p, size_t n)
 }
 
 /* The command line as one string (arguments joined by blanks), on the
- * heap, as long as a row holds; NULL when empty or unreadable. */
+ * heap, as long as a row holds; NULL when empty or unreadable. Three
+ * system calls a task: read only for tasks named (procs_name). */
 static char *read_cmdline(int pid)
 {
 	char path[64], buf[PROCS_CMDLINE_MAX];
@@ -476,9 +477,27 @@ static void carry_reaped(struct proc_seen *old, struct proc_seen *e)
 	old->reaped = NULL;
 }
 
-/* Carry what is known of a task from its previous reading; its command
- * line moves over (old no longer owns it). */
-static void carry(struct proc_seen *old, struct proc_seen *e, int pid)
+/* The command line read for old moves over to e (old no longer owns
+ * it), unless the task's name changed: it ran another program (exec), and
+ * the line is read again when the row is next named. A kernel thread's
+ * name may change (a workqueue worker's says its work item), but it has
+ * no command line to lose. */
+static void carry_cmdline(struct proc_seen *old, struct proc_seen *e)
+{
+	if (e->cmdline_read)
+		return; /* once: an id listed twice (a race in /proc) comes here twice */
+	if (old->cmdline && strcmp(old->comm, e->comm) != 0) {
+		free(old->cmdline);
+	} else {
+		e->cmdline = old->cmdline;
+		e->cmdline_read = old->cmdline_read;
+	}
+	old->cmdline = NULL;
+	old->cmdline_read = 0;
+}
+
+/* Carry what is known of a task from its previous reading. */
+static void carry(struct proc_seen *old, struct proc_seen *e)
 {
 	if (old && old->start == e->start) {
 		e->base = old->base;
@@ -487,18 +506,37 @@ static void carry(struct proc_seen *old, struct proc_seen *e, int pid)
 		e->waiting = old->waiting;
 		e->c.blkio_count = old->c.blkio_count;
 		e->c.blkio_ns = old->c.blkio_ns;
-		/* Once: an id listed twice (a race in /proc) comes here twice. */
-		if (!e->cmdline) {
-			e->cmdline = old->cmdline;
-			old->cmdline = NULL;
-		}
+		carry_cmdline(old, e);
 		return;
 	}
 	e->ioprio = -1;
 	/* New task (or a reused pid with a new start time): its first reading. */
 	e->base = procs_io_of(&e->c);
-	if (!e->cmdline)
-		e->cmdline = read_cmdline(pid);
+}
+
+/* Row r's command line from its task's entry e, read the first time. */
+static void name_from(struct proc_seen *e, struct proc_row *r)
+{
+	if (!e->cmdline_read) {
+		e->cmdline = read_cmdline(r->pid);
+		e->cmdline_read = 1;
+	}
+	r->cmdline = e->cmdline;
+}
+
+void procs_name(struct procs *p, struct proc_row *r)
+{
+	if (r->cmdline || r->exited)
+		return;
+	struct proc_seen *e = lookup(p->prev, p->nprev, r->tid);
+	if (e && e->start == r->start)
+		name_from(e, r);
+}
+
+int procs_row_notable(const struct proc_row *r)
+{
+	return r->moved || r->kind == PROC_SELF || r->blk_n[0] || r->blk_n[1] ||
+	       (r->wait == WAIT_OK && r->io_wait_pct > 0);
 }
 
 /* Children reaped in the interval added their totals to their parent's
@@ -764,7 +802,7 @@ static void fill_row(struct procs *p, const struct reading *rd, struct proc_seen
 	int moved = old && (old->c.rbytes != e->c.rbytes || old->c.wbytes != e->c.wbytes ||
 			    old->c.syscr != e->c.syscr || old->c.syscw != e->c.syscw);
 	refresh_stat(r, rd->threads, moved, old, e);
-	carry(old, e, r->pid);
+	carry(old, e);
 	struct proc_seen born = {.start = e->start};
 	int newborn = born_since(p, rd, old, e);
 	if (newborn)
@@ -786,7 +824,6 @@ static void fill_row(struct procs *p, const struct reading *rd, struct proc_seen
 	if (e->ioprio < 0 || r->moved)
 		e->ioprio = (int)syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, r->tid);
 	r->ioprio = e->ioprio;
-	r->cmdline = e->cmdline; /* lives until let_go, after the next reading */
 	/* A newborn's bytes count from 0; its waits do not: a share of the
 	 * interval it lived only part of would read low. */
 	procs_rates(old ? old : newborn ? &born : NULL, e, rd->interval_s, rd->wait_known && old, r);
@@ -797,6 +834,11 @@ static void fill_row(struct procs *p, const struct reading *rd, struct proc_seen
 	r->partial = rd->delayacct_since > 0 && (double)r->start / rd->hz < rd->delayacct_since;
 	if (r->partial && r->wait != WAIT_OK && r->wait != WAIT_OFF)
 		r->wait = WAIT_BEFORE;
+	/* lives until let_go, after the next reading */
+	if (procs_row_notable(r))
+		name_from(e, r);
+	else
+		r->cmdline = e->cmdline;
 }
 
 /* This reading is the next one's previous; what it did not carry over

@@ -861,6 +861,8 @@ static void collect_blk(struct sampler *s, struct sample *out)
 			r->blk_p50_ns[op] = b ? b->p50_ns[op] : 0;
 			r->blk_p99_ns[op] = b ? b->p99_ns[op] : 0;
 		}
+		if (b) /* its requests make it notable: procs_collect named the others */
+			procs_name(s->procs, r);
 		/* An ended process whose pages are written after the interval it
 		 * ended in: its row is this interval's again, for those bytes
 		 * alone (its own I/O was counted when it ended). */
@@ -893,6 +895,17 @@ static void collect_procs(struct sampler *s, struct sample *out)
 		out->have_procs = 1;
 		out->top_writer = top_writer(out);
 		out->dirty_MBps = dirtying_MBps(out);
+	}
+}
+
+void sampler_name_rows(struct sampler *s, struct sample *out, const size_t *idx, size_t n)
+{
+	if (!s->procs || s->replay || !out->have_procs)
+		return;
+	for (size_t k = 0; k < (idx ? n : out->nprocs); k++) {
+		size_t i = idx ? idx[k] : k;
+		if (i < out->nprocs)
+			procs_name(s->procs, &out->procs[i]);
 	}
 }
 

@@ -44,7 +44,8 @@ void taskiter_close(struct taskiter *t)
 
 struct taskiter {
 	struct taskiter_bpf *skel;
-	struct bpf_link *link;
+	struct bpf_link *link;         /* the walk */
+	struct bpf_link *fork_link;    /* its count of task starts (taskiter.bpf.c) */
 	struct taskmerge tab;          /* the tasks as last read */
 	char buf[TASKITER_BUF];        /* what the walk writes, a read at a time */
 };
@@ -98,6 +99,10 @@ int taskiter_open(struct taskiter **out, char *why, size_t len)
 		return fail(t, err, why, len, "BPF load failed");
 	t->tab.forget = forget;
 	t->tab.ctx = t;
+	/* Before the first walk: the walk trusts it to count task starts. */
+	t->fork_link = bpf_program__attach(t->skel->progs.on_fork);
+	if (!t->fork_link)
+		return fail(t, errno ? errno : EINVAL, why, len, "BPF task-start tracepoint attach failed");
 	t->link = bpf_program__attach_iter(t->skel->progs.walk, NULL);
 	if (!t->link)
 		return fail(t, errno ? errno : EINVAL, why, len, "BPF task iterator attach failed");
@@ -110,6 +115,7 @@ void taskiter_close(struct taskiter *t)
 	if (!t)
 		return;
 	bpf_link__destroy(t->link);
+	bpf_link__destroy(t->fork_link);
 	taskiter_bpf__destroy(t->skel);
 	taskmerge_free(&t->tab);
 	free(t);

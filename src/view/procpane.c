@@ -239,6 +239,17 @@ void procpane_step(struct procpane_state *st, const struct sample *s, int by, in
 	st->top = l.top;
 }
 
+const size_t *procpane_visible(const struct procpane_state *st, const struct sample *s, int rows, size_t *n)
+{
+	*n = 0;
+	if (!st->norder || rows <= 0)
+		return st->order;
+	struct listbox l = as_list(st, s);
+	size_t first = (size_t)listbox_first(&l, rows), left = st->norder - first;
+	*n = left < (size_t)rows ? left : (size_t)rows;
+	return st->order + first;
+}
+
 static void title(const struct procpane_state *st, const struct sample *s, int y, attr_t a)
 {
 	char line[512], unread[200] = "";
@@ -294,12 +305,13 @@ void procpane_draw(const struct procpane_state *st, const struct sample *s, int 
 		mvaddnstr(y + 2, 0, "process figures not read", COLS);
 		return;
 	}
-	int rows = h - 2, sel = selected_pos(st, s);
-	struct listbox l = as_list(st, s);
-	int first = listbox_first(&l, rows);
+	int sel = selected_pos(st, s);
+	size_t n;
+	const size_t *shown_rows = procpane_visible(st, s, h - 2, &n);
+	int first = n ? (int)(shown_rows - st->order) : 0;
 	struct proccols_mode mode = {.totals = st->accumulated, .cmdline = st->cmdline};
-	for (int i = 0; i < rows && first + i < (int)st->norder; i++) {
-		const struct proc_row *r = &s->procs[st->order[first + i]];
+	for (int i = 0; i < (int)n; i++) {
+		const struct proc_row *r = &s->procs[shown_rows[i]];
 		int hl = focus && first + i == sel;
 		/* A process that ended: dimmed, for the refreshes it stays */
 		attr_t dim = r->exited && !hl ? A_DIM : 0;

@@ -158,13 +158,8 @@ static void event(FILE *f, const struct event *e)
 	fputc('}', f);
 }
 
-/* Which rows to keep: what did I/O or waited, and the busiest. */
-static int keep_row(const struct proc_row *p)
-{
-	return p->moved || p->kind == PROC_SELF || p->blk_n[0] || p->blk_n[1] ||
-	       (p->wait == WAIT_OK && p->io_wait_pct > 0);
-}
-
+/* Which rows to keep: the notable ones (procs_row_notable, with their
+ * command lines) and the busiest, as --json lists them. */
 static void procs(FILE *f, const struct sample *s, size_t max_procs)
 {
 	char *keep = calloc(s->nprocs ? s->nprocs : 1, 1);
@@ -182,7 +177,7 @@ static void procs(FILE *f, const struct sample *s, size_t max_procs)
 	fputs(",\"procs\":[", f);
 	int first = 1;
 	for (size_t i = 0; i < s->nprocs; i++) {
-		if (!keep[i] && !keep_row(&s->procs[i]))
+		if (!keep[i] && !procs_row_notable(&s->procs[i]))
 			continue;
 		if (!first)
 			fputc(',', f);

@@ -52,6 +52,23 @@ static void draw(const struct tui *t)
 	refresh();
 }
 
+/* Draw, once the process rows about to be shown have their command lines:
+ * a task's is read the first time it is shown (or does I/O), so c shows
+ * them at once while the idle tasks nobody looks at cost nothing. The big
+ * screen shows only rows with I/O, which have theirs. */
+static void show(struct tui *t)
+{
+	if (!t->help && !t->big) {
+		struct tui_layout L;
+		tui_main_layout(t, &L);
+		size_t n = 0;
+		const size_t *rows = L.pane_h ? procpane_visible(&t->pp, &t->s, L.pane_h - 2, &n) : NULL;
+		if (n)
+			session_name_rows(t->sess, &t->s, rows, n);
+	}
+	draw(t);
+}
+
 /* The main screen's mouse: a click on a disk row selects it; on the
  * process pane's header, sorts by that column; on a process, selects it;
  * the wheel scrolls the pane. */
@@ -158,8 +175,11 @@ static void react(struct tui *t, const struct reply *r)
 {
 	if (r->react & REACT_PENDING)
 		session_refresh_pending(t->sess, &t->s);
-	if (r->react & REACT_ARRANGE)
+	if (r->react & REACT_ARRANGE) {
+		if (t->pp.filter[0]) /* it matches command lines too: every row needs its own */
+			session_name_rows(t->sess, &t->s, NULL, 0);
 		procpane_arrange(&t->pp, &t->s);
+	}
 	if (r->react & REACT_REPAINT)
 		clearok(curscr, TRUE);
 	if (r->react & REACT_QUIT)
@@ -416,7 +436,7 @@ int tui_run(const struct options *o, struct session *sess, volatile sig_atomic_t
 	}
 	double next = next_due(t, util_mono_now());
 	long ticks = 0;
-	draw(t);
+	show(t);
 	while (!t->quit && !*stop) {
 		struct reply r = {0};
 		timeout(key_wait_ms(t, next));
@@ -431,7 +451,7 @@ int tui_run(const struct options *o, struct session *sess, volatile sig_atomic_t
 		/* A wake without a key: something is due or ticking (a change's
 		 * time, the A/B's status), so the screen is drawn. */
 		if (!key || (r.react & REACT_REDRAW) || r.msg[0])
-			draw(t);
+			show(t);
 	}
 	endwin();
 	if (session_ab_status(t->sess))

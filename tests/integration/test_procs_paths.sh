@@ -6,7 +6,9 @@
 # same workload runs: a dd that writes 48 MiB (fsync'd), a dd that reads
 # 32 MiB with O_DIRECT, and a process whose two threads write 16 MiB each
 # and stay a few seconds more (a process's figure is the sum of its
-# threads'). Summed over the run, each workload process's bytes read and
+# threads'), and a process whose thread writes 4 MiB and ends while the
+# process stays (most likely between two walks: its bytes are the ended
+# threads' counters, which the walk reads when a thread has started since). Summed over the run, each workload process's bytes read and
 # written agree within 1 % between the two, and are what the workload did
 # (within 5 %); in thread mode (--threads), the two threads' rows agree
 # within 1 % too.
@@ -37,6 +39,22 @@ for t in ts: t.start()
 for t in ts: t.join()
 PY
 chmod +x "$SCRATCH/two-threads"
+cat > "$SCRATCH/thread-ends" <<'PY'
+#!/usr/bin/python3
+# a thread writes 4 MiB and ends; the process stays, idle, until killed
+# (its figure then holds what its ended thread did: /proc/PID/io adds it)
+import os, sys, threading, time
+def write(name):
+    with open(name, "wb") as f:
+        for _ in range(4):
+            f.write(b"x" * 1048576)
+time.sleep(0.3)
+t = threading.Thread(target=write, args=(os.path.join(sys.argv[1], "te"),))
+t.start()
+t.join()
+time.sleep(60)
+PY
+chmod +x "$SCRATCH/thread-ends"
 
 # run MODE: both instances around the workload; MODE is "" or --threads
 run() {
@@ -61,12 +79,17 @@ run() {
 	R=$!
 	"$SCRATCH/two-threads" "$SCRATCH" &
 	F=$!
+	"$SCRATCH/thread-ends" "$SCRATCH" &
+	T=$!
+	on_exit "kill $T 2>/dev/null"
 	wait $W $R $F || fail "the workload failed"
 	sleep 1.5 # its last interval in both
 	kill -INT $A $B
 	wait $A || fail "the BPF instance exited $?: $(cat "$SCRATCH/bpf.$tag.err")"
 	wait $B || fail "the /proc instance exited $?: $(cat "$SCRATCH/proc.$tag.err")"
 	jq -e '.writers.tasks_from == "proc"' <(tail -n1 "$SCRATCH/proc.$tag.json") > /dev/null || fail "--no-bpf did not read /proc"
+	kill $T # (after the instances: its bytes are counted while it lives)
+	wait $T 2>/dev/null
 }
 
 # sum FILE PID FIELD [THREADS]: bytes over the run of the rows of PID
@@ -79,7 +102,7 @@ agree() { # agree WHAT A B: within 1 %
 }
 
 run ""
-for w in "W write_Bps $((48 << 20))" "R read_Bps $((32 << 20))" "F write_Bps $((32 << 20))"; do
+for w in "W write_Bps $((48 << 20))" "R read_Bps $((32 << 20))" "F write_Bps $((32 << 20))" "T write_Bps $((4 << 20))"; do
 	set -- $w
 	pid=${!1}
 	a=$(sum "$SCRATCH/bpf.procs.json" "$pid" "$2")

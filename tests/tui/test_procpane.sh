@@ -1,6 +1,6 @@
 #!/bin/bash
 # The process pane in tmux: its columns, the / filter, sorting (< > r), o,
-# a, c, p; i changes a process's I/O priority (checked with ionice) and u
+# a, c (on a row in view, and on a filtered one), p; i changes a process's I/O priority (checked with ionice) and u
 # undoes it; D turns delay accounting on, and q turns it back off.
 # suite-alone: it turns kernel.task_delayacct on (a setting of the whole machine) and checks it is put back
 # suite-budget: 10
@@ -22,8 +22,12 @@ TMUX_W=160 TMUX_H=50 tmux_start "$BIN -d 0.5 --no-probe 2> $SCRATCH/stderr"
 wait_for "Processes \(all disks\)" || fail "no process pane"
 wait_for "PID USER +PRIO +READ/s +WRITE/s +TO-DISK/s +R-CALLS/s +W-CALLS/s +IO-WAIT +AVG-WAIT +READ p50/p99 +WRITE p50/p99 COMMAND" || fail "pane columns wrong"
 
-keys / i o s c h e d - s l Enter
-wait_for "matching \"iosched-sl\"" || fail "filter not shown"
+# The filter matches command lines too, of rows never shown as well (the
+# idle sleeper is far down the list): "/iosched-sl" is in its command
+# line, and no part typed so far is in its name (the filter applies as it
+# is typed: a row matched by name would be shown, and its line read).
+keys / / i o s c h e d - s l Enter
+wait_for "matching \"/iosched-sl\"" || fail "filter not shown"
 wait_for "^ *$SP root .*iosched-sleeper" || fail "filtered row missing"
 [ "$(screen | grep -c "^ *[0-9]\+ root ")" -eq 1 ] || fail "filter lets other rows through"
 
@@ -52,6 +56,30 @@ keys Escape
 keys Escape /
 keys Escape   # clears the filter
 wait_for "[0-9]+ processes, sorted by WRITE/s, per second" || fail "filter not cleared"
+
+# c on an idle process in view, no filter: its command line is read when
+# its row is first shown (the filter above read every row's: this one
+# starts after). Sorted by COMMAND its name (a digit first) comes before
+# every other.
+cp "$(command -v sleep)" "$SCRATCH/000-iosched-idle"
+"$SCRATCH/000-iosched-idle" 300 &
+IDLE=$!
+on_exit "kill $IDLE"
+sort_by() {
+	for _ in $(seq 12); do
+		screen | grep -q "sorted by $1" && return 0
+		keys "$2"
+		sleep 0.3
+	done
+	wait_for "sorted by $1"
+}
+sort_by COMMAND '>' || fail "> did not reach COMMAND"
+wait_for "^ *$IDLE root .* 000-iosched-id" || fail "the idle process is not in view"
+keys c
+wait_for "^ *$IDLE .* ${SCRATCH:0:30}" || fail "c does not show an idle row's command line"
+keys c
+sort_by WRITE/s '<' || fail "< did not come back to WRITE/s"
+
 keys '>'
 wait_for "sorted by TO-DISK/s" || fail "> did not move the sort"
 keys '<' '<'

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
@@ -28,16 +29,24 @@
 
 struct kid {
 	pid_t pid;
+	pid_t middle; /* its parent when that is not the test (kid_start_grand), else 0 */
 	int cmd, ack; /* pipes: the test's ends */
 };
 
 /* The child: for each byte n read, n * 100 writes to /dev/null, then one
  * byte back. Ends at EOF. Its write calls in an interval are known. */
+/* A byte of this value makes the child run sleep instead (exec). */
+#define KID_EXEC 255
+
 static void kid_main(int cmd, int ack)
 {
 	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	unsigned char n;
 	while (read(cmd, &n, 1) == 1) {
+		if (n == KID_EXEC) {
+			execlp("sleep", "sleep", "60", (char *)NULL);
+			_exit(1);
+		}
 		for (int i = 0; i < n * 100; i++)
 			if (write(null, "x", 1) != 1)
 				_exit(1);
@@ -47,25 +56,62 @@ static void kid_main(int cmd, int ack)
 	_exit(0);
 }
 
-static void kid_start(struct kid *k)
+/* The middle process of kid_start_grand: starts the child, says its pid
+ * on w, and waits for it to end. */
+static void middle_main(int cmd, int ack, int w)
 {
-	int c[2], a[2];
+	pid_t g = fork();
+	if (g == 0) {
+		close(w);
+		kid_main(cmd, ack);
+	}
+	close(cmd);
+	close(ack);
+	int ok = g > 0 && write(w, &g, sizeof g) == (ssize_t)sizeof g;
+	while (ok && waitpid(g, NULL, 0) < 0 && errno == EINTR)
+		;
+	_exit(ok ? 0 : 1);
+}
+
+/* A child, or with grand a child's child: a task whose parent is not
+ * the reader's own process (a row of the reader's children is this
+ * tool's, PROC_SELF). */
+static void kid_start_as(struct kid *k, int grand)
+{
+	int c[2], a[2], w[2];
 	assert_int_equal(pipe2(c, O_CLOEXEC), 0);
 	assert_int_equal(pipe2(a, O_CLOEXEC), 0);
-	k->pid = fork();
-	assert_true(k->pid >= 0);
-	if (k->pid == 0) {
-		/* Only its own two: a brother's command pipe held open here
+	assert_int_equal(pipe2(w, O_CLOEXEC), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		/* Only its own: a brother's command pipe held open here
 		 * would keep that one from seeing EOF. */
 		for (int fd = 3; fd < 1024; fd++)
-			if (fd != c[0] && fd != a[1])
+			if (fd != c[0] && fd != a[1] && fd != w[1])
 				close(fd);
+		if (grand)
+			middle_main(c[0], a[1], w[1]);
+		close(w[1]);
 		kid_main(c[0], a[1]);
 	}
 	close(c[0]);
 	close(a[1]);
+	close(w[1]);
+	k->pid = pid;
+	k->middle = 0;
+	if (grand) {
+		k->middle = pid;
+		assert_int_equal(read(w[0], &k->pid, sizeof k->pid), (ssize_t)sizeof k->pid);
+	}
+	close(w[0]);
 	k->cmd = c[1];
 	k->ack = a[0];
+}
+
+static void kid_start(struct kid *k)
+{
+	kid_start_as(k, 0);
 }
 
 /* The kernel counts a write only after it has returned, and the answer's
@@ -102,8 +148,8 @@ static void kid_end(struct kid *k)
 {
 	close(k->cmd);
 	close(k->ack);
-	int st;
-	assert_int_equal(waitpid(k->pid, &st, 0), k->pid);
+	pid_t parent_waits = k->middle ? k->middle : k->pid;
+	assert_int_equal(waitpid(parent_waits, NULL, 0), parent_waits);
 }
 
 /* How many of this process's descriptors are open on a task's I/O file;
@@ -280,12 +326,98 @@ static void test_some_held(void **state)
 	run_end(&r);
 }
 
+/* This process's command line as a row shows it (the children are its
+ * forks): arguments joined by blanks, cut as procs.c cuts it. */
+static void own_cmdline(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/self/cmdline", "re");
+	assert_non_null(f);
+	size_t n = fread(buf, 1, len < PROCS_CMDLINE_MAX ? len - 1 : PROCS_CMDLINE_MAX - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	for (size_t i = 0; i + 1 < n; i++)
+		if (buf[i] == '\0')
+			buf[i] = ' ';
+}
+
+static struct proc_row *row_to_name(struct run *r, pid_t pid)
+{
+	struct proc_row *row = (struct proc_row *)row_of(r->rows, r->n, pid);
+	assert_non_null(row);
+	return row;
+}
+
+/* Command lines are read only for rows named: after a reading, a task
+ * that did nothing has none, one that wrote has its own; naming the idle
+ * one reads it, and the next reading's row has it unasked; a child that
+ * runs another program (a new name) has the new program's; per thread
+ * the same. */
+static void test_cmdline(void **state)
+{
+	(void)state;
+	char own[PROCS_CMDLINE_MAX];
+	own_cmdline(own, sizeof own);
+	struct run r; /* two tasks that are not the reader's children */
+	memset(&r, 0, sizeof r);
+	for (int i = 0; i < 2; i++)
+		kid_start_as(&r.kids[i], 1);
+	/* Older than a tick at every reading: a task born since the reading
+	 * before (in ticks) is new with all its I/O in the interval, notable
+	 * at once if it did any, as the per-thread reading below would find */
+	usleep(50 * 1000);
+	assert_int_equal(procs_new(&r.p), 0);
+	collect(&r);
+	kid_work(&r.kids[1], 1);
+	collect(&r);
+	assert_null(row_to_name(&r, r.kids[0].pid)->cmdline);
+	assert_string_equal(row_to_name(&r, r.kids[1].pid)->cmdline, own);
+	procs_name(r.p, row_to_name(&r, r.kids[0].pid));
+	assert_string_equal(row_to_name(&r, r.kids[0].pid)->cmdline, own);
+	collect(&r);
+	assert_string_equal(row_to_name(&r, r.kids[0].pid)->cmdline, own);
+
+	/* exec: the new name comes with the I/O of starting the program (the
+	 * loader's reads), which makes the /proc way read the name again */
+	unsigned char go = KID_EXEC;
+	assert_int_equal(write(r.kids[0].cmd, &go, 1), 1);
+	char path[64], comm[32] = "";
+	snprintf(path, sizeof path, "/proc/%d/comm", (int)r.kids[0].pid);
+	for (int tries = 0; tries < 5000 && strcmp(comm, "sleep\n") != 0; tries++) {
+		FILE *f = fopen(path, "re");
+		assert_non_null(f);
+		if (!fgets(comm, sizeof comm, f))
+			comm[0] = '\0';
+		fclose(f);
+		usleep(1000);
+	}
+	assert_string_equal(comm, "sleep\n");
+	kid_wait_idle(r.kids[0].pid);
+	collect(&r);
+	struct proc_row *row = row_to_name(&r, r.kids[0].pid);
+	assert_string_equal(row->comm, "sleep");
+	procs_name(r.p, row);
+	assert_string_equal(row->cmdline, "sleep 60");
+
+	struct procs_status st; /* per thread: every task new again */
+	assert_int_equal(procs_collect(r.p, 1, 1.0, 0, &r.rows, &r.n, &r.cap, &st), 0);
+	assert_null(row_to_name(&r, r.kids[1].pid)->cmdline);
+	procs_name(r.p, row_to_name(&r, r.kids[1].pid));
+	assert_string_equal(row_to_name(&r, r.kids[1].pid)->cmdline, own);
+
+	procs_free(r.p);
+	free(r.rows);
+	kill(r.kids[0].pid, SIGKILL); /* sleep 60 */
+	kid_end(&r.kids[0]);
+	kid_end(&r.kids[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_none_held),
 		cmocka_unit_test(test_all_held),
 		cmocka_unit_test(test_some_held),
+		cmocka_unit_test(test_cmdline),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
