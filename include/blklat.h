@@ -42,10 +42,14 @@ struct blk_stat {
 	enum blk_op op;
 	uint64_t n, bytes;
 	uint64_t journal_bytes;           /* of bytes, journal and metadata (BLK_JOURNAL) */
+	uint64_t stacked_bytes;           /* of bytes, the same bytes as a write to a device stacked
+					   * above this disk (counted once: there) */
 	uint64_t p50_ns, p99_ns, max_ns;  /* quantiles: see hist_enough */
 };
 
-/* One process over every disk, per direction (the process pane's columns). */
+/* One process over every disk, per direction (the process pane's columns).
+ * Each byte is counted once: bytes[BLK_WRITE] leaves out what a disk
+ * wrote for a device stacked on it (blk_stat.stacked_bytes). */
 struct blk_proc {
 	int tgid;
 	uint64_t n[2], bytes[2];

@@ -47,6 +47,8 @@ struct blkmap_key {
 struct blkmap_hist {
 	unsigned long long bytes;   /* bytes of the requests */
 	unsigned long long journal; /* of which journal and metadata (BLKMAP_JOURNAL) */
+	unsigned long long stacked; /* of which the same bytes as a write to a loop device
+				     * stacked above (its file data, passed down) */
 	unsigned int count[BLKMAP_BUCKETS];
 };
 
@@ -93,8 +95,10 @@ struct blkmap_inflight {
 	unsigned int bytes;
 	unsigned int kind;           /* enum blkmap_kind */
 	unsigned short probe;        /* a read of the probe's (its reader is watched) */
-	unsigned short unattributed; /* file data whose dirtier was not known: counted at
+	unsigned char unattributed;  /* file data whose dirtier was not known: counted at
 				      * completion, at the request's final size */
+	unsigned char stacked;       /* file data a loop device above this disk wrote first:
+				      * its bytes were counted there */
 };
 
 /* What a request is, for "waited behind": whose data and why it moved. */
@@ -126,6 +130,7 @@ struct blkmap_behind_key {
  * belongs to, who last dirtied it, and each dirtier's name. */
 #define BLKMAP_DIRTIERS 16384
 #define BLKMAP_NAMES 4096
+#define BLKMAP_PASSED 1024         /* files written through loop devices lately */
 
 struct blkmap_file {
 	unsigned int dev;          /* the filesystem's s_dev */

@@ -19,7 +19,10 @@
  * in its own context), and a write request's first page leads back to
  * its file. Writes of a block device's own pages (a filesystem's journal
  * and metadata) and of pages no known process dirtied stay with the one
- * that issued them; their bytes are counted (unattributed).
+ * that issued them; their bytes are counted (unattributed). A loop
+ * device's file data reaches the disk below it as a second request with
+ * the same pages: it is charged there too, and marked as the same bytes
+ * (passes_through), so user space counts each byte once.
  *
  * Only the few fields read are declared, with preserve_access_index, so
  * CO-RE relocates them against the running kernel's BTF; no vmlinux.h is
@@ -35,6 +38,10 @@
 struct gendisk {
 	int major;
 	int first_minor;
+} __attribute__((preserve_access_index));
+
+struct block_device {
+	struct gendisk *bd_disk;
 } __attribute__((preserve_access_index));
 
 struct request_queue {
@@ -56,6 +63,7 @@ struct request {
 struct super_block {
 	unsigned int s_dev;
 	unsigned long s_magic;
+	struct block_device *s_bdev;
 } __attribute__((preserve_access_index));
 
 struct inode {
@@ -167,6 +175,15 @@ struct {
 	__type(value, __u64);
 } behind SEC(".maps");
 
+/* Files whose pages a loop device wrote lately, and which loop device
+ * (see passes_through). */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, BLKMAP_PASSED);
+	__type(key, struct blkmap_file);
+	__type(value, __u32);
+} passed SEC(".maps");
+
 /* Bytes of file-data writes whose dirtier was not known, per disk. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -201,13 +218,16 @@ struct {
 
 /* tp_btf programs may read kernel structures directly (the verifier
  * knows their types): cheaper than bpf_probe_read_kernel per field. */
+static __always_inline struct gendisk *disk_of(struct request *rq)
+{
+	if (bpf_core_field_exists(((struct request___old *)rq)->rq_disk))
+		return ((struct request___old *)rq)->rq_disk;
+	return rq->q->disk;
+}
+
 static __always_inline __u32 disk_dev(struct request *rq)
 {
-	struct gendisk *disk;
-	if (bpf_core_field_exists(((struct request___old *)rq)->rq_disk))
-		disk = ((struct request___old *)rq)->rq_disk;
-	else
-		disk = rq->q->disk;
+	struct gendisk *disk = disk_of(rq);
 	if (!disk)
 		return 0;
 	return ((__u32)disk->major << MINORBITS) | (__u32)disk->first_minor;
@@ -325,12 +345,47 @@ static __always_inline __u32 plain_kind(struct request *rq, int write)
 	       has_flag(rq, bpf_core_enum_value(enum req_flag_bits, __REQ_RAHEAD)) ? BLKMAP_READAHEAD : BLKMAP_READ_OWN;
 }
 
-static __always_inline __u32 owner_of(struct request *rq, __u32 word, __u32 *kind, __u16 *unattributed)
+#define LOOP_MAJOR 7
+
+/* The whole disk a file's filesystem lives on (0: none known). */
+static __always_inline __u32 file_disk(struct address_space *m)
 {
-	*unattributed = 0;
+	struct inode *ino = m->host;
+	struct super_block *sb = ino ? ino->i_sb : 0;
+	struct block_device *bd = sb ? sb->s_bdev : 0;
+	struct gendisk *d = bd ? bd->bd_disk : 0;
+	return d ? ((__u32)d->major << MINORBITS) | (__u32)d->first_minor : 0;
+}
+
+/* Whether a write of file data repeats bytes already counted on a loop
+ * device above this disk: a loop device with direct I/O hands its
+ * filesystem's pages down to the disk under its backing file, and the
+ * same bytes make a request on each layer. The first loop device a file's
+ * pages reach (the top: its filesystem's own, or under a dm device, which
+ * makes no requests) notes the file in `passed`; a request for that file
+ * on a disk its filesystem is not on, and not that loop device, is a layer
+ * below. A device-mapper or md device is bio-based: its bytes count where
+ * they land, once. The common case (a filesystem on its own disk, not a
+ * loop device) costs no lookup. */
+static __always_inline int passes_through(struct request *rq, struct address_space *m, struct blkmap_file *k)
+{
+	__u32 disk = disk_dev(rq), fd = file_disk(m);
+	int is_loop = (disk >> MINORBITS) == LOOP_MAJOR;
+	if (fd == disk && !is_loop)
+		return 0;
+	__u32 *via = bpf_map_lookup_elem(&passed, k);
+	__u32 top = via ? *via : 0;
+	if (is_loop && top != disk && (fd == disk || !top))
+		bpf_map_update_elem(&passed, k, &disk, BPF_ANY);
+	return fd != disk && top && top != disk;
+}
+
+static __always_inline __u32 owner_of(struct request *rq, __u32 word, struct blkmap_inflight *f)
+{
+	f->unattributed = f->stacked = 0;
 	__u32 me = (__u32)(bpf_get_current_pid_tgid() >> 32);
 	int write = (rq->cmd_flags & REQ_OP_MASK) == REQ_OP_WRITE;
-	*kind = plain_kind(rq, write);
+	f->kind = plain_kind(rq, write);
 	if (!write || !rq->bio || !rq->bio->bi_io_vec)
 		return me;
 	struct page *pg = rq->bio->bi_io_vec->bv_page;
@@ -338,22 +393,23 @@ static __always_inline __u32 owner_of(struct request *rq, __u32 word, __u32 *kin
 	if (!m) {
 		/* A page of no file written by a kernel thread: the journal's
 		 * own buffers (jbd2 writes copies of metadata blocks). */
-		if (*kind == BLKMAP_DIRECT && (bpf_get_current_task_btf()->flags & PF_KTHREAD))
-			*kind = BLKMAP_JOURNAL;
+		if (f->kind == BLKMAP_DIRECT && (bpf_get_current_task_btf()->flags & PF_KTHREAD))
+			f->kind = BLKMAP_JOURNAL;
 		return me;
 	}
 	if (addr_of((struct request *)m, word) & 1)
 		return me;
 	struct blkmap_file k;
 	if (!file_of(m, &k)) {
-		*kind = BLKMAP_JOURNAL;
+		f->kind = BLKMAP_JOURNAL;
 		return me;
 	}
-	*kind = BLKMAP_WRITEBACK;
+	f->kind = BLKMAP_WRITEBACK;
+	f->stacked = passes_through(rq, m, &k);
 	__u32 *who = bpf_map_lookup_elem(&dirtier, &k);
 	if (who)
 		return *who;
-	*unattributed = 1;
+	f->unattributed = !f->stacked; /* counted, if at all, above */
 	return me;
 }
 
@@ -433,7 +489,7 @@ static __always_inline void note_owner(struct request *rq)
 		return;
 	f->start_ns = now;
 	f->issue_ns = 0;
-	f->tgid = owner_of(rq, W_OWNER, &f->kind, &f->unattributed);
+	f->tgid = owner_of(rq, W_OWNER, f);
 	f->probe = is_probe(f->tgid);
 	f->dev = disk_dev(rq); /* so a request still queued shows among the waiting */
 }
@@ -477,7 +533,7 @@ int BPF_PROG(on_issue, struct request *rq)
 		}
 		f->start_ns = now;
 		f->dev = 0; /* the last holder's */
-		f->tgid = owner_of(rq, W_ISSUE, &f->kind, &f->unattributed);
+		f->tgid = owner_of(rq, W_ISSUE, f);
 		f->probe = is_probe(f->tgid);
 	}
 	f->issue_ns = now; /* a requeued request is timed from its last issue */
@@ -512,7 +568,7 @@ int BPF_PROG(on_complete, struct request *rq, int error, unsigned int nr_bytes)
 	__u64 issued = f->issue_ns;
 	struct blkmap_key k = {.tgid = f->tgid, .dev = f->dev, .op = f->op};
 	__u64 bytes = f->bytes;
-	__u32 kind = f->kind, probe = f->probe, unattributed = f->unattributed;
+	__u32 kind = f->kind, probe = f->probe, unattributed = f->unattributed, stacked = f->stacked;
 	/* Read first, then give the slot back with an atomic (a full
 	 * barrier): a plain store could be moved before the loads above, and
 	 * another request could then take the slot and write over them. */
@@ -563,6 +619,8 @@ int BPF_PROG(on_complete, struct request *rq, int error, unsigned int nr_bytes)
 	__sync_fetch_and_add(&h->bytes, bytes);
 	if (kind == BLKMAP_JOURNAL)
 		__sync_fetch_and_add(&h->journal, bytes);
+	if (stacked)
+		__sync_fetch_and_add(&h->stacked, bytes);
 	return 0;
 }
 

@@ -439,8 +439,9 @@ static enum blk_op op_of(const struct blkmap_key *k)
 	return k->op == BLKMAP_WRITE ? BLK_WRITE : BLK_READ;
 }
 
-/* Bytes and journal bytes a key gained since its last reading. */
-struct gained { uint64_t bytes, journal; };
+/* Bytes, journal bytes and stacked bytes a key gained since its last
+ * reading. */
+struct gained { uint64_t bytes, journal, stacked; };
 
 static void stat_from(struct blk_stat *st, const struct blkmap_key *k, const char *disk, const struct hist *h,
 		      struct gained g)
@@ -451,6 +452,7 @@ static void stat_from(struct blk_stat *st, const struct blkmap_key *k, const cha
 	st->n = h->n;
 	st->bytes = g.bytes;
 	st->journal_bytes = g.journal;
+	st->stacked_bytes = g.stacked;
 	st->p50_ns = hist_quantile(h, 0.50);
 	st->p99_ns = hist_quantile(h, 0.99);
 	st->max_ns = h->max_ns;
@@ -473,7 +475,9 @@ static int group_end(struct blklat *b, struct blk_reading *r, const struct blkma
 	if (!err) {
 		struct blk_proc *p = &r->procs[r->nprocs - 1];
 		p->n[op] = b->group.n;
-		p->bytes[op] = g.bytes;
+		/* each byte once: at the top of a stack (a copy racing the
+		 * program may see stacked ahead of bytes for a moment) */
+		p->bytes[op] = g.bytes > g.stacked ? g.bytes - g.stacked : 0;
 		if (op == BLK_WRITE)
 			p->journal_bytes = g.journal;
 		p->p50_ns[op] = hist_quantile(&b->group, 0.50);
@@ -724,6 +728,7 @@ int blklat_read(struct blklat *b, struct blk_reading *r)
 		struct gained g = {
 			old && cur.bytes >= old->h.bytes ? cur.bytes - old->h.bytes : cur.bytes,
 			old && cur.journal >= old->h.journal ? cur.journal - old->h.journal : cur.journal,
+			old && cur.stacked >= old->h.stacked ? cur.stacked - old->h.stacked : cur.stacked,
 		};
 		if (old) {
 			old->h = cur;
@@ -744,6 +749,7 @@ int blklat_read(struct blklat *b, struct blk_reading *r)
 		hist_merge(&b->group, &b->delta);
 		group.bytes += g.bytes;
 		group.journal += g.journal;
+		group.stacked += g.stacked;
 	}
 	int e = group_end(b, r, &at, group);
 	err = err ? err : e;

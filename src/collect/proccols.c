@@ -218,24 +218,38 @@ static void json_write(FILE *f, const struct proc_row *r, const struct sample *s
 	jsonv_write_num_or_null(f, "write_Bps", r->write_Bps, r->io_readable);
 }
 
-/* and per disk, from the same requests (the sample's block stats) */
+/* One object of a process's block writes per disk: every byte the disk
+ * wrote (all), or only those that repeat a write to a device stacked above
+ * it; NULL when there are none. */
+static void json_disk_writes(FILE *f, const char *name, const struct proc_row *r, const struct sample *s, int stacked)
+{
+	int first = 1;
+	for (size_t i = 0; i < s->blk.nstats; i++) {
+		const struct blk_stat *st = &s->blk.stats[i];
+		uint64_t b = stacked ? st->stacked_bytes : st->bytes;
+		if (st->tgid != r->pid || st->op != BLK_WRITE || !b)
+			continue;
+		fprintf(f, "%s", first ? ",\"" : ",");
+		if (first)
+			fprintf(f, "%s\":{", name);
+		jsonv_write_string(f, st->disk);
+		fprintf(f, ":%.3f", (double)b / s->interval_s);
+		first = 0;
+	}
+	if (!first)
+		fputc('}', f);
+}
+
+/* and per disk, from the same requests (the sample's block stats): each
+ * layer of a stack, and which of them are the same bytes as a layer above
+ * (to_disk_Bps counts those once) */
 static void json_to_disk(FILE *f, const struct proc_row *r, const struct sample *s)
 {
 	jsonv_write_num_or_null(f, "to_disk_Bps", r->to_disk_Bps, r->to_disk_Bps >= 0);
 	if (r->to_disk_Bps <= 0 || s->interval_s <= 0)
 		return;
-	fputs(",\"to_disk_by_disk\":{", f);
-	int first = 1;
-	for (size_t i = 0; i < s->blk.nstats; i++) {
-		const struct blk_stat *st = &s->blk.stats[i];
-		if (st->tgid != r->pid || st->op != BLK_WRITE || !st->bytes)
-			continue;
-		fprintf(f, "%s", first ? "" : ",");
-		jsonv_write_string(f, st->disk);
-		fprintf(f, ":%.3f", (double)st->bytes / s->interval_s);
-		first = 0;
-	}
-	fputc('}', f);
+	json_disk_writes(f, "to_disk_by_disk", r, s, 0);
+	json_disk_writes(f, "to_disk_stacked_by_disk", r, s, 1);
 }
 
 /* read() and write() system calls per second, not disk operations */

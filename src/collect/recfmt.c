@@ -274,7 +274,7 @@ const struct rf_field recfmt_blk_stat[] = {
 	T(RF_ENUM, struct blk_stat, op, .names = &blk_ops, .dflt = BLK_READ, .flags = RF_V1_INT),
 	T(RF_U64, struct blk_stat, n),      T(RF_U64, struct blk_stat, bytes),
 	T(RF_U64, struct blk_stat, p50_ns), T(RF_U64, struct blk_stat, p99_ns),
-	T(RF_U64, struct blk_stat, max_ns), END,
+	T(RF_U64, struct blk_stat, max_ns), T(RF_U64, struct blk_stat, stacked_bytes), END,
 };
 
 const struct rf_field recfmt_blk_req[] = {

@@ -42,6 +42,22 @@ static const struct proc_row *find_row(const struct sample *s, int pid)
 	return NULL;
 }
 
+/* A disk under a stacked device (a loop device's file) writes the same
+ * bytes again: say which rows above are those, counted once in TO-DISK/s. */
+static void add_stacked(char *buf, size_t len, const struct sample *s, int pid)
+{
+	double dt = s->interval_s > 0 ? s->interval_s : 1;
+	for (size_t i = 0; i < s->blk.nstats; i++) {
+		const struct blk_stat *st = &s->blk.stats[i];
+		if (st->tgid != pid || !st->stacked_bytes)
+			continue;
+		char b[16];
+		util_format_size((uint64_t)((double)st->stacked_bytes / dt), b, sizeof b);
+		add(buf, len, "%s write: %s/s of it are the same bytes as its writes to a device stacked on %s "
+			      "(a loop device's file): TO-DISK/s counts them once, there", st->disk, b, st->disk);
+	}
+}
+
 /* What each latency figure measures, so disagreement is not a surprise. */
 static void add_meaning(char *buf, size_t len)
 {
@@ -85,6 +101,7 @@ void detail_process(const struct sample *s, int pid, const char *comm, char *buf
 	}
 	if (!rows)
 		add(buf, len, "%s", "no block requests of its own in the interval");
+	add_stacked(buf, len, s, pid);
 	add_meaning(buf, len);
 }
 

@@ -1,0 +1,121 @@
+#!/bin/bash
+# Each byte counted once on stacked devices. An ext4 filesystem on a loop
+# device (direct I/O) whose backing file lives on another disk: the same
+# writes reach the loop device and, through the loop's worker, the disk
+# below. A buffered writer of 512 MiB (a copy of dd under its own name),
+# then `sync`; over the run, on every disk (no --disk: the tool sees both
+# layers):
+#  - the writer's TO-DISK (procs[].to_disk_Bps) adds up to 512 MiB within
+#    10 %, not twice that;
+#  - its per-disk breakdown shows both layers: the loop device and the disk
+#    under it each carry the 512 MiB (to_disk_by_disk), and the lower one
+#    is labelled as the same bytes (to_disk_stacked_by_disk);
+#  - the Prometheus counter of its name holds the 512 MiB once.
+# Then three layers: ext4 on a loop device whose backing file is on the
+# first loop device's filesystem; 128 MiB written there are counted once,
+# and both layers below are labelled as the same bytes.
+# Device-mapper stacks (dm-linear) are bio-based: they make no requests of
+# their own, so their bytes are counted on the disk below only; there is
+# nothing to check twice where the kernel has no device-mapper (it says so).
+# suite-budget: 40
+# suite-alone: its 512 MiB of writeback floods the disk the other tests' loop devices live on
+. "$(dirname "$0")/../lib/common.sh"
+need_root
+need_cmd jq losetup mkfs.ext4 mount findmnt
+setup_scratch
+
+ext4_loop 1024
+below=$(lsblk -ndo PKNAME "$(findmnt -no SOURCE -T "$SCRATCH")" 2>/dev/null)
+[ -n "$below" ] || below=$(basename "$(findmnt -no SOURCE -T "$SCRATCH")")
+W=stackwriter
+cp "$(command -v dd)" "$SCRATCH/$W"
+P=$SCRATCH/run.prom
+"$BIN" --json -d 0.5 --no-probe --procs 100000 --prometheus-textfile "$P" > "$SCRATCH/out.json" 2> "$SCRATCH/err" &
+TOOL=$!
+on_exit "kill $TOOL 2>/dev/null"
+# the BPF part loads in the background: wait until it is on
+for _ in $(seq 100); do tail -n1 "$SCRATCH/out.json" 2>/dev/null | jq -e '.blk.on' > /dev/null 2>&1 && break; sleep 0.1; done
+tail -n1 "$SCRATCH/out.json" | jq -e '.blk.on' > /dev/null || skip "block latency is off: $(tail -n1 "$SCRATCH/out.json" | jq -r .blk.why)"
+"$SCRATCH/$W" if=/dev/zero of="$SCRATCH/mnt/f" bs=1M count=512 status=none || fail "the writer failed"
+sleep 1
+sync
+sleep 2
+kill -INT "$TOOL"
+wait "$TOOL" || fail "iosched-top exited $?: $(cat "$SCRATCH/err")"
+
+jq -s --arg w "$W" --arg n "$N" --arg b "$below" '
+	[.[] | .interval_s as $i | .procs[] | select(.comm == $w)
+	 | {t: ((.to_disk_Bps // 0) * $i), up: (((.to_disk_by_disk // {})[$n] // 0) * $i),
+	    down: (((.to_disk_by_disk // {})[$b] // 0) * $i), same: (((.to_disk_stacked_by_disk // {})[$b] // 0) * $i),
+	    same_up: (((.to_disk_stacked_by_disk // {})[$n] // 0) * $i)}]
+	| {total: (map(.t) | add // 0), up: (map(.up) | add // 0), down: (map(.down) | add // 0),
+	   same: (map(.same) | add // 0), same_up: (map(.same_up) | add // 0)}' "$SCRATCH/out.json" > "$SCRATCH/sum.json"
+jq -e 'has("total")' "$SCRATCH/sum.json" > /dev/null 2>&1 || fail "the run's JSON could not be summed"
+mib() { jq -r --arg k "$1" '.[$k] / 1048576 | floor' "$SCRATCH/sum.json"; }
+total=$((512 << 20))
+note "$W: TO-DISK $(mib total) MiB; on $N $(mib up) MiB, on $below $(mib down) MiB, of which the same bytes as above: $(mib same) MiB"
+within "$(jq .total "$SCRATCH/sum.json")" "$total" 10 || fail "TO-DISK counts $(mib total) MiB for 512 MiB written once"
+within "$(jq .up "$SCRATCH/sum.json")" "$total" 10 || fail "the loop device's layer shows $(mib up) MiB, not 512"
+within "$(jq .down "$SCRATCH/sum.json")" "$total" 10 || fail "the layer below ($below) shows $(mib down) MiB, not 512"
+within "$(jq .same "$SCRATCH/sum.json")" "$total" 10 || fail "$below's bytes are not labelled as the loop device's ($(mib same) MiB)"
+jq -e '.same_up == 0' "$SCRATCH/sum.json" > /dev/null || fail "the top layer ($N) is labelled as repeating another"
+
+prom=$(awk -v w="$W" 'index($0, "iosched_process_to_disk_bytes_total{comm=\"" w "\"}") == 1 { print $2 }' "$P")
+[ -n "$prom" ] || fail "no Prometheus series for $W: $(grep to_disk_bytes "$P" | head -5)"
+note "Prometheus: $prom bytes"
+within "$prom" "$total" 10 || fail "the Prometheus counter of $W holds $prom bytes, not 512 MiB once"
+
+# Three layers: loop over a file on the first loop device's filesystem.
+f2=$SCRATCH/mnt/inner.img
+dd if=/dev/urandom of="$f2" bs=1M count=300 status=none conv=fsync || fail "cannot write $f2"
+l2=$(losetup -f --show --direct-io=on "$f2") || fail "losetup failed"
+LOOPS="$LOOPS $l2"
+n2=$(basename "$l2")
+echo none > "/sys/block/$n2/queue/scheduler"
+mkfs.ext4 -q -E nodiscard "$l2" || fail "mkfs on $n2 failed"
+mount_scratch "$l2" "$SCRATCH/inner"
+"$BIN" --json -d 0.5 --no-probe --procs 100000 > "$SCRATCH/in.json" 2> "$SCRATCH/err" &
+TOOL=$!
+on_exit "kill $TOOL 2>/dev/null"
+for _ in $(seq 100); do tail -n1 "$SCRATCH/in.json" 2>/dev/null | jq -e '.blk.on' > /dev/null 2>&1 && break; sleep 0.1; done
+"$SCRATCH/$W" if=/dev/zero of="$SCRATCH/inner/f" bs=1M count=128 status=none || fail "the writer failed on $n2"
+sleep 1
+sync
+sleep 2
+kill -INT "$TOOL"
+wait "$TOOL" || fail "iosched-top exited $?: $(cat "$SCRATCH/err")"
+sum3() { jq -s --arg w "$W" --arg d "$2" "[.[] | .interval_s as \$i | .procs[] | select(.comm == \$w) | ($1) * \$i] | add // 0" "$SCRATCH/in.json"; }
+t3=$(sum3 '.to_disk_Bps // 0')
+mid=$(sum3 '(.to_disk_by_disk // {})[$d] // 0' "$N")
+mid_same=$(sum3 '(.to_disk_stacked_by_disk // {})[$d] // 0' "$N")
+low_same=$(sum3 '(.to_disk_stacked_by_disk // {})[$d] // 0' "$below")
+note "three layers: TO-DISK $t3 bytes for 128 MiB; on $N $mid (the same bytes: $mid_same), on $below the same bytes: $low_same"
+within "$t3" $((128 << 20)) 10 || fail "three layers: TO-DISK counts $t3 bytes for 128 MiB"
+within "$mid_same" $((128 << 20)) 10 || fail "the middle layer ($N) is not labelled as the same bytes ($mid_same)"
+within "$low_same" $((128 << 20)) 10 || fail "the bottom layer ($below) is not labelled as the same bytes ($low_same)"
+
+if dmsetup version > /dev/null 2>&1; then
+	# dm-linear over a second loop device, ext4 on it: requests only on
+	# the loop device below, each byte there once.
+	attach_loop 256
+	dm=iosched-test-$$
+	dmsetup create "$dm" --table "0 $(blockdev --getsz "$LOOP") linear $LOOP 0" || fail "dmsetup create failed"
+	on_exit "dmsetup remove $dm"
+	mkfs.ext4 -q -E nodiscard "/dev/mapper/$dm" || fail "mkfs on the dm device failed"
+	mount_scratch "/dev/mapper/$dm" "$SCRATCH/dm"
+	"$BIN" --json -d 0.5 --no-probe --procs 100000 > "$SCRATCH/dm.json" 2> "$SCRATCH/err" &
+	TOOL=$!
+	on_exit "kill $TOOL 2>/dev/null"
+	for _ in $(seq 100); do tail -n1 "$SCRATCH/dm.json" 2>/dev/null | jq -e '.blk.on' > /dev/null 2>&1 && break; sleep 0.1; done
+	"$SCRATCH/$W" if=/dev/zero of="$SCRATCH/dm/f" bs=1M count=128 status=none || fail "the writer failed on dm"
+	sync
+	sleep 2
+	kill -INT "$TOOL"
+	wait "$TOOL"
+	t=$(jq -s --arg w "$W" '[.[] | .interval_s as $i | .procs[] | select(.comm == $w) | (.to_disk_Bps // 0) * $i] | add // 0' "$SCRATCH/dm.json")
+	note "device-mapper: $W's TO-DISK $t bytes for 128 MiB"
+	within "$t" $((128 << 20)) 10 || fail "on dm-linear over a loop device, TO-DISK counts $t bytes for 128 MiB"
+else
+	note "device-mapper: not available in this kernel (dmsetup version failed); the dm stack was not tried"
+fi
+echo "PASS"
