@@ -525,6 +525,22 @@ int probefile_whole(const char *path, uint64_t size)
 	return whole;
 }
 
+void probefile_discard(const char *path)
+{
+	char dir[PATH_MAX], base[256];
+	split_path(path, dir, sizeof dir, base, sizeof base);
+	/* Through the directory, and only if it is still ours and private:
+	 * what another user made at the name is not ours to remove. */
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	if (dfd < 0)
+		return;
+	if (fstat(dfd, &st) == 0 && st.st_uid == geteuid() && !(st.st_mode & 077) &&
+	    fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid())
+		unlinkat(dfd, base, 0);
+	close(dfd);
+}
+
 /* The temporary a probe file is written under by this process. */
 static void tmp_name(const char *base, char *tmp, size_t len)
 {
