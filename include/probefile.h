@@ -72,6 +72,11 @@ int probefile_whole(const char *path, uint64_t size);
  * so only a run killed with SIGKILL leaves one behind. */
 void probefile_abandon(const char *path);
 
+/* Remove a file of the tool's own at path (a start file at the end of the
+ * run that made it): only from a private directory of this user's, only a
+ * regular file of this user's. */
+void probefile_discard(const char *path);
+
 /* Remove the temporaries that runs killed while writing a probe file
  * left beside path: in the tool's own directory (own_dir) any probe
  * file's, and the private directories of killed runs beside it

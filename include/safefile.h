@@ -23,6 +23,13 @@ struct safefile_dir {
 	char base[NAME_MAX + 1];    /* the file's name in it */
 };
 
+/* Open the directory dir itself for work inside it (openat, unlinkat):
+ * component by component, no symbolic link followed anywhere in it, every
+ * directory on the way owned by root, this user or sudo's caller and
+ * written by nobody else unless sticky. Returns the descriptor
+ * (O_DIRECTORY), or a negative errno with why in err. */
+int safefile_open_dir(const char *dir, char *err, size_t len);
+
 /* Open and check the directory of path, and split off the file's name.
  * Returns 0, or a negative errno with why in err (a sentence that names
  * the directory). */

@@ -8,12 +8,24 @@
  * that: pids are reused, and another pid namespace sharing /var/tmp hides
  * its processes from kill(pid, 0).
  *
- * A sweep removes only what is recognisably the tool's: the caller's name
- * pattern, a real directory or regular file (never through a symlink),
- * owned by this user, not locked. Inside a stale directory only files with
- * the caller's names go; a directory holding anything else is left and
- * said so. Where locks are not supported (some network filesystems) the
- * owner cannot be told, so nothing there is ever swept. */
+ * Beside the lock, each item has a lock file that says who made it:
+ * "iosched-top MACHINE-ID BOOT-ID PID" (in a scratch directory as
+ * iosched-top.lock; beside a temporary NAME as NAME.lock, which is the one
+ * locked). A name alone proves nothing: another program may use the same
+ * pattern, and root may be led to a directory of root's files.
+ *
+ * A sweep removes only what its lock file says a dead run of the tool on
+ * this machine made: a lock file of this user's with that text, its lock
+ * free, its pid not alive in this boot (on a filesystem whose locks another
+ * mount does not see, the lock alone would not tell), and the item the
+ * caller's name pattern, a real directory or regular file of this user's.
+ * The place swept is opened as every path root writes (safefile.h:
+ * component by component, never through a symlink, no directory another
+ * user could change on the way). Inside a stale directory only files with
+ * the caller's names go; a directory holding anything else, or a lock file
+ * that says otherwise, is left and said so. Where locks are not supported
+ * (some network filesystems) the owner cannot be told, so nothing there is
+ * ever swept. */
 #ifndef IOSCHED_SCRATCH_H
 #define IOSCHED_SCRATCH_H
 
@@ -27,16 +39,27 @@ typedef int (*scratch_match)(const char *name, const void *arg);
 typedef void (*scratch_report)(void *ctx, const char *line);
 
 /* Make a private directory PARENT/PREFIX plus six random characters
- * (mkdtemp: mode 0700) and lock it; its path goes into path. Returns the
- * lock's descriptor (keep it open while the directory is in use; close it
- * after removing the directory), or a negative errno. */
+ * (mkdtemp: mode 0700), lock it and write its lock file; its path goes
+ * into path. Returns the lock's descriptor, the directory (keep it open
+ * while the directory is in use), or a negative errno. */
 int scratch_dir_make(const char *parent, const char *prefix, char *path, size_t len);
 
-/* Lock a temporary file just created with O_EXCL as fd, for as long as fd
- * stays open. Returns 0; -ESTALE when a sweep took it between its creation
- * and the lock (it is gone: close fd and create it again); or another
- * negative errno. */
-int scratch_file_lock(int fd);
+/* Remove a directory from scratch_dir_make once it holds nothing of the
+ * caller's: its lock file, the directory, then the lock (fd, closed). */
+void scratch_dir_remove(const char *path, int fd);
+
+/* Create the temporary name in dirfd (O_EXCL|O_NOFOLLOW, 0600, for
+ * writing) after its lock file, locked while *lock stays open. Returns its
+ * descriptor, or a negative errno. */
+int scratch_tmp_create(int dirfd, const char *name, int *lock);
+
+/* The temporary was renamed into place or removed: its lock file goes,
+ * then its lock. */
+void scratch_tmp_release(int dirfd, const char *name, int lock);
+
+/* Remove the temporary name and its lock file now (the exit, while
+ * another thread may still write it: its blocks go when it closes). */
+void scratch_tmp_abandon(int dirfd, const char *name);
 
 /* Remove the stale directories in parent whose names start with prefix
  * (made by scratch_dir_make): the files in them that files() accepts, then
@@ -45,9 +68,11 @@ int scratch_sweep_dirs(const char *parent, const char *prefix, scratch_match fil
 		       scratch_report report, void *ctx);
 
 /* Remove the stale temporary files in dir whose names tmp() accepts (each
- * locked by scratch_file_lock while it was written). Returns how many were
- * removed. */
-int scratch_sweep_files(const char *dir, scratch_match tmp, const void *arg, scratch_report report, void *ctx);
+ * made by scratch_tmp_create), and their lock files. private_dir: dir is
+ * the tool's own, so nothing is swept unless it is this user's and open to
+ * nobody else. Returns how many were removed. */
+int scratch_sweep_files(const char *dir, int private_dir, scratch_match tmp, const void *arg, scratch_report report,
+			void *ctx);
 
 /* ".NAME.PID.tmp": a temporary that becomes NAME when complete. arg: the
  * NAME to match, or NULL for any. For scratch_sweep_files. */

@@ -3,13 +3,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/fsuid.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "safefile.h"
@@ -106,29 +106,66 @@ static void as_before(const struct fs_ids *was)
 	setfsgid(was->gid);
 }
 
-/* Open path as its user would (uid, gid) and with that user's group only:
- * root's supplementary groups (sudo gives root its own) would open a
- * root-group file the user linked to. setgroups is the whole process's:
- * fine here, the configuration is read before any thread starts.
- * O_NONBLOCK: a FIFO must not hang the start (it is refused later). The
- * descriptor; -1 with errno set when the open failed; -2 (err said) when
- * root's groups could not be taken back. */
+/* Root's supplementary groups, put aside while this thread works as the
+ * user: sudo gives root its own (group 0 among them), and with them a
+ * root-group file the user linked to (a symlink read, a hard link in their
+ * place) would open for reading. The raw system call changes this
+ * thread's groups only, as setfsuid does (glibc's setgroups changes every
+ * thread's, and the probe threads may run meanwhile). */
+struct groups_was {
+	gid_t *list;
+	int n;                      /* -1: not changed */
+};
+
+/* Keep only gid. Returns 0 (nothing to do unless root acts for another
+ * user), or -EPERM when root's groups could not be put aside. */
+static int groups_drop(uid_t uid, gid_t gid, struct groups_was *was)
+{
+	was->list = NULL;
+	was->n = -1;
+	if (uid == 0 || geteuid() != 0)
+		return 0;
+	int n = getgroups(0, NULL);
+	gid_t *list = n >= 0 ? malloc(((size_t)n + 1) * sizeof *list) : NULL;
+	if (!list || getgroups(n, list) != n || syscall(SYS_setgroups, 1, &gid) != 0) {
+		free(list);
+		return -EPERM;
+	}
+	was->list = list;
+	was->n = n;
+	return 0;
+}
+
+/* Root's groups back. Returns 0, or -errno when the kernel refused. */
+static int groups_restore(struct groups_was *was)
+{
+	int rc = 0;
+	if (was->n >= 0 && syscall(SYS_setgroups, (size_t)was->n, was->list) != 0)
+		rc = -errno;
+	free(was->list);
+	was->list = NULL;
+	was->n = -1;
+	return rc;
+}
+
+/* Open path as its user would (uid, gid) and with that user's group only
+ * (groups_drop). O_NONBLOCK: a FIFO must not hang the start (it is refused
+ * later). The descriptor; -1 with errno set when the open failed; -2 (err
+ * said) when root's groups could not be taken back. */
 static int open_as_user(const char *path, uid_t uid, gid_t gid, char *err, size_t len)
 {
-	struct fs_ids was;
+	struct fs_ids was = {.changed = 0};
+	struct groups_was groups;
 	int fd = -1;
-	gid_t groups[64];
-	int ngroups = uid != 0 && geteuid() == 0 ? getgroups(64, groups) : -1;
-	if (ngroups >= 0 && setgroups(1, &gid) != 0)
-		ngroups = -1;
-	if (as_user(uid, gid, &was) == 0)
+	if (groups_drop(uid, gid, &groups) == 0 && as_user(uid, gid, &was) == 0)
 		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	else
 		errno = EPERM;
 	int open_errno = errno;
 	as_before(&was);
-	if (ngroups >= 0 && setgroups((size_t)ngroups, groups) != 0) {
-		util_fmt(err, len, "cannot take back root's groups after reading %s: %s", path, strerror(errno));
+	int rc = groups_restore(&groups);
+	if (rc < 0) {
+		util_fmt(err, len, "cannot take back root's groups after reading %s: %s", path, strerror(-rc));
 		if (fd >= 0)
 			close(fd);
 		return -2;
@@ -332,12 +369,23 @@ static int save(const char *path, const char *const *keys, const char *const *va
 int config_save(const char *path, const char *const *keys, const char *const *values, size_t n, uid_t uid, gid_t gid,
 		char *err, size_t len)
 {
-	struct fs_ids was;
-	int rc = as_user(uid, gid, &was);
+	/* With the user's group only, as the file is read (open_as_user):
+	 * the old file's lines are copied into the new one, and root's groups
+	 * would let a hard link the user made to a root-group file be read. */
+	struct fs_ids was = {.changed = 0};
+	struct groups_was groups;
+	int rc = groups_drop(uid, gid, &groups);
+	if (rc == 0)
+		rc = as_user(uid, gid, &was);
 	if (rc < 0)
 		util_fmt(err, len, "cannot act as uid %u to write %s", (unsigned)uid, path);
 	else
 		rc = save(path, keys, values, n, err, len);
 	as_before(&was);
+	int back = groups_restore(&groups);
+	if (back < 0 && rc == 0) {
+		util_fmt(err, len, "wrote %s, but cannot take back root's groups: %s", path, strerror(-back));
+		rc = back;
+	}
 	return rc;
 }

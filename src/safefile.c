@@ -55,14 +55,13 @@ static int trusted_dir(int fd, const char *shown, char *err, size_t len)
 	return 0;
 }
 
-/* Open dir one component at a time from / (or the working directory),
- * each step relative to the last and never through a symbolic link
- * (O_NOFOLLOW on every component, not only the last: a link planted
- * higher up would lead the write anywhere), each directory checked as
- * trusted_dir says (a step into another user's directory or an open one
- * is refused: what follows it could be theirs).
- * Returns the descriptor, or a negative errno with why in err. */
-static int walk(const char *dir, char *err, size_t len)
+/* One component at a time from / (or the working directory), each step
+ * relative to the last and never through a symbolic link (O_NOFOLLOW on
+ * every component, not only the last: a link planted higher up would lead
+ * the write anywhere), each directory checked as trusted_dir says (a step
+ * into another user's directory or an open one is refused: what follows
+ * it could be theirs). */
+int safefile_open_dir(const char *dir, char *err, size_t len)
 {
 	char copy[PATH_MAX], shown[PATH_MAX];
 	util_strlcpy(copy, dir, sizeof copy);
@@ -128,7 +127,7 @@ int safefile_dir_open(struct safefile_dir *d, const char *path, char *err, size_
 		util_strlcpy(d->path, "/", sizeof d->path);
 	else
 		snprintf(d->path, sizeof d->path, "%.*s", (int)(slash - path), path);
-	int fd = walk(d->path, err, len);
+	int fd = safefile_open_dir(d->path, err, len);
 	if (fd < 0)
 		return fd;
 	d->fd = fd;

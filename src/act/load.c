@@ -209,8 +209,7 @@ int load_start(enum load_kind kind, const char *dir, uint64_t size, struct load 
 	}
 	int rc = pthread_create(&l->thread, NULL, load_main, l);
 	if (rc != 0) {
-		rmdir(l->dir);
-		close(l->lock_fd);
+		scratch_dir_remove(l->dir, l->lock_fd);
 		free(l);
 		util_fmt(err, len, "cannot start the load thread: %s", strerror(rc));
 		return -rc;
@@ -257,8 +256,7 @@ void load_stop(struct load *l)
 	pthread_mutex_unlock(&l->mu);
 	/* The writer reaps its requests in flight before it removes its file. */
 	pthread_join(l->thread, NULL);
-	rmdir(l->dir);
-	close(l->lock_fd); /* after the rmdir: a sweep never sees it half gone */
+	scratch_dir_remove(l->dir, l->lock_fd);
 	pthread_mutex_destroy(&l->mu);
 	free(l);
 }

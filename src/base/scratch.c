@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +14,36 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "safefile.h"
 #include "util.h"
+
+/* A scratch directory's lock file, in it. */
+#define DIR_LOCK "iosched-top.lock"
+/* A temporary's lock file: its name and this. */
+#define TMP_LOCK ".lock"
+/* What a lock file says: this tool, the machine, the boot, the maker's pid. */
+#define MARK_TOOL "iosched-top"
+#define MARK_MAX 160
+
+/* The first word of a file such as /etc/machine-id into out, else "-". */
+static void read_id(const char *path, char *out, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	char buf[64] = "";
+	if (!f || !fgets(buf, sizeof buf, f) || sscanf(buf, "%63s", out) != 1 || len < 2)
+		util_strlcpy(out, "-", len);
+	if (f)
+		fclose(f);
+}
+
+/* This machine's and this boot's ids, for lock files. */
+static void this_host(char *machine, size_t mlen, char *boot, size_t blen)
+{
+	read_id("/etc/machine-id", machine, mlen);
+	if (!strcmp(machine, "-"))
+		read_id("/var/lib/dbus/machine-id", machine, mlen);
+	read_id("/proc/sys/kernel/random/boot_id", boot, blen);
+}
 
 /* Take the lock of an item without waiting. 0: taken, so no live process
  * holds it; -EWOULDBLOCK: in use; another error: cannot tell. */
@@ -40,6 +70,80 @@ static int lock_new(int fd)
 	return rc == -EOPNOTSUPP || rc == -ENOLCK || rc == -EBADF || rc == -EINVAL ? 0 : rc;
 }
 
+/* Write the lock file name in dirfd: who made the item beside it (this
+ * machine, this boot, this pid), so that a sweep removes only what a run
+ * of the tool made, on this machine, whose maker is gone. Returns the
+ * descriptor (O_EXCL: never one planted before), or a negative errno. */
+static int mark_write(int dirfd, const char *name)
+{
+	char machine[64], boot[64], text[MARK_MAX];
+	this_host(machine, sizeof machine, boot, sizeof boot);
+	int n = snprintf(text, sizeof text, MARK_TOOL " %s %s %ld\n", machine, boot, (long)getpid());
+	int fd = openat(dirfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	if (n <= 0 || (size_t)n >= sizeof text || write(fd, text, (size_t)n) != n) {
+		int e = errno ? errno : EIO;
+		close(fd);
+		unlinkat(dirfd, name, 0);
+		return -e;
+	}
+	return fd;
+}
+
+/* Whether the text of a lock file says its maker is gone: a run of this
+ * tool on this machine, not one alive in this boot (a pid that lives on
+ * is taken as its maker: on a filesystem whose locks another mount does
+ * not see, the lock alone would not tell). why says what else it is. */
+static int mark_dead(const char *text, char *why, size_t wlen)
+{
+	char tool[16], machine[64], boot[64], my_machine[64], my_boot[64];
+	long pid;
+	if (sscanf(text, "%15s %63s %63s %ld", tool, machine, boot, &pid) != 4 || strcmp(tool, MARK_TOOL) || pid <= 0) {
+		util_strlcpy(why, "its lock file is not one iosched-top writes", wlen);
+		return 0;
+	}
+	this_host(my_machine, sizeof my_machine, my_boot, sizeof my_boot);
+	if (strcmp(machine, my_machine) != 0) {
+		util_strlcpy(why, "made by a run on another machine (its lock file says), which may still use it", wlen);
+		return 0;
+	}
+	int alive = pid != (long)getpid() && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
+	if (!strcmp(boot, my_boot) && alive) {
+		util_fmt(why, wlen, "its maker, pid %ld, still runs", pid);
+		return 0;
+	}
+	return 1;
+}
+
+/* Open the lock file name in dirfd and take its lock: the descriptor when
+ * it is a lock file of this user's whose maker is gone (mark_dead), else
+ * -1 with why said ("" when there is none: not one of ours at all). */
+static int mark_take(int dirfd, const char *name, char *why, size_t wlen)
+{
+	why[0] = '\0';
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	struct stat st;
+	char text[MARK_MAX];
+	ssize_t n = -1;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() && st.st_nlink == 1 &&
+	    st.st_size < MARK_MAX)
+		n = pread(fd, text, sizeof text - 1, 0);
+	if (n < 0) {
+		util_strlcpy(why, "its lock file is not one iosched-top writes", wlen);
+		close(fd);
+		return -1;
+	}
+	text[n] = '\0';
+	if (!mark_dead(text, why, wlen) || try_lock(fd) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 int scratch_dir_make(const char *parent, const char *prefix, char *path, size_t len)
 {
 	for (int tries = 0; tries < 4; tries++) {
@@ -55,10 +159,17 @@ int scratch_dir_make(const char *parent, const char *prefix, char *path, size_t 
 			return -EPERM;
 		}
 		int rc = fd < 0 ? -errno : lock_new(fd);
-		if (rc == 0)
+		int mark = rc == 0 ? mark_write(fd, DIR_LOCK) : -1;
+		if (mark >= 0) {
+			close(mark); /* the directory's own lock stands for it */
 			return fd;
-		if (fd >= 0)
+		}
+		if (rc == 0)
+			rc = mark;
+		if (fd >= 0) {
+			unlinkat(fd, DIR_LOCK, 0);
 			close(fd);
+		}
 		if (rc != -ESTALE) {
 			rmdir(path);
 			return rc;
@@ -68,9 +179,60 @@ int scratch_dir_make(const char *parent, const char *prefix, char *path, size_t 
 	return -ESTALE;
 }
 
-int scratch_file_lock(int fd)
+void scratch_dir_remove(const char *path, int fd)
 {
-	return lock_new(fd);
+	unlinkat(fd, DIR_LOCK, 0);
+	rmdir(path); /* follows no link */
+	close(fd);   /* the lock last: no sweep sees it half gone */
+}
+
+/* name's lock file name: NAME.lock. */
+static int tmp_lock_name(const char *name, char *out, size_t len)
+{
+	return (size_t)snprintf(out, len, "%s" TMP_LOCK, name) < len && strlen(out) <= NAME_MAX ? 0 : -ENAMETOOLONG;
+}
+
+int scratch_tmp_create(int dirfd, const char *name, int *lock)
+{
+	char lname[NAME_MAX + 1];
+	if (tmp_lock_name(name, lname, sizeof lname) < 0)
+		return -ENAMETOOLONG;
+	for (int tries = 0; tries < 4; tries++) {
+		int lfd = mark_write(dirfd, lname);
+		if (lfd < 0)
+			return lfd;
+		int rc = lock_new(lfd);
+		if (rc == -ESTALE) { /* a sweep took it: it is gone; again */
+			close(lfd);
+			continue;
+		}
+		int fd = rc < 0 ? rc : openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd >= 0) {
+			*lock = lfd;
+			return fd;
+		}
+		rc = rc < 0 ? rc : -errno;
+		unlinkat(dirfd, lname, 0);
+		close(lfd);
+		return rc;
+	}
+	return -ESTALE;
+}
+
+void scratch_tmp_release(int dirfd, const char *name, int lock)
+{
+	char lname[NAME_MAX + 1];
+	if (tmp_lock_name(name, lname, sizeof lname) == 0)
+		unlinkat(dirfd, lname, 0);
+	close(lock); /* after the unlink: no sweep takes it for a dead run's */
+}
+
+void scratch_tmp_abandon(int dirfd, const char *name)
+{
+	char lname[NAME_MAX + 1];
+	unlinkat(dirfd, name, 0);
+	if (tmp_lock_name(name, lname, sizeof lname) == 0)
+		unlinkat(dirfd, lname, 0);
 }
 
 /* The entry name of dirfd, not followed if a symlink, as a directory or
@@ -144,7 +306,21 @@ static int sweep_dir(int pfd, const char *parent, const char *name, const struct
 	int fd = open_stale(pfd, name, O_DIRECTORY, &st);
 	if (fd < 0)
 		return 0;
+	char why[200];
+	int mark = mark_take(fd, DIR_LOCK, why, sizeof why);
+	if (mark < 0) {
+		/* Not what a dead run of the tool on this machine left: someone
+		 * else's (a run elsewhere on a shared filesystem), or no run's. */
+		char line[PATH_MAX + 300];
+		util_fmt(line, sizeof line, "left %s/%s: %s; remove it by hand if nothing uses it", parent, name,
+			 why[0] ? why : "it holds no lock file of iosched-top's");
+		report(ctx, line);
+		close(fd);
+		return 0;
+	}
 	uint64_t bytes = empty_dir(fd, files, arg);
+	unlinkat(fd, DIR_LOCK, 0);
+	close(mark);
 	int removed = unlinkat(pfd, name, AT_REMOVEDIR) == 0;
 	if (removed) {
 		report_removed(report, ctx, parent, name, bytes, "scratch directory");
@@ -158,30 +334,34 @@ static int sweep_dir(int pfd, const char *parent, const char *name, const struct
 	return removed;
 }
 
-/* One entry of a sweep of temporary files; 1 when it was removed. */
-static int sweep_file(int dfd, const char *dir, const char *name, scratch_report report, void *ctx)
+/* One lock file of a temporary (NAME.lock) in a sweep: when its maker is
+ * gone, the temporary NAME (a regular file of this user's) and then the
+ * lock file go. 1 when a temporary was removed. */
+static int sweep_file(int dfd, const char *dir, const char *lname, scratch_report report, void *ctx)
 {
+	char name[NAME_MAX + 1], why[200];
+	size_t n = strlen(lname) - strlen(TMP_LOCK);
+	snprintf(name, sizeof name, "%.*s", (int)n, lname);
+	int lock = mark_take(dfd, lname, why, sizeof why);
+	if (lock < 0)
+		return 0;
 	struct stat st;
-	if (own_entry(dfd, name, S_IFREG, &st) != 0)
-		return 0;
-	int fd = open_stale(dfd, name, 0, &st);
-	if (fd < 0)
-		return 0;
-	/* Still the same file under that name (a rename into place would
-	 * have taken the name away while we opened it). */
-	struct stat now;
-	int removed = fstatat(dfd, name, &now, AT_SYMLINK_NOFOLLOW) == 0 && same_inode(&now, &st) &&
-		      unlinkat(dfd, name, 0) == 0;
+	int removed = own_entry(dfd, name, S_IFREG, &st) == 0 && unlinkat(dfd, name, 0) == 0;
 	if (removed)
 		report_removed(report, ctx, dir, name, (uint64_t)st.st_blocks * 512, "temporary file");
-	close(fd);
+	unlinkat(dfd, lname, 0); /* with it or alone (killed before it was made) */
+	close(lock);
 	return removed;
 }
 
-/* Open dir for a sweep: the descriptor, its stat and its listing. */
+/* Open dir for a sweep: the descriptor, its stat and its listing. As every
+ * path root writes in: component by component, never through a link, no
+ * directory on the way another user could change (safefile_open_dir); a
+ * link planted at the tool's own name would lead the removals anywhere. */
 static DIR *open_listing(const char *dir, int *fd, struct stat *st)
 {
-	*fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	char err[PATH_MAX + 200];
+	*fd = safefile_open_dir(dir, err, sizeof err);
 	if (*fd < 0)
 		return NULL;
 	int dup_fd = dup(*fd);
@@ -212,16 +392,35 @@ int scratch_sweep_dirs(const char *parent, const char *prefix, scratch_match fil
 	return n;
 }
 
-int scratch_sweep_files(const char *dir, scratch_match tmp, const void *arg, scratch_report report, void *ctx)
+/* Whether name is the lock file of a temporary that tmp() accepts. */
+static int is_tmp_lock(const char *name, scratch_match tmp, const void *arg)
+{
+	size_t n = strlen(name), l = strlen(TMP_LOCK);
+	char stem[NAME_MAX + 1];
+	if (n <= l || n > NAME_MAX || strcmp(name + n - l, TMP_LOCK) != 0)
+		return 0;
+	snprintf(stem, sizeof stem, "%.*s", (int)(n - l), name);
+	return tmp(stem, arg);
+}
+
+int scratch_sweep_files(const char *dir, int private_dir, scratch_match tmp, const void *arg, scratch_report report,
+			void *ctx)
 {
 	int dfd, n = 0;
 	struct stat dst;
 	DIR *d = open_listing(dir, &dfd, &dst);
 	if (!d)
 		return 0;
+	/* The tool's own directory is as it made it, or nothing in it is
+	 * taken for the tool's: this user's, open to nobody else. */
+	if (private_dir && (dst.st_uid != geteuid() || (dst.st_mode & 077))) {
+		closedir(d);
+		close(dfd);
+		return 0;
+	}
 	struct dirent *e;
 	while ((e = readdir(d)))
-		if (tmp(e->d_name, arg))
+		if (is_tmp_lock(e->d_name, tmp, arg))
 			n += sweep_file(dfd, dir, e->d_name, report, ctx);
 	closedir(d);
 	close(dfd);

@@ -70,6 +70,8 @@ struct probe {
 	/* Reading a start file while the whole probe file is written by a
 	 * thread of its own (see open_file) */
 	char start[PATH_MAX];      /* the start file read meanwhile, or "" */
+	char start_made[PATH_MAX]; /* under mu: a start file this run may have made, removed at its end
+				    * (also by probe_stop, which may leave the thread behind), or "" */
 	pthread_t filler;
 	int fill_done;             /* under mu: the filler has ended ... */
 	int fill_rc;               /* ... with this (0: the whole file is there) */
@@ -246,6 +248,22 @@ static void *fill_main(void *arg)
 	return NULL;
 }
 
+static void set_start_made(struct probe *p, const char *path)
+{
+	pthread_mutex_lock(&p->mu);
+	util_strlcpy(p->start_made, path, sizeof p->start_made);
+	pthread_mutex_unlock(&p->mu);
+}
+
+/* The start file goes with the run that made it, whatever ends the run but
+ * SIGKILL: 64 MiB left for a later run that may never come. Under mu. */
+static void drop_start_locked(struct probe *p)
+{
+	if (p->start_made[0])
+		probefile_discard(p->start_made);
+	p->start_made[0] = '\0';
+}
+
 /* The tool's own file is not there whole (a first run, or one with another
  * size): rather than show nothing for the minute it takes to write it
  * gently on a busy disk, a start file of PROBE_START_SIZE is written first
@@ -263,7 +281,10 @@ static int open_start(struct probe *p)
 	char start[sizeof p->start], why[256] = "";
 	if (util_pathf(start, sizeof start, "%s.start", p->cfg.file) < 0)
 		return 1;
+	set_start_made(p, start);
 	int rc = prepare(p, start, PROBE_START_SIZE, 1, why, sizeof why);
+	if (rc < 0)
+		set_start_made(p, ""); /* none made (nor ours to remove, with -EPERM) */
 	if (rc == -EPERM)
 		return 1; /* a directory someone else made: the private one, as before */
 	if (rc < 0) {
@@ -315,8 +336,8 @@ static int swap_file(struct probe *p, struct aioreader *io)
 		return -1;
 	}
 	close(old);
-	unlink(start);
 	pthread_mutex_lock(&p->mu);
+	drop_start_locked(p);
 	util_strlcpy(p->st.path, p->cfg.file, sizeof p->st.path);
 	pthread_mutex_unlock(&p->mu);
 	return 0;
@@ -654,11 +675,13 @@ static void close_fd(struct probe *p)
 		close(p->autoclear_fd);
 	p->autoclear_fd = -1;
 	/* The whole file's writer saw the stop (its progress asks) and
-	 * removes its partial file; the start file is whole and kept for the
-	 * next run. */
+	 * removes its partial file; the start file goes too. */
 	if (p->start[0])
 		pthread_join(p->filler, NULL);
 	p->start[0] = '\0';
+	pthread_mutex_lock(&p->mu);
+	drop_start_locked(p);
+	pthread_mutex_unlock(&p->mu);
 	drop_private(p);
 }
 
@@ -869,8 +892,11 @@ void probe_stop(struct probe *p)
 		/* Stuck in the kernel: leave it; the process exit takes it. A
 		 * probe file it was writing is not left half-written. */
 		pthread_mutex_lock(&p->mu);
+		/* The temporary first: a rename into place after this fails,
+		 * and one before it made the start file removed next. */
 		if (p->preparing[0])
 			probefile_abandon(p->preparing);
+		drop_start_locked(p);
 		drop_private_locked(p);
 		pthread_mutex_unlock(&p->mu);
 		pthread_detach(p->thread);

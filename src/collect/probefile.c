@@ -467,7 +467,7 @@ int probefile_sweep(const char *path, int own_dir, scratch_report report, void *
 	split_path(path, dir, sizeof dir, base, sizeof base);
 	/* The tool's own directory holds only its files: any probe file's
 	 * temporary there is ours. In a user's directory only this file's. */
-	int n = scratch_sweep_files(dir, scratch_is_tmp_of, own_dir ? NULL : base, report, ctx);
+	int n = scratch_sweep_files(dir, own_dir, scratch_is_tmp_of, own_dir ? NULL : base, report, ctx);
 	if (own_dir) {
 		/* Private directories of runs that were killed (their lock is free). */
 		char parent[PATH_MAX], prefix[270];
@@ -488,8 +488,7 @@ int probefile_private_dir(const char *path, char *out, size_t len, char *why, si
 		return lock;
 	}
 	if (util_pathf(out, len, "%s/%s", made, base) < 0) {
-		rmdir(made);
-		close(lock);
+		scratch_dir_remove(made, lock);
 		snprintf(why, wlen, "%s/%s: path too long", made, base);
 		return -ENAMETOOLONG;
 	}
@@ -506,8 +505,7 @@ void probefile_private_remove(const char *path, int lock_fd)
 	 * path: whoever owns the place it lies in could have swapped the
 	 * directory for a link meanwhile; rmdir follows no link. */
 	unlinkat(lock_fd, base, 0);
-	rmdir(dir);
-	close(lock_fd);
+	scratch_dir_remove(dir, lock_fd);
 }
 
 int probefile_whole(const char *path, uint64_t size)
@@ -523,6 +521,22 @@ int probefile_whole(const char *path, uint64_t size)
 	int whole = own_file_usable(dfd, base, size);
 	close(dfd);
 	return whole;
+}
+
+void probefile_discard(const char *path)
+{
+	char dir[PATH_MAX], base[256];
+	split_path(path, dir, sizeof dir, base, sizeof base);
+	/* Through the directory, and only if it is still ours and private:
+	 * what another user made at the name is not ours to remove. */
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	if (dfd < 0)
+		return;
+	if (fstat(dfd, &st) == 0 && st.st_uid == geteuid() && !(st.st_mode & 077) &&
+	    fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid())
+		unlinkat(dfd, base, 0);
+	close(dfd);
 }
 
 /* The temporary a probe file is written under by this process. */
@@ -541,35 +555,19 @@ void probefile_abandon(const char *path)
 	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (dfd < 0)
 		return;
-	unlinkat(dfd, tmp, 0);
+	scratch_tmp_abandon(dfd, tmp);
 	close(dfd);
-}
-
-/* Create the temporary, locked while it is written (scratch.h): a sweep
- * by another run tells it from a killed run's. */
-static int create_tmp(int dfd, const char *tmp)
-{
-	for (int tries = 0; tries < 4; tries++) {
-		int fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-		if (fd < 0)
-			return -errno;
-		int rc = scratch_file_lock(fd);
-		if (rc == 0)
-			return fd;
-		close(fd);
-		if (rc != -ESTALE) {
-			unlinkat(dfd, tmp, 0);
-			return rc;
-		}
-	}
-	return -ESTALE;
 }
 
 /* Write the file under tmp and rename it to base when whole. */
 static int write_tmp(int dfd, const char *dir, const char *tmp, const char *base, uint64_t size,
 		     probefile_progress cb, void *ctx, char *why, size_t wlen)
 {
-	int fd = create_tmp(dfd, tmp);
+	/* Locked while it is written, with a lock file that says a run of the
+	 * tool made it (scratch.h): a sweep by another run tells it from a
+	 * killed run's, and from a file of another program's. */
+	int lock = -1;
+	int fd = scratch_tmp_create(dfd, tmp, &lock);
 	if (fd < 0) {
 		snprintf(why, wlen, "cannot create %s/%s: %s", dir, tmp, strerror(-fd));
 		return fd;
@@ -587,6 +585,7 @@ static int write_tmp(int dfd, const char *dir, const char *tmp, const char *base
 	if (rc != 0)
 		unlinkat(dfd, tmp, 0);
 	close(fd);
+	scratch_tmp_release(dfd, tmp, lock);
 	if (rc == 0)
 		fsync(dfd);
 	return rc;
@@ -616,7 +615,7 @@ int probefile_prepare(const char *path, uint64_t size, int own_dir, probefile_pr
 	 * (O_EXCL would refuse it). Quietly: the start of a run has swept
 	 * and said what it removed (probefile_sweep); this is the backstop
 	 * for a probe started later. */
-	scratch_sweep_files(dir, scratch_is_tmp_of, base, quiet, NULL);
+	scratch_sweep_files(dir, own_dir, scratch_is_tmp_of, base, quiet, NULL);
 	struct stat st;
 	int rc = 0;
 	if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0) {

@@ -7,8 +7,8 @@
 # the loop device's own filesystem), on an ext4 filesystem this test makes:
 #  - beside a fio writer (20 MB/s), the whole file (512 MiB) is written at
 #    4 MB/s, but reads of the start file come within 4 s; the run ends
-#    with the whole file unfinished: its partial file is gone, the start
-#    file is kept for the next run;
+#    with the whole file unfinished: its partial file is gone, and the
+#    start file with it (test_probe_start_exit: on every exit but SIGKILL);
 #  - alone, a 256 MiB whole file is written within the run: the reads move
 #    to it and the start file goes.
 # suite-budget: 45
@@ -35,7 +35,7 @@ note "busy, line 4: $(probe_at "$SCRATCH/a.json" 4)"
 sed -n 4p "$SCRATCH/a.json" | jq -e '.disks[0].probe | .mode == "file" and .n > 0 and .start_file == true and
 	(.path | endswith(".start")) and .preparing_pct < 100' > /dev/null ||
 	fail "no reads of a start file within 4 s: $(probe_at "$SCRATCH/a.json" 4)"
-[ -f "$D/$N.probe.start" ] || fail "the start file was not kept: $(ls -a "$D")"
+[ ! -e "$D/$N.probe.start" ] || fail "the start file was left: $(ls -a "$D")"
 [ ! -e "$D/$N.probe" ] || fail "an unfinished whole file got its name"
 [ -z "$(find "$D" -name '*.tmp')" ] || fail "the unfinished whole file was left: $(ls -a "$D")"
 

@@ -1,8 +1,11 @@
 /* Unit tests: scratch directories and temporaries — a live one (its lock
  * held) is never swept, a dead one is, with only the tool's own files in
- * it; symlinks, other modes, other names and foreign files are left. A
- * lock held through a second open file description stands for another
- * live process: flock(2) locks belong to the description. */
+ * it; symlinks, other modes, other names and foreign files are left, and
+ * so is anything whose lock file does not say a dead run of the tool on
+ * this machine made it (none, another machine's, a live pid's), and
+ * everything in a directory reached through a symlink. A lock held
+ * through a second open file description stands for another live
+ * process: flock(2) locks belong to the description. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,11 +13,13 @@
 #include <cmocka.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "load.h"
@@ -27,6 +32,7 @@
 struct lines {
 	int n;
 	char last[1024];
+	char all[4096];             /* every line, one after another */
 };
 
 static void collect(void *ctx, const char *line)
@@ -34,6 +40,8 @@ static void collect(void *ctx, const char *line)
 	struct lines *l = ctx;
 	l->n++;
 	util_strlcpy(l->last, line, sizeof l->last);
+	size_t used = strlen(l->all);
+	snprintf(l->all + used, sizeof l->all - used, "%s\n", line);
 }
 
 static void make_file(const char *dir, const char *name)
@@ -52,6 +60,44 @@ static int exists(const char *dir, const char *name)
 	struct stat st;
 	snprintf(path, sizeof path, "%s/%s", dir, name);
 	return lstat(path, &st) == 0;
+}
+
+/* A temporary as a run of the tool makes it, the run then killed (its
+ * lock dropped, its lock file left). */
+static void make_dead_tmp(const char *dir, const char *name)
+{
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+	assert_true(dfd >= 0);
+	int lock = -1;
+	int fd = scratch_tmp_create(dfd, name, &lock);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "data", 4), 4);
+	close(fd);
+	close(lock);
+	close(dfd);
+}
+
+/* A lock file name in dir saying "iosched-top MACHINE BOOT PID". */
+static void make_mark(const char *dir, const char *name, const char *machine, const char *boot, long pid)
+{
+	char path[2100];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "iosched-top %s %s %ld\n", machine, boot, pid);
+	fclose(f);
+}
+
+static void read_first_word(const char *path, char *out, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	char word[64];
+	if (f && fscanf(f, "%63s", word) == 1)
+		util_strlcpy(out, word, len);
+	else
+		util_strlcpy(out, "-", len);
+	if (f)
+		fclose(f);
 }
 
 static void make_top(char *top)
@@ -153,22 +199,26 @@ static void test_tmp_files(void **state)
 	(void)state;
 	char top[64], path[1024];
 	make_top(top);
-	make_file(top, ".sda.probe.123.tmp");  /* dead: removed */
+	make_dead_tmp(top, ".sda.probe.123.tmp"); /* dead: removed */
 	make_file(top, ".sdb.probe.77.tmp");   /* live: kept */
+	char machine[64], boot[64];
+	read_first_word("/etc/machine-id", machine, sizeof machine);
+	read_first_word("/proc/sys/kernel/random/boot_id", boot, sizeof boot);
+	make_mark(top, ".sdb.probe.77.tmp.lock", machine, boot, (long)getpid());
 	make_file(top, "sda.probe");           /* a whole probe file: kept */
 	make_file(top, ".sda.probe.tmp");      /* no pid: not our pattern */
 	snprintf(path, sizeof path, "%s/sda.probe", top);
 	char link[1024];
 	snprintf(link, sizeof link, "%s/.sdc.probe.9.tmp", top);
 	assert_int_equal(symlink(path, link), 0); /* not a regular file */
-	snprintf(path, sizeof path, "%s/.sdb.probe.77.tmp", top);
+	snprintf(path, sizeof path, "%s/.sdb.probe.77.tmp.lock", top);
 	int live = open(path, O_RDONLY);
 	assert_true(live >= 0);
-	assert_int_equal(scratch_file_lock(live), 0);
+	assert_int_equal(flock(live, LOCK_EX | LOCK_NB), 0);
 	struct lines l = {0};
 	snprintf(path, sizeof path, "%s/sda.probe", top);
 	/* A user's directory: only that file's temporaries. */
-	make_file(top, ".other.5.tmp");
+	make_dead_tmp(top, ".other.5.tmp");
 	assert_int_equal(probefile_sweep(path, 0, collect, &l), 1);
 	assert_false(exists(top, ".sda.probe.123.tmp"));
 	assert_true(exists(top, ".other.5.tmp"));
@@ -181,22 +231,94 @@ static void test_tmp_files(void **state)
 	assert_true(exists(top, "sda.probe"));
 	assert_true(exists(top, ".sda.probe.tmp"));
 	assert_true(exists(top, ".sdc.probe.9.tmp"));
+	assert_false(exists(top, ".sda.probe.123.tmp.lock"));
+	assert_true(exists(top, ".sdb.probe.77.tmp.lock"));
 	close(live);
 	remove_top(top);
 }
 
-static void test_lock_after_sweep(void **state)
+/* Only what a lock file says a dead run of the tool on this machine made:
+ * a temporary with no lock file (another program's with the same pattern,
+ * or root's own file in a place root was led to) is never removed; nor a
+ * scratch directory without one, or one made on another machine (a shared
+ * filesystem: its maker may live there), or one whose maker's pid lives. */
+static void test_lock_file_says(void **state)
 {
 	(void)state;
-	char top[64], path[1024];
+	char top[64], path[1024], dir[1024], machine[64], boot[64];
 	make_top(top);
-	snprintf(path, sizeof path, "%s/.x.1.tmp", top);
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
-	assert_true(fd >= 0);
-	/* A sweep took it between its creation and the lock: make it again. */
-	unlink(path);
-	assert_int_equal(scratch_file_lock(fd), -ESTALE);
-	close(fd);
+	read_first_word("/etc/machine-id", machine, sizeof machine);
+	read_first_word("/proc/sys/kernel/random/boot_id", boot, sizeof boot);
+	make_file(top, ".important.4242.tmp");
+	make_file(top, ".sda.probe.8.tmp");
+	make_mark(top, ".sda.probe.8.tmp.lock", "another-machine", boot, 1);
+	snprintf(path, sizeof path, "%s/sda.probe", top);
+	struct lines l = {0};
+	assert_int_equal(probefile_sweep(path, 1, collect, &l), 0);
+	assert_true(exists(top, ".important.4242.tmp"));
+	assert_true(exists(top, ".sda.probe.8.tmp"));
+	/* directories: none, another machine's, a live pid's */
+	const char *names[] = {PREFIX "NoLock", PREFIX "Elsewh", PREFIX "Living"};
+	pid_t child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	for (int i = 0; i < 3; i++) {
+		snprintf(dir, sizeof dir, "%s/%s", top, names[i]);
+		assert_int_equal(mkdir(dir, 0700), 0);
+		make_file(dir, "write.dat");
+		if (i == 1)
+			make_mark(dir, "iosched-top.lock", "another-machine", boot, 1);
+		if (i == 2)
+			make_mark(dir, "iosched-top.lock", machine, boot, (long)child);
+	}
+	assert_int_equal(load_sweep(top, collect, &l), 0);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	assert_int_equal(l.n, 3);
+	for (int i = 0; i < 3; i++) {
+		snprintf(dir, sizeof dir, "%s/%s", top, names[i]);
+		assert_true(exists(dir, "write.dat"));
+	}
+	assert_non_null(strstr(l.all, "still runs"));
+	assert_non_null(strstr(l.all, "another machine"));
+	assert_non_null(strstr(l.all, "no lock file"));
+	/* its maker gone now: removed */
+	l.n = 0;
+	assert_int_equal(load_sweep(top, collect, &l), 1);
+	assert_false(exists(top, PREFIX "Living"));
+	remove_top(top);
+}
+
+/* The tool's own directory reached through a symlink (someone planted
+ * /var/tmp/iosched-top-0 -> a directory of root's): nothing in the
+ * directory it leads to is removed, even what looks like a dead run's. */
+static void test_symlinked_dir_left(void **state)
+{
+	(void)state;
+	char top[64], victim[200], link[200], path[300];
+	make_top(top);
+	snprintf(victim, sizeof victim, "%s/victim", top);
+	assert_int_equal(mkdir(victim, 0700), 0);
+	make_dead_tmp(victim, ".shadow.1.tmp");
+	make_dead_tmp(victim, ".vda.probe.7.tmp");
+	snprintf(link, sizeof link, "%s/iosched-top-0", top);
+	assert_int_equal(symlink(victim, link), 0);
+	snprintf(path, sizeof path, "%s/vda.probe", link);
+	struct lines l = {0};
+	assert_int_equal(probefile_sweep(path, 1, collect, &l), 0);
+	assert_int_equal(probefile_sweep(path, 0, collect, &l), 0);
+	assert_true(exists(victim, ".shadow.1.tmp"));
+	assert_true(exists(victim, ".vda.probe.7.tmp"));
+	/* and a directory of ours open to others is not taken for the tool's */
+	assert_int_equal(unlink(link), 0);
+	assert_int_equal(chmod(victim, 0755), 0);
+	snprintf(path, sizeof path, "%s/vda.probe", victim);
+	assert_int_equal(probefile_sweep(path, 1, collect, &l), 0);
+	assert_true(exists(victim, ".shadow.1.tmp"));
+	assert_int_equal(l.n, 0);
 	remove_top(top);
 }
 
@@ -267,7 +389,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_live_kept_dead_removed), cmocka_unit_test(test_foreign_files_left),
 		cmocka_unit_test(test_not_ours_left),          cmocka_unit_test(test_tmp_files),
-		cmocka_unit_test(test_lock_after_sweep),       cmocka_unit_test(test_tmp_names),
+		cmocka_unit_test(test_lock_file_says),         cmocka_unit_test(test_symlinked_dir_left),
+		cmocka_unit_test(test_tmp_names),
 		cmocka_unit_test(test_probe_private_dir),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
