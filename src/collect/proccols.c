@@ -232,7 +232,8 @@ static void json_to_disk(FILE *f, const struct proc_row *r, const struct sample 
 			continue;
 		fprintf(f, "%s", first ? "" : ",");
 		jsonv_write_string(f, st->disk);
-		fprintf(f, ":%.3f", (double)st->bytes / s->interval_s);
+		fputc(':', f);
+		jsonv_write_number(f, (double)st->bytes / s->interval_s, 3);
 		first = 0;
 	}
 	fputc('}', f);
@@ -407,7 +408,7 @@ void proccols_csv(enum pcol c, const struct proc_row *r, char *b, size_t n)
 		k->cell(r, &m, b, n);
 	} else {
 		double v = k->sort_key(r, 0);
-		if (v < 0) /* not read: an empty field, never a 0 */
+		if (!(v >= 0)) /* not read (or a replay's null): an empty field, never a 0 */
 			b[0] = '\0';
 		else
 			util_fmt(b, n, "%.3f", v);
