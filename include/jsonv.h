@@ -48,4 +48,13 @@ void jsonv_write_string(FILE *f, const char *s);
  * (present is 0, or v is not finite): never a made-up 0. */
 void jsonv_write_num_or_null(FILE *f, const char *key, double v, int present);
 
+/* Write v with decimals digits after the point, or null when v is not
+ * finite (a NaN or an infinity, as a recording's null reads back): JSON
+ * has no "nan", and jq refuses a line that holds one. Every double of the
+ * JSON output is written by this or the two around it. */
+void jsonv_write_number(FILE *f, double v, int decimals);
+
+/* Write ,"key": and v as jsonv_write_number does. */
+void jsonv_write_key_number(FILE *f, const char *key, double v, int decimals);
+
 #endif

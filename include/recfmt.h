@@ -66,6 +66,7 @@ extern const struct rf_field recfmt_proc[];     /* struct proc_row */
 extern const struct rf_field recfmt_pstat[];    /* struct procs_status */
 extern const struct rf_field recfmt_blk_stat[]; /* struct blk_stat, a tuple */
 extern const struct rf_field recfmt_blk_req[];  /* struct blk_req, a tuple */
+extern const struct rf_field recfmt_blk[];      /* struct sample: the "blk" object's own fields */
 
 /* Write the fields of table t of the struct at base as "key":value pairs,
  * each after a comma but for the first of an object (*first: set, then

@@ -4,6 +4,7 @@
 #define IOSCHED_UTIL_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include <stdint.h>
 
@@ -43,6 +44,15 @@ int util_utf8_len(const unsigned char *s);
  * recording's string can hold anything: an ESC sequence printed raw would
  * drive the user's terminal. dst is always terminated (cut at len). */
 void util_safe_text(char *dst, size_t len, const char *src);
+
+/* Write the len bytes of text (a whole output: the batch text, CSV, the
+ * Prometheus file) to f with every line passed through util_safe_text,
+ * its newline kept. The text outputs' last step: a string a writer forgot
+ * to escape still never reaches a terminal or a file raw (escaping is
+ * idempotent: what a cell escaped already stays as it is). text[len]
+ * must be a NUL (open_memstream's buffer has one); its newlines are
+ * overwritten. Returns 0, or -ENOMEM. */
+int util_safe_write(FILE *f, char *text, size_t len);
 
 /* Make a figure with a unit fit in width w in place, never losing its unit:
  * ">930.6ms" in 7 becomes ">931ms"; what cannot fit even so becomes w '#'

@@ -394,11 +394,21 @@ void jsonv_write_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-void jsonv_write_num_or_null(FILE *f, const char *key, double v, int present)
+void jsonv_write_number(FILE *f, double v, int decimals)
 {
-	fprintf(f, ",\"%s\":", key);
-	if (present && isfinite(v))
-		fprintf(f, "%.3f", v);
+	if (isfinite(v))
+		fprintf(f, "%.*f", decimals, v);
 	else
 		fputs("null", f);
+}
+
+void jsonv_write_key_number(FILE *f, const char *key, double v, int decimals)
+{
+	fprintf(f, ",\"%s\":", key);
+	jsonv_write_number(f, v, decimals);
+}
+
+void jsonv_write_num_or_null(FILE *f, const char *key, double v, int present)
+{
+	jsonv_write_key_number(f, key, present ? v : NAN, 3);
 }

@@ -348,6 +348,26 @@ void util_safe_text(char *dst, size_t len, const char *src)
 	dst[o] = '\0';
 }
 
+int util_safe_write(FILE *f, char *text, size_t len)
+{
+	/* a line escapes to at most 4 bytes a byte ("\\xNN") */
+	char *safe = malloc(4 * len + 1);
+	if (!safe)
+		return -ENOMEM;
+	for (size_t at = 0; at < len;) {
+		char *nl = memchr(text + at, '\n', len - at);
+		size_t end = nl ? (size_t)(nl - text) : len;
+		text[end] = '\0'; /* the newline, or the NUL after the text */
+		util_safe_text(safe, 4 * (end - at) + 1, text + at);
+		fputs(safe, f);
+		if (nl)
+			fputc('\n', f);
+		at = end + 1;
+	}
+	free(safe);
+	return 0;
+}
+
 int util_cut_mark(char *s, int room, int utf8)
 {
 	if (room <= 0) {

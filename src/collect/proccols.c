@@ -233,7 +233,8 @@ static void json_disk_writes(FILE *f, const char *name, const struct proc_row *r
 		if (first)
 			fprintf(f, "%s\":{", name);
 		jsonv_write_string(f, st->disk);
-		fprintf(f, ":%.3f", (double)b / s->interval_s);
+		fputc(':', f);
+		jsonv_write_number(f, (double)b / s->interval_s, 3);
 		first = 0;
 	}
 	if (!first)
@@ -421,7 +422,7 @@ void proccols_csv(enum pcol c, const struct proc_row *r, char *b, size_t n)
 		k->cell(r, &m, b, n);
 	} else {
 		double v = k->sort_key(r, 0);
-		if (v < 0) /* not read: an empty field, never a 0 */
+		if (!(v >= 0)) /* not read (or a replay's null): an empty field, never a 0 */
 			b[0] = '\0';
 		else
 			util_fmt(b, n, "%.3f", v);

@@ -306,6 +306,17 @@ static const struct rf_field wb_tuple[] = {
 	END,
 };
 
+/* The block-layer part's own fields of a tick, in its "blk" object (its
+ * stage, stats and requests: record.c and replay.c). */
+const struct rf_field recfmt_blk[] = {
+	F("on", RF_INT, struct sample, blk_on),
+	F("why", RF_STR, struct sample, blk_why),
+	F("unattributed", RF_U64, struct sample, blk.unattributed),
+	F("untimed", RF_U64, struct sample, blk.untimed),
+	F("uncounted", RF_U64, struct sample, blk.uncounted),
+	END,
+};
+
 /* A tick's own fields (disks, events, processes and the block-layer
  * figures are lists: record.c and replay.c go through them). */
 const struct rf_field recfmt_tick[] = {

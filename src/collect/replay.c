@@ -280,8 +280,7 @@ static int procs(struct replay *r, const struct jsonv *o, struct sample *out)
 static int blk(struct replay *rp, const struct jsonv *o, struct sample *out)
 {
 	const struct jsonv *b = jsonv_get(o, "blk");
-	out->blk_on = (int)jsonv_int(b, "on", 0);
-	jsonv_str(b, "why", out->blk_why, sizeof out->blk_why);
+	recfmt_read(b && b->type == JV_OBJ ? b : NULL, recfmt_blk, out, &rp->rf);
 	/* blk_stage points at static names in the live run: keep the text. */
 	static const char *const stages[] = {"block_io_start", "block_rq_insert", "block_rq_issue", ""};
 	char stage[32];
@@ -291,9 +290,6 @@ static int blk(struct replay *rp, const struct jsonv *o, struct sample *out)
 		if (strcmp(stage, stages[i]) == 0)
 			out->blk_stage = stages[i];
 	struct blk_reading *r = &out->blk;
-	r->unattributed = (uint64_t)jsonv_int(b, "unattributed", 0);
-	r->untimed = (uint64_t)jsonv_int(b, "untimed", 0);
-	r->uncounted = (uint64_t)jsonv_int(b, "uncounted", 0);
 	const struct jsonv *st = jsonv_arr(b, "stats"), *rq = jsonv_arr(b, "reqs");
 	/* what the probe waited behind and the unattributed bytes: recorded per disk */
 	r->nstats = r->nreqs = r->nprocs = r->nbehind = r->nunattr = 0;

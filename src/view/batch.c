@@ -2,6 +2,7 @@
 #include "batch.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,10 +110,12 @@ static void write_procs_text(FILE *f, const struct sample *s, size_t max)
 	for (int c = 0; c < PC_COUNT; c++)
 		if (shown(s, (enum pcol)c))
 			text_cell(f, (enum pcol)c, proccols_header((enum pcol)c, 0));
+	char blk_why[4 * sizeof s->blk_why];
+	util_safe_text(blk_why, sizeof blk_why, s->blk_why); /* a replay's is the recording's */
 	if (s->blk_on)
 		fputc('\n', f);
 	else
-		fprintf(f, "  (block latency off: %s)\n", s->blk_why); /* the tool's own words */
+		fprintf(f, "  (block latency off: %s)\n", blk_why);
 	size_t n, *rows = busiest(s, max, &n);
 	for (size_t k = 0; k < n; k++)
 		write_proc_text(f, s, &s->procs[rows[k]]);
@@ -162,17 +165,24 @@ void batch_write_text(FILE *f, const struct sample *s, size_t max_procs)
 }
 
 /* CSV fields: quoted only when they hold a comma, a quote or a newline
- * (RFC 4180); a figure that does not exist is an empty field. */
-static void csv_text(FILE *f, const char *raw)
+ * (RFC 4180); a figure that does not exist is an empty field. A text cell
+ * (a name, a command line: text set) that starts with = + - @, a tab or a
+ * carriage return gets a ' first, as OWASP advises against formula
+ * injection: a spreadsheet would run "=HYPERLINK(...)" or "+cmd|calc" as a
+ * formula. Figures are never text cells: -1.5 stays a number. */
+static void csv_text(FILE *f, const char *raw, int text)
 {
 	char v[512];
-	util_safe_text(v, sizeof v, raw); /* no control character, not even a newline, reaches a row */
-	if (!strpbrk(v, ",\"\n\r")) {
-		fputs(v, f);
+	v[0] = '\'';
+	/* no control character, not even a newline, reaches a row */
+	util_safe_text(v + 1, sizeof v - 1, raw);
+	const char *cell = text && v[1] && strchr("=+-@\t\r", v[1]) ? v : v + 1;
+	if (!strpbrk(cell, ",\"\n\r")) {
+		fputs(cell, f);
 		return;
 	}
 	fputc('"', f);
-	for (const char *c = v; *c; c++) {
+	for (const char *c = cell; *c; c++) {
 		if (*c == '"')
 			fputc('"', f);
 		fputc(*c, f);
@@ -182,7 +192,7 @@ static void csv_text(FILE *f, const char *raw)
 
 static void csv_num(FILE *f, double v, int present)
 {
-	if (present)
+	if (present && isfinite(v)) /* a replay's null is a NaN: an empty field */
 		fprintf(f, ",%.3f", v);
 	else
 		fputc(',', f);
@@ -206,11 +216,11 @@ void batch_write_csv(FILE *f, const struct sample *s, int header)
 			switches += s->events[k].ok && s->events[k].type == EV_SCHEDULER &&
 				    strcmp(s->events[k].disk, d->info.name) == 0;
 		fprintf(f, "%.3f,", s->ts);
-		csv_text(f, d->info.name);
+		csv_text(f, d->info.name, 1);
 		fputc(',', f);
-		csv_text(f, disk_kind_name(d->info.kind));
+		csv_text(f, disk_kind_name(d->info.kind), 1);
 		fputc(',', f);
-		csv_text(f, act ? act : "");
+		csv_text(f, act ? act : "", 1);
 		const struct iostat_rates *io = &d->io;
 		const double v[] = {io->r_s, io->w_s, io->rkB_s, io->wkB_s, io->r_await_ms, io->w_await_ms, io->aqu_sz,
 				    io->util_pct};
@@ -243,27 +253,38 @@ void batch_write_csv_procs(FILE *f, const struct sample *s, size_t max_procs, in
 			char v[512];
 			proccols_csv((enum pcol)c, &s->procs[rows[k]], v, sizeof v);
 			fputc(',', f);
-			csv_text(f, v);
+			csv_text(f, v, !proccols_get((enum pcol)c)->unit[0]); /* a column without a unit is text */
 		}
 		fputc('\n', f);
 	}
 	free(rows);
 }
 
-/* Returns 0, or the negative errno of a failed write (a full disk, a
- * reader gone): the run ends on it, it does not go on writing nowhere. */
-static int print_sample(const struct options *o, const struct sample *s, long i)
+int batch_print(FILE *f, enum output_format fmt, size_t max_procs, const struct sample *s, int header)
 {
-	if (o->format == OUT_JSON)
-		json_write_sample(stdout, s, (size_t)o->procs);
-	else if (o->format == OUT_CSV)
-		batch_write_csv(stdout, s, i == 0);
-	else if (o->format == OUT_CSV_PROCS)
-		batch_write_csv_procs(stdout, s, (size_t)o->procs, i == 0);
-	else
-		batch_write_text(stdout, s, (size_t)o->procs);
+	if (fmt == OUT_JSON) {
+		json_write_sample(f, s, max_procs); /* its strings: jsonv_write_string */
+	} else {
+		/* Text and CSV: written whole, then every line escaped on its way
+		 * out (util_safe_write), whatever a writer above forgot. */
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
+		if (!m)
+			return -ENOMEM;
+		if (fmt == OUT_CSV)
+			batch_write_csv(m, s, header);
+		else if (fmt == OUT_CSV_PROCS)
+			batch_write_csv_procs(m, s, max_procs, header);
+		else
+			batch_write_text(m, s, max_procs);
+		int rc = fclose(m) != 0 ? -ENOMEM : util_safe_write(f, buf, len);
+		free(buf);
+		if (rc < 0)
+			return rc;
+	}
 	errno = 0;
-	if (fflush(stdout) != 0 || ferror(stdout))
+	if (fflush(f) != 0 || ferror(f))
 		return errno ? -errno : -EIO;
 	return 0;
 }
@@ -302,7 +323,7 @@ int batch_run(const struct options *o, struct session *sess, volatile sig_atomic
 		}
 		if (rc < 0)
 			break;
-		int w = print_sample(o, &s, i);
+		int w = batch_print(stdout, o->format, (size_t)o->procs, &s, i == 0);
 		if (w < 0) {
 			/* said here; the caller cleans up as for q */
 			util_complain("cannot write the output: %s%s\n", strerror(-w),

@@ -26,27 +26,35 @@ static void quantile(FILE *f, const char *key, const struct probe_summary *p, do
 /* What the probe's reads waited behind over the last 10 s (BPF). */
 static void write_slow(FILE *f, const struct probe_slow *sl)
 {
-	fprintf(f, ",\"slow\":{\"reads\":%llu,\"threshold_us\":%.0f,\"worst_us\":%.3f,\"bytes\":%llu,\"ahead\":[",
-		(unsigned long long)sl->reads, PROBE_SLOW_US, sl->worst_us, (unsigned long long)sl->total);
+	fprintf(f, ",\"slow\":{\"reads\":%llu", (unsigned long long)sl->reads);
+	jsonv_write_key_number(f, "threshold_us", PROBE_SLOW_US, 0);
+	jsonv_write_key_number(f, "worst_us", sl->worst_us, 3);
+	fprintf(f, ",\"bytes\":%llu,\"ahead\":[", (unsigned long long)sl->total);
 	for (int i = 0; i < sl->n && i < PROBE_AHEAD_MAX; i++) {
 		const struct probe_ahead *a = &sl->ahead[i];
 		fputs(i ? ",{\"comm\":" : "{\"comm\":", f);
 		jsonv_write_string(f, a->comm);
-		fprintf(f, ",\"pid\":%d,\"kind\":\"%s\",\"bytes\":%llu,\"share\":%.4f}", a->pid, blk_kind_name(a->kind),
-			(unsigned long long)a->bytes, a->share);
+		fprintf(f, ",\"pid\":%d,\"kind\":\"%s\",\"bytes\":%llu", a->pid, blk_kind_name(a->kind),
+			(unsigned long long)a->bytes);
+		jsonv_write_key_number(f, "share", a->share, 4);
+		fputc('}', f);
 	}
 	fputs("],\"slowest\":[", f);
 	for (int i = 0; i < sl->nslowest && i < PROBE_SLOWEST_MAX; i++) {
 		const struct probe_slowest *w = &sl->slowest[i];
-		fprintf(f, "%s{\"ts\":%.0f,\"us\":%.3f,\"behind\":", i ? "," : "", w->ts, w->us);
+		fputs(i ? ",{\"ts\":" : "{\"ts\":", f);
+		jsonv_write_number(f, w->ts, 0);
+		jsonv_write_key_number(f, "us", w->us, 3);
+		fputs(",\"behind\":", f);
 		if (!w->top.bytes) {
 			fputs("null}", f);
 			continue;
 		}
 		fputs("{\"comm\":", f);
 		jsonv_write_string(f, w->top.comm);
-		fprintf(f, ",\"pid\":%d,\"kind\":\"%s\",\"share\":%.4f}}", w->top.pid, blk_kind_name(w->top.kind),
-			w->top.share);
+		fprintf(f, ",\"pid\":%d,\"kind\":\"%s\"", w->top.pid, blk_kind_name(w->top.kind));
+		jsonv_write_key_number(f, "share", w->top.share, 4);
+		fputs("}}", f);
 	}
 	fputs("]}", f);
 }
@@ -64,15 +72,17 @@ static void write_probe(FILE *f, const char *key, const struct disk_sample *d, c
 		fputs(",\"path\":", f); /* what is read: the node, the probe file, a start file */
 		jsonv_write_string(f, st->path);
 	}
-	fprintf(f, ",\"rate_hz\":%.3f,\"n\":%llu", st->rate_hz, (unsigned long long)p->n);
+	jsonv_write_key_number(f, "rate_hz", st->rate_hz, 3);
+	fprintf(f, ",\"n\":%llu", (unsigned long long)p->n);
 	quantile(f, "p50_us", p, 0.50, p->p50_ns);
 	quantile(f, "p90_us", p, 0.90, p->p90_ns);
 	quantile(f, "p99_us", p, 0.99, p->p99_ns);
 	quantile(f, "p999_us", p, 0.999, p->p999_ns);
 	jsonv_write_num_or_null(f, "max_us", (double)p->max_ns / 1e3, p->n > 0);
 	jsonv_write_num_or_null(f, "mean_us", p->mean_ns / 1e3, p->n > 0);
-	fprintf(f, ",\"in_flight_ms\":%.3f,\"flagged\":%llu,\"missed\":%llu", st->in_flight_ms,
-		(unsigned long long)p->flagged, (unsigned long long)st->missed);
+	jsonv_write_key_number(f, "in_flight_ms", st->in_flight_ms, 3);
+	fprintf(f, ",\"flagged\":%llu,\"missed\":%llu", (unsigned long long)p->flagged,
+		(unsigned long long)st->missed);
 	if (st->state == PROBE_PREPARING || st->filling)
 		fprintf(f, ",\"preparing_pct\":%d", st->prep_pct);
 	if (st->filling)
@@ -87,7 +97,9 @@ static void write_probe(FILE *f, const char *key, const struct disk_sample *d, c
 static void compare_side(FILE *f, const char *key, const struct probe_summary *p, double secs, int fresh_n,
 			 double fresh_ms, const struct blk_kind_bytes *behind)
 {
-	fprintf(f, ",\"%s\":{\"seconds\":%.3f,\"n\":%llu", key, secs, (unsigned long long)p->n);
+	fprintf(f, ",\"%s\":{\"seconds\":", key);
+	jsonv_write_number(f, secs, 3);
+	fprintf(f, ",\"n\":%llu", (unsigned long long)p->n);
 	jsonv_write_num_or_null(f, "reads_per_s", secs > 0 ? (double)p->n / secs : 0, secs > 0);
 	quantile(f, "p50_us", p, 0.50, p->p50_ns);
 	quantile(f, "p99_us", p, 0.99, p->p99_ns);
@@ -117,7 +129,8 @@ static void write_compare(FILE *f, const struct switch_compare *c, int blk_on)
 	jsonv_write_string(f, c->to);
 	fputs(",\"profile\":", f);
 	jsonv_write_string(f, detail_profile(c->rate_hz));
-	fprintf(f, ",\"ts\":%.3f,\"complete\":%s", c->ts, c->state == 2 ? "true" : "false");
+	jsonv_write_key_number(f, "ts", c->ts, 3);
+	fprintf(f, ",\"complete\":%s", c->state == 2 ? "true" : "false");
 	compare_side(f, "before", &c->before, c->before_s, c->fresh_before_n, c->fresh_before_ms,
 		     blk_on ? &c->behind_before : NULL);
 	compare_side(f, "after", &c->after, c->after_s, c->fresh_after_n, c->fresh_after_ms,
@@ -127,7 +140,9 @@ static void write_compare(FILE *f, const struct switch_compare *c, int blk_on)
 
 static void write_event(FILE *f, const struct event *e)
 {
-	fprintf(f, "{\"ts\":%.3f,\"type\":", e->ts);
+	fputs("{\"ts\":", f);
+	jsonv_write_number(f, e->ts, 3);
+	fputs(",\"type\":", f);
 	jsonv_write_string(f, event_type_name(e->type));
 	fputs(",\"disk\":", f);
 	jsonv_write_string(f, e->disk);
@@ -147,7 +162,7 @@ static void write_event(FILE *f, const struct event *e)
 		jsonv_write_string(f, e->from);
 		fputs(",\"to\":", f);
 		jsonv_write_string(f, e->to);
-		fprintf(f, ",\"ms\":%.3f", e->ms);
+		jsonv_write_key_number(f, "ms", e->ms, 3);
 	}
 	fprintf(f, ",\"ok\":%s,\"error\":", e->ok ? "true" : "false");
 	if (e->error[0])
@@ -170,7 +185,7 @@ static void write_waiting(FILE *f, const struct sample *s, const struct disk_sam
 	fputc('[', f);
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%s{\"pid\":%d,\"inflight\":%u,\"oldest_us\":%.1f}", i ? "," : "", w[i].tgid, w[i].inflight,
-			(double)w[i].oldest_ns / 1e3);
+			(double)w[i].oldest_ns / 1e3); /* from an integer: finite */
 	fputc(']', f);
 }
 
@@ -277,6 +292,59 @@ size_t json_busiest(const struct sample *s, size_t max, size_t *idx)
 	return n;
 }
 
+/* What processes ask for and what disks do, apart (detail_writers), and
+ * where the tasks were read from. */
+static void write_writers(FILE *f, const struct sample *s)
+{
+	fputs(",\"writers\":{\"dirtying_MBps\":", f);
+	jsonv_write_number(f, s->dirty_MBps, 3);
+	fputs(",\"dirtying_top\":", f);
+	const struct proc_row *t = sample_top_writer(s);
+	const struct disk_sample *td = sample_top_disk(s);
+	if (t) {
+		fprintf(f, "{\"pid\":%d,\"comm\":", t->pid);
+		jsonv_write_string(f, t->comm);
+		jsonv_write_key_number(f, "write_Bps", t->write_Bps, 0);
+		fputc('}', f);
+	} else {
+		fputs("null", f);
+	}
+	jsonv_write_key_number(f, "to_disks_MBps", s->write_MBps, 3);
+	fputs(",\"to_disks_top\":", f);
+	if (td) {
+		fputs("{\"disk\":", f);
+		jsonv_write_string(f, td->info.name);
+		jsonv_write_key_number(f, "write_MBps", td->io.wkB_s / 1024, 3);
+		fputc('}', f);
+	} else {
+		fputs("null", f);
+	}
+	const struct proc_row *tp = sample_top_to_disk(s);
+	fputs(",\"to_disks_top_process\":", f);
+	if (tp) {
+		fprintf(f, "{\"pid\":%d,\"comm\":", tp->pid);
+		jsonv_write_string(f, tp->comm);
+		jsonv_write_key_number(f, "to_disk_Bps", tp->to_disk_Bps, 3);
+		fprintf(f, ",\"exited\":%s}", tp->exited ? "true" : "false");
+	} else {
+		fputs("null", f);
+	}
+	fprintf(f, ",\"taskstats\":%s,\"exit_records\":%s,\"exit_record_overflows\":%lu,\"delayacct\":%s,\"missing\":",
+		s->pstat.taskstats ? "true" : "false", s->pstat.exits ? "true" : "false", s->pstat.exits_lost,
+		s->pstat.delayacct ? "true" : "false");
+	if (s->pstat.missing[0])
+		jsonv_write_string(f, s->pstat.missing);
+	else
+		fputs("null", f);
+	/* where the tasks and their counters came from, and why not the walk */
+	fprintf(f, ",\"tasks_from\":\"%s\",\"task_walk_why\":", s->pstat.from_iter ? "bpf" : "proc");
+	if (s->pstat.from_iter)
+		fputs("null", f);
+	else
+		jsonv_write_string(f, s->pstat.iter_why);
+	fputc('}', f);
+}
+
 static void write_procs(FILE *f, const struct sample *s, size_t max)
 {
 	fputs(",\"procs\":[", f);
@@ -299,48 +367,7 @@ static void write_procs(FILE *f, const struct sample *s, size_t max)
 			(unsigned long long)w->dirty_background_bytes);
 	else
 		fputs("null", f);
-	/* What processes ask for and what disks do, apart (detail_writers). */
-	fprintf(f, ",\"writers\":{\"dirtying_MBps\":%.3f,\"dirtying_top\":", s->dirty_MBps);
-	const struct proc_row *t = sample_top_writer(s);
-	const struct disk_sample *td = sample_top_disk(s);
-	if (t) {
-		fprintf(f, "{\"pid\":%d,\"comm\":", t->pid);
-		jsonv_write_string(f, t->comm);
-		fprintf(f, ",\"write_Bps\":%.0f}", t->write_Bps);
-	} else {
-		fputs("null", f);
-	}
-	fprintf(f, ",\"to_disks_MBps\":%.3f,\"to_disks_top\":", s->write_MBps);
-	if (td) {
-		fputs("{\"disk\":", f);
-		jsonv_write_string(f, td->info.name);
-		fprintf(f, ",\"write_MBps\":%.3f}", td->io.wkB_s / 1024);
-	} else {
-		fputs("null", f);
-	}
-	const struct proc_row *tp = sample_top_to_disk(s);
-	fputs(",\"to_disks_top_process\":", f);
-	if (tp) {
-		fprintf(f, "{\"pid\":%d,\"comm\":", tp->pid);
-		jsonv_write_string(f, tp->comm);
-		fprintf(f, ",\"to_disk_Bps\":%.3f,\"exited\":%s}", tp->to_disk_Bps, tp->exited ? "true" : "false");
-	} else {
-		fputs("null", f);
-	}
-	fprintf(f, ",\"taskstats\":%s,\"exit_records\":%s,\"exit_record_overflows\":%lu,\"delayacct\":%s,\"missing\":",
-		s->pstat.taskstats ? "true" : "false", s->pstat.exits ? "true" : "false", s->pstat.exits_lost,
-		s->pstat.delayacct ? "true" : "false");
-	if (s->pstat.missing[0])
-		jsonv_write_string(f, s->pstat.missing);
-	else
-		fputs("null", f);
-	/* where the tasks and their counters came from, and why not the walk */
-	fprintf(f, ",\"tasks_from\":\"%s\",\"task_walk_why\":", s->pstat.from_iter ? "bpf" : "proc");
-	if (s->pstat.from_iter)
-		fputs("null", f);
-	else
-		jsonv_write_string(f, s->pstat.iter_why);
-	fputc('}', f);
+	write_writers(f, s);
 	fprintf(f, ",\"blk\":{\"on\":%s,\"why\":", s->blk_on ? "true" : "false");
 	if (s->blk_on) {
 		fputs("null,\"owner\":", f);
@@ -356,23 +383,32 @@ static void write_procs(FILE *f, const struct sample *s, size_t max)
 
 void json_write_sample(FILE *f, const struct sample *s, size_t max_procs)
 {
-	fprintf(f, "{\"ts\":%.3f,\"interval_s\":%.3f,\"host\":", s->ts, s->interval_s);
+	fputs("{\"ts\":", f);
+	jsonv_write_number(f, s->ts, 3);
+	jsonv_write_key_number(f, "interval_s", s->interval_s, 3);
+	fputs(",\"host\":", f);
 	jsonv_write_string(f, s->host);
 	fputs(",\"kernel\":", f);
 	jsonv_write_string(f, s->kernel);
 	fputs(",\"psi_io\":", f);
 	if (s->psi_err == 0) {
-		fprintf(f, "{\"some_avg10\":%.2f", s->psi.some.avg10);
+		fputs("{\"some_avg10\":", f);
+		jsonv_write_number(f, s->psi.some.avg10, 2);
 		jsonv_write_num_or_null(f, "full_avg10", s->psi.full.avg10, s->psi.have_full);
 		fputc('}', f);
 	} else {
 		fputs("null", f);
 	}
 	fputs(",\"loadavg\":", f);
-	if (s->have_load)
-		fprintf(f, "[%.2f,%.2f,%.2f]", s->load[0], s->load[1], s->load[2]);
-	else
+	if (s->have_load) {
+		for (int k = 0; k < 3; k++) {
+			fputc(k ? ',' : '[', f);
+			jsonv_write_number(f, s->load[k], 2);
+		}
+		fputc(']', f);
+	} else {
 		fputs("null", f);
+	}
 	/* how many disks the default listing left out (snap loops, zram...) */
 	fprintf(f, ",\"disks_hidden\":%zu", s->nhidden);
 	fputs(",\"disks\":[", f);

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,31 +25,95 @@ static struct prom_disk *disk_of(struct prom_state *st, const char *disk)
 	return d;
 }
 
-/* A name's counter, or "other"'s once PROM_NAMES are taken. */
-static struct prom_name *name_of(struct prom_state *st, const char *comm)
+/* The entry of the label text key, made if there is room (an entry that
+ * never had a series may make room: the one of the least recent bytes);
+ * NULL when every entry has had a series. */
+static struct prom_name *name_of(struct prom_state *st, const char *key)
 {
 	for (size_t i = 0; i < st->nnames; i++)
-		if (strcmp(st->names[i].comm, comm) == 0)
+		if (strcmp(st->names[i].comm, key) == 0)
 			return &st->names[i];
-	if (st->nnames == PROM_NAMES) {
-		util_strlcpy(st->names[PROM_NAMES].comm, "other", sizeof st->names[PROM_NAMES].comm);
-		return &st->names[PROM_NAMES];
+	struct prom_name *n = NULL;
+	if (st->nnames < PROM_NAMES_KEPT) {
+		if (util_grow((void **)&st->names, &st->names_cap, st->nnames + 1, sizeof *st->names) == 0)
+			n = &st->names[st->nnames++];
+	} else {
+		for (size_t i = 0; i < st->nnames; i++)
+			if (!st->names[i].had && (!n || st->names[i].recent < n->recent))
+				n = &st->names[i];
+		if (n && n->now > 0) { /* this interval's bytes: "other"'s, as the rest of its */
+			st->other += n->now;
+			st->have_other = 1;
+		}
 	}
-	struct prom_name *n = &st->names[st->nnames++];
-	memset(n, 0, sizeof *n);
-	util_strlcpy(n->comm, comm, sizeof n->comm);
+	if (n) {
+		memset(n, 0, sizeof *n);
+		util_strlcpy(n->comm, key, sizeof n->comm);
+	}
 	return n;
+}
+
+/* The entries with a series: the free places to the names of the most
+ * recent bytes, then, while a name without a series wrote more than
+ * PROM_HANDOVER times as much as the weakest named one, the two swap
+ * (each swap raises the named entries' sum: it ends). */
+static void pick_names(struct prom_state *st)
+{
+	for (;;) {
+		struct prom_name *in = NULL, *out = NULL;
+		size_t named = 0;
+		for (size_t i = 0; i < st->nnames; i++) {
+			struct prom_name *n = &st->names[i];
+			named += (size_t)n->named;
+			if (n->named && (!out || n->recent < out->recent))
+				out = n;
+			if (!n->named && n->recent > 0 && (!in || n->recent > in->recent))
+				in = n;
+		}
+		if (!in)
+			return;
+		if (named == PROM_NAMES && in->recent <= PROM_HANDOVER * out->recent)
+			return;
+		if (named == PROM_NAMES)
+			out->named = 0; /* its counter stays as it is, not written while it has no series */
+		in->named = in->had = 1;
+	}
 }
 
 static void count_to_disk(struct prom_state *st, const struct sample *s)
 {
-	if (!s->blk_on || !s->have_procs || s->interval_s <= 0)
+	if (!s->blk_on || !s->have_procs || !(s->interval_s > 0))
 		return;
 	st->to_disk = 1;
+	double decay = exp(-s->interval_s / PROM_RECENT_S);
+	for (size_t i = 0; i < st->nnames; i++)
+		st->names[i].recent *= decay;
 	for (size_t i = 0; i < s->nprocs; i++) {
 		const struct proc_row *r = &s->procs[i];
-		if (r->to_disk_Bps > 0 && (!r->exited || !r->ended_ago))
-			name_of(st, r->comm)->bytes += r->to_disk_Bps * s->interval_s;
+		if (!(r->to_disk_Bps > 0) || (r->exited && r->ended_ago))
+			continue;
+		double b = r->to_disk_Bps * s->interval_s;
+		char key[sizeof st->names[0].comm];
+		util_safe_text(key, sizeof key, r->comm);
+		struct prom_name *n = strcmp(key, "other") ? name_of(st, key) : NULL;
+		if (n) {
+			n->recent += b;
+			n->now += b;
+		} else {
+			st->other += b;
+			st->have_other = 1;
+		}
+	}
+	/* the interval's bytes go where their name's series is once the
+	 * interval has counted: a large newcomer is named with its first bytes */
+	pick_names(st);
+	for (size_t i = 0; i < st->nnames; i++) {
+		struct prom_name *n = &st->names[i];
+		if (n->named)
+			n->bytes += n->now;
+		else if (n->now > 0)
+			st->other += n->now, st->have_other = 1;
+		n->now = 0;
 	}
 }
 
@@ -106,6 +171,9 @@ void prom_free(struct prom_state *st)
 	for (size_t i = 0; i < st->ndisks; i++)
 		free(st->disks[i].probe);
 	st->ndisks = 0;
+	free(st->names);
+	st->names = NULL;
+	st->nnames = st->names_cap = 0;
 }
 
 /* Label values escape \, " and newline (the format's rule). */
@@ -251,16 +319,16 @@ static void who_the_disk_serves(FILE *f, const struct prom_state *st)
 		return;
 	head(f, "iosched_process_to_disk_bytes_total", "counter",
 	     "Bytes written to disks for each process name since the tool started: its own writes and the writeback "
-	     "of pages it dirtied (TO-DISK/s); the first 16 names, the rest as \"other\".");
-	for (size_t i = 0; i <= PROM_NAMES; i++) {
-		if (i == PROM_NAMES && !st->names[i].comm[0])
-			break;
-		if (i < PROM_NAMES && i >= st->nnames)
+	     "of pages it dirtied (TO-DISK/s); the 16 names that wrote the most lately, the rest as \"other\".");
+	for (size_t i = 0; i < st->nnames; i++) {
+		if (!st->names[i].named)
 			continue;
 		fputs("iosched_process_to_disk_bytes_total{comm=\"", f);
 		label(f, st->names[i].comm);
 		fprintf(f, "\"} %.0f\n", st->names[i].bytes);
 	}
+	if (st->have_other)
+		fprintf(f, "iosched_process_to_disk_bytes_total{comm=\"other\"} %.0f\n", st->other);
 	head(f, "iosched_probe_wait_seconds_total", "counter",
 	     "Seconds the probe's reads waited since the tool started, split by the kind of what the disk served "
 	     "meanwhile (direct, writeback, journal, read, readahead, swap), in proportion to its bytes.");
@@ -308,6 +376,19 @@ void prom_format(FILE *f, const struct sample *s, const struct prom_state *st)
 
 int prom_write(const char *path, const struct sample *s, const struct prom_state *st, char *err, size_t len)
 {
+	/* Formatted whole first, then every line escaped on its way out
+	 * (util_safe_write: the labels are escaped already; this catches
+	 * what a writer forgets). */
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *m = open_memstream(&buf, &n);
+	if (m)
+		prom_format(m, s, st);
+	if (!m || fclose(m) != 0) {
+		free(buf);
+		util_fmt(err, len, "--prometheus-textfile %s: out of memory", path);
+		return -ENOMEM;
+	}
 	/* A temporary of a name nobody could have planted (a symlink at a
 	 * fixed PATH.tmp would have had root truncate its target), readable
 	 * by node_exporter, in the directory opened once (safefile.h). */
@@ -315,17 +396,21 @@ int prom_write(const char *path, const struct sample *s, const struct prom_state
 	char why[300], tmp[NAME_MAX + 1];
 	int rc = safefile_dir_open(&d, path, why, sizeof why);
 	if (rc < 0) {
+		free(buf);
 		util_fmt(err, len, "--prometheus-textfile %s: %s", path, why);
 		return rc;
 	}
 	FILE *f = safefile_temp_stream(&d, 0644, tmp, sizeof tmp, &rc);
 	if (!f) {
+		free(buf);
 		safefile_dir_close(&d);
 		util_fmt(err, len, "--prometheus-textfile: cannot write a temporary beside %s: %s", path, strerror(-rc));
 		return rc;
 	}
-	prom_format(f, s, st);
-	rc = safefile_finish(&d, f, tmp);
+	rc = util_safe_write(f, buf, n);
+	free(buf);
+	int done = safefile_finish(&d, f, tmp);
+	rc = rc < 0 ? rc : done;
 	safefile_dir_close(&d);
 	if (rc < 0)
 		util_fmt(err, len, "--prometheus-textfile: cannot write %s: %s", path, strerror(-rc));

@@ -199,11 +199,10 @@ static void procs(FILE *f, const struct sample *s, size_t max_procs)
 
 static void blk(FILE *f, const struct sample *s)
 {
-	fprintf(f, ",\"blk\":{\"on\":%d", s->blk_on);
-	str(f, "why", s->blk_why);
+	int first = 1;
+	fputs(",\"blk\":{", f);
+	recfmt_write(f, recfmt_blk, s, &first);
 	str(f, "stage", s->blk_stage ? s->blk_stage : "");
-	fprintf(f, ",\"unattributed\":%llu,\"untimed\":%llu,\"uncounted\":%llu", (unsigned long long)s->blk.unattributed,
-		(unsigned long long)s->blk.untimed, (unsigned long long)s->blk.uncounted);
 	fputs(",\"stats\":[", f);
 	for (size_t i = 0; i < s->blk.nstats; i++) {
 		if (i)
