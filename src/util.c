@@ -350,8 +350,16 @@ void util_safe_text(char *dst, size_t len, const char *src)
 
 int util_safe_write(FILE *f, char *text, size_t len)
 {
-	/* a line escapes to at most 4 bytes a byte ("\\xNN") */
-	char *safe = malloc(4 * len + 1);
+	/* a line escapes to at most 4 bytes a byte ("\\xNN"): room for the
+	 * longest line, not the whole text */
+	size_t longest = 0;
+	for (size_t at = 0; at < len;) {
+		const char *nl = memchr(text + at, '\n', len - at);
+		size_t end = nl ? (size_t)(nl - text) : len;
+		longest = end - at > longest ? end - at : longest;
+		at = end + 1;
+	}
+	char *safe = malloc(4 * longest + 1);
 	if (!safe)
 		return -ENOMEM;
 	for (size_t at = 0; at < len;) {

@@ -409,8 +409,12 @@ int prom_write(const char *path, const struct sample *s, const struct prom_state
 	}
 	rc = util_safe_write(f, buf, n);
 	free(buf);
-	int done = safefile_finish(&d, f, tmp);
-	rc = rc < 0 ? rc : done;
+	if (rc < 0) { /* a half-written file never replaces the last whole one */
+		fclose(f);
+		safefile_discard(&d, tmp);
+	} else {
+		rc = safefile_finish(&d, f, tmp);
+	}
 	safefile_dir_close(&d);
 	if (rc < 0)
 		util_fmt(err, len, "--prometheus-textfile: cannot write %s: %s", path, strerror(-rc));
