@@ -126,11 +126,9 @@ size_t procexit_settle(struct procexit *x, struct proc_seen *cur, size_t ncur, s
 {
 	size_t n = 0;
 	struct procexit_proc *e;
-	while ((e = next_reaped(x, cur, ncur)) != NULL) {
-		struct procexit_row row;
-		settle_one(x, e, cur, ncur, prev, nprev, &row);
-		if (n < max)
-			out[n++] = row;
+	/* A full out leaves the rest for the next call, not dropped. */
+	while (n < max && (e = next_reaped(x, cur, ncur)) != NULL) {
+		settle_one(x, e, cur, ncur, prev, nprev, &out[n++]);
 		drop(x, e);
 	}
 	/* A process whose leader's record never came (lost in an overflow)
