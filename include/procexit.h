@@ -36,6 +36,7 @@ struct procexit_proc {
 	struct proc_counters folded; /* jumps of children it reaped after its last reading */
 	int complete;              /* the leader's record came (ppid, comm set) */
 	unsigned order;            /* completion order: a child completes before the parent that reaped it */
+	int reaped;                /* complete and gone from the listing: settled now (procexit_settle) */
 	double since;              /* mono time of its first record */
 };
 
