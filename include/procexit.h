@@ -36,6 +36,7 @@ struct procexit_proc {
 	struct proc_counters folded; /* jumps of children it reaped after its last reading */
 	int complete;              /* the leader's record came (ppid, comm set) */
 	unsigned order;            /* completion order: a child completes before the parent that reaped it */
+	int reaped;                /* complete and gone from the listing: settled now (procexit_settle) */
 	double since;              /* mono time of its first record */
 };
 
@@ -62,8 +63,9 @@ int procexit_add(struct procexit *x, const struct ts_record *r, double now);
  * parent: into cur's entry (procexit_reaped_add) when the parent lives,
  * else into the parent's own exited entry (folded). prev (sorted by id):
  * the last readings, used for the process's own last interval and marked
- * settled so the fallback correction leaves them. Up to max rows go to out;
- * returns how many. Incomplete entries older than stale_s whose process is
+ * settled so the fallback correction leaves them. Up to max rows go to out
+ * (x->n is always enough); the rest stay for the next call. Returns how
+ * many. Incomplete entries older than stale_s whose process is
  * gone are dropped (a lost leader record). */
 size_t procexit_settle(struct procexit *x, struct proc_seen *cur, size_t ncur, struct proc_seen *prev, size_t nprev,
 		       double now, double stale_s, struct procexit_row *out, size_t max);

@@ -122,6 +122,7 @@ struct procs_status {
 	int as_root;               /* read as root: an unreadable row is not for want of root */
 	int exits;                 /* exit records on: short-lived processes under their own names */
 	unsigned long exits_lost;  /* refreshes at which the kernel had dropped exit records (buffer full) */
+	long exit_records_lost;    /* exit records the kernel dropped since the start (socket full); -1: unknown */
 	int from_iter;             /* tasks and counters from the kernel's task walk (BPF), not /proc */
 	char iter_why[96];         /* why not, or "" */
 };

@@ -48,7 +48,7 @@ void taskstats_close(struct taskstats_conn *c);
 struct taskstats_listener;
 
 /* Register for the exit records of tasks on cpus, a list as in
- * /sys/devices/system/cpu/online ("0-3,6"). Returns 0, -EPERM without the
+ * /sys/devices/system/cpu/possible ("0-3,6"). Returns 0, -EPERM without the
  * capability, or another negative errno. */
 int taskstats_listen(const char *cpus, struct taskstats_listener **out);
 
@@ -61,6 +61,12 @@ typedef void (*taskstats_exit_fn)(void *ctx, const struct ts_record *r, int tgid
  * or -ENOBUFS when some were lost because the socket's buffer overflowed
  * (those read are still given), or another negative errno. */
 int taskstats_drain(struct taskstats_listener *l, taskstats_exit_fn fn, void *ctx);
+
+/* How many exit records the kernel dropped since l was opened because its
+ * socket's buffer was full (each one task's record: the netlink socket's
+ * drop count, /proc/net/netlink). Records the kernel could not allocate
+ * memory for are not in it. Returns 0 or a negative errno. */
+int taskstats_dropped(const struct taskstats_listener *l, unsigned long *out);
 
 void taskstats_unlisten(struct taskstats_listener *l);
 

@@ -66,16 +66,29 @@ static struct proc_seen *seen(struct proc_seen *arr, size_t n, int id)
 	return n ? bsearch(&key, arr, n, sizeof *arr, by_id) : NULL;
 }
 
-/* The next complete, reaped entry in completion order, or NULL. */
-static struct procexit_proc *next_reaped(struct procexit *x, struct proc_seen *cur, size_t ncur)
+/* The reaped ones first, in completion order. */
+static int by_reaped_order(const void *a, const void *b)
 {
-	struct procexit_proc *best = NULL;
+	const struct procexit_proc *x = a, *y = b;
+	if (x->reaped != y->reaped)
+		return y->reaped - x->reaped;
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+/* Mark the complete entries gone from cur, and put them first in
+ * completion order (one sort: a scan for the next one per row was
+ * quadratic in a burst of thousands). How many. */
+static size_t order_reaped(struct procexit *x, struct proc_seen *cur, size_t ncur)
+{
+	size_t n = 0;
 	for (size_t i = 0; i < x->n; i++) {
 		struct procexit_proc *e = &x->v[i];
-		if (e->complete && !seen(cur, ncur, e->pid) && (!best || e->order < best->order))
-			best = e;
+		e->reaped = e->complete && !seen(cur, ncur, e->pid);
+		n += (size_t)e->reaped;
 	}
-	return best;
+	if (n)
+		qsort(x->v, x->n, sizeof *x->v, by_reaped_order);
+	return n;
 }
 
 static void drop(struct procexit *x, struct procexit_proc *e)
@@ -124,17 +137,19 @@ static void settle_one(struct procexit *x, struct procexit_proc *e, struct proc_
 size_t procexit_settle(struct procexit *x, struct proc_seen *cur, size_t ncur, struct proc_seen *prev, size_t nprev,
 		       double now, double stale_s, struct procexit_row *out, size_t max)
 {
-	size_t n = 0;
-	struct procexit_proc *e;
-	while ((e = next_reaped(x, cur, ncur)) != NULL) {
-		struct procexit_row row;
-		settle_one(x, e, cur, ncur, prev, nprev, &row);
-		if (n < max)
-			out[n++] = row;
-		drop(x, e);
-	}
+	size_t n = order_reaped(x, cur, ncur);
+	if (n > max)
+		n = max; /* a full out leaves the rest for the next call, not dropped */
+	/* A child's jump may fold into its parent's entry further on (it
+	 * completed after); a settled one is not looked at again. */
+	for (size_t i = 0; i < n; i++)
+		settle_one(x, &x->v[i], cur, ncur, prev, nprev, &out[i]);
+	if (n)
+		memmove(x->v, x->v + n, (x->n - n) * sizeof *x->v);
+	x->n -= n;
 	/* A process whose leader's record never came (lost in an overflow)
 	 * would wait for ever: once it is gone from /proc and old, let go. */
+	struct procexit_proc *e;
 	for (size_t i = 0; i < x->n;) {
 		e = &x->v[i];
 		if (!e->complete && now - e->since > stale_s && !seen(cur, ncur, e->pid))

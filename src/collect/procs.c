@@ -25,8 +25,6 @@
 #define EXIT_LINGER 3
 /* An exited process whose leader record never came is let go after this. */
 #define EXIT_STALE_S 5.0
-/* Rows of processes that ended, kept for the next refreshes. */
-#define EXIT_ROWS_MAX 512
 
 /* Descriptors of /proc/PID/io stay open from one reading to the next:
  * opening and closing the file was over a third of the tool's CPU with
@@ -60,10 +58,14 @@ struct procs {
 	struct taskstats_listener *exits;
 	struct procexit px;
 	unsigned long exits_lost;
-	struct procexit_row settled[EXIT_ROWS_MAX];
-	struct proc_row gone[EXIT_ROWS_MAX]; /* rows of ended processes still shown */
-	int gone_left[EXIT_ROWS_MAX];        /* refreshes each has left */
-	size_t ngone;
+	long records_lost;                   /* the kernel's count of records it dropped; -1: unknown */
+	/* As many as ended: two shells each ending 500 processes within a
+	 * refresh are 1,000 rows to settle (a fixed 512 dropped the rest
+	 * unsaid). Grouped rows are fewer. */
+	struct procexit_row *settled;
+	size_t settled_cap;
+	struct proc_row *gone;               /* rows of ended processes still shown (ended_ago: refreshes since) */
+	size_t ngone, gone_cap;
 	/* The kernel's task walk (taskiter.h), when asked for and loaded:
 	 * the tasks and their counters without a /proc file per task */
 	int iter_want, iter_tried;
@@ -118,10 +120,11 @@ int procs_new(struct procs **out)
 	p->hz = sysconf(_SC_CLK_TCK);
 	p->self = getpid();
 	if (p->ts) {
-		/* Exit records of tasks on every CPU online now (a CPU brought
-		 * online later is not covered: its exits fall back). */
+		/* Exit records of tasks on every CPU that can ever be online:
+		 * the kernel sends a task's record to the listeners of the CPU
+		 * it exits on, so a CPU brought online later would be silent. */
 		char cpus[256];
-		if (util_read_text("/sys/devices/system/cpu/online", cpus, sizeof cpus) > 0) {
+		if (util_read_text("/sys/devices/system/cpu/possible", cpus, sizeof cpus) > 0) {
 			cpus[strcspn(cpus, "\n")] = '\0';
 			if (taskstats_listen(cpus, &p->exits) < 0)
 				p->exits = NULL;
@@ -170,6 +173,8 @@ void procs_free(struct procs *p)
 	taskstats_close(p->ts);
 	taskstats_unlisten(p->exits);
 	procexit_free(&p->px);
+	free(p->settled);
+	free(p->gone);
 	let_go(p, p->prev, p->nprev);
 	free(p->prev);
 	free(p->cur);
@@ -618,6 +623,7 @@ static void status(const struct procs *p, int threads, struct procs_status *st)
 	st->exits = p->exits != NULL;
 	st->as_root = geteuid() == 0;
 	st->exits_lost = p->exits_lost;
+	st->exit_records_lost = p->exits ? p->records_lost : -1;
 	st->from_iter = p->iter != NULL;
 	util_strlcpy(st->iter_why, p->iter_want ? p->iter_why : "not asked for", sizeof st->iter_why);
 	if (!st->taskstats)
@@ -642,8 +648,13 @@ static void drain_exits(struct procs *p, int threads)
 	if (!p->exits)
 		return;
 	int rc = threads ? taskstats_drain(p->exits, NULL, NULL) : taskstats_drain(p->exits, take_exit, p);
-	if (rc == -ENOBUFS)
+	if (rc == -ENOBUFS) {
+		/* The socket is empty now, so every drop of this overflow has
+		 * been counted; a later one says ENOBUFS again. */
+		unsigned long dropped;
 		p->exits_lost++;
+		p->records_lost = taskstats_dropped(p->exits, &dropped) == 0 ? (long)dropped : -1;
+	}
 	if (threads) {
 		procexit_free(&p->px);
 		p->ngone = 0;
@@ -662,23 +673,23 @@ static void add_gone(struct procs *p, const struct procexit_row *x, size_t nx, d
 {
 	size_t keep = 0;
 	for (size_t i = 0; i < p->ngone; i++)
-		if (--p->gone_left[i] > 0) {
+		if (p->gone[i].ended_ago + 1 < EXIT_LINGER) {
 			p->gone[i].ended_ago++;
-			p->gone[keep] = p->gone[i];
-			p->gone_left[keep++] = p->gone_left[i];
+			p->gone[keep++] = p->gone[i];
 		}
 	p->ngone = keep;
 	size_t first_new = p->ngone;
+	/* (out of memory: the new ones join the last row that fits) */
+	util_grow((void **)&p->gone, &p->gone_cap, p->ngone + nx, sizeof *p->gone);
 	for (size_t i = 0; i < nx; i++) {
 		struct proc_row *r = NULL;
 		for (size_t k = first_new; k < p->ngone && !r; k++)
 			if (same_group(&p->gone[k], &x[i]))
 				r = &p->gone[k];
 		if (!r) {
-			if (p->ngone == EXIT_ROWS_MAX)
+			if (p->ngone == p->gone_cap)
 				continue;
-			r = &p->gone[p->ngone];
-			p->gone_left[p->ngone++] = EXIT_LINGER;
+			r = &p->gone[p->ngone++];
 			memset(r, 0, sizeof *r);
 			r->ppid = x[i].ppid;
 			util_strlcpy(r->comm, x[i].comm, sizeof r->comm);
@@ -716,19 +727,25 @@ struct reading {
 	int wait_known;         /* taskstats and delay accounting both work */
 };
 
-/* Room for this many tasks, and the exit rows after them. */
+/* Room for this many rows. */
+static int rows_room(size_t want, struct proc_row **rows, size_t *cap)
+{
+	if (*cap < want) {
+		struct proc_row *r = realloc(*rows, want * sizeof *r);
+		if (!r)
+			return -ENOMEM;
+		*rows = r;
+		*cap = want;
+	}
+	return 0;
+}
+
+/* Room for this many tasks (the exit rows are made room for once known). */
 static int make_room(struct procs *p, size_t total, struct proc_row **rows, size_t *cap)
 {
 	if (reserve(p, total) < 0)
 		return -ENOMEM;
-	if (*cap < total + EXIT_ROWS_MAX) {
-		struct proc_row *r = realloc(*rows, (total + EXIT_ROWS_MAX) * sizeof *r);
-		if (!r)
-			return -ENOMEM;
-		*rows = r;
-		*cap = total + EXIT_ROWS_MAX;
-	}
-	return 0;
+	return rows_room(total, rows, cap);
 }
 
 /* cur sorted by id for the lookups; /proc lists pids in order already,
@@ -751,9 +768,12 @@ static size_t settle_exits(struct procs *p, int threads, struct procs_status *st
 	size_t nx = 0;
 	drain_exits(p, threads);
 	if (!threads) {
+		/* at most one row per process waiting (out of memory: the rest
+		 * wait for the next refresh) */
+		util_grow((void **)&p->settled, &p->settled_cap, p->px.n, sizeof *p->settled);
 		if (p->exits)
 			nx = procexit_settle(&p->px, p->cur, p->ncur, p->prev, p->nprev, util_mono_now(), EXIT_STALE_S,
-					     p->settled, EXIT_ROWS_MAX);
+					     p->settled, p->settled_cap);
 		procs_charge_reaped(p->prev, p->nprev, p->cur, p->ncur);
 	}
 	st->exits_lost = p->exits_lost;
@@ -1005,8 +1025,10 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 	/* Processes that ended: after the live ones, for the sort to place. */
 	if (!threads && p->exits) {
 		add_gone(p, p->settled, nx, interval_s);
-		memcpy(*rows + total, p->gone, p->ngone * sizeof **rows);
-		total += p->ngone;
+		if (p->ngone && rows_room(total + p->ngone, rows, cap) == 0) {
+			memcpy(*rows + total, p->gone, p->ngone * sizeof **rows);
+			total += p->ngone;
+		}
 	}
 	*n = total;
 	keep_as_previous(p, up);

@@ -264,6 +264,7 @@ const struct rf_field recfmt_pstat[] = {
 	F("exit_records", RF_INT, struct procs_status, exits, .old = "exits"),
 	F("root", RF_INT, struct procs_status, as_root),
 	F("exit_record_overflows", RF_ULONG, struct procs_status, exits_lost, .old = "exits_lost"),
+	F("exit_records_lost", RF_LONG, struct procs_status, exit_records_lost, .dflt = -1),
 	F("tasks_from_bpf", RF_INT, struct procs_status, from_iter, .flags = RF_OMIT0),
 	F("task_walk_why", RF_STR, struct procs_status, iter_why),
 	END,

@@ -2,9 +2,11 @@
 #include "taskstats.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -334,6 +336,34 @@ int taskstats_drain(struct taskstats_listener *l, taskstats_exit_fn fn, void *ct
 				total += deliver(GENL_DATA(NLMSG_DATA(h)), h->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN), fn, ctx);
 		}
 	}
+}
+
+/* The kernel counts each message it could not queue on a netlink socket
+ * (sk_drops, netlink_overrun); /proc/net/netlink shows it per socket, found
+ * by its inode. One line per netlink socket of this network namespace:
+ * bounded, in case of a machine with very many. */
+#define NETLINK_LINES_MAX 100000
+
+int taskstats_dropped(const struct taskstats_listener *l, unsigned long *out)
+{
+	struct stat st;
+	if (fstat(l->c.fd, &st) < 0)
+		return -errno;
+	FILE *f = fopen("/proc/net/netlink", "re");
+	if (!f)
+		return -errno;
+	char line[256];
+	int rc = -ENOENT;
+	for (int i = 0; rc == -ENOENT && i < NETLINK_LINES_MAX && fgets(line, sizeof line, f); i++) {
+		/* sk Eth Pid Groups Rmem Wmem Dump Locks Drops Inode */
+		unsigned long drops, ino;
+		if (sscanf(line, "%*s %*d %*u %*x %*d %*d %*d %*d %lu %lu", &drops, &ino) == 2 && ino == st.st_ino) {
+			*out = drops;
+			rc = 0;
+		}
+	}
+	fclose(f);
+	return rc;
 }
 
 void taskstats_unlisten(struct taskstats_listener *l)

@@ -96,7 +96,7 @@ static void write_procs_text(FILE *f, const struct sample *s, size_t max)
 {
 	if (!s->have_procs || max == 0)
 		return;
-	char who[160], missing[4 * sizeof s->pstat.missing];
+	char who[320], missing[4 * sizeof s->pstat.missing];
 	detail_writers(s, who, sizeof who);
 	util_safe_text(missing, sizeof missing, s->pstat.missing); /* a replay's is the recording's */
 	fprintf(f, "%s, Dirty %llu kB, Writeback %llu kB%s%s", who,

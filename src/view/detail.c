@@ -423,7 +423,14 @@ void detail_writers(const struct sample *s, char *buf, size_t len)
 		}
 		util_fmt(disk + strlen(disk), sizeof disk - strlen(disk), ")");
 	}
-	util_fmt(buf, len, "%sto disks %.1f MB/s%s", dirt, s->write_MBps, disk);
+	/* processes whose exit records the kernel dropped: their I/O is in no row */
+	char lost[64] = "";
+	const struct procs_status *ps = &s->pstat;
+	if (s->have_procs && ps->exits && ps->exit_records_lost > 0)
+		util_fmt(lost, sizeof lost, " | %ld exits lost", ps->exit_records_lost);
+	else if (s->have_procs && ps->exits && ps->exit_records_lost < 0 && ps->exits_lost)
+		util_strlcpy(lost, " | exits lost (how many unknown)", sizeof lost);
+	util_fmt(buf, len, "%sto disks %.1f MB/s%s%s", dirt, s->write_MBps, disk, lost);
 }
 
 void detail_unreadable(const struct procs_status *ps, char *buf, size_t len)

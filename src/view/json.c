@@ -329,9 +329,10 @@ static void write_writers(FILE *f, const struct sample *s)
 	} else {
 		fputs("null", f);
 	}
-	fprintf(f, ",\"taskstats\":%s,\"exit_records\":%s,\"exit_record_overflows\":%lu,\"delayacct\":%s,\"missing\":",
-		s->pstat.taskstats ? "true" : "false", s->pstat.exits ? "true" : "false", s->pstat.exits_lost,
-		s->pstat.delayacct ? "true" : "false");
+	fprintf(f, ",\"taskstats\":%s,\"exit_records\":%s,\"exit_record_overflows\":%lu",
+		s->pstat.taskstats ? "true" : "false", s->pstat.exits ? "true" : "false", s->pstat.exits_lost);
+	int_or_null(f, "exit_records_lost", s->pstat.exits ? s->pstat.exit_records_lost : -1); /* -1: unknown */
+	fprintf(f, ",\"delayacct\":%s,\"missing\":", s->pstat.delayacct ? "true" : "false");
 	if (s->pstat.missing[0])
 		jsonv_write_string(f, s->pstat.missing);
 	else

@@ -28,7 +28,7 @@ static void draw_writers(const struct tui *t, int y)
 			 (unsigned long long)w->dirty_background_bytes);
 	else
 		util_fmt(limit, sizeof limit, "dirty_ratio %ld%%/%ld%%", w->dirty_ratio, w->dirty_background_ratio);
-	char who[160];
+	char who[320];
 	detail_writers(s, who, sizeof who);
 	int n = snprintf(line, sizeof line, "%s", who);
 	if (w->ok)

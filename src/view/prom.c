@@ -370,6 +370,11 @@ void prom_format(FILE *f, const struct sample *s, const struct prom_state *st)
 		fprintf(f, "} %llu\n", st->disks[i].switches);
 	}
 	who_the_disk_serves(f, st);
+	if (s->have_procs && s->pstat.exits && s->pstat.exit_records_lost >= 0) {
+		head(f, "iosched_exit_records_lost_total", "counter",
+		     "Exit records the kernel dropped since the tool started (its socket was full): tasks in no row.");
+		fprintf(f, "iosched_exit_records_lost_total %ld\n", s->pstat.exit_records_lost);
+	}
 	head(f, "iosched_last_update_seconds", "gauge", "Unix time of the reading these figures come from.");
 	fprintf(f, "iosched_last_update_seconds %.3f\n", s->ts);
 }

@@ -4,7 +4,8 @@
  * charged its own bytes and none twice; a process seen alive before it
  * ended gets only its last interval; a zombie waits until reaped; threads
  * add up under their process; a process whose leader record was lost is
- * let go; and the shell's rate, through procs_rates, is its own. */
+ * let go; a burst larger than the room for rows waits, none dropped; and
+ * the shell's rate, through procs_rates, is its own. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -193,12 +194,42 @@ static void test_lost_leader(void **state)
 	procexit_free(&x);
 }
 
+/* Two shells (10, 11) each ended 600 dd in one interval, their records
+ * interleaved; out has room for 1,000: the 1,000 that ended first are
+ * settled in that order and the other 200 wait for the next call, none
+ * dropped (a full table once dropped them unsaid). */
+static void test_burst_beyond_out(void **state)
+{
+	(void)state;
+	enum { EACH = 600, ROOM = 1000 };
+	struct procexit x = {0};
+	for (uint32_t i = 0; i < 2 * EACH; i++) {
+		struct ts_record r = rec(100 + i, 100 + i, 10 + i % 2, "dd", MIB);
+		assert_int_equal(procexit_add(&x, &r, 1.0), 0);
+	}
+	struct proc_seen cur[] = {proc(10, 1, 0), proc(11, 1, 0)};
+	static struct procexit_row rows[ROOM];
+	size_t n = procexit_settle(&x, cur, 2, NULL, 0, 1.5, 5, rows, ROOM);
+	assert_int_equal(n, ROOM);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(rows[i].pid, 100 + (int)i);
+	assert_int_equal(x.n, 2 * EACH - ROOM);
+	n = procexit_settle(&x, cur, 2, NULL, 0, 2.5, 5, rows, ROOM);
+	assert_int_equal(n, 2 * EACH - ROOM);
+	assert_int_equal(rows[0].pid, 100 + ROOM);
+	assert_int_equal(x.n, 0);
+	assert_int_equal(procexit_reaped_cum(&cur[0]).wbytes + procexit_reaped_cum(&cur[1]).wbytes, 2 * EACH * MIB);
+	procexit_free_reaped(cur, sizeof cur / sizeof cur[0]);
+	procexit_free(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_short_children), cmocka_unit_test(test_three_levels),
 		cmocka_unit_test(test_seen_before),    cmocka_unit_test(test_zombie_waits),
 		cmocka_unit_test(test_threads),        cmocka_unit_test(test_lost_leader),
+		cmocka_unit_test(test_burst_beyond_out),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
