@@ -869,6 +869,7 @@ static void collect_blk(struct sampler *s, struct sample *out)
 		if (r->exited && r->ended_ago && b && b->bytes[BLK_WRITE]) {
 			r->ended_ago = 0;
 			r->read_Bps = r->write_Bps = r->read_calls = r->write_calls = 0;
+			r->count = 0; /* none ended in this interval: a sum of counts counts each once */
 		}
 		/* a thread's requests are its process's (the BPF part keys by process) */
 		r->to_disk_Bps = r->tid != r->pid ? -1

@@ -9,7 +9,8 @@
 #  - the child bash is charged its own 2 MiB and the grandchild dd its
 #    1 MiB (each within 10 %), neither counted twice;
 #  - an ended row's own bytes are in one JSON line only (a row shown again
-#    when its dirtied pages reach the disk carries none of them).
+#    when its dirtied pages reach the disk carries none of them, and a
+#    count of 0: the process ended once).
 # /proc/PID/io alone would give the loop's bash all 200 MiB (the kernel
 # adds a reaped child's bytes to its parent).
 # suite-budget: 35
@@ -33,6 +34,9 @@ bash -c 'd=$1
 	sleep 1.5' _ "$SCRATCH/w" &
 LOOP_PID=$!
 wait $LOOP_PID || fail "the writing loop failed"
+# the child bash's 2 MiB reach the disk now, after it ended: its row is
+# shown again for them (with the BPF part)
+sync
 sleep 2.5
 kill -INT $TOOL
 wait $TOOL || fail "iosched-top exited $?: $(cat "$SCRATCH/err")"
@@ -55,8 +59,8 @@ awk -v b="$loop_total" 'BEGIN { exit !(b < 2 * 1048576) }' || fail "the loop's b
 # the pages it dirtied reach the disk (TO-DISK), with none of its own
 # bytes: only the first of its ended rows may carry any.
 child=$(bytes '[.[] | .procs[] | select(.exited and .comm == "bash" and .ppid == $p)]
-	| if ([.[].pid] | unique | length) == 1 and ([.[1:][] | .write_Bps + .read_Bps] | add // 0) == 0 then .[0].pid
-	  else "rows: \([.[] | {pid, write_Bps, to_disk_Bps}])" end')
+	| if ([.[].pid] | unique | length) == 1 and ([.[1:][] | .write_Bps + .read_Bps + .count] | add // 0) == 0 then .[0].pid
+	  else "rows: \([.[] | {pid, count, write_Bps, to_disk_Bps}])" end')
 [[ $child =~ ^[0-9]+$ ]] || fail "the child bash is not listed once as ended ($child)"
 c_total=$(bytes "[.[] | .interval_s as \$t | .procs[] | select(.pid == $child) | .write_Bps * \$t] | add")
 g_total=$(bytes "[.[] | .interval_s as \$t | .procs[] | select(.exited and .comm == \"dd\" and .ppid == $child) | .write_Bps * \$t] | add // 0")
