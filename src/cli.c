@@ -377,6 +377,20 @@ int cli_print_udev_rules(const struct options *o, struct sampler *smp, FILE *f)
 	return 0;
 }
 
+/* The report reached its reader: a full disk, a file size limit (EFBIG:
+ * SIGXFSZ is ignored) or a reader gone (EPIPE: SIGPIPE is handled) must
+ * not pass for a report given, as batch mode checks each of its lines.
+ * Returns 0, or -errno with the reason said. */
+static int report_delivered(FILE *f)
+{
+	errno = 0;
+	if (fflush(f) == 0 && !ferror(f))
+		return 0;
+	int e = errno ? errno : EIO;
+	util_complain("cannot write the A/B report: %s%s\n", strerror(e), e == EPIPE ? " (the reader is gone)" : "");
+	return -e;
+}
+
 int cli_run_ab(const struct options *o, struct control *ctl, volatile sig_atomic_t *stop)
 {
 	struct ab_config *cfg = calloc(1, sizeof *cfg);
@@ -397,9 +411,12 @@ int cli_run_ab(const struct options *o, struct control *ctl, volatile sig_atomic
 	tune_read(cfg->disk, TUNE_SCHEDULER, "scheduler", res.original, sizeof res.original);
 	if (rc < 0)
 		util_complain("--ab: %s\n", err);
-	if (res.nphases || rc == 0)
+	int lost = 0;
+	if (res.nphases || rc == 0) {
 		abreport_write(stdout, cfg, &res, o->ab_format);
-	int status = rc < 0 ? (res.nphases ? 1 : 2) : res.partial || unrestored ? 1 : 0;
+		lost = report_delivered(stdout) < 0;
+	}
+	int status = rc < 0 ? (res.nphases ? 1 : 2) : res.partial || unrestored || lost ? 1 : 0;
 	ab_result_free(&res);
 	free(cfg);
 	return status;

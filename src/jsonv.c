@@ -15,6 +15,7 @@ struct parser {
 	char *err;
 	size_t errlen;
 	int failed;
+	size_t nodes, max_nodes;    /* values made so far, and the most allowed */
 };
 
 static void fail(struct parser *p, const char *what)
@@ -157,8 +158,22 @@ static char *parse_string(struct parser *p)
 
 static int parse_value(struct parser *p, struct jsonv *v, int depth);
 
+/* One more value: within the budget, or the parse fails saying the limit.
+ * Counted before its memory is taken, so the tree never outgrows it. */
+static int count_node(struct parser *p)
+{
+	if (p->nodes++ < p->max_nodes)
+		return 0;
+	char what[64];
+	snprintf(what, sizeof what, "over the limit of %zu values", p->max_nodes);
+	fail(p, what);
+	return -1;
+}
+
 static int add_kid(struct parser *p, struct jsonv *v, size_t *cap, struct jsonv **kid)
 {
+	if (count_node(p) < 0)
+		return -1;
 	if (v->n == *cap) {
 		size_t c = *cap ? *cap * 2 : 4;
 		struct jsonv *k = realloc(v->kids, c * sizeof *k);
@@ -172,6 +187,18 @@ static int add_kid(struct parser *p, struct jsonv *v, size_t *cap, struct jsonv 
 	*kid = &v->kids[v->n++];
 	memset(*kid, 0, sizeof **kid);
 	return 0;
+}
+
+/* A container's children, trimmed to their number once it is closed:
+ * the doubling left up to half unused (a line of [1], arrays kept three
+ * slots of four empty). */
+static void trim_kids(struct jsonv *v, size_t cap)
+{
+	if (v->n && v->n < cap) {
+		struct jsonv *k = realloc(v->kids, v->n * sizeof *k);
+		if (k)
+			v->kids = k;
+	}
 }
 
 static int parse_container(struct parser *p, struct jsonv *v, int depth, char close)
@@ -212,6 +239,7 @@ static int parse_container(struct parser *p, struct jsonv *v, int depth, char cl
 		}
 		if (p->s < p->end && *p->s == close) {
 			p->s++;
+			trim_kids(v, cap);
 			return 0;
 		}
 		fail(p, close == ']' ? "expected ',' or ']'" : "expected ',' or '}'");
@@ -283,9 +311,15 @@ static int parse_value(struct parser *p, struct jsonv *v, int depth)
 
 int jsonv_parse(const char *text, size_t len, struct jsonv *out, char *err, size_t errlen)
 {
-	struct parser p = {.s = text, .end = text + len, .start = text, .err = err, .errlen = errlen};
+	return jsonv_parse_max(text, len, SIZE_MAX, out, err, errlen);
+}
+
+int jsonv_parse_max(const char *text, size_t len, size_t max_nodes, struct jsonv *out, char *err, size_t errlen)
+{
+	struct parser p = {.s = text, .end = text + len, .start = text, .err = err, .errlen = errlen,
+			   .max_nodes = max_nodes};
 	memset(out, 0, sizeof *out);
-	if (parse_value(&p, out, 0) == 0) {
+	if (count_node(&p) == 0 && parse_value(&p, out, 0) == 0) {
 		skip_ws(&p);
 		if (p.s != p.end)
 			fail(&p, "text after the value");

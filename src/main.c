@@ -5,10 +5,12 @@
 #include <fcntl.h>
 #include <locale.h>
 #include <malloc.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -31,6 +33,12 @@
 #define RESTORE_WAIT_S 30.0
 
 static volatile sig_atomic_t stop_requested;
+/* A signal whose default action is to end the process (SIGQUIT, SIGUSR1,
+ * SIGUSR2, SIGALRM, all of which root's tools and scripts may send): the
+ * run ends through its clean-up, then dies by it (die_by_signal). */
+static volatile sig_atomic_t stop_signal;
+static const int die_signals[] = {SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM};
+#define NDIE (sizeof die_signals / sizeof die_signals[0])
 
 /* What a crash signal's handler needs to give the terminal back: the tty
  * modes from before the full screen, and the actions the signals had
@@ -73,8 +81,29 @@ static void install_crash_handlers(void)
 
 static void on_signal(int sig)
 {
-	(void)sig;
 	stop_requested = 1;
+	for (size_t i = 0; i < NDIE; i++)
+		if (die_signals[i] == sig && !stop_signal)
+			stop_signal = sig; /* the first one: it stopped the run */
+}
+
+/* After the clean-up (settings restored, the terminal given back, the
+ * report written): the signal again with its default action, so the
+ * caller's status says what ended the run (128+N in a shell). Not
+ * dumpable first: the run did not crash, and a core of root's process
+ * would hold other users' command lines. Returns only if the signal did
+ * not end the process. */
+static void die_by_signal(int sig)
+{
+	fflush(stdout);
+	fflush(stderr);
+	prctl(PR_SET_DUMPABLE, 0);
+	signal(sig, SIG_DFL);
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
 }
 
 static void install_signals(void)
@@ -86,6 +115,10 @@ static void install_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* Their default would kill the run with nothing put back (and
+	 * SIGQUIT, Ctrl-\, with the terminal left in the full screen). */
+	for (size_t i = 0; i < NDIE; i++)
+		sigaction(die_signals[i], &sa, NULL);
 	/* A reader that goes (--json | head -1): the write fails with EPIPE
 	 * and the run ends through its clean-up, as on SIGTERM; the default
 	 * action would kill it with its probe file half written and nothing
@@ -308,9 +341,10 @@ int main(int argc, char **argv)
 	 * tasks), freed each refresh, stayed resident in the heap. */
 	mallopt(M_MMAP_THRESHOLD, 256 * 1024);
 	install_crash_handlers();
-	/* At once: a SIGINT/SIGTERM/SIGHUP at any point ends the run through
-	 * its clean-up and exit status, never by the default action (which
-	 * would skip both). Until the views run it only stops them early. */
+	/* At once: a SIGINT/SIGTERM/SIGHUP (or SIGQUIT, SIGUSR1, SIGUSR2,
+	 * SIGALRM, raised again at the end) at any point ends the run through
+	 * its clean-up, never by the default action (which would skip it).
+	 * Until the views run it only stops them early. */
 	install_signals();
 	int rc;
 	if (options_parse(argc, argv, &o, err, sizeof err) < 0) {
@@ -326,5 +360,7 @@ int main(int argc, char **argv)
 		rc = run(&o);
 	}
 	options_free(&o);
+	if (stop_signal)
+		die_by_signal(stop_signal);
 	return rc;
 }

@@ -17,6 +17,16 @@
 #define REPLAY_DISKS_MAX 64
 #define REPLAY_TICK_DISKS 1024
 #define LINE_MAX_BYTES (64u << 20)
+/* The most JSON values a line may make (jsonv_parse_max), so a hostile
+ * line cannot make a tree of 20 million values (a 64 MiB line of [], took
+ * 8 GB). Measured: a disk is 87 values without the probe, about 220 with
+ * it (its interval's histogram as [bucket,count] pairs); a process row 41;
+ * a tick of one disk and 3,068 processes (--procs 100000) 126,000. The
+ * largest tick this reader takes, 1,024 disks and 100,000 rows (--procs at
+ * its most), would be about 4.4 million: the limit leaves that twice over,
+ * and a real line of today 60 times. At about 56 bytes a value, the tree
+ * stays under about 450 MiB. */
+#define LINE_MAX_NODES 8000000u
 
 /* The chart seconds seen so far of one disk (a recording writes each
  * second once; the sample wants the last CHART_SECONDS of them). */
@@ -120,7 +130,7 @@ int replay_open(struct replay **out, const char *path, char *err, size_t len)
 		replay_close(r);
 		return got == 0 ? -EINVAL : got;
 	}
-	if (jsonv_parse(r->buf, n, &v, perr, sizeof perr) < 0) {
+	if (jsonv_parse_max(r->buf, n, LINE_MAX_NODES, &v, perr, sizeof perr) < 0) {
 		util_fmt(err, len, "%s:1: not a recording (%s)", path, perr);
 		replay_close(r);
 		return -EINVAL;
@@ -375,7 +385,7 @@ int replay_next(struct replay *r, struct sample *out, char *msg, size_t len)
 	int cut = n == 0 || r->buf[n - 1] != '\n';
 	struct jsonv v;
 	char perr[128];
-	if (jsonv_parse(r->buf, n, &v, perr, sizeof perr) < 0) {
+	if (jsonv_parse_max(r->buf, n, LINE_MAX_NODES, &v, perr, sizeof perr) < 0) {
 		util_fmt(msg, len, "%s:%ld: %s (%s); the replay stops here", r->path, r->line,
 			 cut ? "cut short (the recording ended mid-line)" : "not a valid tick", perr);
 		return 0;

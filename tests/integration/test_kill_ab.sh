@@ -6,6 +6,7 @@
 #   one when the run was over first), the disk back on its scheduler and
 #   queue settings, nothing left on the filesystem, no probe temporary of
 #   the run in /var/tmp/iosched-top-UID, kernel.task_delayacct as it was.
+# - SIGQUIT in a bfq phase: the same, then death by SIGQUIT (status 131).
 # - SIGKILL: nothing can run, so the scheduler may stay changed (the man
 #   page says so; the tool keeps no journal a later run could undo from)
 #   and the load's directory stays; the next start removes it and says so.
@@ -85,6 +86,22 @@ for i in 0 1 2 3 4 5; do
 	check_clean "SIGTERM at $d s" "$pid"
 	note "SIGTERM at $d s: exit $RC, $(jq '.phases | length' "$SCRATCH/out") phase(s) reported, all put back"
 done
+
+# SIGQUIT (Ctrl-\) in a bfq phase, with low_latency=0 in force and the
+# load's directory there: the same clean-up and partial report, then the
+# tool dies by SIGQUIT (status 128+3). It gets the signal with its default
+# action (env --default-signal), as from a terminal: a script's background
+# job would have it ignored.
+env --default-signal=QUIT "$BIN" "${AB[@]}" > "$SCRATCH/out" 2> "$SCRATCH/err" & P=$!; pid=$P
+in_bfq() { [ "$(sched_of "$N")" = bfq ] && [ "$(cat $Q/iosched/low_latency 2>/dev/null)" = 0 ] && [ -n "$(leftovers)" ]; }
+for _ in $(seq 200); do in_bfq && break; sleep 0.05; done
+in_bfq || fail "SIGQUIT: the run never reached bfq with low_latency=0 and its load: $(cat "$SCRATCH/err")"
+kill -QUIT "$P"
+finish
+[ $RC -eq $((128 + $(kill -l QUIT))) ] || fail "SIGQUIT: exit $RC, not 128+$(kill -l QUIT): $(cat "$SCRATCH/err")"
+[ "$(jq -r .partial "$SCRATCH/out")" = true ] || fail "SIGQUIT: no partial report: $(cat "$SCRATCH/out")"
+check_clean "SIGQUIT in bfq" "$pid"
+note "SIGQUIT in bfq: exit $RC, partial report, all put back"
 
 for i in 1 2 3; do
 	random_delay 300 2500

@@ -3,6 +3,9 @@
 # --restore --enable-delayacct, stopped at a random moment (three times),
 # leaves the disk on its scheduler and queue settings, kernel.task_delayacct as it was, and
 # no probe temporary of its own in /var/tmp/iosched-top-UID.
+# SIGQUIT, SIGUSR1, SIGUSR2 and SIGALRM (whose default action kills) too,
+# sent once bfq and delay accounting are on: everything put back, then
+# the tool dies by that signal (exit status 128+N).
 # KILL_SEED=N repeats a run's delays (the seed is printed).
 # suite-budget: 10
 # suite-alone: it turns kernel.task_delayacct on and checks it is put back
@@ -50,5 +53,29 @@ for i in 1 2 3; do
 	! grep -Eq "could not|still in the kernel" "$SCRATCH/err" || fail "$what: $(cat "$SCRATCH/err")"
 	note "$what: mq-deadline and task_delayacct=$DA0 put back"
 done
+
+# Delay accounting off first, so that putting it back can be seen (it is
+# put back to DA0 by the trap). The signals reach the tool with their
+# default action (env --default-signal): a background job of a script
+# would get SIGQUIT ignored, a terminal's Ctrl-\ does not.
+echo 0 > $DA
+for sig in QUIT USR1 USR2 ALRM; do
+	env --default-signal="$sig" "$BIN" -b --json -d 0.2 --disk "$N" --no-probe --set "$N=bfq" --restore \
+		--enable-delayacct > "$SCRATCH/out" 2> "$SCRATCH/err" &
+	P=$!; pid=$P
+	for _ in $(seq 100); do [ "$(sched_of "$N")" = bfq ] && [ "$(cat $DA)" = 1 ] && break; sleep 0.1; done
+	[ "$(sched_of "$N")" = bfq ] && [ "$(cat $DA)" = 1 ] ||
+		fail "SIG$sig: the run did not set bfq and delay accounting: $(cat "$SCRATCH/err")"
+	kill -"$sig" "$P"
+	wait "$P" 2>/dev/null; rc=$?; P="" # no "Quit" line from bash
+	what="batch run, SIG$sig"
+	[ $rc -eq $((128 + $(kill -l "$sig"))) ] || fail "$what: exit $rc, not 128+$(kill -l "$sig"): $(cat "$SCRATCH/err")"
+	[ "$(settings)" = "$BEFORE" ] || fail "$what: settings $(settings), before $BEFORE"
+	[ "$(cat $DA)" = 0 ] || fail "$what: kernel.task_delayacct is $(cat $DA), was 0"
+	grep -q "restored 1 change(s)" "$SCRATCH/err" || fail "$what: no restore said: $(cat "$SCRATCH/err")"
+	! ls -A "/var/tmp/iosched-top-$(id -u)" 2>/dev/null | grep -q "\.$pid\.tmp$" || fail "$what: left a probe temporary"
+	note "$what: exit $rc, mq-deadline and task_delayacct=0 put back"
+done
+echo "$DA0" > $DA
 DA_OURS=0
 echo "PASS"

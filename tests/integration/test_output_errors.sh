@@ -4,9 +4,10 @@
 # the run within a refresh with exit 1, through the same clean-up as q
 # (--enable-delayacct put back), also with SIGPIPE ignored as systemd
 # starts services; a closed stdout is held with /dev/null, never handed
-# to a socket.
+# to a socket. An A/B whose report cannot be written (on /dev/full, to a
+# reader gone, past ulimit -f) exits 1 with the reason, the disk put back.
 # suite-alone: it turns kernel.task_delayacct on (a setting of the whole machine) and checks it is put back
-# suite-budget: 10
+# suite-budget: 20
 . "$(dirname "$0")/../lib/common.sh"
 private_mounts "$@"
 need_root
@@ -38,5 +39,25 @@ awk -v t="$took" 'BEGIN { exit !(t < 10) }' || fail "SIGPIPE ignored: ran $took 
 "$BIN" -b -d 0.2 -n 2 --no-probe >&- 2> "$SCRATCH/e4"
 rc=$?
 [ $rc -eq 0 ] && [ ! -s "$SCRATCH/e4" ] || fail "stdout closed: exit $rc: $(cat "$SCRATCH/e4")"
+
+# An A/B report that cannot be written: exit 1 with the reason, and the
+# disk back on its scheduler all the same (it goes back before the
+# report). The reader that goes closes its end at once, seconds before
+# the report is written (the A/B runs two 1 s phases first). The text
+# report is over 1 KiB, so ulimit -f 1 cuts it.
+attach_loop 64; N=$(basename "$LOOP")
+AB=(--ab none,bfq --disk "$N" --rounds 1 --dwell 1 --warmup 0 --load none)
+ab_check() { # WHAT RC ERRFILE REASON
+	[ "$2" -eq 1 ] && grep -q "cannot write the A/B report: $4" "$3" || fail "A/B $1: exit $2: $(cat "$3")"
+	[ "$(sched_of "$N")" = none ] || fail "A/B $1: the disk was left on $(sched_of "$N")"
+	note "A/B $1: $(cat "$3")"
+}
+"$BIN" "${AB[@]}" > /dev/full 2> "$SCRATCH/a1"
+ab_check "to /dev/full" $? "$SCRATCH/a1" "No space left on device"
+"$BIN" "${AB[@]}" 2> "$SCRATCH/a2" | true
+ab_check "to a reader that went" "${PIPESTATUS[0]}" "$SCRATCH/a2" "Broken pipe (the reader is gone)"
+(ulimit -f 1; exec "$BIN" "${AB[@]}" > "$SCRATCH/a3.txt" 2> "$SCRATCH/a3")
+ab_check "past ulimit -f 1" $? "$SCRATCH/a3" "File too large"
+[ "$(stat -c %s "$SCRATCH/a3.txt")" -eq 1024 ] || fail "A/B past ulimit -f 1: the report is $(stat -c %s "$SCRATCH/a3.txt") bytes, not cut at 1024"
 note "$(head -n1 "$SCRATCH/e1"); $(head -n1 "$SCRATCH/e2")"
 echo "PASS"

@@ -1,8 +1,9 @@
 #!/bin/bash
 # --restore: changes made in a session (a scheduler by key, a tunable in
 # the panel, a --set at start) are all put back when the session is ended
-# by SIGTERM; in batch mode, by the end of the run, with the files of a
-# scheduler the user had tuned that a switch away dropped.
+# by SIGTERM, or by Ctrl-\ (which also gives the terminal back); in batch
+# mode, by the end of the run, with the files of a scheduler the user had
+# tuned that a switch away dropped.
 # suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
@@ -43,6 +44,22 @@ rc=$(wait_exit)
 	fail "nr_requests, reset by the switch, not restored: $(cat "/sys/block/$N/queue/nr_requests")"
 grep -Eq "restored 3 change\(s\) and [1-9][0-9]* queue setting\(s\) a switch had reset, all settings are as they were" \
 	"$SCRATCH/stderr" || fail "report: $(cat "$SCRATCH/stderr")"
+
+# Ctrl-\ (SIGQUIT): the same clean-up, the terminal out of the alternate
+# screen, then the tool dies by SIGQUIT (status 128+3). The pane's shell
+# catches SIGQUIT (so it lives to write the status); the tool gets it with
+# its default action, as from a login shell.
+tmux_restart "trap : QUIT; $BIN -d 0.5 --disk $N --no-probe --restore --set $N=bfq 2> $SCRATCH/quit.err"
+wait_for "^$N +loop" || fail "Ctrl-\\: no row for $N"
+[ "$(sched_of "$N")" = bfq ] || fail "Ctrl-\\: --set not applied"
+[ "$(T display -p -t main '#{alternate_on}')" = 1 ] || fail "Ctrl-\\: the full screen is not on the alternate screen"
+keys 'C-\'
+rc=$(wait_exit 10)
+[ "$rc" = $((128 + $(kill -l QUIT))) ] || fail "Ctrl-\\: exit $rc, not 128+$(kill -l QUIT): $(cat "$SCRATCH/quit.err")"
+[ "$(T display -p -t main '#{alternate_on}')" = 0 ] || fail "Ctrl-\\: left on the alternate screen"
+[ "$(sched_of "$N")" = none ] || fail "Ctrl-\\: scheduler not restored: $(sched_of "$N")"
+grep -q "restored 1 change(s)" "$SCRATCH/quit.err" || fail "Ctrl-\\: report: $(cat "$SCRATCH/quit.err")"
+note "Ctrl-\\: exit $rc, terminal and scheduler back"
 
 # Batch mode: a --set lasts the run and not a moment longer.
 "$BIN" -b -n 2 -d 0.2 --disk "$N" --no-probe --set "$N=kyber" --restore > "$SCRATCH/b.txt" 2> "$SCRATCH/b.err" ||

@@ -78,6 +78,43 @@ static void errors_say_where(void **state)
 	assert_non_null(strstr(err, "nested too deeply"));
 }
 
+/* A budget of values: every value counts (the root, each member, each
+ * element), the parse within it succeeds, one more fails with a message
+ * that names the limit and where, and a long run of [], stops at the
+ * budget instead of building a tree of all of it. */
+static void budget_of_values(void **state)
+{
+	(void)state;
+	struct jsonv v;
+	char err[128];
+	static const char text[] = "[1,[2,3],{\"a\":null}]"; /* 7 values */
+	assert_int_equal(jsonv_parse_max(text, strlen(text), 7, &v, err, sizeof err), 0);
+	assert_int_equal(v.n, 3);
+	jsonv_free(&v);
+	assert_int_equal(jsonv_parse_max(text, strlen(text), 6, &v, err, sizeof err), -1);
+	if (!strstr(err, "over the limit of 6 values at byte 11"))
+		fail_msg("got '%s'", err);
+	assert_int_equal(v.n, 0); /* nothing kept */
+	assert_int_equal(jsonv_parse_max("1", 1, 0, &v, err, sizeof err), -1);
+
+	size_t k = 100000, len = 1 + 3 * k;
+	char *many = malloc(len + 1);
+	assert_non_null(many);
+	many[0] = '[';
+	for (size_t i = 0; i < k; i++)
+		memcpy(many + 1 + 3 * i, "[],", 3);
+	many[len - 1] = ']';
+	many[len] = '\0';
+	assert_int_equal(parse(many, &v, err, sizeof err), 0); /* no budget: all of it */
+	assert_int_equal(v.n, k);
+	jsonv_free(&v);
+	assert_int_equal(jsonv_parse_max(many, len, 1000, &v, err, sizeof err), -1);
+	/* the root and 999 arrays fit; the 1,000th array, at byte 2999, not */
+	if (!strstr(err, "over the limit of 1000 values at byte 2999"))
+		fail_msg("got '%s'", err);
+	free(many);
+}
+
 /* Strings written as JSON: valid UTF-8 always, and nothing a terminal
  * showing the JSON would act on or that reorders or hides text: C0 and
  * C1 controls, bidirectional controls, tag characters (as a surrogate
@@ -117,6 +154,7 @@ int main(void)
 		cmocka_unit_test(values_and_lookups),
 		cmocka_unit_test(errors_say_where),
 		cmocka_unit_test(strings_written),
+		cmocka_unit_test(budget_of_values),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
