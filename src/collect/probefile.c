@@ -17,6 +17,7 @@
 
 #include "diskstats.h"
 #include "prng.h"
+#include "safefile.h"
 #include "scratch.h"
 #include "util.h"
 
@@ -600,12 +601,15 @@ int probefile_prepare(const char *path, uint64_t size, int own_dir, probefile_pr
 		return 0;
 	char dir[PATH_MAX], base[256], tmp[300];
 	split_path(path, dir, sizeof dir, base, sizeof base);
-	int dfd = own_dir ? own_dir_open(dir, why, wlen) : open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* A directory the user named is reached as every path root writes:
+	 * no symbolic link on the way, none another user owns or may write
+	 * (it followed a link another user planted to a root-only place). */
+	char err[300];
+	int dfd = own_dir ? own_dir_open(dir, why, wlen) : safefile_open_dir(dir, err, sizeof err);
 	if (dfd < 0) {
-		int e = own_dir ? dfd : -errno;
 		if (!own_dir)
-			snprintf(why, wlen, "cannot open directory %s: %s", dir, strerror(-e));
-		return e;
+			snprintf(why, wlen, "cannot write a probe file in %s: %s", dir, err);
+		return dfd;
 	}
 	if (own_dir && own_file_usable(dfd, base, size)) {
 		close(dfd);
