@@ -166,10 +166,18 @@ static double at(const struct jsonv *a, size_t i)
 	return a && i < a->n && (a->kids[i].type == JV_NUM || a->kids[i].type == JV_BOOL) ? a->kids[i].num : 0;
 }
 
+/* Range-checked before the cast: a value no counter can hold (1e30, a
+ * negative count) is 0, not undefined behaviour. */
 static uint64_t atu(const struct jsonv *a, size_t i)
 {
 	double d = at(a, i);
-	return d > 0 ? (uint64_t)d : 0;
+	return d > 0 && d < 18446744073709551616.0 ? (uint64_t)d : 0;
+}
+
+static uint32_t atu32(const struct jsonv *a, size_t i)
+{
+	double d = at(a, i);
+	return d > 0 && d <= 4294967295.0 ? (uint32_t)d : 0;
 }
 
 static struct chart_hist *chart_of(struct replay *r, const char *name)
@@ -197,7 +205,7 @@ static void chart(struct replay *r, const struct jsonv *o, double mono, struct d
 			continue; /* a second no live run could have charted */
 		int64_t sec = (int64_t)at(p, 0);
 		struct latwin_point *slot = &c->pts[((sec % CHART_SECONDS) + CHART_SECONDS) % CHART_SECONDS];
-		*slot = (struct latwin_point){.sec = sec, .n = (uint32_t)at(p, 1), .p50_ns = atu(p, 2),
+		*slot = (struct latwin_point){.sec = sec, .n = atu32(p, 1), .p50_ns = atu(p, 2),
 					      .p99_ns = atu(p, 3), .max_ns = atu(p, 4)};
 	}
 	int64_t to = (int64_t)floor(mono);
