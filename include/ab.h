@@ -45,7 +45,8 @@ int ab_begin(const struct ab_config *cfg, struct ab_result *res, struct ab_run *
  * an error (why in err). */
 int ab_step(struct ab_run *r, struct control *c, char *err, size_t len);
 
-/* What the run is doing now, for a status line. */
+/* What the run is doing now, for a status line: "A/B loop0: phase 3 of
+ * 12, bfq, measuring; about 38 s left". */
 const char *ab_status(const struct ab_run *r);
 
 /* End the run (done, failed or cancelled): probe, load and cold start
@@ -53,10 +54,14 @@ const char *ab_status(const struct ab_run *r);
  * Settings are put back by the caller (control_finish or undo). */
 void ab_end(struct ab_run *r, int cancelled);
 
+/* Told what the run is doing (ab_status) four times a second, and NULL
+ * once at the end. */
+typedef void (*ab_progress_fn)(const char *status, void *ctx);
+
 /* The whole run in one call (the command line): begin, step until done or
- * *stop, end. Returns 0, or -1 with why in err. */
+ * *stop, end; progress may be NULL. Returns 0, or -1 with why in err. */
 int ab_run(const struct ab_config *cfg, struct control *ctl, volatile sig_atomic_t *stop, struct ab_result *res,
-	   char *err, size_t len);
+	   ab_progress_fn progress, void *ctx, char *err, size_t len);
 
 void ab_result_free(struct ab_result *res);
 

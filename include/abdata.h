@@ -18,6 +18,11 @@
 #define AB_MAX_STARTUPS 32
 #define AB_FRESH_RUNS 3             /* fresh jobs per phase */
 #define AB_FRESH_MAX_S 30.0         /* a fresh job still running then is cut */
+#define AB_FRESH_READS 250          /* reads in a fresh job unless --fresh-reads: 1 MiB, done within a
+				     * phase even at 10 ms a read (a program starting reads about that) */
+#define AB_PACED_PER_PHASE 120      /* paced reads a phase should hold: a p99 needs 100 */
+
+struct ab_result;
 
 struct ab_variant {
 	char text[128];             /* as given: "bfq:low_latency=0" */
@@ -42,6 +47,9 @@ struct ab_config {
 	int baseline;               /* each variant first without load */
 	const char *startup_cmd;    /* NULL: no start-up timing */
 	int startup_runs;
+	/* Whether the run may stop now (abverdict_settled); NULL: it runs every
+	 * round. Asked after each round. */
+	int (*settled)(const struct ab_config *cfg, const struct ab_result *res);
 };
 
 struct ab_phase {
@@ -75,6 +83,7 @@ struct ab_result {
 	char original[32];          /* the scheduler before, put back after */
 	char queue[200];            /* the queue settings in effect at the start */
 	int partial;                /* stopped by a signal */
+	int settled_at;             /* the run stopped early after this many rounds, every figure decided; 0: not */
 	struct ab_phase *phases;
 	size_t nphases;
 };

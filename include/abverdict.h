@@ -18,7 +18,19 @@
  * the report says so. Drift between positions in A B B A adds +d and -d to
  * alternate rounds: it cancels in the mean and widens the spread, so it only
  * makes the test more careful. An interval is the set of ratios the same
- * test does not reject. With k variants all k(k-1)/2 pairs are tested at
+ * test does not reject.
+ *
+ * A run may stop early. The test looks at the data twice at most: after
+ * the fewest rounds that can decide anything (n0: 6 for two variants), and
+ * at the rounds the run ended with, when more were planned. The first look
+ * may reject only at the smallest p-value n0 rounds can give (2/2^n0, every
+ * round agreeing); the last gets what is left of the 5 %. Under "no
+ * difference" each look is exact on its own, so the chance that either
+ * look names a winner is at most the sum, 5 %, however the run stopped
+ * (the union bound): the runner stops after the first look when every
+ * figure is decided there, and a verdict decided at the first look keeps
+ * that look's figures. A run planned for n0 rounds has one look with all
+ * of the 5 %. With k variants all k(k-1)/2 pairs are tested at
  * 5 % / (k(k-1)/2) each (Bonferroni), so naming a best among k is still
  * wrong at most 5 % of the time when all are alike. */
 #ifndef IOSCHED_ABVERDICT_H
@@ -56,6 +68,7 @@ const char *abverdict_reader_name(enum abv_reader r);
  * ratios; lo-hi its interval, NAN when too few rounds bound it. */
 struct abv_cmp {
 	int npairs;
+	int look;                   /* the rounds the look that gave this used: 1..look */
 	double ratio, lo, hi;
 	double p;
 	int decided;                /* p <= the pair's alpha and 1 outside lo-hi */
@@ -68,10 +81,13 @@ struct abv_verdict {
 	int against;                /* the closest other variant; -1: none */
 	int best;                   /* leader when decided against every other; -1 */
 	struct abv_cmp c;           /* leader against `against` */
-	double val_leader, val_against; /* pooled figures, as in the report's table */
+	/* Each variant's geometric mean over the rounds c used (a stall share
+	 * under ABV_STALL_FLOOR counts as the floor): their ratio is c.ratio,
+	 * so a sentence's two figures and its ratio are one estimate. */
+	double val_leader, val_against;
 	int rounds_needed;          /* 0: decided, or nothing to say; > ABV_MAX_ROUNDS: more than it */
 	double target;              /* the difference rounds_needed is for */
-	char text[480];
+	char text[640];
 };
 
 struct abv_reader_verdict {
@@ -86,7 +102,10 @@ struct abv_report {
 	int rounds;                 /* rounds with every variant measured */
 	double alpha;               /* per pair of variants */
 	int min_pairs;              /* rounds needed before anything can be decided */
-	double level;               /* the attained false-positive bound per verdict */
+	int nlooks;                 /* looks at the data: 1, or 2 when more rounds ran than the first look */
+	int look[2];                /* rounds at each look */
+	double look_alpha[2];       /* the share of alpha each look spends */
+	double level;               /* the attained false-positive bound per verdict, over the looks */
 	struct abv_verdict v[ABV_NFIGS];
 	struct abv_reader_verdict reader[ABV_NREADERS];
 	struct abv_cmp pair[AB_MAX_VARIANTS][AB_MAX_VARIANTS][ABV_NFIGS];
@@ -99,8 +118,13 @@ struct abv_report {
  * 100 reads). */
 double abverdict_phase_value(const struct ab_phase *p, enum abv_fig f);
 
-/* Everything a report says about the run. Returns 0, or -1 without memory. */
+/* Everything a report says about the run. Returns 0, or -1 without memory.
+ * cfg->rounds is the rounds planned (it sets the looks). */
 int abverdict_compute(const struct ab_config *cfg, const struct ab_result *res, struct abv_report *out);
+
+/* Whether a run may stop now: it has just completed its first look, more
+ * rounds were planned, and every measured figure was decided there. */
+int abverdict_settled(const struct ab_config *cfg, const struct ab_result *res);
 
 /* A variant's name in the report: its text, with "#N" when two variants
  * are the same setting (an A/A). */

@@ -76,6 +76,7 @@ struct options {
 	char *startup;                          /* owned */
 	int startup_runs;
 	int fresh_reads;            /* reads in one fresh reader's job */
+	int fresh_reads_given;      /* --fresh-reads was on the command line (the A/B has a default of its own) */
 	double fresh_every_s;       /* full screen: a fresh reader this often; 0: only on F */
 	int print_udev_rule;
 	char *udev_rules_file;                  /* --udev-rules-file, owned, or NULL */

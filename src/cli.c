@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,6 +16,7 @@
 #include "probefile.h"
 #include "ab.h"
 #include "abreport.h"
+#include "abverdict.h"
 #include "control.h"
 #include "session.h"
 #include "event.h"
@@ -391,6 +393,21 @@ static int report_delivered(FILE *f)
 	return -e;
 }
 
+/* The A/B's progress, on a terminal only: one line of stderr rewritten in
+ * place, cut to the terminal's width (a wrapped line cannot be rewritten),
+ * and cleared at the end so the report starts clean. */
+static void ab_progress_line(const char *status, void *ctx)
+{
+	(void)ctx;
+	struct winsize ws;
+	int cols = ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1 ? ws.ws_col - 1 : 79;
+	if (status)
+		fprintf(stderr, "\r%.*s\033[K", cols, status);
+	else
+		fputs("\r\033[K", stderr);
+	fflush(stderr);
+}
+
 int cli_run_ab(const struct options *o, struct control *ctl, volatile sig_atomic_t *stop)
 {
 	struct ab_config *cfg = calloc(1, sizeof *cfg);
@@ -403,7 +420,8 @@ int cli_run_ab(const struct options *o, struct control *ctl, volatile sig_atomic
 		free(cfg);
 		return 2;
 	}
-	int rc = ab_run(cfg, ctl, stop, &res, err, sizeof err);
+	cfg->settled = abverdict_settled; /* stop after the first look when it decides everything */
+	int rc = ab_run(cfg, ctl, stop, &res, isatty(STDERR_FILENO) ? ab_progress_line : NULL, NULL, err, sizeof err);
 	/* Every setting back before the report: it says where the disk is.
 	 * The run's many switches collapse into one per setting. */
 	control_restore_to(ctl, 0);

@@ -101,12 +101,12 @@ static const struct option_def defs[] = {
 	{.name = "no-bpf", .short_name = OPT_NO_BPF, .arg = NULL, .help = "no block-layer latency per process (the BPF program is not loaded)"},
 	{.name = "enable-delayacct", .short_name = OPT_DELAYACCT, .arg = NULL, .help = "turn kernel.task_delayacct on for the run (off again at exit)"},
 	{.name = "ab", .short_name = OPT_AB, .arg = "VAR,VAR[,...]", .help = "A/B: compare schedulers (SCHED[:key=value...]) on the --disk, print a report, exit"},
-	{.name = "rounds", .short_name = OPT_ROUNDS, .arg = "N", .help = "A/B rounds, each pair in the order A B B A; a verdict needs 6 or more",
+	{.name = "rounds", .short_name = OPT_ROUNDS, .arg = "N", .help = "A/B rounds at most, each pair in the order A B B A; a verdict needs 6 or more, and a run of more stops after 6 when every figure is decided",
 	 NUM(OV_INT, rounds, 1, 100, 6, "a whole number")},
 	{.name = "dwell", .short_name = OPT_DWELL, .arg = "SECS", .help = "A/B seconds measured per phase",
-	 NUM(OV_SECS, dwell_s, 1, 3600, 6, "seconds")},
+	 NUM(OV_SECS, dwell_s, 1, 3600, 3, "seconds")},
 	{.name = "warmup", .short_name = OPT_WARMUP, .arg = "SECS", .help = "A/B seconds after each switch, measured but left out",
-	 NUM(OV_SECS, warmup_s, 0, 600, 1, "seconds")},
+	 NUM(OV_SECS, warmup_s, 0, 600, 0.5, "seconds")},
 	{.name = "load", .short_name = OPT_LOAD, .arg = "KIND", .help = "A/B background load: write (default), fsync or none"},
 	{.name = "load-dir", .short_name = OPT_LOAD_DIR, .arg = "DIR", .help = "where the load writes (default: a filesystem on the disk)"},
 	{.name = "load-size", .short_name = OPT_LOAD_SIZE, .arg = "SIZE", .help = "bound of the load's scratch data",
@@ -116,7 +116,7 @@ static const struct option_def defs[] = {
 	{.name = "startup", .short_name = OPT_STARTUP, .arg = "CMD", .help = "A/B: also time cold starts of CMD in each phase"},
 	{.name = "startup-runs", .short_name = OPT_STARTUP_RUNS, .arg = "N", .help = "cold starts per phase",
 	 NUM(OV_INT, startup_runs, 1, 32, 5, "a whole number")},
-	{.name = "fresh-reads", .short_name = OPT_FRESH_READS, .arg = "N", .help = "reads in each fresh reader's job: A/B, F, --fresh-every",
+	{.name = "fresh-reads", .short_name = OPT_FRESH_READS, .arg = "N", .help = "reads in each fresh reader's job: F, --fresh-every (2000), A/B (250: a job that fits a phase)",
 	 NUM(OV_INT, fresh_reads, 1, 1000000, FRESHJOB_READS_DEFAULT, "a whole number")},
 	{.name = "fresh-every", .short_name = OPT_FRESH_EVERY, .arg = "SECS", .help = "full screen: start a fresh reader on the selected disk every SECS",
 	 NUM(OV_SECS, fresh_every_s, 1, 3600, NAN, "seconds")},
@@ -463,6 +463,7 @@ static int set_udev_file(const char *arg, struct options *o, char *err, size_t l
 /* A numeric option of the table: its value, read and checked. */
 static int apply_value(int i, const char *arg, struct options *o, char *err, size_t len)
 {
+	o->fresh_reads_given |= defs[i].short_name == OPT_FRESH_READS;
 	if (defs[i].short_name == OPT_PROBE_RATE) {
 		o->probe_rate_given = 1;
 		if (strcmp(arg, "max") == 0) {

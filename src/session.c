@@ -1,6 +1,7 @@
 /* session: see include/session.h */
 #include "session.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -242,8 +243,12 @@ int session_ab_config(const struct options *o, const char *disk, const char *var
 	cfg->load = options_load_kind(o);
 	cfg->load_dir = o->load_dir;
 	cfg->load_size = o->load_size;
-	cfg->paced_rate_hz = o->probe_rate_hz; /* 20 Hz unless given; max (0): no paced reader */
-	cfg->fresh_reads = (uint32_t)o->fresh_reads;
+	/* The paced reader: as given (max, 0: none), else fast enough for a
+	 * p99 in every phase, and at least the probe's 20 Hz. */
+	double fit = ceil(AB_PACED_PER_PHASE / cfg->dwell_s);
+	cfg->paced_rate_hz = o->probe_rate_given || o->probe_rate_hz <= 0 ? o->probe_rate_hz
+			     : fit > o->probe_rate_hz ? fit : o->probe_rate_hz;
+	cfg->fresh_reads = o->fresh_reads_given ? (uint32_t)o->fresh_reads : AB_FRESH_READS;
 	cfg->probe_size = (uint32_t)o->probe_size;
 	cfg->seed = o->have_seed ? o->seed : (uint64_t)getpid();
 	cfg->baseline = o->baseline;

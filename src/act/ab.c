@@ -156,6 +156,8 @@ struct ab_run {
 	struct load *load;
 	char dir[PATH_MAX];
 	struct ab_phase cur;
+	double phase_t0;            /* mono time this phase began (its switch) */
+	double phase_secs;          /* the phases so far took this long, switches included */
 	char status[200];
 };
 
@@ -235,6 +237,12 @@ static int advance(struct ab_run *r, char *err, size_t len)
 	if (r->idx == r->cfg.nv) {
 		r->idx = 0;
 		r->round++;
+		/* A round is complete: the verdicts may allow stopping here
+		 * (the first look, abverdict.h). */
+		if (!r->baseline && r->cfg.settled && r->cfg.settled(&r->cfg, r->res)) {
+			r->res->settled_at = r->round;
+			return 0;
+		}
 	}
 	if (r->round == rounds) {
 		if (!r->baseline)
@@ -299,6 +307,7 @@ static int take_readers(struct ab_run *r)
 
 static void end_phase(struct ab_run *r)
 {
+	r->phase_secs += util_mono_now() - r->phase_t0;
 	if (r->res->nphases < AB_MAX_PHASES)
 		r->res->phases[r->res->nphases++] = r->cur;
 }
@@ -412,6 +421,7 @@ int ab_step(struct ab_run *r, struct control *c, char *err, size_t len)
 		memset(&r->cur, 0, sizeof r->cur);
 		r->cur.variant = r->order[r->idx];
 		r->cur.round = r->baseline ? 0 : r->round + 1;
+		r->phase_t0 = now;
 		plan(r, &r->cfg.v[r->order[r->idx]]);
 		r->st = AB_APPLY;
 		return 0;
@@ -469,6 +479,19 @@ int ab_step(struct ab_run *r, struct control *c, char *err, size_t len)
 	return -1;
 }
 
+/* Seconds the rest of the run should take: the phases left at the mean
+ * length of those done (before any: the warm-up and dwell), less what the
+ * current phase has run. */
+static double time_left(const struct ab_run *r, size_t total)
+{
+	size_t done = r->res->nphases;
+	double each = done ? r->phase_secs / (double)done : r->cfg.warmup_s + r->cfg.dwell_s;
+	double left = (double)(total > done ? total - done : 0) * each;
+	if (r->st != AB_NEXT && r->st != AB_DONE)
+		left -= util_mono_now() - r->phase_t0;
+	return left > 0 ? left : 0;
+}
+
 const char *ab_status(const struct ab_run *r)
 {
 	struct ab_run *w = (struct ab_run *)r; /* the status text is a cache */
@@ -476,9 +499,9 @@ const char *ab_status(const struct ab_run *r)
 	const char *what = r->st == AB_APPLY ? "switching" : r->st == AB_WARMUP ? "warming up" :
 			   r->st == AB_STARTUP ? "timing cold starts" : r->st == AB_MEASURE ? "measuring" :
 			   r->st == AB_FRESH_TAIL ? "waiting for a fresh reader" : "";
-	double left = r->until - util_mono_now();
-	util_fmt(w->status, sizeof w->status, "A/B %s: phase %zu/%zu, %s%s, %s %.0f s", r->cfg.disk, r->res->nphases + 1,
-		 total, r->cfg.v[r->cur.variant].text, r->cur.round ? "" : " (baseline)", what, left > 0 ? left : 0);
+	util_fmt(w->status, sizeof w->status, "A/B %s: phase %zu of %zu, %s%s, %s; about %.0f s left", r->cfg.disk,
+		 r->res->nphases + 1 > total ? total : r->res->nphases + 1, total, r->cfg.v[r->cur.variant].text,
+		 r->cur.round ? "" : " (baseline)", what, time_left(r, total));
 	return r->status;
 }
 
@@ -497,14 +520,23 @@ void ab_end(struct ab_run *r, int cancelled)
 }
 
 int ab_run(const struct ab_config *cfg, struct control *ctl, volatile sig_atomic_t *stop, struct ab_result *res,
-	   char *err, size_t len)
+	   ab_progress_fn progress, void *ctx, char *err, size_t len)
 {
 	struct ab_run *r;
 	if (ab_begin(cfg, res, &r, err, len) < 0)
 		return -1;
 	int rc = 0;
-	while (!*stop && (rc = ab_step(r, ctl, err, len)) == 0)
-		util_sleep_until(util_mono_now() + 0.02);
+	double shown = 0;
+	while (!*stop && (rc = ab_step(r, ctl, err, len)) == 0) {
+		double now = util_mono_now();
+		if (progress && now - shown >= 0.25) {
+			progress(ab_status(r), ctx);
+			shown = now;
+		}
+		util_sleep_until(now + 0.02);
+	}
+	if (progress)
+		progress(NULL, ctx);
 	ab_end(r, *stop != 0);
 	return rc < 0 ? -1 : 0;
 }

@@ -278,16 +278,43 @@ static void mirror(const struct abv_cmp *ab, struct abv_cmp *ba)
 	ba->hi = 1 / ab->lo;
 }
 
-/* The log ratios of a against b over the rounds where both were measured. */
-static int pairs(const struct table *t, int a, int b, enum abv_fig f, double *d)
+/* The log ratios of a against b over rounds 1..upto where both were
+ * measured; ga and gb (may be NULL) the goodness of each side. */
+static int pairs(const struct table *t, int a, int b, enum abv_fig f, int upto, double *d, double *ga, double *gb)
 {
 	int n = 0;
-	for (int r = 1; r <= t->rounds && n < AB_MAX_PHASES; r++) {
+	for (int r = 1; r <= upto && r <= t->rounds && n < AB_MAX_PHASES; r++) {
 		double va = value_of(t, phase_of(t, a, r), f), vb = value_of(t, phase_of(t, b, r), f);
-		if (!isnan(va) && !isnan(vb))
-			d[n++] = goodness(f, va) - goodness(f, vb);
+		if (isnan(va) || isnan(vb))
+			continue;
+		d[n] = goodness(f, va) - goodness(f, vb);
+		if (ga && gb) {
+			ga[n] = goodness(f, va);
+			gb[n] = goodness(f, vb);
+		}
+		n++;
 	}
 	return n;
+}
+
+/* a against b as the looks see it: the first look (its rounds, its share
+ * of alpha); when it does not decide and a last look exists, the last. */
+static int compare_looks(const struct abv_report *r, const struct table *t, int a, int b, enum abv_fig f,
+			 struct abv_cmp *c)
+{
+	double *d = malloc(sizeof(double) * AB_MAX_PHASES);
+	if (!d)
+		return -1;
+	int n = pairs(t, a, b, f, r->look[0], d, NULL, NULL);
+	compare(d, n, r->look_alpha[0], r->min_pairs, c);
+	c->look = r->look[0];
+	if (!c->decided && r->nlooks == 2) {
+		n = pairs(t, a, b, f, r->look[1], d, NULL, NULL);
+		compare(d, n, r->look_alpha[1], r->min_pairs, c);
+		c->look = r->look[1];
+	}
+	free(d);
+	return 0;
 }
 
 static double own_spread(const struct table *t, int v, enum abv_fig f)
@@ -321,6 +348,8 @@ static void value_text(enum abv_fig f, double x, char *buf, size_t len)
 		util_strlcpy(buf, "-", len);
 	else if (f == ABV_RPS)
 		util_fmt(buf, len, "%.1f/s", x);
+	else if (f == ABV_STALL && x <= ABV_STALL_FLOOR * (1 + 1e-9))
+		util_fmt(buf, len, "under %.0f %%", ABV_STALL_FLOOR * 100); /* the floor it counts as */
 	else if (f == ABV_STALL)
 		util_fmt(buf, len, "%.1f %%", x * 100);
 	else
@@ -346,6 +375,18 @@ static void change_words(enum abv_fig f, double ratio, char *buf, size_t len)
 	util_fmt(buf, len, "%s %s", x, ratio >= 1 ? figs[f].better : figs[f].worse);
 }
 
+/* The alpha a run of more rounds than the first look gives its last look. */
+static double later_alpha(const struct abv_report *r)
+{
+	return r->alpha - ldexp(2, -r->min_pairs);
+}
+
+/* The alpha of this run's last look. */
+static double final_alpha(const struct abv_report *r)
+{
+	return r->nlooks == 2 ? r->look_alpha[1] : r->alpha;
+}
+
 /* Rounds that would decide: for the difference seen when it is 1.2x or
  * more, else for 1.5x; from the spread of the rounds' log ratios. */
 static void need(struct abv_report *r, struct abv_verdict *v)
@@ -366,7 +407,7 @@ static void need(struct abv_report *r, struct abv_verdict *v)
 		v->rounds_needed = c->npairs < r->min_pairs ? r->min_pairs : 0;
 		return;
 	}
-	double k = (z_two_sided(r->alpha) + POWER_Z) * c->spread / e;
+	double k = (z_two_sided(later_alpha(r)) + POWER_Z) * c->spread / e;
 	double n = ceil(k * k);
 	n = n < r->min_pairs ? r->min_pairs : n;
 	n = n <= c->npairs ? c->npairs + 2 : n;
@@ -402,6 +443,48 @@ static void unmeasured(const struct ab_config *cfg, const struct table *t, struc
 			 figs[v->fig].name, n, total);
 }
 
+/* Why phase p gave no figure f. */
+static void missing_why(const struct ab_phase *p, enum abv_fig f, char *buf, size_t len)
+{
+	if (f == ABV_JOB)
+		util_strlcpy(buf, "no fresh job ended", len);
+	else if (f == ABV_P99 && p->paced.n > 0)
+		util_fmt(buf, len, "%llu paced reads, a p99 needs 100", (unsigned long long)p->paced.n);
+	else if (f == ABV_P50 || f == ABV_P99)
+		util_strlcpy(buf, "no paced reads", len);
+	else
+		util_strlcpy(buf, "no steady reads measured", len);
+}
+
+/* The rounds up to `upto` that gave a against b no pair on f, and why:
+ * "; left out: round 3 (bfq: no fresh job ended)". Empty when none. */
+static void dropped(const struct table *t, const struct ab_config *cfg, int a, int b, enum abv_fig f, int upto,
+		    char *buf, size_t len)
+{
+	int n = 0;
+	buf[0] = '\0';
+	for (int r = 1; r <= upto; r++) {
+		int ia = phase_of(t, a, r), ib = phase_of(t, b, r);
+		int side = ia < 0 || ib < 0 ? -1 : isnan(t->val[ia][f]) ? a : isnan(t->val[ib][f]) ? b : -2;
+		if (side == -2)
+			continue;
+		char why[80] = "the run stopped before its phases", name[48];
+		if (side >= 0) {
+			char w[64];
+			missing_why(&t->res->phases[side == a ? ia : ib], f, w, sizeof w);
+			abverdict_label(cfg, (size_t)side, name, sizeof name);
+			util_fmt(why, sizeof why, "%s: %s", name, w);
+		}
+		size_t used = strlen(buf);
+		if (n++ < 3)
+			util_fmt(buf + used, len - used, "%sround %d (%s)", n == 1 ? "; left out: " : ", ", r, why);
+	}
+	if (n > 3) {
+		size_t used = strlen(buf);
+		util_fmt(buf + used, len - used, " and %d more", n - 3);
+	}
+}
+
 /* The tail of an undecided verdict: why, in numbers, and what would decide. */
 static void why_not(const struct abv_report *r, const struct ab_config *cfg, const struct abv_verdict *v, char *buf,
 		    size_t len)
@@ -417,10 +500,12 @@ static void why_not(const struct abv_report *r, const struct ab_config *cfg, con
 		util_fmt(own, sizeof own, "; %s's own phases differed %s, %s's %s", a, xa, b, xb);
 	}
 	abverdict_ratio_text(v->target, t, sizeof t);
-	if (v->c.npairs < r->min_pairs)
-		util_fmt(buf, len, "%d round(s) cannot decide anything: the test needs %d (--rounds %d)%s", v->c.npairs,
-			 r->min_pairs, v->rounds_needed > r->min_pairs && v->rounds_needed <= ABV_MAX_ROUNDS
-			 ? v->rounds_needed : r->min_pairs, own);
+	if (v->c.npairs < r->min_pairs && v->rounds_needed > r->min_pairs && v->rounds_needed <= ABV_MAX_ROUNDS)
+		util_fmt(buf, len, "%d round(s) cannot decide anything: the test needs %d or more; about %d would tell %s "
+			 "(--rounds %d)%s", v->c.npairs, r->min_pairs, v->rounds_needed, t, v->rounds_needed, own);
+	else if (v->c.npairs < r->min_pairs)
+		util_fmt(buf, len, "%d round(s) cannot decide anything: the test needs %d or more (--rounds %d)%s",
+			 v->c.npairs, r->min_pairs, r->min_pairs, own);
 	else if (v->rounds_needed > ABV_MAX_ROUNDS)
 		util_fmt(buf, len, "too noisy%s; more than %d rounds would be needed to tell %s: longer dwells or a "
 			 "quieter disk", own, ABV_MAX_ROUNDS, t);
@@ -462,7 +547,64 @@ static int table_agrees(const struct abv_report *r, const struct abv_verdict *v)
 	return isnan(gl) || isnan(ga) || gl >= ga;
 }
 
-static void verdict(struct abv_report *r, const struct ab_config *cfg, const struct table *t, enum abv_fig f)
+/* A value back from its goodness (the inverse of goodness()). */
+static double from_goodness(enum abv_fig f, double g)
+{
+	return f == ABV_RPS ? exp(g) : exp(-g);
+}
+
+/* The verdict's two figures: each variant's geometric mean over the rounds
+ * its ratio used, so that their ratio is that ratio. */
+static int verdict_values(const struct table *t, struct abv_verdict *v)
+{
+	double *buf = malloc(sizeof(double) * AB_MAX_PHASES * 3);
+	if (!buf)
+		return -1;
+	double *d = buf, *ga = buf + AB_MAX_PHASES, *gb = buf + 2 * AB_MAX_PHASES, sa = 0, sb = 0;
+	int n = pairs(t, v->leader, v->against, v->fig, v->c.look, d, ga, gb);
+	for (int i = 0; i < n; i++) {
+		sa += ga[i];
+		sb += gb[i];
+	}
+	v->val_leader = n ? from_goodness(v->fig, sa / n) : NAN;
+	v->val_against = n ? from_goodness(v->fig, sb / n) : NAN;
+	free(buf);
+	return 0;
+}
+
+/* The verdict's sentence. */
+static void verdict_text(const struct abv_report *r, const struct ab_config *cfg, const struct table *t, int all,
+			 struct abv_verdict *v)
+{
+	enum abv_fig f = v->fig;
+	char a[48], b[48], va[24], vb[24], ch[64], lo[24], hi[24], tail[400], gone[240];
+	abverdict_label(cfg, (size_t)v->leader, a, sizeof a);
+	abverdict_label(cfg, (size_t)v->against, b, sizeof b);
+	value_text(f, v->val_leader, va, sizeof va);
+	value_text(f, v->val_against, vb, sizeof vb);
+	change_words(f, v->c.ratio, ch, sizeof ch);
+	abverdict_ratio_text(v->c.lo, lo, sizeof lo);
+	abverdict_ratio_text(v->c.hi, hi, sizeof hi);
+	dropped(t, cfg, v->leader, v->against, f, v->c.look, gone, sizeof gone);
+	const char *head = readers[figs[f].reader];
+	if (v->best >= 0) {
+		util_fmt(v->text, sizeof v->text, "%s %s: %s best, %s against %s %s: %s (%s-%s, %d rounds)%s", head,
+			 figs[f].name, a, va, b, vb, ch, lo, hi, v->c.npairs, gone);
+		return;
+	}
+	if (all && !table_agrees(r, v))
+		util_fmt(tail, sizeof tail, "the rounds favour %s, the pooled figures %s", a, b);
+	else
+		why_not(r, cfg, v, tail, sizeof tail);
+	if (isnan(v->c.lo))
+		util_fmt(v->text, sizeof v->text, "%s %s: not decided, %s %s against %s %s (%s by these rounds): %s%s",
+			 head, figs[f].name, a, va, b, vb, ch, tail, gone);
+	else
+		util_fmt(v->text, sizeof v->text, "%s %s: not decided, %s %s against %s %s (%s, %s-%s): %s%s", head,
+			 figs[f].name, a, va, b, vb, ch, lo, hi, tail, gone);
+}
+
+static int verdict(struct abv_report *r, const struct ab_config *cfg, const struct table *t, enum abv_fig f)
 {
 	struct abv_verdict *v = &r->v[f];
 	v->fig = f;
@@ -473,42 +615,19 @@ static void verdict(struct abv_report *r, const struct ab_config *cfg, const str
 		v->c.ratio = v->c.lo = v->c.hi = v->c.spread = NAN;
 		v->val_leader = v->val_against = NAN;
 		unmeasured(cfg, t, v);
-		return;
+		return 0;
 	}
 	v->c = r->pair[v->leader][v->against][f];
-	v->val_leader = r->pooled[v->leader][f];
-	v->val_against = r->pooled[v->against][f];
+	if (verdict_values(t, v) < 0)
+		return -1;
 	int all = 1;
 	for (size_t b = 0; b < r->nv; b++)
 		if ((int)b != v->leader && r->pair[v->leader][b][f].npairs > 0)
 			all &= r->pair[v->leader][b][f].decided && r->pair[v->leader][b][f].ratio > 1;
-	int agrees = table_agrees(r, v);
-	v->best = all && agrees ? v->leader : -1;
+	v->best = all && table_agrees(r, v) ? v->leader : -1;
 	need(r, v);
-	char a[48], b[48], va[24], vb[24], ch[64], lo[24], hi[24], tail[320];
-	abverdict_label(cfg, (size_t)v->leader, a, sizeof a);
-	abverdict_label(cfg, (size_t)v->against, b, sizeof b);
-	value_text(f, v->val_leader, va, sizeof va);
-	value_text(f, v->val_against, vb, sizeof vb);
-	change_words(f, v->c.ratio, ch, sizeof ch);
-	abverdict_ratio_text(v->c.lo, lo, sizeof lo);
-	abverdict_ratio_text(v->c.hi, hi, sizeof hi);
-	const char *head = readers[figs[f].reader];
-	if (v->best >= 0) {
-		util_fmt(v->text, sizeof v->text, "%s %s: %s best, %s against %s %s: %s (%s-%s, %d rounds)", head,
-			 figs[f].name, a, va, b, vb, ch, lo, hi, v->c.npairs);
-		return;
-	}
-	if (all && !agrees)
-		util_fmt(tail, sizeof tail, "the rounds favour %s, the pooled figures %s", a, b);
-	else
-		why_not(r, cfg, v, tail, sizeof tail);
-	if (isnan(v->c.lo))
-		util_fmt(v->text, sizeof v->text, "%s %s: not decided, %s %s against %s %s (%s by these rounds): %s", head,
-			 figs[f].name, a, va, b, vb, ch, tail);
-	else
-		util_fmt(v->text, sizeof v->text, "%s %s: not decided, %s %s against %s %s (%s, %s-%s): %s", head,
-			 figs[f].name, a, va, b, vb, ch, lo, hi, tail);
+	verdict_text(r, cfg, t, all, v);
+	return 0;
 }
 
 /* Whether variant x loses figure g of its reader widely: decided against
@@ -565,14 +684,78 @@ static void reader_verdict(struct abv_report *r, const struct ab_config *cfg, en
 	}
 }
 
+/* The attained bound of a sign-flip test at alpha over n rounds: the
+ * largest p-value it can give that is still at or under alpha. */
+static double attained(double alpha, int n)
+{
+	if (n > EXACT_MAX)
+		return alpha;
+	double total = ldexp(1, n);
+	return 2 * floor(alpha * total / 2) / total;
+}
+
+/* The looks (abverdict.h): the first at min_pairs rounds, spending the
+ * smallest p-value those rounds can give; the last at the rounds the run
+ * ended with, spending the rest. */
+static void looks_plan(struct abv_report *out, int planned)
+{
+	int n0 = out->min_pairs;
+	planned = planned > out->rounds ? planned : out->rounds;
+	out->nlooks = 1;
+	out->look[0] = out->look[1] = out->rounds > n0 ? n0 : out->rounds;
+	out->look_alpha[0] = out->look_alpha[1] = out->alpha;
+	if (planned <= n0) {
+		out->look[0] = out->rounds;
+		out->level = out->rounds < n0 ? out->alpha : attained(out->alpha, out->rounds);
+		return;
+	}
+	out->look_alpha[0] = ldexp(2, -n0);
+	out->look_alpha[1] = out->alpha - out->look_alpha[0];
+	out->level = out->rounds < n0 ? out->alpha : attained(out->look_alpha[0], n0);
+	if (out->rounds > n0) {
+		out->nlooks = 2;
+		out->look[1] = out->rounds;
+		out->level += attained(out->look_alpha[1], out->rounds);
+	}
+}
+
+static int complete_rounds(const struct table *t, size_t nv)
+{
+	int complete = 0;
+	for (int rd = 1; rd <= t->rounds; rd++) {
+		int all = 1;
+		for (size_t v = 0; v < nv; v++)
+			all &= phase_of(t, (int)v, rd) >= 0;
+		complete += all;
+	}
+	return complete;
+}
+
+/* Every pair of variants on figure f, then its verdict and the smallest
+ * ratio these rounds could decide. */
+static int figure_compute(struct abv_report *out, const struct ab_config *cfg, const struct table *t, enum abv_fig f)
+{
+	for (size_t a = 0; a < cfg->nv; a++)
+		for (size_t b = a; b < cfg->nv; b++) {
+			if (a == b)
+				compare(NULL, 0, out->alpha, out->min_pairs, &out->pair[a][b][f]);
+			else if (compare_looks(out, t, (int)a, (int)b, f, &out->pair[a][b][f]) < 0)
+				return -1;
+			mirror(&out->pair[a][b][f], &out->pair[b][a][f]);
+		}
+	if (verdict(out, cfg, t, f) < 0)
+		return -1;
+	const struct abv_cmp *c = &out->v[f].c;
+	double z = z_two_sided(final_alpha(out)) + POWER_Z;
+	out->smallest[f] = c->npairs >= out->min_pairs && !isnan(c->spread) ? exp(z * c->spread / sqrt(c->npairs)) : NAN;
+	return 0;
+}
+
 int abverdict_compute(const struct ab_config *cfg, const struct ab_result *res, struct abv_report *out)
 {
-	double *d = malloc(sizeof(double) * AB_MAX_PHASES);
 	struct table t;
-	if (!d || table_build(res, &t) < 0) {
-		free(d);
+	if (table_build(res, &t) < 0)
 		return -1;
-	}
 	memset(out, 0, sizeof *out);
 	out->nv = cfg->nv;
 	out->aa = 1;
@@ -581,47 +764,37 @@ int abverdict_compute(const struct ab_config *cfg, const struct ab_result *res, 
 	double npairs_k = (double)cfg->nv * (double)(cfg->nv - 1) / 2;
 	out->alpha = ABV_ALPHA / (npairs_k > 1 ? npairs_k : 1);
 	out->min_pairs = (int)ceil(1 + log2(1 / out->alpha) - 1e-9);
-	int complete = 0;
-	for (int rd = 1; rd <= t.rounds; rd++) {
-		int all = 1;
-		for (size_t v = 0; v < cfg->nv; v++)
-			all &= phase_of(&t, (int)v, rd) >= 0;
-		complete += all;
-	}
-	out->rounds = complete;
-	if (complete > EXACT_MAX || complete < out->min_pairs) {
-		out->level = out->alpha;
-	} else {
-		double total = ldexp(1, complete);
-		out->level = 2 * floor(out->alpha * total / 2) / total;
-	}
-	for (size_t v = 0; v < cfg->nv; v++) {
-		if (pool(res, (int)v, out->pooled[v]) < 0) {
-			free(d);
-			free(t.val);
-			return -1;
-		}
+	out->rounds = complete_rounds(&t, cfg->nv);
+	looks_plan(out, cfg->rounds);
+	int rc = 0;
+	for (size_t v = 0; v < cfg->nv && rc == 0; v++) {
+		rc = pool(res, (int)v, out->pooled[v]);
 		for (int f = 0; f < ABV_NFIGS; f++)
 			out->own_spread[v][f] = own_spread(&t, (int)v, (enum abv_fig)f);
 	}
-	for (int f = 0; f < ABV_NFIGS; f++) {
-		for (size_t a = 0; a < cfg->nv; a++)
-			for (size_t b = a; b < cfg->nv; b++) {
-				int n = a == b ? 0 : pairs(&t, (int)a, (int)b, (enum abv_fig)f, d);
-				compare(d, n, out->alpha, out->min_pairs, &out->pair[a][b][f]);
-				mirror(&out->pair[a][b][f], &out->pair[b][a][f]);
-			}
-		verdict(out, cfg, &t, (enum abv_fig)f);
-		const struct abv_cmp *c = &out->v[f].c;
-		double z = z_two_sided(out->alpha) + POWER_Z;
-		out->smallest[f] = c->npairs >= out->min_pairs && !isnan(c->spread)
-					   ? exp(z * c->spread / sqrt(c->npairs)) : NAN;
-	}
-	for (int rd = 0; rd < ABV_NREADERS; rd++)
+	for (int f = 0; f < ABV_NFIGS && rc == 0; f++)
+		rc = figure_compute(out, cfg, &t, (enum abv_fig)f);
+	for (int rd = 0; rd < ABV_NREADERS && rc == 0; rd++)
 		reader_verdict(out, cfg, (enum abv_reader)rd);
-	free(d);
 	free(t.val);
-	return 0;
+	return rc;
+}
+
+int abverdict_settled(const struct ab_config *cfg, const struct ab_result *res)
+{
+	struct abv_report *r = malloc(sizeof *r);
+	if (!r || abverdict_compute(cfg, res, r) < 0) {
+		free(r);
+		return 0;
+	}
+	int settled = r->rounds == r->min_pairs && cfg->rounds > r->min_pairs, measured = 0;
+	for (int f = 0; f < ABV_NFIGS; f++) {
+		settled &= r->v[f].leader < 0 || r->v[f].best >= 0;
+		measured += r->v[f].leader >= 0;
+	}
+	settled &= measured > 0;
+	free(r);
+	return settled;
 }
 
 /* One figure of v against the first, for the closing sentence. */
