@@ -143,6 +143,16 @@ static void json_num(FILE *f, const char *sep, const char *key, double v)
 		fprintf(f, "%s\"%s\":%.3f", sep, key, v);
 }
 
+/* A figure to its full precision: a share of 0.0123 or a ratio's operand
+ * must not lose its digits to %.3f. */
+static void json_exact(FILE *f, const char *key, double v)
+{
+	if (isnan(v) || isinf(v))
+		fprintf(f, ",\"%s\":null", key);
+	else
+		fprintf(f, ",\"%s\":%.9g", key, v);
+}
+
 /* The three readers as objects of their own. */
 static void json_profiles(FILE *f, const struct row *r, const double *v)
 {
@@ -294,6 +304,8 @@ static void json_verdicts(FILE *f, const struct ab_config *cfg, const struct abv
 			jsonv_write_string(f, name);
 		}
 		fprintf(f, ",\"decided\":%s", v->best >= 0 ? "true" : "false");
+		json_exact(f, "leader_value", v->val_leader);
+		json_exact(f, "against_value", v->val_against);
 		json_dbl(f, "ratio", v->c.ratio);
 		json_dbl(f, "ratio_lo", v->c.lo);
 		json_dbl(f, "ratio_hi", v->c.hi);

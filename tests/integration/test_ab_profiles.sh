@@ -22,7 +22,7 @@ mount_scratch "$L" "$SCRATCH/mnt"
 TOOL=$!
 wait $TOOL || fail "A/B exited $?: $(cat "$SCRATCH/ab.err")"
 J="$SCRATCH/ab.json"
-jq -e '.fresh_reads == 300 and .rate_hz == 20 and .partial == false' "$J" > /dev/null ||
+jq -e '.fresh_reads == 300 and .rate_hz == 30 and .partial == false' "$J" > /dev/null ||
 	fail "header: $(jq -c 'del(.summary, .phases, .verdict)' "$J")"
 
 # Every row has the three readers with every figure named by the issue.
