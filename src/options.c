@@ -463,6 +463,8 @@ static int set_udev_file(const char *arg, struct options *o, char *err, size_t l
 /* A numeric option of the table: its value, read and checked. */
 static int apply_value(int i, const char *arg, struct options *o, char *err, size_t len)
 {
+	if (defs[i].short_name == OPT_LOAD_SIZE)
+		o->load_size_given = 1;
 	if (defs[i].short_name == OPT_PROBE_RATE) {
 		o->probe_rate_given = 1;
 		if (strcmp(arg, "max") == 0) {
