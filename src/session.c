@@ -360,11 +360,13 @@ int session_load_toggle(struct session *s, const char *disk, char *msg, size_t l
 		return -1;
 	}
 	char dir[4096];
+	uint64_t size;
 	if (load_pick_dir(disk, s->o->load_dir, dir, sizeof dir, msg, len) < 0 ||
-	    load_start(k, dir, s->o->load_size, &s->load, msg, len) < 0)
+	    load_pick_size(disk, dir, s->o->load_size, s->o->load_size_given, &size, msg, len) < 0 ||
+	    load_start(k, dir, size, &s->load, msg, len) < 0)
 		return -1;
 	util_strlcpy(s->load_disk, disk, sizeof s->load_disk);
-	util_fmt(msg, len, "load %s started in %s", load_kind_name(k), dir);
+	util_fmt(msg, len, "load %s of %llu MiB started in %s", load_kind_name(k), (unsigned long long)(size >> 20), dir);
 	return 0;
 }
 

@@ -169,7 +169,8 @@ static void ab_open(struct tui *t, struct reply *r)
 
 static void load_toggle(struct tui *t, struct reply *r)
 {
-	session_load_toggle(t->sess, t->selected, r->msg, sizeof r->msg);
+	if (session_load_toggle(t->sess, t->selected, r->msg, sizeof r->msg) < 0)
+		r->react |= REACT_HOLD; /* e.g. too little room: the cure is read whole */
 }
 
 static void startup_begin(struct tui *t, struct reply *r)

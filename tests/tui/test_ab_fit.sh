@@ -7,6 +7,7 @@
 # is refused, not shrunk (as --load-size is on the command line, whose
 # default shrinks the same way); with too little room for even the smallest load
 # the refusal stays on screen, whole, until a key, and is in the event log.
+# L (the load alone) picks its size the same way.
 # suite-budget: 40
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
@@ -65,6 +66,12 @@ for reader in steady fresh paced; do
 done
 keys Escape
 
+# L, the load alone, shrinks its default the same way.
+keys L
+wait_for "load write of $want MiB started in $MNT" || fail "L did not start a load of $want MiB"
+keys L
+wait_for "load on $N stopped after" || fail "L did not stop the load"
+
 # The command line's A/B shrinks the default the same way and its report
 # says the size used; a --load-size given that does not fit is refused.
 "$BIN" --ab none,bfq --disk "$N" --rounds 1 --dwell 1 --warmup 0 --fresh-reads 50 --format json > "$SCRATCH/cli.json" ||
@@ -92,6 +99,9 @@ sleep 1.2
 keys l
 wait_for "$N +A/B refused: load directory $MNT has [0-9]+ MiB free; the load needs 128 MiB" ||
 	fail "the event log lacks the refusal"
+keys Escape
+keys L
+wait_for "refused \(any key closes this\)" || fail "L on a full filesystem was not refused in a box"
 keys Escape
 rm -f "$MNT/fill"
 [ "$(ls -A "$MNT" | grep -v lost+found)" = "" ] || fail "scratch files left in $MNT: $(ls -A "$MNT")"
