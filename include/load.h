@@ -28,6 +28,22 @@ const char *load_kind_name(enum load_kind k);
  * it. Returns 0, or -1 with what to do in err. */
 int load_pick_dir(const char *disk, const char *given, char *dir, size_t len, char *err, size_t elen);
 
+/* The smallest load worth running: under it the writer's few blocks sit
+ * in the disk's cache and load nothing. The same as --load-size's floor. */
+#define LOAD_SIZE_MIN (64ull << 20)
+
+/* The load size that fits avail bytes free (the load keeps twice its size
+ * free): want when it fits; else, when want is only the default (given 0),
+ * the largest power of two at most avail / 2 and at least LOAD_SIZE_MIN.
+ * 0 when none fits (a size the user gave is never shrunk). */
+uint64_t load_size_fit(uint64_t avail, uint64_t want, int given);
+
+/* load_size_fit for the free space of dir, where the load on disk would
+ * write: 0 with the size in *size, or -1 with what is wrong and how to
+ * fix it in err (free space, --load-size, --load-dir, --load none). */
+int load_pick_size(const char *disk, const char *dir, uint64_t want, int given, uint64_t *size, char *err,
+		   size_t len);
+
 /* Start the load in a scratch directory made inside dir. Returns 0, or a
  * negative errno with why in err (e.g. too little free space). */
 int load_start(enum load_kind kind, const char *dir, uint64_t size, struct load **out, char *err, size_t len);

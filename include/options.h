@@ -71,6 +71,7 @@ struct options {
 	int load;                               /* enum load_kind; -1: not given */
 	char *load_dir;                         /* owned */
 	uint64_t load_size;
+	int load_size_given;                    /* --load-size given (command line or file): never shrunk */
 	enum ab_format ab_format;
 	int baseline;
 	char *startup;                          /* owned */

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 
+#include "keys.h"
 #include "sample.h"
 #include "settings.h"
 
@@ -25,6 +26,7 @@ enum reaction {
 	REACT_PENDING = 4,         /* a change was queued: the sample's pending fields brought up to date */
 	REACT_REPAINT = 8,         /* the terminal repainted whole (a new theme, Ctrl-L) */
 	REACT_QUIT = 16,
+	REACT_HOLD = 32,           /* the message is kept on screen, whole, until a key (a refusal) */
 };
 
 /* An action's reply: its reactions and what the status line says ("" for
@@ -62,6 +64,10 @@ void screen_select(struct tui *t, int i);
 /* Queue a change of the selected disk's setting; the reply says what
  * happens. */
 void screen_request(struct tui *t, enum tune_kind kind, const char *key, const char *value, struct reply *r);
+
+/* Why key action a cannot run here (a replay, read-only mode, the A/B
+ * without root), for the help and the footer; NULL when it can. */
+const char *screen_key_off(const struct tui *t, enum key_action a);
 
 /* A probe pace as shown: "20 Hz", "max (back-to-back)". */
 void screen_rate_text(double hz, char *b, size_t n);

@@ -129,9 +129,26 @@ int session_delayacct(struct session *s, int on, char *msg, size_t len);
 size_t session_tunables(const char *disk, struct tunable *out, size_t max);
 void session_tunable_label(const struct tunable *t, char *buf, size_t len);
 
+/* Why the A/B cannot run here (read-only mode, a replay, not root), or
+ * NULL: A is not offered where it cannot run. */
+const char *session_ab_off(const struct session *s);
+
+/* The load an A/B on disk would run: 1 with its size (the options', or
+ * the largest that fits the free space where it writes when the size is
+ * the default), 0 for --load none, -1 with why and how to fix it in msg
+ * (also in the event log). */
+int session_ab_load_offer(struct session *s, const char *disk, uint64_t *size, char *msg, size_t len);
+
 /* A: start an A/B run of variants on disk (the configuration's other
- * settings from the options); the disk's probe is held off meanwhile. */
-int session_ab_start(struct session *s, const char *disk, const char *variants, char *msg, size_t len);
+ * settings from the options; load_size, when not 0, replaces the
+ * load's size, refused when it does not fit); the disk's probe is held
+ * off meanwhile. Its start, or why it could not, goes to the event log
+ * and msg. */
+int session_ab_start(struct session *s, const char *disk, const char *variants, uint64_t load_size, char *msg,
+		     size_t len);
+
+/* A line about an A/B on disk into the event log (ok 0: a refusal). */
+void session_ab_log(struct session *s, const char *disk, int ok, const char *text);
 
 /* Advance a running A/B: 0 while it runs, 1 when it has ended (then
  * session_ab_finish), -1 with a problem said in msg (it goes on). */

@@ -81,6 +81,7 @@ struct tui {
 	char msg[256];                  /* status bar message ... */
 	char fatal[320];                /* why the run ended on its own, said after endwin */
 	double msg_until;               /* ... shown until this mono time */
+	char notice[600];               /* a refusal kept in a box over the screen until a key ("": none) */
 	double ctl_seen;                /* the control result last announced */
 	/* the panels' own state (one file each: src/view/panel_*.c) */
 	struct picker_state picker;
@@ -148,7 +149,7 @@ void tui_draw_big(const struct tui *t);
 
 /* panel_help.c: the help screen, and how many lines it has at this width. */
 void tui_draw_help(const struct tui *t);
-int panel_help_length(void);
+int panel_help_length(const struct tui *t);
 
 /* tui_keys.c: what the keys do; each fills the reply. The panel that has
  * the keys in mode m (NULL: the main screen). */

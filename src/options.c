@@ -464,6 +464,8 @@ static int set_udev_file(const char *arg, struct options *o, char *err, size_t l
 static int apply_value(int i, const char *arg, struct options *o, char *err, size_t len)
 {
 	o->fresh_reads_given |= defs[i].short_name == OPT_FRESH_READS;
+	if (defs[i].short_name == OPT_LOAD_SIZE)
+		o->load_size_given = 1;
 	if (defs[i].short_name == OPT_PROBE_RATE) {
 		o->probe_rate_given = 1;
 		if (strcmp(arg, "max") == 0) {

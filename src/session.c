@@ -174,26 +174,112 @@ void session_tunable_label(const struct tunable *t, char *buf, size_t len)
 	tune_label(t->kind, t->key, buf, len);
 }
 
-int session_ab_start(struct session *s, const char *disk, const char *variants, char *msg, size_t len)
+/* An A/B line in the event log (l): its start, end, verdicts, refusals. */
+void session_ab_log(struct session *s, const char *disk, int ok, const char *text)
 {
-	if (read_only(s, msg, len))
+	struct event e = {.ts = util_real_now(), .mono = util_mono_now(), .type = EV_AB, .ok = ok};
+	util_strlcpy(e.disk, disk, sizeof e.disk);
+	util_strlcpy(e.error, text, sizeof e.error);
+	sampler_post(s->smp, &e);
+}
+
+const char *session_ab_off(const struct session *s)
+{
+	if (s->o->read_only)
+		return "read-only mode (--read-only)";
+	if (session_replaying(s))
+		return "a replay (--replay) changes nothing";
+	if (geteuid() != 0)
+		return "needs root: it switches schedulers and writes a load (run iosched-top with sudo)";
+	return NULL;
+}
+
+/* The load an A/B on disk runs: want, or (not given: the default) the
+ * largest size that fits where it writes. 0, or -1 with why in err. */
+static int ab_load_size(const struct options *o, const char *disk, uint64_t want, int given, uint64_t *size,
+			char *err, size_t len)
+{
+	char dir[4096];
+	*size = want;
+	if (options_load_kind(o) == LOAD_NONE)
+		return 0;
+	if (load_pick_dir(disk, o->load_dir, dir, sizeof dir, err, len) < 0)
 		return -1;
+	return load_pick_size(disk, dir, want, given, size, err, len);
+}
+
+/* What the A/B about to run is, for the status line and the log; shrunk:
+ * the default load size did not fit. */
+static void ab_started(struct session *s, int shrunk, char *msg, size_t len)
+{
+	const struct ab_config *c = &s->abcfg;
+	char what[256] = "", load[160];
+	for (size_t i = 0; i < c->nv; i++) {
+		size_t used = strlen(what);
+		util_fmt(what + used, sizeof what - used, "%s%s", i ? "," : "", c->v[i].text);
+	}
+	if (c->load == LOAD_NONE)
+		util_strlcpy(load, "no load of its own", sizeof load);
+	else
+		util_fmt(load, sizeof load, "load %s %llu MiB", load_kind_name(c->load),
+			 (unsigned long long)(c->load_size >> 20));
+	if (c->load != LOAD_NONE && shrunk) {
+		size_t used = strlen(load);
+		util_fmt(load + used, sizeof load - used, " (the default, %llu MiB, does not fit the free space)",
+			 (unsigned long long)(s->o->load_size >> 20));
+	}
+	util_fmt(msg, len, "A/B started: %s, %d round(s) of %g s, %s", what, c->rounds, c->dwell_s, load);
+	session_ab_log(s, c->disk, 1, msg);
+}
+
+/* Why an A/B could not start: said, and kept in the event log. */
+static int ab_refused(struct session *s, const char *disk, char *msg, size_t len)
+{
+	char text[600];
+	util_fmt(text, sizeof text, "A/B refused: %s", msg);
+	util_strlcpy(msg, text, len);
+	session_ab_log(s, disk, 0, msg);
+	return -1;
+}
+
+int session_ab_load_offer(struct session *s, const char *disk, uint64_t *size, char *msg, size_t len)
+{
+	if (options_load_kind(s->o) == LOAD_NONE)
+		return 0;
+	if (ab_load_size(s->o, disk, s->o->load_size, s->o->load_size_given, size, msg, len) < 0)
+		return ab_refused(s, disk, msg, len);
+	return 1;
+}
+
+int session_ab_start(struct session *s, const char *disk, const char *variants, uint64_t load_size, char *msg,
+		     size_t len)
+{
+	const char *off = session_ab_off(s);
+	if (off) {
+		util_fmt(msg, len, "%s", off);
+		return ab_refused(s, disk, msg, len);
+	}
 	struct ab_config *c = &s->abcfg;
 	if (session_ab_config(s->o, disk, variants, c, msg, len) < 0)
-		return -1;
+		return ab_refused(s, disk, msg, len);
+	int shrunk = c->load_size < s->o->load_size; /* what session_ab_config made of the default */
+	if (load_size && c->load != LOAD_NONE &&
+	    ab_load_size(s->o, disk, load_size, 1, &c->load_size, msg, len) < 0)
+		return ab_refused(s, disk, msg, len);
 	if (s->load && c->load != LOAD_NONE) {
 		util_fmt(msg, len, "the L load is running: stop it first (L), or use --load none");
-		return -1;
+		return ab_refused(s, disk, msg, len);
 	}
 	ab_result_free(&s->abres);
 	s->ab_undo_base = s->ctl->undo.n;
 	if (ab_begin(c, &s->abres, &s->ab, msg, len) < 0) {
 		s->ab = NULL;
-		return -1;
+		return ab_refused(s, disk, msg, len);
 	}
 	/* The A/B measures with a probe of its own: a second reader would
 	 * change what it measures. */
 	sampler_hold_probe(s->smp, c->disk);
+	ab_started(s, shrunk, msg, len);
 	return 0;
 }
 
@@ -242,7 +328,11 @@ int session_ab_config(const struct options *o, const char *disk, const char *var
 	cfg->warmup_s = o->warmup_s;
 	cfg->load = options_load_kind(o);
 	cfg->load_dir = o->load_dir;
-	cfg->load_size = o->load_size;
+	/* A default the disk's free space cannot hold shrinks; a size the
+	 * user gave is refused instead (load_size_fit). */
+	if (cfg->load != LOAD_NONE &&
+	    ab_load_size(o, disk, o->load_size, o->load_size_given, &cfg->load_size, err, len) < 0)
+		return -1;
 	/* The paced reader: as given (max, 0: none), else fast enough for a
 	 * p99 in every phase, and at least the probe's 20 Hz. */
 	double fit = ceil(AB_PACED_PER_PHASE / cfg->dwell_s);
@@ -275,11 +365,13 @@ int session_load_toggle(struct session *s, const char *disk, char *msg, size_t l
 		return -1;
 	}
 	char dir[4096];
+	uint64_t size;
 	if (load_pick_dir(disk, s->o->load_dir, dir, sizeof dir, msg, len) < 0 ||
-	    load_start(k, dir, s->o->load_size, &s->load, msg, len) < 0)
+	    load_pick_size(disk, dir, s->o->load_size, s->o->load_size_given, &size, msg, len) < 0 ||
+	    load_start(k, dir, size, &s->load, msg, len) < 0)
 		return -1;
 	util_strlcpy(s->load_disk, disk, sizeof s->load_disk);
-	util_fmt(msg, len, "load %s started in %s", load_kind_name(k), dir);
+	util_fmt(msg, len, "load %s of %llu MiB started in %s", load_kind_name(k), (unsigned long long)(size >> 20), dir);
 	return 0;
 }
 

@@ -178,6 +178,50 @@ int load_pick_dir(const char *disk, const char *given, char *dir, size_t len, ch
 	return -1;
 }
 
+uint64_t load_size_fit(uint64_t avail, uint64_t want, int given)
+{
+	if (want <= avail / 2)
+		return want;
+	if (given)
+		return 0;
+	uint64_t size = LOAD_SIZE_MIN;
+	if (size > avail / 2)
+		return 0;
+	while (size * 2 <= avail / 2 && size * 2 < want)
+		size *= 2;
+	return size;
+}
+
+int load_pick_size(const char *disk, const char *dir, uint64_t want, int given, uint64_t *size, char *err,
+		   size_t len)
+{
+	struct statvfs v;
+	if (statvfs(dir, &v) != 0) {
+		int e = errno;
+		util_fmt(err, len, "load directory %s: %s", dir, strerror(e));
+		return -1;
+	}
+	uint64_t avail = (uint64_t)v.f_bavail * v.f_frsize;
+	if (want < LOAD_SIZE_MIN) {
+		util_fmt(err, len, "a load of %llu MiB is below the smallest (%llu MiB): give 64M or more",
+			 (unsigned long long)(want >> 20), (unsigned long long)(LOAD_SIZE_MIN >> 20));
+		return -1;
+	}
+	*size = load_size_fit(avail, want, given);
+	if (*size)
+		return 0;
+	unsigned long long mib = avail >> 20;
+	if (given && avail / 2 >= LOAD_SIZE_MIN)
+		util_fmt(err, len, "load directory %s has %llu MiB free, below twice the load size (%llu MiB): give "
+			 "--load-size %lluM or less, or --load-dir on a filesystem of %s with more room",
+			 dir, mib, (unsigned long long)(want >> 20), (unsigned long long)(avail >> 21), disk);
+	else
+		util_fmt(err, len, "load directory %s has %llu MiB free; the load needs %llu MiB (twice its smallest "
+			 "size): free space there, give --load-dir on a filesystem of %s with more room, or --load none",
+			 dir, mib, (unsigned long long)(2 * LOAD_SIZE_MIN >> 20), disk);
+	return -1;
+}
+
 int load_start(enum load_kind kind, const char *dir, uint64_t size, struct load **out, char *err, size_t len)
 {
 	*out = NULL;

@@ -38,6 +38,7 @@ size_t eventlog_recent(const struct eventlog *l, struct event *out, size_t max)
 static const char *const type_names[EV_NTYPES] = {
 	[EV_SCHEDULER] = "scheduler", [EV_TUNABLE] = "tunable", [EV_IOPRIO] = "ioprio", [EV_DELAYACCT] = "delayacct",
 	[EV_PROBE] = "probe",         [EV_DISK] = "disk",       [EV_FRESH] = "fresh",   [EV_CLEANUP] = "cleanup",
+	[EV_AB] = "ab",
 };
 
 const char *event_type_name(enum event_type t)
@@ -57,7 +58,9 @@ int event_type_parse(const char *s, enum event_type *out)
 
 void event_describe(const struct event *e, char *buf, size_t len)
 {
-	if (!e->ok)
+	if (e->type == EV_AB)
+		util_strlcpy(buf, e->error, len); /* "A/B started: ...", "A/B refused: ..." */
+	else if (!e->ok)
 		util_fmt(buf, len, "%s: %s", event_type_name(e->type), e->error);
 	else if (e->type == EV_FRESH)
 		util_fmt(buf, len, "fresh reader: %s in %.1f ms", e->to, e->ms);

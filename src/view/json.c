@@ -148,9 +148,9 @@ static void write_event(FILE *f, const struct event *e)
 	jsonv_write_string(f, e->disk);
 	if (e->pid > 0)
 		fprintf(f, ",\"pid\":%d", e->pid);
-	/* Changes carry what was changed; probe and cleanup events only their
-	 * text; disk events from and to ("absent", "present"). */
-	int change = e->type != EV_PROBE && e->type != EV_CLEANUP;
+	/* Changes carry what was changed; probe, cleanup and A/B events only
+	 * their text; disk events from and to ("absent", "present"). */
+	int change = e->type != EV_PROBE && e->type != EV_CLEANUP && e->type != EV_AB;
 	if (change && e->type != EV_SCHEDULER && e->type != EV_DISK) {
 		fputs(",\"key\":", f);
 		jsonv_write_string(f, e->key);

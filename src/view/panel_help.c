@@ -15,8 +15,9 @@
 #define HELP_LINES 200
 #define HELP_WIDTH 400 /* a paragraph, before it is wrapped to the screen */
 
-/* The help as lines: the key table per mode, then what the figures are. */
-static int help_lines(char lines[HELP_LINES][HELP_WIDTH])
+/* The help as lines: the key table per mode (a key that is off here says
+ * why), then what the figures are. */
+static int help_lines(const struct tui *t, char lines[HELP_LINES][HELP_WIDTH])
 {
 	size_t n;
 	const struct key_binding *k = keys_table(&n);
@@ -26,7 +27,11 @@ static int help_lines(char lines[HELP_LINES][HELP_WIDTH])
 		util_fmt(lines[y++], HELP_WIDTH, "== %s", keys_mode_name((enum key_mode)m));
 		for (size_t i = 0; i < n && y < HELP_LINES; i++)
 			if (k[i].mode == (enum key_mode)m)
-				util_fmt(lines[y++], HELP_WIDTH, "  %-10s %s", k[i].label, k[i].help);
+			{
+				const char *off = screen_key_off(t, k[i].action);
+				util_fmt(lines[y++], HELP_WIDTH, "  %-10s %s%s%s%s", k[i].label, k[i].help,
+					 off ? " [off: " : "", off ? off : "", off ? "]" : "");
+			}
 	}
 	/* Paragraphs, one string each: wrap() fits them to the screen, so a
 	 * sentence never breaks where a wider screen's line ended. */
@@ -111,7 +116,7 @@ static int wrap(char in[][HELP_WIDTH], int n, int width, char out[][HELP_WIDTH],
 /* The help as laid out for this screen: one column, two where the
  * screen is 160 wide or more, each line wrapped to its column. Returns
  * the lines in all (NULL with 0 without memory; the caller frees). */
-static int help_layout(char (**out)[HELP_WIDTH], int *ncol, int *colw)
+static int help_layout(const struct tui *t, char (**out)[HELP_WIDTH], int *ncol, int *colw)
 {
 	char (*lines)[HELP_WIDTH] = malloc(HELP_LINES * sizeof *lines); /* 32 KB: not on the stack */
 	char (*wrapped)[HELP_WIDTH] = malloc(2 * HELP_LINES * sizeof *wrapped);
@@ -123,16 +128,16 @@ static int help_layout(char (**out)[HELP_WIDTH], int *ncol, int *colw)
 	}
 	*ncol = COLS >= 160 ? 2 : 1;
 	*colw = COLS / *ncol;
-	int n = wrap(lines, help_lines(lines), *colw - 1, wrapped, 2 * HELP_LINES);
+	int n = wrap(lines, help_lines(t, lines), *colw - 1, wrapped, 2 * HELP_LINES);
 	free(lines);
 	*out = wrapped;
 	return n;
 }
 
-int panel_help_length(void)
+int panel_help_length(const struct tui *t)
 {
 	char (*wrapped)[HELP_WIDTH];
-	int ncol, colw, n = help_layout(&wrapped, &ncol, &colw);
+	int ncol, colw, n = help_layout(t, &wrapped, &ncol, &colw);
 	free(wrapped);
 	return (n + ncol - 1) / ncol;
 }
@@ -141,7 +146,7 @@ int panel_help_length(void)
 void tui_draw_help(const struct tui *t)
 {
 	char (*wrapped)[HELP_WIDTH];
-	int ncol, colw, n = help_layout(&wrapped, &ncol, &colw), rows = LINES - 1;
+	int ncol, colw, n = help_layout(t, &wrapped, &ncol, &colw), rows = LINES - 1;
 	if (!wrapped)
 		return;
 	attron((attr_t)t->th[TH_TITLE]);

@@ -259,7 +259,7 @@ static void draw_status(const struct tui *t)
 	char rate[32];
 	screen_rate_text(t->s.probe_rate_hz, rate, sizeof rate);
 	if (t->ab_prompt)
-		util_fmt(line, sizeof line, "A/B on %s, variants (SCHED[:key=value],...): %s_   (Enter starts, Esc cancels)",
+		util_fmt(line, sizeof line, "A/B on %s, variants (SCHED[:key=value],...) load=SIZE: %s_   (Enter starts, Esc cancels)",
 			 t->selected, t->ab_input);
 	else if (t->filtering)
 		util_fmt(line, sizeof line, "filter processes by command: %s_   (Enter keeps it, Esc clears it)", t->pp.filter);
@@ -273,6 +273,9 @@ static void draw_status(const struct tui *t)
 			     sizeof line);
 	else if (t->o->read_only)
 		snprintf(line, sizeof line, "h help  q quit  (read-only)  Tab procs  Enter details  t tunables  l log  C chart  R pace (%s)  F fresh reader  T theme",
+			 rate);
+	else if (screen_key_off(t, KEY_ACT_AB)) /* not root: why A is missing, before the cut at the right */
+		snprintf(line, sizeof line, "h help  q quit  (not root: no A/B, h says why)  s sched  t tunables  Tab procs  C chart  l log  R pace (%s)  T theme",
 			 rate);
 	else
 		snprintf(line, sizeof line, "h help  q quit  s sched  ] [ next/prev  u undo  t tunables  Tab procs  C chart  l log  P udev  R pace (%s)  i ionice  D delayacct  O probe  T theme",

@@ -133,3 +133,14 @@ void screen_rate_text(double hz, char *b, size_t n)
 	else
 		snprintf(b, n, "%g Hz", hz);
 }
+
+const char *screen_key_off(const struct tui *t, enum key_action a)
+{
+	if (!t->sess) /* a screen drawn without a run (the panels' unit tests) */
+		return NULL;
+	if (session_replaying(t->sess) && keys_needs_live(a))
+		return "a replay (--replay) changes nothing";
+	if (t->o->read_only && keys_changes_system(a))
+		return "read-only mode (--read-only)";
+	return a == KEY_ACT_AB ? session_ab_off(t->sess) : NULL;
+}

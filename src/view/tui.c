@@ -35,6 +35,22 @@ static void draw_panel(const struct tui *t)
 }
 
 
+/* A refusal, whole and wrapped in a box over the screen: a status line
+ * cuts it at the screen's width and lets it go stale. */
+static void draw_notice(const struct tui *t)
+{
+	int w = COLS - 4 < 100 ? COLS - 4 : 100, x = (COLS - w) / 2;
+	if (!t->notice[0] || w < 20)
+		return;
+	/* the lines it needs: drawn once off the bottom to count them */
+	int inner = w - 4, n = screen_put_wrapped(LINES, 0, inner, t->notice, LINES);
+	int h = n + 4 < LINES ? n + 4 : LINES, y = (LINES - h) / 2;
+	attron((attr_t)t->th[TH_WARNING]);
+	screen_box(y, x, h, w, " refused (any key closes this) ");
+	screen_put_wrapped(y + 2, x + 2, inner, t->notice, h - 4 > 0 ? h - 4 : 1);
+	attroff((attr_t)t->th[TH_WARNING]);
+}
+
 static void draw(const struct tui *t)
 {
 	erase();
@@ -49,6 +65,7 @@ static void draw(const struct tui *t)
 		tui_draw_main(t);
 		draw_panel(t);
 	}
+	draw_notice(t);
 	refresh();
 }
 
@@ -133,7 +150,7 @@ static void help_key(struct tui *t, int ch, struct reply *r)
 		t->help = 0;
 		return;
 	}
-	listbox_count(&t->help_list, panel_help_length());
+	listbox_count(&t->help_list, panel_help_length(t));
 	listbox_move(&t->help_list, by, rows);
 }
 
@@ -156,7 +173,10 @@ static void handle_key(struct tui *t, int ch, struct reply *r)
 		handle_mouse(t, r);
 	else if (ch == KEY_RESIZE)
 		r->react |= REACT_REDRAW; /* curses has updated LINES/COLS */
-	else if (t->help)
+	else if (t->notice[0]) { /* the key closes the refusal, and does nothing else */
+		t->notice[0] = '\0';
+		r->react |= REACT_REDRAW;
+	} else if (t->help)
 		help_key(t, ch, r);
 	else if (t->filtering)
 		tui_filter_key(t, ch, r);
@@ -186,6 +206,8 @@ static void react(struct tui *t, const struct reply *r)
 		t->quit = 1;
 	if (r->msg[0])
 		screen_say(t, r->msg);
+	if ((r->react & REACT_HOLD) && r->msg[0])
+		util_strlcpy(t->notice, r->msg, sizeof t->notice);
 }
 
 /* Probe, disk and cleanup events of the last tick (a probe that could not

@@ -16,6 +16,7 @@
 #include "tuiview.h"
 #include "util.h"
 #include "abreport.h"
+#include "abverdict.h"
 
 /* R: 20 Hz -> 100 Hz -> max -> 20 Hz (any other pace goes to 20 Hz). */
 static void cycle_rate(struct tui *t, struct reply *r)
@@ -43,10 +44,32 @@ static void toggle(int *flag, const char *on, const char *off, struct reply *r)
 	r->react |= REACT_ARRANGE;
 }
 
+/* The end of a run in the event log: how far it got, then each reader's
+ * verdict as the report words it (abverdict). */
+static void ab_log_end(struct tui *t)
+{
+	const struct ab_config *c = session_ab_config_used(t->sess);
+	const struct ab_result *res = session_ab_result(t->sess);
+	char line[400];
+	util_fmt(line, sizeof line, "A/B ended%s: %zu phase(s) measured; load %s", res->partial ? " early (partial)" : "",
+		 res->nphases, res->load);
+	session_ab_log(t->sess, c->disk, 1, line);
+	struct abv_report *vr = malloc(sizeof *vr);
+	if (vr && abverdict_compute(c, res, vr) == 0)
+		for (int rd = 0; rd < ABV_NREADERS; rd++) {
+			util_fmt(line, sizeof line, "A/B verdict, %s", vr->reader[rd].text);
+			session_ab_log(t->sess, c->disk, 1, line);
+		}
+	free(vr);
+}
+
 /* The run is over: put its settings back (queued undos), keep the report. */
 void tui_ab_finish(struct tui *t, int cancelled)
 {
+	if (!session_ab_status(t->sess))
+		return;
 	session_ab_finish(t->sess, cancelled);
+	ab_log_end(t);
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -57,10 +80,36 @@ void tui_ab_finish(struct tui *t, int cancelled)
 	panel_report_open(t, text);
 }
 
+/* The prompt's "load=SIZE" word, taken out of in: 0 when there is none,
+ * 1 with its bytes, -1 when it is no size. */
+static int ab_load_word(char *in, uint64_t *size)
+{
+	for (char *w = strstr(in, "load="); w; w = strstr(w + 1, "load=")) {
+		if (w != in && w[-1] != ' ')
+			continue;
+		char *end = w + strcspn(w, " ");
+		char word[64];
+		util_fmt(word, sizeof word, "%.*s", (int)(end - w - 5), w + 5);
+		memmove(w, end, strlen(end) + 1);
+		return util_parse_size(word, size) == 0 && *size > 0 ? 1 : -1;
+	}
+	return 0;
+}
+
+/* Enter in the prompt: the variants, and the load's size when given;
+ * a refusal stays on screen until a key (and is in the event log). */
 static void ab_start(struct tui *t, struct reply *r)
 {
+	char in[sizeof t->ab_input];
+	uint64_t size = 0;
+	util_strlcpy(in, t->ab_input, sizeof in);
+	if (ab_load_word(in, &size) < 0) {
+		screen_reply(r, "load=SIZE: give a size such as 512M or 1G (64M or more)");
+		return; /* the prompt stays, to mend it */
+	}
 	t->ab_prompt = 0;
-	session_ab_start(t->sess, t->selected, t->ab_input, r->msg, sizeof r->msg);
+	if (session_ab_start(t->sess, t->selected, util_trim(in), size, r->msg, sizeof r->msg) < 0)
+		r->react |= REACT_HOLD;
 }
 
 void tui_ab_key(struct tui *t, int ch, struct reply *r)
@@ -79,6 +128,15 @@ void tui_ab_key(struct tui *t, int ch, struct reply *r)
 	}
 }
 
+/* A size as the prompt's load= word: "1G", "512M". */
+static void size_word(uint64_t b, char *buf, size_t len)
+{
+	if (b % (1ull << 30) == 0)
+		util_fmt(buf, len, "%lluG", (unsigned long long)(b >> 30));
+	else
+		util_fmt(buf, len, "%lluM", (unsigned long long)(b >> 20));
+}
+
 static void ab_open(struct tui *t, struct reply *r)
 {
 	const struct disk_sample *d = screen_selected_disk(t);
@@ -90,15 +148,29 @@ static void ab_open(struct tui *t, struct reply *r)
 		screen_reply(r, "%s", session_ab_status(t->sess));
 		return;
 	}
-	/* Offer the classic comparison, editable. */
+	/* The load's size first: one that cannot fit is said now, not
+	 * after the variants are typed. */
+	uint64_t size = 0;
+	char word[32], load[40] = "";
+	int rc = session_ab_load_offer(t->sess, d->info.name, &size, r->msg, sizeof r->msg);
+	if (rc < 0) {
+		r->react |= REACT_HOLD;
+		return;
+	}
+	if (rc > 0) {
+		size_word(size, word, sizeof word);
+		util_fmt(load, sizeof load, " load=%s", word);
+	}
+	/* Offer the classic comparison, editable, and the load's size. */
 	const char *a = d->info.sched.names[0], *b = d->info.sched.names[d->info.sched.n - 1];
-	util_fmt(t->ab_input, sizeof t->ab_input, "%s,%s", a, b);
+	util_fmt(t->ab_input, sizeof t->ab_input, "%s,%s%s", a, b, load);
 	t->ab_prompt = 1;
 }
 
 static void load_toggle(struct tui *t, struct reply *r)
 {
-	session_load_toggle(t->sess, t->selected, r->msg, sizeof r->msg);
+	if (session_load_toggle(t->sess, t->selected, r->msg, sizeof r->msg) < 0)
+		r->react |= REACT_HOLD; /* e.g. too little room: the cure is read whole */
 }
 
 static void startup_begin(struct tui *t, struct reply *r)
@@ -441,6 +513,11 @@ void tui_act(struct tui *t, enum key_action a, struct reply *r)
 	}
 	if (t->o->read_only && keys_changes_system(a)) {
 		screen_reply(r, "read-only mode (--read-only): keys that change the system are off");
+		return;
+	}
+	const char *off = a == KEY_ACT_AB ? session_ab_off(t->sess) : NULL;
+	if (off) {
+		screen_reply(r, "A/B is off: %s", off);
 		return;
 	}
 	if (!act_view(t, a, r) && !act_pane(t, a, r))

@@ -23,7 +23,7 @@ tmux_start "cd $SCRATCH/cwd && $BIN -d 0.5 --disk $N --probe $N --rounds 2 --dwe
 wait_for "^$N +loop" || fail "no row for $N"
 
 keys A
-wait_for "A/B on $N, variants .*: none,bfq_" || fail "A/B prompt not shown"
+wait_for "A/B on $N, variants .*: none,bfq load=64M_" || fail "A/B prompt not shown (with the load size given)"
 keys Enter
 wait_for "A/B $N: phase [0-9]/4" || fail "A/B status not shown"
 c1=$(clock); sleep 1.2; c2=$(clock)

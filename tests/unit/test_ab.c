@@ -3,7 +3,9 @@
  * two variants run A B B A and no variant always goes first or follows
  * the same one), and variants parse into a scheduler and its settings,
  * known queue attributes apart from the scheduler's own files; bad lists
- * are refused with what is wrong. */
+ * are refused with what is wrong. The load's size fits the free space:
+ * the default shrinks to the largest power of two at most half of it,
+ * never under the floor; a size the user gave is never shrunk. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -66,11 +68,34 @@ static void test_parse(void **state)
 	assert_non_null(strstr(err, "at most"));
 }
 
+static void test_load_fit(void **state)
+{
+	(void)state;
+	const uint64_t M = 1ull << 20, G = 1ull << 30, def = 2 * G;
+	assert_int_equal(load_size_fit(10 * G, def, 0), def);       /* fits: as asked */
+	assert_int_equal(load_size_fit(4 * G, def, 1), def);        /* exactly twice fits */
+	assert_int_equal(load_size_fit(1700 * M, def, 0), 512 * M); /* 1.7 GiB free: at most 850 MiB */
+	assert_int_equal(load_size_fit(1700 * M, def, 1), 0);       /* given: refused, not shrunk */
+	assert_int_equal(load_size_fit(2 * G, def, 0), G);
+	assert_int_equal(load_size_fit(128 * M, def, 0), LOAD_SIZE_MIN);
+	assert_int_equal(load_size_fit(128 * M - 1, def, 0), 0);    /* under twice the floor: none */
+	assert_int_equal(load_size_fit(0, def, 0), 0);
+	/* never more than asked, even where a larger power of two fits */
+	assert_int_equal(load_size_fit(10 * G, 100 * M, 0), 100 * M);
+	assert_int_equal(load_size_fit(190 * M, 100 * M, 0), 64 * M);
+	for (uint64_t avail = 0; avail < 8 * G; avail += 37 * M) {
+		uint64_t s = load_size_fit(avail, def, 0);
+		assert_true(s == 0 || (s >= LOAD_SIZE_MIN && 2 * s <= avail && (s & (s - 1)) == 0));
+		assert_true(s != 0 || avail < 2 * LOAD_SIZE_MIN);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_order_balanced),
 		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_load_fit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -177,8 +177,12 @@ static void test_string_options(void **state)
 	assert_string_equal(o.startup, "true");
 	assert_string_equal(o.udev_rules_file, "/tmp/x.rules");
 	assert_string_equal(o.probe_file, "/tmp/p");
+	assert_int_equal(o.load_size_given, 0); /* the default: an A/B may shrink it to fit */
 	options_free(&o);
 	assert_null(o.ab);
+	assert_int_equal(parse(&o, err, sizeof err, "--ab", "none,bfq", "--disk", "sda", "--load-size", "2G", NULL), 0);
+	assert_int_equal(o.load_size_given, 1); /* given: never shrunk */
+	options_free(&o);
 	/* udev reads only *.rules, and a name past NAME_MAX is no file */
 	options_free(&o);
 	assert_int_equal(parse(&o, err, sizeof err, "--udev-rules-file", "/tmp/x.conf", NULL), -1);
