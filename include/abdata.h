@@ -1,7 +1,8 @@
 /* abdata: an A/B run as plain data — what was asked (the variants, the
  * rounds, the load, the readers) and what was measured, phase by phase.
- * ab.h runs it (src/act); the reports (abverdict.h, abreport.h) and the
- * full screen only read it, so it lives below all of them. The readers
+ * ab.h runs it (src/act); the verdicts (abverdict.h, which the runner
+ * asks whether it may stop early), the reports (abreport.h) and the full
+ * screen only read it, so it lives below all of them. The readers
  * are described in ab.h. Header only. */
 #ifndef IOSCHED_ABDATA_H
 #define IOSCHED_ABDATA_H
@@ -21,8 +22,6 @@
 #define AB_FRESH_READS 250          /* reads in a fresh job unless --fresh-reads: 1 MiB, done within a
 				     * phase even at 10 ms a read (a program starting reads about that) */
 #define AB_PACED_PER_PHASE 120      /* paced reads a phase should hold: a p99 needs 100 */
-
-struct ab_result;
 
 struct ab_variant {
 	char text[128];             /* as given: "bfq:low_latency=0" */
@@ -47,9 +46,6 @@ struct ab_config {
 	int baseline;               /* each variant first without load */
 	const char *startup_cmd;    /* NULL: no start-up timing */
 	int startup_runs;
-	/* Whether the run may stop now (abverdict_settled); NULL: it runs every
-	 * round. Asked after each round. */
-	int (*settled)(const struct ab_config *cfg, const struct ab_result *res);
 };
 
 struct ab_phase {

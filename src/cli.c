@@ -16,7 +16,6 @@
 #include "probefile.h"
 #include "ab.h"
 #include "abreport.h"
-#include "abverdict.h"
 #include "control.h"
 #include "session.h"
 #include "event.h"
@@ -420,7 +419,6 @@ int cli_run_ab(const struct options *o, struct control *ctl, volatile sig_atomic
 		free(cfg);
 		return 2;
 	}
-	cfg->settled = abverdict_settled; /* stop after the first look when it decides everything */
 	int rc = ab_run(cfg, ctl, stop, &res, isatty(STDERR_FILENO) ? ab_progress_line : NULL, NULL, err, sizeof err);
 	/* Every setting back before the report: it says where the disk is.
 	 * The run's many switches collapse into one per setting. */

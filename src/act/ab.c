@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "abverdict.h"
 #include "coldstart.h"
 #include "control.h"
 #include "diskstats.h"
@@ -239,7 +240,7 @@ static int advance(struct ab_run *r, char *err, size_t len)
 		r->round++;
 		/* A round is complete: the verdicts may allow stopping here
 		 * (the first look, abverdict.h). */
-		if (!r->baseline && r->cfg.settled && r->cfg.settled(&r->cfg, r->res)) {
+		if (!r->baseline && abverdict_settled(&r->cfg, r->res)) {
 			r->res->settled_at = r->round;
 			return 0;
 		}

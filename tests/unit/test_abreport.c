@@ -158,7 +158,7 @@ static void verdicts(void **state)
 	free(text);
 	char *json = report(&cfg, res, AB_JSON);
 	expect(json, "\"verdict\":[{\"profile\":\"steady\",\"figure\":\"reads_per_s\",\"best\":\"bfq\",\"leader\":\"bfq\","
-		     "\"against\":\"none\",\"decided\":true,\"ratio\":3.016");
+		     "\"against\":\"none\",\"decided\":true,\"leader_value\":1508.1,\"against_value\":500,\"ratio\":3.016");
 	expect(json, "{\"profile\":\"fresh\",\"figure\":\"job_ms\",\"best\":\"bfq\"");
 	expect(json, "\"rounds\":6,\"rounds_needed\":null");
 	expect(json, "\"readers\":[{\"profile\":\"steady\",\"best\":null,\"tradeoff\":true");
