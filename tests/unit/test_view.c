@@ -199,7 +199,7 @@ static void proccols_whole(void **state)
 	assert_int_equal(proccols_get(PC_COMMAND)->keep, 0); /* never dropped */
 	char keys[256];
 	assert_string_equal(proccols_keys(" ", keys, sizeof keys),
-			    "pid user prio read/s write/s to-disk r-calls w-calls io-wait avg-wait read-lat write-lat command");
+			    "pid user prio read/s write/s to-disk r-calls w-calls io-wait avg-wait read-lat write-lat disk command");
 }
 
 /* The man page's --sort paragraph and both completions offer exactly the
@@ -256,6 +256,7 @@ static void csv_procs(void **state)
 		rows[i].io_readable = i != 2;
 		rows[i].to_disk_Bps = i == 1 ? 4e6 : -1; /* -1: not known (no BPF part) */
 	}
+	rows[1].disk = "loop1";
 	rows[2].read_Bps = 1; /* counts as I/O; its figures were not readable */
 	rows[3].exited = 1;
 	rows[3].count = 2;
@@ -271,8 +272,8 @@ static void csv_procs(void **state)
 	assert_memory_equal(out, head, strlen(head));
 	const char *r1 = out + strlen(head);
 	/* dd 5e6, then cc1, then "a,b" (its figures not readable: empty fields) */
-	assert_non_null(strstr(r1, "100.500,11,root,be/4,0.000,5000000.000,4000000.000,0.000,0.000,,,,,dd\n"));
-	assert_non_null(strstr(r1, ",,,,,,,,,\"a,b\"\n"));
+	assert_non_null(strstr(r1, "100.500,11,root,be/4,0.000,5000000.000,4000000.000,0.000,0.000,,,,,loop1,dd\n"));
+	assert_non_null(strstr(r1, ",,,,,,,,,,\"a,b\"\n"));
 	assert_non_null(strstr(r1, ",[exited] cc1 x2\n"));
 	assert_true(strstr(r1, "dd\n") < strstr(r1, "cc1") && strstr(r1, "cc1") < strstr(r1, "a,b"));
 	assert_null(strstr(r1, "idle"));
