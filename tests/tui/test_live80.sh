@@ -8,12 +8,13 @@
 # The writer's row names the disk it wrote to (DISK, beside COMMAND), and
 # with kernel.task_delayacct 0 (left as it is) the pane's title says why
 # IO-WAIT shows "-" and that D turns it on. Two rows taller, the switch
-# line has a row of its own under the probe's second line.
+# line has a row of its own under the probe's second line. JSON's
+# procs[].disk names the writer's disk too.
 # suite-budget: 40
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_root
-need_cmd tmux losetup fio
+need_cmd tmux losetup fio jq
 setup_scratch
 
 attach_loop 64 fill; L=$LOOP
@@ -74,6 +75,11 @@ sleep 1
 [[ $(probe_next) =~ $short ]] && fail "at 80x26 the switch line still takes the probe's second line"
 keys q
 [ "$(wait_exit 10)" = 0 ] || fail "exit not 0: $(cat "$SCRATCH/stderr")"
+# JSON names the same disk for the writer's job process.
+"$BIN" --json -n 6 -d 0.5 --disk "$N" --no-probe --procs 100000 > "$SCRATCH/out.json" 2> "$SCRATCH/err" ||
+	fail "--json exited $?: $(cat "$SCRATCH/err")"
+tail -n1 "$SCRATCH/out.json" | jq -e --arg n "$N" '[.procs[] | select(.comm == "iosched-wr80" and .disk == $n)] | length == 1' > /dev/null ||
+	fail "JSON procs[].disk of the writer: $(tail -n1 "$SCRATCH/out.json" | jq -c '[.procs[] | select(.comm == "iosched-wr80") | {pid, disk, write_Bps}]')"
 note "$(grep -E "^switch: " "$SCRATCH/s.80x24")"
 note "$(grep -E " $N +iosched-wr80" "$SCRATCH/s.80x24" | head -n1)"
 echo "PASS"

@@ -121,8 +121,9 @@ static void pane_hit_testing(void **state)
 	assert_int_equal(procpane_column_at(&s, 120, 8), PC_USER);
 	assert_int_equal(procpane_column_at(&s, 120, 25), PC_READ);
 	assert_int_equal(procpane_column_at(&s, 120, 119), PC_COMMAND);
-	/* With it, below 140 columns: R-CALLS/s and W-CALLS/s give way to the
-	 * latency columns; at 160 all are there. */
+	/* With it, below 163 columns: W-CALLS/s and R-CALLS/s give way to the
+	 * latency columns and DISK (at 120, so does WRITE p50/p99); at 160
+	 * R-CALLS/s is there, and at 80 DISK is, in AVG-WAIT's place. */
 	s.blk_on = 1;
 	int seen_rlat = 0, seen_riops = 0;
 	for (int x = 0; x < 120; x++) {
@@ -135,6 +136,19 @@ static void pane_hit_testing(void **state)
 	for (int x = 0; x < 160; x++)
 		seen_riops |= procpane_column_at(&s, 160, x) == PC_RCALLS;
 	assert_true(seen_riops);
+	int seen_disk = 0, seen_avg = 0;
+	for (int x = 0; x < 80; x++) {
+		seen_disk |= procpane_column_at(&s, 80, x) == PC_DISK;
+		seen_avg |= procpane_column_at(&s, 80, x) == PC_AVG;
+	}
+	assert_true(seen_disk);
+	assert_false(seen_avg);
+	s.blk_on = 0; /* DISK needs the BPF part */
+	seen_disk = 0;
+	for (int x = 0; x < 120; x++)
+		seen_disk |= procpane_column_at(&s, 120, x) == PC_DISK;
+	assert_false(seen_disk);
+	s.blk_on = 1;
 	assert_int_equal(proccols_from_name("write/s"), PC_WRITE);
 	assert_int_equal(proccols_from_name("read-lat"), PC_RLAT);
 	assert_int_equal(proccols_from_name("READ p50/p99"), PC_RLAT);
