@@ -149,4 +149,10 @@ void blklat_format_pair(uint64_t n, uint64_t p50_ns, uint64_t p99_ns, char *buf,
 /* The blk_proc of tgid in r, or NULL (r->procs sorted by tgid). */
 const struct blk_proc *blklat_find_proc(const struct blk_reading *r, int tgid);
 
+/* The disk tgid moved most bytes on in r (reads and writes; on a stack,
+ * the bytes that repeat a write to a device above are left out, so a loop
+ * device's writer is named with the loop device, not the disk under its
+ * file): a name in r->stats, or NULL when it made no requests. */
+const char *blklat_top_disk(const struct blk_reading *r, int tgid);
+
 #endif

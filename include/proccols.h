@@ -15,7 +15,7 @@
 #include "sample.h"
 
 enum pcol { PC_PID, PC_USER, PC_PRIO, PC_READ, PC_WRITE, PC_TODISK, PC_RCALLS, PC_WCALLS, PC_WAIT, PC_AVG, PC_RLAT,
-	    PC_WLAT, PC_COMMAND, PC_COUNT };
+	    PC_WLAT, PC_DISK, PC_COMMAND, PC_COUNT };
 
 /* How cells are shown: rates, or totals since start (the pane's a);
  * names, or whole command lines (c). */

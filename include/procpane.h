@@ -40,8 +40,10 @@ void procpane_step(struct procpane_state *st, const struct sample *s, int by, in
 const size_t *procpane_visible(const struct procpane_state *st, const struct sample *s, int rows, size_t *n);
 
 /* Draw the pane in rows y..y+h-1; focus: the selection is highlighted;
- * th: the theme's attributes per element (theme.h). */
-void procpane_draw(const struct procpane_state *st, const struct sample *s, int y, int h, int focus,
+ * note: what its columns cannot show and why (NULL or ""), on its title
+ * line, which gives way to it; th: the theme's attributes per element
+ * (theme.h). */
+void procpane_draw(const struct procpane_state *st, const struct sample *s, int y, int h, int focus, const char *note,
 		   const unsigned long *th);
 
 /* Sort by the next shown column to the left (dir -1) or right (+1). */

@@ -97,6 +97,12 @@ struct proc_row {
 	 * them (BPF; -1: not known, the BPF part off) */
 	double to_disk_Bps;
 	uint64_t to_disk_total;    /* the same in bytes, since this run first saw it (when to_disk_Bps >= 0) */
+	/* The disk it moved most bytes on in the interval (blklat_top_disk;
+	 * filled in by the sampler, and by a replay from the recorded block
+	 * stats): a name in the sample's block stats, which live as long as
+	 * its rows. NULL: no block requests, the BPF part off, or a thread's
+	 * row (the BPF part keys by process). */
+	const char *disk;
 };
 
 #define PROCS_CMDLINE_MAX 256

@@ -70,6 +70,36 @@ const struct blk_proc *blklat_find_proc(const struct blk_reading *r, int tgid)
 	return r->nprocs ? bsearch(&key, r->procs, r->nprocs, sizeof key, proc_by_tgid) : NULL;
 }
 
+/* A disk's bytes of tgid's stats from the first, both directions. */
+static uint64_t disk_bytes(const struct blk_reading *r, size_t first, int tgid, const char *disk)
+{
+	uint64_t sum = 0;
+	for (size_t j = first; j < r->nstats; j++) {
+		const struct blk_stat *st = &r->stats[j];
+		if (st->tgid == tgid && !strcmp(st->disk, disk))
+			sum += st->bytes - (st->stacked_bytes < st->bytes ? st->stacked_bytes : st->bytes);
+	}
+	return sum;
+}
+
+const char *blklat_top_disk(const struct blk_reading *r, int tgid)
+{
+	/* A process has a few entries (disks x 2 directions): a scan of the
+	 * reading, not a map, also for a replay's stats in any order. */
+	const char *best = NULL;
+	uint64_t most = 0;
+	for (size_t i = 0; i < r->nstats; i++) {
+		if (r->stats[i].tgid != tgid)
+			continue;
+		uint64_t b = disk_bytes(r, i, tgid, r->stats[i].disk);
+		if (b > most) {
+			most = b;
+			best = r->stats[i].disk;
+		}
+	}
+	return best;
+}
+
 static int wait_cmp(const void *a, const void *b)
 {
 	const struct blk_wait *x = a, *y = b;

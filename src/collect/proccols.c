@@ -56,6 +56,7 @@ static double key_wlat(const struct proc_row *r, int totals)
 }
 static const char *text_user(const struct proc_row *r) { return procs_row_user(r); }
 static const char *text_comm(const struct proc_row *r) { return r->comm; }
+static const char *text_disk(const struct proc_row *r) { return r->disk ? r->disk : ""; }
 
 /* --- cells ---------------------------------------------------------------- */
 
@@ -164,6 +165,14 @@ static void cell_wlat(const struct proc_row *r, const struct proccols_mode *m, c
 {
 	(void)m;
 	blklat_format_pair(r->blk_n[BLK_WRITE], r->blk_p50_ns[BLK_WRITE], r->blk_p99_ns[BLK_WRITE], b, n);
+}
+
+/* Blank without block requests: most rows are idle, and a column of
+ * dashes would hide the few that name a disk. */
+static void cell_disk(const struct proc_row *r, const struct proccols_mode *m, char *b, size_t n)
+{
+	(void)m;
+	util_strlcpy(b, text_disk(r), n);
 }
 
 /* The name (or command line), after what the row is when it is not the
@@ -304,6 +313,19 @@ static void json_blk(FILE *f, const struct proc_row *r, const struct sample *s)
 	fputc(']', f);
 }
 
+/* With block latency on: the disk it moved most bytes on, or null (no
+ * requests, or a thread's row). */
+static void json_disk(FILE *f, const struct proc_row *r, const struct sample *s)
+{
+	if (!s->blk_on)
+		return;
+	fputs(",\"disk\":", f);
+	if (r->disk)
+		jsonv_write_string(f, r->disk);
+	else
+		fputs("null", f);
+}
+
 /* The name, what kind of task it is, and for a row of tasks that ended
  * (taskstats exit records) how many of the same command and parent. */
 static void json_command(FILE *f, const struct proc_row *r, const struct sample *s)
@@ -319,12 +341,13 @@ static void json_command(FILE *f, const struct proc_row *r, const struct sample 
 /* --- the table -------------------------------------------------------------- */
 
 /* keep: when the screen is narrow, the columns come in this order (who
- * reads and writes, how much, who waits), each if it still fits. */
+ * reads and writes, how much, on which disk, who waits), each if it still
+ * fits: at 80 columns DISK takes the place of AVG-WAIT. */
 static const struct proccol cols[PC_COUNT] = {
 	[PC_PID] = {"pid", "PID", NULL, 7, 0, 1, 0, "", "process id (thread id with p)", key_pid, NULL, cell_pid,
 		    json_pid, "pid"},
-	[PC_USER] = {"user", "USER", NULL, 9, 1, 6, 0, "", "its user", NULL, text_user, cell_user, json_user, "user"},
-	[PC_PRIO] = {"prio", "PRIO", NULL, 5, 1, 10, 0, "", "I/O priority as ionice shows it (be/4, idle, rt/0)",
+	[PC_USER] = {"user", "USER", NULL, 9, 1, 7, 0, "", "its user", NULL, text_user, cell_user, json_user, "user"},
+	[PC_PRIO] = {"prio", "PRIO", NULL, 5, 1, 11, 0, "", "I/O priority as ionice shows it (be/4, idle, rt/0)",
 		     key_prio, NULL, cell_prio, json_prio, "prio"},
 	[PC_READ] = {"read/s", "READ/s", "READ", 8, 0, 4, 0, "B/s",
 		     "bytes read from storage for it (/proc/PID/io read_bytes)", key_read, NULL, cell_read, json_read,
@@ -336,22 +359,25 @@ static const struct proccol cols[PC_COUNT] = {
 		       "bytes written to disks for it: its own writes and the writeback of pages it dirtied, "
 		       "whoever wrote them (BPF)",
 		       key_to_disk, NULL, cell_to_disk, json_to_disk, "to_disk_Bps"},
-	[PC_RCALLS] = {"r-calls", "R-CALLS/s", "R-CALLS", 9, 0, 11, 0, "calls/s",
+	[PC_RCALLS] = {"r-calls", "R-CALLS/s", "R-CALLS", 9, 0, 12, 0, "calls/s",
 		       "read() system calls, not disk operations", key_rcalls, NULL, cell_rcalls, json_rcalls,
 		       "read_calls_per_s"},
-	[PC_WCALLS] = {"w-calls", "W-CALLS/s", "W-CALLS", 9, 0, 12, 0, "calls/s",
+	[PC_WCALLS] = {"w-calls", "W-CALLS/s", "W-CALLS", 9, 0, 13, 0, "calls/s",
 		       "write() system calls, not disk operations", key_wcalls, NULL, cell_wcalls, json_wcalls,
 		       "write_calls_per_s"},
-	[PC_WAIT] = {"io-wait", "IO-WAIT", NULL, 7, 0, 5, 0, "%",
+	[PC_WAIT] = {"io-wait", "IO-WAIT", NULL, 7, 0, 6, 0, "%",
 		     "share of the interval waiting for block I/O (delay accounting)", key_wait, NULL, cell_wait,
 		     json_wait, "io_wait_pct"},
-	[PC_AVG] = {"avg-wait", "AVG-WAIT", NULL, 8, 0, 9, 0, "time", "mean time of one such wait", key_avg, NULL,
+	[PC_AVG] = {"avg-wait", "AVG-WAIT", NULL, 8, 0, 10, 0, "time", "mean time of one such wait", key_avg, NULL,
 		    cell_avg, json_avg, "avg_wait_us"},
-	[PC_RLAT] = {"read-lat", "READ p50/p99", NULL, 15, 0, 7, 1, "time",
+	[PC_RLAT] = {"read-lat", "READ p50/p99", NULL, 15, 0, 8, 1, "time",
 		     "latency of its block read requests, issue to completion (BPF)", key_rlat, NULL, cell_rlat,
 		     json_blk, "read_p50_us"},
-	[PC_WLAT] = {"write-lat", "WRITE p50/p99", NULL, 15, 0, 8, 1, "time",
+	[PC_WLAT] = {"write-lat", "WRITE p50/p99", NULL, 15, 0, 9, 1, "time",
 		     "latency of its block write requests (BPF)", key_wlat, NULL, cell_wlat, NULL, "write_p50_us"},
+	[PC_DISK] = {"disk", "DISK", NULL, 7, 1, 5, 1, "",
+		     "the disk it moved most bytes on: its block reads and writes, a stack's at its top (BPF)", NULL,
+		     text_disk, cell_disk, json_disk, "disk"},
 	[PC_COMMAND] = {"command", "COMMAND", NULL, 0, 1, 0, 0, "",
 			"name, or with c the command line; [writeback], [journal], [loop I/O], [exited]", NULL, text_comm,
 			cell_command, json_command, "comm"},

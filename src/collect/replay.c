@@ -375,7 +375,15 @@ static int fill(struct replay *r, const struct jsonv *o, struct sample *out)
 		return -ENOMEM;
 	if (out->top_disk >= (int)out->ndisks)
 		out->top_disk = -1;
-	return blk(r, o, out);
+	if (blk(r, o, out) < 0)
+		return -ENOMEM;
+	/* Each row's disk, from the block stats as the live run found it
+	 * (not recorded: it is theirs). */
+	for (size_t i = 0; i < out->nprocs; i++) {
+		struct proc_row *p = &out->procs[i];
+		p->disk = p->tid == p->pid ? blklat_top_disk(&out->blk, p->pid) : NULL;
+	}
+	return 0;
 }
 
 int replay_next(struct replay *r, struct sample *out, char *msg, size_t len)

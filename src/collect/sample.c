@@ -825,8 +825,10 @@ static void collect_blk(struct sampler *s, struct sample *out)
 	int ready = blk_ready(s);
 	out->blk_on = ready;
 	out->blk.unattributed = out->blk.untimed = out->blk.uncounted = 0; /* until a reading says otherwise */
-	for (size_t i = 0; out->have_procs && i < out->nprocs; i++)
+	for (size_t i = 0; out->have_procs && i < out->nprocs; i++) {
 		out->procs[i].to_disk_Bps = -1; /* not known, until the reading below */
+		out->procs[i].disk = NULL;
+	}
 	util_strlcpy(out->blk_why, s->blk && !ready ? "starting (figures from the next refresh)" : s->blk_why,
 		     sizeof out->blk_why);
 	out->blk_stage = blklat_owner_stage(s->blk);
@@ -877,6 +879,7 @@ static void collect_blk(struct sampler *s, struct sample *out)
 		const struct to_disk_total *t = r->tid == r->pid ? find_total(s, r->pid) : NULL;
 		r->to_disk_total = t ? t->bytes : 0;
 		r->kind = writer_kind(r, b, &out->blk);
+		r->disk = b ? blklat_top_disk(&out->blk, r->pid) : NULL;
 	}
 }
 

@@ -35,13 +35,22 @@ static void draw_writers(const struct tui *t, int y)
 		snprintf(line + n, sizeof line - (size_t)n, "  Dirty %llu MB  Writeback %llu MB  (%s)",
 			 (unsigned long long)(w->dirty_kB / 1024), (unsigned long long)(w->writeback_kB / 1024), limit);
 	screen_put(y, 0, line);
-	if (s->have_procs && s->pstat.missing[0]) {
-		char m[300];
-		util_fmt(m, sizeof m, "  I/O wait: %s%s", s->pstat.missing, s->pstat.taskstats ? "; D turns it on" : "");
-		attron((attr_t)t->th[TH_WARNING]);
-		screen_put(y, (int)strlen(line) + 1 < COLS ? (int)strlen(line) : COLS, m);
-		attroff((attr_t)t->th[TH_WARNING]);
-	}
+}
+
+/* Why IO-WAIT and AVG-WAIT show "-" and which key turns them on, for the
+ * process pane's title (it keeps it at any width); "" when they are
+ * measured. D does nothing in a replay or read-only. */
+static void iowait_note(const struct tui *t, char *buf, size_t len)
+{
+	const struct procs_status *p = &t->s.pstat;
+	buf[0] = '\0';
+	if (!t->s.have_procs || !p->missing[0])
+		return;
+	int key = p->taskstats && !t->o->read_only && !session_replaying(t->sess);
+	if (p->taskstats && !p->delayacct)
+		util_fmt(buf, len, "IO-WAIT off: kernel.task_delayacct=0%s", key ? ", D turns it on" : "");
+	else
+		util_fmt(buf, len, "IO-WAIT off: %s", p->missing);
 }
 
 static void draw_header(const struct tui *t)
@@ -144,29 +153,31 @@ static void lat_or_dash(const struct probe_summary *p, double q, uint64_t v, cha
 		util_strlcpy(b, "-", n);
 }
 
-/* The probe's state and figures for the selected disk, above its chart. */
-static void draw_probe_line(const struct tui *t, const struct disk_sample *d, int y)
+/* The probe's state and figures for the selected disk, above its chart.
+ * Returns 1 when it shows figures (draw_probe_extra says more of them),
+ * 0 for a probe not running (its state is the line). */
+static int draw_probe_line(const struct tui *t, const struct disk_sample *d, int y)
 {
 	char line[512], rate[32], p50[16], p90[16], p99[16], p999[16], c50[16], c99[16];
 	const struct probe_status *st = &d->probe_st;
 	if (!d->probed) {
 		snprintf(line, sizeof line, "%s: not probed (%s)", d->info.name, st->why);
 		screen_put(y, 0, line);
-		return;
+		return 0;
 	}
 	if (st->state == PROBE_ENDED) {
 		attron((attr_t)t->th[TH_WARNING]);
 		snprintf(line, sizeof line, "%s probe off: %s", d->info.name, st->why);
 		screen_put(y, 0, line);
 		attroff((attr_t)t->th[TH_WARNING]);
-		return;
+		return 0;
 	}
 	screen_rate_text(st->rate_hz, rate, sizeof rate);
 	if (st->state == PROBE_PREPARING) {
 		util_fmt(line, sizeof line, "%s probe: writing its probe file %s (%d%%) - %s", d->info.name, st->path,
 			 st->prep_pct, st->why);
 		screen_put(y, 0, line);
-		return;
+		return 0;
 	}
 	const struct probe_summary *p = &d->probe_10s, *c = &d->probe_change;
 	lat_or_dash(p, 0.50, p->p50_ns, p50, sizeof p50);
@@ -196,7 +207,15 @@ static void draw_probe_line(const struct tui *t, const struct disk_sample *d, in
 		 d->info.name, detail_profile(st->rate_hz), rate, probe_mode_name(st->mode), size, p50, p99, timefig, p90,
 		 p999, mx, (unsigned long long)p->n, c50, c99, (unsigned long long)c->n);
 	screen_put(y, 0, line);
-	/* What else the user must know about these figures, on the next line. */
+	return 1;
+}
+
+/* What else the user must know about the probe's figures, on the line
+ * under them, with the chart's legend. */
+static void draw_probe_extra(const struct tui *t, const struct disk_sample *d, int y)
+{
+	const struct probe_status *st = &d->probe_st;
+	const struct probe_summary *p = &d->probe_10s;
 	char extra[600] = "";
 	detail_behind(&d->slow, extra, sizeof extra);
 	if (extra[0])
@@ -220,9 +239,9 @@ static void draw_probe_line(const struct tui *t, const struct disk_sample *d, in
 	if (st->mode == PROBE_MODE_FILE)
 		util_fmt(extra + strlen(extra), sizeof extra - strlen(extra), "file mode: %s", st->why);
 	attron((attr_t)t->th[TH_TITLE]);
-	screen_put(y + 1, 0, extra);
+	screen_put(y, 0, extra);
 	attroff((attr_t)t->th[TH_TITLE]);
-	screen_put(y + 1, COLS - 34 > (int)strlen(extra) ? COLS - 34 : COLS,
+	screen_put(y, COLS - 34 > (int)strlen(extra) ? COLS - 34 : COLS,
 	    t->utf8 ? "█ p50  • p99 (max if <100/s)" : "# p50  * p99 (max if <100/s)");
 }
 
@@ -318,52 +337,79 @@ void tui_main_layout(const struct tui *t, struct tui_layout *L)
 	L->pane_y = L->detail_y - L->pane_h;
 }
 
+/* How long after its after window a switch's comparison keeps the place
+ * of the probe's second line, where only the probe's two lines fit. */
+#define CMP_FRESH_S 30
+
+/* The switch was made less than 10 s + CMP_FRESH_S ago (or its after
+ * window still fills): its comparison is what the user is looking for. */
+static int cmp_fresh(const struct sample *s, const struct switch_compare *c)
+{
+	return c->state == 1 || (c->state == 2 && s->ts - c->ts < 10.0 + CMP_FRESH_S);
+}
+
+/* The last switch, before against after, from row top (cmp: its line),
+ * with the fresh jobs' change and who was served first on the same line
+ * if they fit, else under it while the chart keeps 4 rows above bottom.
+ * Returns the first row under it. */
+static int draw_compare(const struct tui *t, const struct disk_sample *d, char *cmp, size_t len, int top, int bottom)
+{
+	char more[2][200];
+	detail_fresh_change(&d->cmp, more[0], sizeof more[0]);
+	detail_behind_change(&d->cmp, t->s.blk_on, more[1], sizeof more[1]);
+	attron((attr_t)t->th[TH_TITLE]);
+	for (int k = 0; k < 2; k++) {
+		if (!more[k][0])
+			continue;
+		if (strlen(cmp) + 2 + strlen(more[k]) <= (size_t)COLS) {
+			util_fmt(cmp + strlen(cmp), len - strlen(cmp), "; %s", more[k]);
+		} else if (bottom - top - 2 >= 4) {
+			screen_put(top++, 0, cmp);
+			util_strlcpy(cmp, more[k], len);
+		}
+	}
+	screen_put(top++, 0, cmp);
+	attroff((attr_t)t->th[TH_TITLE]);
+	return top;
+}
+
+/* The selected disk's probe lines, its last switch and its chart in rows
+ * y..y+h-1. The switch's line comes before the chart (a sparkline, or
+ * nothing, is left); where only the probe's two lines fit, a fresh one
+ * takes the second's place: the effect of ] is what the user watches
+ * then. The line stays until the next switch where it has a row. */
+static void draw_probe_area(const struct tui *t, const struct disk_sample *d, int y, int h)
+{
+	char cmp[400];
+	detail_switch_compare(&d->cmp, COLS, cmp, sizeof cmp);
+	int over = cmp[0] && h == PROBE_LINES && cmp_fresh(&t->s, &d->cmp);
+	if (draw_probe_line(t, d, y) && !over)
+		draw_probe_extra(t, d, y + 1);
+	int top = over ? y + 1 : y + 2;
+	if (cmp[0] && top < y + h)
+		top = draw_compare(t, d, cmp, sizeof cmp, top, y + h);
+	int chart_h = y + h - top;
+	if (d->probed && chart_h >= 4)
+		chart_draw(d, &t->s, top, 0, chart_h, COLS, t->utf8, t->th);
+	else if (d->probed && chart_h >= 1)
+		chart_sparkline(d, &t->s, top, 0, COLS, t->utf8, t->th);
+}
+
 void tui_draw_main(const struct tui *t)
 {
 	draw_header(t);
 	struct tui_layout L;
 	tui_main_layout(t, &L);
-	int rows = L.table_rows, y = L.y, detail_y = L.detail_y, room = L.room, pane_h = L.pane_h;
-	draw_table(t, 3, rows);
+	draw_table(t, 3, L.table_rows);
 	int sel = screen_selected_index(t);
-	if (sel >= 0 && room - pane_h >= PROBE_LINES) {
-		const struct disk_sample *d = &t->s.disks[sel];
-		draw_probe_line(t, d, y);
-		/* The last switch, before against after, stays until the next
-		 * one: the effect in numbers for whoever watches. */
-		char cmp[400], more[2][200];
-		detail_switch_compare(&d->cmp, COLS, cmp, sizeof cmp);
-		detail_fresh_change(&d->cmp, more[0], sizeof more[0]);
-		detail_behind_change(&d->cmp, t->s.blk_on, more[1], sizeof more[1]);
-		int top = y + 2;
-		if (cmp[0] && room - pane_h - 3 >= 4) {
-			attron((attr_t)t->th[TH_TITLE]);
-			/* The fresh jobs' change and who was served first on the
-			 * same line if they fit, else under it while the chart
-			 * keeps 4 rows */
-			for (int k = 0; k < 2; k++) {
-				if (!more[k][0])
-					continue;
-				if (strlen(cmp) + 2 + strlen(more[k]) <= (size_t)COLS) {
-					util_fmt(cmp + strlen(cmp), sizeof cmp - strlen(cmp), "; %s", more[k]);
-				} else if (room - pane_h - (top - y) - 2 >= 4) {
-					screen_put(top++, 0, cmp);
-					util_strlcpy(cmp, more[k], sizeof cmp);
-				}
-			}
-			screen_put(top++, 0, cmp);
-			attroff((attr_t)t->th[TH_TITLE]);
-		}
-		int chart_h = room - pane_h - (top - y);
-		if (d->probed && chart_h >= 4)
-			chart_draw(d, &t->s, top, 0, chart_h, COLS, t->utf8, t->th);
-		else if (d->probed && chart_h >= 1)
-			chart_sparkline(d, &t->s, top, 0, COLS, t->utf8, t->th);
-	}
-	if (pane_h)
-		procpane_draw(&t->pp, &t->s, detail_y - pane_h, pane_h, t->focus_procs, t->th);
-	if (detail_y > 4)
-		draw_detail(t, detail_y);
+	if (sel >= 0 && L.room - L.pane_h >= PROBE_LINES)
+		draw_probe_area(t, &t->s.disks[sel], L.y, L.room - L.pane_h);
+	char note[240];
+	iowait_note(t, note, sizeof note);
+	if (L.pane_h)
+		procpane_draw(&t->pp, &t->s, L.detail_y - L.pane_h, L.pane_h, t->focus_procs, note, t->th);
+	if (L.detail_y > 4)
+		draw_detail(t, L.detail_y);
 	draw_status(t);
 }
 
@@ -454,7 +500,9 @@ void tui_draw_big(const struct tui *t)
 		pp.order = NULL;
 		pp.norder = pp.cap = 0;
 		procpane_arrange(&pp, &t->s);
-		procpane_draw(&pp, &t->s, LINES - 1 - pane_h, pane_h, 0, t->th);
+		char note[240];
+		iowait_note(t, note, sizeof note);
+		procpane_draw(&pp, &t->s, LINES - 1 - pane_h, pane_h, 0, note, t->th);
 		procpane_free(&pp);
 	}
 	draw_status(t);

@@ -115,7 +115,9 @@ struct keyed {
 static int cmp_keyed(const void *a, const void *b)
 {
 	const struct keyed *x = a, *y = b;
-	int c = x->text ? strcmp(x->text, y->text) : (x->key < y->key) - (x->key > y->key);
+	/* an empty text (no DISK) after the others, however r turns them */
+	int c = !x->text ? (x->key < y->key) - (x->key > y->key)
+		: !x->text[0] != !y->text[0] ? !x->text[0] - !y->text[0] : strcmp(x->text, y->text);
 	return c ? c : x->tid - y->tid;
 }
 
@@ -250,7 +252,10 @@ const size_t *procpane_visible(const struct procpane_state *st, const struct sam
 	return st->order + first;
 }
 
-static void title(const struct procpane_state *st, const struct sample *s, int y, attr_t a)
+/* The title, and after it the note (what the pane cannot show and why),
+ * which keeps its place at any width: the title is cut first, down to 10
+ * columns. */
+static void title(const struct procpane_state *st, const struct sample *s, int y, const char *note, const unsigned long *th)
 {
 	char line[512], unread[200] = "";
 	/* Other users' /proc/PID/io needs ptrace access: say so, or their
@@ -270,18 +275,30 @@ static void title(const struct procpane_state *st, const struct sample *s, int y
 		 st->reverse ? " (reversed)" : "",
 		 st->only_active ? ", with I/O only" : "", st->accumulated ? ", totals since start" : ", per second",
 		 st->filter[0] ? ", matching \"" : "", st->filter, st->filter[0] ? "\"" : "", unread);
-	attron(a);
-	util_cut_mark(line, COLS, strcmp(nl_langinfo(CODESET), "UTF-8") == 0);
+	int utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+	int nl = note ? (int)strlen(note) : 0, at = (int)strlen(line) + 2;
+	if (nl && at + nl > COLS)
+		at = COLS - nl >= 12 ? COLS - nl : 12;
+	attron((attr_t)th[TH_TITLE]);
+	util_cut_mark(line, nl ? at - 2 : COLS, utf8);
 	mvaddstr(y, 0, line);
-	attroff(a);
+	attroff((attr_t)th[TH_TITLE]);
+	if (!nl || at >= COLS)
+		return;
+	char n[200];
+	util_safe_text(n, sizeof n, note); /* a replay's reason is the recording's text */
+	util_cut_mark(n, COLS - at, utf8);
+	attron((attr_t)th[TH_WARNING]);
+	mvaddstr(y, at, n);
+	attroff((attr_t)th[TH_WARNING]);
 }
 
-void procpane_draw(const struct procpane_state *st, const struct sample *s, int y, int h, int focus,
+void procpane_draw(const struct procpane_state *st, const struct sample *s, int y, int h, int focus, const char *note,
 		   const unsigned long *th)
 {
 	if (h < 3)
 		return;
-	title(st, s, y, (attr_t)th[TH_TITLE]);
+	title(st, s, y, note, th);
 	char b[300];
 	int x = 0;
 	unsigned shown = shown_mask(s, COLS);
@@ -327,11 +344,13 @@ void procpane_draw(const struct procpane_state *st, const struct sample *s, int 
 			char raw[300];
 			proccols_cell((enum pcol)c, r, &mode, raw, sizeof raw);
 			util_safe_text(v, sizeof v, raw); /* a process may name itself with ESC sequences */
-			if (c != PC_COMMAND && c != PC_USER)
+			int cut = 0;
+			if (c != PC_COMMAND && c != PC_USER && c != PC_DISK)
 				util_fit_figure(v, w); /* never a figure without its unit */
-			else if (c == PC_COMMAND)
-				util_cut_mark(v, COLS - x, strcmp(nl_langinfo(CODESET), "UTF-8") == 0); /* shortened, said so */
-			if (c == PC_COMMAND) /* the last column: as cut, mark and all */
+			else if (c != PC_USER) /* shortened, said so */
+				cut = util_cut_mark(v, c == PC_COMMAND ? COLS - x : w,
+						    strcmp(nl_langinfo(CODESET), "UTF-8") == 0);
+			if (c == PC_COMMAND || cut) /* as cut, mark and all: its width exactly */
 				util_strlcpy(b, v, sizeof b);
 			else
 				util_fmt(b, sizeof b, proccols_get((enum pcol)c)->left ? "%-*.*s" : "%*.*s", w, w, v);

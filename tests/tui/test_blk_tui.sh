@@ -2,7 +2,7 @@
 # Block-layer latency in the full screen: a fio reader (psync QD1) on a
 # loop device this test attaches. The header says block latency is on, the
 # process pane's READ p50/p99 shows fio's p50/p99 and Enter on fio's row lists
-# its reads on that disk. The waiting list of a disk's details is about
+# its reads on that disk; DISK names that disk. The waiting list of a disk's details is about
 # requests that wait: on a fast loop device a read is in flight for 40 us,
 # shorter than one look at the in-flight table, so that part uses a slow
 # disk (a loop device on tests/lib/slowfs.py, 0.2 s a request) with an
@@ -23,12 +23,14 @@ cp "$(command -v fio)" "$SCRATCH/fio-blk"   # a name the / filter can pick alone
 FIO=$!
 on_exit "kill $FIO"
 
-tmux_start "$BIN -d 0.5 --disk $N --no-probe 2> $SCRATCH/stderr"
+# 130 wide: both latency columns beside DISK (below 128 WRITE p50/p99 gives way)
+TMUX_W=130 tmux_start "$BIN -d 0.5 --disk $N --no-probe 2> $SCRATCH/stderr"
 wait_for "block latency: on" || fail "header does not say block latency is on"
-wait_for "READ p50/p99 +WRITE p50/p99 COMMAND" || fail "no block-latency columns"
+wait_for "READ p50/p99 +WRITE p50/p99 DISK +COMMAND" || fail "no block-latency columns"
 keys / f i o - b l k Enter
-# READ p50/p99 is "p50/p99", each with its unit, once there are 100 requests.
-wait_for "^ *$FIO root .* [0-9.]+[mu]?s/[0-9.]+[mu]?s +- +fio-blk" || fail "fio's row has no READ p50/p99 with units"
+# READ p50/p99 is "p50/p99", each with its unit, once there are 100
+# requests; DISK names the disk it reads.
+wait_for "^ *$FIO root .* [0-9.]+[mu]?s/[0-9.]+[mu]?s +- +$N +fio-blk" || fail "fio's row has no READ p50/p99 with units, or not its disk"
 keys Tab Enter
 wait_for "process details" || fail "Enter on the process opened nothing"
 wait_for "│ +$FIO fio-blk: block I/O per disk" || fail "details name another process"

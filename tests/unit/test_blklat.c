@@ -113,6 +113,30 @@ static void find_proc_by_tgid(void **state)
 	assert_null(blklat_find_proc(&r, 10));
 }
 
+/* The disk a process moved most bytes on: reads and writes summed per
+ * disk; a disk's bytes that repeat a write to a loop device above it are
+ * left out (the loop device's writer is named with the loop device). */
+static void top_disk_of_a_process(void **state)
+{
+	(void)state;
+	struct blk_stat st[] = {
+		{.tgid = 7, .disk = "loop1", .op = BLK_WRITE, .bytes = 6 << 20},
+		{.tgid = 7, .disk = "vda", .op = BLK_READ, .bytes = 2 << 20},
+		{.tgid = 7, .disk = "vda", .op = BLK_WRITE, .bytes = 6 << 20, .stacked_bytes = 6 << 20},
+		{.tgid = 8, .disk = "vda", .op = BLK_READ, .bytes = 1 << 20},
+		{.tgid = 8, .disk = "sdb", .op = BLK_READ, .bytes = 3 << 20},
+		{.tgid = 8, .disk = "vda", .op = BLK_WRITE, .bytes = 3 << 20},
+	};
+	struct blk_reading r = {.stats = st, .nstats = 6};
+	assert_string_equal(blklat_top_disk(&r, 7), "loop1");
+	assert_string_equal(blklat_top_disk(&r, 8), "vda"); /* 1 + 3 MiB over sdb's 3 */
+	assert_null(blklat_top_disk(&r, 9));
+	st[2].stacked_bytes = 0; /* vda's 8 MiB now its own */
+	assert_string_equal(blklat_top_disk(&r, 7), "vda");
+	r.nstats = 0;
+	assert_null(blklat_top_disk(&r, 7));
+}
+
 static void detail_texts(void **state)
 {
 	(void)state;
@@ -193,6 +217,7 @@ int main(void)
 		cmocka_unit_test(slot_array_sized_by_tags),
 		cmocka_unit_test(diff_subtracts_bucketwise),
 		cmocka_unit_test(find_proc_by_tgid),
+		cmocka_unit_test(top_disk_of_a_process),
 		cmocka_unit_test(detail_texts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
