@@ -63,7 +63,9 @@ int abnext_keep(const struct ab_config *cfg, int v, char *buf, size_t len);
 void abnext_rule_adds(const struct ab_config *cfg, int v, char *buf, size_t len);
 
 /* How to undo a kept choice: remove the rule, then put the scheduler the
- * disk had before (original) back now. */
+ * disk had before (original) back now. The sentence, and its command
+ * alone ("echo none > /sys/block/sda/queue/scheduler"). */
 void abnext_undo(const struct ab_config *cfg, const char *original, char *buf, size_t len);
+void abnext_undo_command(const struct ab_config *cfg, const char *original, char *buf, size_t len);
 
 #endif

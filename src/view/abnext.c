@@ -98,8 +98,15 @@ void abnext_rule_adds(const struct ab_config *cfg, int v, char *buf, size_t len)
 	}
 }
 
+void abnext_undo_command(const struct ab_config *cfg, const char *original, char *buf, size_t len)
+{
+	util_fmt(buf, len, "echo %s > /sys/block/%s/queue/scheduler", original, cfg->disk);
+}
+
 void abnext_undo(const struct ab_config *cfg, const char *original, char *buf, size_t len)
 {
-	util_fmt(buf, len, "delete the rule for %s from the rules file it went into, then switch back now: "
-		 "echo %s > /sys/block/%s/queue/scheduler", cfg->disk, original, cfg->disk);
+	char cmd[160];
+	abnext_undo_command(cfg, original, cmd, sizeof cmd);
+	util_fmt(buf, len, "delete the rule for %s from the rules file it went into, then switch back now: %s", cfg->disk,
+		 cmd);
 }

@@ -201,6 +201,8 @@ static void test_rule_adds_and_undo(void **state)
 	abnext_undo(&cfg, "mq-deadline", buf, sizeof buf);
 	assert_non_null(strstr(buf, "echo mq-deadline > /sys/block/loop0/queue/scheduler"));
 	assert_non_null(strstr(buf, "delete the rule for loop0"));
+	abnext_undo_command(&cfg, "none", buf, sizeof buf);
+	assert_string_equal(buf, "echo none > /sys/block/loop0/queue/scheduler");
 }
 
 int main(void)
