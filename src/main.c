@@ -238,7 +238,9 @@ static int prepare_live(const struct options *o, struct sampler *smp, int *done)
 {
 	*done = 0;
 	int rc = cli_check(o, smp);
-	if (!rc && o->print_udev_rule) {
+	/* With --set the rule is for the scheduler asked for: it is printed
+	 * after the switch (run() below), as the disk then has it. */
+	if (!rc && o->print_udev_rule && !o->nsets) {
 		*done = 1;
 		return cli_print_udev_rules(o, smp, stdout);
 	}
@@ -288,6 +290,19 @@ static int run_session(const struct options *o, struct sampler *smp, struct cont
 	return rc;
 }
 
+/* --set DISK=SCHED --print-udev-rule: switch, then print the rule that
+ * keeps SCHED (the disk's scheduler now) across reboots; the A/B report's
+ * next step prints this command. The switch stays unless --restore. */
+static int set_and_print_rules(const struct options *o, struct sampler *smp, struct control *ctl)
+{
+	int rc = cli_apply_sets(o, ctl);
+	if (!rc)
+		rc = cli_print_udev_rules(o, smp, stdout);
+	if (control_finish(ctl, o->restore, RESTORE_WAIT_S, stderr) && !rc)
+		rc = 1;
+	return rc;
+}
+
 static int run(const struct options *o)
 {
 	struct sampler_config cfg;
@@ -311,6 +326,11 @@ static int run(const struct options *o)
 		 * the exit below restores or reports what was changed. */
 		if (o->ab) {
 			rc = cli_run_ab(o, &ctl, &stop_requested);
+			sampler_free(&smp);
+			return rc;
+		}
+		if (o->print_udev_rule) {
+			rc = set_and_print_rules(o, &smp, &ctl);
 			sampler_free(&smp);
 			return rc;
 		}

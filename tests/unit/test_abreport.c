@@ -15,6 +15,7 @@
 
 #include "ab.h"
 #include "abreport.h"
+#include "util.h"
 #include "abverdict.h"
 
 /* n reads of ns each, spread evenly over secs whole seconds. */
@@ -100,6 +101,25 @@ __attribute__((noinline)) static char *report(const struct ab_config *cfg, const
 	return buf;
 }
 
+/* The text report with its wrapped lines joined again: a line break and
+ * the indent after it become one space (the report breaks prose at single
+ * spaces), so a sentence is found whole wherever it was wrapped. */
+static char *unwrapped(char *text)
+{
+	char *out = text;
+	for (const char *p = text; *p; p++) {
+		if (*p == '\n' && p[1] == ' ') {
+			while (p[1] == ' ')
+				p++;
+			*out++ = ' ';
+		} else {
+			*out++ = *p;
+		}
+	}
+	*out = '\0';
+	return text;
+}
+
 /* The report holds needle, or the test fails showing the whole report
  * (cmocka's own message would cut it). */
 static void expect(const char *report_text, const char *needle)
@@ -108,6 +128,28 @@ static void expect(const char *report_text, const char *needle)
 		return;
 	fprintf(stderr, "the report lacks: %s\n--- report ---\n%s--- end ---\n", needle, report_text);
 	fail();
+}
+
+/* The table whose head line starts with title has the heads in this
+ * order (NULL-terminated), each apart from the next by spaces. */
+static void expect_heads(const char *report_text, const char *title, const char *const *heads)
+{
+	char line[512];
+	const char *p = report_text;
+	while (p && (strncmp(p, title, strlen(title)) != 0 || p[strlen(title)] != ' '))
+		p = (p = strchr(p, '\n')) ? p + 1 : NULL;
+	assert_non_null(p);
+	snprintf(line, sizeof line, "%.*s", (int)strcspn(p, "\n"), p);
+	const char *at = line + strlen(title);
+	for (size_t i = 0; heads[i]; i++) {
+		const char *h = strstr(at, heads[i]);
+		if (!h || h == at || h[-1] != ' ') {
+			fprintf(stderr, "table '%s': no head '%s' in order in: %s\n", title, heads[i], line);
+			fail();
+		}
+		at = h + strlen(heads[i]);
+	}
+	assert_true(*at == '\0');
 }
 
 static void free_res(struct ab_result *res)
@@ -135,16 +177,22 @@ static void verdicts(void **state)
 	struct ab_config cfg;
 	struct ab_result *res = make(&cfg, 1500, 6, "none,bfq");
 	char *text = report(&cfg, res, AB_TEXT);
+	/* One unit per table, named in every header: times in ms; one table
+	 * per reader, so each fits 100 columns. */
+	expect_heads(text, "steady reader", (const char *[]){"round", "n", "p50 ms", "p50/s ms", "p99 ms", "max ms",
+							     "reads/s", ">10ms %", ">100ms %", NULL});
+	expect_heads(text, "fresh, paced, writer",
+		     (const char *[]){"round", "fresh ms", "paced p50 ms", "paced p99 ms", "write MB/s", NULL});
+	expect(text, "\nper variant, pooled over all phases:\n");
+	assert_null(strstr(text, "startup s")); /* no cold starts timed */
+	assert_null(strstr(text, " us "));
+	unwrapped(text);
 	/* The steady reader: bfq does 3x the reads a second, but spends 89 %
 	 * of its time in reads over 100 ms: a trade-off, not a best. */
 	expect(text, "steady reads/s: bfq best, 1508.1/s against none 500.0/s: 3.02x more reads/s (3.02x-3.02x, 6 rounds)");
 	expect(text, "steady time in reads over 100 ms: none best, under 1 % against bfq 88.8 %: 89x less time stalled");
 	expect(text, "fresh job time: bfq best, 151.0ms against none 3.00s: 20x faster jobs");
 	expect(text, "paced p50: none best");
-	/* One unit per table, named in every header: times in ms. */
-	expect(text, "     p50 ms   p50/s ms     p99 ms     max ms    reads/s    >10ms %   >100ms %   fresh ms "
-		     "paced p50 ms paced p99 ms write MB/s  startup s");
-	assert_null(strstr(text, " us "));
 	expect(text, "steady: a trade-off, no best: bfq 3.02x more reads/s, none 89x less time stalled");
 	expect(text, "fresh: bfq better (bfq 20x faster jobs)");
 	expect(text, "bfq against none: new readers: 20x faster jobs (20x-20x); a steady reader: 3.02x more reads/s "
@@ -169,15 +217,18 @@ static void verdicts(void **state)
 	char *csv = report(&cfg, res, AB_CSV);
 	expect(csv, ",profile,figure,decided,ratio,ratio_lo,ratio_hi,rounds_needed,text\n");
 	expect(csv, "verdict,\"bfq\",");
-	int header = -1, lines = 0, verdict_rows = 0;
+	int header = -1, lines = 0, verdict_rows = 0, next_rows = 0;
 	for (char *p = csv, *nl; (nl = strchr(p, '\n')); p = nl + 1, lines++) {
 		int n = csv_fields(p, nl);
 		header = header < 0 ? n : header;
 		assert_int_equal(n, header);
 		verdict_rows += !strncmp(p, "verdict,", 8);
+		next_rows += !strncmp(p, "next,", 5);
 	}
 	assert_int_equal(verdict_rows, ABV_NFIGS);
-	assert_int_equal(lines, 1 + 2 + 12 + ABV_NFIGS);
+	/* a use per reader, desktop, server; nothing to keep (both split) */
+	assert_int_equal(next_rows, ABV_NREADERS + 2);
+	assert_int_equal(lines, 1 + 2 + 12 + ABV_NFIGS + next_rows);
 	free(csv);
 	free_res(res);
 }
@@ -194,7 +245,7 @@ static void one_truth(void **state)
 		struct ab_result *res = make(&cfg, 1700, rounds[k], "none,bfq");
 		struct abv_report *vr = malloc(sizeof *vr);
 		assert_int_equal(abverdict_compute(&cfg, res, vr), 0);
-		char *text = report(&cfg, res, AB_TEXT);
+		char *text = unwrapped(report(&cfg, res, AB_TEXT));
 		char phrase[96], *closing = strstr(text, "bfq against none:");
 		assert_non_null(closing);
 		closing = strdup(closing);
@@ -226,7 +277,7 @@ static void overlap(void **state)
 	(void)state;
 	struct ab_config cfg;
 	struct ab_result *res = make(&cfg, 1700, 6, "none,bfq");
-	char *text = report(&cfg, res, AB_TEXT);
+	char *text = unwrapped(report(&cfg, res, AB_TEXT));
 	expect(text, "paced p50: not decided, ");
 	expect(text, "within noise; none's own phases differed 1.13x, bfq's 1.00x; about ");
 	expect(text, "paced reads: p50 no clear change");
@@ -237,7 +288,7 @@ static void overlap(void **state)
 	free_res(res);
 	/* One round: nothing can be decided, and the report says so. */
 	res = make(&cfg, 1500, 1, "none,bfq");
-	text = report(&cfg, res, AB_TEXT);
+	text = unwrapped(report(&cfg, res, AB_TEXT));
 	expect(text, "fresh job time: not decided, bfq 151.0ms against none 3.00s (20x faster jobs by these rounds): "
 		     "1 round(s) cannot decide anything: the test needs 6 or more (--rounds 6)");
 	free(text);
@@ -257,8 +308,10 @@ static void aa(void **state)
 		two->variant = 1;
 	}
 	char *text = report(&cfg, res, AB_TEXT);
+	expect(text, "\nnone#1 ");
+	expect(text, "\nnone#2 ");
+	unwrapped(text);
 	expect(text, "A/A: every variant is the same setting, so a verdict decided here is a false positive");
-	expect(text, "none#1                       all");
 	expect(text, "none#2 against none#1:");
 	expect(text, "this disk's noise with these settings:");
 	expect(text, "steady reads/s: the same in every phase");
@@ -272,6 +325,81 @@ static void aa(void **state)
 	free_res(res);
 }
 
+/* Every line of the text report at most 100 columns. */
+static void fits(const char *text)
+{
+	for (const char *p = text, *nl; (nl = strchr(p, '\n')); p = nl + 1)
+		if (nl - p > 100) {
+			fprintf(stderr, "a line of %d columns: %.*s\n--- report ---\n%s", (int)(nl - p), (int)(nl - p), p, text);
+			fail();
+		}
+}
+
+/* The next step, in every format: fresh decides bfq (20x faster jobs),
+ * paced decides nothing, so bfq is the desktop's choice; the steady
+ * reader's trade-off leaves the server none. */
+static void next_step(void **state)
+{
+	(void)state;
+	struct ab_config cfg;
+	struct ab_result *res = make(&cfg, 1700, 6, "none,bfq");
+	util_strlcpy(cfg.disk, "sda", sizeof cfg.disk);
+	util_strlcpy(res->disk, "sda", sizeof res->disk);
+	util_strlcpy(res->original, "mq-deadline", sizeof res->original);
+	char *text = report(&cfg, res, AB_TEXT);
+	fits(text);
+	expect(text, "\nnext step:\n  programs starting under load (fresh): bfq\n"
+		     "  long-running readers (steady): no single choice");
+	expect(text, "\n  a desktop or laptop (fresh and paced readers): bfq\n");
+	expect(text, "\n    iosched-top --disk sda --set sda=bfq --print-udev-rule\n");
+	expect(text, "\n    echo mq-deadline > /sys/block/sda/queue/scheduler\n");
+	assert_null(strstr(text, "for a server"));
+	free(text);
+	char *md = report(&cfg, res, AB_MD);
+	expect(md, "\n- a desktop or laptop (fresh and paced readers): bfq\n");
+	expect(md, "\n  `iosched-top --disk sda --set sda=bfq --print-udev-rule`\n");
+	free(md);
+	char *json = report(&cfg, res, AB_JSON);
+	expect(json, ",\"next\":{\"desktop\":\"bfq\",\"server\":null,\"keep\":\"iosched-top --disk sda --set sda=bfq "
+		     "--print-udev-rule\",\"undo\":\"delete the rule for sda from the rules file it went into, then switch "
+		     "back now: echo mq-deadline > /sys/block/sda/queue/scheduler\",\"keep_server\":null,");
+	expect(json, "\"uses\":{\"steady\":null,\"fresh\":\"bfq\",\"paced\":null}");
+	free(json);
+	char *csv = report(&cfg, res, AB_CSV);
+	expect(csv, "\nnext,\"bfq\",");
+	expect(csv, ",desktop,,,,,,,\"bfq\"\n");
+	expect(csv, ",keep,,,,,,,\"iosched-top --disk sda --set sda=bfq --print-udev-rule\"\n");
+	free(csv);
+	free_res(res);
+	/* One round: nothing decided, nothing to keep. */
+	res = make(&cfg, 1700, 1, "none,bfq");
+	util_strlcpy(cfg.disk, "sda", sizeof cfg.disk);
+	text = report(&cfg, res, AB_TEXT);
+	expect(text, "\n  a desktop or laptop (fresh and paced readers): no difference worth a change\n"
+		     "  a server (steady reader): no difference worth a change\n  nothing to keep: sda stays as it is\n");
+	free(text);
+	json = report(&cfg, res, AB_JSON);
+	expect(json, ",\"next\":{\"desktop\":null,\"server\":null,\"keep\":null,\"undo\":null,");
+	free(json);
+	free_res(res);
+}
+
+/* Labels too long for the tables are cut, marked '~'; every line still
+ * fits, and the whole label stays in the sentences. */
+static void long_labels(void **state)
+{
+	(void)state;
+	struct ab_config cfg;
+	const char *v = "none,bfq:low_latency=0:slice_idle=0:timeout_sync=200"; /* 47: a label's most */
+	struct ab_result *res = make(&cfg, 1500, 6, v);
+	char *text = report(&cfg, res, AB_TEXT);
+	fits(text);
+	expect(text, "~ ");
+	expect(unwrapped(text), "bfq:low_latency=0:slice_idle=0:timeout_sync=200 against none:");
+	free(text);
+	free_res(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -279,6 +407,8 @@ int main(void)
 		cmocka_unit_test(one_truth),
 		cmocka_unit_test(overlap),
 		cmocka_unit_test(aa),
+		cmocka_unit_test(next_step),
+		cmocka_unit_test(long_labels),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,67 @@
+#!/bin/bash
+# The A/B report fits and ends with the next step: a short real none-vs-bfq
+# run on a loop device this test makes, with the built-in writer.
+#  - text: no line over 100 columns (tables, verdicts and sentences), the
+#    per-variant table says it is pooled over all phases, and the next-step
+#    lines are there; two rounds cannot decide anything, so both choices
+#    are "no difference worth a change" and there is nothing to keep;
+#  - JSON (10 rounds, mostly enough to decide): "next" has desktop, server, keep
+#    and undo, keep and undo null exactly when neither use has a choice,
+#    and the keep command, run as printed (from another scheduler), switches
+#    the disk and prints one udev rule, for it and with the chosen scheduler
+#    (the rule is not installed).
+# suite-budget: 60
+. "$(dirname "$0")/../lib/common.sh"
+need_root
+need_cmd jq losetup mkfs.ext4 mount
+setup_scratch
+
+ext4_loop 512
+grep -qw bfq "/sys/block/$N/queue/scheduler" || skip "bfq is not offered here"
+AB=(--ab none,bfq --disk "$N" --dwell 1 --warmup 0 --fresh-reads 50 --load-size 64M --load-dir "$MNT")
+
+"$BIN" "${AB[@]}" --rounds 2 > "$SCRATCH/ab.txt" 2> "$SCRATCH/ab.err" || fail "text A/B exited $?: $(cat "$SCRATCH/ab.err")"
+T=$SCRATCH/ab.txt
+# Bytes, never fewer than columns: a line within 100 bytes fits 100 columns.
+long=$(LC_ALL=C awk 'length($0) > 100 { printf "%d: %d: %s\n", NR, length($0), $0 }' "$T")
+[ -z "$long" ] || fail "text lines over 100 columns:
+$long"
+grep -q "^per variant, pooled over all phases" "$T" || fail "the per-variant table is not labelled as pooled: $(head -20 "$T")"
+grep -q "^next step:$" "$T" || fail "no next step: $(tail -20 "$T")"
+for use in "programs starting under load (fresh)" "long-running readers (steady)" "interactive programs (paced)"; do
+	grep -qF "  $use: " "$T" || fail "next step lacks '$use': $(sed -n '/^next step:/,$p' "$T")"
+done
+grep -qF "  a desktop or laptop (fresh and paced readers): no difference worth a change" "$T" &&
+	grep -qF "  a server (steady reader): no difference worth a change" "$T" &&
+	grep -qF "  nothing to keep: $N stays as it is" "$T" ||
+	fail "2 rounds decide nothing, yet: $(sed -n '/^next step:/,$p' "$T")"
+[ "$(tail -n1 "$T")" = "  nothing to keep: $N stays as it is" ] || fail "the report does not end with the next step"
+
+"$BIN" "${AB[@]}" --rounds 10 --format json > "$SCRATCH/ab.json" 2> "$SCRATCH/ab.err" ||
+	fail "JSON A/B exited $?: $(cat "$SCRATCH/ab.err")"
+J=$SCRATCH/ab.json
+jq -e '.next | has("desktop") and has("server") and has("keep") and has("undo")' "$J" > /dev/null ||
+	fail "JSON next: $(jq -c '.next' "$J")"
+jq -e '.next | ((.desktop == null and .server == null) == (.keep == null)) and ((.keep == null) == (.undo == null))
+	and (.keep == null or (.keep | test("^iosched-top --disk [a-z0-9]+ --set [a-z0-9]+=[a-z-]+ --print-udev-rule$")))
+	and (.undo == null or (.undo | endswith("echo none > /sys/block/'"$N"'/queue/scheduler")))' "$J" > /dev/null ||
+	fail "JSON next disagrees with itself: $(jq -c '.next' "$J")"
+KEEP=$(jq -r '.next.keep // empty' "$J")
+[ -n "$KEEP" ] || skip "10 rounds decided nothing on this disk this time ($(jq -c '.next.why' "$J")): the keep command was not run"
+CHOICE=$(jq -r '.next.desktop // .next.server' "$J")
+note "choice $CHOICE: $KEEP"
+
+# Run as printed, the program's name standing for the binary under test,
+# from another scheduler: the rule must be for the choice, not for what
+# the disk has when the command runs.
+echo mq-deadline > "/sys/block/$N/queue/scheduler" || fail "cannot set $N to mq-deadline"
+read -r -a cmd <<< "$KEEP"
+[ "${cmd[0]}" = iosched-top ] || fail "keep does not start with the program: $KEEP"
+"$BIN" "${cmd[@]:1}" > "$SCRATCH/rule.out" 2> "$SCRATCH/rule.err" || fail "'$KEEP' exited $?: $(cat "$SCRATCH/rule.err")"
+rules=$(grep -c '^ACTION==' "$SCRATCH/rule.out")
+[ "$rules" -eq 1 ] || fail "'$KEEP' printed $rules rules: $(cat "$SCRATCH/rule.out")"
+grep -E '^ACTION=="add\|change", SUBSYSTEM=="block", ENV\{DEVTYPE\}=="disk", .*ATTR\{queue/scheduler\}="'"$CHOICE"'"$' \
+	"$SCRATCH/rule.out" | grep -qE "KERNEL==\"$N\"|ENV\{ID_" || fail "no rule for $N with $CHOICE: $(cat "$SCRATCH/rule.out")"
+[ "$(sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/block/$N/queue/scheduler")" = "$CHOICE" ] ||
+	fail "the keep command left $N on $(cat "/sys/block/$N/queue/scheduler"), not $CHOICE"
+echo "PASS"
