@@ -142,8 +142,14 @@ struct ab_run {
 	int round;                  /* 0-based within the pass */
 	size_t idx;                 /* position in this round's order */
 	int order[AB_MAX_VARIANTS];
-	struct tune_req reqs[AB_MAX_TUNABLES + 2];
+	struct tune_req reqs[2 + AB_MAX_VARIANTS * AB_MAX_TUNABLES];
 	size_t nreqs, nextreq;
+	/* Every queue attribute some variant names, at its value before the
+	 * run: a variant that does not name it runs with this value (queue
+	 * attributes outlive a scheduler switch; a scheduler's own files do
+	 * not). */
+	struct tune_req base[AB_MAX_VARIANTS * AB_MAX_TUNABLES];
+	size_t nbase;
 	double submitted;           /* mono time of the last request */
 	double until;
 	struct probe *steady, *paced;
@@ -161,6 +167,23 @@ struct ab_run {
 	double phase_secs;          /* the phases so far took this long, switches included */
 	char status[200];
 };
+
+/* The queue attributes the variants name, with their values now. */
+static void base_read(struct ab_run *r)
+{
+	r->nbase = 0;
+	for (size_t i = 0; i < r->cfg.nv; i++)
+		for (size_t k = 0; k < r->cfg.v[i].ntun; k++) {
+			const struct tune_req *t = &r->cfg.v[i].tun[k];
+			int known = t->kind != TUNE_QUEUE;
+			for (size_t b = 0; b < r->nbase && !known; b++)
+				known = !strcmp(r->base[b].key, t->key);
+			char now[TUNE_VALUE_MAX];
+			if (known || tune_read(r->cfg.disk, TUNE_QUEUE, t->key, now, sizeof now) < 0)
+				continue;
+			tune_req_init(&r->base[r->nbase++], r->cfg.disk, TUNE_QUEUE, t->key, now);
+		}
+}
 
 int ab_begin(const struct ab_config *cfg, struct ab_result *res, struct ab_run **out, char *err, size_t len)
 {
@@ -212,13 +235,16 @@ int ab_begin(const struct ab_config *cfg, struct ab_result *res, struct ab_run *
 		return -1;
 	}
 	ab_order(cfg->nv, 0, r->order);
+	base_read(r);
 	*out = r;
 	return 0;
 }
 
 /* The requests of the next phase: through another scheduler first when
  * the variant's is in force (writing the scheduler in force changes
- * nothing, and its tunables would carry over from the last variant). */
+ * nothing, and its tunables would carry over from the last variant); then
+ * the variant's tunables, and every queue attribute another variant named
+ * back at its value before the run. */
 static void plan(struct ab_run *r, const struct ab_variant *v)
 {
 	char now[32];
@@ -227,6 +253,13 @@ static void plan(struct ab_run *r, const struct ab_variant *v)
 		tune_req_init(&r->reqs[r->nreqs++], r->cfg.disk, TUNE_SCHEDULER, "scheduler",
 			      strcmp(v->sched, "none") ? "none" : "mq-deadline");
 	tune_req_init(&r->reqs[r->nreqs++], r->cfg.disk, TUNE_SCHEDULER, "scheduler", v->sched);
+	for (size_t b = 0; b < r->nbase; b++) {
+		int named = 0;
+		for (size_t k = 0; k < v->ntun && !named; k++)
+			named = v->tun[k].kind == TUNE_QUEUE && !strcmp(v->tun[k].key, r->base[b].key);
+		if (!named)
+			r->reqs[r->nreqs++] = r->base[b];
+	}
 	for (size_t k = 0; k < v->ntun; k++)
 		r->reqs[r->nreqs++] = v->tun[k];
 }
