@@ -801,9 +801,13 @@ static void header(FILE *f, enum ab_format fmt, const struct ab_config *cfg, con
 		fputs(",\"queue\":", f);
 		jsonv_write_string(f, res->queue);
 		fprintf(f, ",\"rate_hz\":%g,\"fresh_reads\":%u,\"fresh_runs\":%d,\"rounds\":%d,\"dwell_s\":%g,"
-			   "\"warmup_s\":%g,\"partial\":%s",
+			   "\"warmup_s\":%g,\"partial\":%s,\"settled_at\":",
 			cfg->paced_rate_hz, cfg->fresh_reads, AB_FRESH_RUNS, cfg->rounds, cfg->dwell_s, cfg->warmup_s,
 			res->partial ? "true" : "false");
+		if (res->settled_at)
+			fprintf(f, "%d", res->settled_at);
+		else
+			fputs("null", f);
 		if (cfg->startup_cmd) {
 			fputs(",\"startup_cmd\":", f);
 			jsonv_write_string(f, cfg->startup_cmd);
@@ -822,6 +826,9 @@ static void header(FILE *f, enum ab_format fmt, const struct ab_config *cfg, con
 	sayf(f, fmt, pre, "queue settings not named by a variant: %s", res->queue);
 	sayf(f, fmt, pre, "%d round(s), %g s per phase after a %g s warm-up (left out); order A B B A per pair of rounds",
 	     cfg->rounds, cfg->dwell_s, cfg->warmup_s);
+	if (res->settled_at)
+		sayf(f, fmt, pre, "stopped after %d of the %d rounds: every figure was decided there (the first look; "
+			     "the bound below covers both looks)", res->settled_at, cfg->rounds);
 	say(f, fmt, pre, "steady reader: n, p50, p99, max per read; p50/s: median of per-second p50s; reads/s; "
 		       ">10ms, >100ms: % of the time in reads that long. fresh: job time, median. paced: per read");
 	if (cfg->startup_cmd)

@@ -386,6 +386,27 @@ static void next_step(void **state)
 
 /* Labels too long for the tables are cut, marked '~'; every line still
  * fits, and the whole label stays in the sentences. */
+/* A run that stopped at its first look says so, in text and JSON. */
+static void settled_early(void **state)
+{
+	(void)state;
+	struct ab_config cfg;
+	struct ab_result *res = make(&cfg, 1500, 6, "none,bfq");
+	cfg.rounds = 12;
+	res->settled_at = 6;
+	char *text = report(&cfg, res, AB_TEXT);
+	expect(text, "stopped after 6 of the 12 rounds: every figure was decided there");
+	free(text);
+	char *json = report(&cfg, res, AB_JSON);
+	expect(json, "\"partial\":false,\"settled_at\":6");
+	free(json);
+	res->settled_at = 0;
+	json = report(&cfg, res, AB_JSON);
+	expect(json, "\"settled_at\":null");
+	free(json);
+	free_res(res);
+}
+
 static void long_labels(void **state)
 {
 	(void)state;
@@ -409,6 +430,7 @@ int main(void)
 		cmocka_unit_test(aa),
 		cmocka_unit_test(next_step),
 		cmocka_unit_test(long_labels),
+		cmocka_unit_test(settled_early),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
