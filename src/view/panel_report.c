@@ -23,10 +23,14 @@ static int report_rows(const struct tui *t, int *y)
 }
 
 /* A line of the report's tables (columns apart by runs of spaces): shown
- * whole from the column Left/Right scrolled to. Prose is wrapped. */
+ * whole from the column Left/Right scrolled to. Prose is wrapped, also an
+ * indented line of it (its indent is not a run between columns). */
 static int is_table(const char *line, int n)
 {
-	for (int i = 0; i + 2 < n; i++)
+	int i = 0;
+	while (i < n && line[i] == ' ')
+		i++;
+	for (; i + 2 < n; i++)
 		if (line[i] == ' ' && line[i + 1] == ' ' && line[i + 2] == ' ')
 			return 1;
 	return 0;
