@@ -33,7 +33,7 @@ done
 for m in util jsonv safefile; do LAYER[$m]=util; done
 for m in options config; do LAYER[$m]=frame; done
 LAYER[session]=session LAYER[main]=main LAYER[cli]=main LAYER[tuiview]=view
-for m in blkmaps taskmaps settings abdata; do LAYER[$m]=collect; done
+for m in blkmaps taskmaps settings abdata sampleparts; do LAYER[$m]=collect; done
 ALLOW=([util]="util" [base]="util base" [collect]="util base collect" [act]="util base collect act"
 	[frame]="util base collect act frame" [session]="util base collect act frame session"
 	[view]="util base collect frame session view" [main]="util base collect act frame session view main"
