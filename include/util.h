@@ -108,6 +108,9 @@ void util_strlcpy(char *dst, const char *src, size_t len);
 
 /* Format a byte count the way lsblk does ("512M", "1.8T"). */
 void util_format_size(uint64_t bytes, char *buf, size_t len);
+/* d as a uint64_t, range-checked before the cast: NaN, a negative value or
+ * one no uint64_t holds (1e30 in a crafted recording) is 0. */
+uint64_t util_to_u64(double d);
 
 
 

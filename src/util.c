@@ -171,6 +171,13 @@ void util_strlcpy(char *dst, const char *src, size_t len)
 	dst[n] = '\0';
 }
 
+/* A double cast to an integer that cannot hold it is undefined behaviour:
+ * every figure a recording or the kernel gave goes through here. */
+uint64_t util_to_u64(double d)
+{
+	return d > 0 && d < 18446744073709551616.0 ? (uint64_t)d : 0;
+}
+
 void util_format_size(uint64_t bytes, char *buf, size_t len)
 {
 	static const char units[] = "BKMGTPE";
