@@ -169,14 +169,16 @@ void batch_write_text(FILE *f, const struct sample *s, size_t max_procs)
  * (a name, a command line: text set) that starts with = + - @, a tab or a
  * carriage return gets a ' first, as OWASP advises against formula
  * injection: a spreadsheet would run "=HYPERLINK(...)" or "+cmd|calc" as a
- * formula. Figures are never text cells: -1.5 stays a number. */
+ * formula. Figures are never text cells: -1.5 stays a number; nor is a
+ * lone "-" (a figure not read) a formula: it stays "-". */
 static void csv_text(FILE *f, const char *raw, int text)
 {
 	char v[512];
 	v[0] = '\'';
 	/* no control character, not even a newline, reaches a row */
 	util_safe_text(v + 1, sizeof v - 1, raw);
-	const char *cell = text && v[1] && strchr("=+-@\t\r", v[1]) ? v : v + 1;
+	int formula = v[1] && strchr("=+-@\t\r", v[1]) && strcmp(v + 1, "-") != 0;
+	const char *cell = text && formula ? v : v + 1;
 	if (!strpbrk(cell, ",\"\n\r")) {
 		fputs(cell, f);
 		return;

@@ -18,7 +18,8 @@
 #    never a bare nan), and CSV leaves such a field empty (not "nan").
 #  - Process names that a spreadsheet would run as formulas
 #    (=HYPERLINK("x"), @SUM(A1), +cmd|calc, -2+3) come out of --csv-procs
-#    with a ' first; figures are left as they are.
+#    with a ' first; figures are left as they are, and so is a lone "-"
+#    (a figure not read, as PRIO for ioprio -1).
 #  - A rate or a wait no counter holds (1e30, -5) in a process row reaches
 #    the text and CSV of processes as a figure, never an unchecked cast.
 #  - Process names that escape to the same label text ("dup" and the byte
@@ -108,12 +109,17 @@ note "nulls: $n JSON lines parse"
 # --- formulas in CSV ---
 F=$SCRATCH/formula.rec
 ticks '.procs |= [to_entries[] | .value + (if .key < 4 then {"comm": (["=HYPERLINK(\"x\")", "@SUM(A1)", "+cmd|calc", "-2+3"][.key]),
-		"cmdline": null, "rates": [1000, 1000, 1, 1], "exited": 0} else {} end)]' > "$F" || fail "jq"
+		"cmdline": null, "rates": [1000, 1000, 1, 1], "exited": 0, "ioprio": -1} else {} end)]' > "$F" || fail "jq"
 "$BIN" --replay "$F" --csv-procs > "$SCRATCH/f.csv" 2>&1 || fail "csv-procs: exit $?"
 for name in "'=HYPERLINK(\"\"x\"\")" "'@SUM(A1)" "'+cmd|calc" "'-2+3"; do
 	grep -qF -- "$name" "$SCRATCH/f.csv" || fail "no $name in the CSV: $(grep -iE 'HYPER|SUM|cmd|2\+3' "$SCRATCH/f.csv" | head -4)"
 done
-grep -qE '(^|,)"?[=+@-]' "$SCRATCH/f.csv" && fail "a cell starts with a formula character: $(grep -E '(^|,)"?[=+@-]' "$SCRATCH/f.csv" | head -2)"
+grep -qE '(^|,)"?([=+@]|-[^,])' "$SCRATCH/f.csv" && fail "a cell starts with a formula character: $(grep -E '(^|,)"?([=+@]|-[^,])' "$SCRATCH/f.csv" | head -2)"
+# a lone "-" (PRIO not read: ioprio -1) is no formula: it stays as it is
+prio=$(head -n1 "$SCRATCH/f.csv" | tr , '\n' | grep -nx prio | cut -d: -f1)
+[ -n "$prio" ] || fail "no prio column: $(head -n1 "$SCRATCH/f.csv")"
+awk -F, -v c="$prio" 'NR > 1 && $c == "-" { n++ } NR > 1 && $c == "\047-" { bad++ } END { exit !(n >= 4 && !bad) }' "$SCRATCH/f.csv" ||
+	fail "a PRIO of - is not a plain -: $(grep -F "'-2+3" "$SCRATCH/f.csv" | head -1)"
 # the figures are plain numbers
 awk -F, 'NR > 1 && $5 !~ /^[0-9.]*$/ { bad = 1 } END { exit bad }' "$SCRATCH/f.csv" || fail "a figure is not a plain number: $(sed -n 2p "$SCRATCH/f.csv")"
 note "formulas: $(grep -cE "'[=@+-]" "$SCRATCH/f.csv") rows with a cell prefixed with '"
