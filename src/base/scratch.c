@@ -294,6 +294,21 @@ static uint64_t empty_dir(int fd, scratch_match files, const void *arg)
 	return bytes;
 }
 
+/* The directory's lock file back as it was (mark: the one unlinked, still
+ * open) when the directory could not go: a later sweep tells it again for
+ * a dead run's, and says what else it holds. */
+static void mark_restore(int dirfd, int mark)
+{
+	char text[MARK_MAX];
+	ssize_t n = pread(mark, text, sizeof text, 0);
+	int fd = n > 0 ? openat(dirfd, DIR_LOCK, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600) : -1;
+	if (fd < 0)
+		return;
+	if (write(fd, text, (size_t)n) != n)
+		unlinkat(dirfd, DIR_LOCK, 0);
+	close(fd);
+}
+
 /* One entry of a sweep of directories; 1 when it was removed. */
 static int sweep_dir(int pfd, const char *parent, const char *name, const struct stat *pst, scratch_match files,
 		     const void *arg, scratch_report report, void *ctx)
@@ -320,8 +335,11 @@ static int sweep_dir(int pfd, const char *parent, const char *name, const struct
 	}
 	uint64_t bytes = empty_dir(fd, files, arg);
 	unlinkat(fd, DIR_LOCK, 0);
+	int removed = unlinkat(pfd, name, AT_REMOVEDIR) == 0, err = errno;
+	if (!removed)
+		mark_restore(fd, mark);
 	close(mark);
-	int removed = unlinkat(pfd, name, AT_REMOVEDIR) == 0;
+	errno = err;
 	if (removed) {
 		report_removed(report, ctx, parent, name, bytes, "scratch directory");
 	} else {

@@ -159,6 +159,13 @@ static void test_foreign_files_left(void **state)
 	assert_false(exists(dir, "f3"));
 	assert_true(exists(dir, "notes.txt"));
 	assert_true(exists(dir, "fx"));
+	/* the directory keeps its lock file: the next sweep says the same,
+	 * not that it holds no lock file */
+	assert_true(exists(dir, "iosched-top.lock"));
+	assert_int_equal(load_sweep(top, collect, &l), 0);
+	assert_int_equal(l.n, 2);
+	assert_non_null(strstr(l.last, "does not make"));
+	assert_true(exists(dir, "iosched-top.lock"));
 	remove_top(top);
 }
 
