@@ -372,6 +372,57 @@ static int sweep_file(int dfd, const char *dir, const char *lname, scratch_repor
 	return removed;
 }
 
+/* Whether pid is a live run of the tool (or cannot be told apart from
+ * one): this process, or one alive whose name is the tool's or unreadable. */
+static int live_tool(long long pid)
+{
+	if (pid <= 0 || pid > INT32_MAX)
+		return 0; /* no process has it */
+	if (pid == (long long)getpid())
+		return 1;
+	if (kill((pid_t)pid, 0) != 0 && errno != EPERM)
+		return 0;
+	char path[64], comm[64]; /* read_id writes up to 64 */
+	snprintf(path, sizeof path, "/proc/%lld/comm", pid);
+	read_id(path, comm, sizeof comm);
+	return !strcmp(comm, "-") || !strcmp(comm, MARK_TOOL);
+}
+
+/* A temporary ".NAME.PID.tmp" without a lock file: what a run of an
+ * earlier version left when killed (a run of this one makes the lock file
+ * first and removes it last). Gone when its lock is free and PID is no
+ * live run of the tool, in the tool's own directory; elsewhere it could
+ * be another program's with the same pattern: only said. 1 if removed. */
+static int sweep_lockless(int dfd, const char *dir, const char *name, int private_dir, scratch_report report,
+			  void *ctx)
+{
+	char lname[NAME_MAX + 1];
+	struct stat st;
+	if (tmp_lock_name(name, lname, sizeof lname) < 0 || fstatat(dfd, lname, &st, AT_SYMLINK_NOFOLLOW) == 0 ||
+	    errno != ENOENT || own_entry(dfd, name, S_IFREG, &st) != 0)
+		return 0; /* it has a lock file (sweep_file's), or is not a file of ours */
+	int fd = open_stale(dfd, name, 0, &st);
+	if (fd < 0)
+		return 0; /* in use, or it cannot be locked: cannot tell */
+	const char *pid = strrchr(name, '.') - 1; /* ".tmp": its digits are before */
+	while (pid[-1] != '.')
+		pid--;
+	int removed = 0;
+	if (!live_tool(strtoll(pid, NULL, 10))) {
+		removed = private_dir && unlinkat(dfd, name, 0) == 0;
+		if (removed) {
+			report_removed(report, ctx, dir, name, (uint64_t)st.st_blocks * 512, "temporary file");
+		} else {
+			char line[PATH_MAX + 200];
+			util_fmt(line, sizeof line, "left %s/%s: a temporary without a lock file (an earlier version's "
+				 "run that was killed?); remove it by hand if nothing uses it", dir, name);
+			report(ctx, line);
+		}
+	}
+	close(fd);
+	return removed;
+}
+
 /* Open dir for a sweep: the descriptor, its stat and its listing. As every
  * path root writes in: component by component, never through a link, no
  * directory on the way another user could change (safefile_open_dir); a
@@ -440,6 +491,8 @@ int scratch_sweep_files(const char *dir, int private_dir, scratch_match tmp, con
 	while ((e = readdir(d)))
 		if (is_tmp_lock(e->d_name, tmp, arg))
 			n += sweep_file(dfd, dir, e->d_name, report, ctx);
+		else if (tmp(e->d_name, arg) && scratch_is_tmp_of(e->d_name, NULL))
+			n += sweep_lockless(dfd, dir, e->d_name, private_dir, report, ctx);
 	closedir(d);
 	close(dfd);
 	return n;
