@@ -3,7 +3,9 @@
 # file (test_probe_start). Whatever ends the run but SIGKILL, neither is
 # left half done and the start file goes with the run: SIGTERM, SIGINT and
 # SIGHUP while the whole file is written, SIGTERM while the start file
-# itself is written, and a batch run whose -n ends first. Played by nobody
+# itself is written, and a batch run whose -n ends first. A second run that
+# found the first one's start file there, and ends first, leaves it to the
+# first (which removes it at its end). Played by nobody
 # (who cannot open /dev/loopN: the probe falls back to a file on the loop
 # device's own filesystem, in .iosched-top-65534 there), on an ext4
 # filesystem this test makes, beside a fio writer (20 MB/s) that keeps the
@@ -55,6 +57,21 @@ for sig in TERM INT HUP; do ends "$sig" ".$N.probe.[0-9]*.tmp"; done
 # ("$N.probe.start" whole and the whole file's temporary begun, above;
 # here the start file's own temporary)
 ends TERM ".$N.probe.start.*.tmp"
+
+# two runs: the second reads the first's start file and ends first
+setpriv --reuid=65534 --regid=65534 --clear-groups "$SCRATCH/iosched-top" -b -d 1 --disk "$N" \
+	--probe-file-size 512M > /dev/null 2> "$SCRATCH/first.err" &
+FIRST=$!
+on_exit "kill $FIRST 2>/dev/null"
+wait_file ".$N.probe.[0-9]*.tmp" # the start file whole, the whole file begun
+as_nobody -b -d 1 -n 3 --disk "$N" --probe-file-size 512M > /dev/null 2> "$SCRATCH/second.err" ||
+	fail "the second run exited $?: $(cat "$SCRATCH/second.err")"
+kill -0 "$FIRST" 2>/dev/null || fail "the first run ended early: $(cat "$SCRATCH/first.err")"
+[ -f "$D/$N.probe.start" ] || fail "the second run removed the first run's start file: $(left)"
+kill -TERM "$FIRST"
+wait "$FIRST"
+[ -z "$(left)" ] || fail "the first run, ended after the second, left: $(left)"
+note "a second run ended first: the first's start file stayed, and went with the first"
 
 as_nobody --json -d 1 -n 4 --disk "$N" --probe-file-size 512M > "$SCRATCH/n.json" || fail "the -n run exited $?"
 tail -n1 "$SCRATCH/n.json" | jq -e '.disks[0].probe | .start_file == true and .preparing_pct < 100' > /dev/null ||
