@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,6 +195,16 @@ void util_format_size(uint64_t bytes, char *buf, size_t len)
 		snprintf(buf, len, "%.1f%c", v, units[u]);
 	else
 		snprintf(buf, len, "%.0f%c", v, units[u]);
+}
+
+void util_block_stop_signals(void)
+{
+	static const int stop[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM};
+	sigset_t set;
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof stop / sizeof stop[0]; i++)
+		sigaddset(&set, stop[i]);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
 }
 
 int util_sleep_until(double deadline)

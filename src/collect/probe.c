@@ -245,6 +245,7 @@ static void *fill_main(void *arg)
 {
 	struct probe *p = arg;
 	pthread_setname_np(pthread_self(), "iosched-fill");
+	util_block_stop_signals();
 	char why[256] = "";
 	int rc = prepare(p, p->cfg.file, p->cfg.file_size, 1, why, sizeof why);
 	pthread_mutex_lock(&p->mu);
@@ -701,6 +702,7 @@ static void *probe_main(void *arg)
 {
 	struct probe *p = arg;
 	pthread_setname_np(pthread_self(), "iosched-probe");
+	util_block_stop_signals();
 	if (p->st.mode == PROBE_MODE_FILE && open_file(p) < 0) {
 		close_fd(p);
 		return NULL;
