@@ -130,6 +130,16 @@ unsigned util_hidden_char(const unsigned char *p, int n);
  * sequences), and ended with a newline. */
 void util_complain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* What was written to f reached it: fflush, and no error on the stream
+ * since (a full disk, a file size limit: EFBIG, SIGXFSZ being ignored; a
+ * reader gone: EPIPE, SIGPIPE being handled). 0, or -errno (-EIO when the
+ * stream kept no reason). */
+int util_flush_check(FILE *f);
+
+/* Say that what ("the output") could not be written: rc a negative errno;
+ * a reader gone is named as such. */
+void util_complain_write(const char *what, int rc);
+
 /* The median of v[0..n) (sorted in place: v[0] and v[n-1] are then the
  * least and the most); NAN when n <= 0. */
 double util_median(double *v, int n);

@@ -507,6 +507,19 @@ int util_child_fds(int keep, const char *name)
 	return 3;
 }
 
+int util_flush_check(FILE *f)
+{
+	errno = 0;
+	if (fflush(f) == 0 && !ferror(f))
+		return 0;
+	return errno ? -errno : -EIO;
+}
+
+void util_complain_write(const char *what, int rc)
+{
+	util_complain("cannot write %s: %s%s\n", what, strerror(-rc), rc == -EPIPE ? " (the reader is gone)" : "");
+}
+
 void util_complain(const char *fmt, ...)
 {
 	char raw[2048], safe[4 * sizeof raw];

@@ -285,10 +285,7 @@ int batch_print(FILE *f, enum output_format fmt, size_t max_procs, const struct 
 		if (rc < 0)
 			return rc;
 	}
-	errno = 0;
-	if (fflush(f) != 0 || ferror(f))
-		return errno ? -errno : -EIO;
-	return 0;
+	return util_flush_check(f);
 }
 
 /* A replay goes as fast as it can unless --replay-speed paces it by the
@@ -328,8 +325,7 @@ int batch_run(const struct options *o, struct session *sess, volatile sig_atomic
 		int w = batch_print(stdout, o->format, (size_t)o->procs, &s, i == 0);
 		if (w < 0) {
 			/* said here; the caller cleans up as for q */
-			util_complain("cannot write the output: %s%s\n", strerror(-w),
-				w == -EPIPE ? " (the reader is gone)" : "");
+			util_complain_write("the output", w);
 			out_rc = 1;
 			break;
 		}
