@@ -16,18 +16,8 @@ need_root
 need_cmd jq losetup mkfs.ext4 mount setpriv fio
 setup_scratch
 
-ext4_loop 1024
-chmod 1777 "$MNT"; chmod 755 "$SCRATCH"
-cp "$BIN" "$SCRATCH/iosched-top" && chmod 755 "$SCRATCH/iosched-top"
-D=$MNT/.iosched-top-65534
-as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$SCRATCH/iosched-top" "$@"; }
+nobody_probe_fs 120
 left() { ls -A "$D" 2>/dev/null | xargs; }
-
-fio --name=w --filename="$MNT/w" --size=64M --rw=write --bs=1M --direct=1 --rate=20m --time_based \
-	--runtime=120 --output=/dev/null &
-FIO=$!
-on_exit "kill $FIO 2>/dev/null"
-sleep 1.5
 
 # wait_file PATTERN: until a file in $D matches the find -name PATTERN, at
 # most 15 s (the start file takes ~2 s at its pace).
