@@ -40,7 +40,7 @@ LIB_OBJS := $(LIB_SRCS:src/%.c=build/%.o)
 
 # Header dependencies come from the compiler (-MMD), per object.
 DEPFLAGS := -MMD -MP
-SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+SAN_FLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all
 SAN_OBJS := $(SRCS:src/%.c=build/san/%.o)
 SAN_LIB_OBJS := $(LIB_SRCS:src/%.c=build/san/%.o)
 

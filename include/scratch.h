@@ -23,7 +23,9 @@
  * component by component, never through a symlink, no directory another
  * user could change on the way). Inside a stale directory only files with
  * the caller's names go; a directory holding anything else, or a lock file
- * that says otherwise, is left and said so. Where locks are not supported
+ * that says otherwise, is left and said so. In the tool's own directory a
+ * temporary without a lock file (an earlier version made none) goes when
+ * its lock is free and its pid is no live run of the tool. Where locks are not supported
  * (some network filesystems) the owner cannot be told, so nothing there is
  * ever swept. */
 #ifndef IOSCHED_SCRATCH_H
@@ -70,7 +72,9 @@ int scratch_sweep_dirs(const char *parent, const char *prefix, scratch_match fil
 /* Remove the stale temporary files in dir whose names tmp() accepts (each
  * made by scratch_tmp_create), and their lock files. private_dir: dir is
  * the tool's own, so nothing is swept unless it is this user's and open to
- * nobody else. Returns how many were removed. */
+ * nobody else; there a ".NAME.PID.tmp" without a lock file (an earlier
+ * version's) goes too when its flock is free and PID is no live run of the
+ * tool; elsewhere such a file is only said. Returns how many were removed. */
 int scratch_sweep_files(const char *dir, int private_dir, scratch_match tmp, const void *arg, scratch_report report,
 			void *ctx);
 

@@ -108,6 +108,9 @@ void util_strlcpy(char *dst, const char *src, size_t len);
 
 /* Format a byte count the way lsblk does ("512M", "1.8T"). */
 void util_format_size(uint64_t bytes, char *buf, size_t len);
+/* d as a uint64_t, range-checked before the cast: NaN, a negative value or
+ * one no uint64_t holds (1e30 in a crafted recording) is 0. */
+uint64_t util_to_u64(double d);
 
 
 
@@ -127,12 +130,28 @@ unsigned util_hidden_char(const unsigned char *p, int n);
  * sequences), and ended with a newline. */
 void util_complain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* What was written to f reached it: fflush, and no error on the stream
+ * since (a full disk, a file size limit: EFBIG, SIGXFSZ being ignored; a
+ * reader gone: EPIPE, SIGPIPE being handled). 0, or -errno (-EIO when the
+ * stream kept no reason). */
+int util_flush_check(FILE *f);
+
+/* Say that what ("the output") could not be written: rc a negative errno;
+ * a reader gone is named as such. */
+void util_complain_write(const char *what, int rc);
+
 /* The median of v[0..n) (sorted in place: v[0] and v[n-1] are then the
  * least and the most); NAN when n <= 0. */
 double util_median(double *v, int n);
 
 /* snprintf for messages, where cutting a long text short is acceptable. */
 void util_fmt(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* For a thread the tool starts: the signals that stop the run (main.c's
+ * SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM) blocked in
+ * it, so they all reach the main thread, one after another in the order
+ * they came: the first is the one that ended the run. */
+void util_block_stop_signals(void);
 
 /* Sleep until the CLOCK_MONOTONIC time deadline (seconds). Returns 0 when
  * reached, -EINTR when a signal cut the sleep short. */

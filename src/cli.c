@@ -384,12 +384,10 @@ int cli_print_udev_rules(const struct options *o, struct sampler *smp, FILE *f)
  * Returns 0, or -errno with the reason said. */
 static int report_delivered(FILE *f)
 {
-	errno = 0;
-	if (fflush(f) == 0 && !ferror(f))
-		return 0;
-	int e = errno ? errno : EIO;
-	util_complain("cannot write the A/B report: %s%s\n", strerror(e), e == EPIPE ? " (the reader is gone)" : "");
-	return -e;
+	int rc = util_flush_check(f);
+	if (rc < 0)
+		util_complain_write("the A/B report", rc);
+	return rc;
 }
 
 /* The A/B's progress, on a terminal only: one line of stderr rewritten in

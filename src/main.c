@@ -82,9 +82,19 @@ static void install_crash_handlers(void)
 static void on_signal(int sig)
 {
 	stop_requested = 1;
+	/* the first one, of any kind: it stopped the run (the threads the
+	 * tool starts block these: util_block_stop_signals) */
+	int none = 0;
+	__atomic_compare_exchange_n(&stop_signal, &none, sig, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
+
+/* Whether sig is raised again after the clean-up (the others exit). */
+static int is_die_signal(int sig)
+{
 	for (size_t i = 0; i < NDIE; i++)
-		if (die_signals[i] == sig && !stop_signal)
-			stop_signal = sig; /* the first one: it stopped the run */
+		if (die_signals[i] == sig)
+			return 1;
+	return 0;
 }
 
 /* After the clean-up (settings restored, the terminal given back, the
@@ -111,7 +121,10 @@ static void install_signals(void)
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
-	/* No SA_RESTART: a signal must cut the sleep or getch short. */
+	/* No SA_RESTART: a signal must cut the sleep or getch short. Each
+	 * blocks the others while it is handled: two sent at once would
+	 * otherwise have the second's handler run first, on top of the first. */
+	sigfillset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
@@ -380,7 +393,7 @@ int main(int argc, char **argv)
 		rc = run(&o);
 	}
 	options_free(&o);
-	if (stop_signal)
+	if (is_die_signal(stop_signal))
 		die_by_signal(stop_signal);
 	return rc;
 }

@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,6 +173,13 @@ void util_strlcpy(char *dst, const char *src, size_t len)
 	dst[n] = '\0';
 }
 
+/* A double cast to an integer that cannot hold it is undefined behaviour:
+ * every figure a recording or the kernel gave goes through here. */
+uint64_t util_to_u64(double d)
+{
+	return d > 0 && d < 18446744073709551616.0 ? (uint64_t)d : 0;
+}
+
 void util_format_size(uint64_t bytes, char *buf, size_t len)
 {
 	static const char units[] = "BKMGTPE";
@@ -186,6 +195,16 @@ void util_format_size(uint64_t bytes, char *buf, size_t len)
 		snprintf(buf, len, "%.1f%c", v, units[u]);
 	else
 		snprintf(buf, len, "%.0f%c", v, units[u]);
+}
+
+void util_block_stop_signals(void)
+{
+	static const int stop[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM};
+	sigset_t set;
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof stop / sizeof stop[0]; i++)
+		sigaddset(&set, stop[i]);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
 }
 
 int util_sleep_until(double deadline)
@@ -486,6 +505,19 @@ int util_child_fds(int keep, const char *name)
 		for (int i = 4; i < 65536; i++)
 			close(i);
 	return 3;
+}
+
+int util_flush_check(FILE *f)
+{
+	errno = 0;
+	if (fflush(f) == 0 && !ferror(f))
+		return 0;
+	return errno ? -errno : -EIO;
+}
+
+void util_complain_write(const char *what, int rc)
+{
+	util_complain("cannot write %s: %s%s\n", what, strerror(-rc), rc == -EPIPE ? " (the reader is gone)" : "");
 }
 
 void util_complain(const char *fmt, ...)

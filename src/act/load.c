@@ -152,6 +152,7 @@ static void run_fsync(struct load *l)
 static void *load_main(void *arg)
 {
 	struct load *l = arg;
+	util_block_stop_signals(); /* the main thread takes them, in order */
 	pthread_setname_np(pthread_self(), "iosched-load");
 	if (l->kind == LOAD_WRITE)
 		run_write(l);

@@ -64,6 +64,7 @@ static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	pthread_setname_np(pthread_self(), "iosched-tune");
+	util_block_stop_signals();
 	pthread_mutex_lock(&w->mu);
 	for (;;) {
 		while (!w->stop && (w->nq == 0 || w->ndone + RESULTS_PER_JOB > DONE_MAX))

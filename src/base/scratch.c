@@ -294,6 +294,21 @@ static uint64_t empty_dir(int fd, scratch_match files, const void *arg)
 	return bytes;
 }
 
+/* The directory's lock file back as it was (mark: the one unlinked, still
+ * open) when the directory could not go: a later sweep tells it again for
+ * a dead run's, and says what else it holds. */
+static void mark_restore(int dirfd, int mark)
+{
+	char text[MARK_MAX];
+	ssize_t n = pread(mark, text, sizeof text, 0);
+	int fd = n > 0 ? openat(dirfd, DIR_LOCK, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600) : -1;
+	if (fd < 0)
+		return;
+	if (write(fd, text, (size_t)n) != n)
+		unlinkat(dirfd, DIR_LOCK, 0);
+	close(fd);
+}
+
 /* One entry of a sweep of directories; 1 when it was removed. */
 static int sweep_dir(int pfd, const char *parent, const char *name, const struct stat *pst, scratch_match files,
 		     const void *arg, scratch_report report, void *ctx)
@@ -320,8 +335,11 @@ static int sweep_dir(int pfd, const char *parent, const char *name, const struct
 	}
 	uint64_t bytes = empty_dir(fd, files, arg);
 	unlinkat(fd, DIR_LOCK, 0);
+	int removed = unlinkat(pfd, name, AT_REMOVEDIR) == 0, err = errno;
+	if (!removed)
+		mark_restore(fd, mark);
 	close(mark);
-	int removed = unlinkat(pfd, name, AT_REMOVEDIR) == 0;
+	errno = err;
 	if (removed) {
 		report_removed(report, ctx, parent, name, bytes, "scratch directory");
 	} else {
@@ -351,6 +369,57 @@ static int sweep_file(int dfd, const char *dir, const char *lname, scratch_repor
 		report_removed(report, ctx, dir, name, (uint64_t)st.st_blocks * 512, "temporary file");
 	unlinkat(dfd, lname, 0); /* with it or alone (killed before it was made) */
 	close(lock);
+	return removed;
+}
+
+/* Whether pid is a live run of the tool (or cannot be told apart from
+ * one): this process, or one alive whose name is the tool's or unreadable. */
+static int live_tool(long long pid)
+{
+	if (pid <= 0 || pid > INT32_MAX)
+		return 0; /* no process has it */
+	if (pid == (long long)getpid())
+		return 1;
+	if (kill((pid_t)pid, 0) != 0 && errno != EPERM)
+		return 0;
+	char path[64], comm[64]; /* read_id writes up to 64 */
+	snprintf(path, sizeof path, "/proc/%lld/comm", pid);
+	read_id(path, comm, sizeof comm);
+	return !strcmp(comm, "-") || !strcmp(comm, MARK_TOOL);
+}
+
+/* A temporary ".NAME.PID.tmp" without a lock file: what a run of an
+ * earlier version left when killed (a run of this one makes the lock file
+ * first and removes it last). Gone when its lock is free and PID is no
+ * live run of the tool, in the tool's own directory; elsewhere it could
+ * be another program's with the same pattern: only said. 1 if removed. */
+static int sweep_lockless(int dfd, const char *dir, const char *name, int private_dir, scratch_report report,
+			  void *ctx)
+{
+	char lname[NAME_MAX + 1];
+	struct stat st;
+	if (tmp_lock_name(name, lname, sizeof lname) < 0 || fstatat(dfd, lname, &st, AT_SYMLINK_NOFOLLOW) == 0 ||
+	    errno != ENOENT || own_entry(dfd, name, S_IFREG, &st) != 0)
+		return 0; /* it has a lock file (sweep_file's), or is not a file of ours */
+	int fd = open_stale(dfd, name, 0, &st);
+	if (fd < 0)
+		return 0; /* in use, or it cannot be locked: cannot tell */
+	const char *pid = strrchr(name, '.') - 1; /* ".tmp": its digits are before */
+	while (pid[-1] != '.')
+		pid--;
+	int removed = 0;
+	if (!live_tool(strtoll(pid, NULL, 10))) {
+		removed = private_dir && unlinkat(dfd, name, 0) == 0;
+		if (removed) {
+			report_removed(report, ctx, dir, name, (uint64_t)st.st_blocks * 512, "temporary file");
+		} else {
+			char line[PATH_MAX + 200];
+			util_fmt(line, sizeof line, "left %s/%s: a temporary without a lock file (an earlier version's "
+				 "run that was killed?); remove it by hand if nothing uses it", dir, name);
+			report(ctx, line);
+		}
+	}
+	close(fd);
 	return removed;
 }
 
@@ -422,6 +491,8 @@ int scratch_sweep_files(const char *dir, int private_dir, scratch_match tmp, con
 	while ((e = readdir(d)))
 		if (is_tmp_lock(e->d_name, tmp, arg))
 			n += sweep_file(dfd, dir, e->d_name, report, ctx);
+		else if (tmp(e->d_name, arg) && scratch_is_tmp_of(e->d_name, NULL))
+			n += sweep_lockless(dfd, dir, e->d_name, private_dir, report, ctx);
 	closedir(d);
 	close(dfd);
 	return n;

@@ -72,6 +72,8 @@ struct probe {
 	char start[PATH_MAX];      /* the start file read meanwhile, or "" */
 	char start_made[PATH_MAX]; /* under mu: a start file this run may have made, removed at its end
 				    * (also by probe_stop, which may leave the thread behind), or "" */
+	int start_writing;         /* under mu: preparing is the start file; once a byte of it is
+				    * written it is this run's (start_made) */
 	pthread_t filler;
 	int fill_done;             /* under mu: the filler has ended ... */
 	int fill_rc;               /* ... with this (0: the whole file is there) */
@@ -146,6 +148,11 @@ static int on_progress(void *ctx, int pct)
 {
 	struct probe *p = ctx;
 	pthread_mutex_lock(&p->mu);
+	/* Writing it: this run's to remove, even if a stop comes between its
+	 * rename into place and prepare's return. One found whole (another
+	 * run's) is never written, so never named here. */
+	if (p->start_writing)
+		util_strlcpy(p->start_made, p->preparing, sizeof p->start_made);
 	p->st.prep_pct = pct;
 	int stop = p->stop;
 	pthread_mutex_unlock(&p->mu);
@@ -238,6 +245,7 @@ static void *fill_main(void *arg)
 {
 	struct probe *p = arg;
 	pthread_setname_np(pthread_self(), "iosched-fill");
+	util_block_stop_signals();
 	char why[256] = "";
 	int rc = prepare(p, p->cfg.file, p->cfg.file_size, 1, why, sizeof why);
 	pthread_mutex_lock(&p->mu);
@@ -281,8 +289,13 @@ static int open_start(struct probe *p)
 	char start[sizeof p->start], why[256] = "";
 	if (util_pathf(start, sizeof start, "%s.start", p->cfg.file) < 0)
 		return 1;
-	set_start_made(p, start);
+	pthread_mutex_lock(&p->mu);
+	p->start_writing = 1;
+	pthread_mutex_unlock(&p->mu);
 	int rc = prepare(p, start, PROBE_START_SIZE, 1, why, sizeof why);
+	pthread_mutex_lock(&p->mu);
+	p->start_writing = 0;
+	pthread_mutex_unlock(&p->mu);
 	if (rc < 0)
 		set_start_made(p, ""); /* none made (nor ours to remove, with -EPERM) */
 	if (rc == -EPERM)
@@ -689,6 +702,7 @@ static void *probe_main(void *arg)
 {
 	struct probe *p = arg;
 	pthread_setname_np(pthread_self(), "iosched-probe");
+	util_block_stop_signals();
 	if (p->st.mode == PROBE_MODE_FILE && open_file(p) < 0) {
 		close_fd(p);
 		return NULL;

@@ -86,7 +86,7 @@ static void bytes(double v, int readable, char *b, size_t n)
 	else if (v <= 0)
 		util_strlcpy(b, "0", n);
 	else
-		util_format_size((uint64_t)v, b, n);
+		util_format_size(util_to_u64(v), b, n);
 }
 
 static void cell_read(const struct proc_row *r, const struct proccols_mode *m, char *b, size_t n)
@@ -131,7 +131,7 @@ static void wait_cell(const struct proc_row *r, int avg, char *b, size_t n)
 	switch (r->wait) {
 	case WAIT_OK:
 		if (avg)
-			util_format_latency((uint64_t)(r->avg_wait_us * 1e3), b, n);
+			util_format_latency(util_to_u64(r->avg_wait_us * 1e3), b, n);
 		else
 			util_fmt(b, n, "%.1f%%", r->io_wait_pct);
 		return;

@@ -679,7 +679,8 @@ static void add_gone(struct procs *p, const struct procexit_row *x, size_t nx, d
 		}
 	p->ngone = keep;
 	size_t first_new = p->ngone;
-	/* (out of memory: the new ones join the last row that fits) */
+	/* (out of memory: a new one that joins no row of this refresh is
+	 * left out, its I/O not shown) */
 	util_grow((void **)&p->gone, &p->gone_cap, p->ngone + nx, sizeof *p->gone);
 	for (size_t i = 0; i < nx; i++) {
 		struct proc_row *r = NULL;
@@ -776,7 +777,10 @@ static size_t settle_exits(struct procs *p, int threads, struct procs_status *st
 					     p->settled, p->settled_cap);
 		procs_charge_reaped(p->prev, p->nprev, p->cur, p->ncur);
 	}
+	/* drain_exits just counted this refresh's drops: both counts of the
+	 * line come from it (status() ran before it) */
 	st->exits_lost = p->exits_lost;
+	st->exit_records_lost = p->exits ? p->records_lost : -1;
 	return nx;
 }
 

@@ -170,8 +170,7 @@ static double at(const struct jsonv *a, size_t i)
  * negative count) is 0, not undefined behaviour. */
 static uint64_t atu(const struct jsonv *a, size_t i)
 {
-	double d = at(a, i);
-	return d > 0 && d < 18446744073709551616.0 ? (uint64_t)d : 0;
+	return util_to_u64(at(a, i));
 }
 
 static uint32_t atu32(const struct jsonv *a, size_t i)

@@ -25,6 +25,7 @@ struct blk_loader {
 static void *load_blk(void *arg)
 {
 	struct blk_loader *l = arg;
+	util_block_stop_signals();
 	blklat_open(&l->b, l->why, sizeof l->why);
 	/* Loading parsed the kernel's BTF (megabytes) and freed it: give the
 	 * pages back to the system (see mallopt in main). */

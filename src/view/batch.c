@@ -169,14 +169,16 @@ void batch_write_text(FILE *f, const struct sample *s, size_t max_procs)
  * (a name, a command line: text set) that starts with = + - @, a tab or a
  * carriage return gets a ' first, as OWASP advises against formula
  * injection: a spreadsheet would run "=HYPERLINK(...)" or "+cmd|calc" as a
- * formula. Figures are never text cells: -1.5 stays a number. */
+ * formula. Figures are never text cells: -1.5 stays a number; nor is a
+ * lone "-" (a figure not read) a formula: it stays "-". */
 static void csv_text(FILE *f, const char *raw, int text)
 {
 	char v[512];
 	v[0] = '\'';
 	/* no control character, not even a newline, reaches a row */
 	util_safe_text(v + 1, sizeof v - 1, raw);
-	const char *cell = text && v[1] && strchr("=+-@\t\r", v[1]) ? v : v + 1;
+	int formula = v[1] && strchr("=+-@\t\r", v[1]) && strcmp(v + 1, "-") != 0;
+	const char *cell = text && formula ? v : v + 1;
 	if (!strpbrk(cell, ",\"\n\r")) {
 		fputs(cell, f);
 		return;
@@ -283,10 +285,7 @@ int batch_print(FILE *f, enum output_format fmt, size_t max_procs, const struct 
 		if (rc < 0)
 			return rc;
 	}
-	errno = 0;
-	if (fflush(f) != 0 || ferror(f))
-		return errno ? -errno : -EIO;
-	return 0;
+	return util_flush_check(f);
 }
 
 /* A replay goes as fast as it can unless --replay-speed paces it by the
@@ -326,8 +325,7 @@ int batch_run(const struct options *o, struct session *sess, volatile sig_atomic
 		int w = batch_print(stdout, o->format, (size_t)o->procs, &s, i == 0);
 		if (w < 0) {
 			/* said here; the caller cleans up as for q */
-			util_complain("cannot write the output: %s%s\n", strerror(-w),
-				w == -EPIPE ? " (the reader is gone)" : "");
+			util_complain_write("the output", w);
 			out_rc = 1;
 			break;
 		}

@@ -136,7 +136,7 @@ static void draw_fresh(const struct sample *s, const char *disk, int y, int x0, 
 		if (cx < 0)
 			continue;
 		char ms[16], lab[24];
-		util_format_latency((uint64_t)(e->ms * 1e6), ms, sizeof ms);
+		util_format_latency(util_to_u64(e->ms * 1e6), ms, sizeof ms);
 		snprintf(lab, sizeof lab, "%s%s", utf8 ? "◆F" : "*F", ms);
 		int len = (int)strlen(ms) + 2;
 		paint(th[TH_CHART_MARKER], 1);

@@ -52,7 +52,7 @@ static void add_stacked(char *buf, size_t len, const struct sample *s, int pid)
 		if (st->tgid != pid || !st->stacked_bytes)
 			continue;
 		char b[16];
-		util_format_size((uint64_t)((double)st->stacked_bytes / dt), b, sizeof b);
+		util_format_size(util_to_u64((double)st->stacked_bytes / dt), b, sizeof b);
 		add(buf, len, "%s write: %s/s of it are the same bytes as its writes to a device stacked on %s "
 			      "(a loop device's file): TO-DISK/s counts them once, there", st->disk, b, st->disk);
 	}
@@ -94,7 +94,7 @@ void detail_process(const struct sample *s, int pid, const char *comm, char *buf
 		latency(st->n, 0.50, st->p50_ns, p50, sizeof p50);
 		latency(st->n, 0.99, st->p99_ns, p99, sizeof p99);
 		util_format_latency(st->max_ns, mx, sizeof mx);
-		util_format_size((uint64_t)((double)st->bytes / dt), bytes, sizeof bytes);
+		util_format_size(util_to_u64((double)st->bytes / dt), bytes, sizeof bytes);
 		add(buf, len, "%-12s %-5s %9.1f %10s %9s %9s %9s", st->disk, st->op == BLK_WRITE ? "write" : "read",
 		    (double)st->n / dt, bytes, p50, p99, mx);
 		rows++;
@@ -164,7 +164,7 @@ static void add_slow(const struct sample *s, const struct disk_sample *d, char *
 	for (int i = 0; i < sl->nslowest && i < PROBE_SLOWEST_MAX; i++) {
 		char clock[16], lat[16];
 		util_clock(sl->slowest[i].ts, clock, sizeof clock);
-		util_format_latency((uint64_t)(sl->slowest[i].us * 1e3), lat, sizeof lat);
+		util_format_latency(util_to_u64(sl->slowest[i].us * 1e3), lat, sizeof lat);
 		if (sl->slowest[i].top.bytes)
 			ahead_text(&sl->slowest[i].top, t, sizeof t);
 		add(buf, len, "  %s  %8s  %s%s", clock, lat, sl->slowest[i].top.bytes ? "behind " : "",
@@ -402,7 +402,7 @@ void detail_writers(const struct sample *s, char *buf, size_t len)
 	if (s->have_procs) {
 		if (tw) {
 			char sz[16], comm[64];
-			util_format_size((uint64_t)tw->write_Bps, sz, sizeof sz);
+			util_format_size(util_to_u64(tw->write_Bps), sz, sizeof sz);
 			util_safe_text(comm, sizeof comm, tw->comm); /* text output prints it */
 			util_fmt(top, sizeof top, " (%s %d %s/s)", comm, tw->pid, sz);
 		}
@@ -416,7 +416,7 @@ void detail_writers(const struct sample *s, char *buf, size_t len)
 		const struct proc_row *tp = sample_top_to_disk(s);
 		if (tp) {
 			char sz[16], comm[64];
-			util_format_size((uint64_t)tp->to_disk_Bps, sz, sizeof sz);
+			util_format_size(util_to_u64(tp->to_disk_Bps), sz, sizeof sz);
 			util_safe_text(comm, sizeof comm, tp->comm);
 			util_fmt(disk + strlen(disk), sizeof disk - strlen(disk), "; for %s%s %d %s/s",
 				 tp->exited ? "[exited] " : "", comm, tp->pid, sz);

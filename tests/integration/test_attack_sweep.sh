@@ -9,13 +9,15 @@
 #    with names of the tool's temporaries (.shadow.1.tmp,
 #    .important.4242.tmp, and one whose lock file even says a dead run of
 #    the tool made it): nothing there is removed, nothing said removed;
-#  - root's own iosched-top-0 (0700) holding root files of that pattern
-#    without the tool's lock file: left; a temporary whose lock file says a
-#    dead run of the tool on this machine made it: removed, and said so.
+#  - root's own iosched-top-0 (0700): a temporary whose lock file says a
+#    dead run of the tool on this machine made it, and one of that pattern
+#    without a lock file (an older version's, its pid no run of the tool):
+#    removed, and said so; one without a lock file whose flock is held
+#    (by the test's shell): left.
 # suite-budget: 20
 . "$(dirname "$0")/../lib/common.sh"
 need_root
-need_cmd unshare setpriv
+need_cmd unshare setpriv flock
 setup_scratch
 
 root=$(basename "$(dirname "$(readlink -f "/sys/dev/block/$(mountpoint -d /)")")")
@@ -40,9 +42,11 @@ unshare -m sh -c '
 	"$3" -b -n 2 -d 0.5 --probe "$2" --disk "$2" --probe-file-size 16M > /dev/null 2> /var/tmp/link.err
 	rm /var/tmp/iosched-top-0
 	mkdir -m 700 /var/tmp/iosched-top-0
-	for f in .important.4242.tmp ".$2.probe.4242.tmp" ".$2.probe.999999.tmp"; do echo "$f" > "/var/tmp/iosched-top-0/$f"; done
+	for f in .important.999999.tmp .held.999999.tmp ".$2.probe.999999.tmp"; do echo "$f" > "/var/tmp/iosched-top-0/$f"; done
 	echo "$4" > "/var/tmp/iosched-top-0/.$2.probe.999999.tmp.lock"
-	"$3" -b -n 2 -d 0.5 --probe "$2" --disk "$2" --probe-file-size 16M > /dev/null 2> /var/tmp/own.err
+	exec 9< /var/tmp/iosched-top-0/.held.999999.tmp && flock -n 9 || exit 5
+	"$3" -b -n 2 -d 0.5 --probe "$2" --disk "$2" --probe-file-size 16M > /dev/null 2> /var/tmp/own.err 9<&-
+	exec 9<&-
 	ls -A /var/tmp/iosched-top-0 > /var/tmp/own.left
 	rm -rf /var/tmp/iosched-top-0' _ "$SCRATCH" "$root" "$(bin_in_var_tmp "$SCRATCH/vt")" "$mark" ||
 	fail "the namespace run failed ($?)"
@@ -52,11 +56,11 @@ VT=$SCRATCH/vt
 grep -q "removed" "$VT/link.err" && fail "the run said it removed something through the link: $(cat "$VT/link.err")"
 note "a link planted at iosched-top-0: $victims all kept"
 
-for f in .important.4242.tmp ".$root.probe.4242.tmp"; do
-	grep -qx -- "$f" "$VT/own.left" || fail "root's own $f, with no lock file of the tool's, was removed: $(cat "$VT/own.err")"
+grep -qx -- .held.999999.tmp "$VT/own.left" || fail "a temporary whose flock is held was removed: $(cat "$VT/own.err")"
+for f in ".$root.probe.999999.tmp" .important.999999.tmp; do
+	grep -qx -- "$f" "$VT/own.left" && fail "a dead run's temporary $f was left: $(xargs < "$VT/own.left"); $(cat "$VT/own.err")"
+	grep -q "removed temporary file /var/tmp/iosched-top-0/$f" "$VT/own.err" ||
+		fail "the dead run's temporary $f was not said removed: $(cat "$VT/own.err")"
 done
-grep -q -- "\.$root\.probe\.999999\.tmp" "$VT/own.left" && fail "a dead run's temporary was left: $(xargs < "$VT/own.left")"
-grep -q "removed temporary file /var/tmp/iosched-top-0/.$root.probe.999999.tmp" "$VT/own.err" ||
-	fail "the dead run's temporary was not said removed: $(cat "$VT/own.err")"
-note "root's own directory: $(grep removed "$VT/own.err"); kept $(grep -c 4242 "$VT/own.left") files of no run of the tool"
+note "root's own directory: $(grep -c removed "$VT/own.err") removed; kept $(xargs < "$VT/own.left")"
 echo "PASS"

@@ -18,7 +18,10 @@
 #    never a bare nan), and CSV leaves such a field empty (not "nan").
 #  - Process names that a spreadsheet would run as formulas
 #    (=HYPERLINK("x"), @SUM(A1), +cmd|calc, -2+3) come out of --csv-procs
-#    with a ' first; figures are left as they are.
+#    with a ' first; figures are left as they are, and so is a lone "-"
+#    (a figure not read, as PRIO for ioprio -1).
+#  - A rate or a wait no counter holds (1e30, -5) in a process row reaches
+#    the text and CSV of processes as a figure, never an unchecked cast.
 #  - Process names that escape to the same label text ("dup" and the byte
 #    0x01 beside the four characters "dup^A"; "q" and the byte 0xff beside
 #    "q\xff") make one Prometheus series each, which counts both names'
@@ -106,15 +109,38 @@ note "nulls: $n JSON lines parse"
 # --- formulas in CSV ---
 F=$SCRATCH/formula.rec
 ticks '.procs |= [to_entries[] | .value + (if .key < 4 then {"comm": (["=HYPERLINK(\"x\")", "@SUM(A1)", "+cmd|calc", "-2+3"][.key]),
-		"cmdline": null, "rates": [1000, 1000, 1, 1], "exited": 0} else {} end)]' > "$F" || fail "jq"
+		"cmdline": null, "rates": [1000, 1000, 1, 1], "exited": 0, "ioprio": -1} else {} end)]' > "$F" || fail "jq"
 "$BIN" --replay "$F" --csv-procs > "$SCRATCH/f.csv" 2>&1 || fail "csv-procs: exit $?"
 for name in "'=HYPERLINK(\"\"x\"\")" "'@SUM(A1)" "'+cmd|calc" "'-2+3"; do
 	grep -qF -- "$name" "$SCRATCH/f.csv" || fail "no $name in the CSV: $(grep -iE 'HYPER|SUM|cmd|2\+3' "$SCRATCH/f.csv" | head -4)"
 done
-grep -qE '(^|,)"?[=+@-]' "$SCRATCH/f.csv" && fail "a cell starts with a formula character: $(grep -E '(^|,)"?[=+@-]' "$SCRATCH/f.csv" | head -2)"
+grep -qE '(^|,)"?([=+@]|-[^,])' "$SCRATCH/f.csv" && fail "a cell starts with a formula character: $(grep -E '(^|,)"?([=+@]|-[^,])' "$SCRATCH/f.csv" | head -2)"
+# a lone "-" (PRIO not read: ioprio -1) is no formula: it stays as it is
+prio=$(head -n1 "$SCRATCH/f.csv" | tr , '\n' | grep -nx prio | cut -d: -f1)
+[ -n "$prio" ] || fail "no prio column: $(head -n1 "$SCRATCH/f.csv")"
+awk -F, -v c="$prio" 'NR > 1 && $c == "-" { n++ } NR > 1 && $c == "\047-" { bad++ } END { exit !(n >= 4 && !bad) }' "$SCRATCH/f.csv" ||
+	fail "a PRIO of - is not a plain -: $(grep -F "'-2+3" "$SCRATCH/f.csv" | head -1)"
 # the figures are plain numbers
 awk -F, 'NR > 1 && $5 !~ /^[0-9.]*$/ { bad = 1 } END { exit bad }' "$SCRATCH/f.csv" || fail "a figure is not a plain number: $(sed -n 2p "$SCRATCH/f.csv")"
 note "formulas: $(grep -cE "'[=@+-]" "$SCRATCH/f.csv") rows with a cell prefixed with '"
+
+# --- figures no counter holds ---
+# Rates and a wait of 1e30 or -5 reach the text's processes and its
+# "dirtying ... | to disks ... for NAME" line: each is range-checked before
+# its cast (the sanitized build stops on an unchecked one).
+for v in 1e30 -5; do
+	B=$SCRATCH/big.rec
+	ticks --argjson v "$v" '.have_procs = 1 | .top_disk = 0 | .top_writer = .procs[0].tid
+		| .procs[0] += {"rates": [$v, $v, 1, 1], "to_disk_Bps": $v, "wait": "ok", "avg_wait_us": $v, "exited": 0}' > "$B" ||
+		fail "jq"
+	for out in -b --csv-procs; do
+		"$BIN" --replay "$B" $out > "$SCRATCH/big.out" 2> "$SCRATCH/big.err" ||
+			fail "$v $out: exit $?: $(grep -m2 -a . "$SCRATCH/big.err")"
+	done
+	grep -q "dirtying.*(.* $(tail -n1 "$B" | jq '.procs[0].pid') " <("$BIN" --replay "$B" -b 2>&1) ||
+		fail "$v: the top writer is not named in the text"
+done
+note "figures out of range: 1e30 and -5 as rates and a wait reach text and CSV without a fault"
 
 # --- one Prometheus series per label ---
 D=$SCRATCH/dup.rec

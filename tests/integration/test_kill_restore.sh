@@ -5,7 +5,9 @@
 # no probe temporary of its own in /var/tmp/iosched-top-UID.
 # SIGQUIT, SIGUSR1, SIGUSR2 and SIGALRM (whose default action kills) too,
 # sent once bfq and delay accounting are on: everything put back, then
-# the tool dies by that signal (exit status 128+N).
+# the tool dies by that signal (exit status 128+N). SIGINT then SIGALRM:
+# the first signal ended the run, so it exits 0 as on SIGINT (not by
+# SIGALRM), everything put back.
 # KILL_SEED=N repeats a run's delays (the seed is printed).
 # suite-budget: 10
 # suite-alone: it turns kernel.task_delayacct on and checks it is put back
@@ -76,6 +78,16 @@ for sig in QUIT USR1 USR2 ALRM; do
 	! ls -A "/var/tmp/iosched-top-$(id -u)" 2>/dev/null | grep -q "\.$pid\.tmp$" || fail "$what: left a probe temporary"
 	note "$what: exit $rc, mq-deadline and task_delayacct=0 put back"
 done
+# SIGINT, then SIGALRM during the clean-up: SIGINT's exit
+"$BIN" -b --json -d 0.2 --disk "$N" --no-probe --set "$N=bfq" --restore > "$SCRATCH/out" 2> "$SCRATCH/err" &
+P=$!
+for _ in $(seq 100); do [ "$(sched_of "$N")" = bfq ] && break; sleep 0.1; done
+[ "$(sched_of "$N")" = bfq ] || fail "SIGINT+SIGALRM: the run did not set bfq: $(cat "$SCRATCH/err")"
+kill -INT "$P"; kill -ALRM "$P"
+wait "$P" 2>/dev/null; rc=$?; P=""
+[ $rc -eq 0 ] || fail "SIGINT then SIGALRM: exit $rc, not 0 (the first signal, SIGINT, ended the run): $(cat "$SCRATCH/err")"
+[ "$(settings)" = "$BEFORE" ] || fail "SIGINT then SIGALRM: settings $(settings), before $BEFORE"
+note "SIGINT then SIGALRM: exit 0, mq-deadline put back"
 echo "$DA0" > $DA
 DA_OURS=0
 echo "PASS"

@@ -17,18 +17,9 @@ need_root
 need_cmd jq losetup mkfs.ext4 mount setpriv fio
 setup_scratch
 
-ext4_loop 1024
-chmod 1777 "$SCRATCH/mnt"; chmod 755 "$SCRATCH"
-cp "$BIN" "$SCRATCH/iosched-top" && chmod 755 "$SCRATCH/iosched-top"
-D=$SCRATCH/mnt/.iosched-top-65534
-as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$SCRATCH/iosched-top" "$@"; }
+nobody_probe_fs 60
 probe_at() { sed -n "${2}p" "$1" | jq -c '.disks[0].probe | {n, mode, path, start_file, preparing_pct}'; }
 
-fio --name=w --filename="$SCRATCH/mnt/w" --size=64M --rw=write --bs=1M --direct=1 --rate=20m --time_based \
-	--runtime=60 --output=/dev/null &
-FIO=$!
-on_exit "kill $FIO 2>/dev/null"
-sleep 1.5
 as_nobody --json -d 1 -n 6 --disk "$N" --probe-file-size 512M > "$SCRATCH/a.json" || fail "the busy run exited $?"
 kill "$FIO"; wait "$FIO" 2>/dev/null
 note "busy, line 4: $(probe_at "$SCRATCH/a.json" 4)"

@@ -17,14 +17,7 @@ need_root
 need_cmd useradd userdel tmux
 setup_scratch
 
-U=iosched-t$$
-H=$SCRATCH/home
-useradd -M -d "$H" -s /usr/sbin/nologin "$U" || skip "cannot add a user"
-on_exit "userdel $U"
-mkdir -p "$H/.config/iosched-top"
-chown -R "$U:" "$H"
-chmod 755 "$SCRATCH"
-uid=$(id -u "$U"); gid=$(id -g "$U")
+throwaway_user iosched-t
 run() { SUDO_USER=$U SUDO_UID=$uid SUDO_GID=$gid "$BIN" "$@"; }
 conf() { printf '%s\n' "$@" > "$H/.config/iosched-top/config"; chown "$U:" "$H/.config/iosched-top/config"; }
 

@@ -19,14 +19,7 @@ setup_scratch
 
 HL=/proc/sys/fs/protected_hardlinks
 [ -w "$HL" ] || skip "cannot set fs.protected_hardlinks"
-U=iosched-l$$
-H=$SCRATCH/home
-useradd -M -d "$H" -s /usr/sbin/nologin "$U" || skip "cannot add a user"
-on_exit "userdel $U"
-mkdir -p "$H/.config/iosched-top"
-chown -R "$U:" "$H"
-chmod 755 "$SCRATCH"
-uid=$(id -u "$U"); gid=$(id -g "$U")
+throwaway_user iosched-l
 
 printf 'root secret 7f3a\n' > "$SCRATCH/secret"
 chown root:root "$SCRATCH/secret"; chmod 640 "$SCRATCH/secret"

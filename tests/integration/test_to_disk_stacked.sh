@@ -29,19 +29,26 @@ below=$(lsblk -ndo PKNAME "$(findmnt -no SOURCE -T "$SCRATCH")" 2>/dev/null)
 [ -n "$below" ] || below=$(basename "$(findmnt -no SOURCE -T "$SCRATCH")")
 W=stackwriter
 cp "$(command -v dd)" "$SCRATCH/$W"
+# watch OUT MIB FILE [ARGS...]: the tool (with ARGS) runs while $W writes
+# MIB MiB to FILE and `sync` puts them on the disks; its JSON lines in OUT.
+watch() {
+	local out=$1 mib=$2 file=$3
+	shift 3
+	"$BIN" --json -d 0.5 --no-probe --procs 100000 "$@" > "$out" 2> "$SCRATCH/err" &
+	TOOL=$!
+	on_exit "kill $TOOL 2>/dev/null"
+	# the BPF part loads in the background: wait until it is on
+	for _ in $(seq 100); do tail -n1 "$out" 2>/dev/null | jq -e '.blk.on' > /dev/null 2>&1 && break; sleep 0.1; done
+	tail -n1 "$out" | jq -e '.blk.on' > /dev/null || skip "block latency is off: $(tail -n1 "$out" | jq -r .blk.why)"
+	"$SCRATCH/$W" if=/dev/zero of="$file" bs=1M count="$mib" status=none || fail "the writer failed on $file"
+	sleep 1
+	sync
+	sleep 2
+	kill -INT "$TOOL"
+	wait "$TOOL" || fail "iosched-top exited $?: $(cat "$SCRATCH/err")"
+}
 P=$SCRATCH/run.prom
-"$BIN" --json -d 0.5 --no-probe --procs 100000 --prometheus-textfile "$P" > "$SCRATCH/out.json" 2> "$SCRATCH/err" &
-TOOL=$!
-on_exit "kill $TOOL 2>/dev/null"
-# the BPF part loads in the background: wait until it is on
-for _ in $(seq 100); do tail -n1 "$SCRATCH/out.json" 2>/dev/null | jq -e '.blk.on' > /dev/null 2>&1 && break; sleep 0.1; done
-tail -n1 "$SCRATCH/out.json" | jq -e '.blk.on' > /dev/null || skip "block latency is off: $(tail -n1 "$SCRATCH/out.json" | jq -r .blk.why)"
-"$SCRATCH/$W" if=/dev/zero of="$SCRATCH/mnt/f" bs=1M count=512 status=none || fail "the writer failed"
-sleep 1
-sync
-sleep 2
-kill -INT "$TOOL"
-wait "$TOOL" || fail "iosched-top exited $?: $(cat "$SCRATCH/err")"
+watch "$SCRATCH/out.json" 512 "$SCRATCH/mnt/f" --prometheus-textfile "$P"
 
 jq -s --arg w "$W" --arg n "$N" --arg b "$below" '
 	[.[] | .interval_s as $i | .procs[] | select(.comm == $w)
@@ -74,16 +81,7 @@ n2=$(basename "$l2")
 echo none > "/sys/block/$n2/queue/scheduler"
 mkfs.ext4 -q -E nodiscard "$l2" || fail "mkfs on $n2 failed"
 mount_scratch "$l2" "$SCRATCH/inner"
-"$BIN" --json -d 0.5 --no-probe --procs 100000 > "$SCRATCH/in.json" 2> "$SCRATCH/err" &
-TOOL=$!
-on_exit "kill $TOOL 2>/dev/null"
-for _ in $(seq 100); do tail -n1 "$SCRATCH/in.json" 2>/dev/null | jq -e '.blk.on' > /dev/null 2>&1 && break; sleep 0.1; done
-"$SCRATCH/$W" if=/dev/zero of="$SCRATCH/inner/f" bs=1M count=128 status=none || fail "the writer failed on $n2"
-sleep 1
-sync
-sleep 2
-kill -INT "$TOOL"
-wait "$TOOL" || fail "iosched-top exited $?: $(cat "$SCRATCH/err")"
+watch "$SCRATCH/in.json" 128 "$SCRATCH/inner/f"
 sum3() { jq -s --arg w "$W" --arg d "$2" "[.[] | .interval_s as \$i | .procs[] | select(.comm == \$w) | ($1) * \$i] | add // 0" "$SCRATCH/in.json"; }
 t3=$(sum3 '.to_disk_Bps // 0')
 mid=$(sum3 '(.to_disk_by_disk // {})[$d] // 0' "$N")
@@ -103,15 +101,7 @@ if dmsetup version > /dev/null 2>&1; then
 	on_exit "dmsetup remove $dm"
 	mkfs.ext4 -q -E nodiscard "/dev/mapper/$dm" || fail "mkfs on the dm device failed"
 	mount_scratch "/dev/mapper/$dm" "$SCRATCH/dm"
-	"$BIN" --json -d 0.5 --no-probe --procs 100000 > "$SCRATCH/dm.json" 2> "$SCRATCH/err" &
-	TOOL=$!
-	on_exit "kill $TOOL 2>/dev/null"
-	for _ in $(seq 100); do tail -n1 "$SCRATCH/dm.json" 2>/dev/null | jq -e '.blk.on' > /dev/null 2>&1 && break; sleep 0.1; done
-	"$SCRATCH/$W" if=/dev/zero of="$SCRATCH/dm/f" bs=1M count=128 status=none || fail "the writer failed on dm"
-	sync
-	sleep 2
-	kill -INT "$TOOL"
-	wait "$TOOL"
+	watch "$SCRATCH/dm.json" 128 "$SCRATCH/dm/f"
 	t=$(jq -s --arg w "$W" '[.[] | .interval_s as $i | .procs[] | select(.comm == $w) | (.to_disk_Bps // 0) * $i] | add // 0' "$SCRATCH/dm.json")
 	note "device-mapper: $W's TO-DISK $t bytes for 128 MiB"
 	within "$t" $((128 << 20)) 10 || fail "on dm-linear over a loop device, TO-DISK counts $t bytes for 128 MiB"

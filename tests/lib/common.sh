@@ -200,6 +200,38 @@ ext4_loop() {
 	mount_scratch "$L" "$MNT"
 }
 
+# nobody_probe_fs FIO_SECONDS: ext4_loop 1024 where nobody, who cannot open
+# /dev/$N, has the probe fall back to a file: in D (nobody's directory of
+# the tool's there), written by as_nobody ARGS (a copy of the tool nobody
+# may run, run as nobody); beside a fio writer at 20 MB/s for FIO_SECONDS
+# ($FIO, stopped at exit), already writing.
+nobody_probe_fs() {
+	ext4_loop 1024
+	chmod 1777 "$MNT"; chmod 755 "$SCRATCH"
+	cp "$BIN" "$SCRATCH/iosched-top" && chmod 755 "$SCRATCH/iosched-top"
+	D=$MNT/.iosched-top-65534
+	fio --name=w --filename="$MNT/w" --size=64M --rw=write --bs=1M --direct=1 --rate=20m --time_based \
+		--runtime="$1" --output=/dev/null &
+	FIO=$!
+	on_exit "kill $FIO 2>/dev/null"
+	sleep 1.5
+}
+as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$SCRATCH/iosched-top" "$@"; }
+
+# throwaway_user PREFIX: a user U (PREFIX and the test's pid, removed at
+# exit) whose home H is in the scratch, with an empty ~/.config/iosched-top
+# of theirs; uid and gid its ids (what sudo passes in SUDO_UID, SUDO_GID).
+throwaway_user() {
+	U=$1$$
+	H=$SCRATCH/home
+	useradd -M -d "$H" -s /usr/sbin/nologin "$U" || skip "cannot add a user"
+	on_exit "userdel $U"
+	mkdir -p "$H/.config/iosched-top"
+	chown -R "$U:" "$H"
+	chmod 755 "$SCRATCH"
+	uid=$(id -u "$U"); gid=$(id -g "$U")
+}
+
 # attach_loop SIZE_MB [fill] -> sets LOOP=/dev/loopN (not printed: a
 # command substitution would run it in a subshell and the trap would never
 # learn of the device). With "fill" the backing file is written with random

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -159,6 +160,13 @@ static void test_foreign_files_left(void **state)
 	assert_false(exists(dir, "f3"));
 	assert_true(exists(dir, "notes.txt"));
 	assert_true(exists(dir, "fx"));
+	/* the directory keeps its lock file: the next sweep says the same,
+	 * not that it holds no lock file */
+	assert_true(exists(dir, "iosched-top.lock"));
+	assert_int_equal(load_sweep(top, collect, &l), 0);
+	assert_int_equal(l.n, 2);
+	assert_non_null(strstr(l.last, "does not make"));
+	assert_true(exists(dir, "iosched-top.lock"));
 	remove_top(top);
 }
 
@@ -237,9 +245,8 @@ static void test_tmp_files(void **state)
 	remove_top(top);
 }
 
-/* Only what a lock file says a dead run of the tool on this machine made:
- * a temporary with no lock file (another program's with the same pattern,
- * or root's own file in a place root was led to) is never removed; nor a
+/* Only what a lock file says a dead run of the tool on this machine made
+ * (a temporary with no lock file: test_lockless_tmp): not a
  * scratch directory without one, or one made on another machine (a shared
  * filesystem: its maker may live there), or one whose maker's pid lives. */
 static void test_lock_file_says(void **state)
@@ -249,13 +256,11 @@ static void test_lock_file_says(void **state)
 	make_top(top);
 	read_first_word("/etc/machine-id", machine, sizeof machine);
 	read_first_word("/proc/sys/kernel/random/boot_id", boot, sizeof boot);
-	make_file(top, ".important.4242.tmp");
 	make_file(top, ".sda.probe.8.tmp");
 	make_mark(top, ".sda.probe.8.tmp.lock", "another-machine", boot, 1);
 	snprintf(path, sizeof path, "%s/sda.probe", top);
 	struct lines l = {0};
 	assert_int_equal(probefile_sweep(path, 1, collect, &l), 0);
-	assert_true(exists(top, ".important.4242.tmp"));
 	assert_true(exists(top, ".sda.probe.8.tmp"));
 	/* directories: none, another machine's, a live pid's */
 	const char *names[] = {PREFIX "NoLock", PREFIX "Elsewh", PREFIX "Living"};
@@ -289,6 +294,65 @@ static void test_lock_file_says(void **state)
 	l.n = 0;
 	assert_int_equal(load_sweep(top, collect, &l), 1);
 	assert_false(exists(top, PREFIX "Living"));
+	remove_top(top);
+}
+
+/* A pid that no process has now: a child's that ended. */
+static pid_t dead_pid(void)
+{
+	pid_t child = fork();
+	assert_true(child >= 0);
+	if (child == 0)
+		_exit(0);
+	assert_int_equal(waitpid(child, NULL, 0), child);
+	return child;
+}
+
+/* Temporaries without a lock file, as earlier versions left them when
+ * killed: in a user's directory (it may be another program's with the same
+ * pattern) only said; in the tool's own directory removed, but not one
+ * whose pid is a live run of the tool nor one whose flock is held. */
+static void test_lockless_tmp(void **state)
+{
+	(void)state;
+	char top[64], dead[64], live[64], held[64], path[1024];
+	make_top(top);
+	pid_t tool = fork();
+	assert_true(tool >= 0);
+	if (tool == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL); /* gone with the test, whatever fails */
+		prctl(PR_SET_NAME, "iosched-top");
+		pause();
+		_exit(0);
+	}
+	snprintf(dead, sizeof dead, ".vda.probe.%d.tmp", (int)dead_pid());
+	snprintf(live, sizeof live, ".vda.probe.%d.tmp", (int)tool);
+	snprintf(held, sizeof held, ".vdb.probe.%d.tmp", (int)dead_pid());
+	make_file(top, dead);
+	make_file(top, live);
+	make_file(top, held);
+	snprintf(path, sizeof path, "%s/%s", top, held);
+	int hold = open(path, O_RDONLY);
+	assert_true(hold >= 0);
+	assert_int_equal(flock(hold, LOCK_EX | LOCK_NB), 0);
+	usleep(100000); /* the child has its name */
+	struct lines l = {0};
+	snprintf(path, sizeof path, "%s/vda.probe", top);
+	assert_int_equal(probefile_sweep(path, 0, collect, &l), 0);
+	assert_true(exists(top, dead));
+	assert_int_equal(l.n, 1);
+	assert_non_null(strstr(l.last, dead));
+	assert_non_null(strstr(l.last, "without a lock file"));
+	l.n = 0;
+	assert_int_equal(probefile_sweep(path, 1, collect, &l), 1);
+	assert_int_equal(l.n, 1);
+	assert_non_null(strstr(l.last, "removed temporary file"));
+	assert_false(exists(top, dead));
+	assert_true(exists(top, live));
+	assert_true(exists(top, held));
+	kill(tool, SIGKILL);
+	waitpid(tool, NULL, 0);
+	close(hold);
 	remove_top(top);
 }
 
@@ -390,7 +454,7 @@ int main(void)
 		cmocka_unit_test(test_live_kept_dead_removed), cmocka_unit_test(test_foreign_files_left),
 		cmocka_unit_test(test_not_ours_left),          cmocka_unit_test(test_tmp_files),
 		cmocka_unit_test(test_lock_file_says),         cmocka_unit_test(test_symlinked_dir_left),
-		cmocka_unit_test(test_tmp_names),
+		cmocka_unit_test(test_tmp_names),              cmocka_unit_test(test_lockless_tmp),
 		cmocka_unit_test(test_probe_private_dir),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
