@@ -148,7 +148,7 @@ double util_median(double *v, int n);
 void util_fmt(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* For a thread the tool starts: the signals that stop the run (main.c's
- * SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM) blocked in
+ * SIGINT, SIGTERM, SIGHUP and its die_signals) blocked in
  * it, so they all reach the main thread, one after another in the order
  * they came: the first is the one that ended the run. */
 void util_block_stop_signals(void);

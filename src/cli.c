@@ -375,7 +375,12 @@ int cli_print_udev_rules(const struct options *o, struct sampler *smp, FILE *f)
 	udevrule_note(file, note, sizeof note);
 	fprintf(f, "\n# %s\n", note);
 	free(all);
-	return 0;
+	/* Rules redirected into rules.d on a full disk must not pass for
+	 * rules written. */
+	int rc = util_flush_check(f);
+	if (rc < 0)
+		util_complain_write("the udev rules", rc);
+	return rc < 0 ? 1 : 0;
 }
 
 /* The report reached its reader: a full disk, a file size limit (EFBIG:

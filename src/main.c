@@ -33,11 +33,13 @@
 #define RESTORE_WAIT_S 30.0
 
 static volatile sig_atomic_t stop_requested;
-/* A signal whose default action is to end the process (SIGQUIT, SIGUSR1,
- * SIGUSR2, SIGALRM, all of which root's tools and scripts may send): the
- * run ends through its clean-up, then dies by it (die_by_signal). */
+/* A signal whose default action is to end the process and that is not a
+ * crash of its own (SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, which root's tools
+ * and scripts may send; SIGXCPU past a soft CPU-time limit, SIGVTALRM,
+ * SIGPROF, SIGPWR, SIGIO): the run ends through its clean-up, then dies by
+ * it (die_by_signal). */
 static volatile sig_atomic_t stop_signal;
-static const int die_signals[] = {SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM};
+static const int die_signals[] = {SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGVTALRM, SIGPROF, SIGPWR, SIGIO};
 #define NDIE (sizeof die_signals / sizeof die_signals[0])
 
 /* What a crash signal's handler needs to give the terminal back: the tty
@@ -383,12 +385,15 @@ int main(int argc, char **argv)
 	if (options_parse(argc, argv, &o, err, sizeof err) < 0) {
 		util_complain("%s\n", err);
 		rc = 2;
-	} else if (o.help) {
-		options_print_help(stdout, "iosched-top");
-		rc = 0;
-	} else if (o.version) {
-		printf("iosched-top %s\n", IOSCHED_VERSION);
-		rc = 0;
+	} else if (o.help || o.version) {
+		if (o.help)
+			options_print_help(stdout, "iosched-top");
+		else
+			printf("iosched-top %s\n", IOSCHED_VERSION);
+		rc = util_flush_check(stdout);
+		if (rc < 0)
+			util_complain_write(o.help ? "the help" : "the version", rc);
+		rc = rc < 0 ? 1 : 0;
 	} else {
 		rc = run(&o);
 	}

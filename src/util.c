@@ -199,7 +199,8 @@ void util_format_size(uint64_t bytes, char *buf, size_t len)
 
 void util_block_stop_signals(void)
 {
-	static const int stop[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM};
+	static const int stop[] = {SIGINT, SIGTERM,   SIGHUP,  SIGQUIT, SIGUSR1, SIGUSR2,
+				   SIGALRM, SIGXCPU, SIGVTALRM, SIGPROF, SIGPWR, SIGIO};
 	sigset_t set;
 	sigemptyset(&set);
 	for (size_t i = 0; i < sizeof stop / sizeof stop[0]; i++)

@@ -3,8 +3,9 @@
 # --restore --enable-delayacct, stopped at a random moment (three times),
 # leaves the disk on its scheduler and queue settings, kernel.task_delayacct as it was, and
 # no probe temporary of its own in /var/tmp/iosched-top-UID.
-# SIGQUIT, SIGUSR1, SIGUSR2 and SIGALRM (whose default action kills) too,
-# sent once bfq and delay accounting are on: everything put back, then
+# SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGVTALRM, SIGPROF, SIGPWR
+# and SIGIO (whose default action kills) too, sent once bfq and delay
+# accounting are on: everything put back, then
 # the tool dies by that signal (exit status 128+N). SIGINT then SIGALRM:
 # the first signal ended the run, so it exits 0 as on SIGINT (not by
 # SIGALRM), everything put back.
@@ -61,7 +62,7 @@ done
 # default action (env --default-signal): a background job of a script
 # would get SIGQUIT ignored, a terminal's Ctrl-\ does not.
 echo 0 > $DA
-for sig in QUIT USR1 USR2 ALRM; do
+for sig in QUIT USR1 USR2 ALRM XCPU VTALRM PROF PWR IO; do
 	env --default-signal="$sig" "$BIN" -b --json -d 0.2 --disk "$N" --no-probe --set "$N=bfq" --restore \
 		--enable-delayacct > "$SCRATCH/out" 2> "$SCRATCH/err" &
 	P=$!; pid=$P

@@ -4,8 +4,9 @@
 # the run within a refresh with exit 1, through the same clean-up as q
 # (--enable-delayacct put back), also with SIGPIPE ignored as systemd
 # starts services; a closed stdout is held with /dev/null, never handed
-# to a socket. An A/B whose report cannot be written (on /dev/full, to a
-# reader gone, past ulimit -f) exits 1 with the reason, the disk put back.
+# to a socket; --help, -V and --print-udev-rule check theirs too. An A/B
+# whose report cannot be written (on /dev/full, to a reader gone, past
+# ulimit -f) exits 1 with the reason, the disk put back.
 # suite-alone: it turns kernel.task_delayacct on (a setting of the whole machine) and checks it is put back
 # suite-budget: 20
 . "$(dirname "$0")/../lib/common.sh"
@@ -59,5 +60,14 @@ ab_check "to a reader that went" "${PIPESTATUS[0]}" "$SCRATCH/a2" "Broken pipe (
 (ulimit -f 1; exec "$BIN" "${AB[@]}" > "$SCRATCH/a3.txt" 2> "$SCRATCH/a3")
 ab_check "past ulimit -f 1" $? "$SCRATCH/a3" "File too large"
 [ "$(stat -c %s "$SCRATCH/a3.txt")" -eq 1024 ] || fail "A/B past ulimit -f 1: the report is $(stat -c %s "$SCRATCH/a3.txt") bytes, not cut at 1024"
+
+# The help, the version and the udev rules (redirected into rules.d on a
+# full disk, say) are output too.
+for what in "--help:the help" "-V:the version" "--print-udev-rule:the udev rules"; do
+	"$BIN" --no-config "${what%%:*}" > /dev/full 2> "$SCRATCH/o1"
+	rc=$?
+	[ "$rc" -eq 1 ] && grep -q "cannot write ${what#*:}: No space left on device" "$SCRATCH/o1" ||
+		fail "${what%%:*} > /dev/full: exit $rc: $(cat "$SCRATCH/o1")"
+done
 note "$(head -n1 "$SCRATCH/e1"); $(head -n1 "$SCRATCH/e2")"
 echo "PASS"
