@@ -105,9 +105,11 @@ build/san/iosched-top: $(SAN_OBJS)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 build/tests/%: tests/unit/%.c $(LIB_OBJS) | build
+	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(WARN) -DSRCDIR='"$(CURDIR)"' $(DEPFLAGS) -MF $@.d -o $@ $< $(LIB_OBJS) $(LDLIBS) -lcmocka
 
 build/san/tests/%: tests/unit/%.c $(SAN_LIB_OBJS) | build
+	@mkdir -p $(@D) # also when build/ is there and build/san was removed
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(SAN_FLAGS) $(WARN) -DSRCDIR='"$(CURDIR)"' $(DEPFLAGS) -MF $@.d -o $@ $< $(SAN_LIB_OBJS) $(LDLIBS) -lcmocka
 
 # The whole suite (tests/run-all.sh: two tests at a time, in a random
