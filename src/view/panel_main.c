@@ -49,6 +49,8 @@ static void iowait_note(const struct tui *t, char *buf, size_t len)
 	int key = p->taskstats && !t->o->read_only && !session_replaying(t->sess);
 	if (p->taskstats && !p->delayacct)
 		util_fmt(buf, len, "IO-WAIT off: kernel.task_delayacct=0%s", key ? ", D turns it on" : "");
+	else if (!p->taskstats)
+		util_strlcpy(buf, "IO-WAIT off: needs root (taskstats)", len); /* the detail line has the errno */
 	else
 		util_fmt(buf, len, "IO-WAIT off: %s", p->missing);
 }

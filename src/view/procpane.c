@@ -252,22 +252,20 @@ const size_t *procpane_visible(const struct procpane_state *st, const struct sam
 	return st->order + first;
 }
 
-/* The title, and after it the note (what the pane cannot show and why),
- * which keeps its place at any width: the title is cut first, down to 10
- * columns. */
+/* The title, and after it what the pane cannot show and why (why rows are
+ * empty, then the note), which keeps its place at any width: the title is
+ * cut first, down to 10 columns. */
 static void title(const struct procpane_state *st, const struct sample *s, int y, const char *note, const unsigned long *th)
 {
-	char line[512], unread[200] = "";
+	char line[512], unread[200] = "", tail[400] = "";
 	/* Other users' /proc/PID/io needs ptrace access: say so, or their
 	 * empty rows would look idle. */
 	char why[160];
 	detail_unreadable(&s->pstat, why, sizeof why);
-	if (why[0])
-		util_fmt(unread, sizeof unread, "; %s", why);
-	else if (!s->pstat.exits && !s->pstat.threads)
+	if (!why[0] && !s->pstat.exits && !s->pstat.threads)
 		util_strlcpy(unread, "; short-lived processes are counted in their parents (no exit records: needs root)",
 			     sizeof unread);
-	else if (s->pstat.exits_lost && !s->pstat.threads)
+	else if (!why[0] && s->pstat.exits_lost && !s->pstat.threads)
 		util_fmt(unread, sizeof unread, "; exit records lost %lu times: some short-lived processes counted in their parents",
 			 s->pstat.exits_lost);
 	util_fmt(line, sizeof line, "Processes (all disks): %zu %s, sorted by %s%s%s%s%s%s%s%s",
@@ -275,8 +273,11 @@ static void title(const struct procpane_state *st, const struct sample *s, int y
 		 st->reverse ? " (reversed)" : "",
 		 st->only_active ? ", with I/O only" : "", st->accumulated ? ", totals since start" : ", per second",
 		 st->filter[0] ? ", matching \"" : "", st->filter, st->filter[0] ? "\"" : "", unread);
+	char safe[240];
+	util_safe_text(safe, sizeof safe, note ? note : ""); /* a replay's note is the recording's text */
+	util_fmt(tail, sizeof tail, "%s%s%s", why, why[0] && safe[0] ? "  " : "", safe);
 	int utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
-	int nl = note ? (int)strlen(note) : 0, at = (int)strlen(line) + 2;
+	int nl = (int)strlen(tail), at = (int)strlen(line) + 2;
 	if (nl && at + nl > COLS)
 		at = COLS - nl >= 12 ? COLS - nl : 12;
 	attron((attr_t)th[TH_TITLE]);
@@ -285,11 +286,9 @@ static void title(const struct procpane_state *st, const struct sample *s, int y
 	attroff((attr_t)th[TH_TITLE]);
 	if (!nl || at >= COLS)
 		return;
-	char n[200];
-	util_safe_text(n, sizeof n, note); /* a replay's reason is the recording's text */
-	util_cut_mark(n, COLS - at, utf8);
+	util_cut_mark(tail, COLS - at, utf8);
 	attron((attr_t)th[TH_WARNING]);
-	mvaddstr(y, at, n);
+	mvaddstr(y, at, tail);
 	attroff((attr_t)th[TH_WARNING]);
 }
 

@@ -25,7 +25,7 @@ wait_for "^$N +loop" || fail "no row for $N"
 keys A
 wait_for "A/B on $N, variants .*: none,bfq load=64M_" || fail "A/B prompt not shown (with the load size given)"
 keys Enter
-wait_for "A/B $N: phase [0-9]/4" || fail "A/B status not shown"
+wait_for "A/B $N: phase [0-9] of 4" || fail "A/B status not shown"
 c1=$(clock); sleep 1.2; c2=$(clock)
 [ "$c1" != "$c2" ] || fail "the screen stopped during the A/B"
 wait_for "A/B report" 40 || fail "no report after the run"
