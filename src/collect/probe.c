@@ -390,11 +390,17 @@ static int open_file(struct probe *p)
 	int rc = open_start(p);
 	if (rc <= 0)
 		return rc;
-	if (p->cfg.file_is_users && access(p->cfg.file, F_OK) == 0) {
+	if (p->cfg.file_is_users) {
+		/* Looked for as it is opened (no link followed on the way), not
+		 * by access(): which message came would tell whether a file
+		 * exists where a planted link leads (a refused directory says
+		 * the same either way). Only a missing one is made. */
 		rc = probefile_check(p->cfg.file, p->cfg.io_size, why, sizeof why);
+		if (rc == -ENOENT)
+			rc = prepare(p, p->cfg.file, p->cfg.file_size, 0, why, sizeof why);
 	} else {
-		rc = prepare(p, p->cfg.file, p->cfg.file_size, !p->cfg.file_is_users, why, sizeof why);
-		if (rc == -EPERM && !p->cfg.file_is_users)
+		rc = prepare(p, p->cfg.file, p->cfg.file_size, 1, why, sizeof why);
+		if (rc == -EPERM)
 			rc = prepare_private(p, why, sizeof why);
 	}
 	if (rc < 0) {

@@ -461,7 +461,7 @@ int probefile_open_read(const char *path, uint64_t min, int direct, char *why, s
 	split_path(path, dir, sizeof dir, base, sizeof base);
 	int dfd = safefile_open_dir(dir, err, sizeof err);
 	if (dfd < 0) {
-		snprintf(why, wlen, "cannot read the probe file %s: %s", path, err);
+		snprintf(why, wlen, "cannot use a probe file in %s: %s", dir, err);
 		return dfd;
 	}
 	/* O_NONBLOCK: a FIFO put in the file's place opens at once (and is
@@ -657,7 +657,7 @@ int probefile_prepare(const char *path, uint64_t size, int own_dir, probefile_pr
 	int dfd = own_dir ? own_dir_open(dir, why, wlen) : safefile_open_dir(dir, err, sizeof err);
 	if (dfd < 0) {
 		if (!own_dir)
-			snprintf(why, wlen, "cannot write a probe file in %s: %s", dir, err);
+			snprintf(why, wlen, "cannot use a probe file in %s: %s", dir, err);
 		return dfd;
 	}
 	if (own_dir && own_file_usable(dfd, base, size)) {

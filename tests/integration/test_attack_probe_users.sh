@@ -10,7 +10,8 @@
 #  - a regular file of nobody's: refused, said whose it is (nobody may
 #    swap it for a FIFO at any time); accepted when nobody is sudo's caller;
 #  - d, a link to a root-only directory holding a 100-byte file: refused as
-#    a link, and neither the file's size nor its existence is told.
+#    a link, and neither the file's size nor its existence is told (a name
+#    missing there gets the same message).
 # Root's own file in its own directory is read as before.
 # suite-budget: 30
 . "$(dirname "$0")/../lib/common.sh"
@@ -64,6 +65,9 @@ echo "$s" | grep -q "100 bytes" && fail "the root-only file's size was told: $s"
 echo "$s" | jq -e '.mode == "off" and (.why | test("/d is a symbolic link: not followed"))' > /dev/null ||
 	fail "the link to a root-only directory: $s"
 note "link: $s"
+m=$(probe "$T/d/missing")
+[ "$(echo "$m" | jq -r .why | sed 's/missing$/X/; s|/missing:|/X:|')" = "$(echo "$s" | jq -r .why | sed 's/secret$/X/; s|/secret:|/X:|')" ] ||
+	fail "a missing file and an existing one through the link are told apart: $m against $s"
 [ "$(ls -A "$V")" = secret ] || fail "something was written in victim: $(ls -A "$V")"
 
 mkdir -m 700 "$SCRATCH/mnt/own"
