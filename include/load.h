@@ -3,7 +3,9 @@
  * depth 8 through libaio into one scratch file, wrapping within a bounded
  * size; "fsync": many small files written and fsync'd, like a package
  * manager unpacking. It never writes to a raw device: the scratch directory
- * is made by the tool (mkdtemp) on a filesystem of the disk under test, the
+ * is made by the tool (mkdirat, a random name) on a filesystem of the disk
+ * under test, in a directory opened once as every path root writes
+ * (safefile_open_dir: a link or another user's directory is refused), the
  * files are created O_EXCL|O_NOFOLLOW, the run is refused when free space
  * is below twice the size, and everything is removed when it stops. The
  * directory is locked while the load runs (scratch.h), so what a killed
@@ -44,8 +46,10 @@ uint64_t load_size_fit(uint64_t avail, uint64_t want, int given);
 int load_pick_size(const char *disk, const char *dir, uint64_t want, int given, uint64_t *size, char *err,
 		   size_t len);
 
-/* Start the load in a scratch directory made inside dir. Returns 0, or a
- * negative errno with why in err (e.g. too little free space). */
+/* Start the load in a scratch directory made inside dir, dir opened once
+ * (its free space and the directory made both through that descriptor).
+ * Returns 0, or a negative errno with why in err (too little free space;
+ * dir reached through a link or owned by another user). */
 int load_start(enum load_kind kind, const char *dir, uint64_t size, struct load **out, char *err, size_t len);
 
 /* Remove the scratch directories of loads that were killed (their runs

@@ -96,8 +96,18 @@ int probefile_private_dir(const char *path, char *out, size_t len, char *why, si
 /* Remove the probe file at path, its private directory, and the lock. */
 void probefile_private_remove(const char *path, int lock_fd);
 
-/* Check that an existing file can serve as a probe file: regular, not
- * sparse, at least min bytes. Returns 0 or -EINVAL with why. */
+/* Open an existing probe file for reading: its directory as every path
+ * root writes (safefile_open_dir: no symbolic link on the way, no
+ * directory another user controls), the file itself not followed if a
+ * link, opened without blocking (a FIFO), and taken only when a regular
+ * file of root's or of the user running the tool (safefile_caller_uid),
+ * not sparse, at least min bytes; direct: for O_DIRECT reads. Returns the
+ * descriptor, or a negative errno with why (which tells nothing of a file
+ * it refuses for its owner). */
+int probefile_open_read(const char *path, uint64_t min, int direct, char *why, size_t wlen);
+
+/* Check that an existing file can serve as a probe file
+ * (probefile_open_read). Returns 0 or a negative errno with why. */
 int probefile_check(const char *path, uint64_t min, char *why, size_t wlen);
 
 #endif

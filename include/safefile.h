@@ -30,6 +30,11 @@ struct safefile_dir {
  * (O_DIRECTORY), or a negative errno with why in err. */
 int safefile_open_dir(const char *dir, char *err, size_t len);
 
+/* safefile_open_dir, making each missing directory on the way (mkdirat,
+ * mode) before stepping into it: nothing is made anywhere a link leads,
+ * nor in a directory safefile_open_dir would refuse. */
+int safefile_make_dir(const char *dir, mode_t mode, char *err, size_t len);
+
 /* Open and check the directory of path, and split off the file's name.
  * Returns 0, or a negative errno with why in err (a sentence that names
  * the directory). */
@@ -63,6 +68,27 @@ int safefile_finish(const struct safefile_dir *d, FILE *f, const char *tmp);
 /* Rename the temporary over d's file and make the rename durable; on
  * failure the temporary is removed. Returns 0 or a negative errno. */
 int safefile_commit(const struct safefile_dir *d, const char *tmp);
+
+/* Whether d's file may be replaced by a rename: absent, or a regular file
+ * of this user's (as safefile_create would take it). Another user's file
+ * in a shared directory (/tmp) stays theirs; a link or a FIFO stays too.
+ * Returns 0, or a negative errno with why in err ("... belongs to uid
+ * 1001, not to this user: not replaced"). */
+int safefile_replaceable(const struct safefile_dir *d, char *err, size_t len);
+
+/* safefile_finish after safefile_replaceable, checked just before the
+ * rename (what was there when the caller began may have changed since);
+ * refused, the temporary goes. Returns 0, or a negative errno with why in
+ * err. */
+int safefile_finish_replace(const struct safefile_dir *d, FILE *f, const char *tmp, char *err, size_t len);
+
+/* The user who runs the tool: sudo's caller (SUDO_UID) under sudo, else
+ * the real uid. A file of theirs, or of root's, is one the tool may read
+ * for them. */
+uid_t safefile_caller_uid(void);
+
+/* Six random characters for a name nobody could plant in advance. */
+void safefile_random_suffix(char out[7]);
 
 /* Remove a temporary that will not be committed. */
 void safefile_discard(const struct safefile_dir *d, const char *tmp);

@@ -50,6 +50,15 @@ int scratch_dir_make(const char *parent, const char *prefix, char *path, size_t 
  * caller's: its lock file, the directory, then the lock (fd, closed). */
 void scratch_dir_remove(const char *path, int fd);
 
+/* scratch_dir_make in the directory open as pfd (safefile_open_dir): the
+ * name, PREFIX plus six random characters, made with mkdirat (0700; a name
+ * that exists, a planted link included, is never taken) goes into name.
+ * Returns the directory's descriptor, locked, or a negative errno. */
+int scratch_dir_make_at(int pfd, const char *prefix, char *name, size_t len);
+
+/* Remove a directory from scratch_dir_make_at, through pfd. */
+void scratch_dir_remove_at(int pfd, const char *name, int fd);
+
 /* Create the temporary name in dirfd (O_EXCL|O_NOFOLLOW, 0600, for
  * writing) after its lock file, locked while *lock stays open. Returns its
  * descriptor, or a negative errno. */

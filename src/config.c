@@ -287,24 +287,23 @@ void config_free(struct config_file *f)
 }
 
 /* mkdir -p of the file's directory, each new directory 0700 (made as the
- * file's user: see as_user). */
-static int make_dirs(const char *path)
+ * file's user: see as_user), component by component from a checked
+ * directory (safefile_make_dir): through a link planted on the way
+ * nothing is made where it leads. */
+static int make_dirs(const char *path, char *why, size_t wlen)
 {
 	char dir[4096];
 	util_strlcpy(dir, path, sizeof dir);
 	char *slash = strrchr(dir, '/');
 	if (!slash)
 		return 0;
+	if (slash == dir)
+		slash++; /* "/config": the directory is / */
 	*slash = '\0';
-	for (char *p = dir + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		(void)mkdir(dir, 0700); /* EEXIST, or EACCES above the user's home */
-		*p = '/';
-	}
-	if (mkdir(dir, 0700) != 0 && errno != EEXIST)
-		return -errno;
+	int fd = safefile_make_dir(dir, 0700, why, wlen);
+	if (fd < 0)
+		return fd;
+	close(fd);
 	return 0;
 }
 
@@ -327,13 +326,13 @@ static int saved_key(const char *line, const char *const *keys, size_t n)
 static int save(const char *path, const char *const *keys, const char *const *values, size_t n, char *err,
 		size_t len)
 {
-	int rc = make_dirs(path);
-	if (rc < 0) {
-		util_fmt(err, len, "cannot make the directory of %s: %s", path, strerror(-rc));
-		return rc;
-	}
 	struct safefile_dir d;
 	char why[300], tmp[NAME_MAX + 1];
+	int rc = make_dirs(path, why, sizeof why);
+	if (rc < 0) {
+		util_fmt(err, len, "cannot make the directory of %s: %s", path, why);
+		return rc;
+	}
 	if ((rc = safefile_dir_open(&d, path, why, sizeof why)) < 0) {
 		util_fmt(err, len, "cannot write %s: %s", path, why);
 		return rc;

@@ -55,13 +55,28 @@ static int trusted_dir(int fd, const char *shown, char *err, size_t len)
 	return 0;
 }
 
+/* The next component c of the walk, relative to fd: opened, never through
+ * a symbolic link; made first (mode, mkdirat: no link followed either)
+ * when missing and mode is not 0. */
+static int open_component(int fd, const char *c, mode_t mode)
+{
+	int next = openat(fd, c, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (next < 0 && errno == ENOENT && mode) {
+		if (mkdirat(fd, c, mode) != 0 && errno != EEXIST)
+			return -1;
+		next = openat(fd, c, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	}
+	return next;
+}
+
 /* One component at a time from / (or the working directory), each step
  * relative to the last and never through a symbolic link (O_NOFOLLOW on
  * every component, not only the last: a link planted higher up would lead
  * the write anywhere), each directory checked as trusted_dir says (a step
  * into another user's directory or an open one is refused: what follows
- * it could be theirs). */
-int safefile_open_dir(const char *dir, char *err, size_t len)
+ * it could be theirs). Makes what is missing when mode is not 0.
+ */
+static int open_dir_walk(const char *dir, mode_t mode, char *err, size_t len)
 {
 	char copy[PATH_MAX], shown[PATH_MAX];
 	util_strlcpy(copy, dir, sizeof copy);
@@ -83,7 +98,7 @@ int safefile_open_dir(const char *dir, char *err, size_t len)
 		util_fmt(shown + used, sizeof shown - used, "%s%s", shown[used - 1] == '/' ? "" : "/", c);
 		if (!strncmp(shown, "./", 2))
 			memmove(shown, shown + 2, strlen(shown + 2) + 1);
-		int next = openat(fd, c, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		int next = open_component(fd, c, mode);
 		int e = errno;
 		struct stat lst;
 		if (next < 0 && (e == ELOOP || e == ENOTDIR) && fstatat(fd, c, &lst, AT_SYMLINK_NOFOLLOW) == 0 &&
@@ -105,6 +120,16 @@ int safefile_open_dir(const char *dir, char *err, size_t len)
 		}
 	}
 	return fd;
+}
+
+int safefile_open_dir(const char *dir, char *err, size_t len)
+{
+	return open_dir_walk(dir, 0, err, len);
+}
+
+int safefile_make_dir(const char *dir, mode_t mode, char *err, size_t len)
+{
+	return open_dir_walk(dir, mode, err, len);
 }
 
 int safefile_dir_open(struct safefile_dir *d, const char *path, char *err, size_t len)
@@ -173,7 +198,7 @@ int safefile_create(const struct safefile_dir *d, mode_t mode, char *err, size_t
 }
 
 /* Six characters from a 64-letter alphabet: 36 random bits. */
-static void random_suffix(char out[7])
+void safefile_random_suffix(char out[7])
 {
 	static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 	unsigned char r[6];
@@ -193,7 +218,7 @@ int safefile_temp(const struct safefile_dir *d, mode_t mode, char *tmp, size_t l
 {
 	for (int tries = 0; tries < 100; tries++) {
 		char sfx[7];
-		random_suffix(sfx);
+		safefile_random_suffix(sfx);
 		if ((size_t)snprintf(tmp, len, ".%s.%s", d->base, sfx) >= len || strlen(tmp) > NAME_MAX)
 			return -ENAMETOOLONG;
 		int fd = openat(d->fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
@@ -253,4 +278,47 @@ int safefile_commit(const struct safefile_dir *d, const char *tmp)
 void safefile_discard(const struct safefile_dir *d, const char *tmp)
 {
 	unlinkat(d->fd, tmp, 0);
+}
+
+uid_t safefile_caller_uid(void)
+{
+	long caller = sudo_uid();
+	return caller >= 0 ? (uid_t)caller : getuid();
+}
+
+int safefile_replaceable(const struct safefile_dir *d, char *err, size_t len)
+{
+	struct stat st;
+	if (fstatat(d->fd, d->base, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (S_ISLNK(st.st_mode)) {
+		util_fmt(err, len, "%s/%s is a symbolic link: not replaced", d->path, d->base);
+		return -ELOOP;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		util_fmt(err, len, "%s/%s is not a regular file: not replaced", d->path, d->base);
+		return -EINVAL;
+	}
+	if (st.st_uid != geteuid()) {
+		util_fmt(err, len, "%s/%s belongs to uid %u, not to this user: not replaced", d->path, d->base,
+			 (unsigned)st.st_uid);
+		return -EPERM;
+	}
+	return 0;
+}
+
+int safefile_finish_replace(const struct safefile_dir *d, FILE *f, const char *tmp, char *err, size_t len)
+{
+	int rc = safefile_replaceable(d, err, len);
+	if (rc < 0) {
+		if (rc != -ELOOP && rc != -EINVAL && rc != -EPERM)
+			util_fmt(err, len, "cannot look at %s/%s: %s", d->path, d->base, strerror(-rc));
+		fclose(f);
+		safefile_discard(d, tmp);
+		return rc;
+	}
+	rc = safefile_finish(d, f, tmp);
+	if (rc < 0)
+		util_fmt(err, len, "cannot write %s/%s: %s", d->path, d->base, strerror(-rc));
+	return rc;
 }

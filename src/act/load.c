@@ -14,6 +14,7 @@
 
 #include "prng.h"
 #include "probefile.h"
+#include "safefile.h"
 #include "scratch.h"
 #include "util.h"
 
@@ -26,7 +27,9 @@
 
 struct load {
 	enum load_kind kind;
-	char dir[PATH_MAX];
+	char dir[PATH_MAX];         /* the directory named, for messages */
+	int parent_fd;              /* it, opened once (safefile_open_dir) */
+	char name[NAME_MAX + 1];    /* the scratch directory's name in it */
 	int lock_fd;                /* the directory, opened once and held while it exists (scratch.h); every
 				     * file is made and removed through it, never by path: a user who can
 				     * rename things where it lies cannot swap it for a link elsewhere */
@@ -193,16 +196,38 @@ uint64_t load_size_fit(uint64_t avail, uint64_t want, int given)
 	return size;
 }
 
+/* The load's directory, opened once as every place root writes is
+ * (safefile_open_dir: no symbolic link on the way, no directory another
+ * user owns or may change), and its free space from that descriptor: a
+ * link another user planted never leads the load elsewhere. Returns the
+ * descriptor, or a negative errno with why in err. */
+static int open_load_dir(const char *dir, uint64_t *avail, char *err, size_t len)
+{
+	char why[300];
+	int fd = safefile_open_dir(dir, why, sizeof why);
+	if (fd < 0) {
+		util_fmt(err, len, "cannot write a load in %s: %s", dir, why);
+		return fd;
+	}
+	struct statvfs v;
+	if (fstatvfs(fd, &v) != 0) {
+		int e = errno;
+		util_fmt(err, len, "load directory %s: %s", dir, strerror(e));
+		close(fd);
+		return -e;
+	}
+	*avail = (uint64_t)v.f_bavail * v.f_frsize;
+	return fd;
+}
+
 int load_pick_size(const char *disk, const char *dir, uint64_t want, int given, uint64_t *size, char *err,
 		   size_t len)
 {
-	struct statvfs v;
-	if (statvfs(dir, &v) != 0) {
-		int e = errno;
-		util_fmt(err, len, "load directory %s: %s", dir, strerror(e));
+	uint64_t avail;
+	int fd = open_load_dir(dir, &avail, err, len);
+	if (fd < 0)
 		return -1;
-	}
-	uint64_t avail = (uint64_t)v.f_bavail * v.f_frsize;
+	close(fd);
 	if (want < LOAD_SIZE_MIN) {
 		util_fmt(err, len, "a load of %llu MiB is below the smallest (%llu MiB): give 64M or more",
 			 (unsigned long long)(want >> 20), (unsigned long long)(LOAD_SIZE_MIN >> 20));
@@ -228,35 +253,38 @@ int load_start(enum load_kind kind, const char *dir, uint64_t size, struct load 
 	*out = NULL;
 	if (kind == LOAD_NONE)
 		return 0;
-	struct statvfs v;
-	if (statvfs(dir, &v) != 0) {
-		util_fmt(err, len, "load directory %s: %s", dir, strerror(errno));
-		return -errno;
-	}
-	uint64_t avail = (uint64_t)v.f_bavail * v.f_frsize;
+	uint64_t avail;
+	int pfd = open_load_dir(dir, &avail, err, len);
+	if (pfd < 0)
+		return pfd;
 	if (avail < 2 * size) {
 		util_fmt(err, len, "load directory %s has %llu MiB free, below twice the load size (%llu MiB); use --load-size or --load-dir",
 			 dir, (unsigned long long)(avail >> 20), (unsigned long long)(size >> 20));
+		close(pfd);
 		return -ENOSPC;
 	}
 	struct load *l = calloc(1, sizeof *l);
-	if (!l)
+	if (!l) {
+		close(pfd);
 		return -ENOMEM;
+	}
 	l->kind = kind;
 	l->size = size;
+	l->parent_fd = pfd;
+	util_strlcpy(l->dir, dir, sizeof l->dir);
 	pthread_mutex_init(&l->mu, NULL);
-	l->lock_fd = scratch_dir_make(dir, DIR_PREFIX, l->dir, sizeof l->dir);
-	if (l->lock_fd < 0) {
-		int e = -l->lock_fd;
-		util_fmt(err, len, "cannot make a scratch directory in %s: %s", dir, strerror(e));
-		free(l);
-		return -e;
-	}
-	int rc = pthread_create(&l->thread, NULL, load_main, l);
+	l->lock_fd = scratch_dir_make_at(pfd, DIR_PREFIX, l->name, sizeof l->name);
+	int rc = l->lock_fd < 0 ? -l->lock_fd : pthread_create(&l->thread, NULL, load_main, l);
 	if (rc != 0) {
-		scratch_dir_remove(l->dir, l->lock_fd);
+		if (l->lock_fd < 0)
+			util_fmt(err, len, "cannot make a scratch directory in %s: %s", dir, strerror(rc));
+		else
+			util_fmt(err, len, "cannot start the load thread: %s", strerror(rc));
+		if (l->lock_fd >= 0)
+			scratch_dir_remove_at(pfd, l->name, l->lock_fd);
+		close(pfd);
+		pthread_mutex_destroy(&l->mu);
 		free(l);
-		util_fmt(err, len, "cannot start the load thread: %s", strerror(rc));
 		return -rc;
 	}
 	*out = l;
@@ -301,7 +329,8 @@ void load_stop(struct load *l)
 	pthread_mutex_unlock(&l->mu);
 	/* The writer reaps its requests in flight before it removes its file. */
 	pthread_join(l->thread, NULL);
-	scratch_dir_remove(l->dir, l->lock_fd);
+	scratch_dir_remove_at(l->parent_fd, l->name, l->lock_fd);
+	close(l->parent_fd);
 	pthread_mutex_destroy(&l->mu);
 	free(l);
 }

@@ -321,10 +321,13 @@ int udevrule_write(const char *file, const struct udevrule_ident *id, const char
 		fputs("# Written by iosched-top: I/O schedulers kept across reboots. Edit freely.\n", f);
 	fwrite(text, 1, n, f);
 	fprintf(f, MARK "%s\n%s\n", id->name, rule);
-	rc = safefile_finish(&d, f, tmp);
+	/* Checked again just before the rename: what was read may have been
+	 * swapped since for a file that is not ours to replace. */
+	why[0] = '\0';
+	rc = safefile_finish_replace(&d, f, tmp, why, sizeof why);
 	safefile_dir_close(&d);
 	if (rc < 0)
-		util_fmt(err, len, "cannot write %s: %s", file, strerror(-rc));
+		util_fmt(err, len, "%s", why[0] ? why : strerror(-rc));
 	free(text);
 	return rc;
 }

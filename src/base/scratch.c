@@ -186,6 +186,54 @@ void scratch_dir_remove(const char *path, int fd)
 	close(fd);   /* the lock last: no sweep sees it half gone */
 }
 
+int scratch_dir_make_at(int pfd, const char *prefix, char *name, size_t len)
+{
+	for (int tries = 0; tries < 100; tries++) {
+		char sfx[7];
+		safefile_random_suffix(sfx);
+		if ((size_t)snprintf(name, len, "%s%s", prefix, sfx) >= len || strlen(name) > NAME_MAX)
+			return -ENAMETOOLONG;
+		/* mkdirat fails on any name that exists, a link included: the
+		 * directory is one this call made */
+		if (mkdirat(pfd, name, 0700) != 0) {
+			if (errno == EEXIST)
+				continue;
+			return -errno;
+		}
+		int fd = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		struct stat st;
+		if (fd >= 0 && (fstat(fd, &st) != 0 || st.st_uid != geteuid() || (st.st_mode & 077))) {
+			close(fd);
+			return -EPERM;
+		}
+		int rc = fd < 0 ? -errno : lock_new(fd);
+		int mark = rc == 0 ? mark_write(fd, DIR_LOCK) : -1;
+		if (mark >= 0) {
+			close(mark); /* the directory's own lock stands for it */
+			return fd;
+		}
+		if (rc == 0)
+			rc = mark;
+		if (fd >= 0) {
+			unlinkat(fd, DIR_LOCK, 0);
+			close(fd);
+		}
+		if (rc != -ESTALE) {
+			unlinkat(pfd, name, AT_REMOVEDIR);
+			return rc;
+		}
+		/* A sweep took it: it is gone; make another. */
+	}
+	return -EEXIST;
+}
+
+void scratch_dir_remove_at(int pfd, const char *name, int fd)
+{
+	unlinkat(fd, DIR_LOCK, 0);
+	unlinkat(pfd, name, AT_REMOVEDIR);
+	close(fd); /* the lock last: no sweep sees it half gone */
+}
+
 /* name's lock file name: NAME.lock. */
 static int tmp_lock_name(const char *name, char *out, size_t len)
 {

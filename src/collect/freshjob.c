@@ -9,23 +9,36 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "probefile.h"
 #include "util.h"
 
-/* Open what the probe reads, and how many bytes of it can be read. */
+/* Open what the probe reads, and how many bytes of it can be read. A file
+ * is reopened as the probe opened it (probefile_open_read: a checked
+ * directory, no link, a regular file of root's or the caller's, no
+ * blocking on a FIFO swapped in meanwhile). */
 static int open_target(const char *path, int is_file, uint64_t *span)
 {
-	int fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC | (is_file ? O_NOFOLLOW : 0));
+	struct stat st;
+	if (is_file) {
+		char why[300];
+		int fd = probefile_open_read(path, 0, 1, why, sizeof why);
+		if (fd >= 0 && fstat(fd, &st) != 0) {
+			int e = errno;
+			close(fd);
+			return -e;
+		}
+		if (fd >= 0)
+			*span = (uint64_t)st.st_size;
+		return fd;
+	}
+	int fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	struct stat st;
-	int ok = is_file ? fstat(fd, &st) == 0 && S_ISREG(st.st_mode) : ioctl(fd, BLKGETSIZE64, span) == 0;
-	if (!ok) {
+	if (ioctl(fd, BLKGETSIZE64, span) != 0) {
 		int e = errno ? errno : EINVAL;
 		close(fd);
 		return -e;
 	}
-	if (is_file)
-		*span = (uint64_t)st.st_size;
 	return fd;
 }
 

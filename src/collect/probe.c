@@ -224,17 +224,46 @@ static int prepare_private(struct probe *p, char *why, size_t wlen)
 	return 0;
 }
 
-/* Open path for direct reads into p->fd and p->span. */
+/* One of the tool's own probe files (in its checked directory), for
+ * direct reads: without blocking (a FIFO swapped in never holds the
+ * probe), only a regular file of this user's. The descriptor, or a
+ * negative errno with why. */
+static int open_own_direct(const char *path, char *why, size_t wlen)
+{
+	int fd = open(path, O_RDONLY | O_DIRECT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	int rc = fd < 0 || fstat(fd, &st) != 0 ? -errno
+		 : !S_ISREG(st.st_mode) || st.st_uid != geteuid() ? -EINVAL
+		 : fcntl(fd, F_SETFL, O_DIRECT) != 0 ? -errno
+		 : 0;
+	if (rc == 0)
+		return fd;
+	if (fd >= 0)
+		close(fd);
+	snprintf(why, wlen, "cannot open the probe file for direct reads: %s",
+		 rc == -EINVAL ? "not a regular file of this user's" : strerror(-rc));
+	return rc;
+}
+
+/* Open path for direct reads into p->fd and p->span. A file the user
+ * named is opened as probefile_open_read says (a checked directory, no
+ * link, a regular file of root's or theirs, no blocking on a FIFO). */
 static int open_direct(struct probe *p, const char *path)
 {
-	int fd = open(path, O_RDONLY | O_DIRECT | O_NOFOLLOW | O_CLOEXEC);
+	char why[300] = "";
+	int users = p->cfg.file_is_users && !strcmp(path, p->cfg.file);
+	int fd = users ? probefile_open_read(path, p->cfg.io_size, 1, why, sizeof why)
+		       : open_own_direct(path, why, sizeof why);
 	struct stat st;
-	if (fd < 0 || fstat(fd, &st) != 0) {
+	if (fd >= 0 && fstat(fd, &st) != 0) {
 		int e = errno;
-		if (fd >= 0)
-			close(fd);
-		end_with(p, "cannot open the probe file for direct reads: %s", strerror(e));
-		return -e;
+		close(fd);
+		fd = -e;
+		snprintf(why, sizeof why, "%s: %s", path, strerror(e));
+	}
+	if (fd < 0) {
+		end_with(p, users ? "probe file: %s" : "%s", why);
+		return fd;
 	}
 	p->fd = fd;
 	p->span = (uint64_t)st.st_size;
@@ -374,11 +403,17 @@ static int open_file(struct probe *p)
 	int rc = open_start(p);
 	if (rc <= 0)
 		return rc;
-	if (p->cfg.file_is_users && access(p->cfg.file, F_OK) == 0) {
+	if (p->cfg.file_is_users) {
+		/* Looked for as it is opened (no link followed on the way), not
+		 * by access(): which message came would tell whether a file
+		 * exists where a planted link leads (a refused directory says
+		 * the same either way). Only a missing one is made. */
 		rc = probefile_check(p->cfg.file, p->cfg.io_size, why, sizeof why);
+		if (rc == -ENOENT)
+			rc = prepare(p, p->cfg.file, p->cfg.file_size, 0, why, sizeof why);
 	} else {
-		rc = prepare(p, p->cfg.file, p->cfg.file_size, !p->cfg.file_is_users, why, sizeof why);
-		if (rc == -EPERM && !p->cfg.file_is_users)
+		rc = prepare(p, p->cfg.file, p->cfg.file_size, 1, why, sizeof why);
+		if (rc == -EPERM)
 			rc = prepare_private(p, why, sizeof why);
 	}
 	if (rc < 0) {

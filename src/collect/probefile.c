@@ -226,25 +226,10 @@ int probefile_locate(const char *disk, char *path, size_t len, char *why, size_t
 
 int probefile_check(const char *path, uint64_t min, char *why, size_t wlen)
 {
-	struct stat st;
-	if (lstat(path, &st) != 0) {
-		snprintf(why, wlen, "%s: %s", path, strerror(errno));
-		return -errno;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		snprintf(why, wlen, "%s is not a regular file", path);
-		return -EINVAL;
-	}
-	if ((uint64_t)st.st_size < min) {
-		snprintf(why, wlen, "%s is %lld bytes, smaller than one probe read (%llu)", path,
-			 (long long)st.st_size, (unsigned long long)min);
-		return -EINVAL;
-	}
-	/* Holes answer without touching the disk: figures from them would lie. */
-	if ((uint64_t)st.st_blocks * 512 < (uint64_t)st.st_size) {
-		snprintf(why, wlen, "%s is sparse (has holes); write it fully first, e.g. with dd if=/dev/urandom", path);
-		return -EINVAL;
-	}
+	int fd = probefile_open_read(path, min, 0, why, wlen);
+	if (fd < 0)
+		return fd;
+	close(fd);
 	return 0;
 }
 
@@ -439,6 +424,70 @@ static void split_path(const char *path, char *dir, size_t dlen, char *base, siz
 	util_strlcpy(dir, dirname(tmp), dlen);
 }
 
+/* Whether the file open as fd, fstat'd into st, may be read as a probe
+ * file for the user running the tool: a regular file of root's or theirs
+ * (never another user's: it is theirs to change at will, a FIFO in its
+ * place one day), whole and large enough. Said in that order: nothing of
+ * a file that is refused is told (its size neither). */
+static int usable_probe_file(const char *path, const struct stat *st, uint64_t min, char *why, size_t wlen)
+{
+	if (!S_ISREG(st->st_mode)) {
+		snprintf(why, wlen, "%s is not a regular file", path);
+		return -EINVAL;
+	}
+	uid_t caller = safefile_caller_uid();
+	if (st->st_uid != 0 && st->st_uid != geteuid() && st->st_uid != caller) {
+		snprintf(why, wlen, "%s belongs to uid %u, not to root or to the user running the tool (uid %u): not read",
+			 path, (unsigned)st->st_uid, (unsigned)caller);
+		return -EPERM;
+	}
+	if ((uint64_t)st->st_size < min) {
+		snprintf(why, wlen, "%s is %lld bytes, smaller than one probe read (%llu)", path,
+			 (long long)st->st_size, (unsigned long long)min);
+		return -EINVAL;
+	}
+	/* Holes answer without touching the disk: figures from them would lie. */
+	if ((uint64_t)st->st_blocks * 512 < (uint64_t)st->st_size) {
+		snprintf(why, wlen, "%s is sparse (has holes); write it fully first, e.g. with dd if=/dev/urandom", path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int probefile_open_read(const char *path, uint64_t min, int direct, char *why, size_t wlen)
+{
+	char dir[PATH_MAX], base[NAME_MAX + 1], err[300];
+	why[0] = '\0';
+	split_path(path, dir, sizeof dir, base, sizeof base);
+	int dfd = safefile_open_dir(dir, err, sizeof err);
+	if (dfd < 0) {
+		snprintf(why, wlen, "cannot use a probe file in %s: %s", dir, err);
+		return dfd;
+	}
+	/* O_NONBLOCK: a FIFO put in the file's place opens at once (and is
+	 * refused), rather than hold the caller until a writer comes */
+	int fd = openat(dfd, base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	int e = errno;
+	close(dfd);
+	if (fd < 0) {
+		snprintf(why, wlen, "%s: %s", path, e == ELOOP ? "is a symbolic link: not followed" : strerror(e));
+		return -e;
+	}
+	struct stat st;
+	int rc = fstat(fd, &st) != 0 ? -errno : usable_probe_file(path, &st, min, why, wlen);
+	if (rc == 0 && fcntl(fd, F_SETFL, direct ? O_DIRECT : 0) != 0) {
+		rc = -errno;
+		snprintf(why, wlen, "%s: cannot read it directly (O_DIRECT): %s", path, strerror(errno));
+	}
+	if (rc < 0) {
+		if (rc != -EINVAL && rc != -EPERM && !why[0])
+			snprintf(why, wlen, "%s: %s", path, strerror(-rc));
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
 /* A probe file's name or its temporary's: what a private directory of a
  * run (probefile_private_dir) may hold. */
 static int is_probe_file(const char *name, const void *arg)
@@ -608,7 +657,7 @@ int probefile_prepare(const char *path, uint64_t size, int own_dir, probefile_pr
 	int dfd = own_dir ? own_dir_open(dir, why, wlen) : safefile_open_dir(dir, err, sizeof err);
 	if (dfd < 0) {
 		if (!own_dir)
-			snprintf(why, wlen, "cannot write a probe file in %s: %s", dir, err);
+			snprintf(why, wlen, "cannot use a probe file in %s: %s", dir, err);
 		return dfd;
 	}
 	if (own_dir && own_file_usable(dfd, base, size)) {
@@ -630,7 +679,7 @@ int probefile_prepare(const char *path, uint64_t size, int own_dir, probefile_pr
 			rc = -EEXIST;
 		else if (unlinkat(dfd, base, 0) != 0)
 			rc = -errno;
-		if (rc)
+		if (rc && (own_dir || !why[0])) /* a user's file: why the check refused it stands */
 			snprintf(why, wlen, "%s exists and is not a usable probe file", path);
 	}
 	if (rc == 0)

@@ -33,6 +33,10 @@ static int check_prom_dir(const char *path, char *err, size_t len)
 		rc = -EISDIR;
 		util_fmt(err, len, "--prometheus-textfile %s: is a directory; name a file in it, e.g. %s/iosched.prom", path,
 			 path);
+	} else if ((rc = safefile_replaceable(&d, why, sizeof why)) < 0) {
+		/* another user's file, a link, a FIFO: refused as --record
+		 * refuses it (each write checks again before its rename) */
+		util_fmt(err, len, "--prometheus-textfile: %s", why);
 	}
 	safefile_dir_close(&d);
 	return rc;

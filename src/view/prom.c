@@ -412,16 +412,21 @@ int prom_write(const char *path, const struct sample *s, const struct prom_state
 		util_fmt(err, len, "--prometheus-textfile: cannot write a temporary beside %s: %s", path, strerror(-rc));
 		return rc;
 	}
+	why[0] = '\0';
 	rc = util_safe_write(f, buf, n);
 	free(buf);
 	if (rc < 0) { /* a half-written file never replaces the last whole one */
 		fclose(f);
 		safefile_discard(&d, tmp);
 	} else {
-		rc = safefile_finish(&d, f, tmp);
+		/* Another user's file in a shared directory stays theirs, as
+		 * --record leaves it (safefile_replaceable). */
+		rc = safefile_finish_replace(&d, f, tmp, why, sizeof why);
 	}
 	safefile_dir_close(&d);
-	if (rc < 0)
+	if (rc < 0 && why[0])
+		util_fmt(err, len, "--prometheus-textfile: %s", why);
+	else if (rc < 0)
 		util_fmt(err, len, "--prometheus-textfile: cannot write %s: %s", path, strerror(-rc));
 	return rc;
 }

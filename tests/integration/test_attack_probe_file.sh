@@ -28,7 +28,7 @@ setpriv --reuid=nobody --regid=nogroup --clear-groups ln -s "$SCRATCH/victim" "$
 	> "$SCRATCH/out" 2> "$SCRATCH/err" || fail "iosched-top exited $?: $(head -c 300 "$SCRATCH/err")"
 left=$(ls -A "$SCRATCH/victim")
 [ -z "$left" ] || fail "root wrote through nobody's link into a root-only directory: $left"
-grep -q "cannot write a probe file in $SCRATCH/mal/d" "$SCRATCH/out" ||
+grep -q "cannot use a probe file in $SCRATCH/mal/d" "$SCRATCH/out" ||
 	fail "the run does not say why it wrote no probe file: $(grep -i -m2 probe "$SCRATCH/out")"
-note "$(grep -m1 -o 'cannot write a probe file in .*' "$SCRATCH/out" | cut -c1-160)"
+note "$(grep -m1 -o 'cannot use a probe file in .*' "$SCRATCH/out" | cut -c1-160)"
 echo "PASS"

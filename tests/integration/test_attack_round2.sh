@@ -17,9 +17,10 @@
 #  - a planted .iosched-top-UID (another user's 0700 directory, a symlink,
 #    a file) does not switch that user's probe off: a private directory of
 #    the run's own, said so;
-#  - the built-in load's scratch directory, renamed by the owner of the
-#    filesystem's root and replaced by a link to a root-only directory
-#    while an A/B runs, leads no write or unlink there.
+#  - the built-in load in a directory the owner of the filesystem's root
+#    could change under it (rename its scratch directory and put a link
+#    to a root-only directory in its place): refused before the A/B
+#    starts, with the reason; nothing written or unlinked there.
 # suite-budget: 75 (the planted-directory runs wait up to 20 s each for an idle-priority probe file a busy suite starves)
 . "$(dirname "$0")/../lib/common.sh"
 private_mounts "$@"
@@ -140,19 +141,28 @@ for plant in "mkdir -m 700 $P" "ln -s /etc $P" "touch $P"; do
 	rm -rf "$P"
 done
 
-# --- the load's scratch directory swapped for a link while it runs ---
+# --- the load's directory owned by another user ---
+# The owner of the filesystem's root could rename the load's scratch
+# directory and put a link to a root-only directory in its place while an
+# A/B runs: the load refuses such a directory outright (as every path root
+# writes), before anything changes, and says why; nobody's swapper, ready
+# to do that, never finds a scratch directory to swap.
 chown 65534:65534 "$SCRATCH/mnt"; chmod 755 "$SCRATCH/mnt"
 mkdir -m 700 "$SCRATCH/victim"; touch "$SCRATCH/victim/keep"
 vstamp=$(stat -c '%Y %Z' "$SCRATCH/victim")
 as_nobody sh -c 'end=$(($(date +%s) + 20)); while [ "$(date +%s)" -lt $end ]; do
 	for d in "$1"/.iosched-top-load.*; do
 		[ -d "$d" ] && [ ! -L "$d" ] && mv "$d" "$1/moved.$$" 2>/dev/null && ln -s "$2" "$d" && exit 0
-	done; done' _ "$SCRATCH/mnt" "$SCRATCH/victim" &
+	done; done; exit 1' _ "$SCRATCH/mnt" "$SCRATCH/victim" &
 SWAPPER=$!
 on_exit "kill $SWAPPER 2>/dev/null"
 "$BIN" --ab none,kyber --disk "$N" --rounds 1 --dwell 2 --warmup 0 --load fsync --load-size 64M --fresh-reads 50 \
-	--probe-rate max > /dev/null 2> "$SCRATCH/e"
-wait $SWAPPER || fail "the load directory was never swapped (the test did not run): $(cat "$SCRATCH/e")"
+	--probe-rate max > /dev/null 2> "$SCRATCH/e" && fail "the A/B wrote its load in nobody's directory"
+kill "$SWAPPER" 2>/dev/null
+wait "$SWAPPER" && fail "a scratch directory of the load's was made in nobody's directory and swapped"
+grep -q "cannot write a load in $SCRATCH/mnt: the directory $SCRATCH/mnt belongs to uid 65534" "$SCRATCH/e" ||
+	fail "the refusal does not say why: $(head -c 300 "$SCRATCH/e")"
+[ -z "$(ls -A "$SCRATCH/mnt" | grep -v -e lost+found -e '^\.iosched-top')" ] || fail "left in nobody's directory: $(ls -A "$SCRATCH/mnt")"
 [ "$(stat -c '%Y %Z' "$SCRATCH/victim")" = "$vstamp" ] && [ "$(ls -A "$SCRATCH/victim")" = keep ] ||
 	fail "the load wrote through the swapped-in link: $(ls -A "$SCRATCH/victim" | head)"
 echo PASS

@@ -228,6 +228,106 @@ static void test_temp_and_commit(void **state)
 	remove_top(moved);
 }
 
+/* Count the entries of dir other than . and .. */
+static int entries(const char *dir)
+{
+	char cmd[300], out[16] = "";
+	snprintf(cmd, sizeof cmd, "ls -A '%s' | wc -l", dir);
+	FILE *p = popen(cmd, "r");
+	assert_non_null(p);
+	assert_non_null(fgets(out, sizeof out, p));
+	pclose(p);
+	return atoi(out);
+}
+
+/* One replace of name in top by a rename: the result, why in err. */
+static int replace(const char *top, const char *name, char *err, size_t len)
+{
+	char path[200], tmp[NAME_MAX + 1];
+	snprintf(path, sizeof path, "%s/%s", top, name);
+	struct safefile_dir d;
+	assert_int_equal(safefile_dir_open(&d, path, err, len), 0);
+	int rc;
+	FILE *f = safefile_temp_stream(&d, 0644, tmp, sizeof tmp, &rc);
+	assert_non_null(f);
+	fputs("new\n", f);
+	err[0] = '\0';
+	rc = safefile_finish_replace(&d, f, tmp, err, len);
+	safefile_dir_close(&d);
+	return rc;
+}
+
+static void test_finish_replace(void **state)
+{
+	(void)state;
+	char top[64], path[200], target[200], err[300], buf[64];
+	make_top(top);
+	/* a link at the name stays a link (a rename would have replaced it) */
+	snprintf(target, sizeof target, "%s/victim", top);
+	write_text(target, "victim\n");
+	snprintf(path, sizeof path, "%s/link", top);
+	assert_int_equal(symlink(target, path), 0);
+	assert_int_equal(replace(top, "link", err, sizeof err), -ELOOP);
+	assert_non_null(strstr(err, "link is a symbolic link: not replaced"));
+	struct stat st;
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	/* a FIFO stays */
+	snprintf(path, sizeof path, "%s/fifo", top);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(replace(top, "fifo", err, sizeof err), -EINVAL);
+	assert_non_null(strstr(err, "fifo is not a regular file: not replaced"));
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	/* no temporary is left beside them: victim, link, fifo */
+	assert_int_equal(entries(top), 3);
+	/* another user's file stays theirs (root can give one away) */
+	if (geteuid() == 0) {
+		snprintf(path, sizeof path, "%s/theirs", top);
+		write_text(path, "theirs\n");
+		assert_int_equal(chown(path, 65534, 65534), 0);
+		assert_int_equal(replace(top, "theirs", err, sizeof err), -EPERM);
+		assert_non_null(strstr(err, "theirs belongs to uid 65534, not to this user: not replaced"));
+		read_text(path, buf, sizeof buf);
+		assert_string_equal(buf, "theirs\n");
+	}
+	/* this user's own file, and a new name, are replaced and made */
+	assert_int_equal(replace(top, "victim", err, sizeof err), 0);
+	read_text(target, buf, sizeof buf);
+	assert_string_equal(buf, "new\n");
+	assert_int_equal(replace(top, "fresh", err, sizeof err), 0);
+	remove_top(top);
+}
+
+/* safefile_make_dir makes what is missing, and nothing through a link. */
+static void test_make_dir(void **state)
+{
+	(void)state;
+	char top[64], path[200], target[200], err[300];
+	make_top(top);
+	snprintf(path, sizeof path, "%s/a/b/c", top);
+	int fd = safefile_make_dir(path, 0700, err, sizeof err);
+	assert_true(fd >= 0);
+	close(fd);
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(st.st_mode & 0777, 0700);
+	fd = safefile_make_dir(path, 0700, err, sizeof err); /* all there: opened */
+	assert_true(fd >= 0);
+	close(fd);
+	/* a link on the way: refused, nothing made where it leads */
+	snprintf(target, sizeof target, "%s/victim", top);
+	assert_int_equal(mkdir(target, 0700), 0);
+	snprintf(path, sizeof path, "%s/link", top);
+	assert_int_equal(symlink(target, path), 0);
+	snprintf(path, sizeof path, "%s/link/x/y", top);
+	assert_int_equal(safefile_make_dir(path, 0700, err, sizeof err), -ELOOP);
+	assert_non_null(strstr(err, "link is a symbolic link: not followed"));
+	assert_int_equal(entries(target), 0);
+	remove_top(top);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -235,6 +335,8 @@ int main(void)
 		cmocka_unit_test(test_dir_checks),
 		cmocka_unit_test(test_walk_components),
 		cmocka_unit_test(test_temp_and_commit),
+		cmocka_unit_test(test_finish_replace),
+		cmocka_unit_test(test_make_dir),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -448,6 +448,40 @@ static void test_probe_private_dir(void **state)
 	remove_top(top);
 }
 
+/* scratch_dir_make_at: made through the parent's descriptor (0700, the
+ * prefix and a random name), swept as scratch_dir_make's once its maker is
+ * gone, removed through the descriptor too. */
+static void test_dir_make_at(void **state)
+{
+	(void)state;
+	char top[64], name[256], dir[1100];
+	make_top(top);
+	int pfd = open(top, O_RDONLY | O_DIRECTORY);
+	assert_true(pfd >= 0);
+	int lock = scratch_dir_make_at(pfd, PREFIX, name, sizeof name);
+	assert_true(lock >= 0);
+	assert_int_equal(strncmp(name, PREFIX, strlen(PREFIX)), 0);
+	assert_int_equal(strlen(name), strlen(PREFIX) + 6);
+	snprintf(dir, sizeof dir, "%s/%s", top, name);
+	struct stat st;
+	assert_int_equal(lstat(dir, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0700);
+	struct lines l = {0};
+	assert_int_equal(load_sweep(top, collect, &l), 0); /* its maker lives */
+	scratch_dir_remove_at(pfd, name, lock);
+	assert_int_not_equal(lstat(dir, &st), 0);
+	/* a killed maker's: swept */
+	lock = scratch_dir_make_at(pfd, PREFIX, name, sizeof name);
+	assert_true(lock >= 0);
+	snprintf(dir, sizeof dir, "%s/%s", top, name);
+	make_file(dir, "write.dat");
+	close(lock);
+	assert_int_equal(load_sweep(top, collect, &l), 1);
+	assert_int_not_equal(lstat(dir, &st), 0);
+	close(pfd);
+	remove_top(top);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -456,6 +490,7 @@ int main(void)
 		cmocka_unit_test(test_lock_file_says),         cmocka_unit_test(test_symlinked_dir_left),
 		cmocka_unit_test(test_tmp_names),              cmocka_unit_test(test_lockless_tmp),
 		cmocka_unit_test(test_probe_private_dir),
+		cmocka_unit_test(test_dir_make_at),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
