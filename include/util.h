@@ -8,7 +8,8 @@
 #include <sys/types.h>
 #include <stdint.h>
 
-/* Read a whole (small) text file into buf, NUL-terminated.
+/* Read a whole (small) text file into buf, NUL-terminated. A regular file
+ * only (opened without blocking: a FIFO gives -EINVAL, never a hang).
  * Returns the number of bytes read, or a negative errno. */
 long util_read_text(const char *path, char *buf, size_t len);
 

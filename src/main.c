@@ -39,7 +39,8 @@ static volatile sig_atomic_t stop_requested;
  * SIGPROF, SIGPWR, SIGIO): the run ends through its clean-up, then dies by
  * it (die_by_signal). */
 static volatile sig_atomic_t stop_signal;
-static const int die_signals[] = {SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGVTALRM, SIGPROF, SIGPWR, SIGIO};
+static const int die_signals[] = {SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGVTALRM, SIGPROF, SIGPWR, SIGIO,
+				  SIGSTKFLT};
 #define NDIE (sizeof die_signals / sizeof die_signals[0])
 
 /* What a crash signal's handler needs to give the terminal back: the tty
@@ -47,16 +48,25 @@ static const int die_signals[] = {SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, S
  * (the sanitizers' own handlers, in their build). Set once at start. */
 static struct termios crash_tty;
 static int crash_have_tty;
-static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS};
 #define NCRASH (sizeof crash_signals / sizeof crash_signals[0])
 static struct sigaction crash_old[NCRASH];
+
+static void on_signal(int sig);
 
 /* A crash: the terminal as it was (modes, main screen, cursor, colours),
  * then the signal again with its earlier action, so the core dump, the
  * exit status or the sanitizer's report are what they would have been.
- * Only async-signal-safe calls here. */
-static void on_crash(int sig)
+ * The same signal sent by another process (kill -TRAP, kill -SEGV) is no
+ * crash: it stops the run through its clean-up, as SIGTERM does, and the
+ * tool dies by it after. Only async-signal-safe calls here. */
+static void on_crash(int sig, siginfo_t *info, void *uc)
 {
+	(void)uc;
+	if (info && (info->si_code == SI_USER || info->si_code == SI_QUEUE) && info->si_pid != getpid()) {
+		on_signal(sig);
+		return;
+	}
 	static const char reset[] = "\033[0m\033[?1000l\033[?1006l\033[?25h\033[?1049l\r\n";
 	if (crash_have_tty) {
 		tcsetattr(STDIN_FILENO, TCSANOW, &crash_tty);
@@ -75,8 +85,8 @@ static void install_crash_handlers(void)
 	crash_have_tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && tcgetattr(STDIN_FILENO, &crash_tty) == 0;
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_crash;
-	sa.sa_flags = SA_NODEFER;
+	sa.sa_sigaction = on_crash;
+	sa.sa_flags = SA_NODEFER | SA_SIGINFO;
 	for (size_t i = 0; i < NCRASH; i++)
 		sigaction(crash_signals[i], &sa, &crash_old[i]);
 }
@@ -90,9 +100,15 @@ static void on_signal(int sig)
 	__atomic_compare_exchange_n(&stop_signal, &none, sig, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
 }
 
-/* Whether sig is raised again after the clean-up (the others exit). */
+/* Whether sig is raised again after the clean-up (the others exit): the
+ * list, and the real-time signals (their default ends a process too). */
 static int is_die_signal(int sig)
 {
+	if (sig >= SIGRTMIN && sig <= SIGRTMAX)
+		return 1;
+	for (size_t i = 0; i < NCRASH; i++) /* sent by another process: on_crash */
+		if (crash_signals[i] == sig)
+			return 1;
 	for (size_t i = 0; i < NDIE; i++)
 		if (die_signals[i] == sig)
 			return 1;
@@ -127,13 +143,21 @@ static void install_signals(void)
 	 * blocks the others while it is handled: two sent at once would
 	 * otherwise have the second's handler run first, on top of the first. */
 	sigfillset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	/* SIGHUP ignored when the tool came (nohup) stays ignored: the caller
+	 * asked the run to outlive the terminal. (Not SIGINT and SIGQUIT: a
+	 * script's background job gets them ignored whether its user wants
+	 * that or not.) */
+	struct sigaction hup;
+	if (sigaction(SIGHUP, NULL, &hup) != 0 || hup.sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL);
 	/* Their default would kill the run with nothing put back (and
 	 * SIGQUIT, Ctrl-\, with the terminal left in the full screen). */
 	for (size_t i = 0; i < NDIE; i++)
 		sigaction(die_signals[i], &sa, NULL);
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaction(sig, &sa, NULL);
 	/* A reader that goes (--json | head -1): the write fails with EPIPE
 	 * and the run ends through its clean-up, as on SIGTERM; the default
 	 * action would kill it with its probe file half written and nothing

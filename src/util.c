@@ -22,9 +22,17 @@ long util_read_text(const char *path, char *buf, size_t len)
 {
 	if (len == 0)
 		return -EINVAL;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* Not blocking on a FIFO swapped in where a file was (a theme in a
+	 * shared directory): only a regular file is read (sysfs and /proc
+	 * files are). */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
 	size_t got = 0;
 	while (got < len - 1) {
 		ssize_t n = read(fd, buf + got, len - 1 - got);
@@ -199,12 +207,14 @@ void util_format_size(uint64_t bytes, char *buf, size_t len)
 
 void util_block_stop_signals(void)
 {
-	static const int stop[] = {SIGINT, SIGTERM,   SIGHUP,  SIGQUIT, SIGUSR1, SIGUSR2,
-				   SIGALRM, SIGXCPU, SIGVTALRM, SIGPROF, SIGPWR, SIGIO};
+	static const int stop[] = {SIGINT,  SIGTERM, SIGHUP,    SIGQUIT, SIGUSR1, SIGUSR2,
+				   SIGALRM, SIGXCPU, SIGVTALRM, SIGPROF, SIGPWR,  SIGIO, SIGSTKFLT};
 	sigset_t set;
 	sigemptyset(&set);
 	for (size_t i = 0; i < sizeof stop / sizeof stop[0]; i++)
 		sigaddset(&set, stop[i]);
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaddset(&set, sig);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 }
 

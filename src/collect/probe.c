@@ -42,9 +42,15 @@
 #define REOPEN_S 1.0
 #define DETACH_POLL_S 0.1
 
+/* Who frees a probe: probe_stop, once the thread has ended; or the thread
+ * itself when probe_stop gave up waiting and left it behind. Whoever moves
+ * handoff second frees (atomic). */
+enum { PROBE_THREAD_RUNS, PROBE_THREAD_ENDED, PROBE_THREAD_LEFT };
+
 struct probe {
 	struct probe_config cfg;
 	pthread_t thread;
+	int handoff;               /* atomic: PROBE_THREAD_* */
 	pthread_mutex_t mu;
 	pthread_cond_t wake;       /* stop or rate change */
 	/* under mu */
@@ -733,14 +739,12 @@ static void close_fd(struct probe *p)
 	drop_private(p);
 }
 
-static void *probe_main(void *arg)
+/* The probe's work in its thread, to the end (descriptor closed). */
+static void probe_work(struct probe *p)
 {
-	struct probe *p = arg;
-	pthread_setname_np(pthread_self(), "iosched-probe");
-	util_block_stop_signals();
 	if (p->st.mode == PROBE_MODE_FILE && open_file(p) < 0) {
 		close_fd(p);
-		return NULL;
+		return;
 	}
 	struct aioreader io;
 	int rc = aioreader_start(&io, p->cfg.io_size);
@@ -752,7 +756,7 @@ static void *probe_main(void *arg)
 	if (rc < 0) {
 		end_with(p, "cannot start the reader process: %s", strerror(-rc));
 		close_fd(p);
-		return NULL;
+		return;
 	}
 	pthread_mutex_lock(&p->mu);
 	p->st.reader_pid = (int)io.pid;
@@ -764,6 +768,25 @@ static void *probe_main(void *arg)
 	 * wait, and its exit does not either (the read is the child's). */
 	aioreader_stop(&io);
 	close_fd(p);
+}
+
+static void probe_free(struct probe *p)
+{
+	pthread_cond_destroy(&p->wake);
+	pthread_mutex_destroy(&p->mu);
+	free(p);
+}
+
+static void *probe_main(void *arg)
+{
+	struct probe *p = arg;
+	pthread_setname_np(pthread_self(), "iosched-probe");
+	util_block_stop_signals();
+	probe_work(p);
+	int expected = PROBE_THREAD_RUNS;
+	if (!__atomic_compare_exchange_n(&p->handoff, &expected, PROBE_THREAD_ENDED, 0, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE))
+		probe_free(p); /* left behind by probe_stop: nobody else will */
 	return NULL;
 }
 
@@ -938,8 +961,9 @@ void probe_stop(struct probe *p)
 		ts.tv_nsec -= 1000000000L;
 	}
 	if (pthread_timedjoin_np(p->thread, NULL, &ts) != 0) {
-		/* Stuck in the kernel: leave it; the process exit takes it. A
-		 * probe file it was writing is not left half-written. */
+		/* Stuck in the kernel: leave it; it frees the probe when its read
+		 * comes back, or the process exit takes it. A probe file it was
+		 * writing is not left half-written. */
 		pthread_mutex_lock(&p->mu);
 		/* The temporary first: a rename into place after this fails,
 		 * and one before it made the start file removed next. */
@@ -948,11 +972,14 @@ void probe_stop(struct probe *p)
 		drop_start_locked(p);
 		drop_private_locked(p);
 		pthread_mutex_unlock(&p->mu);
-		pthread_detach(p->thread);
-		return;
+		int expected = PROBE_THREAD_RUNS;
+		if (__atomic_compare_exchange_n(&p->handoff, &expected, PROBE_THREAD_LEFT, 0, __ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE)) {
+			pthread_detach(p->thread);
+			return;
+		}
+		pthread_join(p->thread, NULL); /* it ended meanwhile: it is ours */
 	}
 	/* The thread closed its descriptor as it ended. */
-	pthread_cond_destroy(&p->wake);
-	pthread_mutex_destroy(&p->mu);
-	free(p);
+	probe_free(p);
 }

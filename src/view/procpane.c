@@ -254,7 +254,7 @@ const size_t *procpane_visible(const struct procpane_state *st, const struct sam
 
 /* The title, and after it what the pane cannot show and why (why rows are
  * empty, then the note), which keeps its place at any width: the title is
- * cut first, down to 10 columns. */
+ * cut first, down to its name (23 columns), then the rest from its end. */
 static void title(const struct procpane_state *st, const struct sample *s, int y, const char *note, const unsigned long *th)
 {
 	char line[512], unread[200] = "", tail[400] = "";
@@ -278,8 +278,8 @@ static void title(const struct procpane_state *st, const struct sample *s, int y
 	util_fmt(tail, sizeof tail, "%s%s%s", why, why[0] && safe[0] ? "  " : "", safe);
 	int utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	int nl = (int)strlen(tail), at = (int)strlen(line) + 2;
-	if (nl && at + nl > COLS)
-		at = COLS - nl >= 12 ? COLS - nl : 12;
+	if (nl && at + nl > COLS) /* the pane's name stays: "Processes (all disks):" */
+		at = COLS - nl >= 25 ? COLS - nl : 25;
 	attron((attr_t)th[TH_TITLE]);
 	util_cut_mark(line, nl ? at - 2 : COLS, utf8);
 	mvaddstr(y, 0, line);

@@ -204,10 +204,7 @@ static void exe_dir(char *buf, size_t len)
  * errno (-EINVAL: not a theme file). */
 static int read_theme(const char *path, char *buf, size_t len)
 {
-	struct stat st;
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		return -EINVAL; /* a FIFO would block, a directory read as empty */
-	long n = util_read_text(path, buf, len);
+	long n = util_read_text(path, buf, len); /* a regular file only: -EINVAL for a FIFO or a directory */
 	if (n >= 0 && memchr(buf, '\0', (size_t)n))
 		return -EINVAL;
 	return n < 0 ? (int)n : (size_t)n >= len - 1 ? -EFBIG : 0;

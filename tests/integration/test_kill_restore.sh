@@ -3,12 +3,14 @@
 # --restore --enable-delayacct, stopped at a random moment (three times),
 # leaves the disk on its scheduler and queue settings, kernel.task_delayacct as it was, and
 # no probe temporary of its own in /var/tmp/iosched-top-UID.
-# SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGVTALRM, SIGPROF, SIGPWR
-# and SIGIO (whose default action kills) too, sent once bfq and delay
-# accounting are on: everything put back, then
+# SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGVTALRM, SIGPROF, SIGPWR,
+# SIGIO, SIGSTKFLT, the real-time signals (whose default action kills) and
+# SIGTRAP or SIGSEGV sent by another process (no crash of the tool's own)
+# too, sent once bfq and delay accounting are on: everything put back, then
 # the tool dies by that signal (exit status 128+N). SIGINT then SIGALRM:
 # the first signal ended the run, so it exits 0 as on SIGINT (not by
-# SIGALRM), everything put back.
+# SIGALRM), everything put back. Started with SIGHUP ignored (nohup):
+# SIGHUP stays ignored.
 # KILL_SEED=N repeats a run's delays (the seed is printed).
 # suite-budget: 10
 # suite-alone: it turns kernel.task_delayacct on and checks it is put back
@@ -62,7 +64,7 @@ done
 # default action (env --default-signal): a background job of a script
 # would get SIGQUIT ignored, a terminal's Ctrl-\ does not.
 echo 0 > $DA
-for sig in QUIT USR1 USR2 ALRM XCPU VTALRM PROF PWR IO; do
+for sig in QUIT USR1 USR2 ALRM XCPU VTALRM PROF PWR IO STKFLT RTMIN RTMAX TRAP SEGV; do
 	env --default-signal="$sig" "$BIN" -b --json -d 0.2 --disk "$N" --no-probe --set "$N=bfq" --restore \
 		--enable-delayacct > "$SCRATCH/out" 2> "$SCRATCH/err" &
 	P=$!; pid=$P
@@ -89,6 +91,19 @@ wait "$P" 2>/dev/null; rc=$?; P=""
 [ $rc -eq 0 ] || fail "SIGINT then SIGALRM: exit $rc, not 0 (the first signal, SIGINT, ended the run): $(cat "$SCRATCH/err")"
 [ "$(settings)" = "$BEFORE" ] || fail "SIGINT then SIGALRM: settings $(settings), before $BEFORE"
 note "SIGINT then SIGALRM: exit 0, mq-deadline put back"
+# Started with SIGHUP ignored (nohup, a logout): it stays ignored; SIGTERM
+# still ends the run and puts everything back.
+(trap '' HUP; exec "$BIN" -b --json -d 0.2 --disk "$N" --no-probe --set "$N=bfq" --restore) > "$SCRATCH/out" 2> "$SCRATCH/err" &
+P=$!
+for _ in $(seq 100); do [ "$(sched_of "$N")" = bfq ] && break; sleep 0.1; done
+[ "$(sched_of "$N")" = bfq ] || fail "HUP ignored: the run did not set bfq: $(cat "$SCRATCH/err")"
+kill -HUP "$P"
+sleep 1
+kill -0 "$P" 2>/dev/null || fail "HUP ignored by the caller, yet the run ended on SIGHUP: $(cat "$SCRATCH/err")"
+kill -TERM "$P"
+wait "$P" 2>/dev/null; rc=$?; P=""
+[ $rc -eq 0 ] && [ "$(settings)" = "$BEFORE" ] || fail "HUP ignored, then SIGTERM: exit $rc, settings $(settings)"
+note "started with SIGHUP ignored: SIGHUP ignored, SIGTERM put everything back"
 echo "$DA0" > $DA
 DA_OURS=0
 echo "PASS"

@@ -22,7 +22,7 @@ wait_for "^$N kyber \| steady probe \(max\), 10 s: p50 [0-9.]+[um]?s p99 [0-9.]+
 	fail "no labelled p50/p99 line"
 # Five rows of block letters ("kyber" and the latencies).
 [ "$(screen | grep -c '█.*█.*█')" -ge 5 ] || fail "no large letters: $(screen)"
-screen | grep -q "Processes (all disks)" || fail "no top writers pane"
+screen | grep -q "Processes (all disks)" || fail "no top writers pane: $(screen)"
 keys B
 wait_for "^DEVICE" || fail "B did not go back to the normal view"
 keys B

@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "disk.h"
 #include "sample.h"
@@ -276,6 +278,22 @@ static void test_meminfo(void **state)
 	assert_int_equal(writeback_parse_meminfo("", &w), -EINVAL);
 }
 
+/* A FIFO where a file was (a theme swapped in a shared directory) is
+ * refused at once, never waited on; a directory too. */
+static void test_read_text_regular_only(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/iosched-parsers.XXXXXX", fifo[64], buf[64];
+	assert_non_null(mkdtemp(dir));
+	snprintf(fifo, sizeof fifo, "%s/f", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(util_read_text(fifo, buf, sizeof buf), -EINVAL); /* blocked forever before */
+	assert_int_equal(util_read_text(dir, buf, sizeof buf), -EINVAL);
+	assert_true(util_read_text("/proc/loadavg", buf, sizeof buf) > 0);
+	unlink(fifo);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -287,6 +305,7 @@ int main(void)
 		cmocka_unit_test(test_size_format),     cmocka_unit_test(test_parse_u64),
 		cmocka_unit_test(test_parse_size),      cmocka_unit_test(test_format_latency),
 		cmocka_unit_test(test_warnings),        cmocka_unit_test(test_meminfo),
+		cmocka_unit_test(test_read_text_regular_only),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
