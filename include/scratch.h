@@ -41,8 +41,8 @@ typedef int (*scratch_match)(const char *name, const void *arg);
 typedef void (*scratch_report)(void *ctx, const char *line);
 
 /* Make a private directory PARENT/PREFIX plus six random characters
- * (mkdtemp: mode 0700), lock it and write its lock file; its path goes
- * into path. Returns the lock's descriptor, the directory (keep it open
+ * (scratch_dir_make_at in PARENT), lock it and write its lock file; its
+ * path goes into path. Returns the lock's descriptor, the directory (keep it open
  * while the directory is in use), or a negative errno. */
 int scratch_dir_make(const char *parent, const char *prefix, char *path, size_t len);
 

@@ -146,37 +146,17 @@ static int mark_take(int dirfd, const char *name, char *why, size_t wlen)
 
 int scratch_dir_make(const char *parent, const char *prefix, char *path, size_t len)
 {
-	for (int tries = 0; tries < 4; tries++) {
-		if (util_pathf(path, len, "%s/%sXXXXXX", parent, prefix) < 0)
-			return -ENAMETOOLONG;
-		if (!mkdtemp(path))
-			return -errno;
-		int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		struct stat st;
-		/* the one mkdtemp made, not one swapped in since: ours, 0700 */
-		if (fd >= 0 && (fstat(fd, &st) != 0 || st.st_uid != geteuid() || (st.st_mode & 077))) {
-			close(fd);
-			return -EPERM;
-		}
-		int rc = fd < 0 ? -errno : lock_new(fd);
-		int mark = rc == 0 ? mark_write(fd, DIR_LOCK) : -1;
-		if (mark >= 0) {
-			close(mark); /* the directory's own lock stands for it */
-			return fd;
-		}
-		if (rc == 0)
-			rc = mark;
-		if (fd >= 0) {
-			unlinkat(fd, DIR_LOCK, 0);
-			close(fd);
-		}
-		if (rc != -ESTALE) {
-			rmdir(path);
-			return rc;
-		}
-		/* A sweep took it: it is gone; make another. */
-	}
-	return -ESTALE;
+	if (strlen(parent) + 1 + strlen(prefix) + 6 >= len)
+		return -ENAMETOOLONG;
+	int pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (pfd < 0)
+		return -errno;
+	char name[NAME_MAX + 1];
+	int fd = scratch_dir_make_at(pfd, prefix, name, sizeof name);
+	close(pfd);
+	if (fd >= 0)
+		snprintf(path, len, "%s/%s", parent, name); /* fits: checked above */
+	return fd;
 }
 
 void scratch_dir_remove(const char *path, int fd)
