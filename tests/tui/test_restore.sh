@@ -26,10 +26,10 @@ tmux_start "$BIN -d 0.5 --disk $N,$N2 --no-probe --restore --set $N2=mq-deadline
 wait_for "^$N +loop" || fail "no row for $N"
 [ "$(sched_of "$N2")" = mq-deadline ] || fail "--set not applied"
 keys s b
-for _ in $(seq 20); do [ "$(sched_of "$N")" = bfq ] && break; sleep 0.1; done
-[ "$(sched_of "$N")" = bfq ] || fail "switch to bfq failed"
+for _ in $(seq 100); do [ "$(sched_of "$N")" = bfq ] && break; sleep 0.1; done # a switch drains the queue: seconds under load
+[ "$(sched_of "$N")" = bfq ] || fail "switch to bfq failed (the disk is on $(sched_of "$N")): $(screen | tail -4)"
 keys t Down Enter 2 5 6 Enter Escape
-for _ in $(seq 20); do [ "$(cat "/sys/block/$N/queue/read_ahead_kb")" = 256 ] && break; sleep 0.1; done
+for _ in $(seq 100); do [ "$(cat "/sys/block/$N/queue/read_ahead_kb")" = 256 ] && break; sleep 0.1; done
 [ "$(cat "/sys/block/$N/queue/read_ahead_kb")" = 256 ] || fail "read_ahead_kb not set"
 
 pid=$(pgrep -f "^$BIN -d 0.5 --disk $N,$N2" | head -n1)
