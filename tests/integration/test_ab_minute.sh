@@ -30,6 +30,9 @@ jq -e '.verdict[] | select(.figure == "job_ms") | .leader == "bfq" and .ratio > 
 	fail "bfq's fresh readers not ahead: $(jq -c '.verdict[] | select(.figure == "job_ms")' "$J")"
 # One estimate per sentence: ratio (printed to 3 decimals) = the leader's
 # figure / the other's (higher is better for reads/s, lower for the rest).
+jq -e '[.verdict[] | select(.leader != null)] | all(.[]; (.leader_value | type) == "number"
+	and (.against_value | type) == "number")' "$J" > /dev/null ||
+	fail "a measured verdict without its two figures: $(jq -c '[.verdict[] | {figure, leader_value, against_value}]' "$J")"
 bad=$(jq -r '.verdict[] | select(.leader != null) |
 	(if .figure == "reads_per_s" then .leader_value / .against_value else .against_value / .leader_value end) as $r |
 	select(($r - .ratio | fabs) > 0.0006) | "\(.figure): ratio \(.ratio), figures give \($r): \(.text)"' "$J")
