@@ -704,8 +704,7 @@ static void looks_plan(struct abv_report *out, int planned)
 	out->nlooks = 1;
 	out->look[0] = out->look[1] = out->rounds > n0 ? n0 : out->rounds;
 	out->look_alpha[0] = out->look_alpha[1] = out->alpha;
-	if (planned <= n0) {
-		out->look[0] = out->rounds;
+	if (planned <= n0) { /* one look, at the rounds there are */
 		out->level = out->rounds < n0 ? out->alpha : attained(out->alpha, out->rounds);
 		return;
 	}

@@ -14,10 +14,7 @@ need_root
 need_cmd tmux setpriv
 setup_scratch
 
-PS=/proc/sys/fs/protected_symlinks
-old=$(cat "$PS")
-echo 0 > "$PS" || skip "cannot set fs.protected_symlinks"
-on_exit "echo $old > $PS"
+symlinks_unprotected
 chmod 755 "$SCRATCH"
 T=$SCRATCH/tmp V=$SCRATCH/victim
 mkdir -m 1777 "$T"

@@ -35,10 +35,9 @@ done
 printf 'secret\n' > "$SCRATCH/victim"
 chmod 600 "$SCRATCH/victim"
 before=$(sha256sum < "$SCRATCH/victim")
-as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
-as_nobody ln -s "$SCRATCH/victim" "$D/rec" || fail "nobody cannot plant a symlink"
-as_nobody sh -c "echo mine > '$D/rec2'" || fail "nobody cannot make a file"
-as_nobody ln -s "$SCRATCH/victim" "$D/m.prom.tmp" || fail "nobody cannot plant the old temporary's name"
+nobody ln -s "$SCRATCH/victim" "$D/rec" || fail "nobody cannot plant a symlink"
+nobody sh -c "echo mine > '$D/rec2'" || fail "nobody cannot make a file"
+nobody ln -s "$SCRATCH/victim" "$D/m.prom.tmp" || fail "nobody cannot plant the old temporary's name"
 
 SUDO_UID=65534 "$BIN" --json -d 0.2 -n 1 --no-probe --record "$D/rec" > /dev/null 2> "$SCRATCH/e1"
 rc=$?

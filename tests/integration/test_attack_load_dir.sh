@@ -23,18 +23,14 @@ attach_loop 512; N=$(basename "$LOOP")
 mkfs.ext4 -q -E nodiscard "$LOOP" || fail "mkfs failed"
 mount_scratch "$LOOP" "$SCRATCH/mnt"
 grep -qw mq-deadline "/sys/block/$N/queue/scheduler" || skip "no mq-deadline for $N"
-PS=/proc/sys/fs/protected_symlinks
-old=$(cat "$PS")
-echo 0 > "$PS" || skip "cannot set fs.protected_symlinks"
-on_exit "echo $old > $PS"
+symlinks_unprotected
 
 chmod 755 "$SCRATCH" "$SCRATCH/mnt"
 T=$SCRATCH/mnt/tmp V=$SCRATCH/mnt/victim
 mkdir -m 1777 "$T"
 mkdir -m 700 "$V"
-as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
-as_nobody ln -s "$V" "$T/x-load" || fail "nobody could not plant the link"
-as_nobody mkdir -m 755 "$T/nobodys" || fail "nobody could not make a directory"
+nobody ln -s "$V" "$T/x-load" || fail "nobody could not plant the link"
+nobody mkdir -m 755 "$T/nobodys" || fail "nobody could not make a directory"
 
 # Anything that shows up in victim while the A/B runs is seen.
 ( while :; do ls -A "$V" >> "$SCRATCH/seen"; sleep 0.1; done ) &

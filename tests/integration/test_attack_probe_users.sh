@@ -22,20 +22,16 @@ setup_scratch
 attach_loop 160; N=$(basename "$LOOP")
 mkfs.ext4 -q -E nodiscard "$LOOP" || fail "mkfs failed"
 mount_scratch "$LOOP" "$SCRATCH/mnt"
-PS=/proc/sys/fs/protected_symlinks
-old=$(cat "$PS")
-echo 0 > "$PS" || skip "cannot set fs.protected_symlinks"
-on_exit "echo $old > $PS"
+symlinks_unprotected
 
 chmod 755 "$SCRATCH" "$SCRATCH/mnt"
 T=$SCRATCH/mnt/tmp V=$SCRATCH/mnt/victim
 mkdir -m 1777 "$T"
 mkdir -m 700 "$V"
 head -c 100 /dev/urandom > "$V/secret"
-as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
-as_nobody mkfifo "$T/fifo" || fail "nobody could not make a FIFO"
-as_nobody ln -s "$V" "$T/d" || fail "nobody could not plant the link"
-as_nobody dd if=/dev/urandom of="$T/theirs" bs=1M count=8 status=none || fail "nobody could not write a file"
+nobody mkfifo "$T/fifo" || fail "nobody could not make a FIFO"
+nobody ln -s "$V" "$T/d" || fail "nobody could not plant the link"
+nobody dd if=/dev/urandom of="$T/theirs" bs=1M count=8 status=none || fail "nobody could not write a file"
 
 # probe FILE [env...]: the probe's state after a short run on FILE.
 probe() {

@@ -11,17 +11,13 @@ need_root
 need_cmd setpriv timeout
 setup_scratch
 
-PS=/proc/sys/fs/protected_symlinks
-old=$(cat "$PS")
-echo 0 > "$PS" || skip "cannot set fs.protected_symlinks"
-on_exit "echo $old > $PS"
+symlinks_unprotected
 chmod 755 "$SCRATCH"
 T=$SCRATCH/tmp
 mkdir -m 1777 "$T"
-as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
-as_nobody sh -c "echo mine > '$T/m.prom'" || fail "nobody could not make a file"
-as_nobody mkfifo "$T/f.prom" || fail "nobody could not make a FIFO"
-as_nobody ln -s "$SCRATCH/elsewhere" "$T/l.prom" || fail "nobody could not plant a link"
+nobody sh -c "echo mine > '$T/m.prom'" || fail "nobody could not make a file"
+nobody mkfifo "$T/f.prom" || fail "nobody could not make a FIFO"
+nobody ln -s "$SCRATCH/elsewhere" "$T/l.prom" || fail "nobody could not plant a link"
 
 prom() { timeout 30 "$BIN" -b -d 0.2 -n 2 --no-probe --prometheus-textfile "$1" > /dev/null 2> "$SCRATCH/err"; }
 prom "$T/m.prom"; rc=$?

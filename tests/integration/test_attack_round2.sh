@@ -28,7 +28,6 @@ need_root
 need_cmd setpriv sha256sum losetup jq mkfs.ext4
 setup_scratch
 chmod 755 "$SCRATCH"
-as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 esc=$(printf '\033')
 
 attach_loop 200 fill; L=$LOOP; N=$(basename "$L") # room for a probe file and its reserve, and the load
@@ -41,7 +40,7 @@ printf 'root data\n' > "$SCRATCH/rootonly/rec.jsonl"
 cp "$SCRATCH/rootonly/rec.jsonl" "$SCRATCH/rootonly/m.prom"
 before=$(cat "$SCRATCH/rootonly/"* | sha256sum)
 mkdir -m 755 "$SCRATCH/home"; chown 65534:65534 "$SCRATCH/home"
-as_nobody ln -s "$SCRATCH/rootonly" "$SCRATCH/home/recdir" || fail "nobody cannot plant the link"
+nobody ln -s "$SCRATCH/rootonly" "$SCRATCH/home/recdir" || fail "nobody cannot plant the link"
 for out in "--record $SCRATCH/home/recdir/rec.jsonl" "--prometheus-textfile $SCRATCH/home/recdir/m.prom"; do
 	SUDO_UID=65534 "$BIN" --json -d 0.2 -n 1 --no-probe --disk "$N" --set "$N=kyber" $out > /dev/null 2> "$SCRATCH/e"
 	rc=$?
@@ -126,7 +125,7 @@ for plant in "mkdir -m 700 $P" "ln -s /etc $P" "touch $P"; do
 	# an idle I/O priority, which tests beside this one can starve for
 	# seconds (a fixed 6 s run was once not enough under the whole suite).
 	ok='.disks[0].probe | .mode == "file" and .n > 0 and (.why | test("is not a private directory of this user"))'
-	as_nobody "$SCRATCH/iosched-top" --json -d 0.5 -n 40 --disk "$N" --probe-file-size 16M > "$SCRATCH/u.json" 2> "$SCRATCH/e" &
+	nobody "$SCRATCH/iosched-top" --json -d 0.5 -n 40 --disk "$N" --probe-file-size 16M > "$SCRATCH/u.json" 2> "$SCRATCH/e" &
 	run=$!
 	for _ in $(seq 100); do
 		tail -n1 "$SCRATCH/u.json" 2>/dev/null | jq -e "$ok" > /dev/null 2>&1 && break
@@ -150,7 +149,7 @@ done
 chown 65534:65534 "$SCRATCH/mnt"; chmod 755 "$SCRATCH/mnt"
 mkdir -m 700 "$SCRATCH/victim"; touch "$SCRATCH/victim/keep"
 vstamp=$(stat -c '%Y %Z' "$SCRATCH/victim")
-as_nobody sh -c 'end=$(($(date +%s) + 20)); while [ "$(date +%s)" -lt $end ]; do
+nobody sh -c 'end=$(($(date +%s) + 20)); while [ "$(date +%s)" -lt $end ]; do
 	for d in "$1"/.iosched-top-load.*; do
 		[ -d "$d" ] && [ ! -L "$d" ] && mv "$d" "$1/moved.$$" 2>/dev/null && ln -s "$2" "$d" && exit 0
 	done; done; exit 1' _ "$SCRATCH/mnt" "$SCRATCH/victim" &

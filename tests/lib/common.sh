@@ -216,7 +216,24 @@ nobody_probe_fs() {
 	on_exit "kill $FIO 2>/dev/null"
 	sleep 1.5
 }
-as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$SCRATCH/iosched-top" "$@"; }
+# nobody CMD...: CMD run as nobody (uid and gid 65534, no groups), as a
+# local attacker; as_nobody ARGS: the tool's copy run so.
+nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+as_nobody() { nobody "$SCRATCH/iosched-top" "$@"; }
+
+# symlinks_unprotected: fs.protected_symlinks off for this test, so that a
+# link an attacker plants in a sticky directory is followed, as on kernels
+# without that protection; put back at exit. The tests that need it hold
+# one lock while they run: two side by side would otherwise put it back
+# under each other, and the second would leave it off.
+symlinks_unprotected() {
+	local ps=/proc/sys/fs/protected_symlinks old
+	exec {SYMLINKS_LOCK}> /run/lock/iosched-test-symlinks.lock && flock "$SYMLINKS_LOCK" ||
+		fail "cannot take /run/lock/iosched-test-symlinks.lock"
+	old=$(cat "$ps")
+	echo 0 > "$ps" || skip "cannot set fs.protected_symlinks"
+	on_exit "echo $old > $ps"
+}
 
 # throwaway_user PREFIX: a user U (PREFIX and the test's pid, removed at
 # exit) whose home H is in the scratch, with an empty ~/.config/iosched-top
