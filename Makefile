@@ -10,10 +10,12 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 # CI sets WERROR=1: warnings are errors there.
 WARN    := -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes -Wstrict-prototypes $(if $(WERROR),-Werror)
-# -iquote, not -I: include/sched.h must not shadow the system <sched.h>.
-CPPFLAGS += -iquote include -D_GNU_SOURCE -DIOSCHED_VERSION='"$(VERSION)"' -DTHEMEDIR='"$(PREFIX)/share/iosched-top/themes"'
+# -iquote, not -I: no header of ours may shadow a system one. Headers are
+# named by their folder ("probe/hist.h"); include/ holds the ones used
+# across folders, src/ the ones private to a folder (tests reach those too).
+CPPFLAGS += -iquote include -iquote src -D_GNU_SOURCE -DIOSCHED_VERSION='"$(VERSION)"' -DTHEMEDIR='"$(PREFIX)/share/iosched-top/themes"'
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-# libproc2 is loaded when needed (src/collect/proc2.c), not linked.
+# libproc2 is loaded when needed (src/read/proc2.c), not linked.
 PKG_LIBS   = $(shell pkg-config --libs $(filter-out libproc2,$(PKGS)) 2>/dev/null)
 LDLIBS  += $(PKG_LIBS) -laio -pthread -lm
 
@@ -25,15 +27,14 @@ ifeq ($(NO_BPF),)
 HAVE_BPF := $(shell command -v clang >/dev/null 2>&1 && test -n "$(BPFTOOL)" && pkg-config --exists libbpf 2>/dev/null && echo 1)
 endif
 ifeq ($(HAVE_BPF),1)
-CPPFLAGS += -DHAVE_BPF -iquote build/bpf
+CPPFLAGS += -DHAVE_BPF -iquote build/bpfgen
 LDLIBS   += $(shell pkg-config --libs libbpf)
-BPF_SKEL := build/bpf/blklat.skel.h build/bpf/taskiter.skel.h
+BPF_SKEL := build/bpfgen/blklat.skel.h build/bpfgen/taskiter.skel.h
 endif
 
-# src/ holds the program's frame (main, options, cli, util); the layers of
-# the data flow have folders: collect/ reads the system, act/ changes it,
-# view/ shows samples.
-SRCS := $(filter-out src/bpf/%,$(wildcard src/*.c src/*/*.c))
+# One folder of src/ per layer (doc/hacking.md); main, cli and session tie
+# them together at the top.
+SRCS := $(filter-out %.bpf.c,$(wildcard src/*.c src/*/*.c))
 LIB_SRCS := $(filter-out src/main.c,$(SRCS))
 OBJS := $(SRCS:src/%.c=build/%.o)
 LIB_OBJS := $(LIB_SRCS:src/%.c=build/%.o)
@@ -52,29 +53,29 @@ UNIT_SAN_BINS := $(UNIT_SRCS:tests/unit/%.c=build/san/tests/%)
 # task walk): compiled for the bpf target against the few kernel fields
 # each declares itself (CO-RE: no vmlinux.h), linked and stripped by
 # bpftool gen object, and embedded in the program as skeletons.
-build/bpf/%.bpf.o: src/bpf/%.bpf.c include/blkmaps.h include/taskmaps.h | build
+build/bpfgen/%.bpf.o: src/bpf/%.bpf.c src/bpf/%_maps.h | build
 	@mkdir -p $(@D)
 	clang -O2 -g -target bpf -D__TARGET_ARCH_x86 -I/usr/include/$(shell $(CC) -dumpmachine) -iquote include \
 		-Wall $(if $(WERROR),-Werror) -c -o $@ $<
-build/bpf/%.o: build/bpf/%.bpf.o
+build/bpfgen/%.o: build/bpfgen/%.bpf.o
 	$(BPFTOOL) gen object $@ $<
-build/bpf/%.skel.h: build/bpf/%.o
+build/bpfgen/%.skel.h: build/bpfgen/%.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
-build/collect/blklat.o build/san/collect/blklat.o build/collect/taskiter.o build/san/collect/taskiter.o: $(BPF_SKEL)
-.PRECIOUS: build/bpf/%.o build/bpf/%.bpf.o
+build/bpf/blklat.o build/san/bpf/blklat.o build/bpf/taskiter.o build/san/bpf/taskiter.o: $(BPF_SKEL)
+.PRECIOUS: build/bpfgen/%.o build/bpfgen/%.bpf.o
 
 # A test build that acts as a kernel without block_io_start (before 6.5):
 # the owner of a request then comes from block_rq_insert or _issue.
-NOIOSTART_OBJS := $(filter-out build/collect/blklat.o,$(OBJS)) build/noiostart/blklat.o
-build/noiostart/blklat.o: src/collect/blklat.c $(BPF_SKEL) | build
+NOIOSTART_OBJS := $(filter-out build/bpf/blklat.o,$(OBJS)) build/noiostart/blklat.o
+build/noiostart/blklat.o: src/bpf/blklat.c $(BPF_SKEL) | build
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -DBLKLAT_TEST_NO_IO_START $(PKG_CFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
 build/noiostart/iosched-top: $(NOIOSTART_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 # A test build whose map of dirtied files keeps 64 of them, not 16384: its
 # overflow (counted as unattributed bytes) is reached by a few hundred files.
-SMALLMAPS_OBJS := $(filter-out build/collect/blklat.o,$(OBJS)) build/smallmaps/blklat.o
-build/smallmaps/blklat.o: src/collect/blklat.c $(BPF_SKEL) | build
+SMALLMAPS_OBJS := $(filter-out build/bpf/blklat.o,$(OBJS)) build/smallmaps/blklat.o
+build/smallmaps/blklat.o: src/bpf/blklat.c $(BPF_SKEL) | build
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -DBLKLAT_TEST_DIRTIERS=64 $(PKG_CFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
 build/smallmaps/iosched-top: $(SMALLMAPS_OBJS)

@@ -8,10 +8,10 @@
 #include <signal.h>
 #include <stdio.h>
 
-#include "ab.h"
-#include "load.h"
-#include "options.h"
-#include "sample.h"
+#include "act/ab.h"
+#include "act/load.h"
+#include "config/options.h"
+#include "model/sample.h"
 
 /* Fill cfg from o. probe_file_disk is written to disk_buf (len bytes).
  * Returns 0, or 2 (usage error, message printed). */

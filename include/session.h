@@ -21,10 +21,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "abdata.h"
-#include "options.h"
-#include "sample.h"
-#include "settings.h"
+#include "model/abdata.h"
+#include "config/options.h"
+#include "model/sample.h"
+#include "model/settings.h"
 
 #define SESSION_UDEV_FOUND 8
 

@@ -12,16 +12,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "disk.h"
-#include "probefile.h"
-#include "ab.h"
-#include "abreport.h"
-#include "control.h"
+#include "read/disk.h"
+#include "probe/probefile.h"
+#include "act/ab.h"
+#include "out/abreport.h"
+#include "act/control.h"
 #include "session.h"
-#include "event.h"
-#include "tune.h"
-#include "udevrule.h"
-#include "util.h"
+#include "base/event.h"
+#include "act/tune.h"
+#include "act/udevrule.h"
+#include "base/util.h"
 
 int cli_config(const struct options *o, struct sampler_config *cfg, char *disk_buf, size_t len)
 {

@@ -14,16 +14,16 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "batch.h"
+#include "out/batch.h"
 #include "cli.h"
-#include "control.h"
-#include "options.h"
-#include "outputs.h"
-#include "replay.h"
-#include "sample.h"
+#include "act/control.h"
+#include "config/options.h"
+#include "out/outputs.h"
+#include "model/replay.h"
+#include "model/sample.h"
 #include "session.h"
-#include "tui.h"
-#include "util.h"
+#include "view/tui.h"
+#include "base/util.h"
 
 #ifndef IOSCHED_VERSION
 #define IOSCHED_VERSION "0.1.0"

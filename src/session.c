@@ -6,15 +6,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ab.h"
-#include "coldstart.h"
-#include "config.h"
-#include "control.h"
-#include "load.h"
-#include "tune.h"
-#include "udevrule.h"
-#include "util.h"
-#include "worker.h"
+#include "act/ab.h"
+#include "act/coldstart.h"
+#include "config/config.h"
+#include "act/control.h"
+#include "act/load.h"
+#include "act/tune.h"
+#include "act/udevrule.h"
+#include "base/util.h"
+#include "act/worker.h"
 
 struct session {
 	const struct options *o;

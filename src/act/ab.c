@@ -1,5 +1,5 @@
-/* ab: see include/ab.h */
-#include "ab.h"
+/* ab: see include/act/ab.h */
+#include "act/ab.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,15 +11,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "abverdict.h"
-#include "coldstart.h"
-#include "control.h"
-#include "diskstats.h"
-#include "freshjob.h"
-#include "iostat.h"
-#include "probe.h"
-#include "probefile.h"
-#include "util.h"
+#include "model/abverdict.h"
+#include "act/coldstart.h"
+#include "act/control.h"
+#include "read/diskstats.h"
+#include "probe/freshjob.h"
+#include "read/iostat.h"
+#include "probe/probe.h"
+#include "probe/probefile.h"
+#include "base/util.h"
 
 /* Queue attributes a variant may set; anything else is a file of the
  * scheduler's own, under queue/iosched/. */

@@ -1,5 +1,5 @@
-/* coldstart: see include/coldstart.h */
-#include "coldstart.h"
+/* coldstart: see include/act/coldstart.h */
+#include "act/coldstart.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "base/util.h"
 
 /* In the helper: sync, drop the page cache, time the command. Writes the
  * seconds ("%.6f") to fd, or "-1" when something failed. */

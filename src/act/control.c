@@ -1,5 +1,5 @@
-/* control: see include/control.h */
-#include "control.h"
+/* control: see include/act/control.h */
+#include "act/control.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "util.h"
+#include "base/util.h"
 
 #define DELAYACCT "/proc/sys/kernel/task_delayacct"
 

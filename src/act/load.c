@@ -1,5 +1,5 @@
-/* load: see include/load.h */
-#include "load.h"
+/* load: see include/act/load.h */
+#include "act/load.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,11 +12,11 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "prng.h"
-#include "probefile.h"
-#include "safefile.h"
-#include "scratch.h"
-#include "util.h"
+#include "probe/prng.h"
+#include "probe/probefile.h"
+#include "base/safefile.h"
+#include "base/scratch.h"
+#include "base/util.h"
 
 #define WRITE_BS (1u << 20)
 #define WRITE_QD 8

@@ -1,5 +1,5 @@
-/* tune: see include/tune.h */
-#include "tune.h"
+/* tune: see include/act/tune.h */
+#include "act/tune.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -14,8 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sched.h"
-#include "util.h"
+#include "read/sched.h"
+#include "base/util.h"
 
 /* The queue attributes the panel offers, with the values the kernel takes. */
 static const struct {

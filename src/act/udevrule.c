@@ -1,5 +1,5 @@
-/* udevrule: see include/udevrule.h */
-#include "udevrule.h"
+/* udevrule: see include/act/udevrule.h */
+#include "act/udevrule.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -15,8 +15,8 @@
 
 #include <libudev.h>
 
-#include "safefile.h"
-#include "util.h"
+#include "base/safefile.h"
+#include "base/util.h"
 
 /* The marker line before each rule this tool writes: "# iosched-top: sda". */
 #define MARK "# iosched-top: "

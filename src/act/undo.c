@@ -1,5 +1,5 @@
-/* undo: see include/undo.h */
-#include "undo.h"
+/* undo: see include/act/undo.h */
+#include "act/undo.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/util.h"
 
 /* Room for one more entry: doubled as needed, never past UNDO_MAX. */
 static int make_room(struct undo_log *l)

@@ -1,5 +1,5 @@
-/* worker: see include/worker.h */
-#include "worker.h"
+/* worker: see include/act/worker.h */
+#include "act/worker.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "util.h"
+#include "base/util.h"
 
 #define DONE_MAX 64
 

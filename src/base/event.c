@@ -1,9 +1,9 @@
-/* event: see include/event.h */
-#include "event.h"
+/* event: see include/base/event.h */
+#include "base/event.h"
 
 #include <string.h>
 
-#include "util.h"
+#include "base/util.h"
 
 void eventlog_add(struct eventlog *l, const struct event *e)
 {

@@ -1,5 +1,5 @@
-/* scratch: see include/scratch.h */
-#include "scratch.h"
+/* scratch: see include/base/scratch.h */
+#include "base/scratch.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "safefile.h"
-#include "util.h"
+#include "base/safefile.h"
+#include "base/util.h"
 
 /* A scratch directory's lock file, in it. */
 #define DIR_LOCK "iosched-top.lock"

@@ -33,7 +33,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 
-#include "blkmaps.h"
+#include "blklat_maps.h"
 
 struct gendisk {
 	int major;

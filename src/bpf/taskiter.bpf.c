@@ -20,7 +20,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
 
-#include "taskmaps.h"
+#include "taskiter_maps.h"
 
 struct seq_file;
 

@@ -1,4 +1,4 @@
-/* bigtext: see include/bigtext.h */
+/* bigtext: see src/view/bigtext.h */
 #include "bigtext.h"
 
 #include <string.h>

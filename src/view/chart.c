@@ -1,4 +1,4 @@
-/* chart: see include/chart.h */
+/* chart: see src/view/chart.h */
 #include "chart.h"
 
 #include <curses.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "theme.h"
-#include "util.h"
+#include "base/util.h"
 
 #define AXIS_W 7   /* "100ms " + the axis line */
 

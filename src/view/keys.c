@@ -1,4 +1,4 @@
-/* keys: see include/keys.h */
+/* keys: see src/view/keys.h */
 #include "keys.h"
 
 #include <curses.h>

@@ -1,4 +1,4 @@
-/* listbox: see include/listbox.h */
+/* listbox: see src/view/listbox.h */
 #include "listbox.h"
 
 static int clamp(int v, int lo, int hi)

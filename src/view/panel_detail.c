@@ -8,8 +8,8 @@
 #include <time.h>
 
 #include "tuiview.h"
-#include "util.h"
-#include "detail.h"
+#include "base/util.h"
+#include "out/detail.h"
 
 /* The Details panel: text from detail.c, redrawn with every sample. */
 static void draw_detail_panel(const struct tui *t)

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "proccols.h"
+#include "model/proccols.h"
 #include "tuiview.h"
-#include "util.h"
+#include "base/util.h"
 
 #define HELP_LINES 200
 #define HELP_WIDTH 400 /* a paragraph, before it is wrapped to the screen */

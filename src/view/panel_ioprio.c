@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "tuiview.h"
-#include "util.h"
+#include "base/util.h"
 
 /* What the I/O priority picker offers: ionice's classes and levels. The
  * list does not wrap: real time is chosen on purpose, never scrolled

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "tuiview.h"
-#include "util.h"
+#include "base/util.h"
 
 #define LOG_Y 2
 

@@ -10,11 +10,11 @@
 #include <string.h>
 
 #include "tuiview.h"
-#include "util.h"
+#include "base/util.h"
 #include "bigtext.h"
 #include "chart.h"
-#include "columns.h"
-#include "detail.h"
+#include "model/columns.h"
+#include "out/detail.h"
 
 /* Who writes (dirtying against to disks), and what waits in the page
  * cache for the flushers. */

@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "tuiview.h"
-#include "util.h"
+#include "base/util.h"
 
 #define PICKER_Y 5
 

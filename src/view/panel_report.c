@@ -9,9 +9,9 @@
 #include <unistd.h>
 
 #include "tuiview.h"
-#include "safefile.h"
-#include "util.h"
-#include "abreport.h"
+#include "base/safefile.h"
+#include "base/util.h"
+#include "out/abreport.h"
 
 #define REPORT_Y 1
 

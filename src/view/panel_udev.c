@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "tuiview.h"
-#include "util.h"
+#include "base/util.h"
 
 static void draw_udev(const struct tui *t)
 {

@@ -1,4 +1,4 @@
-/* procpane: see include/procpane.h */
+/* procpane: see src/view/procpane.h */
 #include "procpane.h"
 
 #include <curses.h>
@@ -9,9 +9,9 @@
 #include <strings.h>
 
 #include "listbox.h"
-#include "detail.h"
+#include "out/detail.h"
 #include "theme.h"
-#include "util.h"
+#include "base/util.h"
 
 /* Which columns show at width. COMMAND is never dropped, only shortened:
  * it keeps COMMAND_MIN columns (more on a wide terminal); the others come

@@ -1,4 +1,4 @@
-/* screen: see include/screen.h */
+/* screen: see src/view/screen.h */
 #include "screen.h"
 
 #include <curses.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "tuiview.h"
-#include "util.h"
+#include "base/util.h"
 
 /* How long a message stays in the status bar. */
 #define MESSAGE_S 8.0

@@ -1,4 +1,4 @@
-/* theme: see include/theme.h */
+/* theme: see src/view/theme.h */
 #include "theme.h"
 
 #include <curses.h>
@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "base/util.h"
 
 #ifndef THEMEDIR
 #define THEMEDIR "/usr/local/share/iosched-top/themes"

@@ -1,5 +1,5 @@
-/* tui: see include/tui.h */
-#include "tui.h"
+/* tui: see include/view/tui.h */
+#include "view/tui.h"
 
 #include <ctype.h>
 #include <curses.h>
@@ -13,15 +13,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "abreport.h"
+#include "out/abreport.h"
 #include "bigtext.h"
 #include "chart.h"
-#include "columns.h"
-#include "detail.h"
+#include "model/columns.h"
+#include "out/detail.h"
 #include "keys.h"
-#include "probefile.h"
+#include "probe/probefile.h"
 #include "tuiview.h"
-#include "util.h"
+#include "base/util.h"
 
 /* Below this nothing useful fits. */
 #define MIN_COLS 20

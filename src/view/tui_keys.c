@@ -14,9 +14,9 @@
 #include <time.h>
 
 #include "tuiview.h"
-#include "util.h"
-#include "abreport.h"
-#include "abverdict.h"
+#include "base/util.h"
+#include "out/abreport.h"
+#include "model/abverdict.h"
 
 /* R: 20 Hz -> 100 Hz -> max -> 20 Hz (any other pace goes to 20 Hz). */
 static void cycle_rate(struct tui *t, struct reply *r)

@@ -23,19 +23,19 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "diskstats.h"
-#include "jsonv.h"
-#include "procs.h"
-#include "psi.h"
-#include "replay.h"
-#include "sample.h"
-#include "sched.h"
-#include "taskstats.h"
-#include "theme.h"
-#include "udevrule.h"
-#include "util.h"
-#include "writeback.h"
+#include "config/config.h"
+#include "read/diskstats.h"
+#include "base/jsonv.h"
+#include "procs/procs.h"
+#include "read/psi.h"
+#include "model/replay.h"
+#include "model/sample.h"
+#include "read/sched.h"
+#include "read/taskstats.h"
+#include "view/theme.h"
+#include "act/udevrule.h"
+#include "base/util.h"
+#include "read/writeback.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

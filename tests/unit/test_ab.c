@@ -13,7 +13,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "ab.h"
+#include "act/ab.h"
 
 static void test_order_balanced(void **state)
 {

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "abnext.h"
-#include "util.h"
+#include "out/abnext.h"
+#include "base/util.h"
 
 /* Two variants on loop0, none and bfq (bfq with tunables when tun). */
 static void config(struct ab_config *cfg, int tun)

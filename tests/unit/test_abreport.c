@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ab.h"
-#include "abreport.h"
-#include "util.h"
-#include "abverdict.h"
+#include "act/ab.h"
+#include "out/abreport.h"
+#include "base/util.h"
+#include "model/abverdict.h"
 
 /* n reads of ns each, spread evenly over secs whole seconds. */
 static void steady(struct ab_phase *p, uint64_t n, uint64_t ns, int secs)

@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ab.h"
-#include "abverdict.h"
-#include "prng.h"
+#include "act/ab.h"
+#include "model/abverdict.h"
+#include "probe/prng.h"
 
 /* What one variant does in a phase, before the disk's luck. */
 struct truth {

@@ -19,8 +19,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "aioreader.h"
-#include "util.h"
+#include "probe/aioreader.h"
+#include "base/util.h"
 
 #define IO 4096
 #define FILE_SIZE (1 << 20)

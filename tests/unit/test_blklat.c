@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blklat.h"
-#include "blkmaps.h"
-#include "detail.h"
-#include "hist.h"
-#include "prng.h"
-#include "util.h"
+#include "bpf/blklat.h"
+#include "bpf/blklat_maps.h"
+#include "out/detail.h"
+#include "probe/hist.h"
+#include "probe/prng.h"
+#include "base/util.h"
 
 /* The BPF side has no clz: its branchy log2 must give the same bucket
  * for every value, or its percentiles would not be the probe's. */

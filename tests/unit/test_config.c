@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "options.h"
+#include "config/config.h"
+#include "config/options.h"
 
 static char dir[64];
 

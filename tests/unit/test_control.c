@@ -23,8 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "control.h"
-#include "util.h"
+#include "act/control.h"
+#include "base/util.h"
 
 #define LOG_MAX 64
 

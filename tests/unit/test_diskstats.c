@@ -7,8 +7,8 @@
 #include <errno.h>
 #include <math.h>
 
-#include "diskstats.h"
-#include "iostat.h"
+#include "read/diskstats.h"
+#include "read/iostat.h"
 
 #define FIX SRCDIR "/tests/fixtures/"
 

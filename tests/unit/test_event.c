@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "event.h"
+#include "base/event.h"
 
 static void test_names_round_trip(void **state)
 {

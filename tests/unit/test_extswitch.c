@@ -9,9 +9,9 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "extswitch.h"
-#include "sample.h"
-#include "util.h"
+#include "model/extswitch.h"
+#include "model/sample.h"
+#include "base/util.h"
 
 static void disk(struct disk_info *d, const char *name, const char *sched_text)
 {

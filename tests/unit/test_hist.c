@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hist.h"
-#include "latwin.h"
-#include "prng.h"
-#include "readfig.h"
+#include "probe/hist.h"
+#include "probe/latwin.h"
+#include "probe/prng.h"
+#include "probe/readfig.h"
 
 static int cmp_u64(const void *a, const void *b)
 {

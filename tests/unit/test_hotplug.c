@@ -7,9 +7,9 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "event.h"
-#include "hotplug.h"
-#include "util.h"
+#include "base/event.h"
+#include "read/hotplug.h"
+#include "base/util.h"
 
 static struct disk_info disk(const char *name, uint64_t size)
 {

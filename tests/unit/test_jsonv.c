@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonv.h"
+#include "base/jsonv.h"
 
 static int parse(const char *text, struct jsonv *v, char *err, size_t len)
 {

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "listbox.h"
+#include "view/listbox.h"
 
 static void test_cursor_moves(void **state)
 {

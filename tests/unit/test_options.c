@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "columns.h"
-#include "keys.h"
-#include "options.h"
-#include "util.h"
+#include "model/columns.h"
+#include "view/keys.h"
+#include "config/options.h"
+#include "base/util.h"
 
 static int parse(struct options *o, char *err, size_t len, ...)
 {

@@ -23,13 +23,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "batch.h"
-#include "prom.h"
-#include "recfmt.h"
-#include "record.h"
-#include "replay.h"
-#include "sample.h"
-#include "util.h"
+#include "out/batch.h"
+#include "out/prom.h"
+#include "model/recfmt.h"
+#include "out/record.h"
+#include "model/replay.h"
+#include "model/sample.h"
+#include "base/util.h"
 
 /* A marker (to find the field again), then what a terminal must never get. */
 #define EVIL "\x1b]0;PWNED\x07\x1b[2J\xc2\x9b\xe2\x80\xae\xe2\x81\xa6\xff"

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tuiview.h"
+#include "view/tuiview.h"
 
 static SCREEN *scr;
 static FILE *out, *in;

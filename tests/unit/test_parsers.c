@@ -10,12 +10,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "disk.h"
-#include "sample.h"
-#include "psi.h"
-#include "sched.h"
-#include "util.h"
-#include "writeback.h"
+#include "read/disk.h"
+#include "model/sample.h"
+#include "read/psi.h"
+#include "read/sched.h"
+#include "base/util.h"
+#include "read/writeback.h"
 
 static void test_sched_typical(void **state)
 {

@@ -13,10 +13,10 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "procexit.h"
-#include "procs.h"
-#include "taskstats.h"
-#include "util.h"
+#include "procs/procexit.h"
+#include "procs/procs.h"
+#include "read/taskstats.h"
+#include "base/util.h"
 
 #define MIB (1024ull * 1024)
 

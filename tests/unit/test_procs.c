@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "procs.h"
+#include "procs/procs.h"
 
 #define KIDS 8
 #define HELD 3

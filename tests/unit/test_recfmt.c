@@ -22,9 +22,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "record.h"
-#include "replay.h"
-#include "sample.h"
+#include "out/record.h"
+#include "model/replay.h"
+#include "model/sample.h"
 
 #define FIXTURE SRCDIR "/tests/fixtures/recording-v1.rec"
 #define FIXTURE_V2 SRCDIR "/tests/fixtures/recording-v2.rec"

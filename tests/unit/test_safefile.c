@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "safefile.h"
+#include "base/safefile.h"
 
 static void make_top(char *top)
 {

@@ -23,10 +23,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "load.h"
-#include "probefile.h"
-#include "scratch.h"
-#include "util.h"
+#include "act/load.h"
+#include "probe/probefile.h"
+#include "base/scratch.h"
+#include "base/util.h"
 
 #define PREFIX ".iosched-top-load."
 

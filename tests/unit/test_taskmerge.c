@@ -12,7 +12,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "taskmerge.h"
+#include "bpf/taskmerge.h"
 
 struct forgotten {
 	int tid[16];

@@ -16,10 +16,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "procexit.h"
-#include "procs.h"
-#include "taskstats.h"
-#include "util.h"
+#include "procs/procexit.h"
+#include "procs/procs.h"
+#include "read/taskstats.h"
+#include "base/util.h"
 
 static size_t load(int version, unsigned char *buf, size_t len)
 {
@@ -138,7 +138,7 @@ static void test_rates(void **state)
 	(void)state;
 	struct proc_row r;
 	struct proc_seen old = seen(100, 1, 5000, 1 << 20, 8 << 20), cur = seen(100, 1, 5000, 3 << 20, 18 << 20);
-	cur.base = procs_io_of(&old.c);
+	cur.base = procread_io_of(&old.c);
 	procs_rates(&old, &cur, 2.0, 0, &r);
 	assert_float_equal(r.read_Bps, 1048576.0, 1e-6);   /* 2 MiB over 2 s */
 	assert_float_equal(r.write_Bps, 5242880.0, 1e-6);
@@ -148,7 +148,7 @@ static void test_rates(void **state)
 	/* A reused pid: same id, another start time. No rate from the old
 	 * task's counters (that would be a huge or negative jump). */
 	struct proc_seen reused = seen(100, 1, 9000, 4096, 0);
-	reused.base = procs_io_of(&reused.c);
+	reused.base = procread_io_of(&reused.c);
 	procs_rates(&old, &reused, 2.0, 0, &r);
 	assert_float_equal(r.read_Bps, 0, 0);
 	assert_int_equal(r.total.rbytes, 0);
@@ -162,7 +162,7 @@ static void test_waits(void **state)
 	(void)state;
 	struct proc_row r;
 	struct proc_seen old = seen(7, 1, 10, 0, 0), cur = seen(7, 1, 10, 4096 * 100, 0);
-	cur.base = procs_io_of(&old.c);
+	cur.base = procread_io_of(&old.c);
 	cur.c.blkio_count = 100;
 	cur.c.blkio_ns = 500000000; /* 100 waits, 0.5 s in all, over 1 s */
 	procs_rates(&old, &cur, 1.0, 1, &r);

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "theme.h"
+#include "view/theme.h"
 
 static void every_theme_file_loads(void **state)
 {

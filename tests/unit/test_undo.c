@@ -11,9 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "udevrule.h"
-#include "undo.h"
-#include "util.h"
+#include "act/udevrule.h"
+#include "act/undo.h"
+#include "base/util.h"
 
 static struct event ok_event(const char *from)
 {

@@ -10,14 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "batch.h"
-#include "bigtext.h"
-#include "chart.h"
-#include "detail.h"
-#include "sample.h"
-#include "proccols.h"
-#include "procpane.h"
-#include "util.h"
+#include "out/batch.h"
+#include "view/bigtext.h"
+#include "view/chart.h"
+#include "out/detail.h"
+#include "model/sample.h"
+#include "model/proccols.h"
+#include "view/procpane.h"
+#include "base/util.h"
 
 static void big_digits(void **state)
 {

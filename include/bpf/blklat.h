@@ -1,0 +1,158 @@
+/* blklat: block-layer latency per process, per disk, per direction, from
+ * the optional BPF program (src/bpf/blklat.bpf.c). Every request is timed
+ * from issue to completion and charged to the process that submitted it,
+ * or for writeback to the process that dirtied the pages; what this leaves
+ * out (a loop device's backing file is read by its worker) is said in the
+ * man page. It also says what the probe's reads waited behind. Without BPF support in the build, without privileges or
+ * kernel BTF, or when loading fails, blklat_open says why in one line and
+ * the rest of the tool runs as before. */
+#ifndef IOSCHED_BLKLAT_H
+#define IOSCHED_BLKLAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "read/disk.h"
+#include "probe/hist.h"
+
+enum blk_op { BLK_READ = 0, BLK_WRITE = 1 };
+
+/* "read", "write". */
+const char *blk_op_name(enum blk_op op);
+
+/* Why a request moved (blkmaps.h's enum blkmap_kind, the same values). */
+enum blk_kind { BLK_DIRECT, BLK_WRITEBACK, BLK_JOURNAL, BLK_READ_OWN, BLK_READAHEAD, BLK_SWAP, BLK_NKINDS };
+
+/* "direct", "writeback", "journal", "read", "readahead", "swap". */
+const char *blk_kind_name(enum blk_kind k);
+
+/* Bytes a disk served, over the interval, while a probe read waited on
+ * it: one owner and kind. */
+struct blk_behind {
+	int tgid;
+	char disk[DISK_NAME_MAX];
+	enum blk_kind kind;
+	uint64_t bytes;
+};
+
+/* One process on one disk in one direction, over the interval. */
+struct blk_stat {
+	int tgid;
+	char disk[DISK_NAME_MAX];
+	enum blk_op op;
+	uint64_t n, bytes;
+	uint64_t journal_bytes;           /* of bytes, journal and metadata (BLK_JOURNAL) */
+	uint64_t stacked_bytes;           /* of bytes, the same bytes as a write to a device stacked
+					   * above this disk (counted once: there) */
+	uint64_t p50_ns, p99_ns, max_ns;  /* quantiles: see hist_enough */
+};
+
+/* One process over every disk, per direction (the process pane's columns).
+ * Each byte is counted once: bytes[BLK_WRITE] leaves out what a disk
+ * wrote for a device stacked on it (blk_stat.stacked_bytes). */
+struct blk_proc {
+	int tgid;
+	uint64_t n[2], bytes[2];
+	uint64_t journal_bytes;           /* of bytes[BLK_WRITE], journal and metadata */
+	uint64_t p50_ns[2], p99_ns[2];
+};
+
+/* A disk's bytes of file-data writes since start whose dirtier was not
+ * known (they stay with who issued them). */
+struct blk_unattr {
+	char disk[DISK_NAME_MAX];
+	uint64_t bytes;
+};
+
+/* One request in flight at the reading (from the BPF program's slots). */
+struct blk_req {
+	int tgid;
+	char disk[DISK_NAME_MAX];
+	int issued;                       /* handed to the driver (else queued in the scheduler) */
+	uint64_t age_ns;                  /* since it was made */
+};
+
+/* A process with requests in flight on a disk. */
+struct blk_wait {
+	int tgid;
+	unsigned inflight;
+	uint64_t oldest_ns;               /* age of its oldest request */
+};
+
+/* What one reading gives; arrays are reused from reading to reading.
+ * stats are sorted by tgid, op, device; procs by tgid; reqs youngest
+ * first. */
+struct blk_reading {
+	struct blk_stat *stats;
+	size_t nstats, stats_cap;
+	struct blk_proc *procs;
+	size_t nprocs, procs_cap;
+	/* What the attribution lost since start (the BPF maps are bounded):
+	 * bytes of file-data writes whose dirtier was not known (dirtied
+	 * before the start, or forgotten by the LRU map of dirtied files);
+	 * requests not timed (no free slot); completions not counted (the
+	 * per-process map full). */
+	uint64_t unattributed, untimed, uncounted;
+	struct blk_unattr *unattr;         /* unattributed, per disk */
+	size_t nunattr, unattr_cap;
+	struct blk_behind *behind;
+	size_t nbehind, behind_cap;
+	struct blk_req *reqs;
+	size_t nreqs, reqs_cap;
+};
+
+struct blklat;
+
+/* The probe's reader processes (their reads are what "waited behind" is
+ * about): exactly these from now on. */
+void blklat_watch(struct blklat *b, const int *tgids, size_t n);
+
+/* The name a process had when it dirtied pages (for a writer that has
+ * exited by the time its pages are written). Returns 0, or -ENOENT. */
+int blklat_name(struct blklat *b, int tgid, char *comm, size_t len);
+
+/* Load and attach the program. On failure returns a negative errno and
+ * why says in a few words what is missing ("needs root or
+ * cap_bpf,cap_perfmon", "built without BPF", ...). */
+int blklat_open(struct blklat **out, char *why, size_t len);
+
+/* Which tracepoint names the owner of a request: "block_io_start",
+ * "block_rq_insert" or "block_rq_issue". */
+const char *blklat_owner_stage(const struct blklat *b);
+
+/* Read what happened since the last reading (the first reading counts from
+ * blklat_open). Returns 0 or a negative errno. */
+int blklat_read(struct blklat *b, struct blk_reading *r);
+
+void blklat_close(struct blklat *b);
+void blk_reading_free(struct blk_reading *r);
+
+/* The histogram of what a counter set gained from prev to cur (prev NULL:
+ * from zero), bucket by bucket; n is the sum of the bucket deltas, and min
+ * and max are the bounds of the lowest and highest bucket that gained.
+ * A bucket that went backwards (an entry made anew) counts as cur. */
+void blklat_diff(const uint32_t *prev, const uint32_t *cur, size_t nbuckets, struct hist *out);
+
+/* The processes waiting longest on disk, oldest first, at most max of
+ * them in out; returns how many. Requests still queued all count; of
+ * those issued, only the youngest in_flight do, in_flight being the
+ * kernel's own count for the disk (diskstats): the kernel now and then
+ * completes a request without the program seeing it, and its slot would
+ * otherwise look like a request stuck for ever. */
+size_t blklat_waiting(const struct blk_reading *r, const char *disk, unsigned long long in_flight,
+		      struct blk_wait *out, size_t max);
+
+/* "p50/p99", each with its unit ("120us/4.50ms"), as the process columns
+ * show it; "-" where there are too few requests for p50, "p50/-" for p99. */
+void blklat_format_pair(uint64_t n, uint64_t p50_ns, uint64_t p99_ns, char *buf, size_t len);
+
+/* The blk_proc of tgid in r, or NULL (r->procs sorted by tgid). */
+const struct blk_proc *blklat_find_proc(const struct blk_reading *r, int tgid);
+
+/* The disk tgid moved most bytes on in r (reads and writes; on a stack,
+ * the bytes that repeat a write to a device above are left out, so a loop
+ * device's writer is named with the loop device, not the disk under its
+ * file): a name in r->stats, or NULL when it made no requests. */
+const char *blklat_top_disk(const struct blk_reading *r, int tgid);
+
+#endif

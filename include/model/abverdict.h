@@ -1,0 +1,145 @@
+/* abverdict: what an A/B run lets one conclude, figure by figure, and how
+ * sure. Every report of the A/B (text, Markdown, CSV, JSON, the full
+ * screen's panel) prints its verdicts, intervals and closing sentences from
+ * here, so no two of them can disagree.
+ *
+ * The unit of replication is the phase (one variant's dwell), not the read
+ * or the second: the disk wanders from minute to minute, and thousands of
+ * reads in one phase all share that phase's luck. Rounds run A B B A and
+ * each round holds one phase of every variant, so a round gives one paired
+ * log ratio per pair of variants. The test flips the signs of those ratios:
+ * under "no difference" each is as likely above 1 as below, whatever shape
+ * the disk's noise has (bimodal, heavy-tailed), and the p-value is the share
+ * of the 2^n sign patterns whose mean is at least as far from 0 as the one
+ * observed. That keeps false positives at or below 5 % per verdict without
+ * assuming normal noise (a t test on two pairs that fall in the same mode of
+ * a bimodal disk "decides" one time in four). Its price: with n rounds the
+ * smallest p-value is 2/2^n, so under 6 rounds nothing can be decided, and
+ * the report says so. Drift between positions in A B B A adds +d and -d to
+ * alternate rounds: it cancels in the mean and widens the spread, so it only
+ * makes the test more careful. An interval is the set of ratios the same
+ * test does not reject.
+ *
+ * A run may stop early. The test looks at the data twice at most: after
+ * the fewest rounds that can decide anything (n0: 6 for two variants), and
+ * at the rounds the run ended with, when more were planned. The first look
+ * may reject only at the smallest p-value n0 rounds can give (2/2^n0, every
+ * round agreeing); the last gets what is left of the 5 %. Under "no
+ * difference" each look is exact on its own, so the chance that either
+ * look names a winner is at most the sum, 5 %, however the run stopped
+ * (the union bound): the runner stops after the first look when every
+ * figure is decided there, and a verdict decided at the first look keeps
+ * that look's figures. A run planned for n0 rounds has one look with all
+ * of the 5 %. With k variants all k(k-1)/2 pairs are tested at
+ * 5 % / (k(k-1)/2) each (Bonferroni), so naming a best among k is still
+ * wrong at most 5 % of the time when all are alike. */
+#ifndef IOSCHED_ABVERDICT_H
+#define IOSCHED_ABVERDICT_H
+
+#include <stddef.h>
+
+#include "model/abdata.h"
+
+#define ABV_ALPHA 0.05              /* false positives allowed per verdict */
+#define ABV_STALL_FLOOR 0.01        /* stall shares under 1 % of the time count as 1 % */
+#define ABV_WIDE 2.0                /* a loss this many times over is wide */
+#define ABV_MAX_ROUNDS 100          /* as --rounds allows */
+
+enum abv_reader { ABV_STEADY, ABV_FRESH, ABV_PACED, ABV_NREADERS };
+
+/* The figures that decide, each standing for one reader's experience. */
+enum abv_fig { ABV_RPS, ABV_STALL, ABV_JOB, ABV_P50, ABV_P99, ABV_NFIGS };
+
+struct abv_fig_info {
+	const char *key;            /* JSON's "figure": reads_per_s ... */
+	const char *name;           /* "reads/s" */
+	enum abv_reader reader;
+	int higher_better;
+	const char *better, *worse; /* "more reads/s", "fewer reads/s" */
+};
+
+/* The figures, indexed by enum abv_fig; the readers' names by enum
+ * abv_reader. */
+const struct abv_fig_info *abverdict_fig(enum abv_fig f);
+const char *abverdict_reader_name(enum abv_reader r);
+
+/* Variant a against variant b on one figure. ratio: how many times a is
+ * better than b (above 1: a better), the geometric mean of the rounds'
+ * ratios; lo-hi its interval, NAN when too few rounds bound it. */
+struct abv_cmp {
+	int npairs;
+	int look;                   /* the rounds the look that gave this used: 1..look */
+	double ratio, lo, hi;
+	double p;
+	int decided;                /* p <= the pair's alpha and 1 outside lo-hi */
+	double spread;              /* standard deviation of the log ratios; NAN under 2 */
+};
+
+struct abv_verdict {
+	enum abv_fig fig;
+	int leader;                 /* ahead on the paired ratios; -1: not measured */
+	int against;                /* the closest other variant; -1: none */
+	int best;                   /* leader when decided against every other; -1 */
+	struct abv_cmp c;           /* leader against `against` */
+	/* Each variant's geometric mean over the rounds c used (a stall share
+	 * under ABV_STALL_FLOOR counts as the floor): their ratio is c.ratio,
+	 * so a sentence's two figures and its ratio are one estimate. */
+	double val_leader, val_against;
+	int rounds_needed;          /* 0: decided, or nothing to say; > ABV_MAX_ROUNDS: more than it */
+	double target;              /* the difference rounds_needed is for */
+	char text[640];
+};
+
+struct abv_reader_verdict {
+	int best;                   /* better on every figure of the reader, decided; -1 */
+	int tradeoff;
+	char text[400];
+};
+
+struct abv_report {
+	size_t nv;
+	int aa;                     /* every variant the same setting: an A/A */
+	int rounds;                 /* rounds with every variant measured */
+	double alpha;               /* per pair of variants */
+	int min_pairs;              /* rounds needed before anything can be decided */
+	int nlooks;                 /* looks at the data: 1, or 2 when more rounds ran than the first look */
+	int look[2];                /* rounds at each look */
+	double look_alpha[2];       /* the share of alpha each look spends */
+	double level;               /* the attained false-positive bound per verdict, over the looks */
+	struct abv_verdict v[ABV_NFIGS];
+	struct abv_reader_verdict reader[ABV_NREADERS];
+	struct abv_cmp pair[AB_MAX_VARIANTS][AB_MAX_VARIANTS][ABV_NFIGS];
+	double pooled[AB_MAX_VARIANTS][ABV_NFIGS];
+	double own_spread[AB_MAX_VARIANTS][ABV_NFIGS]; /* max/min of a variant's own phases; NAN under 2 */
+	double smallest[ABV_NFIGS]; /* the smallest ratio these rounds could decide; NAN: none */
+};
+
+/* One figure of one phase; NAN when the phase cannot give it (a p99 needs
+ * 100 reads). */
+double abverdict_phase_value(const struct ab_phase *p, enum abv_fig f);
+
+/* Everything a report says about the run. Returns 0, or -1 without memory.
+ * cfg->rounds is the rounds planned (it sets the looks). */
+int abverdict_compute(const struct ab_config *cfg, const struct ab_result *res, struct abv_report *out);
+
+/* Whether a run may stop now: it has just completed its first look, more
+ * rounds were planned, and every measured figure was decided there. */
+int abverdict_settled(const struct ab_config *cfg, const struct ab_result *res);
+
+/* A variant's name in the report: its text, with "#N" when two variants
+ * are the same setting (an A/A). */
+void abverdict_label(const struct ab_config *cfg, size_t v, char *buf, size_t len);
+
+/* The closing sentence: variant v against the first, reader by reader,
+ * from the same tests as the verdicts. */
+void abverdict_change(const struct abv_report *r, const struct ab_config *cfg, size_t v, double write_change,
+		      char *buf, size_t len);
+
+/* The A/A's noise, one line per figure: how far the same setting moved and
+ * the smallest difference these rounds could decide. */
+void abverdict_noise(const struct abv_report *r, enum abv_fig f, char *buf, size_t len);
+
+/* A ratio as text: "1.07x", "20x". */
+void abverdict_ratio_text(double x, char *buf, size_t len);
+
+#endif

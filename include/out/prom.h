@@ -1,0 +1,81 @@
+/* prom: --prometheus-textfile PATH — the figures of each interval in the
+ * Prometheus text exposition format, for node_exporter's textfile
+ * collector. The file is rewritten whole every interval (a temporary file
+ * beside it, then rename), so a scrape never sees half of one. Metric
+ * names start with iosched_; the man page lists them. */
+#ifndef IOSCHED_PROM_H
+#define IOSCHED_PROM_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "model/sample.h"
+
+#define PROM_DISKS_MAX 64
+
+/* Counters kept across intervals, since the tool started: Prometheus
+ * takes rate() and histogram_quantile() of counters, so a count over the
+ * last 10 s (which falls as well as rises) would give wrong answers. */
+struct prom_disk {
+	char disk[DISK_NAME_MAX];
+	unsigned long long switches;   /* scheduler switches that took */
+	double read_bytes, write_bytes, reads, writes; /* from diskstats, summed over intervals */
+	struct hist *probe;            /* every probe read; NULL until the first */
+	double waited[BLK_NKINDS];     /* seconds probe reads waited, split by what the disk served meanwhile */
+};
+
+/* Bytes written to disks for each process name (TO-DISK/s, BPF), as
+ * counters. The names with a series of their own are the PROM_NAMES that
+ * wrote the most over the last minutes (bytes decayed with a time constant
+ * of PROM_RECENT_S), not the first seen: a user who starts many tiny
+ * writers first cannot push a large writer into "other". The hand-over is
+ * stable: a name takes the place of the weakest named one only when it
+ * wrote more than PROM_HANDOVER times as much, so neighbours of about the
+ * same size do not swap places every interval. Each byte is counted once,
+ * in the series its name had when it was written: its name's while the
+ * name has a series, "other"'s while it has none. So no counter ever goes
+ * down: a name that leaves the top keeps its value (its series is not
+ * written meanwhile) and goes on from it if it comes back; a name that has
+ * had a series is never forgotten (at most PROM_NAMES_KEPT names are kept;
+ * once they are all taken, a new name's bytes go to "other").
+ * Names are keyed on their label text (escaped as util_safe_text does):
+ * two names that escape to the same text ("dup\x01" and "dup^A") are one
+ * series, never two series with the same labels; a process called
+ * "other" counts in "other". */
+#define PROM_NAMES 16
+#define PROM_NAMES_KEPT 256
+#define PROM_RECENT_S 300.0
+#define PROM_HANDOVER 2.0
+struct prom_name {
+	char comm[4 * PROCS_COMM_MAX]; /* the label's text */
+	double bytes;                  /* its counter: the bytes written while it had a series */
+	double recent;                 /* bytes of the last minutes (decayed) */
+	double now;                    /* bytes of the interval being counted */
+	int named;                     /* has a series now */
+	int had;                       /* has had one: kept for ever */
+};
+
+struct prom_state {
+	struct prom_disk disks[PROM_DISKS_MAX];
+	size_t ndisks;
+	struct prom_name *names;       /* PROM_NAMES_KEPT at most */
+	size_t nnames, names_cap;
+	double other;                  /* the bytes of the names without a series */
+	int have_other;                /* "other" has been counted into */
+	int to_disk;                   /* the BPF part gave TO-DISK figures */
+};
+
+/* Count the sample into st (call once per sample). */
+void prom_count(struct prom_state *st, const struct sample *s);
+
+/* Free what st holds. */
+void prom_free(struct prom_state *st);
+
+/* Write the metrics of s to f. */
+void prom_format(FILE *f, const struct sample *s, const struct prom_state *st);
+
+/* Write them to path atomically. Returns 0 or a negative errno with the
+ * reason in err. */
+int prom_write(const char *path, const struct sample *s, const struct prom_state *st, char *err, size_t len);
+
+#endif

@@ -1,0 +1,872 @@
+/* abverdict: see include/model/abverdict.h */
+#include "model/abverdict.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probe/prng.h"
+#include "probe/readfig.h"
+#include "base/util.h"
+
+#define EXACT_MAX 12                /* rounds tested over all 2^n sign patterns; above, a fixed sample */
+#define SAMPLED_FLIPS 5000
+#define FLIP_SEED 0x5eedab17u       /* fixed: the same data always gets the same p-value */
+#define POWER_Z 0.8416              /* 80 % power, for "about N rounds would tell" */
+
+static const struct abv_fig_info figs[ABV_NFIGS] = {
+	[ABV_RPS] = {"reads_per_s", "reads/s", ABV_STEADY, 1, "more reads/s", "fewer reads/s"},
+	[ABV_STALL] = {"stall_100ms", "time in reads over 100 ms", ABV_STEADY, 0, "less time stalled",
+		       "more time stalled"},
+	[ABV_JOB] = {"job_ms", "job time", ABV_FRESH, 0, "faster jobs", "slower jobs"},
+	[ABV_P50] = {"p50_us", "p50", ABV_PACED, 0, "lower p50", "higher p50"},
+	[ABV_P99] = {"p99_us", "p99", ABV_PACED, 0, "lower p99", "higher p99"},
+};
+
+static const char *const readers[ABV_NREADERS] = {"steady", "fresh", "paced"};
+
+const struct abv_fig_info *abverdict_fig(enum abv_fig f)
+{
+	return &figs[f];
+}
+
+const char *abverdict_reader_name(enum abv_reader r)
+{
+	return readers[r];
+}
+
+double abverdict_phase_value(const struct ab_phase *p, enum abv_fig f)
+{
+	struct readfig rf;
+	double jobs[AB_FRESH_RUNS];
+	switch (f) {
+	case ABV_RPS:
+	case ABV_STALL:
+		if (p->secs <= 0)
+			return NAN;
+		readfig_compute(&p->h, NULL, p->secs, &rf);
+		return f == ABV_RPS ? rf.reads_per_s : rf.stall_100ms;
+	case ABV_JOB:
+		memcpy(jobs, p->fresh_ms, sizeof jobs);
+		return util_median(jobs, p->nfresh);
+	case ABV_P50:
+		return hist_quantile_us(&p->paced, 0.5);
+	case ABV_P99:
+		return hist_quantile_us(&p->paced, 0.99);
+	default:
+		return NAN;
+	}
+}
+
+/* How good a value is, on a log scale where higher is better. A stall
+ * share under the floor counts as the floor (0.2 % against 0.5 % of the
+ * time is no difference a user feels, and log 0 is none); a reader that
+ * read nothing counts as a hundredth of a read a second. */
+static double goodness(enum abv_fig f, double x)
+{
+	if (f == ABV_STALL)
+		return -log(x > ABV_STALL_FLOOR ? x : ABV_STALL_FLOOR);
+	if (f == ABV_RPS)
+		return log(x > 0.01 ? x : 0.01);
+	return -log(x > 1e-3 ? x : 1e-3);
+}
+
+/* The pooled figure of variant v, computed as the report's summary row is:
+ * all its loaded phases' reads together. */
+static int pool(const struct ab_result *res, int v, double *out)
+{
+	struct hist *h = calloc(2, sizeof *h);
+	double *jobs = malloc(sizeof(double) * AB_FRESH_RUNS * (res->nphases + 1));
+	if (!h || !jobs) {
+		free(h);
+		free(jobs);
+		return -1;
+	}
+	double secs = 0;
+	int nj = 0;
+	for (size_t i = 0; i < res->nphases; i++) {
+		const struct ab_phase *p = &res->phases[i];
+		if (p->variant != v || p->round == 0)
+			continue;
+		hist_merge(&h[0], &p->h);
+		hist_merge(&h[1], &p->paced);
+		secs += p->secs;
+		for (int k = 0; k < p->nfresh; k++)
+			jobs[nj++] = p->fresh_ms[k];
+	}
+	struct readfig rf;
+	readfig_compute(&h[0], NULL, secs, &rf);
+	out[ABV_RPS] = rf.reads_per_s;
+	out[ABV_STALL] = secs > 0 ? rf.stall_100ms : NAN;
+	out[ABV_JOB] = util_median(jobs, nj);
+	out[ABV_P50] = hist_quantile_us(&h[1], 0.5);
+	out[ABV_P99] = hist_quantile_us(&h[1], 0.99);
+	free(h);
+	free(jobs);
+	return 0;
+}
+
+/* Every phase's figures, worked out once (each is a pass over a
+ * histogram), and the number of rounds. */
+struct table {
+	const struct ab_result *res;
+	double (*val)[ABV_NFIGS];   /* [phase][figure], NAN where the phase cannot give it */
+	int rounds;
+};
+
+static int table_build(const struct ab_result *res, struct table *t)
+{
+	t->res = res;
+	t->rounds = 0;
+	t->val = malloc(sizeof *t->val * (res->nphases ? res->nphases : 1));
+	if (!t->val)
+		return -1;
+	for (size_t i = 0; i < res->nphases; i++) {
+		t->rounds = res->phases[i].round > t->rounds ? res->phases[i].round : t->rounds;
+		for (int f = 0; f < ABV_NFIGS; f++)
+			t->val[i][f] = abverdict_phase_value(&res->phases[i], (enum abv_fig)f);
+	}
+	return 0;
+}
+
+/* The index of variant v's phase in round r, or -1. */
+static int phase_of(const struct table *t, int v, int r)
+{
+	for (size_t i = 0; i < t->res->nphases; i++)
+		if (t->res->phases[i].variant == v && t->res->phases[i].round == r)
+			return (int)i;
+	return -1;
+}
+
+/* Phase i's figure f; NAN for a phase that is not there (-1). */
+static double value_of(const struct table *t, int i, enum abv_fig f)
+{
+	return i < 0 ? NAN : t->val[i][f];
+}
+
+/* The sign patterns a test runs over: all 2^n of them for up to
+ * EXACT_MAX rounds, else a fixed sample (the observed one counted too).
+ * For pattern k, a[k] = sum s_i d_i and b[k] = sum s_i, so the flipped sum
+ * of (d - theta) is a[k] - theta b[k]: one multiply per pattern for any
+ * theta the interval's bisection tries. */
+struct flips {
+	const double *d;
+	int n, m, exact;
+	double sum;
+	double *a;
+	int *b;
+};
+
+static int flips_build(const double *d, int n, struct flips *fl)
+{
+	fl->d = d;
+	fl->n = n;
+	fl->exact = n <= EXACT_MAX;
+	fl->m = fl->exact ? 1 << n : SAMPLED_FLIPS;
+	fl->a = malloc(sizeof *fl->a * (size_t)fl->m);
+	fl->b = malloc(sizeof *fl->b * (size_t)fl->m);
+	if (!fl->a || !fl->b) {
+		free(fl->a);
+		free(fl->b);
+		return -1;
+	}
+	struct prng g;
+	prng_seed(&g, FLIP_SEED);
+	fl->sum = 0;
+	for (int i = 0; i < n; i++)
+		fl->sum += d[i];
+	for (int k = 0; k < fl->m; k++) {
+		uint64_t bits = fl->exact ? (uint64_t)k : 0;
+		fl->a[k] = 0;
+		fl->b[k] = 0;
+		for (int i = 0; i < n; i++) {
+			if (!fl->exact)
+				bits = i % 64 ? bits >> 1 : prng_next(&g);
+			int sgn = (fl->exact ? (bits >> i) : bits) & 1 ? 1 : -1;
+			fl->a[k] += sgn * d[i];
+			fl->b[k] += sgn;
+		}
+	}
+	return 0;
+}
+
+static void flips_free(struct flips *fl)
+{
+	free(fl->a);
+	free(fl->b);
+}
+
+/* The share of sign patterns of (d - theta) whose sum is at least as far
+ * from 0 as the observed one. */
+static double flip_p(const struct flips *fl, double theta)
+{
+	double scale = 0;
+	for (int i = 0; i < fl->n; i++)
+		scale += fabs(fl->d[i] - theta);
+	double obs = fabs(fl->sum - fl->n * theta) - 1e-9 * (scale + 1e-12); /* ties count as reached */
+	int hit = 0;
+	for (int k = 0; k < fl->m; k++)
+		hit += fabs(fl->a[k] - theta * fl->b[k]) >= obs;
+	return fl->exact ? (double)hit / fl->m : (double)(hit + 1) / (fl->m + 1);
+}
+
+/* The edge of the interval between an accepted x_in and a rejected x_out. */
+static double edge(const struct flips *fl, double alpha, double x_in, double x_out)
+{
+	for (int k = 0; k < 30; k++) { /* to a billionth of the data's range */
+		double mid = (x_in + x_out) / 2;
+		if (flip_p(fl, mid) > alpha)
+			x_in = mid;
+		else
+			x_out = mid;
+	}
+	return x_in;
+}
+
+/* The normal quantile z with P(|Z| > z) = a, by bisection on erfc. */
+static double z_two_sided(double a)
+{
+	double lo = 0, hi = 10;
+	for (int k = 0; k < 60; k++) {
+		double mid = (lo + hi) / 2;
+		if (erfc(mid / sqrt(2)) > a)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void compare(const double *d, int n, double alpha, int min_pairs, struct abv_cmp *c)
+{
+	double sum = 0, lo = INFINITY, hi = -INFINITY;
+	for (int i = 0; i < n; i++) {
+		sum += d[i];
+		lo = d[i] < lo ? d[i] : lo;
+		hi = d[i] > hi ? d[i] : hi;
+	}
+	memset(c, 0, sizeof *c);
+	c->npairs = n;
+	c->ratio = c->lo = c->hi = c->spread = NAN;
+	c->p = 1;
+	if (n == 0)
+		return;
+	double m = sum / n, ss = 0;
+	for (int i = 0; i < n; i++)
+		ss += (d[i] - m) * (d[i] - m);
+	c->ratio = exp(m);
+	c->spread = n >= 2 ? sqrt(ss / (n - 1)) : NAN;
+	struct flips fl;
+	if (flips_build(d, n, &fl) < 0)
+		return; /* without memory: undecided */
+	c->p = flip_p(&fl, 0);
+	if (n >= min_pairs) { /* below, no interval is bounded and nothing can be decided */
+		double width = hi - lo + 1e-6;
+		c->lo = exp(edge(&fl, alpha, m, lo - width));
+		c->hi = exp(edge(&fl, alpha, m, hi + width));
+		c->decided = c->p <= alpha && (c->lo > 1 || c->hi < 1);
+	}
+	flips_free(&fl);
+}
+
+/* b against a from a against b: the same test, the ratios turned over. */
+static void mirror(const struct abv_cmp *ab, struct abv_cmp *ba)
+{
+	*ba = *ab;
+	ba->ratio = 1 / ab->ratio;
+	ba->lo = 1 / ab->hi;
+	ba->hi = 1 / ab->lo;
+}
+
+/* The log ratios of a against b over rounds 1..upto where both were
+ * measured; ga and gb (may be NULL) the goodness of each side. */
+static int pairs(const struct table *t, int a, int b, enum abv_fig f, int upto, double *d, double *ga, double *gb)
+{
+	int n = 0;
+	for (int r = 1; r <= upto && r <= t->rounds && n < AB_MAX_PHASES; r++) {
+		double va = value_of(t, phase_of(t, a, r), f), vb = value_of(t, phase_of(t, b, r), f);
+		if (isnan(va) || isnan(vb))
+			continue;
+		d[n] = goodness(f, va) - goodness(f, vb);
+		if (ga && gb) {
+			ga[n] = goodness(f, va);
+			gb[n] = goodness(f, vb);
+		}
+		n++;
+	}
+	return n;
+}
+
+/* a against b as the looks see it: the first look (its rounds, its share
+ * of alpha); when it does not decide and a last look exists, the last. */
+static int compare_looks(const struct abv_report *r, const struct table *t, int a, int b, enum abv_fig f,
+			 struct abv_cmp *c)
+{
+	double *d = malloc(sizeof(double) * AB_MAX_PHASES);
+	if (!d)
+		return -1;
+	int n = pairs(t, a, b, f, r->look[0], d, NULL, NULL);
+	compare(d, n, r->look_alpha[0], r->min_pairs, c);
+	c->look = r->look[0];
+	if (!c->decided && r->nlooks == 2) {
+		n = pairs(t, a, b, f, r->look[1], d, NULL, NULL);
+		compare(d, n, r->look_alpha[1], r->min_pairs, c);
+		c->look = r->look[1];
+	}
+	free(d);
+	return 0;
+}
+
+static double own_spread(const struct table *t, int v, enum abv_fig f)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	int n = 0;
+	for (size_t i = 0; i < t->res->nphases; i++) {
+		const struct ab_phase *p = &t->res->phases[i];
+		double x = p->variant == v && p->round > 0 ? t->val[i][f] : NAN;
+		if (isnan(x))
+			continue;
+		double g = goodness(f, x);
+		lo = g < lo ? g : lo;
+		hi = g > hi ? g : hi;
+		n++;
+	}
+	return n >= 2 ? exp(hi - lo) : NAN;
+}
+
+void abverdict_ratio_text(double x, char *buf, size_t len)
+{
+	if (isnan(x) || isinf(x))
+		util_strlcpy(buf, "?", len);
+	else
+		util_fmt(buf, len, x < 9.95 ? "%.2fx" : "%.0fx", x);
+}
+
+static void value_text(enum abv_fig f, double x, char *buf, size_t len)
+{
+	if (isnan(x))
+		util_strlcpy(buf, "-", len);
+	else if (f == ABV_RPS)
+		util_fmt(buf, len, "%.1f/s", x);
+	else if (f == ABV_STALL && x <= ABV_STALL_FLOOR * (1 + 1e-9))
+		util_fmt(buf, len, "under %.0f %%", ABV_STALL_FLOOR * 100); /* the floor it counts as */
+	else if (f == ABV_STALL)
+		util_fmt(buf, len, "%.1f %%", x * 100);
+	else
+		util_format_latency((uint64_t)(x * (f == ABV_JOB ? 1e6 : 1e3)), buf, len);
+}
+
+void abverdict_label(const struct ab_config *cfg, size_t v, char *buf, size_t len)
+{
+	int twin = 0;
+	for (size_t u = 0; u < cfg->nv; u++)
+		twin |= u != v && !strcmp(cfg->v[u].text, cfg->v[v].text);
+	if (twin)
+		util_fmt(buf, len, "%s#%zu", cfg->v[v].text, v + 1);
+	else
+		util_strlcpy(buf, cfg->v[v].text, len);
+}
+
+/* "5.7x more reads/s" for a ratio of a against b (above 1: a better). */
+static void change_words(enum abv_fig f, double ratio, char *buf, size_t len)
+{
+	char x[24];
+	abverdict_ratio_text(ratio >= 1 ? ratio : 1 / ratio, x, sizeof x);
+	util_fmt(buf, len, "%s %s", x, ratio >= 1 ? figs[f].better : figs[f].worse);
+}
+
+/* The alpha a run of more rounds than the first look gives its last look. */
+static double later_alpha(const struct abv_report *r)
+{
+	return r->alpha - ldexp(2, -r->min_pairs);
+}
+
+/* The alpha of this run's last look. */
+static double final_alpha(const struct abv_report *r)
+{
+	return r->nlooks == 2 ? r->look_alpha[1] : r->alpha;
+}
+
+/* Rounds that would decide: for the difference seen when it is 1.2x or
+ * more, else for 1.5x; from the spread of the rounds' log ratios. */
+static void need(struct abv_report *r, struct abv_verdict *v)
+{
+	const struct abv_cmp *c = &v->c;
+	v->rounds_needed = 0;
+	v->target = NAN;
+	if (c->decided || c->npairs == 0)
+		return;
+	if (c->npairs < 2 || isnan(c->spread)) {
+		v->rounds_needed = r->min_pairs;
+		return;
+	}
+	double m = fabs(log(c->ratio));
+	double e = m >= log(1.2) ? m : log(1.5);
+	v->target = exp(e);
+	if (c->spread <= 0) {
+		v->rounds_needed = c->npairs < r->min_pairs ? r->min_pairs : 0;
+		return;
+	}
+	double k = (z_two_sided(later_alpha(r)) + POWER_Z) * c->spread / e;
+	double n = ceil(k * k);
+	n = n < r->min_pairs ? r->min_pairs : n;
+	n = n <= c->npairs ? c->npairs + 2 : n;
+	v->rounds_needed = n > ABV_MAX_ROUNDS ? ABV_MAX_ROUNDS + 1 : (int)n;
+}
+
+static int phases_with(const struct table *t, enum abv_fig f, int *total)
+{
+	int n = 0;
+	*total = 0;
+	for (size_t i = 0; i < t->res->nphases; i++) {
+		if (t->res->phases[i].round == 0)
+			continue;
+		(*total)++;
+		n += !isnan(t->val[i][f]);
+	}
+	return n;
+}
+
+/* Why a figure has no verdict at all. */
+static void unmeasured(const struct ab_config *cfg, const struct table *t, struct abv_verdict *v)
+{
+	int total, n = phases_with(t, v->fig, &total);
+	const char *head = readers[figs[v->fig].reader];
+	if (v->fig == ABV_P99 && total > 0)
+		util_fmt(v->text, sizeof v->text,
+			 "%s %s: not measured: a p99 needs 100 reads in a phase, %d of %d phases had them "
+			 "(--dwell %.0f or more at %g reads/s)",
+			 head, figs[v->fig].name, n, total, cfg->paced_rate_hz > 0 ? ceil(100 / cfg->paced_rate_hz) + 1 : 10,
+			 cfg->paced_rate_hz);
+	else
+		util_fmt(v->text, sizeof v->text, "%s %s: not measured in any round (%d of %d phases have it)", head,
+			 figs[v->fig].name, n, total);
+}
+
+/* Why phase p gave no figure f. */
+static void missing_why(const struct ab_phase *p, enum abv_fig f, char *buf, size_t len)
+{
+	if (f == ABV_JOB)
+		util_strlcpy(buf, "no fresh job ended", len);
+	else if (f == ABV_P99 && p->paced.n > 0)
+		util_fmt(buf, len, "%llu paced reads, a p99 needs 100", (unsigned long long)p->paced.n);
+	else if (f == ABV_P50 || f == ABV_P99)
+		util_strlcpy(buf, "no paced reads", len);
+	else
+		util_strlcpy(buf, "no steady reads measured", len);
+}
+
+/* The rounds up to `upto` that gave a against b no pair on f, and why:
+ * "; left out: round 3 (bfq: no fresh job ended)". Empty when none. */
+static void dropped(const struct table *t, const struct ab_config *cfg, int a, int b, enum abv_fig f, int upto,
+		    char *buf, size_t len)
+{
+	int n = 0;
+	buf[0] = '\0';
+	for (int r = 1; r <= upto; r++) {
+		int ia = phase_of(t, a, r), ib = phase_of(t, b, r);
+		int side = ia < 0 || ib < 0 ? -1 : isnan(t->val[ia][f]) ? a : isnan(t->val[ib][f]) ? b : -2;
+		if (side == -2)
+			continue;
+		char why[80] = "the run stopped before its phases", name[48];
+		if (side >= 0) {
+			char w[64];
+			missing_why(&t->res->phases[side == a ? ia : ib], f, w, sizeof w);
+			abverdict_label(cfg, (size_t)side, name, sizeof name);
+			util_fmt(why, sizeof why, "%s: %s", name, w);
+		}
+		size_t used = strlen(buf);
+		if (n++ < 3)
+			util_fmt(buf + used, len - used, "%sround %d (%s)", n == 1 ? "; left out: " : ", ", r, why);
+	}
+	if (n > 3) {
+		size_t used = strlen(buf);
+		util_fmt(buf + used, len - used, " and %d more", n - 3);
+	}
+}
+
+/* The tail of an undecided verdict: why, in numbers, and what would decide. */
+static void why_not(const struct abv_report *r, const struct ab_config *cfg, const struct abv_verdict *v, char *buf,
+		    size_t len)
+{
+	char a[48], b[48], t[24], own[200] = "";
+	abverdict_label(cfg, (size_t)v->leader, a, sizeof a);
+	abverdict_label(cfg, (size_t)v->against, b, sizeof b);
+	double sa = r->own_spread[v->leader][v->fig], sb = r->own_spread[v->against][v->fig];
+	if (!isnan(sa) && !isnan(sb)) {
+		char xa[24], xb[24];
+		abverdict_ratio_text(sa, xa, sizeof xa);
+		abverdict_ratio_text(sb, xb, sizeof xb);
+		util_fmt(own, sizeof own, "; %s's own phases differed %s, %s's %s", a, xa, b, xb);
+	}
+	abverdict_ratio_text(v->target, t, sizeof t);
+	if (v->c.npairs < r->min_pairs && v->rounds_needed > r->min_pairs && v->rounds_needed <= ABV_MAX_ROUNDS)
+		util_fmt(buf, len, "%d round(s) cannot decide anything: the test needs %d or more; about %d would tell %s "
+			 "(--rounds %d)%s", v->c.npairs, r->min_pairs, v->rounds_needed, t, v->rounds_needed, own);
+	else if (v->c.npairs < r->min_pairs)
+		util_fmt(buf, len, "%d round(s) cannot decide anything: the test needs %d or more (--rounds %d)%s",
+			 v->c.npairs, r->min_pairs, r->min_pairs, own);
+	else if (v->rounds_needed > ABV_MAX_ROUNDS)
+		util_fmt(buf, len, "too noisy%s; more than %d rounds would be needed to tell %s: longer dwells or a "
+			 "quieter disk", own, ABV_MAX_ROUNDS, t);
+	else if (v->rounds_needed > 0)
+		util_fmt(buf, len, "within noise%s; about %d rounds would tell %s", own, v->rounds_needed, t);
+	else
+		util_fmt(buf, len, "no difference in any round%s", own);
+}
+
+/* The variant whose worst pairwise ratio is best (for two: the one ahead). */
+static void leader_of(struct abv_report *r, enum abv_fig f, struct abv_verdict *v)
+{
+	double best_worst = -INFINITY;
+	v->leader = v->against = -1;
+	for (size_t a = 0; a < r->nv; a++) {
+		double worst = INFINITY;
+		int closest = -1;
+		for (size_t b = 0; b < r->nv; b++) {
+			if (a == b || r->pair[a][b][f].npairs == 0)
+				continue;
+			if (r->pair[a][b][f].ratio < worst) {
+				worst = r->pair[a][b][f].ratio;
+				closest = (int)b;
+			}
+		}
+		if (closest >= 0 && worst > best_worst) {
+			best_worst = worst;
+			v->leader = (int)a;
+			v->against = closest;
+		}
+	}
+}
+
+/* The pooled figures (the table) point the same way as the rounds. */
+static int table_agrees(const struct abv_report *r, const struct abv_verdict *v)
+{
+	double gl = goodness(v->fig, r->pooled[v->leader][v->fig]);
+	double ga = goodness(v->fig, r->pooled[v->against][v->fig]);
+	return isnan(gl) || isnan(ga) || gl >= ga;
+}
+
+/* A value back from its goodness (the inverse of goodness()). */
+static double from_goodness(enum abv_fig f, double g)
+{
+	return f == ABV_RPS ? exp(g) : exp(-g);
+}
+
+/* The verdict's two figures: each variant's geometric mean over the rounds
+ * its ratio used, so that their ratio is that ratio. */
+static int verdict_values(const struct table *t, struct abv_verdict *v)
+{
+	double *buf = malloc(sizeof(double) * AB_MAX_PHASES * 3);
+	if (!buf)
+		return -1;
+	double *d = buf, *ga = buf + AB_MAX_PHASES, *gb = buf + 2 * AB_MAX_PHASES, sa = 0, sb = 0;
+	int n = pairs(t, v->leader, v->against, v->fig, v->c.look, d, ga, gb);
+	for (int i = 0; i < n; i++) {
+		sa += ga[i];
+		sb += gb[i];
+	}
+	v->val_leader = n ? from_goodness(v->fig, sa / n) : NAN;
+	v->val_against = n ? from_goodness(v->fig, sb / n) : NAN;
+	free(buf);
+	return 0;
+}
+
+/* The verdict's sentence. */
+static void verdict_text(const struct abv_report *r, const struct ab_config *cfg, const struct table *t, int all,
+			 struct abv_verdict *v)
+{
+	enum abv_fig f = v->fig;
+	char a[48], b[48], va[24], vb[24], ch[64], lo[24], hi[24], tail[400], gone[240];
+	abverdict_label(cfg, (size_t)v->leader, a, sizeof a);
+	abverdict_label(cfg, (size_t)v->against, b, sizeof b);
+	value_text(f, v->val_leader, va, sizeof va);
+	value_text(f, v->val_against, vb, sizeof vb);
+	change_words(f, v->c.ratio, ch, sizeof ch);
+	abverdict_ratio_text(v->c.lo, lo, sizeof lo);
+	abverdict_ratio_text(v->c.hi, hi, sizeof hi);
+	dropped(t, cfg, v->leader, v->against, f, v->c.look, gone, sizeof gone);
+	const char *head = readers[figs[f].reader];
+	if (v->best >= 0) {
+		util_fmt(v->text, sizeof v->text, "%s %s: %s best, %s against %s %s: %s (%s-%s, %d rounds)%s", head,
+			 figs[f].name, a, va, b, vb, ch, lo, hi, v->c.npairs, gone);
+		return;
+	}
+	if (all && !table_agrees(r, v))
+		util_fmt(tail, sizeof tail, "the rounds favour %s, the pooled figures %s", a, b);
+	else
+		why_not(r, cfg, v, tail, sizeof tail);
+	if (isnan(v->c.lo))
+		util_fmt(v->text, sizeof v->text, "%s %s: not decided, %s %s against %s %s (%s by these rounds): %s%s",
+			 head, figs[f].name, a, va, b, vb, ch, tail, gone);
+	else
+		util_fmt(v->text, sizeof v->text, "%s %s: not decided, %s %s against %s %s (%s, %s-%s): %s%s", head,
+			 figs[f].name, a, va, b, vb, ch, lo, hi, tail, gone);
+}
+
+static int verdict(struct abv_report *r, const struct ab_config *cfg, const struct table *t, enum abv_fig f)
+{
+	struct abv_verdict *v = &r->v[f];
+	v->fig = f;
+	v->best = -1;
+	leader_of(r, f, v);
+	if (v->leader < 0) {
+		memset(&v->c, 0, sizeof v->c);
+		v->c.ratio = v->c.lo = v->c.hi = v->c.spread = NAN;
+		v->val_leader = v->val_against = NAN;
+		unmeasured(cfg, t, v);
+		return 0;
+	}
+	v->c = r->pair[v->leader][v->against][f];
+	if (verdict_values(t, v) < 0)
+		return -1;
+	int all = 1;
+	for (size_t b = 0; b < r->nv; b++)
+		if ((int)b != v->leader && r->pair[v->leader][b][f].npairs > 0)
+			all &= r->pair[v->leader][b][f].decided && r->pair[v->leader][b][f].ratio > 1;
+	v->best = all && table_agrees(r, v) ? v->leader : -1;
+	need(r, v);
+	verdict_text(r, cfg, t, all, v);
+	return 0;
+}
+
+/* Whether variant x loses figure g of its reader widely: decided against
+ * it, or ABV_WIDE times over. */
+static int loses_widely(const struct abv_report *r, int x, enum abv_fig g)
+{
+	int y = r->v[g].leader;
+	if (y < 0 || y == x)
+		return 0;
+	const struct abv_cmp *c = &r->pair[y][x][g];
+	return c->npairs > 0 && c->ratio > 1 && (c->decided || c->ratio >= ABV_WIDE);
+}
+
+static void reader_verdict(struct abv_report *r, const struct ab_config *cfg, enum abv_reader rd)
+{
+	struct abv_reader_verdict *out = &r->reader[rd];
+	int x = -1, trade = 0;
+	char parts[300] = "", name[48];
+	out->best = -1;
+	out->tradeoff = 0;
+	for (int f = 0; f < ABV_NFIGS; f++) {
+		if (figs[f].reader != rd || r->v[f].best < 0)
+			continue;
+		x = x < 0 ? r->v[f].best : x;
+		trade |= r->v[f].best != x;
+		for (int g = 0; g < ABV_NFIGS; g++)
+			if (g != f && figs[g].reader == rd)
+				trade |= loses_widely(r, r->v[f].best, (enum abv_fig)g);
+	}
+	for (int f = 0; f < ABV_NFIGS; f++) {
+		if (figs[f].reader != rd)
+			continue;
+		const struct abv_verdict *v = &r->v[f];
+		char p[120], ch[64];
+		if (v->leader < 0) {
+			util_fmt(p, sizeof p, "%s not measured", figs[f].name);
+		} else {
+			abverdict_label(cfg, (size_t)v->leader, name, sizeof name);
+			change_words((enum abv_fig)f, v->c.ratio, ch, sizeof ch);
+			util_fmt(p, sizeof p, "%s %s%s", name, ch, v->best >= 0 || x < 0 ? "" : " (not decided)");
+		}
+		size_t used = strlen(parts);
+		util_fmt(parts + used, sizeof parts - used, "%s%s", used ? ", " : "", p);
+	}
+	if (x < 0) {
+		util_fmt(out->text, sizeof out->text, "%s: not decided (%s)", readers[rd], parts);
+	} else if (trade) {
+		out->tradeoff = 1;
+		util_fmt(out->text, sizeof out->text, "%s: a trade-off, no best: %s", readers[rd], parts);
+	} else {
+		out->best = x;
+		abverdict_label(cfg, (size_t)x, name, sizeof name);
+		util_fmt(out->text, sizeof out->text, "%s: %s better (%s)", readers[rd], name, parts);
+	}
+}
+
+/* The attained bound of a sign-flip test at alpha over n rounds: the
+ * largest p-value it can give that is still at or under alpha. */
+static double attained(double alpha, int n)
+{
+	if (n > EXACT_MAX)
+		return alpha;
+	double total = ldexp(1, n);
+	return 2 * floor(alpha * total / 2) / total;
+}
+
+/* The looks (abverdict.h): the first at min_pairs rounds, spending the
+ * smallest p-value those rounds can give; the last at the rounds the run
+ * ended with, spending the rest. */
+static void looks_plan(struct abv_report *out, int planned)
+{
+	int n0 = out->min_pairs;
+	planned = planned > out->rounds ? planned : out->rounds;
+	out->nlooks = 1;
+	out->look[0] = out->look[1] = out->rounds > n0 ? n0 : out->rounds;
+	out->look_alpha[0] = out->look_alpha[1] = out->alpha;
+	if (planned <= n0) { /* one look, at the rounds there are */
+		out->level = out->rounds < n0 ? out->alpha : attained(out->alpha, out->rounds);
+		return;
+	}
+	out->look_alpha[0] = ldexp(2, -n0);
+	out->look_alpha[1] = out->alpha - out->look_alpha[0];
+	out->level = out->rounds < n0 ? out->alpha : attained(out->look_alpha[0], n0);
+	if (out->rounds > n0) {
+		out->nlooks = 2;
+		out->look[1] = out->rounds;
+		out->level += attained(out->look_alpha[1], out->rounds);
+	}
+}
+
+static int complete_rounds(const struct table *t, size_t nv)
+{
+	int complete = 0;
+	for (int rd = 1; rd <= t->rounds; rd++) {
+		int all = 1;
+		for (size_t v = 0; v < nv; v++)
+			all &= phase_of(t, (int)v, rd) >= 0;
+		complete += all;
+	}
+	return complete;
+}
+
+/* Every pair of variants on figure f, then its verdict and the smallest
+ * ratio these rounds could decide. */
+static int figure_compute(struct abv_report *out, const struct ab_config *cfg, const struct table *t, enum abv_fig f)
+{
+	for (size_t a = 0; a < cfg->nv; a++)
+		for (size_t b = a; b < cfg->nv; b++) {
+			if (a == b)
+				compare(NULL, 0, out->alpha, out->min_pairs, &out->pair[a][b][f]);
+			else if (compare_looks(out, t, (int)a, (int)b, f, &out->pair[a][b][f]) < 0)
+				return -1;
+			mirror(&out->pair[a][b][f], &out->pair[b][a][f]);
+		}
+	if (verdict(out, cfg, t, f) < 0)
+		return -1;
+	const struct abv_cmp *c = &out->v[f].c;
+	double z = z_two_sided(final_alpha(out)) + POWER_Z;
+	out->smallest[f] = c->npairs >= out->min_pairs && !isnan(c->spread) ? exp(z * c->spread / sqrt(c->npairs)) : NAN;
+	return 0;
+}
+
+int abverdict_compute(const struct ab_config *cfg, const struct ab_result *res, struct abv_report *out)
+{
+	struct table t;
+	if (table_build(res, &t) < 0)
+		return -1;
+	memset(out, 0, sizeof *out);
+	out->nv = cfg->nv;
+	out->aa = 1;
+	for (size_t v = 1; v < cfg->nv; v++)
+		out->aa &= !strcmp(cfg->v[v].text, cfg->v[0].text);
+	double npairs_k = (double)cfg->nv * (double)(cfg->nv - 1) / 2;
+	out->alpha = ABV_ALPHA / (npairs_k > 1 ? npairs_k : 1);
+	out->min_pairs = (int)ceil(1 + log2(1 / out->alpha) - 1e-9);
+	out->rounds = complete_rounds(&t, cfg->nv);
+	looks_plan(out, cfg->rounds);
+	int rc = 0;
+	for (size_t v = 0; v < cfg->nv && rc == 0; v++) {
+		rc = pool(res, (int)v, out->pooled[v]);
+		for (int f = 0; f < ABV_NFIGS; f++)
+			out->own_spread[v][f] = own_spread(&t, (int)v, (enum abv_fig)f);
+	}
+	for (int f = 0; f < ABV_NFIGS && rc == 0; f++)
+		rc = figure_compute(out, cfg, &t, (enum abv_fig)f);
+	for (int rd = 0; rd < ABV_NREADERS && rc == 0; rd++)
+		reader_verdict(out, cfg, (enum abv_reader)rd);
+	free(t.val);
+	return rc;
+}
+
+int abverdict_settled(const struct ab_config *cfg, const struct ab_result *res)
+{
+	struct abv_report *r = malloc(sizeof *r);
+	if (!r || abverdict_compute(cfg, res, r) < 0) {
+		free(r);
+		return 0;
+	}
+	int settled = r->rounds == r->min_pairs && cfg->rounds > r->min_pairs, measured = 0;
+	for (int f = 0; f < ABV_NFIGS; f++) {
+		settled &= r->v[f].leader < 0 || r->v[f].best >= 0;
+		measured += r->v[f].leader >= 0;
+	}
+	settled &= measured > 0;
+	free(r);
+	return settled;
+}
+
+/* One figure of v against the first, for the closing sentence. */
+static void cmp_phrase(const struct abv_cmp *c, enum abv_fig f, char *buf, size_t len)
+{
+	char ch[64], lo[24], hi[24];
+	if (c->npairs == 0) {
+		util_fmt(buf, len, "%s not measured", figs[f].name);
+		return;
+	}
+	if (!c->decided) {
+		util_fmt(buf, len, "%s no clear change", figs[f].name);
+		return;
+	}
+	change_words(f, c->ratio, ch, sizeof ch);
+	/* the interval, turned the way the words are */
+	abverdict_ratio_text(c->ratio >= 1 ? c->lo : 1 / c->hi, lo, sizeof lo);
+	abverdict_ratio_text(c->ratio >= 1 ? c->hi : 1 / c->lo, hi, sizeof hi);
+	util_fmt(buf, len, "%s (%s-%s)", ch, lo, hi);
+}
+
+void abverdict_change(const struct abv_report *r, const struct ab_config *cfg, size_t v, double write_change,
+		      char *buf, size_t len)
+{
+	static const char *const who[ABV_NREADERS] = {"a steady reader", "new readers", "paced reads"};
+	static const enum abv_reader order[] = {ABV_FRESH, ABV_STEADY, ABV_PACED};
+	char a[48], b[48];
+	abverdict_label(cfg, v, a, sizeof a);
+	abverdict_label(cfg, 0, b, sizeof b);
+	util_fmt(buf, len, "%s against %s:", a, b);
+	for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
+		size_t used = strlen(buf);
+		util_fmt(buf + used, len - used, "%s %s:", k ? ";" : "", who[order[k]]);
+		for (int f = 0, first = 1; f < ABV_NFIGS; f++) {
+			if (figs[f].reader != order[k])
+				continue;
+			char p[120];
+			cmp_phrase(&r->pair[v][0][f], (enum abv_fig)f, p, sizeof p);
+			used = strlen(buf);
+			util_fmt(buf + used, len - used, "%s %s", first ? "" : ",", p);
+			first = 0;
+		}
+	}
+	size_t used = strlen(buf);
+	if (isnan(write_change))
+		util_fmt(buf + used, len - used, "; the writer not measured");
+	else
+		util_fmt(buf + used, len - used, "; the writer %+.0f %% MB/s (not tested)", write_change);
+}
+
+void abverdict_noise(const struct abv_report *r, enum abv_fig f, char *buf, size_t len)
+{
+	char own[24] = "-", small[24];
+	double worst = NAN;
+	for (size_t v = 0; v < r->nv; v++)
+		if (!isnan(r->own_spread[v][f]) && (isnan(worst) || r->own_spread[v][f] > worst))
+			worst = r->own_spread[v][f];
+	abverdict_ratio_text(worst, own, sizeof own);
+	abverdict_ratio_text(r->smallest[f], small, sizeof small);
+	if (isnan(worst))
+		util_fmt(buf, len, "%s %s: too few phases to see its noise", readers[figs[f].reader], figs[f].name);
+	else if (worst < 1.0005 && f == ABV_STALL)
+		util_fmt(buf, len, "%s %s: under 1 %% of the time in every phase (counted as 1 %%): no noise to see",
+			 readers[figs[f].reader], figs[f].name);
+	else if (worst < 1.0005)
+		util_fmt(buf, len, "%s %s: the same in every phase", readers[figs[f].reader], figs[f].name);
+	else if (r->rounds < r->min_pairs)
+		util_fmt(buf, len, "%s %s: the same setting's phases differed up to %s; %d round(s) can decide "
+			 "nothing (the test needs %d)", readers[figs[f].reader], figs[f].name, own, r->rounds, r->min_pairs);
+	else if (isnan(r->smallest[f]))
+		util_fmt(buf, len, "%s %s: the same setting's phases differed up to %s", readers[figs[f].reader],
+			 figs[f].name, own);
+	else
+		util_fmt(buf, len, "%s %s: the same setting's phases differed up to %s; %d rounds would decide "
+			 "about %s or more", readers[figs[f].reader], figs[f].name, own, r->rounds, small);
+}

@@ -1,0 +1,118 @@
+/* sampledisks: which disks a sample shows and probes, and their
+ * enumeration and hot-plug (sampleparts.h). */
+#include "model/sample.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "read/hotplug.h"
+#include "sampleparts.h"
+#include "base/util.h"
+
+/* Enumerate the disks again at least this often even without a uevent. */
+#define RESCAN_S 30.0
+
+static int in_list(const char *const *list, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(list[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+int sampledisks_wanted(const struct sampler *s, const char *name)
+{
+	return !s->cfg.only || in_list(s->cfg.only, s->cfg.nonly, name);
+}
+
+/* Shown: the disks --disk names (a hidden one too: the user asked for
+ * it), else every disk but those hidden by default (disk.h) unless
+ * --all-disks or x asks for them, or --probe names them. */
+int sampledisks_shown(const struct sampler *s, const struct disk_info *d)
+{
+	if (s->cfg.only)
+		return in_list(s->cfg.only, s->cfg.nonly, d->name);
+	return !d->hidden[0] || s->cfg.all_disks || s->show_hidden ||
+	       (s->cfg.probe_only && in_list(s->cfg.probe_only, s->cfg.nprobe_only, d->name));
+}
+
+int sampledisks_asked(const struct sampler *s, const char *name)
+{
+	for (size_t i = 0; i < s->nasked; i++)
+		if (strcmp(s->asked[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+int sampler_wants_probe(const struct sampler *s, const struct disk_info *d)
+{
+	if (s->held[0] && strcmp(s->held, d->name) == 0)
+		return 0;
+	if (sampledisks_asked(s, d->name))
+		return 1;
+	if (!s->cfg.probe)
+		return 0;
+	if (s->cfg.probe_file_disk && strcmp(s->cfg.probe_file_disk, d->name) == 0)
+		return 1;
+	if (s->cfg.probe_only)
+		return in_list(s->cfg.probe_only, s->cfg.nprobe_only, d->name);
+	if (d->sched.n == 0 || d->size_bytes == 0)
+		return 0;
+	/* By default only real disks: sixteen snap loops probed at 20 Hz
+	 * each read the disk their files live on 320 times a second. A disk
+	 * named with --disk is probed whatever it is. */
+	return !disk_is_virtual(d) || (s->cfg.only && in_list(s->cfg.only, s->cfg.nonly, d->name));
+}
+
+/* Disks that came or went since the last enumeration, as events; with
+ * --disk only the disks named (a snap's loop device coming and going is
+ * noise to someone watching sda). */
+static void post_disk_changes(struct sampler *s, const struct disk_info *cur, size_t ncur)
+{
+	struct hotplug_change ch[16];
+	size_t n = hotplug_diff(s->disks, s->ndisks, cur, ncur, ch, 16);
+	for (size_t i = 0; i < n && i < 16; i++) {
+		const struct disk_info *d = NULL;
+		for (size_t k = 0; !d && k < ncur; k++)
+			if (!strcmp(cur[k].name, ch[i].name))
+				d = &cur[k];
+		for (size_t k = 0; !d && k < s->ndisks; k++)
+			if (!strcmp(s->disks[k].name, ch[i].name))
+				d = &s->disks[k];
+		if (d ? !sampledisks_shown(s, d) : !sampledisks_wanted(s, ch[i].name))
+			continue;
+		struct event e = {.ts = util_real_now(), .mono = util_mono_now(), .ok = 1};
+		e.type = EV_DISK;
+		util_strlcpy(e.disk, ch[i].name, sizeof e.disk);
+		util_strlcpy(e.from, ch[i].added ? "absent" : "present", sizeof e.from);
+		util_strlcpy(e.to, ch[i].added ? "present" : "absent", sizeof e.to);
+		eventlog_add(&s->events, &e);
+	}
+}
+
+/* Bring s->disks up to date. Enumerating every disk (a udev walk and
+ * several sysfs files per disk) happens only when the monitor saw an
+ * event, a known disk is gone or emptied, there is no monitor, or
+ * RESCAN_S passed (in case an event was missed); otherwise only the
+ * settings that change at run time are read again. */
+int sampledisks_update(struct sampler *s, double now)
+{
+	int rescan = !s->have_disks || !s->hotplug || hotplug_drain(s->hotplug) != 0 || now - s->scanned >= RESCAN_S;
+	for (size_t i = 0; i < s->ndisks && !rescan; i++)
+		rescan = disk_refresh(&s->disks[i]) < 0 || (s->disks[i].kind == DISK_LOOP && !s->disks[i].size_bytes);
+	if (!rescan)
+		return 0;
+	struct disk_info *disks;
+	size_t n;
+	int rc = disk_scan(s->udev, &disks, &n);
+	if (rc < 0)
+		return rc;
+	if (s->have_disks)
+		post_disk_changes(s, disks, n);
+	free(s->disks);
+	s->disks = disks;
+	s->ndisks = n;
+	s->have_disks = 1;
+	s->scanned = now;
+	return 0;
+}
+

@@ -1,0 +1,97 @@
+/* samplefigs: the figures derived from a whole sample: what reaches the
+ * disks, what processes dirty, the top writer and the top disk
+ * (sampleparts.h). */
+#include "model/sample.h"
+
+#include "sampleparts.h"
+
+static int stacked(const struct disk_sample *d)
+{
+	return d->info.kind == DISK_LOOP || d->info.kind == DISK_DM || d->info.kind == DISK_MD;
+}
+
+/* Whether the writes of d count in "to disks": physical writes, so not a
+ * disk stacked on others (loop, dm and md pass their writes to the disks
+ * below, which count them again), unless only stacked ones are shown
+ * (--disk loop0): then theirs. */
+static int counts_to_disks(const struct sample *out, const struct disk_sample *d)
+{
+	if (!d->have_rates)
+		return 0;
+	if (!stacked(d))
+		return 1;
+	for (size_t i = 0; i < out->ndisks; i++)
+		if (!stacked(&out->disks[i]))
+			return 0;
+	return 1;
+}
+
+double samplefigs_to_disks_MBps(const struct sample *out)
+{
+	double sum = 0;
+	for (size_t i = 0; i < out->ndisks; i++)
+		if (counts_to_disks(out, &out->disks[i]))
+			sum += out->disks[i].io.wkB_s / 1024.0;
+	return sum;
+}
+
+/* The disk counted in "to disks" written most, or -1 when none was. */
+int samplefigs_top_disk(const struct sample *out)
+{
+	int best = -1;
+	for (size_t i = 0; i < out->ndisks; i++) {
+		const struct disk_sample *d = &out->disks[i];
+		if (counts_to_disks(out, d) && d->io.wkB_s > 0 && (best < 0 || d->io.wkB_s > out->disks[best].io.wkB_s))
+			best = (int)i;
+	}
+	return best;
+}
+
+/* What processes dirty per second: their write_bytes (a process that
+ * ended counts in the interval it ended in only). Not the kernel threads
+ * that write for others: a loop device's worker writing the backing file
+ * would count its user's bytes a second time. */
+double samplefigs_dirtying_MBps(const struct sample *out)
+{
+	double sum = 0;
+	for (size_t i = 0; i < out->nprocs; i++) {
+		const struct proc_row *r = &out->procs[i];
+		if (r->io_readable && (r->kind == PROC_NORMAL || r->kind == PROC_SELF) && !(r->exited && r->ended_ago))
+			sum += r->write_Bps;
+	}
+	return sum / (1024.0 * 1024.0);
+}
+
+int samplefigs_top_writer(const struct sample *out)
+{
+	int best = -1;
+	for (size_t i = 0; i < out->nprocs; i++) {
+		const struct proc_row *r = &out->procs[i];
+		if (r->kind == PROC_NORMAL && r->write_Bps > 0 && !(r->exited && r->ended_ago) &&
+		    (best < 0 || r->write_Bps > out->procs[best].write_Bps))
+			best = (int)i;
+	}
+	return best;
+}
+
+const struct proc_row *sample_top_writer(const struct sample *s)
+{
+	return s->have_procs && s->procs && s->top_writer >= 0 && (size_t)s->top_writer < s->nprocs
+		       ? &s->procs[s->top_writer] : NULL;
+}
+
+const struct proc_row *sample_top_to_disk(const struct sample *s)
+{
+	const struct proc_row *top = NULL;
+	for (size_t i = 0; s->have_procs && i < s->nprocs; i++) {
+		const struct proc_row *r = &s->procs[i];
+		if (r->to_disk_Bps > 0 && (!top || r->to_disk_Bps > top->to_disk_Bps) && (!r->exited || !r->ended_ago))
+			top = r;
+	}
+	return top;
+}
+
+const struct disk_sample *sample_top_disk(const struct sample *s)
+{
+	return s->disks && s->top_disk >= 0 && (size_t)s->top_disk < s->ndisks ? &s->disks[s->top_disk] : NULL;
+}

@@ -1,0 +1,54 @@
+/* sampleparts: how the sampler's files (src/model/sample*.c) call one
+ * another. Private to them: everything else uses sample.h. The tick
+ * (sample.c) calls, in order: the disks (sampledisks.c), the probes
+ * (sampleprobes.c; each disk's entry is the tick's own), the process
+ * rows, the BPF part's figures onto them (sampleblk.c), what the probe
+ * waited behind (samplebehind.c), and the figures of the whole sample
+ * (samplefigs.c). None of them calls the tick or one above it. */
+#ifndef IOSCHED_SAMPLEPARTS_H
+#define IOSCHED_SAMPLEPARTS_H
+
+#include "model/sample.h"
+
+/* sampledisks.c: whether a disk is asked for (--disk), shown, probed on
+ * request (O) */
+int sampledisks_wanted(const struct sampler *s, const char *name);
+int sampledisks_shown(const struct sampler *s, const struct disk_info *d);
+int sampledisks_asked(const struct sampler *s, const char *name);
+/* Bring s->disks up to date (enumerating when a uevent came, or every
+ * RESCAN_S); disks that came or went become events. */
+int sampledisks_update(struct sampler *s, double now);
+
+/* sampleprobes.c */
+struct sampler_probe *sampleprobes_find(struct sampler *s, const char *disk);
+void sampleprobes_post_event(struct sampler *s, const char *disk, int ok, const char *msg);
+/* Stop the probes of disks that are gone, start those of new disks. */
+void sampleprobes_sync(struct sampler *s, const struct disk_info *disks, size_t n);
+/* sp's figures onto d. */
+void sampleprobes_read(struct sampler *s, struct sampler_probe *sp, double now, struct disk_sample *d);
+/* Why a disk has no probe, for the JSON and the screen. */
+void sampleprobes_unprobed(const struct sampler *s, const struct disk_info *d, struct probe_status *st);
+/* A fresh reader's job that ended becomes an event. */
+void sampleprobes_poll_fresh(struct sampler *s);
+/* What sp's reads waited behind, by kind, over (from, to]. */
+void sampleprobes_behind_kinds(const struct sampler_probe *sp, double from, double to, struct blk_kind_bytes *kinds);
+/* A switch ended: its before window, and the after window starts. */
+void sampleprobes_compare_before(const struct sampler *s, struct sampler_probe *sp, const struct event *e);
+
+/* samplefigs.c: what reaches the disks (MB/s, physical disks only), the
+ * disk written most (-1: none), what processes dirty (MB/s), the top
+ * writer (-1: none) */
+double samplefigs_to_disks_MBps(const struct sample *out);
+int samplefigs_top_disk(const struct sample *out);
+double samplefigs_dirtying_MBps(const struct sample *out);
+int samplefigs_top_writer(const struct sample *out);
+
+/* sampleblk.c: the BPF part's figures onto out's process rows (loading
+ * it at the first call); at exit, the loader stopped. */
+void sampleblk_collect(struct sampler *s, struct sample *out);
+void sampleblk_stop(struct sampler *s);
+
+/* samplebehind.c: each probed disk's "waited behind" and slowest reads. */
+void samplebehind_fill(struct sampler *s, struct sample *out, double now);
+
+#endif

@@ -1,0 +1,112 @@
+/* abnext: see src/out/abnext.h */
+#include "abnext.h"
+
+#include <string.h>
+
+#include "base/util.h"
+
+/* What a reader's verdict says about its use: its best, or why none. */
+static struct abn_choice reader_choice(const struct abv_report *r, enum abv_reader rd)
+{
+	const struct abv_reader_verdict *rv = &r->reader[rd];
+	if (r->aa)
+		return (struct abn_choice){-1, ABN_AA};
+	if (rv->tradeoff)
+		return (struct abn_choice){-1, ABN_SPLIT};
+	if (rv->best >= 0)
+		return (struct abn_choice){rv->best, ABN_CHOSEN};
+	return (struct abn_choice){-1, ABN_UNDECIDED};
+}
+
+/* Two readers' choices as one: a choice stands when the other reader
+ * prefers the same variant or decides nothing; a trade-off or a different
+ * preference leaves no single choice. */
+static struct abn_choice combine(struct abn_choice a, struct abn_choice b)
+{
+	if (a.why == ABN_AA || b.why == ABN_AA)
+		return (struct abn_choice){-1, ABN_AA};
+	if (a.why == ABN_SPLIT || b.why == ABN_SPLIT)
+		return (struct abn_choice){-1, ABN_SPLIT};
+	if (a.why == ABN_CHOSEN && b.why == ABN_CHOSEN && a.v != b.v)
+		return (struct abn_choice){-1, ABN_SPLIT};
+	return a.why == ABN_CHOSEN ? a : b;
+}
+
+void abnext_decide(const struct abv_report *r, struct abn_next *out)
+{
+	for (int rd = 0; rd < ABV_NREADERS; rd++)
+		out->reader[rd] = reader_choice(r, (enum abv_reader)rd);
+	out->use[ABN_DESKTOP] = combine(out->reader[ABV_FRESH], out->reader[ABV_PACED]);
+	out->use[ABN_SERVER] = out->reader[ABV_STEADY];
+	int d = out->use[ABN_DESKTOP].v, s = out->use[ABN_SERVER].v;
+	out->keep = d >= 0 ? d : s;
+	out->keep_other = d >= 0 && s >= 0 && s != d ? s : -1;
+}
+
+const char *abnext_reader_use(enum abv_reader rd)
+{
+	static const char *const uses[ABV_NREADERS] = {
+		[ABV_STEADY] = "long-running readers (steady)",
+		[ABV_FRESH] = "programs starting under load (fresh)",
+		[ABV_PACED] = "interactive programs (paced)",
+	};
+	return rd < ABV_NREADERS ? uses[rd] : "?";
+}
+
+const char *abnext_use_name(enum abn_use u)
+{
+	return u == ABN_DESKTOP ? "a desktop or laptop (fresh and paced readers)" : "a server (steady reader)";
+}
+
+void abnext_choice_text(const struct abn_choice *c, const struct ab_config *cfg, char *buf, size_t len)
+{
+	if (c->why == ABN_CHOSEN && c->v >= 0 && (size_t)c->v < cfg->nv)
+		abverdict_label(cfg, (size_t)c->v, buf, len);
+	else if (c->why == ABN_SPLIT)
+		util_strlcpy(buf, "no single choice (a trade-off, or its readers disagree)", len);
+	else if (c->why == ABN_AA)
+		util_strlcpy(buf, "no difference worth a change (an A/A: the same setting)", len);
+	else
+		util_strlcpy(buf, "no difference worth a change", len);
+}
+
+int abnext_keep(const struct ab_config *cfg, int v, char *buf, size_t len)
+{
+	if (v < 0 || (size_t)v >= cfg->nv) {
+		util_strlcpy(buf, "", len);
+		return -1;
+	}
+	util_fmt(buf, len, "iosched-top --disk %s --set %s=%s --print-udev-rule", cfg->disk, cfg->disk,
+		 cfg->v[v].sched);
+	return 0;
+}
+
+void abnext_rule_adds(const struct ab_config *cfg, int v, char *buf, size_t len)
+{
+	util_strlcpy(buf, "", len);
+	if (v < 0 || (size_t)v >= cfg->nv)
+		return;
+	for (size_t i = 0; i < cfg->v[v].ntun; i++) {
+		const struct tune_req *t = &cfg->v[v].tun[i];
+		if (t->kind != TUNE_QUEUE && t->kind != TUNE_IOSCHED)
+			continue;
+		size_t used = strlen(buf);
+		/* iosched/ files exist once the scheduler is set: udev applies a
+		 * rule's assignments in order, the scheduler's first */
+		util_fmt(buf + used, len - used, "%sATTR{queue/%s%s}=\"%s\"", used ? ", " : "",
+			 t->kind == TUNE_IOSCHED ? "iosched/" : "", t->key, t->value);
+	}
+}
+
+void abnext_undo_command(const struct ab_config *cfg, const char *original, char *buf, size_t len)
+{
+	util_fmt(buf, len, "echo %s > /sys/block/%s/queue/scheduler", original, cfg->disk);
+}
+
+void abnext_undo(const struct ab_config *cfg, const char *original, char *buf, size_t len)
+{
+	char cmd[160];
+	abnext_undo_command(cfg, original, cmd, sizeof cmd);
+	util_fmt(buf, len, "delete the rule for %s from the rules file it went into, then switch back now: %s", cfg->disk,
+		 cmd);
+}

@@ -1,0 +1,71 @@
+/* abnext: the A/B report's next step. Which variant suits which use (a
+ * reader's verdict), the choice for a desktop or laptop and for a server,
+ * and the commands that keep a choice across reboots and undo it. Every
+ * format of the report (abreport.h) prints the same decision from here.
+ *
+ * The rule: a desktop or laptop starts programs and answers a user while
+ * something writes, so its choice comes from the fresh and paced readers:
+ * the variant one of them prefers (decided, not a trade-off) and the other
+ * does not contradict (it prefers the same one or decides nothing). A
+ * server runs long-lived readers: its choice is the steady reader's. An
+ * A/A, or no verdict decided, is "no difference worth a change", with no
+ * command to keep. Pure functions over the verdicts and the configuration. */
+#ifndef IOSCHED_ABNEXT_H
+#define IOSCHED_ABNEXT_H
+
+#include <stddef.h>
+
+#include "model/abdata.h"
+#include "model/abverdict.h"
+
+enum abn_why {
+	ABN_CHOSEN,                 /* v is the choice */
+	ABN_UNDECIDED,              /* no verdict decided: no difference worth a change */
+	ABN_SPLIT,                  /* decided, but readers disagree or a trade-off: no single choice */
+	ABN_AA,                     /* every variant the same setting */
+};
+
+struct abn_choice {
+	int v;                      /* the variant; -1 unless ABN_CHOSEN */
+	enum abn_why why;
+};
+
+enum abn_use { ABN_DESKTOP, ABN_SERVER, ABN_NUSES };
+
+struct abn_next {
+	struct abn_choice reader[ABV_NREADERS]; /* the variant that suits each reader */
+	struct abn_choice use[ABN_NUSES];
+	int keep;                   /* the variant the keep command is for: the desktop's, else the server's; -1 */
+	int keep_other;             /* the server's, when it differs from the desktop's; -1 */
+};
+
+void abnext_decide(const struct abv_report *r, struct abn_next *out);
+
+/* What a reader or use is called in the report: "programs starting under
+ * load (fresh)", "a desktop or laptop (fresh and paced readers)". */
+const char *abnext_reader_use(enum abv_reader rd);
+const char *abnext_use_name(enum abn_use u);
+
+/* A choice in words: the variant's label, "no difference worth a change",
+ * "no single choice (...)", "A/A: ...". */
+void abnext_choice_text(const struct abn_choice *c, const struct ab_config *cfg, char *buf, size_t len);
+
+/* The command that switches the disk to variant v's scheduler and prints
+ * the udev rule that keeps it across reboots:
+ * "iosched-top --disk sda --set sda=bfq --print-udev-rule". Returns 0, or
+ * -1 (buf "") when v is no variant. */
+int abnext_keep(const struct ab_config *cfg, int v, char *buf, size_t len);
+
+/* What the rule must carry beside the scheduler for v's tunables (the
+ * rule and --set keep the scheduler only), as udev assignments to add at
+ * the end of the rule's line: `ATTR{queue/iosched/low_latency}="0"`.
+ * "" when v has none. */
+void abnext_rule_adds(const struct ab_config *cfg, int v, char *buf, size_t len);
+
+/* How to undo a kept choice: remove the rule, then put the scheduler the
+ * disk had before (original) back now. The sentence, and its command
+ * alone ("echo none > /sys/block/sda/queue/scheduler"). */
+void abnext_undo(const struct ab_config *cfg, const char *original, char *buf, size_t len);
+void abnext_undo_command(const struct ab_config *cfg, const char *original, char *buf, size_t len);
+
+#endif

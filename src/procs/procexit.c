@@ -1,0 +1,194 @@
+/* procexit: see src/procs/procexit.h */
+#include "procexit.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+static struct procexit_proc *find(struct procexit *x, int pid)
+{
+	for (size_t i = 0; i < x->n; i++)
+		if (x->v[i].pid == pid)
+			return &x->v[i];
+	return NULL;
+}
+
+static void add_counters(struct proc_counters *a, const struct proc_counters *b)
+{
+	a->rbytes += b->rbytes;
+	a->wbytes += b->wbytes;
+	a->syscr += b->syscr;
+	a->syscw += b->syscw;
+}
+
+static uint64_t minus(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+int procexit_add(struct procexit *x, const struct ts_record *r, double now)
+{
+	/* Before version 12 there is no tgid: each record is taken as a
+	 * process of its own (right for single-threaded ones). */
+	int pid = (int)(r->tgid ? r->tgid : r->pid);
+	struct procexit_proc *e = find(x, pid);
+	if (!e) {
+		if (util_grow((void **)&x->v, &x->cap, x->n + 1, sizeof *x->v) < 0)
+			return -ENOMEM;
+		e = &x->v[x->n++];
+		memset(e, 0, sizeof *e);
+		e->pid = pid;
+		e->since = now;
+	}
+	struct proc_counters c = {.rbytes = r->read_bytes, .wbytes = r->write_bytes, .syscr = r->read_syscalls,
+				  .syscw = r->write_syscalls};
+	add_counters(&e->own, &c);
+	if ((int)r->pid == pid) { /* the leader goes last: the process is over */
+		e->ppid = (int)r->ppid;
+		e->uid = r->uid;
+		util_strlcpy(e->comm, r->comm, sizeof e->comm);
+		e->complete = 1;
+		e->order = ++x->next;
+	}
+	return 0;
+}
+
+static int by_id(const void *a, const void *b)
+{
+	return ((const struct proc_seen *)a)->id - ((const struct proc_seen *)b)->id;
+}
+
+static struct proc_seen *seen(struct proc_seen *arr, size_t n, int id)
+{
+	struct proc_seen key = {.id = id};
+	return n ? bsearch(&key, arr, n, sizeof *arr, by_id) : NULL;
+}
+
+/* The reaped ones first, in completion order. */
+static int by_reaped_order(const void *a, const void *b)
+{
+	const struct procexit_proc *x = a, *y = b;
+	if (x->reaped != y->reaped)
+		return y->reaped - x->reaped;
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+/* Mark the complete entries gone from cur, and put them first in
+ * completion order (one sort: a scan for the next one per row was
+ * quadratic in a burst of thousands). How many. */
+static size_t order_reaped(struct procexit *x, struct proc_seen *cur, size_t ncur)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < x->n; i++) {
+		struct procexit_proc *e = &x->v[i];
+		e->reaped = e->complete && !seen(cur, ncur, e->pid);
+		n += (size_t)e->reaped;
+	}
+	if (n)
+		qsort(x->v, x->n, sizeof *x->v, by_reaped_order);
+	return n;
+}
+
+static void drop(struct procexit *x, struct procexit_proc *e)
+{
+	*e = x->v[--x->n];
+}
+
+/* One reaped process: its last interval, and its jump to its parent. */
+static void settle_one(struct procexit *x, struct procexit_proc *e, struct proc_seen *cur, size_t ncur,
+		       struct proc_seen *prev, size_t nprev, struct procexit_row *row)
+{
+	struct proc_seen *old = seen(prev, nprev, e->pid);
+	struct proc_counters last = e->own, jump;
+	if (old) {
+		/* Its own I/O at the last reading: that reading less what it had
+		 * reaped (exact when we saw all its children go). */
+		struct proc_io cum = procexit_reaped_cum(old);
+		struct proc_counters own0 = {minus(old->c.rbytes, cum.rbytes), minus(old->c.wbytes, cum.wbytes),
+					     minus(old->c.syscr, cum.syscr),   minus(old->c.syscw, cum.syscw), 0, 0};
+		last.rbytes = minus(e->own.rbytes, own0.rbytes);
+		last.wbytes = minus(e->own.wbytes, own0.wbytes);
+		last.syscr = minus(e->own.syscr, own0.syscr);
+		last.syscw = minus(e->own.syscw, own0.syscw);
+		jump = old->c;
+		old->settled = 1;
+	} else {
+		memset(&jump, 0, sizeof jump);
+	}
+	add_counters(&jump, &last);
+	add_counters(&jump, &e->folded);
+	row->pid = e->pid;
+	row->ppid = e->ppid;
+	row->uid = e->uid;
+	util_strlcpy(row->comm, e->comm, sizeof row->comm);
+	row->last = last;
+	struct proc_seen *parent = seen(cur, ncur, e->ppid);
+	struct procexit_proc *pe = parent ? NULL : find(x, e->ppid);
+	if (parent) {
+		struct proc_io by = procread_io_of(&jump);
+		procexit_reaped_add(parent, &by);
+	} else if (pe && pe != e) {
+		add_counters(&pe->folded, &jump);
+	}
+}
+
+size_t procexit_settle(struct procexit *x, struct proc_seen *cur, size_t ncur, struct proc_seen *prev, size_t nprev,
+		       double now, double stale_s, struct procexit_row *out, size_t max)
+{
+	size_t n = order_reaped(x, cur, ncur);
+	if (n > max)
+		n = max; /* a full out leaves the rest for the next call, not dropped */
+	/* A child's jump may fold into its parent's entry further on (it
+	 * completed after); a settled one is not looked at again. */
+	for (size_t i = 0; i < n; i++)
+		settle_one(x, &x->v[i], cur, ncur, prev, nprev, &out[i]);
+	if (n)
+		memmove(x->v, x->v + n, (x->n - n) * sizeof *x->v);
+	x->n -= n;
+	/* A process whose leader's record never came (lost in an overflow)
+	 * would wait for ever: once it is gone from /proc and old, let go. */
+	struct procexit_proc *e;
+	for (size_t i = 0; i < x->n;) {
+		e = &x->v[i];
+		if (!e->complete && now - e->since > stale_s && !seen(cur, ncur, e->pid))
+			drop(x, e);
+		else
+			i++;
+	}
+	return n;
+}
+
+void procexit_free(struct procexit *x)
+{
+	free(x->v);
+	memset(x, 0, sizeof *x);
+}
+
+int procexit_reaped_add(struct proc_seen *e, const struct proc_io *by)
+{
+	if (!e->reaped && !(e->reaped = calloc(1, sizeof *e->reaped)))
+		return -ENOMEM;
+	procread_io_add(&e->reaped->children, by);
+	procread_io_add(&e->reaped->cum, by);
+	return 0;
+}
+
+struct proc_io procexit_reaped_now(const struct proc_seen *e)
+{
+	return e->reaped ? e->reaped->children : (struct proc_io){0};
+}
+
+struct proc_io procexit_reaped_cum(const struct proc_seen *e)
+{
+	return e->reaped ? e->reaped->cum : (struct proc_io){0};
+}
+
+void procexit_free_reaped(struct proc_seen *a, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(a[i].reaped);
+		a[i].reaped = NULL;
+	}
+}

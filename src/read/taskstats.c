@@ -1,0 +1,379 @@
+/* taskstats: see include/read/taskstats.h */
+#include "read/taskstats.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <linux/taskstats.h>
+
+#include "base/util.h"
+
+/* Where the fields read here sit (x86_64 and every LP64 ABI). They were
+ * placed by version 4 and kept their offsets through version 14; version 15
+ * inserted 16 delay max/min fields after cpu_delay_total and shifted them;
+ * version 16 moved those to the end, restoring the old offsets; version 17
+ * appended more. tests/fixtures/taskstats has a payload of each version. */
+struct layout {
+	size_t blkio_count, blkio_delay, ac_pid, read_syscalls, write_syscalls, read_bytes, write_bytes;
+	size_t ac_comm, ac_ppid, ac_btime, cancelled; /* ac_comm is 32 bytes */
+	size_t ac_tgid;            /* from version 12 */
+	size_t ac_uid;
+};
+
+static const struct layout classic = {32, 40, 128, 232, 240, 248, 256, 80, 132, 136, 264, 368, 120};
+static const struct layout v15 = {48, 56, 176, 280, 288, 296, 304, 128, 180, 184, 312, 464, 168};
+
+#define MIN_VERSION 4      /* the I/O byte counters came with version 4 */
+#define V15_SIZE 560
+
+static uint64_t u64_at(const unsigned char *p, size_t off)
+{
+	uint64_t v;
+	memcpy(&v, p + off, sizeof v);
+	return v;
+}
+
+int taskstats_parse(const void *payload, size_t len, struct ts_record *out)
+{
+	const unsigned char *p = payload;
+	memset(out, 0, sizeof *out);
+	if (len < 2)
+		return -EINVAL;
+	uint16_t version;
+	memcpy(&version, p, sizeof version);
+	/* Some 6.14 release candidates had the version 15 layout while still
+	 * saying 14: a "14" of version 15's size is read as 15. */
+	const struct layout *l = version == 15 || (version == 14 && len >= V15_SIZE) ? &v15 : &classic;
+	if (version < MIN_VERSION || len < l->cancelled + 8)
+		return -EINVAL;
+	out->version = version;
+	memcpy(&out->pid, p + l->ac_pid, sizeof out->pid);
+	memcpy(&out->ppid, p + l->ac_ppid, sizeof out->ppid);
+	memcpy(&out->uid, p + l->ac_uid, sizeof out->uid);
+	memcpy(&out->btime, p + l->ac_btime, sizeof out->btime);
+	memcpy(out->comm, p + l->ac_comm, sizeof out->comm - 1);
+	out->comm[sizeof out->comm - 1] = '\0';
+	out->cancelled_write_bytes = u64_at(p, l->cancelled);
+	if (version >= 12 && len >= l->ac_tgid + 4)
+		memcpy(&out->tgid, p + l->ac_tgid, sizeof out->tgid);
+	out->blkio_count = u64_at(p, l->blkio_count);
+	out->blkio_delay_ns = u64_at(p, l->blkio_delay);
+	out->read_syscalls = u64_at(p, l->read_syscalls);
+	out->write_syscalls = u64_at(p, l->write_syscalls);
+	out->read_bytes = u64_at(p, l->read_bytes);
+	out->write_bytes = u64_at(p, l->write_bytes);
+	return 0;
+}
+
+struct taskstats_conn {
+	int fd;
+	uint16_t family;
+	uint32_t seq;
+	char buf[4096];
+};
+
+#define GENL_DATA(g) ((char *)(g) + GENL_HDRLEN)
+#define NLA_DATA(a) ((char *)(a) + NLA_HDRLEN)
+
+/* Send a generic netlink request with one attribute. */
+static int send_cmd(struct taskstats_conn *c, uint16_t type, uint8_t cmd, uint16_t attr, const void *data,
+		    uint16_t dlen, uint16_t flags)
+{
+	struct {
+		struct nlmsghdr n;
+		struct genlmsghdr g;
+		char attrs[256];
+	} req;
+	memset(&req, 0, sizeof req);
+	req.n.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN);
+	req.n.nlmsg_type = type;
+	req.n.nlmsg_flags = NLM_F_REQUEST | flags;
+	req.n.nlmsg_seq = ++c->seq;
+	req.n.nlmsg_pid = 0;
+	req.g.cmd = cmd;
+	req.g.version = 1;
+	struct nlattr *na = (struct nlattr *)GENL_DATA(&req.g);
+	na->nla_type = attr;
+	na->nla_len = (uint16_t)(NLA_HDRLEN + dlen);
+	memcpy(NLA_DATA(na), data, dlen);
+	req.n.nlmsg_len += NLMSG_ALIGN(na->nla_len);
+	struct sockaddr_nl to = {.nl_family = AF_NETLINK};
+	ssize_t w = sendto(c->fd, &req, req.n.nlmsg_len, 0, (struct sockaddr *)&to, sizeof to);
+	return w < 0 ? -errno : 0;
+}
+
+/* Receive one reply; returns its length, or a negative errno (an error
+ * message from the kernel becomes its errno). */
+static ssize_t recv_reply(struct taskstats_conn *c)
+{
+	ssize_t n = recv(c->fd, c->buf, sizeof c->buf, 0);
+	if (n < 0)
+		return -errno;
+	struct nlmsghdr *h = (struct nlmsghdr *)c->buf;
+	if (!NLMSG_OK(h, (size_t)n))
+		return -EBADMSG;
+	if (h->nlmsg_type == NLMSG_ERROR) {
+		struct nlmsgerr *e = NLMSG_DATA(h);
+		return e->error ? e->error : -EBADMSG;
+	}
+	return n;
+}
+
+/* Walk the attributes in [p, p+len) for type; returns it or NULL. */
+static struct nlattr *find_attr(char *p, size_t len, uint16_t type)
+{
+	while (len >= NLA_HDRLEN) {
+		struct nlattr *a = (struct nlattr *)p;
+		if (a->nla_len < NLA_HDRLEN || a->nla_len > len)
+			return NULL;
+		if ((a->nla_type & NLA_TYPE_MASK) == type)
+			return a;
+		size_t step = NLA_ALIGN(a->nla_len);
+		if (step > len)
+			return NULL;
+		p += step;
+		len -= step;
+	}
+	return NULL;
+}
+
+/* One request and its reply; *attrs and *alen: the reply's attributes. */
+static int request(struct taskstats_conn *c, uint16_t type, uint8_t cmd, uint16_t attr, const void *data, uint16_t dlen,
+		   char **attrs, size_t *alen)
+{
+	int rc = send_cmd(c, type, cmd, attr, data, dlen, 0);
+	if (rc < 0)
+		return rc;
+	ssize_t n = recv_reply(c);
+	if (n < 0)
+		return (int)n;
+	struct nlmsghdr *h = (struct nlmsghdr *)c->buf;
+	if (h->nlmsg_len > (size_t)n || h->nlmsg_len < NLMSG_LENGTH(GENL_HDRLEN))
+		return -EBADMSG;
+	*attrs = GENL_DATA(NLMSG_DATA(h));
+	*alen = h->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
+	return 0;
+}
+
+static int resolve_family(struct taskstats_conn *c)
+{
+	const char name[] = TASKSTATS_GENL_NAME;
+	char *attrs = NULL;
+	size_t alen = 0;
+	int rc = request(c, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, CTRL_ATTR_FAMILY_NAME, name, sizeof name, &attrs, &alen);
+	if (rc < 0)
+		return rc;
+	struct nlattr *a = find_attr(attrs, alen, CTRL_ATTR_FAMILY_ID);
+	if (!a)
+		return -ENOENT;
+	memcpy(&c->family, NLA_DATA(a), sizeof c->family);
+	return 0;
+}
+
+/* The socket of a connection, bound, with a receive timeout (a reply
+ * that never comes must not hang a refresh), and the family looked up.
+ * Returns 0 or a negative errno (c->fd is -1 or open either way). */
+static int conn_open(struct taskstats_conn *c)
+{
+	c->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	struct sockaddr_nl me = {.nl_family = AF_NETLINK};
+	struct timeval tv = {.tv_sec = 0, .tv_usec = 200000};
+	if (c->fd < 0 || bind(c->fd, (struct sockaddr *)&me, sizeof me) < 0 ||
+	    setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) < 0)
+		return -errno;
+	return resolve_family(c);
+}
+
+int taskstats_open(struct taskstats_conn **out)
+{
+	struct taskstats_conn *c = calloc(1, sizeof *c);
+	if (!c)
+		return -ENOMEM;
+	int rc = conn_open(c);
+	if (rc < 0) {
+		if (c->fd >= 0)
+			close(c->fd);
+		free(c);
+		return rc;
+	}
+	*out = c;
+	return 0;
+}
+
+int taskstats_query(struct taskstats_conn *c, uint32_t id, int tgid, struct ts_record *out)
+{
+	char *attrs = NULL;
+	size_t alen = 0;
+	int rc = request(c, c->family, TASKSTATS_CMD_GET, tgid ? TASKSTATS_CMD_ATTR_TGID : TASKSTATS_CMD_ATTR_PID, &id,
+			 sizeof id, &attrs, &alen);
+	if (rc < 0)
+		return rc;
+	/* AGGR_PID / AGGR_TGID nest the id and the stats. */
+	struct nlattr *agg = find_attr(attrs, alen, tgid ? TASKSTATS_TYPE_AGGR_TGID : TASKSTATS_TYPE_AGGR_PID);
+	if (!agg)
+		return -EBADMSG;
+	struct nlattr *st = find_attr(NLA_DATA(agg), agg->nla_len - NLA_HDRLEN, TASKSTATS_TYPE_STATS);
+	if (!st)
+		return -EBADMSG;
+	return taskstats_parse(NLA_DATA(st), st->nla_len - NLA_HDRLEN, out);
+}
+
+void taskstats_close(struct taskstats_conn *c)
+{
+	if (!c)
+		return;
+	close(c->fd);
+	free(c);
+}
+
+struct taskstats_listener {
+	struct taskstats_conn c;
+	char cpus[256];
+};
+
+/* Big enough for a build's burst of exits between two drains (each record
+ * is about 600 bytes); SO_RCVBUFFORCE passes rmem_max as root. */
+#define LISTEN_RCVBUF (8 << 20)
+
+/* Register (or not) for exit records, and wait for the kernel's
+ * acknowledgement; exit records that come before it are dropped (nothing
+ * is tracked yet). */
+static int register_cpus(struct taskstats_conn *c, uint16_t attr, const char *cpus)
+{
+	size_t len = strlen(cpus) + 1;
+	if (len > 200)
+		return -EINVAL;
+	int rc = send_cmd(c, c->family, TASKSTATS_CMD_GET, attr, cpus, (uint16_t)len, NLM_F_ACK);
+	for (int i = 0; rc == 0 && i < 1000; i++) {
+		ssize_t n = recv(c->fd, c->buf, sizeof c->buf, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		struct nlmsghdr *h = (struct nlmsghdr *)c->buf;
+		if (NLMSG_OK(h, (size_t)n) && h->nlmsg_type == NLMSG_ERROR && h->nlmsg_seq == c->seq)
+			return ((struct nlmsgerr *)NLMSG_DATA(h))->error;
+	}
+	return rc < 0 ? rc : -ETIMEDOUT;
+}
+
+int taskstats_listen(const char *cpus, struct taskstats_listener **out)
+{
+	struct taskstats_listener *l = calloc(1, sizeof *l);
+	if (!l)
+		return -ENOMEM;
+	struct taskstats_conn *c = &l->c;
+	int size = LISTEN_RCVBUF;
+	int rc = conn_open(c);
+	/* SO_RCVBUFFORCE as root; else what rmem_max allows */
+	if (rc == 0 && setsockopt(c->fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof size) < 0)
+		setsockopt(c->fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof size);
+	util_strlcpy(l->cpus, cpus, sizeof l->cpus);
+	if (rc == 0)
+		rc = register_cpus(c, TASKSTATS_CMD_ATTR_REGISTER_CPUMASK, l->cpus);
+	if (rc < 0) {
+		if (c->fd >= 0)
+			close(c->fd);
+		free(l);
+		return rc;
+	}
+	*out = l;
+	return 0;
+}
+
+/* One exit message: AGGR_PID, and AGGR_TGID after it for a group. */
+static int deliver(char *attrs, size_t alen, taskstats_exit_fn fn, void *ctx)
+{
+	int n = 0;
+	while (alen >= NLA_HDRLEN) {
+		struct nlattr *a = (struct nlattr *)attrs;
+		if (a->nla_len < NLA_HDRLEN || a->nla_len > alen)
+			break;
+		uint16_t type = a->nla_type & NLA_TYPE_MASK;
+		if (type == TASKSTATS_TYPE_AGGR_PID || type == TASKSTATS_TYPE_AGGR_TGID) {
+			struct nlattr *st = find_attr(NLA_DATA(a), a->nla_len - NLA_HDRLEN, TASKSTATS_TYPE_STATS);
+			struct ts_record r;
+			if (st && taskstats_parse(NLA_DATA(st), st->nla_len - NLA_HDRLEN, &r) == 0) {
+				fn(ctx, &r, type == TASKSTATS_TYPE_AGGR_TGID);
+				n++;
+			}
+		}
+		size_t step = NLA_ALIGN(a->nla_len);
+		if (step > alen)
+			break;
+		attrs += step;
+		alen -= step;
+	}
+	return n;
+}
+
+int taskstats_drain(struct taskstats_listener *l, taskstats_exit_fn fn, void *ctx)
+{
+	struct taskstats_conn *c = &l->c;
+	int total = 0, lost = 0;
+	for (;;) {
+		ssize_t n = recv(c->fd, c->buf, sizeof c->buf, MSG_DONTWAIT);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == ENOBUFS) {
+			lost = 1; /* records were dropped; the socket goes on */
+			continue;
+		}
+		if (n < 0)
+			return errno == EAGAIN || errno == EWOULDBLOCK ? (lost ? -ENOBUFS : total) : -errno;
+		for (struct nlmsghdr *h = (struct nlmsghdr *)c->buf; NLMSG_OK(h, (size_t)n); h = NLMSG_NEXT(h, n)) {
+			if (h->nlmsg_type != c->family || h->nlmsg_len < NLMSG_LENGTH(GENL_HDRLEN))
+				continue;
+			if (fn)
+				total += deliver(GENL_DATA(NLMSG_DATA(h)), h->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN), fn, ctx);
+		}
+	}
+}
+
+/* The kernel counts each message it could not queue on a netlink socket
+ * (sk_drops, netlink_overrun); /proc/net/netlink shows it per socket, found
+ * by its inode. One line per netlink socket of this network namespace:
+ * bounded, in case of a machine with very many. */
+#define NETLINK_LINES_MAX 100000
+
+int taskstats_dropped(const struct taskstats_listener *l, unsigned long *out)
+{
+	struct stat st;
+	if (fstat(l->c.fd, &st) < 0)
+		return -errno;
+	FILE *f = fopen("/proc/net/netlink", "re");
+	if (!f)
+		return -errno;
+	char line[256];
+	int rc = -ENOENT;
+	for (int i = 0; rc == -ENOENT && i < NETLINK_LINES_MAX && fgets(line, sizeof line, f); i++) {
+		/* sk Eth Pid Groups Rmem Wmem Dump Locks Drops Inode */
+		unsigned long drops, ino;
+		if (sscanf(line, "%*s %*d %*u %*x %*d %*d %*d %*d %lu %lu", &drops, &ino) == 2 && ino == st.st_ino) {
+			*out = drops;
+			rc = 0;
+		}
+	}
+	fclose(f);
+	return rc;
+}
+
+void taskstats_unlisten(struct taskstats_listener *l)
+{
+	if (!l)
+		return;
+	/* Closing the socket ends the registration too; saying so first
+	 * spares the kernel a failed send per exit until it notices. */
+	send_cmd(&l->c, l->c.family, TASKSTATS_CMD_GET, TASKSTATS_CMD_ATTR_DEREGISTER_CPUMASK, l->cpus,
+		 (uint16_t)(strlen(l->cpus) + 1), 0);
+	close(l->c.fd);
+	free(l);
+}
