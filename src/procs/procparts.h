@@ -1,0 +1,140 @@
+/* procparts: how the process reader's files (src/procs/proc*.c) share
+ * the reader and call one another. Private to procs/: everything else
+ * uses procs/procs.h. procs_collect (procs.c) takes the task listing
+ * (procwalk.c), settles the exit records (procgone.c), and makes each row
+ * from its task's reading and the one before (procseen.c): /proc's files
+ * (procfiles.c), the waits (procwaits.c), the rates (procrates.c), the
+ * I/O priority (procprio.c), the names (procname.c), and the block
+ * layer's figures (procblk.c). None of them calls procs.c. */
+#ifndef IOSCHED_PROCPARTS_H
+#define IOSCHED_PROCPARTS_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "procs/procs.h"
+#include "read/proc2.h"
+#include "procexit.h"
+#include "base/util.h"
+
+/* How many refreshes a process that ended stays listed (dimmed). */
+#define EXIT_LINGER 3
+/* An exited process whose leader record never came is let go after this. */
+#define EXIT_STALE_S 5.0
+
+/* Descriptors of /proc/PID/io stay open from one reading to the next:
+ * opening and closing the file was over a third of the tool's CPU with
+ * 1,000 processes (perf: the path walk and /proc's revalidation of the
+ * pid), the read itself half that. Each open one costs the kernel about
+ * 3.5 KiB (a file and seq_file's page; Slab grew 2.9-3.8 MiB for 912). As many as the soft RLIMIT_NOFILE
+ * allows less PROCS_IO_FDS_SPARE, left for everything else the tool
+ * opens; past that a task's file is opened and closed each time. Never
+ * more than this many (a machine with 100,000 threads): */
+#define IO_FDS_MAX 16384
+
+struct taskstats_conn;
+struct taskstats_listener;
+struct taskiter;
+struct pids_info;
+
+struct procs {
+	struct proc2 lib;            /* loaded while the /proc way is used */
+	struct pids_info *info;
+	/* The last reading (kept between refreshes) and, while a refresh
+	 * runs, the new one: its array is freed once it is the last, so
+	 * only one is resident between refreshes. */
+	struct proc_seen *prev, *cur;
+	size_t nprev, ncur, prev_cap, cur_cap;
+	size_t io_held, io_max;      /* descriptors kept open; how many may be */
+	struct taskstats_conn *ts;
+	int ts_err;                 /* why taskstats is unavailable, or 0 */
+	int threads;                /* the mode prev was read in */
+	int self;                   /* this process's pid */
+	long hz;
+	double prev_up;             /* uptime (s) when prev was read; 0 before the first reading */
+	/* exit records (procexit.h); NULL without CAP_NET_ADMIN */
+	struct taskstats_listener *exits;
+	struct procexit px;
+	unsigned long exits_lost;
+	long records_lost;                   /* the kernel's count of records it dropped; -1: unknown */
+	/* As many as ended: two shells each ending 500 processes within a
+	 * refresh are 1,000 rows to settle (a fixed 512 dropped the rest
+	 * unsaid). Grouped rows are fewer. */
+	struct procexit_row *settled;
+	size_t settled_cap;
+	struct proc_row *gone;               /* rows of ended processes still shown (ended_ago: refreshes since) */
+	size_t ngone, gone_cap;
+	/* The kernel's task walk (taskiter.h), when asked for and loaded:
+	 * the tasks and their counters without a /proc file per task */
+	int iter_want, iter_tried;
+	unsigned readings;
+	struct taskiter *iter;
+	char iter_why[96];
+	struct user_name { unsigned uid; const char *name; } *users; /* names of the uids seen */
+	struct util_texts user_texts;  /* where those names are kept: rows point at them */
+	size_t nusers, users_cap;
+};
+
+/* What one reading is made with, the same for every task. */
+struct reading {
+	int threads;
+	double interval_s;
+	double delayacct_since; /* when delay accounting came on; 0: not by us */
+	double hz;              /* clock ticks a second: start times are in them */
+	int wait_known;         /* taskstats and delay accounting both work */
+};
+
+/* procfiles.c: a task's files in /proc. Its I/O counters into e->c
+ * (through the descriptor old held, else a new one, kept while p has room
+ * for it); its stat line into e; its command line (NULL: none). */
+int procfiles_read_io(struct procs *p, struct proc_seen *old, int pid, int tid, int threads, struct proc_seen *e);
+int procfiles_read_stat(int pid, int tid, int threads, struct proc_seen *e);
+char *procfiles_read_cmdline(int pid);
+
+/* procseen.c: the readings kept from one refresh to the next (p->prev)
+ * and the one being taken (p->cur), both sorted by id. */
+struct proc_seen *procseen_lookup(const struct proc_seen *arr, size_t n, int id);
+/* lookup for ids asked in rising order (*next: where to try first) */
+struct proc_seen *procseen_lookup_next(const struct proc_seen *arr, size_t n, size_t *next, int id);
+/* Room in p->cur for n tasks. Returns 0 or -ENOMEM. */
+int procseen_reserve(struct procs *p, size_t n);
+/* p->cur sorted by id (when it is not yet). */
+void procseen_sort_current(struct procs *p);
+/* What n entries still own (command lines, descriptors), freed. */
+void procseen_let_go(struct procs *p, struct proc_seen *a, size_t n);
+/* p->cur becomes p->prev, read at uptime up. */
+void procseen_keep_as_previous(struct procs *p, double up);
+/* What is known of a task carried from its previous reading old (NULL:
+ * new) into e. */
+void procseen_carry(struct proc_seen *old, struct proc_seen *e);
+
+/* procname.c: the owner's name of uid (kept for p's lifetime); r's
+ * command line from its task's entry e, read the first time. */
+const char *procname_user(struct procs *p, unsigned uid);
+void procname_from(struct proc_seen *e, struct proc_row *r);
+
+/* procprio.c: a task's I/O priority as ioprio_get says it (-1: unknown). */
+int procprio_read(int tid);
+
+/* procwaits.c: taskstats opened for p (p->ts, p->ts_err, and the exit
+ * records' listener p->exits); e's delay counters asked for when they may
+ * have moved; what p can and cannot read, into st. */
+void procwaits_open(struct procs *p);
+void procwaits_query(struct procs *p, int threads, struct proc_seen *e, const struct proc_seen *old,
+		     struct proc_row *r);
+void procwaits_status(const struct procs *p, int threads, struct procs_status *st);
+
+/* procgone.c: the exit records that came, settled against the two
+ * listings into p->settled (how many); then the rows of processes that
+ * ended (p->gone) brought up to date with nx of them over dt seconds. */
+size_t procgone_settle(struct procs *p, int threads, struct procs_status *st);
+void procgone_add(struct procs *p, size_t nx, double dt);
+
+/* procwalk.c: libproc2's listing opened (0 or a negative errno); the tasks of this reading into p->cur and their rows (who
+ * each is, its counters), from the kernel's task walk or /proc. Returns
+ * how many, or a negative errno. Room for want rows. */
+int procwalk_open(struct procs *p);
+ssize_t procwalk_take_all(struct procs *p, int threads, struct proc_row **rows, size_t *cap);
+int procwalk_rows_room(size_t want, struct proc_row **rows, size_t *cap);
+
+#endif
