@@ -244,11 +244,6 @@ struct sampler {
 	struct blk_loader *blk_loader; /* shared with the loader thread until settled */
 	struct blklat *blk;        /* NULL: off (or still loading), blk_why says why */
 	char blk_why[96];
-	/* TO-DISK since first seen, per process (the pane's totals, a): by
-	 * tgid; an entry not added to for 10 minutes, of a process no longer
-	 * listed, is dropped */
-	struct to_disk_total { int tgid; uint64_t bytes; double last; } *to_disk;
-	size_t nto_disk, to_disk_cap;
 	char held[DISK_NAME_MAX];  /* a disk whose probe is held off (an A/B runs its own), or "" */
 	/* Disks probed on request (O in the full screen) beside the default
 	 * set or --probe's */

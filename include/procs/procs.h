@@ -61,7 +61,7 @@ struct proc_row {
 	int ended_ago;             /* exited: refreshes since (0: in this interval); shown a few times,
 				    * counted (JSON, the top writer) only at 0 */
 	/* block-layer latency of the process's requests, [0] read, [1] write
-	 * (BPF; filled in by the sampler; blk_n 0: no requests or no BPF) */
+	 * (BPF, procblk.c; blk_n 0: no requests or no BPF) */
 	uint64_t blk_n[2], blk_p50_ns[2], blk_p99_ns[2], blk_bytes[2];
 	/* Bytes a second written to disks on its behalf: its own write
 	 * requests plus the writeback of pages it dirtied, whoever issued
@@ -69,8 +69,7 @@ struct proc_row {
 	double to_disk_Bps;
 	uint64_t to_disk_total;    /* the same in bytes, since this run first saw it (when to_disk_Bps >= 0) */
 	/* The disk it moved most bytes on in the interval (blklat_top_disk;
-	 * filled in by the sampler, and by a replay from the recorded block
-	 * stats): a name in the sample's block stats, which live as long as
+	 * procblk.c, and a replay from the recorded block stats): a name in the sample's block stats, which live as long as
 	 * its rows. NULL: no block requests, the BPF part off, or a thread's
 	 * row (the BPF part keys by process). */
 	const char *disk;
@@ -113,15 +112,29 @@ struct procs;
 
 int procs_new(struct procs **out);
 
+/* The BPF part's reading of the interval (blklat.h), taken before the rows
+ * are made, for the figures it gives them: their block requests, TO-DISK
+ * and its totals (kept here, by process), the kind of a kernel thread
+ * that wrote, the disk used most, and rows for processes that ended
+ * before their pages were written. */
+struct blk_reading;
+struct blklat;
+struct procs_blk {
+	const struct blk_reading *r; /* NULL: no figures this interval (TO-DISK not known) */
+	struct blklat *names;        /* names a writer that ended (blklat_name) */
+	double mono;                 /* the sample's time, the totals' clock */
+};
+
 /* Read every process (or thread) and compute rates over interval_s.
  * delayacct_since: uptime (s) when this run turned delay accounting on, or
- * 0. rows is reallocated as needed; their cmdline pointers last until the
- * next call. The notable rows (procs_row_notable, as far as this reading
- * knows: not yet their block requests) are named (procs_name), and every
- * row whose task was named before has its command line. Returns 0 or a
- * negative errno, with no rows (*n 0). */
-int procs_collect(struct procs *p, int threads, double interval_s, double delayacct_since, struct proc_row **rows,
-		  size_t *n, size_t *cap, struct procs_status *st);
+ * 0. blk: the block layer's reading, or NULL without one. rows is
+ * reallocated as needed; their cmdline pointers last until the next call.
+ * Every figure of a row is set here: nothing edits a row after. The
+ * notable rows (procs_row_notable, their block requests included) are
+ * named (procs_name), and every row whose task was named before has its
+ * command line. Returns 0 or a negative errno, with no rows (*n 0). */
+int procs_collect(struct procs *p, int threads, double interval_s, double delayacct_since, const struct procs_blk *blk,
+		  struct proc_row **rows, size_t *n, size_t *cap, struct procs_status *st);
 
 /* Give r, a row of the last procs_collect, its task's command line. It is
  * read from /proc the first time the task is named and kept with the task

@@ -82,7 +82,7 @@ int sampler_prime(struct sampler *s)
 		struct proc_row *rows = NULL;
 		size_t n = 0, cap = 0;
 		struct procs_status st;
-		procs_collect(s->procs, s->cfg.threads, 0, s->cfg.delayacct_since, &rows, &n, &cap, &st);
+		procs_collect(s->procs, s->cfg.threads, 0, s->cfg.delayacct_since, NULL, &rows, &n, &cap, &st);
 		free(rows);
 	}
 
@@ -92,7 +92,9 @@ int sampler_prime(struct sampler *s)
 	return 0;
 }
 
-static void collect_procs(struct sampler *s, struct sample *out)
+/* The process rows, every figure set as they are made: the BPF part's
+ * too, from its reading (blk: whether out->blk is one). */
+static void collect_procs(struct sampler *s, struct sample *out, int blk)
 {
 	out->have_procs = 0;
 	out->top_writer = -1;
@@ -103,8 +105,9 @@ static void collect_procs(struct sampler *s, struct sample *out)
 		return;
 	if (open_procs(s) < 0)
 		return;
-	if (procs_collect(s->procs, s->cfg.threads, out->interval_s, s->cfg.delayacct_since, &out->procs, &out->nprocs,
-			  &out->procs_cap, &out->pstat) == 0) {
+	struct procs_blk pb = {.r = blk ? &out->blk : NULL, .names = s->blk, .mono = out->mono};
+	if (procs_collect(s->procs, s->cfg.threads, out->interval_s, s->cfg.delayacct_since, &pb, &out->procs,
+			  &out->nprocs, &out->procs_cap, &out->pstat) == 0) {
 		out->have_procs = 1;
 		out->top_writer = samplefigs_top_writer(out);
 		out->dirty_MBps = samplefigs_dirtying_MBps(out);
@@ -299,8 +302,8 @@ int sampler_collect(struct sampler *s, struct sample *out, const struct pending_
 	diskstats_free(&s->prev);
 	s->prev = cur;
 	s->prev_mono = now;
-	collect_procs(s, out);
-	sampleblk_collect(s, out);
+	collect_procs(s, out, sampleblk_read(s, out));
+	sampleblk_start(s, out);
 	samplebehind_fill(s, out, now);
 	out->nevents = eventlog_take(&s->events, out->events, EVENTLOG_PENDING);
 	out->nrecent = eventlog_recent(&s->events, out->recent, EVENTLOG_RECENT);
@@ -351,7 +354,6 @@ void sampler_free(struct sampler *s)
 		free(s->probes[i].behind);
 	}
 	free(s->probes);
-	free(s->to_disk);
 	procs_free(s->procs);
 	replay_close(s->replay);
 	sampleblk_stop(s);

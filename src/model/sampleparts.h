@@ -1,10 +1,12 @@
 /* sampleparts: how the sampler's files (src/model/sample*.c) call one
  * another. Private to them: everything else uses sample.h. The tick
  * (sample.c) calls, in order: the disks (sampledisks.c), the probes
- * (sampleprobes.c; each disk's entry is the tick's own), the process
- * rows, the BPF part's figures onto them (sampleblk.c), what the probe
- * waited behind (samplebehind.c), and the figures of the whole sample
- * (samplefigs.c). None of them calls the tick or one above it. */
+ * (sampleprobes.c; each disk's entry is the tick's own), the BPF part's
+ * reading (sampleblk.c), the process rows made with it (procs_collect:
+ * every figure of a row, the block layer's too, is set there, and nothing
+ * here edits a row after), what the probe waited behind (samplebehind.c),
+ * and the figures of the whole sample (samplefigs.c). None of them calls
+ * the tick or one above it. */
 #ifndef IOSCHED_SAMPLEPARTS_H
 #define IOSCHED_SAMPLEPARTS_H
 
@@ -43,9 +45,13 @@ int samplefigs_top_disk(const struct sample *out);
 double samplefigs_dirtying_MBps(const struct sample *out);
 int samplefigs_top_writer(const struct sample *out);
 
-/* sampleblk.c: the BPF part's figures onto out's process rows (loading
- * it at the first call); at exit, the loader stopped. */
-void sampleblk_collect(struct sampler *s, struct sample *out);
+/* sampleblk.c: the BPF part's reading of the interval into out->blk
+ * (and the disks' unattributed bytes), before the process rows are made:
+ * whether it is one to give the rows (procs_collect sets their figures
+ * from it). sampleblk_start: the loader started, at the end of the first
+ * tick. At exit, the loader stopped. */
+int sampleblk_read(struct sampler *s, struct sample *out);
+void sampleblk_start(struct sampler *s, struct sample *out);
 void sampleblk_stop(struct sampler *s);
 
 /* samplebehind.c: each probed disk's "waited behind" and slowest reads. */

@@ -5,11 +5,15 @@
  * from its task's reading and the one before (procseen.c): /proc's files
  * (procfiles.c), the waits (procwaits.c), the rates (procrates.c), the
  * I/O priority (procprio.c), the names (procname.c), and the block
- * layer's figures (procblk.c). None of them calls procs.c. */
+ * layer's figures (procblk.c): every figure of a row is set here, as the
+ * row is made; nothing outside procs/ edits a row after (only replay.c
+ * makes rows of its own, from a recording; tests/static/
+ * test_row_writers.sh). None of them calls procs.c. */
 #ifndef IOSCHED_PROCPARTS_H
 #define IOSCHED_PROCPARTS_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "procs/procs.h"
@@ -73,6 +77,11 @@ struct procs {
 	struct user_name { unsigned uid; const char *name; } *users; /* names of the uids seen */
 	struct util_texts user_texts;  /* where those names are kept: rows point at them */
 	size_t nusers, users_cap;
+	/* TO-DISK since first seen, per process (the pane's totals, a): by
+	 * tgid; an entry not added to for 10 minutes, of a process no longer
+	 * listed, is dropped (procblk.c) */
+	struct procs_to_disk { int tgid; uint64_t bytes; double last; } *to_disk;
+	size_t nto_disk, to_disk_cap;
 };
 
 /* What one reading is made with, the same for every task. */
@@ -136,5 +145,15 @@ void procgone_add(struct procs *p, size_t nx, double dt);
 int procwalk_open(struct procs *p);
 ssize_t procwalk_take_all(struct procs *p, int threads, struct proc_row **rows, size_t *cap);
 int procwalk_rows_room(size_t want, struct proc_row **rows, size_t *cap);
+
+/* procblk.c: the block layer's figures on rows being made (n of them;
+ * rows of writers that ended before their pages were written are added,
+ * except in thread mode); without a reading (blk or blk->r NULL), the
+ * figures that say "not known" (TO-DISK -1). procblk_totals alone: this
+ * reading's writes into the TO-DISK totals, the n rows listed keeping
+ * theirs (a reading without rows: n 0). */
+void procblk_fill(struct procs *p, const struct procs_blk *blk, int threads, double interval_s,
+		  struct proc_row **rows, size_t *n, size_t *cap);
+void procblk_totals(struct procs *p, const struct procs_blk *blk, const struct proc_row *rows, size_t n);
 
 #endif

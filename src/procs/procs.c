@@ -62,6 +62,7 @@ void procs_free(struct procs *p)
 	procexit_free(&p->px);
 	free(p->settled);
 	free(p->gone);
+	free(p->to_disk);
 	procseen_let_go(p, p->prev, p->nprev);
 	free(p->prev);
 	free(p->cur);
@@ -152,8 +153,8 @@ static void fill_row(struct procs *p, const struct reading *rd, struct proc_seen
 		r->cmdline = e->cmdline;
 }
 
-int procs_collect(struct procs *p, int threads, double interval_s, double delayacct_since, struct proc_row **rows,
-		  size_t *n, size_t *cap, struct procs_status *st)
+int procs_collect(struct procs *p, int threads, double interval_s, double delayacct_since, const struct procs_blk *blk,
+		  struct proc_row **rows, size_t *n, size_t *cap, struct procs_status *st)
 {
 	/* The rows' command lines may be freed from here on. */
 	*n = 0;
@@ -166,8 +167,11 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 	 * reads): a clock, not a file to open and parse every refresh. */
 	double up = util_boot_now();
 	ssize_t got = procwalk_take_all(p, threads, rows, cap);
-	if (got < 0)
+	if (got < 0) {
+		if (blk && blk->r)
+			procblk_totals(p, blk, NULL, 0); /* the writes count even so */
 		return (int)got;
+	}
 	size_t total = (size_t)got;
 	procwaits_status(p, threads, st);
 	struct reading rd = {.threads = threads, .interval_s = interval_s, .delayacct_since = delayacct_since,
@@ -193,5 +197,7 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 	}
 	*n = total;
 	procseen_keep_as_previous(p, up);
+	/* after: procs_name finds the tasks of this reading in p->prev */
+	procblk_fill(p, blk, threads, interval_s, rows, n, cap);
 	return 0;
 }

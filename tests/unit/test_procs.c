@@ -235,7 +235,7 @@ struct run {
 static void collect(struct run *r)
 {
 	struct procs_status st;
-	assert_int_equal(procs_collect(r->p, 0, 1.0, 0, &r->rows, &r->n, &r->cap, &st), 0);
+	assert_int_equal(procs_collect(r->p, 0, 1.0, 0, NULL, &r->rows, &r->n, &r->cap, &st), 0);
 }
 
 /* The children and a reader that may hold held files, then three rounds
@@ -307,7 +307,7 @@ static void test_all_held(void **state)
 	assert_int_equal(io_fds(gone), 0);
 	assert_null(row_of(r.rows, r.n, gone));
 	struct procs_status st;
-	assert_int_equal(procs_collect(r.p, 1, 1.0, 0, &r.rows, &r.n, &r.cap, &st), 0);
+	assert_int_equal(procs_collect(r.p, 1, 1.0, 0, NULL, &r.rows, &r.n, &r.cap, &st), 0);
 	for (int i = 1; i < KIDS; i++) /* one thread each: /proc/PID/task/PID/io */
 		assert_int_equal(io_fds(r.kids[i].pid), 1);
 	run_end(&r);
@@ -399,7 +399,7 @@ static void test_cmdline(void **state)
 	assert_string_equal(row->cmdline, "sleep 60");
 
 	struct procs_status st; /* per thread: every task new again */
-	assert_int_equal(procs_collect(r.p, 1, 1.0, 0, &r.rows, &r.n, &r.cap, &st), 0);
+	assert_int_equal(procs_collect(r.p, 1, 1.0, 0, NULL, &r.rows, &r.n, &r.cap, &st), 0);
 	assert_null(row_to_name(&r, r.kids[1].pid)->cmdline);
 	procs_name(r.p, row_to_name(&r, r.kids[1].pid));
 	assert_string_equal(row_to_name(&r, r.kids[1].pid)->cmdline, own);

@@ -1,0 +1,163 @@
+/* procblk: the block layer's figures on a row as it is made (procparts.h):
+ * its requests' counts, bytes and latencies, TO-DISK and its running
+ * total, the kind of a kernel thread that wrote (journal or writeback),
+ * the disk it used most, and rows of their own for writers that ended
+ * before their pages were written. From the BPF part's reading of the
+ * interval (blklat.h), which the sampler takes before the rows are made. */
+#include "procparts.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpf/blklat.h"
+
+/* Whether tgid wrote blocks to a loop device in the reading. */
+static int writes_to_loop(const struct blk_reading *b, int tgid)
+{
+	for (size_t i = 0; i < b->nstats; i++)
+		if (b->stats[i].tgid == tgid && b->stats[i].op == BLK_WRITE && strncmp(b->stats[i].disk, "loop", 4) == 0)
+			return 1;
+	return 0;
+}
+
+/* The block-layer figures of each process go onto its row; in thread
+ * mode onto the main thread's row, as they are the whole process's. */
+static int has_row(const struct proc_row *rows, size_t n, int tgid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].pid == tgid)
+			return 1;
+	return 0;
+}
+
+/* A process that dirtied pages and ended before they were written: its
+ * writeback is charged to it (blklat.bpf.c), under an [exited] row of its
+ * own name, as long as its pages are being written (its figures are then
+ * filled as any row's). */
+static void add_gone_writers(const struct procs_blk *blk, struct proc_row **rows, size_t *n, size_t *cap)
+{
+	for (size_t i = 0; i < blk->r->nprocs; i++) {
+		const struct blk_proc *b = &blk->r->procs[i];
+		if (!b->bytes[BLK_WRITE] || has_row(*rows, *n, b->tgid) || kill(b->tgid, 0) == 0)
+			continue;
+		if (util_grow((void **)rows, cap, *n + 1, sizeof **rows) < 0)
+			return;
+		struct proc_row *r = &(*rows)[(*n)++];
+		/* It has ended: its own reads and writes this interval are 0,
+		 * known, not unknown (a null would stop a sum of the rows). */
+		*r = (struct proc_row){.pid = b->tgid, .tid = b->tgid, .state = 'X', .ioprio = -1, .exited = 1,
+				       .count = 1, .moved = 1, .io_readable = 1};
+		r->user = "-";
+		if (blklat_name(blk->names, b->tgid, r->comm, sizeof r->comm) < 0)
+			util_fmt(r->comm, sizeof r->comm, "pid %d", b->tgid);
+	}
+}
+
+/* What a kernel thread that wrote blocks wrote for. A flusher's
+ * /proc/PID/io shows nothing (the bytes were charged to whoever dirtied
+ * the pages), but its requests say it. A kworker's name shows only its
+ * current work item: one named "-loop0" now may have flushed pages a
+ * moment ago (seen here). A loop worker writes to the backing disk, never
+ * to a loop device: block writes to one are writeback. What is left on a
+ * kernel thread once file data went to its dirtiers is mostly the
+ * filesystem's own (journal, metadata): labelled so when it is, unless
+ * its name already says what it is (a flusher, jbd2). */
+static enum proc_kind writer_kind(const struct proc_row *r, const struct blk_proc *b, const struct blk_reading *blk)
+{
+	if ((r->ppid != 2 && r->pid != 2) || !r->blk_n[BLK_WRITE] || !b)
+		return r->kind;
+	if (r->kind == PROC_JOURNAL || (r->kind == PROC_WRITEBACK && procs_classify(r->comm, r->ppid, r->pid) == PROC_WRITEBACK))
+		return r->kind; /* named for what it does */
+	if (r->kind != PROC_NORMAL && r->kind != PROC_WRITEBACK && !(r->kind == PROC_LOOP && writes_to_loop(blk, r->pid)))
+		return r->kind;
+	return b->journal_bytes * 2 >= b->bytes[BLK_WRITE] ? PROC_JOURNAL : PROC_WRITEBACK;
+}
+
+static int by_tgid(const void *a, const void *b)
+{
+	return ((const struct procs_to_disk *)a)->tgid - ((const struct procs_to_disk *)b)->tgid;
+}
+
+static struct procs_to_disk *find_total(struct procs *p, int tgid)
+{
+	struct procs_to_disk key = {.tgid = tgid};
+	return p->nto_disk ? bsearch(&key, p->to_disk, p->nto_disk, sizeof key, by_tgid) : NULL;
+}
+
+void procblk_totals(struct procs *p, const struct procs_blk *blk, const struct proc_row *rows, size_t n)
+{
+	size_t n0 = p->nto_disk;
+	for (size_t i = 0; i < blk->r->nprocs; i++) {
+		const struct blk_proc *b = &blk->r->procs[i];
+		if (!b->bytes[BLK_WRITE])
+			continue;
+		struct procs_to_disk *t = n0 ? bsearch(&(struct procs_to_disk){.tgid = b->tgid}, p->to_disk, n0,
+						       sizeof *t, by_tgid) : NULL;
+		if (!t && util_grow((void **)&p->to_disk, &p->to_disk_cap, p->nto_disk + 1, sizeof *t) == 0) {
+			t = &p->to_disk[p->nto_disk++];
+			*t = (struct procs_to_disk){.tgid = b->tgid};
+		}
+		if (t) {
+			t->bytes += b->bytes[BLK_WRITE];
+			t->last = blk->mono;
+		}
+	}
+	if (p->nto_disk > n0)
+		qsort(p->to_disk, p->nto_disk, sizeof *p->to_disk, by_tgid);
+	for (size_t i = 0; i < n; i++) { /* a listed process stays */
+		struct procs_to_disk *t = rows[i].tid == rows[i].pid ? find_total(p, rows[i].pid) : NULL;
+		if (t)
+			t->last = blk->mono;
+	}
+	size_t w = 0; /* (dropping keeps the order) */
+	for (size_t k = 0; k < p->nto_disk; k++)
+		if (blk->mono - p->to_disk[k].last < 600)
+			p->to_disk[w++] = p->to_disk[k];
+	p->nto_disk = w;
+}
+
+/* Row r's block-layer figures from the reading. */
+static void fill_one(struct procs *p, const struct blk_reading *blk, double interval_s, struct proc_row *r)
+{
+	const struct blk_proc *b = r->tid == r->pid ? blklat_find_proc(blk, r->pid) : NULL;
+	for (int op = 0; op < 2; op++) {
+		r->blk_n[op] = b ? b->n[op] : 0;
+		r->blk_bytes[op] = b ? b->bytes[op] : 0;
+		r->blk_p50_ns[op] = b ? b->p50_ns[op] : 0;
+		r->blk_p99_ns[op] = b ? b->p99_ns[op] : 0;
+	}
+	if (b) /* its requests make it notable: the reading named the others */
+		procs_name(p, r);
+	/* An ended process whose pages are written after the interval it
+	 * ended in: its row is this interval's again, for those bytes
+	 * alone (its own I/O was counted when it ended). */
+	if (r->exited && r->ended_ago && b && b->bytes[BLK_WRITE]) {
+		r->ended_ago = 0;
+		r->read_Bps = r->write_Bps = r->read_calls = r->write_calls = 0;
+		r->count = 0; /* none ended in this interval: a sum of counts counts each once */
+	}
+	/* a thread's requests are its process's (the BPF part keys by process) */
+	r->to_disk_Bps = r->tid != r->pid ? -1 : interval_s > 0 ? (double)r->blk_bytes[BLK_WRITE] / interval_s : 0;
+	const struct procs_to_disk *t = r->tid == r->pid ? find_total(p, r->pid) : NULL;
+	r->to_disk_total = t ? t->bytes : 0;
+	r->kind = writer_kind(r, b, blk);
+	r->disk = b ? blklat_top_disk(blk, r->pid) : NULL;
+}
+
+void procblk_fill(struct procs *p, const struct procs_blk *blk, int threads, double interval_s,
+		  struct proc_row **rows, size_t *n, size_t *cap)
+{
+	if (!blk || !blk->r) {
+		for (size_t i = 0; i < *n; i++) {
+			(*rows)[i].to_disk_Bps = -1; /* not known */
+			(*rows)[i].disk = NULL;
+		}
+		return;
+	}
+	if (!threads)
+		add_gone_writers(blk, rows, n, cap);
+	procblk_totals(p, blk, *rows, *n);
+	for (size_t i = 0; i < *n; i++)
+		fill_one(p, blk->r, interval_s, &(*rows)[i]);
+}
