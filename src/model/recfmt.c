@@ -313,15 +313,14 @@ static const struct rf_field wb_tuple[] = {
 };
 
 /* The block-layer part's own fields of a tick, in its "blk" object (its
- * stats and requests: record.c and replay.c; replay.c reads the stage back
- * as one of the tracepoints' names). */
+ * stage, one of the tracepoints' names, its stats and requests: record.c
+ * and replay.c). */
 const struct rf_field recfmt_blk[] = {
 	F("on", RF_INT, struct sample, blk_on),
 	F("why", RF_STR, struct sample, blk_why),
 	F("unattributed", RF_U64, struct sample, blk.unattributed),
 	F("untimed", RF_U64, struct sample, blk.untimed),
 	F("uncounted", RF_U64, struct sample, blk.uncounted),
-	F("stage", RF_STRP, struct sample, blk_stage, .max = 32),
 	END,
 };
 

@@ -161,6 +161,7 @@ static void blk(struct jsonv_w *w, const struct sample *s)
 {
 	jsonv_w_open(w, "blk", '{');
 	recfmt_write(w->f, recfmt_blk, s, jsonv_w_first(w));
+	jsonv_w_string(w, "stage", s->blk_stage ? s->blk_stage : "");
 	jsonv_w_open(w, "stats", '[');
 	for (size_t i = 0; i < s->blk.nstats; i++)
 		recfmt_write_tuple(jsonv_w_next(w, NULL), recfmt_blk_stat, &s->blk.stats[i]);
