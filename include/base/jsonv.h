@@ -62,4 +62,33 @@ void jsonv_write_number(FILE *f, double v, int decimals);
 /* Write ,"key": and v as jsonv_write_number does. */
 void jsonv_write_key_number(FILE *f, const char *key, double v, int decimals);
 
+/* Writing JSON a piece at a time, for a writer that walks lists of its
+ * own (the recording): the writer puts the commas and the closing
+ * brackets, and escapes keys and strings. A value is written under key in
+ * an object, with key NULL in an array (or at the top). Nesting deeper
+ * than JSONV_W_DEPTH - 1 is a bug of the caller: it is cut off there. */
+#define JSONV_W_DEPTH 8
+struct jsonv_w {
+	FILE *f;
+	int depth;                    /* how many objects and arrays are open */
+	char close[JSONV_W_DEPTH];    /* the bracket that closes each */
+	int first[JSONV_W_DEPTH];     /* nothing written in it yet */
+};
+
+void jsonv_w_init(struct jsonv_w *w, FILE *f);
+/* Start the next value: the comma before all but the first, and "key":
+ * in an object. Returns the file for the value's own writer
+ * (recfmt_write_tuple, jsonv_write_string). */
+FILE *jsonv_w_next(struct jsonv_w *w, const char *key);
+/* Open an object ('{') or an array ('[') as the next value; close the
+ * innermost one open. */
+void jsonv_w_open(struct jsonv_w *w, const char *key, char bracket);
+void jsonv_w_close(struct jsonv_w *w);
+/* The innermost open object's "nothing written yet", for a writer that
+ * adds members itself (recfmt_write). */
+int *jsonv_w_first(struct jsonv_w *w);
+void jsonv_w_int(struct jsonv_w *w, const char *key, long long v);
+void jsonv_w_uint(struct jsonv_w *w, const char *key, unsigned long long v);
+void jsonv_w_string(struct jsonv_w *w, const char *key, const char *s);
+
 #endif

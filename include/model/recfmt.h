@@ -15,6 +15,7 @@
 #define IOSCHED_RECFMT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "base/jsonv.h"
@@ -67,6 +68,17 @@ extern const struct rf_field recfmt_pstat[];    /* struct procs_status */
 extern const struct rf_field recfmt_blk_stat[]; /* struct blk_stat, a tuple */
 extern const struct rf_field recfmt_blk_req[];  /* struct blk_req, a tuple */
 extern const struct rf_field recfmt_blk[];      /* struct sample: the "blk" object's own fields */
+extern const struct rf_field recfmt_chart_point[]; /* struct latwin_point, a tuple */
+extern const struct rf_field recfmt_header[];   /* struct recfmt_header: a recording's first line */
+
+/* What a recording's first line says. */
+struct recfmt_header {
+	char format[64];              /* RECORD_FORMAT */
+	int64_t version;              /* RECORD_VERSION when written; -1 when missing */
+	char program[64];             /* "iosched-top VERSION" */
+	char host[128], kernel[128];
+	double start;                 /* the first tick's ts */
+};
 
 /* Write the fields of table t of the struct at base as "key":value pairs,
  * each after a comma but for the first of an object (*first: set, then

@@ -446,3 +446,59 @@ void jsonv_write_num_or_null(FILE *f, const char *key, double v, int present)
 {
 	jsonv_write_key_number(f, key, present ? v : NAN, 3);
 }
+
+void jsonv_w_init(struct jsonv_w *w, FILE *f)
+{
+	memset(w, 0, sizeof *w);
+	w->f = f;
+	w->first[0] = 1;
+}
+
+FILE *jsonv_w_next(struct jsonv_w *w, const char *key)
+{
+	if (!w->first[w->depth])
+		fputc(',', w->f);
+	w->first[w->depth] = 0;
+	if (key) {
+		jsonv_write_string(w->f, key);
+		fputc(':', w->f);
+	}
+	return w->f;
+}
+
+void jsonv_w_open(struct jsonv_w *w, const char *key, char bracket)
+{
+	fputc(bracket, jsonv_w_next(w, key));
+	if (w->depth + 1 < JSONV_W_DEPTH)
+		w->depth++;
+	w->close[w->depth] = bracket == '{' ? '}' : ']';
+	w->first[w->depth] = 1;
+}
+
+void jsonv_w_close(struct jsonv_w *w)
+{
+	if (w->depth == 0)
+		return;
+	fputc(w->close[w->depth], w->f);
+	w->depth--;
+}
+
+int *jsonv_w_first(struct jsonv_w *w)
+{
+	return &w->first[w->depth];
+}
+
+void jsonv_w_int(struct jsonv_w *w, const char *key, long long v)
+{
+	fprintf(jsonv_w_next(w, key), "%lld", v);
+}
+
+void jsonv_w_uint(struct jsonv_w *w, const char *key, unsigned long long v)
+{
+	fprintf(jsonv_w_next(w, key), "%llu", v);
+}
+
+void jsonv_w_string(struct jsonv_w *w, const char *key, const char *s)
+{
+	jsonv_write_string(jsonv_w_next(w, key), s);
+}

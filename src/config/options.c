@@ -1,67 +1,17 @@
 /* options: see include/config/options.h */
 #include "config/options.h"
+#include "optdefs.h"
 
 #include <errno.h>
 #include <limits.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "config/config.h"
 #include "probe/freshjob.h"
 #include "act/load.h"
 #include "model/proccols.h"
 #include "base/util.h"
-
-enum {
-	OPT_JSON = 256,
-	OPT_DISK,
-	OPT_NO_PROBE,
-	OPT_PROBE,
-	OPT_PROBE_RATE,
-	OPT_PROBE_SIZE,
-	OPT_PROBE_FILE,
-	OPT_PROBE_FILE_SIZE,
-	OPT_SEED,
-	OPT_SET,
-	OPT_RESTORE,
-	OPT_PRINT_UDEV,
-	OPT_UDEV_FILE,
-	OPT_PROCS,
-	OPT_THREADS,
-	OPT_DELAYACCT,
-	OPT_AB,
-	OPT_ROUNDS,
-	OPT_DWELL,
-	OPT_WARMUP,
-	OPT_LOAD,
-	OPT_LOAD_DIR,
-	OPT_LOAD_SIZE,
-	OPT_FORMAT,
-	OPT_BASELINE,
-	OPT_STARTUP,
-	OPT_STARTUP_RUNS,
-	OPT_FRESH_READS,
-	OPT_FRESH_EVERY,
-	OPT_NO_BPF,
-	OPT_RECORD,
-	OPT_REPLAY,
-	OPT_REPLAY_SPEED,
-	OPT_CSV,
-	OPT_CSV_PROCS,
-	OPT_PROM,
-	OPT_THEME,
-	OPT_NO_COLOR,
-	OPT_CONFIG,
-	OPT_NO_CONFIG,
-	OPT_SORT,
-	OPT_BIG,
-	OPT_NO_MOUSE,
-	OPT_READ_ONLY,
-	OPT_ALL_DISKS,
-};
 
 /* A numeric option: its value kind, field, range, default and unit. */
 #define NUM(kind, field, lo_, hi_, dflt_, unit_) \
@@ -137,29 +87,12 @@ static const struct option_def defs[] = {
 
 #define NDEFS (sizeof defs / sizeof defs[0])
 /* The options given are kept as bits of a uint64_t (from_config, seen). */
-_Static_assert(NDEFS <= 64, "more options than bits");
+_Static_assert(NDEFS <= OPTIONS_DEFS_MAX, "more options than bits");
 
 const struct option_def *options_table(size_t *n)
 {
 	*n = NDEFS;
 	return defs;
-}
-
-static void build_getopt(struct option *lo, char *shortopts)
-{
-	char *s = shortopts;
-	*s++ = ':'; /* report a missing argument as ':' rather than '?' */
-	for (size_t i = 0; i < NDEFS; i++) {
-		lo[i] = (struct option){defs[i].name, defs[i].arg ? required_argument : no_argument,
-					NULL, defs[i].short_name};
-		if (defs[i].short_name > 0 && defs[i].short_name < 256) {
-			*s++ = (char)defs[i].short_name;
-			if (defs[i].arg)
-				*s++ = ':';
-		}
-	}
-	*s = '\0';
-	lo[NDEFS] = (struct option){0};
 }
 
 /* --disk takes a name or a comma-separated list. Existence is checked
@@ -254,17 +187,9 @@ static int set_string(char **dst, const char *arg, char *err, size_t len)
 	return 0;
 }
 
-/* The index of option --name in the table, or -1. */
-static int def_index(const char *name)
-{
-	for (size_t i = 0; i < NDEFS; i++)
-		if (strcmp(defs[i].name, name) == 0)
-			return (int)i;
-	return -1;
-}
-
 /* A file option: not empty. (Given twice in one place is refused by
- * seen_twice; the command line replaces what the configuration file set.) */
+ * options_seen_twice; the command line replaces what the configuration
+ * file set.) */
 static int set_path(const char *opt, char **dst, const char *arg, char *err, size_t len)
 {
 	if (!*arg) {
@@ -274,7 +199,7 @@ static int set_path(const char *opt, char **dst, const char *arg, char *err, siz
 	return set_string(dst, arg, err, len);
 }
 
-static int index_of(int c)
+int options_index_of(int c)
 {
 	for (size_t i = 0; i < NDEFS; i++)
 		if (defs[i].short_name == c)
@@ -359,7 +284,7 @@ static int parse_value(const struct option_def *d, const char *v, struct options
 }
 
 /* Every numeric option at its default. */
-static void set_defaults(struct options *o)
+void options_defaults(struct options *o)
 {
 	for (size_t i = 0; i < NDEFS; i++)
 		if (defs[i].val != OV_NONE && !isnan(defs[i].dflt)) {
@@ -478,9 +403,9 @@ static int apply_value(int i, const char *arg, struct options *o, char *err, siz
 
 /* One option of the command line or the file: a number, a switch, or
  * one of the options with a reader of their own. */
-static int apply(int c, const char *arg, struct options *o, char *err, size_t len)
+int options_apply(int c, const char *arg, struct options *o, char *err, size_t len)
 {
-	int i = index_of(c);
+	int i = options_index_of(c);
 	if (i >= 0 && defs[i].val != OV_NONE)
 		return apply_value(i, arg, o, err, len);
 	int *on = switch_of(c, o);
@@ -498,7 +423,7 @@ static int apply(int c, const char *arg, struct options *o, char *err, size_t le
 	case OPT_THEME: return set_path("--theme", &o->theme, arg, err, len);
 	case OPT_PROBE_FILE: return set_path("--probe-file", &o->probe_file, arg, err, len);
 	case OPT_CONFIG:
-	case OPT_NO_CONFIG: return 0; /* taken before the file is read (read_config) */
+	case OPT_NO_CONFIG: return 0; /* taken before the file is read (optmerge.c) */
 	case OPT_SORT: return set_sort(arg, o, err, len);
 	case OPT_PROBE: return add_names("--probe", arg, o->probe_disks, &o->nprobe_disks, err, len);
 	case OPT_DISK: return add_names("--disk", arg, o->disks, &o->ndisks, err, len);
@@ -524,260 +449,14 @@ static int repeatable(int c)
 /* An option with a value, given twice in one place (the command line, or
  * the configuration file): which one was meant is anyone's guess. Flags may
  * repeat: twice on is on. Returns 1 when c was seen already. */
-static int seen_twice(int c, uint64_t *seen)
+int options_seen_twice(int c, uint64_t *seen)
 {
-	int i = index_of(c);
+	int i = options_index_of(c);
 	if (i < 0 || !defs[i].arg || repeatable(c))
 		return 0;
 	int again = (int)(*seen >> i & 1);
 	*seen |= 1ull << i;
 	return again;
-}
-
-/* Options of the full screen only, given on the command line with a batch
- * output: they would do nothing, so the command line is likely not what was
- * meant. (From the configuration file they are simply unused by -b.) */
-static int screen_only_in_batch(const struct options *o, uint64_t cli, char *err, size_t len)
-{
-	static const int screen_only[] = {OPT_BIG, OPT_NO_MOUSE, OPT_THEME, OPT_NO_COLOR, OPT_FRESH_EVERY};
-	if (!o->batch)
-		return 0;
-	for (size_t k = 0; k < sizeof screen_only / sizeof screen_only[0]; k++) {
-		int i = index_of(screen_only[k]);
-		if (i >= 0 && (cli >> i & 1)) {
-			snprintf(err, len, "--%s is for the full screen; with -b, --json or --csv it does nothing (drop one)",
-				 defs[i].name);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/* Settings of an A/B run given on the command line of a batch run that is
- * not one: nothing would use them (the full screen's A, L and S do). */
-static int ab_only_in_batch(const struct options *o, uint64_t cli, char *err, size_t len)
-{
-	static const int ab_only[] = {OPT_LOAD,  OPT_LOAD_DIR, OPT_LOAD_SIZE, OPT_BASELINE, OPT_STARTUP,
-				      OPT_STARTUP_RUNS, OPT_FRESH_READS, OPT_ROUNDS, OPT_DWELL, OPT_WARMUP, OPT_FORMAT};
-	if (o->ab || !o->batch)
-		return 0;
-	for (size_t k = 0; k < sizeof ab_only / sizeof ab_only[0]; k++) {
-		int i = index_of(ab_only[k]);
-		if (i >= 0 && (cli >> i & 1)) {
-			snprintf(err, len, "--%s goes with --ab (or the full screen's A, L, S and F)", defs[i].name);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-static const char *name_of(int c)
-{
-	for (size_t i = 0; i < NDEFS; i++)
-		if (defs[i].short_name == c)
-			return defs[i].name;
-	return "?";
-}
-
-/* A replay changes nothing and reads no device: options that would are
- * refused rather than ignored. */
-static int check_replay(const struct options *o, char *err, size_t len)
-{
-	if (o->replay_speed > 0 && !o->replay) {
-		snprintf(err, len, "--replay-speed goes with --replay FILE");
-		return -1;
-	}
-	if (!o->replay)
-		return 0;
-	const char *clash = o->record ? "--record" : o->nsets ? "--set" : o->ab ? "--ab" : o->restore ? "--restore" :
-			    o->enable_delayacct ? "--enable-delayacct" : o->print_udev_rule ? "--print-udev-rule" :
-			    o->probe_file ? "--probe-file" : o->nprobe_disks ? "--probe" : o->probe_rate_given ? "--probe-rate" :
-			    NULL;
-	if (clash) {
-		snprintf(err, len, "--replay shows a recording and changes nothing: %s conflicts with it", clash);
-		return -1;
-	}
-	return 0;
-}
-
-/* --config PATH / --no-config, looked for before anything else: they
- * decide which file is read first. */
-static void config_args(int argc, char **argv, const char **path, int *none)
-{
-	*path = NULL;
-	*none = 0;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0)
-			break;
-		if (strcmp(argv[i], "--no-config") == 0)
-			*none = 1;
-		else if (strcmp(argv[i], "--config") == 0 && i + 1 < argc)
-			*path = argv[++i];
-		else if (strncmp(argv[i], "--config=", 9) == 0)
-			*path = argv[i] + 9;
-	}
-}
-
-/* Options that have root run a command, write a path, read a path as a
- * probe or change a kernel setting: taken by root from a file root owns
- * only, never from a user's own file read under sudo (the user would have
- * root do what they name). */
-static int root_file_only(int opt, const char *value)
-{
-	static const int list[] = {OPT_RECORD, OPT_PROM,    OPT_STARTUP,  OPT_UDEV_FILE, OPT_SET,
-				   OPT_LOAD_DIR, OPT_PROBE_FILE, OPT_DELAYACCT, OPT_AB, OPT_REPLAY};
-	for (size_t k = 0; k < sizeof list / sizeof list[0]; k++)
-		if (list[k] == opt)
-			return 1;
-	/* a theme by name is one of the tool's; by path, a file root would
-	 * read for that user (and quote back in its errors) */
-	return opt == OPT_THEME && value && strchr(value, '/');
-}
-
-/* Apply the configuration file's lines with the command line's code, so
- * every option is a key; errors name the file and line. */
-static int read_config(int argc, char **argv, struct options *o, char *err, size_t len)
-{
-	const char *given;
-	int none;
-	config_args(argc, argv, &given, &none);
-	if (none && given) {
-		snprintf(err, len, "--config and --no-config conflict");
-		return -1;
-	}
-	char path[4096];
-	if (none || (!given && config_locate(path, sizeof path, &o->config_uid, &o->config_gid) < 0))
-		return 0;
-	if (given) {
-		util_strlcpy(path, given, sizeof path);
-		o->config_uid = getuid();
-		o->config_gid = getgid();
-	}
-	if (!(o->config_path = strdup(path)))
-		return -1;
-	struct config_file f;
-	char why[512];
-	/* the invoking user's place under sudo: whatever is found there is
-	 * theirs to choose, also a file of root's they link to */
-	int sudo_users = !given && o->config_uid != 0;
-	if (config_read(path, given != NULL, o->config_uid, o->config_gid, &f, why, sizeof why) < 0) {
-		snprintf(err, len, "%s (--no-config skips it)", why);
-		return -1;
-	}
-	int rc = 0;
-	uint64_t seen = 0;
-	for (size_t k = 0; k < f.n && rc == 0; k++) {
-		const struct config_entry *e = &f.e[k];
-		int i = def_index(e->name);
-		char what[400];
-		if (i >= 0 && seen_twice(defs[i].short_name, &seen)) {
-			snprintf(err, len, "%s:%d: %s is set twice in this file; keep one line", path, e->line, e->name);
-			rc = -1;
-		} else if (i < 0 || defs[i].short_name == OPT_CONFIG || defs[i].short_name == OPT_NO_CONFIG) {
-			snprintf(err, len, "%s:%d: '%s' is not an option here (see --help; no leading '-')", path, e->line,
-				 e->name);
-			rc = -1;
-		} else if (geteuid() == 0 && (f.owner != 0 || f.writable_by_others || sudo_users) &&
-			   root_file_only(defs[i].short_name, e->has_value ? e->value : NULL)) {
-			char whose[96];
-			if (f.owner != 0)
-				snprintf(whose, sizeof whose, "root does not own (this one is uid %u's)", (unsigned)f.owner);
-			else if (f.writable_by_others)
-				snprintf(whose, sizeof whose, "others may write (this one: group or world write)");
-			else /* a link there may lead to any file of root's */
-				snprintf(whose, sizeof whose, "in the invoking user's place (sudo), even one of root's");
-			snprintf(err, len, "%s:%d: %s is not taken from a file %s: "
-				 "as root it would %s; give it on the command line", path, e->line, e->name,
-				 whose, defs[i].short_name == OPT_STARTUP ? "run that user's command" :
-				 defs[i].short_name == OPT_SET || defs[i].short_name == OPT_DELAYACCT ||
-				 defs[i].short_name == OPT_AB ? "change kernel settings for that user" :
-				 "open a path that user names");
-			rc = -1;
-		} else if (!defs[i].arg != !e->has_value) {
-			snprintf(err, len, "%s:%d: %s %s", path, e->line, e->name,
-				 defs[i].arg ? "needs a value" : "takes no value");
-			rc = -1;
-		} else if (apply(defs[i].short_name, e->has_value ? e->value : NULL, o, what, sizeof what) < 0) {
-			snprintf(err, len, "%s:%d: %s", path, e->line, what);
-			rc = -1;
-		}
-		if (i >= 0)
-			o->from_config |= 1ull << i;
-	}
-	config_free(&f);
-	return rc;
-}
-
-int options_parse(int argc, char **argv, struct options *o, char *err, size_t len)
-{
-	memset(o, 0, sizeof *o);
-	set_defaults(o);
-	o->load = -1;
-	if (read_config(argc, argv, o, err, len) < 0)
-		return -1;
-	struct option lo[NDEFS + 1];
-	char shortopts[2 * NDEFS + 2];
-	build_getopt(lo, shortopts);
-	opterr = 0;
-	optind = 1;
-	int c;
-	uint64_t cli = 0, cli_values = 0; /* options on the command line; those with values */
-	while ((c = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
-		if (c == '?') {
-			if (optopt && optopt < 256)
-				snprintf(err, len, "unknown option '-%c'; see --help", optopt);
-			else
-				snprintf(err, len, "unknown option '%s'; see --help", argv[optind - 1]);
-			return -1;
-		}
-		if (c == ':') {
-			snprintf(err, len, "--%s needs a value; see --help", optopt ? name_of(optopt) : argv[optind - 1] + 2);
-			return -1;
-		}
-		if (seen_twice(c, &cli_values)) {
-			snprintf(err, len, "--%s: given twice; give it once", name_of(c));
-			return -1;
-		}
-		int i = index_of(c);
-		if (i >= 0)
-			cli |= 1ull << i;
-		if (apply(c, optarg, o, err, len) < 0)
-			return -1;
-	}
-	if (screen_only_in_batch(o, cli, err, len) < 0)
-		return -1;
-	if (optind < argc) {
-		snprintf(err, len, "unexpected argument '%s'; options start with '-' (see --help)", argv[optind]);
-		return -1;
-	}
-	if (o->read_only && (o->nsets || o->enable_delayacct || o->ab)) {
-		snprintf(err, len, "%s changes the system: refused in read-only mode (--read-only)",
-			 o->nsets ? "--set" : o->enable_delayacct ? "--enable-delayacct" : "--ab");
-		return -1;
-	}
-	if (o->ab && o->ndisks != 1) {
-		snprintf(err, len, "--ab compares schedulers on one disk: give exactly one --disk NAME");
-		return -1;
-	}
-	if (o->ab && (o->nsets || o->enable_delayacct)) {
-		snprintf(err, len, "%s does nothing with --ab (the A/B sets the schedulers it compares itself)",
-			 o->nsets ? "--set" : "--enable-delayacct");
-		return -1;
-	}
-	if (o->ab && o->no_probe) {
-		snprintf(err, len, "--ab measures with the probe: --no-probe conflicts with it");
-		return -1;
-	}
-	if (ab_only_in_batch(o, cli, err, len) < 0)
-		return -1;
-	if (check_replay(o, err, len) < 0)
-		return -1;
-	if (o->no_probe && (o->nprobe_disks || o->probe_file)) {
-		snprintf(err, len, "--no-probe conflicts with %s; give one or the other",
-			 o->probe_file ? "--probe-file" : "--probe");
-		return -1;
-	}
-	return 0;
 }
 
 void options_print_help(FILE *f, const char *prog)

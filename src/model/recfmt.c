@@ -154,7 +154,8 @@ _Static_assert(PROBE_AHEAD_MAX == 5, "slow's table lists five");
 _Static_assert(PROBE_SLOWEST_MAX == 3, "slow's table lists three of the slowest");
 
 /* A disk: its info, then the sample's figures (the scheduler list, the
- * histogram and the chart are the writer's and the reader's own). */
+ * histogram's buckets and the chart are the writer's and the reader's own;
+ * "active" indexes the scheduler list, checked against it when read). */
 const struct rf_field recfmt_disk[] = {
 	F("name", RF_STR, struct disk_sample, info.name),
 	F("kind", RF_ENUM, struct disk_sample, info.kind, .names = &disk_kinds, .dflt = DISK_OTHER, .flags = RF_V1_INT),
@@ -183,6 +184,10 @@ const struct rf_field recfmt_disk[] = {
 	F("warning", RF_STR, struct disk_sample, warning),
 	F("slow", RF_OBJ, struct disk_sample, slow, .sub = slow),
 	F("unattributed", RF_U64, struct disk_sample, blk_unattributed, .flags = RF_OMIT0),
+	F("active", RF_INT, struct disk_sample, info.sched.active, .dflt = -1),
+	F("hist_min", RF_U64, struct disk_sample, probe_hist.min_ns),
+	F("hist_max", RF_U64, struct disk_sample, probe_hist.max_ns),
+	F("hist_sum", RF_U64, struct disk_sample, probe_hist.sum_ns),
 	END,
 };
 
@@ -308,7 +313,8 @@ static const struct rf_field wb_tuple[] = {
 };
 
 /* The block-layer part's own fields of a tick, in its "blk" object (its
- * stage, stats and requests: record.c and replay.c). */
+ * stage, one of the tracepoints' names, its stats and requests: record.c
+ * and replay.c). */
 const struct rf_field recfmt_blk[] = {
 	F("on", RF_INT, struct sample, blk_on),
 	F("why", RF_STR, struct sample, blk_why),
@@ -336,6 +342,24 @@ const struct rf_field recfmt_tick[] = {
 	F("to_disks_MBps", RF_DBL, struct sample, write_MBps, .old = "write_MBps"),
 	F("dirtying_MBps", RF_DBL, struct sample, dirty_MBps, .old = "dirty_MBps"),
 	F("top_disk", RF_INT, struct sample, top_disk, .dflt = -1),
+	END,
+};
+
+/* A chart point, as a tuple: [sec, n, p50_ns, p99_ns, max_ns]. */
+const struct rf_field recfmt_chart_point[] = {
+	T(RF_I64, struct latwin_point, sec),    T(RF_U32, struct latwin_point, n),
+	T(RF_U64, struct latwin_point, p50_ns), T(RF_U64, struct latwin_point, p99_ns),
+	T(RF_U64, struct latwin_point, max_ns), END,
+};
+
+/* The first line of a recording. */
+const struct rf_field recfmt_header[] = {
+	F("format", RF_STR, struct recfmt_header, format),
+	F("version", RF_I64, struct recfmt_header, version, .dflt = -1),
+	F("program", RF_STR, struct recfmt_header, program),
+	F("host", RF_STR, struct recfmt_header, host),
+	F("kernel", RF_STR, struct recfmt_header, kernel),
+	F("start", RF_DBL, struct recfmt_header, start),
 	END,
 };
 

@@ -135,10 +135,11 @@ int replay_open(struct replay **out, const char *path, char *err, size_t len)
 		replay_close(r);
 		return -EINVAL;
 	}
-	char fmt[64];
-	jsonv_str(&v, "format", fmt, sizeof fmt);
-	int64_t ver = jsonv_int(&v, "version", -1);
+	struct recfmt_header h;
+	recfmt_read(&v, recfmt_header, &h, &r->rf);
 	jsonv_free(&v);
+	const char *fmt = h.format;
+	int64_t ver = h.version;
 	r->rf.version = ver > 0 && ver <= RECORD_VERSION ? (int)ver : RECORD_VERSION;
 	if (strcmp(fmt, RECORD_FORMAT) != 0 || ver < 1) {
 		util_fmt(err, len, "%s:1: not a recording of iosched-top (no \"format\":\"%s\" header)", path, RECORD_FORMAT);
@@ -226,23 +227,20 @@ static void hist(const struct jsonv *o, struct hist *h)
 			h->n += n;
 		}
 	}
-	h->min_ns = (uint64_t)jsonv_int(o, "hist_min", 0);
-	h->max_ns = (uint64_t)jsonv_int(o, "hist_max", 0);
-	h->sum_ns = (uint64_t)jsonv_int(o, "hist_sum", 0);
 }
 
 static void disk(struct replay *r, const struct jsonv *o, double mono, struct disk_sample *d)
 {
 	memset(d, 0, sizeof *d);
+	hist(o, &d->probe_hist); /* its buckets: the table reads its min, max and sum */
 	recfmt_read(o, recfmt_disk, d, &r->rf);
 	struct disk_info *i = &d->info;
 	const struct jsonv *sc = jsonv_arr(o, r->rf.version < 3 ? "scheds" : "schedulers");
 	for (size_t k = 0; sc && k < sc->n && k < SCHED_MAX; k++)
 		if (sc->kids[k].type == JV_STR)
 			util_strlcpy(i->sched.names[i->sched.n++], sc->kids[k].str, SCHED_NAME_MAX);
-	int64_t active = jsonv_int(o, "active", -1);
-	i->sched.active = active >= 0 && active < i->sched.n ? (int)active : -1;
-	hist(o, &d->probe_hist);
+	int active = i->sched.active; /* as the table read it: an index into the list */
+	i->sched.active = active >= 0 && active < i->sched.n ? active : -1;
 	chart(r, o, mono, d);
 }
 

@@ -60,42 +60,20 @@ int record_open(struct recorder **out, const char *path, char *err, size_t len)
 	return 0;
 }
 
-static void num(FILE *f, const char *key, double v)
-{
-	fprintf(f, ",\"%s\":%.17g", key, v);
-}
-
-static void u64(FILE *f, const char *key, uint64_t v)
-{
-	fprintf(f, ",\"%s\":%llu", key, (unsigned long long)v);
-}
-
-static void i64(FILE *f, const char *key, long long v)
-{
-	fprintf(f, ",\"%s\":%lld", key, v);
-}
-
-static void str(FILE *f, const char *key, const char *v)
-{
-	fprintf(f, ",\"%s\":", key);
-	jsonv_write_string(f, v);
-}
-
 /* The interval's probe histogram as [bucket, count] pairs: a few dozen at
- * most, and any window's percentiles can be computed from them. */
-static void hist_sparse(FILE *f, const struct hist *h)
+ * most, and any window's percentiles can be computed from them (its min,
+ * max and sum are recfmt_disk's). */
+static void hist_sparse(struct jsonv_w *w, const struct hist *h)
 {
-	fputs(",\"hist\":[", f);
-	int first = 1;
+	jsonv_w_open(w, "hist", '[');
 	for (unsigned b = 0; b < HIST_BUCKETS && h->n; b++)
 		if (h->count[b]) {
-			fprintf(f, "%s[%u,%u]", first ? "" : ",", b, h->count[b]);
-			first = 0;
+			jsonv_w_open(w, NULL, '[');
+			jsonv_w_uint(w, NULL, b);
+			jsonv_w_uint(w, NULL, h->count[b]);
+			jsonv_w_close(w);
 		}
-	fputc(']', f);
-	u64(f, "hist_min", h->min_ns);
-	u64(f, "hist_max", h->max_ns);
-	u64(f, "hist_sum", h->sum_ns);
+	jsonv_w_close(w);
 }
 
 static int64_t *last_sec_of(struct recorder *r, const char *name)
@@ -110,122 +88,102 @@ static int64_t *last_sec_of(struct recorder *r, const char *name)
 	return &r->disks[r->ndisks++].last_sec;
 }
 
-static void chart_points(struct recorder *r, FILE *f, const struct disk_sample *d)
+static void chart_points(struct recorder *r, struct jsonv_w *w, const struct disk_sample *d)
 {
 	int64_t *last = last_sec_of(r, d->info.name), newest = INT64_MIN;
-	fputs(",\"chart\":[", f);
-	int first = 1;
+	jsonv_w_open(w, "chart", '[');
 	for (size_t i = 0; i < CHART_SECONDS; i++) {
 		const struct latwin_point *p = &d->chart[i];
 		if (p->n == 0 || (last && p->sec < *last))
 			continue;
-		fprintf(f, "%s[%lld,%u,%llu,%llu,%llu]", first ? "" : ",", (long long)p->sec, p->n,
-			(unsigned long long)p->p50_ns, (unsigned long long)p->p99_ns, (unsigned long long)p->max_ns);
-		first = 0;
+		recfmt_write_tuple(jsonv_w_next(w, NULL), recfmt_chart_point, p);
 		if (p->sec > newest)
 			newest = p->sec;
 	}
-	fputc(']', f);
+	jsonv_w_close(w);
 	if (last && newest > *last)
 		*last = newest;
 }
 
 /* A disk: the table's fields, then what a table cannot say: the
- * scheduler list (and which one is active), the histogram, the chart. */
-static void disk(struct recorder *r, FILE *f, const struct disk_sample *d)
+ * scheduler list, the histogram's buckets, the chart. */
+static void disk(struct recorder *r, struct jsonv_w *w, const struct disk_sample *d)
 {
-	int first = 1;
-	fputc('{', f);
-	recfmt_write(f, recfmt_disk, d, &first);
-	i64(f, "active", d->info.sched.active);
-	fputs(",\"schedulers\":[", f);
-	for (int k = 0; k < d->info.sched.n; k++) {
-		if (k)
-			fputc(',', f);
-		jsonv_write_string(f, d->info.sched.names[k]);
-	}
-	fputc(']', f);
-	hist_sparse(f, &d->probe_hist);
-	chart_points(r, f, d);
-	fputc('}', f);
+	jsonv_w_open(w, NULL, '{');
+	recfmt_write(w->f, recfmt_disk, d, jsonv_w_first(w));
+	jsonv_w_open(w, "schedulers", '[');
+	for (int k = 0; k < d->info.sched.n; k++)
+		jsonv_w_string(w, NULL, d->info.sched.names[k]);
+	jsonv_w_close(w);
+	hist_sparse(w, &d->probe_hist);
+	chart_points(r, w, d);
+	jsonv_w_close(w);
 }
 
-static void event(FILE *f, const struct event *e)
+/* An object of table t in the open array. */
+static void object(struct jsonv_w *w, const struct rf_field *t, const void *base)
 {
-	int first = 1;
-	fputc('{', f);
-	recfmt_write(f, recfmt_event, e, &first);
-	fputc('}', f);
+	jsonv_w_open(w, NULL, '{');
+	recfmt_write(w->f, t, base, jsonv_w_first(w));
+	jsonv_w_close(w);
 }
 
 /* Which rows to keep: the notable ones (procs_row_notable, with their
  * command lines) and the busiest, as --json lists them. */
-static void procs(FILE *f, const struct sample *s, size_t max_procs)
+static void procs(struct jsonv_w *w, const struct sample *s, size_t max_procs)
 {
 	char *keep = calloc(s->nprocs ? s->nprocs : 1, 1);
 	size_t *top = malloc((max_procs ? max_procs : 1) * sizeof *top);
+	jsonv_w_open(w, "procs", '[');
 	if (!keep || !top) {
 		free(keep);
 		free(top);
-		fputs(",\"procs\":[]", f);
+		jsonv_w_close(w);
 		return;
 	}
 	size_t ntop = json_busiest(s, max_procs, top);
 	for (size_t i = 0; i < ntop; i++)
 		keep[top[i]] = 1;
 	/* In the live order: a replay then ranks ties the same way. */
-	fputs(",\"procs\":[", f);
-	int first = 1;
-	for (size_t i = 0; i < s->nprocs; i++) {
-		if (!keep[i] && !procs_row_notable(&s->procs[i]))
-			continue;
-		if (!first)
-			fputc(',', f);
-		first = 0;
-		int one = 1;
-		fputc('{', f);
-		recfmt_write(f, recfmt_proc, &s->procs[i], &one);
-		fputc('}', f);
-	}
-	fputc(']', f);
+	for (size_t i = 0; i < s->nprocs; i++)
+		if (keep[i] || procs_row_notable(&s->procs[i]))
+			object(w, recfmt_proc, &s->procs[i]);
+	jsonv_w_close(w);
 	free(keep);
 	free(top);
-	int one = 1;
-	fputs(",\"pstat\":{", f);
-	recfmt_write(f, recfmt_pstat, &s->pstat, &one);
-	fputc('}', f);
-	i64(f, "top_writer", sample_top_writer(s) ? sample_top_writer(s)->tid : -1);
+	jsonv_w_open(w, "pstat", '{');
+	recfmt_write(w->f, recfmt_pstat, &s->pstat, jsonv_w_first(w));
+	jsonv_w_close(w);
+	jsonv_w_int(w, "top_writer", sample_top_writer(s) ? sample_top_writer(s)->tid : -1);
 }
 
-static void blk(FILE *f, const struct sample *s)
+static void blk(struct jsonv_w *w, const struct sample *s)
 {
-	int first = 1;
-	fputs(",\"blk\":{", f);
-	recfmt_write(f, recfmt_blk, s, &first);
-	str(f, "stage", s->blk_stage ? s->blk_stage : "");
-	fputs(",\"stats\":[", f);
-	for (size_t i = 0; i < s->blk.nstats; i++) {
-		if (i)
-			fputc(',', f);
-		recfmt_write_tuple(f, recfmt_blk_stat, &s->blk.stats[i]);
-	}
-	fputs("],\"reqs\":[", f);
-	for (size_t i = 0; i < s->blk.nreqs; i++) {
-		if (i)
-			fputc(',', f);
-		recfmt_write_tuple(f, recfmt_blk_req, &s->blk.reqs[i]);
-	}
-	fputs("]}", f);
+	jsonv_w_open(w, "blk", '{');
+	recfmt_write(w->f, recfmt_blk, s, jsonv_w_first(w));
+	jsonv_w_string(w, "stage", s->blk_stage ? s->blk_stage : "");
+	jsonv_w_open(w, "stats", '[');
+	for (size_t i = 0; i < s->blk.nstats; i++)
+		recfmt_write_tuple(jsonv_w_next(w, NULL), recfmt_blk_stat, &s->blk.stats[i]);
+	jsonv_w_close(w);
+	jsonv_w_open(w, "reqs", '[');
+	for (size_t i = 0; i < s->blk.nreqs; i++)
+		recfmt_write_tuple(jsonv_w_next(w, NULL), recfmt_blk_req, &s->blk.reqs[i]);
+	jsonv_w_close(w);
+	jsonv_w_close(w);
 }
 
 static void header(struct recorder *r, const struct sample *s)
 {
-	fprintf(r->f, "{\"format\":\"%s\",\"version\":%d", RECORD_FORMAT, RECORD_VERSION);
-	str(r->f, "program", "iosched-top " IOSCHED_VERSION);
-	str(r->f, "host", s->host);
-	str(r->f, "kernel", s->kernel);
-	num(r->f, "start", s->ts);
-	fputs("}\n", r->f);
+	struct recfmt_header h = {.version = RECORD_VERSION, .start = s->ts};
+	util_strlcpy(h.format, RECORD_FORMAT, sizeof h.format);
+	util_strlcpy(h.program, "iosched-top " IOSCHED_VERSION, sizeof h.program);
+	util_strlcpy(h.host, s->host, sizeof h.host);
+	util_strlcpy(h.kernel, s->kernel, sizeof h.kernel);
+	struct jsonv_w w;
+	jsonv_w_init(&w, r->f);
+	object(&w, recfmt_header, &h);
+	fputc('\n', r->f); /* one JSON text a line */
 	r->header_done = 1;
 }
 
@@ -234,26 +192,23 @@ int record_write(struct recorder *r, const struct sample *s, size_t max_procs)
 	FILE *f = r->f;
 	if (!r->header_done)
 		header(r, s);
-	int first = 1;
-	fputc('{', f);
-	recfmt_write(f, recfmt_tick, s, &first);
-	fputs(",\"disks\":[", f);
-	for (size_t i = 0; i < s->ndisks; i++) {
-		if (i)
-			fputc(',', f);
-		disk(r, f, &s->disks[i]);
-	}
-	fputs("],\"events\":[", f);
-	for (size_t i = 0; i < s->nevents; i++) {
-		if (i)
-			fputc(',', f);
-		event(f, &s->events[i]);
-	}
-	fputc(']', f);
+	struct jsonv_w w;
+	jsonv_w_init(&w, f);
+	jsonv_w_open(&w, NULL, '{');
+	recfmt_write(f, recfmt_tick, s, jsonv_w_first(&w));
+	jsonv_w_open(&w, "disks", '[');
+	for (size_t i = 0; i < s->ndisks; i++)
+		disk(r, &w, &s->disks[i]);
+	jsonv_w_close(&w);
+	jsonv_w_open(&w, "events", '[');
+	for (size_t i = 0; i < s->nevents; i++)
+		object(&w, recfmt_event, &s->events[i]);
+	jsonv_w_close(&w);
 	if (s->have_procs)
-		procs(f, s, max_procs);
-	blk(f, s);
-	fputs("}\n", f);
+		procs(&w, s, max_procs);
+	blk(&w, s);
+	jsonv_w_close(&w);
+	fputc('\n', f);
 	/* One tick at most is lost to a crash or a power cut. */
 	if (fflush(f) != 0 || fdatasync(fileno(f)) != 0)
 		return -errno;

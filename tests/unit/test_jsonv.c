@@ -1,5 +1,6 @@
 /* Unit tests: the JSON reader recordings are read back with — values,
- * escapes, typed lookups with defaults, and errors that say where. */
+ * escapes, typed lookups with defaults, and errors that say where — and
+ * the writer they are written with. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -148,6 +149,43 @@ static void strings_written(void **state)
 	}
 }
 
+/* The piecewise writer (what a recording is written with): commas between
+ * members and elements, brackets closed in order, keys escaped, and a text
+ * the reader takes back. */
+static void written_in_pieces(void **state)
+{
+	(void)state;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct jsonv_w w;
+	jsonv_w_init(&w, f);
+	jsonv_w_open(&w, NULL, '{');
+	jsonv_w_int(&w, "a", -3);
+	jsonv_w_open(&w, "l", '[');
+	jsonv_w_uint(&w, NULL, 1);
+	jsonv_w_open(&w, NULL, '[');
+	jsonv_w_close(&w);
+	jsonv_w_open(&w, NULL, '{');
+	fputs("\"m\":2", f); /* a member written by another writer (recfmt_write) */
+	*jsonv_w_first(&w) = 0;
+	jsonv_w_string(&w, "n", "x");
+	jsonv_w_close(&w);
+	jsonv_w_close(&w);
+	jsonv_w_string(&w, "q\"k", "v");
+	jsonv_w_close(&w);
+	jsonv_w_close(&w); /* one too many: nothing written */
+	fclose(f);
+	assert_string_equal(buf, "{\"a\":-3,\"l\":[1,[],{\"m\":2,\"n\":\"x\"}],\"q\\\"k\":\"v\"}");
+	struct jsonv v;
+	char err[128];
+	assert_int_equal(parse(buf, &v, err, sizeof err), 0);
+	assert_int_equal(jsonv_int(&v, "a", 0), -3);
+	assert_int_equal(jsonv_arr(&v, "l")->n, 3);
+	jsonv_free(&v);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -155,6 +193,7 @@ int main(void)
 		cmocka_unit_test(errors_say_where),
 		cmocka_unit_test(strings_written),
 		cmocka_unit_test(budget_of_values),
+		cmocka_unit_test(written_in_pieces),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
