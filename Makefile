@@ -61,7 +61,8 @@ build/bpfgen/%.o: build/bpfgen/%.bpf.o
 	$(BPFTOOL) gen object $@ $<
 build/bpfgen/%.skel.h: build/bpfgen/%.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
-build/bpf/blklat.o build/san/bpf/blklat.o build/bpf/taskiter.o build/san/bpf/taskiter.o: $(BPF_SKEL)
+build/bpf/blklat.o build/san/bpf/blklat.o build/bpf/blklatread.o build/san/bpf/blklatread.o \
+	build/bpf/taskiter.o build/san/bpf/taskiter.o: $(BPF_SKEL)
 .PRECIOUS: build/bpfgen/%.o build/bpfgen/%.bpf.o
 
 # A test build that acts as a kernel without block_io_start (before 6.5):

@@ -251,7 +251,7 @@ static void sweep_probe_file(struct sweep *s, const char *disk, const char *path
 }
 
 /* Whether the probe of disk will read a file of the tool's own: its node
- * is refused as the probe opens it (probe.c), so it falls back. */
+ * is refused as the probe opens it (probedevice.c), so it falls back. */
 static int probe_needs_file(const struct options *o, const struct sampler *smp, const char *disk)
 {
 	if (o->probe_file && smp->cfg.probe_file_disk && !strcmp(smp->cfg.probe_file_disk, disk))

@@ -34,7 +34,7 @@ struct probe_config {
 };
 
 /* A first run in file mode reads a start file of this size while its
- * whole probe file is written (probe.c, open_start). */
+ * whole probe file is written (probefilemode.c, open_start). */
 #define PROBE_START_SIZE (64u << 20)
 
 struct probe_status {

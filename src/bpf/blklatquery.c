@@ -1,0 +1,145 @@
+/* blklatquery: what the rest of the tool asks of a struct blk_reading,
+ * a live one (blklatread.c) or a replay's: a process's entry, the disk it
+ * moved most bytes on, who has requests waiting on a disk, an interval's
+ * histogram from two cumulative ones; the names of ops and kinds, and a
+ * p50/p99 pair as text. No BPF needed: it is built without it too. */
+#include "bpf/blklat.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+const char *blk_kind_name(enum blk_kind k)
+{
+	static const char *const names[] = {"direct", "writeback", "journal", "read", "readahead", "swap"};
+	return k < BLK_NKINDS ? names[k] : "?";
+}
+
+const char *blk_op_name(enum blk_op op)
+{
+	return op == BLK_WRITE ? "write" : "read";
+}
+
+void blklat_diff(const uint32_t *prev, const uint32_t *cur, size_t nbuckets, struct hist *out)
+{
+	hist_reset(out);
+	int first = -1, last = -1;
+	for (size_t b = 0; b < nbuckets && b < HIST_BUCKETS; b++) {
+		uint32_t d = prev && cur[b] >= prev[b] ? cur[b] - prev[b] : cur[b];
+		out->count[b] = d;
+		out->n += d;
+		if (d) {
+			if (first < 0)
+				first = (int)b;
+			last = (int)b;
+		}
+	}
+	if (first >= 0) {
+		uint64_t lo, hi;
+		hist_bucket_range((unsigned)first, &out->min_ns, &hi);
+		hist_bucket_range((unsigned)last, &lo, &out->max_ns);
+	}
+}
+
+void blklat_format_pair(uint64_t n, uint64_t p50_ns, uint64_t p99_ns, char *buf, size_t len)
+{
+	if (!hist_enough(n, 0.50)) {
+		util_strlcpy(buf, "-", len);
+		return;
+	}
+	char lo[24], hi[24] = "-";
+	util_format_latency(p50_ns, lo, sizeof lo);
+	if (hist_enough(n, 0.99))
+		util_format_latency(p99_ns, hi, sizeof hi);
+	util_fmt(buf, len, "%s/%s", lo, hi);
+}
+
+static int proc_by_tgid(const void *a, const void *b)
+{
+	const struct blk_proc *x = a, *y = b;
+	return (x->tgid > y->tgid) - (x->tgid < y->tgid);
+}
+
+const struct blk_proc *blklat_find_proc(const struct blk_reading *r, int tgid)
+{
+	struct blk_proc key = {.tgid = tgid};
+	return r->nprocs ? bsearch(&key, r->procs, r->nprocs, sizeof key, proc_by_tgid) : NULL;
+}
+
+/* A disk's bytes of tgid's stats from the first, both directions. */
+static uint64_t disk_bytes(const struct blk_reading *r, size_t first, int tgid, const char *disk)
+{
+	uint64_t sum = 0;
+	for (size_t j = first; j < r->nstats; j++) {
+		const struct blk_stat *st = &r->stats[j];
+		if (st->tgid == tgid && !strcmp(st->disk, disk))
+			sum += st->bytes - (st->stacked_bytes < st->bytes ? st->stacked_bytes : st->bytes);
+	}
+	return sum;
+}
+
+const char *blklat_top_disk(const struct blk_reading *r, int tgid)
+{
+	/* A process has a few entries (disks x 2 directions): a scan of the
+	 * reading, not a map, also for a replay's stats in any order. */
+	const char *best = NULL;
+	uint64_t most = 0;
+	for (size_t i = 0; i < r->nstats; i++) {
+		if (r->stats[i].tgid != tgid)
+			continue;
+		uint64_t b = disk_bytes(r, i, tgid, r->stats[i].disk);
+		if (b > most) {
+			most = b;
+			best = r->stats[i].disk;
+		}
+	}
+	return best;
+}
+
+static int wait_cmp(const void *a, const void *b)
+{
+	const struct blk_wait *x = a, *y = b;
+	return (x->oldest_ns < y->oldest_ns) - (x->oldest_ns > y->oldest_ns);
+}
+
+size_t blklat_waiting(const struct blk_reading *r, const char *disk, unsigned long long in_flight,
+		      struct blk_wait *out, size_t max)
+{
+	struct blk_wait w[64];
+	size_t n = 0;
+	unsigned long long issued = 0;
+	/* Youngest first: the issued ones past the kernel's count are the
+	 * oldest, the leftovers. */
+	for (size_t i = 0; i < r->nreqs; i++) {
+		const struct blk_req *q = &r->reqs[i];
+		if (strcmp(q->disk, disk) != 0 || (q->issued && ++issued > in_flight))
+			continue;
+		size_t k = 0;
+		while (k < n && w[k].tgid != q->tgid)
+			k++;
+		if (k == n) {
+			if (n == sizeof w / sizeof w[0])
+				continue;
+			w[n++] = (struct blk_wait){.tgid = q->tgid};
+		}
+		w[k].inflight++;
+		if (q->age_ns > w[k].oldest_ns)
+			w[k].oldest_ns = q->age_ns;
+	}
+	qsort(w, n, sizeof w[0], wait_cmp);
+	if (n > max)
+		n = max;
+	memcpy(out, w, n * sizeof w[0]);
+	return n;
+}
+
+void blk_reading_free(struct blk_reading *r)
+{
+	free(r->stats);
+	free(r->procs);
+	free(r->reqs);
+	free(r->behind);
+	free(r->unattr);
+	memset(r, 0, sizeof *r);
+}
