@@ -1,0 +1,306 @@
+/* Unit tests: probespan — the probe's read-only file mode. Which FIEMAP
+ * extents are kept (never a hole, inline, unwritten, delayed, encoded or
+ * unplaced one; both ends aligned and inside the file); on real files of
+ * the filesystem under /var/tmp, a file with a hole and a fallocated one
+ * are mapped so that no read lands in the hole or the unwritten range; a
+ * walk keeps to its budget and its size floor; a file replaced or changed
+ * after it was mapped is dropped, not read. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fiemap.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "probe/probespan.h"
+#include "probe/prng.h"
+
+#define MiB (1024ull * 1024)
+#define IO 4096ull
+
+static struct fiemap_extent extent(uint64_t logical, uint64_t physical, uint64_t length, uint32_t flags)
+{
+	return (struct fiemap_extent){.fe_logical = logical, .fe_physical = physical, .fe_length = length,
+				      .fe_flags = flags};
+}
+
+static void test_keep(void **state)
+{
+	(void)state;
+	uint64_t lo, hi;
+	struct fiemap_extent e = extent(0, 1 << 20, 1 << 20, FIEMAP_EXTENT_LAST);
+	assert_int_equal(probespan_keep(&e, 4 * MiB, IO, &lo, &hi), 1);
+	assert_int_equal(lo, 0);
+	assert_int_equal(hi, MiB);
+	/* Refused whatever their size: each kind that does not read the
+	 * disk's own blocks where the file says. */
+	const uint32_t refused[] = {FIEMAP_EXTENT_UNKNOWN, FIEMAP_EXTENT_DELALLOC, FIEMAP_EXTENT_ENCODED,
+				    FIEMAP_EXTENT_DATA_ENCRYPTED, FIEMAP_EXTENT_NOT_ALIGNED, FIEMAP_EXTENT_DATA_INLINE,
+				    FIEMAP_EXTENT_DATA_TAIL, FIEMAP_EXTENT_UNWRITTEN};
+	for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+		e = extent(0, 1 << 20, 1 << 20, refused[i]);
+		assert_int_equal(probespan_keep(&e, 4 * MiB, IO, &lo, &hi), 0);
+	}
+	e = extent(0, 0, 1 << 20, 0); /* no physical place */
+	assert_int_equal(probespan_keep(&e, 4 * MiB, IO, &lo, &hi), 0);
+	/* Trimmed to whole reads inside the extent and the file. */
+	e = extent(1000, (1 << 20) + 1000, 20000, 0);
+	assert_int_equal(probespan_keep(&e, 4 * MiB, IO, &lo, &hi), 1);
+	assert_int_equal(lo, 4096);
+	assert_int_equal(hi, 20480);
+	e = extent(0, 1 << 20, 1 << 20, 0); /* the file ends inside it */
+	assert_int_equal(probespan_keep(&e, 10000, IO, &lo, &hi), 1);
+	assert_int_equal(hi, 8192);
+	e = extent(4096, 1 << 20, 4095, 0); /* shorter than one read */
+	assert_int_equal(probespan_keep(&e, 4 * MiB, IO, &lo, &hi), 0);
+	e = extent(0, (1 << 20) + 100, 1 << 20, 0); /* an aligned offset would not be an aligned place */
+	assert_int_equal(probespan_keep(&e, 4 * MiB, IO, &lo, &hi), 0);
+}
+
+static void make_top(char *top)
+{
+	strcpy(top, "/var/tmp/iosched-probespan-test.XXXXXX");
+	assert_non_null(mkdtemp(top));
+}
+
+static void remove_top(const char *top)
+{
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", top);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void write_at(int fd, uint64_t off, uint64_t len)
+{
+	static char buf[65536];
+	memset(buf, 0x5a, sizeof buf);
+	for (uint64_t done = 0; done < len; done += sizeof buf)
+		assert_int_equal(pwrite(fd, buf, sizeof buf, (off_t)(off + done)), (ssize_t)sizeof buf);
+}
+
+/* top/name: data over [0, 1 MiB) and [2, 3) MiB, a hole between (and
+ * fsync'd, so nothing is delayed). */
+static void make_holed(const char *top, const char *name, char *path, size_t len)
+{
+	snprintf(path, len, "%s/%s", top, name);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	assert_true(fd >= 0);
+	write_at(fd, 0, MiB);
+	write_at(fd, 2 * MiB, MiB);
+	assert_int_equal(fsync(fd), 0);
+	close(fd);
+}
+
+/* Map path alone. Returns what probespan_add_file returned. */
+static long long map_one(struct probespan *ps, const char *path)
+{
+	*ps = (struct probespan){.io_size = IO};
+	int fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	struct stat st;
+	assert_int_equal(fstat(fd, &st), 0);
+	long long kept = probespan_add_file(ps, fd, path, &st);
+	close(fd);
+	return kept;
+}
+
+static void test_holes_never_read(void **state)
+{
+	(void)state;
+	char top[64], path[128];
+	make_top(top);
+	make_holed(top, "holed", path, sizeof path);
+	struct probespan ps;
+	long long kept = map_one(&ps, path);
+	if (kept == -EOPNOTSUPP) {
+		remove_top(top);
+		skip(); /* FIEMAP not on this filesystem: nothing to check here */
+	}
+	assert_int_equal(kept, 2 * MiB);
+	assert_int_equal(ps.nfiles, 1);
+	probespan_free(&ps);
+
+	const char *roots[] = {top};
+	struct stat st;
+	assert_int_equal(stat(top, &st), 0);
+	struct probespan_want want = {.dev = st.st_dev, .roots = roots, .nroots = 1, .bytes = 1ull << 30,
+				      .min_file = 0, .io_size = IO, .max_visit = 1000, .max_files = 100};
+	char why[200] = "";
+	assert_int_equal(probespan_build(&ps, &want, why, sizeof why), 0);
+	assert_int_equal(ps.span, 2 * MiB);
+	struct prng rng;
+	prng_seed(&rng, 42);
+	int low = 0, high = 0;
+	for (int i = 0; i < 20000; i++) {
+		size_t f;
+		uint64_t off;
+		assert_int_equal(probespan_pick(&ps, &rng, &f, &off), 0);
+		assert_int_equal(f, 0);
+		assert_int_equal(off % IO, 0);
+		assert_true(off + IO <= MiB || (off >= 2 * MiB && off + IO <= 3 * MiB));
+		low += off < MiB;
+		high += off >= 2 * MiB;
+	}
+	assert_true(low > 9000 && high > 9000); /* both ranges, by their size */
+	probespan_free(&ps);
+	remove_top(top);
+}
+
+static void test_unwritten_refused(void **state)
+{
+	(void)state;
+	char top[64], path[128];
+	make_top(top);
+	snprintf(path, sizeof path, "%s/fallocated", top);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	assert_true(fd >= 0);
+	int rc = posix_fallocate(fd, 0, (off_t)(4 * MiB));
+	write_at(fd, 4 * MiB, MiB); /* and 1 MiB of data after the unwritten part */
+	assert_int_equal(fsync(fd), 0);
+	close(fd);
+	if (rc != 0) {
+		remove_top(top);
+		skip(); /* no fallocate here */
+	}
+	struct probespan ps;
+	long long kept = map_one(&ps, path);
+	if (kept == -EOPNOTSUPP) {
+		remove_top(top);
+		skip();
+	}
+	assert_int_equal(kept, MiB); /* the written MiB alone */
+	for (size_t i = 0; i < ps.nranges; i++)
+		assert_true(ps.ranges[i].lo >= 4 * MiB);
+	probespan_free(&ps);
+	remove_top(top);
+}
+
+static void test_walk_limits(void **state)
+{
+	(void)state;
+	char top[64], path[160], sub[128];
+	make_top(top);
+	snprintf(sub, sizeof sub, "%s/sub", top);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	make_holed(top, "a", path, sizeof path);
+	make_holed(sub, "b", path, sizeof path);
+	snprintf(path, sizeof path, "%s/small", top); /* under the size floor */
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	assert_true(fd >= 0);
+	write_at(fd, 0, 65536);
+	fsync(fd);
+	close(fd);
+	snprintf(path, sizeof path, "%s/link", top); /* a link is not followed */
+	assert_int_equal(symlink("/usr/lib", path), 0);
+	const char *roots[] = {top};
+	struct stat st;
+	assert_int_equal(stat(top, &st), 0);
+	struct probespan_want want = {.dev = st.st_dev, .roots = roots, .nroots = 1, .bytes = 1ull << 30,
+				      .min_file = MiB, .io_size = IO, .max_visit = 1000, .max_files = 100};
+	struct probespan ps = {0};
+	char why[200] = "";
+	int rc = probespan_build(&ps, &want, why, sizeof why);
+	if (rc == -EOPNOTSUPP) {
+		remove_top(top);
+		skip();
+	}
+	assert_int_equal(rc, 0);
+	assert_int_equal(ps.nfiles, 2); /* a and sub/b; not small, not the link's target */
+	assert_int_equal(ps.span, 4 * MiB);
+	/* Enough bytes: the walk stops there. */
+	want.bytes = MiB;
+	assert_int_equal(probespan_build(&ps, &want, why, sizeof why), 0);
+	assert_int_equal(ps.nfiles, 1);
+	/* Another filesystem's dev: nothing is taken from it. */
+	want.bytes = 1ull << 30;
+	want.dev = st.st_dev + 1;
+	assert_int_equal(probespan_build(&ps, &want, why, sizeof why), 0);
+	assert_int_equal(ps.nfiles, 0);
+	assert_int_equal(ps.span, 0);
+	size_t f;
+	uint64_t off;
+	struct prng rng;
+	prng_seed(&rng, 1);
+	assert_int_equal(probespan_pick(&ps, &rng, &f, &off), -ENOENT);
+	/* A bad read size is refused with a reason. */
+	want.io_size = 3000;
+	assert_int_equal(probespan_build(&ps, &want, why, sizeof why), -EINVAL);
+	assert_non_null(strstr(why, "power of two"));
+	probespan_free(&ps);
+	remove_top(top);
+}
+
+static void test_replaced_dropped(void **state)
+{
+	(void)state;
+	char top[64], a[128], b[128], tmp[160];
+	make_top(top);
+	make_holed(top, "a", a, sizeof a);
+	make_holed(top, "b", b, sizeof b);
+	const char *roots[] = {top};
+	struct stat st;
+	assert_int_equal(stat(top, &st), 0);
+	struct probespan_want want = {.dev = st.st_dev, .roots = roots, .nroots = 1, .bytes = 1ull << 30,
+				      .min_file = MiB, .io_size = IO, .max_visit = 1000, .max_files = 100};
+	struct probespan ps = {0};
+	char why[200] = "";
+	int rc = probespan_build(&ps, &want, why, sizeof why);
+	if (rc == -EOPNOTSUPP) {
+		remove_top(top);
+		skip();
+	}
+	assert_int_equal(rc, 0);
+	assert_int_equal(ps.nfiles, 2);
+	size_t ia = strcmp(ps.files[0].path, a) == 0 ? 0 : 1, ib = 1 - ia;
+	int fd = probespan_open(&ps, ia, 1);
+	assert_true(fd >= 0);
+	close(fd);
+	/* a is replaced as a package upgrade does: a new file renamed over it. */
+	make_holed(top, "a.new", tmp, sizeof tmp);
+	assert_int_equal(rename(tmp, a), 0);
+	assert_int_equal(probespan_open(&ps, ia, 1), -ESTALE);
+	assert_int_equal(probespan_live_files(&ps), 1);
+	assert_int_equal(ps.span, 2 * MiB);
+	struct prng rng;
+	prng_seed(&rng, 7);
+	for (int i = 0; i < 1000; i++) {
+		size_t f;
+		uint64_t off;
+		assert_int_equal(probespan_pick(&ps, &rng, &f, &off), 0);
+		assert_int_equal(f, ib);
+	}
+	/* b changed in place (its time moves): dropped too; then nothing is left. */
+	fd = open(b, O_WRONLY);
+	assert_true(fd >= 0);
+	write_at(fd, 0, 65536);
+	close(fd);
+	struct timespec t[2] = {{0, UTIME_OMIT}, {12345, 0}};
+	assert_int_equal(utimensat(AT_FDCWD, b, t, 0), 0);
+	assert_int_equal(probespan_open(&ps, ib, 1), -ESTALE);
+	size_t f;
+	uint64_t off;
+	assert_int_equal(probespan_pick(&ps, &rng, &f, &off), -ENOENT);
+	/* A file gone: dropped. */
+	assert_int_equal(probespan_open(&ps, ia, 1), -ENOENT);
+	probespan_free(&ps);
+	remove_top(top);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_keep),
+		cmocka_unit_test(test_holes_never_read),
+		cmocka_unit_test(test_unwritten_refused),
+		cmocka_unit_test(test_walk_limits),
+		cmocka_unit_test(test_replaced_dropped),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
