@@ -1,5 +1,5 @@
-/* cgroup: see include/read/cgroup.h */
-#include "read/cgroup.h"
+/* cgroup: see src/read/cgroup.h (beside its source until another folder uses it) */
+#include "cgroup.h"
 
 #include <ctype.h>
 #include <stddef.h>
