@@ -199,7 +199,7 @@ bench: bench-deps
 # the tool's own files: every source built again with clang and coverage,
 # one binary per target; each runs FUZZ_SECS seconds on a copy of its
 # committed seed corpus (tests/fuzz/corpus/TARGET). A crash fails.
-FUZZ_TARGETS := diskstats sched psi meminfo procstat procio u64 taskstats jsonv theme replay config udevrules
+FUZZ_TARGETS := diskstats sched psi cgroup meminfo procstat procio u64 taskstats jsonv theme replay config udevrules
 FUZZ_SECS ?= 600
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 FUZZ_OBJS := $(LIB_SRCS:src/%.c=build/fuzz/%.o)

@@ -20,6 +20,7 @@
 #include "base/safefile.h"
 #include "base/scratch.h"
 #include "base/util.h"
+#include "read/mountinfo.h"
 
 #define CHUNK (1u << 20)
 #define MAX_DEPTH 8
@@ -68,58 +69,9 @@ int probefile_whole_disk(dev_t dev, char *disk, size_t len)
 	return whole_from_sysdir(path, disk, len, 0);
 }
 
-/* One line of /proc/self/mountinfo, the fields used here. */
-struct mount_entry {
-	unsigned major, minor;
-	char root[1024], point[1024], opts[256], source[1024];
-};
-
-/* Unescape mountinfo's octal escapes (\040 for a blank) in place. */
-static void unescape(char *s)
-{
-	char *o = s;
-	for (char *p = s; *p; p++) {
-		if (p[0] == '\\' && p[1] >= '0' && p[1] <= '3' && p[2] && p[3]) {
-			*o++ = (char)((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0'));
-			p += 3;
-		} else {
-			*o++ = *p;
-		}
-	}
-	*o = '\0';
-}
-
-static int parse_mount(const char *line, struct mount_entry *m)
-{
-	const char *sep = strstr(line, " - ");
-	if (!sep || sscanf(line, "%*d %*d %u:%u %1023s %1023s %255s", &m->major, &m->minor, m->root, m->point,
-			   m->opts) != 5 || sscanf(sep + 3, "%*s %1023s", m->source) != 1)
-		return -1;
-	unescape(m->point);
-	unescape(m->source);
-	return 0;
-}
-
-/* The first mount for which match() says yes, into out. Returns 0, or
- * -ENOENT when none matches. */
-static int mount_find(int (*match)(const struct mount_entry *, const void *), const void *ctx,
-		      struct mount_entry *out)
-{
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	if (!f)
-		return -errno;
-	char line[4096];
-	int rc = -ENOENT;
-	while (rc != 0 && fgets(line, sizeof line, f))
-		if (parse_mount(line, out) == 0 && match(out, ctx))
-			rc = 0;
-	fclose(f);
-	return rc;
-}
-
 /* btrfs and some others report an anonymous device (major 0) for their
  * files; the mount's source device is the real one. */
-static int is_anon_of_blockdev(const struct mount_entry *m, const void *ctx)
+static int is_anon_of_blockdev(const struct mountinfo_entry *m, const void *ctx)
 {
 	struct stat st;
 	return makedev(m->major, m->minor) == *(const dev_t *)ctx && stat(m->source, &st) == 0 &&
@@ -128,9 +80,9 @@ static int is_anon_of_blockdev(const struct mount_entry *m, const void *ctx)
 
 static int source_of_anon(dev_t anon, dev_t *real)
 {
-	struct mount_entry m;
+	struct mountinfo_entry m;
 	struct stat st;
-	int rc = mount_find(is_anon_of_blockdev, &anon, &m);
+	int rc = mountinfo_find(is_anon_of_blockdev, &anon, &m);
 	if (rc == 0 && stat(m.source, &st) == 0)
 		*real = st.st_rdev;
 	return rc;
@@ -155,7 +107,7 @@ static int on_disk(const char *dir, const char *disk)
 
 /* A whole read-write filesystem (a bind of one file is no place for
  * ours) on the disk named by ctx. */
-static int writable_on_disk(const struct mount_entry *m, const void *ctx)
+static int writable_on_disk(const struct mountinfo_entry *m, const void *ctx)
 {
 	struct stat st;
 	return strcmp(m->root, "/") == 0 && strncmp(m->opts, "rw", 2) == 0 && stat(m->point, &st) == 0 &&
@@ -164,8 +116,8 @@ static int writable_on_disk(const struct mount_entry *m, const void *ctx)
 
 int probefile_mount_of_disk(const char *disk, char *mnt, size_t len)
 {
-	struct mount_entry m;
-	int rc = mount_find(writable_on_disk, disk, &m);
+	struct mountinfo_entry m;
+	int rc = mountinfo_find(writable_on_disk, disk, &m);
 	if (rc == 0)
 		util_strlcpy(mnt, m.point, len);
 	return rc;
@@ -177,8 +129,8 @@ struct each_mount {
 };
 
 /* A match that never matches: it hands every mount on a block device to
- * the caller's function, and mount_find goes on to the next line. */
-static int visit(const struct mount_entry *m, const void *arg)
+ * the caller's function, and mountinfo_find goes on to the next line. */
+static int visit(const struct mountinfo_entry *m, const void *arg)
 {
 	const struct each_mount *e = arg;
 	dev_t dev = makedev(m->major, m->minor);
@@ -201,8 +153,8 @@ static int visit(const struct mount_entry *m, const void *arg)
 int probefile_each_mount(probefile_mount_fn fn, void *ctx)
 {
 	struct each_mount e = {fn, ctx};
-	struct mount_entry m;
-	int rc = mount_find(visit, &e, &m);
+	struct mountinfo_entry m;
+	int rc = mountinfo_find(visit, &e, &m);
 	return rc == -ENOENT ? 0 : rc;
 }
 

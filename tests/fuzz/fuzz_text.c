@@ -3,6 +3,7 @@
  *   diskstats  /proc/diskstats
  *   sched      queue/scheduler
  *   psi        /proc/pressure/io
+ *   cgroup     io.stat, /proc/PID/cgroup, mountinfo lines, unit names
  *   meminfo    /proc/meminfo (Dirty, Writeback)
  *   procstat   /proc/PID/stat
  *   procio     /proc/PID/io
@@ -24,6 +25,8 @@
 #include <unistd.h>
 
 #include "config/config.h"
+#include "read/cgroup.h"
+#include "read/mountinfo.h"
 #include "read/diskstats.h"
 #include "base/jsonv.h"
 #include "procs/procs.h"
@@ -140,6 +143,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		rmdir(dir);
 	}
+#elif defined(FUZZ_cgroup)
+	/* io.stat, /proc/PID/cgroup and a mountinfo line; the v2 path found
+	 * is named as the units pane names it */
+	struct cgroup_io io;
+	char path[512], name[128], parent[512];
+	struct mountinfo_entry m;
+	(void)cgroup_parse_io_stat(text, NULL, NULL, &io);
+	(void)mountinfo_parse(text, &m);
+	(void)cgroup_has_controller(text, "io");
+	if (cgroup_parse_proc(text, path, sizeof path) == 0) {
+		cgroup_unit_name(path, name, sizeof name);
+		cgroup_parent(path, parent, sizeof parent);
+	}
+	cgroup_unit_name(text, name, sizeof name);
 #else
 #error "define FUZZ_<target>"
 #endif

@@ -1,0 +1,215 @@
+/* cgroup: see src/read/cgroup.h (beside its source until another folder uses it) */
+#include "cgroup.h"
+
+#include <ctype.h>
+#include <stddef.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "read/mountinfo.h"
+
+static int is_cgroup2(const struct mountinfo_entry *m, const void *ctx)
+{
+	(void)ctx;
+	return strcmp(m->fstype, "cgroup2") == 0;
+}
+
+int cgroup_v2_mount(char *dir, size_t len)
+{
+	struct mountinfo_entry m;
+	int rc = mountinfo_find(is_cgroup2, NULL, &m);
+	if (rc == 0)
+		util_strlcpy(dir, m.point, len);
+	return rc;
+}
+
+int cgroup_parse_proc(const char *text, char *path, size_t len)
+{
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		if (strncmp(l, "0::", 3) != 0)
+			continue;
+		const char *p = l + 3, *end = strchr(p, '\n');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		if (n == 0 || *p != '/')
+			return -ENOENT;
+		if (n >= len)
+			n = len - 1;
+		memcpy(path, p, n);
+		path[n] = '\0';
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/* A container runtime's scope: PREFIX then a 64-hex id then ".scope". */
+static const struct runtime {
+	const char *prefix, *name;
+} runtimes[] = {
+	{"docker-", "docker"},
+	{"libpod-", "podman"},
+	{"crio-", "crio"},
+	{"cri-containerd-", "containerd"},
+};
+
+static int hex_id(const char *s, size_t n)
+{
+	if (n < 12)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+/* comp (n bytes, one component) as a container's name, into name. */
+static int container_name(const char *comp, size_t n, char *name, size_t len)
+{
+	for (size_t i = 0; i < sizeof runtimes / sizeof *runtimes; i++) {
+		size_t pl = strlen(runtimes[i].prefix);
+		const char *id = comp + pl;
+		size_t idn = n > pl + 6 ? n - pl - 6 : 0;
+		if (n > pl + 6 && !strncmp(comp, runtimes[i].prefix, pl) && !strncmp(comp + n - 6, ".scope", 6) &&
+		    hex_id(id, idn)) {
+			util_fmt(name, len, "%s:%.12s", runtimes[i].name, id);
+			return 1;
+		}
+	}
+	if (n > 14 && !strncmp(comp, "machine-", 8) && !strncmp(comp + n - 6, ".scope", 6)) {
+		/* systemd escapes a '-' in the machine's name as \x2d */
+		char raw[256], *o = raw;
+		for (const char *p = comp + 8; p < comp + n - 6 && o < raw + sizeof raw - 1; p++) {
+			if (!strncmp(p, "\\x2d", 4) && p + 4 <= comp + n - 6) {
+				*o++ = '-';
+				p += 3;
+			} else {
+				*o++ = *p;
+			}
+		}
+		*o = '\0';
+		util_fmt(name, len, "machine:%s", raw);
+		return 1;
+	}
+	return 0;
+}
+
+/* The component after an "lxc.payload.NAME" or "lxc/NAME" in path. */
+static int lxc_name(const char *path, char *name, size_t len)
+{
+	const char *p = strstr(path, "/lxc.payload.");
+	size_t skip = strlen("/lxc.payload.");
+	if (!p) {
+		p = strstr(path, "/lxc/");
+		skip = strlen("/lxc/");
+	}
+	if (!p || !p[skip])
+		return 0;
+	const char *s = p + skip, *e = strchr(s, '/');
+	util_fmt(name, len, "lxc:%.*s", (int)(e ? e - s : (long)strlen(s)), s);
+	return 1;
+}
+
+void cgroup_unit_name(const char *path, char *name, size_t len)
+{
+	if (!path[0] || !strcmp(path, "/")) {
+		util_strlcpy(name, "/", len);
+		return;
+	}
+	/* A container is named for itself, whatever cgroups it makes inside. */
+	for (const char *c = path; c && *c; c = strchr(c, '/')) {
+		c += *c == '/';
+		const char *e = strchr(c, '/');
+		if (container_name(c, e ? (size_t)(e - c) : strlen(c), name, len))
+			return;
+	}
+	if (lxc_name(path, name, len))
+		return;
+	const char *last = strrchr(path, '/');
+	last = last ? last + 1 : path;
+	util_strlcpy(name, *last ? last : "/", len);
+}
+
+void cgroup_parent(const char *path, char *parent, size_t len)
+{
+	const char *last = strrchr(path, '/');
+	size_t n = last ? (size_t)(last - path) : 0;
+	if (n == 0) {
+		util_strlcpy(parent, "/", len);
+		return;
+	}
+	util_fmt(parent, len, "%.*s", (int)n, path);
+}
+
+int cgroup_has_controller(const char *controllers, const char *controller)
+{
+	size_t n = strlen(controller);
+	for (const char *p = controllers; (p = strstr(p, controller)); p += n)
+		if ((p == controllers || isspace((unsigned char)p[-1])) && (!p[n] || isspace((unsigned char)p[n])))
+			return 1;
+	return 0;
+}
+
+/* One "key=value" of an io.stat line into sum. */
+static void io_field(const char *tok, size_t n, struct cgroup_io *sum)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} keys[] = {
+		{"rbytes=", offsetof(struct cgroup_io, rbytes)}, {"wbytes=", offsetof(struct cgroup_io, wbytes)},
+		{"rios=", offsetof(struct cgroup_io, rios)},     {"wios=", offsetof(struct cgroup_io, wios)},
+		{"dbytes=", offsetof(struct cgroup_io, dbytes)}, {"dios=", offsetof(struct cgroup_io, dios)},
+	};
+	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+		size_t kl = strlen(keys[i].key);
+		if (n > kl && !strncmp(tok, keys[i].key, kl)) {
+			char *end;
+			errno = 0;
+			unsigned long long v = strtoull(tok + kl, &end, 10);
+			if (!errno && end == tok + n)
+				*(uint64_t *)((char *)sum + keys[i].off) += v;
+			return;
+		}
+	}
+}
+
+/* One device's line: counted into sum when the filter takes it. Returns
+ * 1 counted, 0 passed over, -1 not an io.stat line. */
+static int io_line(const char *l, size_t n, cgroup_dev_filter filter, void *ctx, struct cgroup_io *sum)
+{
+	unsigned maj, min;
+	int used = 0;
+	if (sscanf(l, "%u:%u%n", &maj, &min, &used) != 2 || (size_t)used > n || (used < (int)n && l[used] != ' '))
+		return -1;
+	if (filter && !filter(maj, min, ctx))
+		return 0;
+	for (size_t i = (size_t)used; i < n;) {
+		while (i < n && l[i] == ' ')
+			i++;
+		size_t j = i;
+		while (j < n && l[j] != ' ')
+			j++;
+		io_field(l + i, j - i, sum);
+		i = j;
+	}
+	return 1;
+}
+
+int cgroup_parse_io_stat(const char *text, cgroup_dev_filter filter, void *ctx, struct cgroup_io *sum)
+{
+	*sum = (struct cgroup_io){0};
+	int counted = 0;
+	for (const char *l = text; *l;) {
+		const char *end = strchr(l, '\n');
+		size_t n = end ? (size_t)(end - l) : strlen(l);
+		if (n) {
+			int r = io_line(l, n, filter, ctx, sum);
+			if (r < 0)
+				return -EINVAL;
+			counted += r;
+		}
+		l += n + (end != NULL);
+	}
+	return counted;
+}

@@ -1,0 +1,53 @@
+/* cgroup: the cgroup v2 hierarchy as the tool reads it — where it is
+ * mounted (/sys/fs/cgroup on pure v2 machines, /sys/fs/cgroup/unified on
+ * hybrid ones), which cgroup a process is in (/proc/PID/cgroup's "0::"
+ * line, readable for one's own processes without root), the name a user
+ * knows a cgroup by (the systemd unit, a container's short id), and its
+ * io.stat where the io controller is on v2. Parsers take text, so the
+ * tests and the fuzzer give them any. */
+#ifndef IOSCHED_CGROUP_H
+#define IOSCHED_CGROUP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Where the cgroup v2 hierarchy is mounted, into dir. Returns 0, or
+ * -ENOENT when no cgroup2 filesystem is mounted. */
+int cgroup_v2_mount(char *dir, size_t len);
+
+/* The v2 path ("/system.slice/cron.service"; "/" for the root) of the
+ * text of /proc/PID/cgroup: its "0::" line. Returns 0, or -ENOENT when
+ * the text has none (a v1-only machine). */
+int cgroup_parse_proc(const char *text, char *path, size_t len);
+
+/* The name a user knows the cgroup at path by: its last component
+ * ("apt-daily-upgrade.service", "session-2.scope", "user@1000.service"),
+ * a container's runtime and short id ("docker:0123456789ab", and
+ * "podman:", "crio:", "containerd:"), "lxc:NAME", "machine:NAME" for a
+ * systemd-nspawn machine; "/" for the root. */
+void cgroup_unit_name(const char *path, char *name, size_t len);
+
+/* The path of the cgroup above path ("/" above a top-level one and the
+ * root). */
+void cgroup_parent(const char *path, char *parent, size_t len);
+
+/* Whether the space-separated list of controllers (the text of
+ * cgroup.controllers) names controller. */
+int cgroup_has_controller(const char *controllers, const char *controller);
+
+/* io.stat's counters, summed over the devices the filter takes. */
+struct cgroup_io {
+	uint64_t rbytes, wbytes, rios, wios, dbytes, dios;
+};
+
+/* Which device's line to count (atop counts whole physical disks only, so
+ * a write through dm is not counted twice). NULL: every line. */
+typedef int (*cgroup_dev_filter)(unsigned major, unsigned minor, void *ctx);
+
+/* Parse the text of an io.stat ("8:0 rbytes=... wbytes=... rios=...
+ * wios=... dbytes=... dios=...", keys the kernel adds ignored). Returns
+ * the number of device lines counted, or -EINVAL for text that is not
+ * io.stat. */
+int cgroup_parse_io_stat(const char *text, cgroup_dev_filter filter, void *ctx, struct cgroup_io *sum);
+
+#endif
