@@ -62,4 +62,11 @@ void jsonv_write_number(FILE *f, double v, int decimals);
 /* Write ,"key": and v as jsonv_write_number does. */
 void jsonv_write_key_number(FILE *f, const char *key, double v, int decimals);
 
+/* Write ,"key": and v to digits significant digits (%.*g: a share of
+ * 0.0123 keeps its digits, 10 s stays 10), or null when v is not finite. */
+void jsonv_write_key_significant(FILE *f, const char *key, double v, int digits);
+
+/* Write ,"key": and s as jsonv_write_string does, or null when s is NULL. */
+void jsonv_write_key_string(FILE *f, const char *key, const char *s);
+
 #endif
