@@ -91,4 +91,11 @@ void jsonv_w_int(struct jsonv_w *w, const char *key, long long v);
 void jsonv_w_uint(struct jsonv_w *w, const char *key, unsigned long long v);
 void jsonv_w_string(struct jsonv_w *w, const char *key, const char *s);
 
+/* Write ,"key": and v to digits significant digits (%.*g: a share of
+ * 0.0123 keeps its digits, 10 s stays 10), or null when v is not finite. */
+void jsonv_write_key_significant(FILE *f, const char *key, double v, int digits);
+
+/* Write ,"key": and s as jsonv_write_string does, or null when s is NULL. */
+void jsonv_write_key_string(FILE *f, const char *key, const char *s);
+
 #endif

@@ -1,6 +1,6 @@
 /* abdata: an A/B run as plain data — what was asked (the variants, the
  * rounds, the load, the readers) and what was measured, phase by phase.
- * ab.h runs it (src/act); the verdicts (abverdict.h, which the runner
+ * ab.h runs it (src/act); the verdicts (abstats.h, which the runner
  * asks whether it may stop early), the reports (abreport.h) and the full
  * screen only read it, so it lives below all of them. The readers
  * are described in ab.h. Header only. */

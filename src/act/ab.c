@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "model/abverdict.h"
+#include "model/abstats.h"
 #include "act/coldstart.h"
 #include "act/control.h"
 #include "read/diskstats.h"
@@ -272,8 +272,8 @@ static int advance(struct ab_run *r, char *err, size_t len)
 		r->idx = 0;
 		r->round++;
 		/* A round is complete: the verdicts may allow stopping here
-		 * (the first look, abverdict.h). */
-		if (!r->baseline && abverdict_settled(&r->cfg, r->res)) {
+		 * (the first look, abstats.h). */
+		if (!r->baseline && abstats_settled(&r->cfg, r->res)) {
 			r->res->settled_at = r->round;
 			return 0;
 		}

@@ -442,6 +442,24 @@ void jsonv_write_key_number(FILE *f, const char *key, double v, int decimals)
 	jsonv_write_number(f, v, decimals);
 }
 
+void jsonv_write_key_significant(FILE *f, const char *key, double v, int digits)
+{
+	fprintf(f, ",\"%s\":", key);
+	if (isfinite(v))
+		fprintf(f, "%.*g", digits, v);
+	else
+		fputs("null", f);
+}
+
+void jsonv_write_key_string(FILE *f, const char *key, const char *s)
+{
+	fprintf(f, ",\"%s\":", key);
+	if (s)
+		jsonv_write_string(f, s);
+	else
+		fputs("null", f);
+}
+
 void jsonv_write_num_or_null(FILE *f, const char *key, double v, int present)
 {
 	jsonv_write_key_number(f, key, present ? v : NAN, 3);

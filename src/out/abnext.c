@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "out/abwords.h"
 #include "base/util.h"
 
 /* What a reader's verdict says about its use: its best, or why none. */
@@ -61,7 +62,7 @@ const char *abnext_use_name(enum abn_use u)
 void abnext_choice_text(const struct abn_choice *c, const struct ab_config *cfg, char *buf, size_t len)
 {
 	if (c->why == ABN_CHOSEN && c->v >= 0 && (size_t)c->v < cfg->nv)
-		abverdict_label(cfg, (size_t)c->v, buf, len);
+		abwords_label(cfg, (size_t)c->v, buf, len);
 	else if (c->why == ABN_SPLIT)
 		util_strlcpy(buf, "no single choice (a trade-off, or its readers disagree)", len);
 	else if (c->why == ABN_AA)
@@ -109,4 +110,25 @@ void abnext_undo(const struct ab_config *cfg, const char *original, char *buf, s
 	abnext_undo_command(cfg, original, cmd, sizeof cmd);
 	util_fmt(buf, len, "delete the rule for %s from the rules file it went into, then switch back now: %s", cfg->disk,
 		 cmd);
+}
+
+void abnext_words(const struct abv_report *vr, const struct ab_config *cfg, const char *original,
+		  struct abn_words *w)
+{
+	abnext_decide(vr, &w->n);
+	for (int rd = 0; rd < ABV_NREADERS; rd++)
+		abnext_choice_text(&w->n.reader[rd], cfg, w->reader[rd], sizeof w->reader[rd]);
+	for (int u = 0; u < ABN_NUSES; u++)
+		abnext_choice_text(&w->n.use[u], cfg, w->use[u], sizeof w->use[u]);
+	abnext_keep(cfg, w->n.keep, w->keep, sizeof w->keep);
+	abnext_keep(cfg, w->n.keep_other, w->keep_other, sizeof w->keep_other);
+	abnext_rule_adds(cfg, w->n.keep, w->adds, sizeof w->adds);
+	abnext_rule_adds(cfg, w->n.keep_other, w->adds_other, sizeof w->adds_other);
+	abnext_undo(cfg, original, w->undo, sizeof w->undo);
+	abnext_undo_command(cfg, original, w->undo_cmd, sizeof w->undo_cmd);
+	w->keep_name[0] = w->other_name[0] = '\0';
+	if (w->n.keep >= 0)
+		abwords_label(cfg, (size_t)w->n.keep, w->keep_name, sizeof w->keep_name);
+	if (w->n.keep_other >= 0)
+		abwords_label(cfg, (size_t)w->n.keep_other, w->other_name, sizeof w->other_name);
 }

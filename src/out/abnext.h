@@ -16,7 +16,7 @@
 #include <stddef.h>
 
 #include "model/abdata.h"
-#include "model/abverdict.h"
+#include "model/abstats.h"
 
 enum abn_why {
 	ABN_CHOSEN,                 /* v is the choice */
@@ -67,5 +67,19 @@ void abnext_rule_adds(const struct ab_config *cfg, int v, char *buf, size_t len)
  * alone ("echo none > /sys/block/sda/queue/scheduler"). */
 void abnext_undo(const struct ab_config *cfg, const char *original, char *buf, size_t len);
 void abnext_undo_command(const struct ab_config *cfg, const char *original, char *buf, size_t len);
+
+/* The next step's parts as words, for every format of the report: each
+ * reader's use, the desktop's and the server's choice, the keep commands
+ * (""), what the rule must add for a variant's tunables, the undo, and the
+ * kept variants' labels. */
+struct abn_words {
+	struct abn_next n;
+	char reader[ABV_NREADERS][96], use[ABN_NUSES][96];
+	char keep[256], keep_other[256], adds[400], adds_other[400], undo[320], undo_cmd[160];
+	char keep_name[48], other_name[48];
+};
+
+void abnext_words(const struct abv_report *vr, const struct ab_config *cfg, const char *original,
+		  struct abn_words *w);
 
 #endif

@@ -16,7 +16,8 @@
 #include "tuiview.h"
 #include "base/util.h"
 #include "out/abreport.h"
-#include "model/abverdict.h"
+#include "model/abstats.h"
+#include "out/abwords.h"
 
 /* R: 20 Hz -> 100 Hz -> max -> 20 Hz (any other pace goes to 20 Hz). */
 static void cycle_rate(struct tui *t, struct reply *r)
@@ -45,19 +46,20 @@ static void toggle(int *flag, const char *on, const char *off, struct reply *r)
 }
 
 /* The end of a run in the event log: how far it got, then each reader's
- * verdict as the report words it (abverdict). */
+ * verdict as the report words it (abwords). */
 static void ab_log_end(struct tui *t)
 {
 	const struct ab_config *c = session_ab_config_used(t->sess);
 	const struct ab_result *res = session_ab_result(t->sess);
-	char line[400];
+	char line[400], text[ABW_READER_LEN];
 	util_fmt(line, sizeof line, "A/B ended%s: %zu phase(s) measured; load %s", res->partial ? " early (partial)" : "",
 		 res->nphases, res->load);
 	session_ab_log(t->sess, c->disk, 1, line);
 	struct abv_report *vr = malloc(sizeof *vr);
-	if (vr && abverdict_compute(c, res, vr) == 0)
+	if (vr && abstats_compute(c, res, vr) == 0)
 		for (int rd = 0; rd < ABV_NREADERS; rd++) {
-			util_fmt(line, sizeof line, "A/B verdict, %s", vr->reader[rd].text);
+			abwords_reader(vr, c, (enum abv_reader)rd, text, sizeof text);
+			util_fmt(line, sizeof line, "A/B verdict, %s", text);
 			session_ab_log(t->sess, c->disk, 1, line);
 		}
 	free(vr);

@@ -16,7 +16,8 @@
 #include "act/ab.h"
 #include "out/abreport.h"
 #include "base/util.h"
-#include "model/abverdict.h"
+#include "model/abstats.h"
+#include "out/abwords.h"
 
 /* n reads of ns each, spread evenly over secs whole seconds. */
 static void steady(struct ab_phase *p, uint64_t n, uint64_t ns, int secs)
@@ -244,15 +245,18 @@ static void one_truth(void **state)
 		struct ab_config cfg;
 		struct ab_result *res = make(&cfg, 1700, rounds[k], "none,bfq");
 		struct abv_report *vr = malloc(sizeof *vr);
-		assert_int_equal(abverdict_compute(&cfg, res, vr), 0);
+		assert_int_equal(abstats_compute(&cfg, res, vr), 0);
 		char *text = unwrapped(report(&cfg, res, AB_TEXT));
 		char phrase[96], *closing = strstr(text, "bfq against none:");
 		assert_non_null(closing);
 		closing = strdup(closing);
 		for (int f = 0; f < ABV_NFIGS; f++) {
 			const struct abv_verdict *v = &vr->v[f];
-			const struct abv_fig_info *fi = abverdict_fig((enum abv_fig)f);
-			expect(text, v->text);
+			const struct abv_fig_info *hb = abstats_fig((enum abv_fig)f);
+			const struct abw_fig *fi = abwords_fig((enum abv_fig)f);
+			char said[ABW_VERDICT_LEN];
+			abwords_verdict(vr, &cfg, (enum abv_fig)f, said, sizeof said);
+			expect(text, said);
 			if (v->best < 0) {
 				snprintf(phrase, sizeof phrase, "%s no clear change", fi->name);
 				expect(closing, v->leader < 0 ? "not measured" : phrase);
@@ -261,7 +265,7 @@ static void one_truth(void **state)
 			/* bfq (1) against none (0): bfq's words if it won */
 			expect(closing, v->best == 1 ? fi->better : fi->worse);
 			double lead = vr->pooled[v->best][f], other = vr->pooled[!v->best][f];
-			assert_true(fi->higher_better ? lead >= other : lead <= other);
+			assert_true(hb->higher_better ? lead >= other : lead <= other);
 		}
 		free(closing);
 		free(text);

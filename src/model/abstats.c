@@ -1,5 +1,5 @@
-/* abverdict: see include/model/abverdict.h */
-#include "model/abverdict.h"
+/* abstats: see include/model/abstats.h */
+#include "model/abstats.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -15,27 +15,26 @@
 #define POWER_Z 0.8416              /* 80 % power, for "about N rounds would tell" */
 
 static const struct abv_fig_info figs[ABV_NFIGS] = {
-	[ABV_RPS] = {"reads_per_s", "reads/s", ABV_STEADY, 1, "more reads/s", "fewer reads/s"},
-	[ABV_STALL] = {"stall_100ms", "time in reads over 100 ms", ABV_STEADY, 0, "less time stalled",
-		       "more time stalled"},
-	[ABV_JOB] = {"job_ms", "job time", ABV_FRESH, 0, "faster jobs", "slower jobs"},
-	[ABV_P50] = {"p50_us", "p50", ABV_PACED, 0, "lower p50", "higher p50"},
-	[ABV_P99] = {"p99_us", "p99", ABV_PACED, 0, "lower p99", "higher p99"},
+	[ABV_RPS] = {"reads_per_s", ABV_STEADY, 1},
+	[ABV_STALL] = {"stall_100ms", ABV_STEADY, 0},
+	[ABV_JOB] = {"job_ms", ABV_FRESH, 0},
+	[ABV_P50] = {"p50_us", ABV_PACED, 0},
+	[ABV_P99] = {"p99_us", ABV_PACED, 0},
 };
 
 static const char *const readers[ABV_NREADERS] = {"steady", "fresh", "paced"};
 
-const struct abv_fig_info *abverdict_fig(enum abv_fig f)
+const struct abv_fig_info *abstats_fig(enum abv_fig f)
 {
 	return &figs[f];
 }
 
-const char *abverdict_reader_name(enum abv_reader r)
+const char *abstats_reader_name(enum abv_reader r)
 {
 	return readers[r];
 }
 
-double abverdict_phase_value(const struct ab_phase *p, enum abv_fig f)
+double abstats_phase_value(const struct ab_phase *p, enum abv_fig f)
 {
 	struct readfig rf;
 	double jobs[AB_FRESH_RUNS];
@@ -124,7 +123,7 @@ static int table_build(const struct ab_result *res, struct table *t)
 	for (size_t i = 0; i < res->nphases; i++) {
 		t->rounds = res->phases[i].round > t->rounds ? res->phases[i].round : t->rounds;
 		for (int f = 0; f < ABV_NFIGS; f++)
-			t->val[i][f] = abverdict_phase_value(&res->phases[i], (enum abv_fig)f);
+			t->val[i][f] = abstats_phase_value(&res->phases[i], (enum abv_fig)f);
 	}
 	return 0;
 }
@@ -334,47 +333,6 @@ static double own_spread(const struct table *t, int v, enum abv_fig f)
 	return n >= 2 ? exp(hi - lo) : NAN;
 }
 
-void abverdict_ratio_text(double x, char *buf, size_t len)
-{
-	if (isnan(x) || isinf(x))
-		util_strlcpy(buf, "?", len);
-	else
-		util_fmt(buf, len, x < 9.95 ? "%.2fx" : "%.0fx", x);
-}
-
-static void value_text(enum abv_fig f, double x, char *buf, size_t len)
-{
-	if (isnan(x))
-		util_strlcpy(buf, "-", len);
-	else if (f == ABV_RPS)
-		util_fmt(buf, len, "%.1f/s", x);
-	else if (f == ABV_STALL && x <= ABV_STALL_FLOOR * (1 + 1e-9))
-		util_fmt(buf, len, "under %.0f %%", ABV_STALL_FLOOR * 100); /* the floor it counts as */
-	else if (f == ABV_STALL)
-		util_fmt(buf, len, "%.1f %%", x * 100);
-	else
-		util_format_latency((uint64_t)(x * (f == ABV_JOB ? 1e6 : 1e3)), buf, len);
-}
-
-void abverdict_label(const struct ab_config *cfg, size_t v, char *buf, size_t len)
-{
-	int twin = 0;
-	for (size_t u = 0; u < cfg->nv; u++)
-		twin |= u != v && !strcmp(cfg->v[u].text, cfg->v[v].text);
-	if (twin)
-		util_fmt(buf, len, "%s#%zu", cfg->v[v].text, v + 1);
-	else
-		util_strlcpy(buf, cfg->v[v].text, len);
-}
-
-/* "5.7x more reads/s" for a ratio of a against b (above 1: a better). */
-static void change_words(enum abv_fig f, double ratio, char *buf, size_t len)
-{
-	char x[24];
-	abverdict_ratio_text(ratio >= 1 ? ratio : 1 / ratio, x, sizeof x);
-	util_fmt(buf, len, "%s %s", x, ratio >= 1 ? figs[f].better : figs[f].worse);
-}
-
 /* The alpha a run of more rounds than the first look gives its last look. */
 static double later_alpha(const struct abv_report *r)
 {
@@ -425,94 +383,6 @@ static int phases_with(const struct table *t, enum abv_fig f, int *total)
 		n += !isnan(t->val[i][f]);
 	}
 	return n;
-}
-
-/* Why a figure has no verdict at all. */
-static void unmeasured(const struct ab_config *cfg, const struct table *t, struct abv_verdict *v)
-{
-	int total, n = phases_with(t, v->fig, &total);
-	const char *head = readers[figs[v->fig].reader];
-	if (v->fig == ABV_P99 && total > 0)
-		util_fmt(v->text, sizeof v->text,
-			 "%s %s: not measured: a p99 needs 100 reads in a phase, %d of %d phases had them "
-			 "(--dwell %.0f or more at %g reads/s)",
-			 head, figs[v->fig].name, n, total, cfg->paced_rate_hz > 0 ? ceil(100 / cfg->paced_rate_hz) + 1 : 10,
-			 cfg->paced_rate_hz);
-	else
-		util_fmt(v->text, sizeof v->text, "%s %s: not measured in any round (%d of %d phases have it)", head,
-			 figs[v->fig].name, n, total);
-}
-
-/* Why phase p gave no figure f. */
-static void missing_why(const struct ab_phase *p, enum abv_fig f, char *buf, size_t len)
-{
-	if (f == ABV_JOB)
-		util_strlcpy(buf, "no fresh job ended", len);
-	else if (f == ABV_P99 && p->paced.n > 0)
-		util_fmt(buf, len, "%llu paced reads, a p99 needs 100", (unsigned long long)p->paced.n);
-	else if (f == ABV_P50 || f == ABV_P99)
-		util_strlcpy(buf, "no paced reads", len);
-	else
-		util_strlcpy(buf, "no steady reads measured", len);
-}
-
-/* The rounds up to `upto` that gave a against b no pair on f, and why:
- * "; left out: round 3 (bfq: no fresh job ended)". Empty when none. */
-static void dropped(const struct table *t, const struct ab_config *cfg, int a, int b, enum abv_fig f, int upto,
-		    char *buf, size_t len)
-{
-	int n = 0;
-	buf[0] = '\0';
-	for (int r = 1; r <= upto; r++) {
-		int ia = phase_of(t, a, r), ib = phase_of(t, b, r);
-		int side = ia < 0 || ib < 0 ? -1 : isnan(t->val[ia][f]) ? a : isnan(t->val[ib][f]) ? b : -2;
-		if (side == -2)
-			continue;
-		char why[80] = "the run stopped before its phases", name[48];
-		if (side >= 0) {
-			char w[64];
-			missing_why(&t->res->phases[side == a ? ia : ib], f, w, sizeof w);
-			abverdict_label(cfg, (size_t)side, name, sizeof name);
-			util_fmt(why, sizeof why, "%s: %s", name, w);
-		}
-		size_t used = strlen(buf);
-		if (n++ < 3)
-			util_fmt(buf + used, len - used, "%sround %d (%s)", n == 1 ? "; left out: " : ", ", r, why);
-	}
-	if (n > 3) {
-		size_t used = strlen(buf);
-		util_fmt(buf + used, len - used, " and %d more", n - 3);
-	}
-}
-
-/* The tail of an undecided verdict: why, in numbers, and what would decide. */
-static void why_not(const struct abv_report *r, const struct ab_config *cfg, const struct abv_verdict *v, char *buf,
-		    size_t len)
-{
-	char a[48], b[48], t[24], own[200] = "";
-	abverdict_label(cfg, (size_t)v->leader, a, sizeof a);
-	abverdict_label(cfg, (size_t)v->against, b, sizeof b);
-	double sa = r->own_spread[v->leader][v->fig], sb = r->own_spread[v->against][v->fig];
-	if (!isnan(sa) && !isnan(sb)) {
-		char xa[24], xb[24];
-		abverdict_ratio_text(sa, xa, sizeof xa);
-		abverdict_ratio_text(sb, xb, sizeof xb);
-		util_fmt(own, sizeof own, "; %s's own phases differed %s, %s's %s", a, xa, b, xb);
-	}
-	abverdict_ratio_text(v->target, t, sizeof t);
-	if (v->c.npairs < r->min_pairs && v->rounds_needed > r->min_pairs && v->rounds_needed <= ABV_MAX_ROUNDS)
-		util_fmt(buf, len, "%d round(s) cannot decide anything: the test needs %d or more; about %d would tell %s "
-			 "(--rounds %d)%s", v->c.npairs, r->min_pairs, v->rounds_needed, t, v->rounds_needed, own);
-	else if (v->c.npairs < r->min_pairs)
-		util_fmt(buf, len, "%d round(s) cannot decide anything: the test needs %d or more (--rounds %d)%s",
-			 v->c.npairs, r->min_pairs, r->min_pairs, own);
-	else if (v->rounds_needed > ABV_MAX_ROUNDS)
-		util_fmt(buf, len, "too noisy%s; more than %d rounds would be needed to tell %s: longer dwells or a "
-			 "quieter disk", own, ABV_MAX_ROUNDS, t);
-	else if (v->rounds_needed > 0)
-		util_fmt(buf, len, "within noise%s; about %d rounds would tell %s", own, v->rounds_needed, t);
-	else
-		util_fmt(buf, len, "no difference in any round%s", own);
 }
 
 /* The variant whose worst pairwise ratio is best (for two: the one ahead). */
@@ -572,49 +442,37 @@ static int verdict_values(const struct table *t, struct abv_verdict *v)
 	return 0;
 }
 
-/* The verdict's sentence. */
-static void verdict_text(const struct abv_report *r, const struct ab_config *cfg, const struct table *t, int all,
-			 struct abv_verdict *v)
+/* The rounds up to the verdict's look that gave leader against `against`
+ * no pair on its figure, and whose phase lacked it. */
+static void gaps(const struct table *t, struct abv_verdict *v)
 {
-	enum abv_fig f = v->fig;
-	char a[48], b[48], va[24], vb[24], ch[64], lo[24], hi[24], tail[400], gone[240];
-	abverdict_label(cfg, (size_t)v->leader, a, sizeof a);
-	abverdict_label(cfg, (size_t)v->against, b, sizeof b);
-	value_text(f, v->val_leader, va, sizeof va);
-	value_text(f, v->val_against, vb, sizeof vb);
-	change_words(f, v->c.ratio, ch, sizeof ch);
-	abverdict_ratio_text(v->c.lo, lo, sizeof lo);
-	abverdict_ratio_text(v->c.hi, hi, sizeof hi);
-	dropped(t, cfg, v->leader, v->against, f, v->c.look, gone, sizeof gone);
-	const char *head = readers[figs[f].reader];
-	if (v->best >= 0) {
-		util_fmt(v->text, sizeof v->text, "%s %s: %s best, %s against %s %s: %s (%s-%s, %d rounds)%s", head,
-			 figs[f].name, a, va, b, vb, ch, lo, hi, v->c.npairs, gone);
-		return;
+	v->ngaps = 0;
+	for (int r = 1; r <= v->c.look; r++) {
+		int a = v->leader, b = v->against, ia = phase_of(t, a, r), ib = phase_of(t, b, r);
+		int side = ia < 0 || ib < 0 ? -1 : isnan(t->val[ia][v->fig]) ? a : isnan(t->val[ib][v->fig]) ? b : -2;
+		if (side == -2)
+			continue;
+		if (v->ngaps < ABV_MAX_GAPS) {
+			struct abv_gap *g = &v->gap[v->ngaps];
+			g->round = r;
+			g->variant = side;
+			g->paced_n = side >= 0 ? (unsigned long long)t->res->phases[side == a ? ia : ib].paced.n : 0;
+		}
+		v->ngaps++;
 	}
-	if (all && !table_agrees(r, v))
-		util_fmt(tail, sizeof tail, "the rounds favour %s, the pooled figures %s", a, b);
-	else
-		why_not(r, cfg, v, tail, sizeof tail);
-	if (isnan(v->c.lo))
-		util_fmt(v->text, sizeof v->text, "%s %s: not decided, %s %s against %s %s (%s by these rounds): %s%s",
-			 head, figs[f].name, a, va, b, vb, ch, tail, gone);
-	else
-		util_fmt(v->text, sizeof v->text, "%s %s: not decided, %s %s against %s %s (%s, %s-%s): %s%s", head,
-			 figs[f].name, a, va, b, vb, ch, lo, hi, tail, gone);
 }
 
-static int verdict(struct abv_report *r, const struct ab_config *cfg, const struct table *t, enum abv_fig f)
+static int verdict(struct abv_report *r, const struct table *t, enum abv_fig f)
 {
 	struct abv_verdict *v = &r->v[f];
 	v->fig = f;
 	v->best = -1;
+	v->phases_with = phases_with(t, f, &v->phases_total);
 	leader_of(r, f, v);
 	if (v->leader < 0) {
 		memset(&v->c, 0, sizeof v->c);
 		v->c.ratio = v->c.lo = v->c.hi = v->c.spread = NAN;
 		v->val_leader = v->val_against = NAN;
-		unmeasured(cfg, t, v);
 		return 0;
 	}
 	v->c = r->pair[v->leader][v->against][f];
@@ -624,9 +482,11 @@ static int verdict(struct abv_report *r, const struct ab_config *cfg, const stru
 	for (size_t b = 0; b < r->nv; b++)
 		if ((int)b != v->leader && r->pair[v->leader][b][f].npairs > 0)
 			all &= r->pair[v->leader][b][f].decided && r->pair[v->leader][b][f].ratio > 1;
-	v->best = all && table_agrees(r, v) ? v->leader : -1;
+	v->all_decided = all;
+	v->pooled_agrees = table_agrees(r, v);
+	v->best = all && v->pooled_agrees ? v->leader : -1;
 	need(r, v);
-	verdict_text(r, cfg, t, all, v);
+	gaps(t, v);
 	return 0;
 }
 
@@ -641,11 +501,13 @@ static int loses_widely(const struct abv_report *r, int x, enum abv_fig g)
 	return c->npairs > 0 && c->ratio > 1 && (c->decided || c->ratio >= ABV_WIDE);
 }
 
-static void reader_verdict(struct abv_report *r, const struct ab_config *cfg, enum abv_reader rd)
+/* A reader's verdict: the variant its decided figures name, unless
+ * another figure of the reader names another or that variant loses one
+ * widely (a trade-off). */
+static void reader_verdict(struct abv_report *r, enum abv_reader rd)
 {
 	struct abv_reader_verdict *out = &r->reader[rd];
 	int x = -1, trade = 0;
-	char parts[300] = "", name[48];
 	out->best = -1;
 	out->tradeoff = 0;
 	for (int f = 0; f < ABV_NFIGS; f++) {
@@ -657,31 +519,10 @@ static void reader_verdict(struct abv_report *r, const struct ab_config *cfg, en
 			if (g != f && figs[g].reader == rd)
 				trade |= loses_widely(r, r->v[f].best, (enum abv_fig)g);
 	}
-	for (int f = 0; f < ABV_NFIGS; f++) {
-		if (figs[f].reader != rd)
-			continue;
-		const struct abv_verdict *v = &r->v[f];
-		char p[120], ch[64];
-		if (v->leader < 0) {
-			util_fmt(p, sizeof p, "%s not measured", figs[f].name);
-		} else {
-			abverdict_label(cfg, (size_t)v->leader, name, sizeof name);
-			change_words((enum abv_fig)f, v->c.ratio, ch, sizeof ch);
-			util_fmt(p, sizeof p, "%s %s%s", name, ch, v->best >= 0 || x < 0 ? "" : " (not decided)");
-		}
-		size_t used = strlen(parts);
-		util_fmt(parts + used, sizeof parts - used, "%s%s", used ? ", " : "", p);
-	}
-	if (x < 0) {
-		util_fmt(out->text, sizeof out->text, "%s: not decided (%s)", readers[rd], parts);
-	} else if (trade) {
+	if (x >= 0 && trade)
 		out->tradeoff = 1;
-		util_fmt(out->text, sizeof out->text, "%s: a trade-off, no best: %s", readers[rd], parts);
-	} else {
+	else if (x >= 0)
 		out->best = x;
-		abverdict_label(cfg, (size_t)x, name, sizeof name);
-		util_fmt(out->text, sizeof out->text, "%s: %s better (%s)", readers[rd], name, parts);
-	}
 }
 
 /* The attained bound of a sign-flip test at alpha over n rounds: the
@@ -694,7 +535,7 @@ static double attained(double alpha, int n)
 	return 2 * floor(alpha * total / 2) / total;
 }
 
-/* The looks (abverdict.h): the first at min_pairs rounds, spending the
+/* The looks (abstats.h): the first at min_pairs rounds, spending the
  * smallest p-value those rounds can give; the last at the rounds the run
  * ended with, spending the rest. */
 static void looks_plan(struct abv_report *out, int planned)
@@ -732,17 +573,17 @@ static int complete_rounds(const struct table *t, size_t nv)
 
 /* Every pair of variants on figure f, then its verdict and the smallest
  * ratio these rounds could decide. */
-static int figure_compute(struct abv_report *out, const struct ab_config *cfg, const struct table *t, enum abv_fig f)
+static int figure_compute(struct abv_report *out, size_t nv, const struct table *t, enum abv_fig f)
 {
-	for (size_t a = 0; a < cfg->nv; a++)
-		for (size_t b = a; b < cfg->nv; b++) {
+	for (size_t a = 0; a < nv; a++)
+		for (size_t b = a; b < nv; b++) {
 			if (a == b)
 				compare(NULL, 0, out->alpha, out->min_pairs, &out->pair[a][b][f]);
 			else if (compare_looks(out, t, (int)a, (int)b, f, &out->pair[a][b][f]) < 0)
 				return -1;
 			mirror(&out->pair[a][b][f], &out->pair[b][a][f]);
 		}
-	if (verdict(out, cfg, t, f) < 0)
+	if (verdict(out, t, f) < 0)
 		return -1;
 	const struct abv_cmp *c = &out->v[f].c;
 	double z = z_two_sided(final_alpha(out)) + POWER_Z;
@@ -750,7 +591,7 @@ static int figure_compute(struct abv_report *out, const struct ab_config *cfg, c
 	return 0;
 }
 
-int abverdict_compute(const struct ab_config *cfg, const struct ab_result *res, struct abv_report *out)
+int abstats_compute(const struct ab_config *cfg, const struct ab_result *res, struct abv_report *out)
 {
 	struct table t;
 	if (table_build(res, &t) < 0)
@@ -771,18 +612,24 @@ int abverdict_compute(const struct ab_config *cfg, const struct ab_result *res, 
 		for (int f = 0; f < ABV_NFIGS; f++)
 			out->own_spread[v][f] = own_spread(&t, (int)v, (enum abv_fig)f);
 	}
+	for (int f = 0; f < ABV_NFIGS; f++) {
+		out->noise[f] = NAN;
+		for (size_t v = 0; v < cfg->nv; v++)
+			if (!isnan(out->own_spread[v][f]) && (isnan(out->noise[f]) || out->own_spread[v][f] > out->noise[f]))
+				out->noise[f] = out->own_spread[v][f];
+	}
 	for (int f = 0; f < ABV_NFIGS && rc == 0; f++)
-		rc = figure_compute(out, cfg, &t, (enum abv_fig)f);
+		rc = figure_compute(out, cfg->nv, &t, (enum abv_fig)f);
 	for (int rd = 0; rd < ABV_NREADERS && rc == 0; rd++)
-		reader_verdict(out, cfg, (enum abv_reader)rd);
+		reader_verdict(out, (enum abv_reader)rd);
 	free(t.val);
 	return rc;
 }
 
-int abverdict_settled(const struct ab_config *cfg, const struct ab_result *res)
+int abstats_settled(const struct ab_config *cfg, const struct ab_result *res)
 {
 	struct abv_report *r = malloc(sizeof *r);
-	if (!r || abverdict_compute(cfg, res, r) < 0) {
+	if (!r || abstats_compute(cfg, res, r) < 0) {
 		free(r);
 		return 0;
 	}
@@ -794,79 +641,4 @@ int abverdict_settled(const struct ab_config *cfg, const struct ab_result *res)
 	settled &= measured > 0;
 	free(r);
 	return settled;
-}
-
-/* One figure of v against the first, for the closing sentence. */
-static void cmp_phrase(const struct abv_cmp *c, enum abv_fig f, char *buf, size_t len)
-{
-	char ch[64], lo[24], hi[24];
-	if (c->npairs == 0) {
-		util_fmt(buf, len, "%s not measured", figs[f].name);
-		return;
-	}
-	if (!c->decided) {
-		util_fmt(buf, len, "%s no clear change", figs[f].name);
-		return;
-	}
-	change_words(f, c->ratio, ch, sizeof ch);
-	/* the interval, turned the way the words are */
-	abverdict_ratio_text(c->ratio >= 1 ? c->lo : 1 / c->hi, lo, sizeof lo);
-	abverdict_ratio_text(c->ratio >= 1 ? c->hi : 1 / c->lo, hi, sizeof hi);
-	util_fmt(buf, len, "%s (%s-%s)", ch, lo, hi);
-}
-
-void abverdict_change(const struct abv_report *r, const struct ab_config *cfg, size_t v, double write_change,
-		      char *buf, size_t len)
-{
-	static const char *const who[ABV_NREADERS] = {"a steady reader", "new readers", "paced reads"};
-	static const enum abv_reader order[] = {ABV_FRESH, ABV_STEADY, ABV_PACED};
-	char a[48], b[48];
-	abverdict_label(cfg, v, a, sizeof a);
-	abverdict_label(cfg, 0, b, sizeof b);
-	util_fmt(buf, len, "%s against %s:", a, b);
-	for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
-		size_t used = strlen(buf);
-		util_fmt(buf + used, len - used, "%s %s:", k ? ";" : "", who[order[k]]);
-		for (int f = 0, first = 1; f < ABV_NFIGS; f++) {
-			if (figs[f].reader != order[k])
-				continue;
-			char p[120];
-			cmp_phrase(&r->pair[v][0][f], (enum abv_fig)f, p, sizeof p);
-			used = strlen(buf);
-			util_fmt(buf + used, len - used, "%s %s", first ? "" : ",", p);
-			first = 0;
-		}
-	}
-	size_t used = strlen(buf);
-	if (isnan(write_change))
-		util_fmt(buf + used, len - used, "; the writer not measured");
-	else
-		util_fmt(buf + used, len - used, "; the writer %+.0f %% MB/s (not tested)", write_change);
-}
-
-void abverdict_noise(const struct abv_report *r, enum abv_fig f, char *buf, size_t len)
-{
-	char own[24] = "-", small[24];
-	double worst = NAN;
-	for (size_t v = 0; v < r->nv; v++)
-		if (!isnan(r->own_spread[v][f]) && (isnan(worst) || r->own_spread[v][f] > worst))
-			worst = r->own_spread[v][f];
-	abverdict_ratio_text(worst, own, sizeof own);
-	abverdict_ratio_text(r->smallest[f], small, sizeof small);
-	if (isnan(worst))
-		util_fmt(buf, len, "%s %s: too few phases to see its noise", readers[figs[f].reader], figs[f].name);
-	else if (worst < 1.0005 && f == ABV_STALL)
-		util_fmt(buf, len, "%s %s: under 1 %% of the time in every phase (counted as 1 %%): no noise to see",
-			 readers[figs[f].reader], figs[f].name);
-	else if (worst < 1.0005)
-		util_fmt(buf, len, "%s %s: the same in every phase", readers[figs[f].reader], figs[f].name);
-	else if (r->rounds < r->min_pairs)
-		util_fmt(buf, len, "%s %s: the same setting's phases differed up to %s; %d round(s) can decide "
-			 "nothing (the test needs %d)", readers[figs[f].reader], figs[f].name, own, r->rounds, r->min_pairs);
-	else if (isnan(r->smallest[f]))
-		util_fmt(buf, len, "%s %s: the same setting's phases differed up to %s", readers[figs[f].reader],
-			 figs[f].name, own);
-	else
-		util_fmt(buf, len, "%s %s: the same setting's phases differed up to %s; %d rounds would decide "
-			 "about %s or more", readers[figs[f].reader], figs[f].name, own, r->rounds, small);
 }

@@ -1,7 +1,8 @@
-/* abverdict: what an A/B run lets one conclude, figure by figure, and how
- * sure. Every report of the A/B (text, Markdown, CSV, JSON, the full
- * screen's panel) prints its verdicts, intervals and closing sentences from
- * here, so no two of them can disagree.
+/* abstats: what an A/B run lets one conclude, figure by figure, and how
+ * sure: the test, its looks, the intervals, the geometric means and the
+ * decision (which variant wins, or none), as plain data. The words every
+ * report prints from it are out/abwords.h's; the runner asks
+ * abstats_settled whether it may stop early.
  *
  * The unit of replication is the phase (one variant's dwell), not the read
  * or the second: the disk wanders from minute to minute, and thousands of
@@ -33,8 +34,8 @@
  * of the 5 %. With k variants all k(k-1)/2 pairs are tested at
  * 5 % / (k(k-1)/2) each (Bonferroni), so naming a best among k is still
  * wrong at most 5 % of the time when all are alike. */
-#ifndef IOSCHED_ABVERDICT_H
-#define IOSCHED_ABVERDICT_H
+#ifndef IOSCHED_ABSTATS_H
+#define IOSCHED_ABSTATS_H
 
 #include <stddef.h>
 
@@ -52,16 +53,14 @@ enum abv_fig { ABV_RPS, ABV_STALL, ABV_JOB, ABV_P50, ABV_P99, ABV_NFIGS };
 
 struct abv_fig_info {
 	const char *key;            /* JSON's "figure": reads_per_s ... */
-	const char *name;           /* "reads/s" */
 	enum abv_reader reader;
 	int higher_better;
-	const char *better, *worse; /* "more reads/s", "fewer reads/s" */
 };
 
-/* The figures, indexed by enum abv_fig; the readers' names by enum
- * abv_reader. */
-const struct abv_fig_info *abverdict_fig(enum abv_fig f);
-const char *abverdict_reader_name(enum abv_reader r);
+/* The figures, indexed by enum abv_fig; the readers' keys ("steady",
+ * JSON's "profile") by enum abv_reader. */
+const struct abv_fig_info *abstats_fig(enum abv_fig f);
+const char *abstats_reader_name(enum abv_reader r);
 
 /* Variant a against variant b on one figure. ratio: how many times a is
  * better than b (above 1: a better), the geometric mean of the rounds'
@@ -75,6 +74,14 @@ struct abv_cmp {
 	double spread;              /* standard deviation of the log ratios; NAN under 2 */
 };
 
+/* A round left out of a comparison, and why. */
+struct abv_gap {
+	int round;
+	int variant;                /* whose phase lacked the figure; -1: the run stopped before the round's phases */
+	unsigned long long paced_n; /* that phase's paced reads (a p99 needs 100) */
+};
+#define ABV_MAX_GAPS ABV_MAX_ROUNDS
+
 struct abv_verdict {
 	enum abv_fig fig;
 	int leader;                 /* ahead on the paired ratios; -1: not measured */
@@ -87,13 +94,18 @@ struct abv_verdict {
 	double val_leader, val_against;
 	int rounds_needed;          /* 0: decided, or nothing to say; > ABV_MAX_ROUNDS: more than it */
 	double target;              /* the difference rounds_needed is for */
-	char text[640];
+	int all_decided;            /* the leader decided ahead of every other variant measured */
+	int pooled_agrees;          /* the pooled figures point the same way as the rounds */
+	/* Rounds 1..c.look that gave leader against `against` no pair: which
+	 * (ngaps of them; the first ABV_MAX_GAPS kept) */
+	int ngaps;
+	struct abv_gap gap[ABV_MAX_GAPS];
+	int phases_with, phases_total; /* loaded phases that gave this figure, of all (a figure not measured) */
 };
 
 struct abv_reader_verdict {
 	int best;                   /* better on every figure of the reader, decided; -1 */
-	int tradeoff;
-	char text[400];
+	int tradeoff;               /* a figure decided for one variant, another for another or lost widely */
 };
 
 struct abv_report {
@@ -111,35 +123,20 @@ struct abv_report {
 	struct abv_cmp pair[AB_MAX_VARIANTS][AB_MAX_VARIANTS][ABV_NFIGS];
 	double pooled[AB_MAX_VARIANTS][ABV_NFIGS];
 	double own_spread[AB_MAX_VARIANTS][ABV_NFIGS]; /* max/min of a variant's own phases; NAN under 2 */
+	double noise[ABV_NFIGS];    /* the widest own_spread of any variant; NAN: none */
 	double smallest[ABV_NFIGS]; /* the smallest ratio these rounds could decide; NAN: none */
 };
 
 /* One figure of one phase; NAN when the phase cannot give it (a p99 needs
  * 100 reads). */
-double abverdict_phase_value(const struct ab_phase *p, enum abv_fig f);
+double abstats_phase_value(const struct ab_phase *p, enum abv_fig f);
 
-/* Everything a report says about the run. Returns 0, or -1 without memory.
- * cfg->rounds is the rounds planned (it sets the looks). */
-int abverdict_compute(const struct ab_config *cfg, const struct ab_result *res, struct abv_report *out);
+/* Everything a report says about the run, as data. Returns 0, or -1
+ * without memory. cfg->rounds is the rounds planned (it sets the looks). */
+int abstats_compute(const struct ab_config *cfg, const struct ab_result *res, struct abv_report *out);
 
 /* Whether a run may stop now: it has just completed its first look, more
  * rounds were planned, and every measured figure was decided there. */
-int abverdict_settled(const struct ab_config *cfg, const struct ab_result *res);
-
-/* A variant's name in the report: its text, with "#N" when two variants
- * are the same setting (an A/A). */
-void abverdict_label(const struct ab_config *cfg, size_t v, char *buf, size_t len);
-
-/* The closing sentence: variant v against the first, reader by reader,
- * from the same tests as the verdicts. */
-void abverdict_change(const struct abv_report *r, const struct ab_config *cfg, size_t v, double write_change,
-		      char *buf, size_t len);
-
-/* The A/A's noise, one line per figure: how far the same setting moved and
- * the smallest difference these rounds could decide. */
-void abverdict_noise(const struct abv_report *r, enum abv_fig f, char *buf, size_t len);
-
-/* A ratio as text: "1.07x", "20x". */
-void abverdict_ratio_text(double x, char *buf, size_t len);
+int abstats_settled(const struct ab_config *cfg, const struct ab_result *res);
 
 #endif
