@@ -1,5 +1,6 @@
-/* blkmaps: the layout of the maps the block-latency BPF program
- * (src/bpf/blklat.bpf.c) shares with user space (src/bpf/blklat.c).
+/* blklat_maps: the layout of the maps the block-latency BPF program
+ * (src/bpf/blklat.bpf.c) shares with user space (its loader src/bpf/blklat.c and
+ * reader src/bpf/blklatread.c).
  * Plain C types only: this header is compiled for the BPF target too. */
 #ifndef IOSCHED_BLKMAPS_H
 #define IOSCHED_BLKMAPS_H

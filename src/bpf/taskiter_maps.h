@@ -1,4 +1,4 @@
-/* taskmaps: what the task iterator (src/bpf/taskiter.bpf.c) hands user
+/* taskiter_maps: what the task iterator (src/bpf/taskiter.bpf.c) hands user
  * space (src/bpf/taskiter.c): shared by both, so the layout is one. */
 #ifndef IOSCHED_TASKMAPS_H
 #define IOSCHED_TASKMAPS_H
