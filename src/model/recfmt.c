@@ -27,6 +27,7 @@ _Static_assert(sizeof(enum proc_kind) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum proc_wait) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum blk_op) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum blk_kind) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum proc_cgsrc) == sizeof(int), "enum size");
 
 /* Enum names, from the modules that own the enums. */
 static const char *nm_disk_kind(int v) { return disk_kind_name((enum disk_kind)v); }
@@ -43,6 +44,8 @@ static const struct rf_names event_types = {nm_event, EV_NTYPES};
 static const struct rf_names proc_kinds = {nm_proc_kind, PROC_JOURNAL + 1};
 static const struct rf_names proc_waits = {nm_proc_wait, WAIT_BEFORE + 1};
 static const struct rf_names blk_ops = {nm_blk_op, BLK_WRITE + 1};
+static const char *nm_cgsrc(int v) { return procs_cgsrc_name((enum proc_cgsrc)v); }
+static const struct rf_names cgsrcs = {nm_cgsrc, CGSRC_UNKNOWN + 1};
 static const char *nm_blk_kind(int v) { return blk_kind_name((enum blk_kind)v); }
 static const struct rf_names blk_kinds = {nm_blk_kind, BLK_NKINDS};
 
@@ -257,6 +260,9 @@ const struct rf_field recfmt_proc[] = {
 	{.key = "blk", .type = RF_TUPLE, .off = 0, .size = sizeof(struct proc_row), .sub = proc_blk},
 	F("to_disk_Bps", RF_DBL, struct proc_row, to_disk_Bps, .dflt = -1),
 	F("to_disk_total", RF_U64, struct proc_row, to_disk_total, .flags = RF_OMIT0),
+	/* (recordings before cgroups: null, "unknown") */
+	F("cgroup", RF_STRP, struct proc_row, cgroup, .max = CGROUP_PATH_MAX),
+	F("cgroup_src", RF_ENUM, struct proc_row, cgroup_src, .names = &cgsrcs, .dflt = CGSRC_UNKNOWN),
 	END,
 };
 
