@@ -351,6 +351,45 @@ const struct rf_field recfmt_tick[] = {
 	END,
 };
 
+/* A cgroup of the sample's list (sample.h); files without cgroups have
+ * none (replay.c). */
+const struct rf_field recfmt_cgroup[] = {
+	F("path", RF_STR, struct cgroup_sample, path),
+	F("unit", RF_STR, struct cgroup_sample, unit),
+	F("parent", RF_STR, struct cgroup_sample, parent),
+	F("procs", RF_INT, struct cgroup_sample, procs),
+	F("read_Bps", RF_DBL, struct cgroup_sample, read_Bps),
+	F("write_Bps", RF_DBL, struct cgroup_sample, write_Bps),
+	F("to_disk_Bps", RF_DBL, struct cgroup_sample, to_disk_Bps, .dflt = -1),
+	F("have_psi", RF_INT, struct cgroup_sample, have_psi),
+	F("some_avg10", RF_DBL, struct cgroup_sample, some_avg10),
+	F("full_avg10", RF_DBL, struct cgroup_sample, full_avg10),
+	F("some_pct", RF_DBL, struct cgroup_sample, some_pct, .dflt = -1),
+	F("full_pct", RF_DBL, struct cgroup_sample, full_pct, .dflt = -1),
+	F("some_total_us", RF_U64, struct cgroup_sample, some_total_us),
+	F("full_total_us", RF_U64, struct cgroup_sample, full_total_us),
+	F("have_stat", RF_INT, struct cgroup_sample, have_stat, .flags = RF_OMIT0),
+	F("stat_read_Bps", RF_DBL, struct cgroup_sample, stat_read_Bps, .dflt = -1),
+	F("stat_write_Bps", RF_DBL, struct cgroup_sample, stat_write_Bps, .dflt = -1),
+	F("stat_rbytes", RF_U64, struct cgroup_sample, stat_rbytes, .flags = RF_OMIT0),
+	F("stat_wbytes", RF_U64, struct cgroup_sample, stat_wbytes, .flags = RF_OMIT0),
+	F("bfq_weight", RF_INT, struct cgroup_sample, bfq_weight, .dflt = -1),
+	F("io_weight", RF_INT, struct cgroup_sample, io_weight, .dflt = -1),
+	F("source", RF_STR, struct cgroup_sample, source),
+	END,
+};
+
+static const struct rf_field cgroup_rest[] = {
+	T(RF_INT, struct cgroup_rest, n), T(RF_DBL, struct cgroup_rest, read_Bps),
+	T(RF_DBL, struct cgroup_rest, write_Bps), T(RF_DBL, struct cgroup_rest, to_disk_Bps), END,
+};
+
+const struct rf_field recfmt_cgroups[] = {
+	F("rest", RF_TUPLE, struct sample, cgroups_rest, .sub = cgroup_rest),
+	F("why", RF_STR, struct sample, cgroups_why),
+	END,
+};
+
 /* A chart point, as a tuple: [sec, n, p50_ns, p99_ns, max_ns]. */
 const struct rf_field recfmt_chart_point[] = {
 	T(RF_I64, struct latwin_point, sec),    T(RF_U32, struct latwin_point, n),
