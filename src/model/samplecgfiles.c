@@ -222,7 +222,7 @@ void samplecgfiles_read(struct sampler *s, struct sample *out)
 		const struct cg_prev *old = find(g->prev, g->nprev, c->path);
 		read_psi(dir, old, out->mono, c);
 		util_fmt(c->source + strlen(c->source), sizeof c->source - strlen(c->source), "; pressure: %s",
-			 c->have_psi ? "io.pressure" : "no io.pressure (a kernel without PSI, or psi=0)");
+			 c->have_psi ? "io.pressure" : "no io.pressure (the cgroup is gone, or a kernel without PSI)");
 		read_io(g, dir, old, out->mono, c);
 		keep(g, c, out->mono);
 	}
