@@ -178,25 +178,6 @@ void prom_free(struct prom_state *st)
 	prom_free_cgroups(st);
 }
 
-/* Label values escape \, " and newline (the format's rule). */
-void prom_label(FILE *f, const char *raw)
-{
-	/* controls and hidden characters escaped as on the screen (a replayed
-	 * name is the recording's, and dashboards show labels), then what
-	 * the text format itself needs */
-	char safe[4 * 256];
-	util_safe_text(safe, sizeof safe, raw);
-	for (const char *v = safe; *v; v++) {
-		if (*v == '\\' || *v == '"')
-			fputc('\\', f);
-		if (*v == '\n') {
-			fputs("\\n", f);
-			continue;
-		}
-		fputc(*v, f);
-	}
-}
-
 static void head(FILE *f, const char *name, const char *type, const char *help)
 {
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
