@@ -12,7 +12,7 @@
 
 #define OPTIONS_MAX_DISKS 64
 
-enum output_format { OUT_TEXT, OUT_JSON, OUT_CSV, OUT_CSV_PROCS };
+enum output_format { OUT_TEXT, OUT_JSON, OUT_CSV, OUT_CSV_PROCS, OUT_CSV_CGROUPS };
 
 /* --format: how the A/B report (abreport.h) is written. */
 enum ab_format { AB_TEXT, AB_MD, AB_CSV, AB_JSON };

@@ -69,6 +69,8 @@ extern const struct rf_field recfmt_blk_stat[]; /* struct blk_stat, a tuple */
 extern const struct rf_field recfmt_blk_req[];  /* struct blk_req, a tuple */
 extern const struct rf_field recfmt_blk[];      /* struct sample: the "blk" object's own fields */
 extern const struct rf_field recfmt_chart_point[]; /* struct latwin_point, a tuple */
+extern const struct rf_field recfmt_cgroup[];   /* struct cgroup_sample */
+extern const struct rf_field recfmt_cgroups[];  /* struct sample: the cgroups' own fields (the rest, why) */
 extern const struct rf_field recfmt_header[];   /* struct recfmt_header: a recording's first line */
 
 /* What a recording's first line says. */

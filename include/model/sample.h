@@ -18,6 +18,7 @@
 #include "procs/procs.h"
 #include "base/util.h"
 #include "model/extswitch.h"
+#include "read/cgroup.h"
 #include "read/psi.h"
 #include "read/writeback.h"
 
@@ -139,6 +140,41 @@ struct disk_sample {
 	uint64_t blk_unattributed;
 };
 
+/* A cgroup's figures over the interval (samplecgroups.c): from the rows
+ * of its processes (every process's cgroup, procs.h), and from its own
+ * files under the cgroup v2 mount: io.pressure; io.stat, io.weight and
+ * io.bfq.weight where the io controller is on v2. source says which
+ * figure came from where, and what is missing and why. */
+#define SAMPLE_CGROUPS_MAX 32
+#define CGROUP_SOURCE_MAX 384
+struct cgroup_sample {
+	char path[CGROUP_PATH_MAX];   /* relative to the v2 root; "/" the root; "" not known */
+	char unit[128];               /* the name users know it by (cgroup_unit_name) */
+	char parent[CGROUP_PATH_MAX]; /* the cgroup above (its slice) */
+	int procs;                    /* live processes in it */
+	double read_Bps, write_Bps;   /* its processes' /proc/PID/io, ended ones' last interval included */
+	double to_disk_Bps;           /* its processes' TO-DISK (BPF; a dirtier's writeback is its
+				       * cgroup's, after it ended too); -1: not known */
+	int have_psi;                 /* io.pressure read */
+	double some_avg10, full_avg10;
+	double some_pct, full_pct;    /* share of the interval stalled (total= deltas); -1: no
+				       * earlier reading of it */
+	uint64_t some_total_us, full_total_us;
+	int have_stat;                /* io.stat read (whole disks only: a byte counted once) */
+	double stat_read_Bps, stat_write_Bps; /* -1: no earlier reading */
+	uint64_t stat_rbytes, stat_wbytes;
+	int bfq_weight, io_weight;    /* default weights; -1: no such file (source says why) */
+	char source[CGROUP_SOURCE_MAX];
+};
+
+/* What the cgroups left out of a sample's list did, summed. */
+struct cgroup_rest {
+	int n;
+	double read_Bps, write_Bps, to_disk_Bps;
+};
+
+struct samplecg;
+
 struct sample {
 	double ts;                 /* unix seconds (CLOCK_REALTIME) */
 	double mono;               /* CLOCK_MONOTONIC seconds of the reading */
@@ -177,6 +213,13 @@ struct sample {
 	char blk_why[96];
 	const char *blk_stage;     /* which tracepoint names a request's owner */
 	struct blk_reading blk;
+	/* per cgroup (v2): the busiest SAMPLE_CGROUPS_MAX by bytes, then by
+	 * processes; the rest summed. cgroups_why: what is missing on this
+	 * machine and why ("" when nothing is) */
+	struct cgroup_sample *cgroups;
+	size_t ncgroups, cgroups_cap;
+	struct cgroup_rest cgroups_rest;
+	char cgroups_why[160];
 };
 
 struct sampler_config {
@@ -255,6 +298,7 @@ struct sampler {
 	struct freshjob fresh;
 	char fresh_disk[DISK_NAME_MAX];
 	struct extswitch ext;      /* each disk's scheduler as last seen: switches made outside the tool */
+	struct samplecg *cg;       /* the cgroups' earlier readings (samplecgroups.c); NULL until first */
 };
 
 /* The sample's top writer and top disk, or NULL: never an index past its

@@ -20,6 +20,9 @@ void batch_write_csv(FILE *f, const struct sample *s, int header);
  * busiest first: ts, then every process column (proccols.h) under its CSV
  * name; header: the names first. */
 void batch_write_csv_procs(FILE *f, const struct sample *s, size_t max_procs, int header);
+/* The sample's cgroups (sample.h), busiest first; a header row first
+ * with header. A figure not known is an empty field. */
+void batch_write_csv_cgroups(FILE *f, const struct sample *s, int header);
 
 /* Print one sample to f in format fmt (header: the CSV header first), as
  * batch mode does: every string of the text and CSV outputs leaves

@@ -55,6 +55,25 @@ struct prom_name {
 	int had;                       /* has had one: kept for ever */
 };
 
+/* Bytes and pressure per cgroup v2 (the sample's cgroups, samplecgroups.c)
+ * as counters, bounded as the names above are: the PROM_CGROUPS cgroups
+ * that moved the most bytes lately have a series each (label cgroup, the
+ * path relative to the v2 root, "/" the root), the rest count in
+ * cgroup="other", with the same hand-over; a cgroup that had a series is
+ * kept (PROM_CGROUPS_KEPT at most). Keyed on the label text. Pressure: the
+ * seconds of the interval its io.pressure says its tasks were stalled
+ * (some, full), summed as the bytes are. */
+#define PROM_CGROUPS 16
+#define PROM_CGROUPS_KEPT 256
+enum prom_cg_value { PCG_READ, PCG_WRITE, PCG_TO_DISK, PCG_SOME, PCG_FULL, PCG_N };
+struct prom_cgroup {
+	char path[4 * CGROUP_PATH_MAX];  /* the label's text */
+	double v[PCG_N];                 /* its counters, while it had a series */
+	double now[PCG_N];               /* the interval's */
+	double recent;                   /* bytes of the last minutes (decayed) */
+	int named, had;
+};
+
 struct prom_state {
 	struct prom_disk disks[PROM_DISKS_MAX];
 	size_t ndisks;
@@ -63,7 +82,20 @@ struct prom_state {
 	double other;                  /* the bytes of the names without a series */
 	int have_other;                /* "other" has been counted into */
 	int to_disk;                   /* the BPF part gave TO-DISK figures */
+	struct prom_cgroup *cgs;       /* PROM_CGROUPS_KEPT at most */
+	size_t ncgs, cgs_cap;
+	double cg_other[PCG_N];        /* the cgroups without a series */
+	int have_cgroups;              /* a sample had a cgroups list */
+	int cg_to_disk;                /* ... with TO-DISK figures */
 };
+
+/* promcgroups.c: the sample's cgroups counted into st; their series
+ * written; st's cgroups freed. */
+void prom_count_cgroups(struct prom_state *st, const struct sample *s);
+void prom_format_cgroups(FILE *f, const struct prom_state *st);
+void prom_free_cgroups(struct prom_state *st);
+/* A label value, escaped (prom.c) */
+void prom_label(FILE *f, const char *raw);
 
 /* Count the sample into st (call once per sample). */
 void prom_count(struct prom_state *st, const struct sample *s);

@@ -83,6 +83,10 @@ struct proc_seen {
 	 * (1), or did but comm is a workqueue worker's, whose /proc name
 	 * says its current work item (2); 0: read from /proc/PID/stat */
 	int from_walk;
+	/* Its v2 cgroup (interned by the reader: procs.c), and the uptime it
+	 * was read at (0: not read yet); carried from reading to reading. */
+	const char *cgroup;
+	double cgroup_at;
 };
 
 #endif

@@ -24,6 +24,15 @@ enum proc_wait {
  * would otherwise look like a reader of their own. */
 enum proc_kind { PROC_NORMAL, PROC_WRITEBACK, PROC_LOOP, PROC_SELF, PROC_JOURNAL };
 
+/* Where a row's cgroup came from: its /proc/PID/cgroup (read when the
+ * task was first seen, and again at most every PROCS_CGROUP_REREAD_S
+ * while it does I/O); the last one read before it ended (an exit record's
+ * row, a writer whose pages were written after it ended); its parent's,
+ * for a process that ended before any listing saw it (forked into its
+ * parent's cgroup, where it nearly always stays); or not known. */
+enum proc_cgsrc { CGSRC_LIVE, CGSRC_LAST, CGSRC_PARENT, CGSRC_UNKNOWN };
+#define PROCS_CGROUP_REREAD_S 5.0
+
 
 struct proc_row {
 	int pid, tid, ppid;        /* tid == pid in process mode */
@@ -73,6 +82,13 @@ struct proc_row {
 	 * its rows. NULL: no block requests, the BPF part off, or a thread's
 	 * row (the BPF part keys by process). */
 	const char *disk;
+	/* Its cgroup v2 path relative to the v2 root ("system.slice/cron.service";
+	 * "/" the root), at most CGROUP_PATH_MAX - 1 bytes; NULL: not known
+	 * (no cgroup v2, an unreadable file, cgroup_src). Points at its
+	 * reader's store of paths (procs.c keeps each path once, for its
+	 * lifetime; a replay's in the sample's texts), as user does. */
+	const char *cgroup;
+	enum proc_cgsrc cgroup_src;
 };
 
 #define PROCS_CMDLINE_MAX 256
@@ -165,6 +181,9 @@ enum proc_kind procs_classify(const char *comm, int ppid, int pid);
 
 /* "process", "writeback", "loop", "self", "journal": as JSON and recordings say. */
 const char *procs_kind_name(enum proc_kind k);
+
+/* "live", "last_known", "parent", "unknown": as JSON and recordings say. */
+const char *procs_cgsrc_name(enum proc_cgsrc c);
 
 /* "off", "none", "n/a", "ok", "before_delayacct". */
 const char *procs_wait_name(enum proc_wait w);

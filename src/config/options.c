@@ -28,6 +28,7 @@ static const struct option_def defs[] = {
 	{.name = "json", .short_name = OPT_JSON, .arg = NULL, .help = "batch output as one JSON object per line per interval (implies -b)"},
 	{.name = "csv", .short_name = OPT_CSV, .arg = NULL, .help = "batch output as CSV: a header row, then one row per disk per interval (implies -b)"},
 	{.name = "csv-procs", .short_name = OPT_CSV_PROCS, .arg = NULL, .help = "batch output as CSV of processes: a header row, then up to --procs rows per interval, busiest first (implies -b)"},
+	{.name = "csv-cgroups", .short_name = OPT_CSV_CGROUPS, .arg = NULL, .help = "batch output as CSV of cgroups (v2): a header row, then a row per cgroup per interval, busiest first (implies -b)"},
 	{.name = "record", .short_name = OPT_RECORD, .arg = "FILE", .help = "append every interval's sample to FILE as JSON lines (full screen or batch)"},
 	{.name = "replay", .short_name = OPT_REPLAY, .arg = "FILE", .help = "show a recording instead of the system: no root, nothing changed"},
 	{.name = "replay-speed", .short_name = OPT_REPLAY_SPEED, .arg = "X", .help = "replay X times as fast as recorded; without it 1, and batch output at once",
@@ -326,7 +327,7 @@ static int *switch_of(int c, struct options *o)
 static int set_format(enum output_format f, struct options *o, char *err, size_t len)
 {
 	if (o->format != OUT_TEXT && o->format != f) {
-		snprintf(err, len, "--json, --csv and --csv-procs conflict: one output format per run");
+		snprintf(err, len, "--json, --csv, --csv-procs and --csv-cgroups conflict: one output format per run");
 		return -1;
 	}
 	o->format = f;
@@ -416,6 +417,7 @@ int options_apply(int c, const char *arg, struct options *o, char *err, size_t l
 	switch (c) {
 	case OPT_CSV: return set_format(OUT_CSV, o, err, len);
 	case OPT_CSV_PROCS: return set_format(OUT_CSV_PROCS, o, err, len);
+	case OPT_CSV_CGROUPS: return set_format(OUT_CSV_CGROUPS, o, err, len);
 	case OPT_JSON: return set_format(OUT_JSON, o, err, len);
 	case OPT_RECORD: return set_path("--record", &o->record, arg, err, len);
 	case OPT_REPLAY: return set_path("--replay", &o->replay, arg, err, len);

@@ -27,6 +27,7 @@ _Static_assert(sizeof(enum proc_kind) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum proc_wait) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum blk_op) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum blk_kind) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum proc_cgsrc) == sizeof(int), "enum size");
 
 /* Enum names, from the modules that own the enums. */
 static const char *nm_disk_kind(int v) { return disk_kind_name((enum disk_kind)v); }
@@ -43,6 +44,8 @@ static const struct rf_names event_types = {nm_event, EV_NTYPES};
 static const struct rf_names proc_kinds = {nm_proc_kind, PROC_JOURNAL + 1};
 static const struct rf_names proc_waits = {nm_proc_wait, WAIT_BEFORE + 1};
 static const struct rf_names blk_ops = {nm_blk_op, BLK_WRITE + 1};
+static const char *nm_cgsrc(int v) { return procs_cgsrc_name((enum proc_cgsrc)v); }
+static const struct rf_names cgsrcs = {nm_cgsrc, CGSRC_UNKNOWN + 1};
 static const char *nm_blk_kind(int v) { return blk_kind_name((enum blk_kind)v); }
 static const struct rf_names blk_kinds = {nm_blk_kind, BLK_NKINDS};
 
@@ -257,6 +260,9 @@ const struct rf_field recfmt_proc[] = {
 	{.key = "blk", .type = RF_TUPLE, .off = 0, .size = sizeof(struct proc_row), .sub = proc_blk},
 	F("to_disk_Bps", RF_DBL, struct proc_row, to_disk_Bps, .dflt = -1),
 	F("to_disk_total", RF_U64, struct proc_row, to_disk_total, .flags = RF_OMIT0),
+	/* (recordings before cgroups: null, "unknown") */
+	F("cgroup", RF_STRP, struct proc_row, cgroup, .max = CGROUP_PATH_MAX),
+	F("cgroup_src", RF_ENUM, struct proc_row, cgroup_src, .names = &cgsrcs, .dflt = CGSRC_UNKNOWN),
 	END,
 };
 
@@ -342,6 +348,45 @@ const struct rf_field recfmt_tick[] = {
 	F("to_disks_MBps", RF_DBL, struct sample, write_MBps, .old = "write_MBps"),
 	F("dirtying_MBps", RF_DBL, struct sample, dirty_MBps, .old = "dirty_MBps"),
 	F("top_disk", RF_INT, struct sample, top_disk, .dflt = -1),
+	END,
+};
+
+/* A cgroup of the sample's list (sample.h); files without cgroups have
+ * none (replay.c). */
+const struct rf_field recfmt_cgroup[] = {
+	F("path", RF_STR, struct cgroup_sample, path),
+	F("unit", RF_STR, struct cgroup_sample, unit),
+	F("parent", RF_STR, struct cgroup_sample, parent),
+	F("procs", RF_INT, struct cgroup_sample, procs),
+	F("read_Bps", RF_DBL, struct cgroup_sample, read_Bps),
+	F("write_Bps", RF_DBL, struct cgroup_sample, write_Bps),
+	F("to_disk_Bps", RF_DBL, struct cgroup_sample, to_disk_Bps, .dflt = -1),
+	F("have_psi", RF_INT, struct cgroup_sample, have_psi),
+	F("some_avg10", RF_DBL, struct cgroup_sample, some_avg10),
+	F("full_avg10", RF_DBL, struct cgroup_sample, full_avg10),
+	F("some_pct", RF_DBL, struct cgroup_sample, some_pct, .dflt = -1),
+	F("full_pct", RF_DBL, struct cgroup_sample, full_pct, .dflt = -1),
+	F("some_total_us", RF_U64, struct cgroup_sample, some_total_us),
+	F("full_total_us", RF_U64, struct cgroup_sample, full_total_us),
+	F("have_stat", RF_INT, struct cgroup_sample, have_stat, .flags = RF_OMIT0),
+	F("stat_read_Bps", RF_DBL, struct cgroup_sample, stat_read_Bps, .dflt = -1),
+	F("stat_write_Bps", RF_DBL, struct cgroup_sample, stat_write_Bps, .dflt = -1),
+	F("stat_rbytes", RF_U64, struct cgroup_sample, stat_rbytes, .flags = RF_OMIT0),
+	F("stat_wbytes", RF_U64, struct cgroup_sample, stat_wbytes, .flags = RF_OMIT0),
+	F("bfq_weight", RF_INT, struct cgroup_sample, bfq_weight, .dflt = -1),
+	F("io_weight", RF_INT, struct cgroup_sample, io_weight, .dflt = -1),
+	F("source", RF_STR, struct cgroup_sample, source),
+	END,
+};
+
+static const struct rf_field cgroup_rest[] = {
+	T(RF_INT, struct cgroup_rest, n), T(RF_DBL, struct cgroup_rest, read_Bps),
+	T(RF_DBL, struct cgroup_rest, write_Bps), T(RF_DBL, struct cgroup_rest, to_disk_Bps), END,
+};
+
+const struct rf_field recfmt_cgroups[] = {
+	F("rest", RF_TUPLE, struct sample, cgroups_rest, .sub = cgroup_rest),
+	F("why", RF_STR, struct sample, cgroups_why),
 	END,
 };
 

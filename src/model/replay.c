@@ -292,6 +292,24 @@ static int procs(struct replay *r, const struct jsonv *o, struct sample *out)
 	return 0;
 }
 
+/* The cgroups' list (none in a recording made before cgroups were). */
+static int cgroups(struct replay *r, const struct jsonv *o, struct sample *out)
+{
+	const struct jsonv *c = jsonv_get(o, "cgroups");
+	c = c && c->type == JV_OBJ ? c : NULL;
+	recfmt_read(c, recfmt_cgroups, out, &r->rf);
+	const struct jsonv *list = c ? jsonv_arr(c, "list") : NULL;
+	size_t n = list ? list->n : 0;
+	out->ncgroups = 0;
+	if (n > SAMPLE_CGROUPS_MAX)
+		n = SAMPLE_CGROUPS_MAX; /* a hand-made file: no more than a live run keeps */
+	if (n && util_grow((void **)&out->cgroups, &out->cgroups_cap, n, sizeof *out->cgroups) < 0)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		recfmt_read(&list->kids[i], recfmt_cgroup, &out->cgroups[out->ncgroups++], &r->rf);
+	return 0;
+}
+
 static int blk(struct replay *rp, const struct jsonv *o, struct sample *out)
 {
 	const struct jsonv *b = jsonv_get(o, "blk");
@@ -372,7 +390,7 @@ static int fill(struct replay *r, const struct jsonv *o, struct sample *out)
 		return -ENOMEM;
 	if (out->top_disk >= (int)out->ndisks)
 		out->top_disk = -1;
-	if (blk(r, o, out) < 0)
+	if (blk(r, o, out) < 0 || cgroups(r, o, out) < 0)
 		return -ENOMEM;
 	/* Each row's disk, from the block stats as the live run found it
 	 * (not recorded: it is theirs). */

@@ -303,6 +303,7 @@ int sampler_collect(struct sampler *s, struct sample *out, const struct pending_
 	s->prev = cur;
 	s->prev_mono = now;
 	collect_procs(s, out, sampleblk_read(s, out));
+	samplecgroups_fill(s, out);
 	sampleblk_start(s, out);
 	samplebehind_fill(s, out, now);
 	out->nevents = eventlog_take(&s->events, out->events, EVENTLOG_PENDING);
@@ -355,6 +356,7 @@ void sampler_free(struct sampler *s)
 	}
 	free(s->probes);
 	procs_free(s->procs);
+	samplecgfiles_free(s);
 	replay_close(s->replay);
 	sampleblk_stop(s);
 	blklat_close(s->blk);
@@ -370,6 +372,7 @@ void sample_free(struct sample *smp)
 {
 	free(smp->disks);
 	free(smp->procs);
+	free(smp->cgroups);
 	util_texts_free(&smp->texts);
 	blk_reading_free(&smp->blk);
 	memset(smp, 0, sizeof *smp);

@@ -57,4 +57,15 @@ void sampleblk_stop(struct sampler *s);
 /* samplebehind.c: each probed disk's "waited behind" and slowest reads. */
 void samplebehind_fill(struct sampler *s, struct sample *out, double now);
 
+/* samplecgroups.c: the rows summed per cgroup into out (at most max,
+ * the busiest first: by bytes, then processes), the others into rest;
+ * how many. samplecgroups_fill: the sample's list from its rows, then
+ * each one's own files (samplecgfiles.c: io.pressure, io.stat, the
+ * weights; and their earlier readings, freed by samplecgfiles_free). */
+size_t samplecgroups_aggregate(const struct proc_row *rows, size_t n, struct cgroup_sample *out, size_t max,
+			       struct cgroup_rest *rest);
+void samplecgroups_fill(struct sampler *s, struct sample *out);
+void samplecgfiles_read(struct sampler *s, struct sample *out);
+void samplecgfiles_free(struct sampler *s);
+
 #endif

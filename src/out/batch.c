@@ -262,6 +262,37 @@ void batch_write_csv_procs(FILE *f, const struct sample *s, size_t max_procs, in
 	free(rows);
 }
 
+void batch_write_csv_cgroups(FILE *f, const struct sample *s, int header)
+{
+	if (header)
+		fputs("ts,path,unit,parent,procs,read_Bps,write_Bps,to_disk_Bps,io_some_pct,io_full_pct,io_some_avg10,"
+		      "io_full_avg10,stat_read_Bps,stat_write_Bps,bfq_weight,io_weight,source\n", f);
+	for (size_t i = 0; i < s->ncgroups; i++) {
+		const struct cgroup_sample *c = &s->cgroups[i];
+		fprintf(f, "%.3f,", s->ts);
+		csv_text(f, c->path, 1);
+		fputc(',', f);
+		csv_text(f, c->unit, 1);
+		fputc(',', f);
+		csv_text(f, c->parent, 1);
+		fprintf(f, ",%d", c->procs);
+		csv_num(f, c->read_Bps, 1);
+		csv_num(f, c->write_Bps, 1);
+		csv_num(f, c->to_disk_Bps, c->to_disk_Bps >= 0);
+		csv_num(f, c->some_pct, c->have_psi && c->some_pct >= 0);
+		csv_num(f, c->full_pct, c->have_psi && c->full_pct >= 0);
+		csv_num(f, c->some_avg10, c->have_psi);
+		csv_num(f, c->full_avg10, c->have_psi);
+		csv_num(f, c->stat_read_Bps, c->have_stat && c->stat_read_Bps >= 0);
+		csv_num(f, c->stat_write_Bps, c->have_stat && c->stat_write_Bps >= 0);
+		csv_num(f, c->bfq_weight, c->bfq_weight > 0);
+		csv_num(f, c->io_weight, c->io_weight > 0);
+		fputc(',', f);
+		csv_text(f, c->source, 1);
+		fputc('\n', f);
+	}
+}
+
 int batch_print(FILE *f, enum output_format fmt, size_t max_procs, const struct sample *s, int header)
 {
 	if (fmt == OUT_JSON) {
@@ -278,6 +309,8 @@ int batch_print(FILE *f, enum output_format fmt, size_t max_procs, const struct 
 			batch_write_csv(m, s, header);
 		else if (fmt == OUT_CSV_PROCS)
 			batch_write_csv_procs(m, s, max_procs, header);
+		else if (fmt == OUT_CSV_CGROUPS)
+			batch_write_csv_cgroups(m, s, header);
 		else
 			batch_write_text(m, s, max_procs);
 		int rc = fclose(m) != 0 ? -ENOMEM : util_safe_write(f, buf, len);

@@ -421,6 +421,7 @@ void json_write_sample(FILE *f, const struct sample *s, size_t max_procs)
 	fputc(']', f);
 	if (s->have_procs)
 		write_procs(f, s, max_procs);
+	json_write_cgroups(f, s);
 	fputs(",\"events\":[", f);
 	for (size_t i = 0; i < s->nevents; i++) {
 		if (i)

@@ -15,4 +15,7 @@ size_t json_busiest(const struct sample *s, size_t max, size_t *idx);
 
 void json_write_sample(FILE *f, const struct sample *s, size_t max_procs);
 
+/* jsoncgroups.c: ,"cgroups":[...],"cgroups_rest":{...},"cgroups_why":"" */
+void json_write_cgroups(FILE *f, const struct sample *s);
+
 #endif

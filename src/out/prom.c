@@ -138,6 +138,7 @@ static void count_waits(struct prom_disk *d, const struct sample *s, const struc
 void prom_count(struct prom_state *st, const struct sample *s)
 {
 	count_to_disk(st, s);
+	prom_count_cgroups(st, s);
 	for (size_t i = 0; i < s->ndisks; i++) {
 		const struct disk_sample *ds = &s->disks[i];
 		struct prom_disk *d = disk_of(st, ds->info.name); /* every disk has counters, 0 at first */
@@ -174,25 +175,7 @@ void prom_free(struct prom_state *st)
 	free(st->names);
 	st->names = NULL;
 	st->nnames = st->names_cap = 0;
-}
-
-/* Label values escape \, " and newline (the format's rule). */
-static void label(FILE *f, const char *raw)
-{
-	/* controls and hidden characters escaped as on the screen (a replayed
-	 * name is the recording's, and dashboards show labels), then what
-	 * the text format itself needs */
-	char safe[4 * 256];
-	util_safe_text(safe, sizeof safe, raw);
-	for (const char *v = safe; *v; v++) {
-		if (*v == '\\' || *v == '"')
-			fputc('\\', f);
-		if (*v == '\n') {
-			fputs("\\n", f);
-			continue;
-		}
-		fputc(*v, f);
-	}
+	prom_free_cgroups(st);
 }
 
 static void head(FILE *f, const char *name, const char *type, const char *help)
@@ -209,7 +192,7 @@ static void per_disk(FILE *f, const struct sample *s, const char *name, const ch
 		if (!d->have_rates)
 			continue;
 		fprintf(f, "%s{disk=\"", name);
-		label(f, d->info.name);
+		prom_label(f, d->info.name);
 		fprintf(f, "\"} %.9g\n", get(d));
 	}
 }
@@ -230,9 +213,9 @@ static void schedulers(FILE *f, const struct sample *s)
 		const struct sched_list *l = &s->disks[i].info.sched;
 		for (int k = 0; k < l->n; k++) {
 			fputs("iosched_scheduler{disk=\"", f);
-			label(f, s->disks[i].info.name);
+			prom_label(f, s->disks[i].info.name);
 			fputs("\",scheduler=\"", f);
-			label(f, l->names[k]);
+			prom_label(f, l->names[k]);
 			fprintf(f, "\"} %d\n", k == l->active);
 		}
 	}
@@ -241,7 +224,7 @@ static void schedulers(FILE *f, const struct sample *s)
 static void disk_label(FILE *f, const char *name, const char *disk)
 {
 	fprintf(f, "%s{disk=\"", name);
-	label(f, disk);
+	prom_label(f, disk);
 	fputc('"', f);
 }
 
@@ -324,7 +307,7 @@ static void who_the_disk_serves(FILE *f, const struct prom_state *st)
 		if (!st->names[i].named)
 			continue;
 		fputs("iosched_process_to_disk_bytes_total{comm=\"", f);
-		label(f, st->names[i].comm);
+		prom_label(f, st->names[i].comm);
 		fprintf(f, "\"} %.0f\n", st->names[i].bytes);
 	}
 	if (st->have_other)
@@ -370,6 +353,7 @@ void prom_format(FILE *f, const struct sample *s, const struct prom_state *st)
 		fprintf(f, "} %llu\n", st->disks[i].switches);
 	}
 	who_the_disk_serves(f, st);
+	prom_format_cgroups(f, st);
 	if (s->have_procs && s->pstat.exits && s->pstat.exit_records_lost >= 0) {
 		head(f, "iosched_exit_records_lost_total", "counter",
 		     "Exit records the kernel dropped since the tool started (its socket was full): tasks in no row.");

@@ -157,6 +157,18 @@ static void procs(struct jsonv_w *w, const struct sample *s, size_t max_procs)
 	jsonv_w_int(w, "top_writer", sample_top_writer(s) ? sample_top_writer(s)->tid : -1);
 }
 
+/* The cgroups' list and their own fields, in a "cgroups" object. */
+static void cgroups(struct jsonv_w *w, const struct sample *s)
+{
+	jsonv_w_open(w, "cgroups", '{');
+	recfmt_write(w->f, recfmt_cgroups, s, jsonv_w_first(w));
+	jsonv_w_open(w, "list", '[');
+	for (size_t i = 0; i < s->ncgroups; i++)
+		object(w, recfmt_cgroup, &s->cgroups[i]);
+	jsonv_w_close(w);
+	jsonv_w_close(w);
+}
+
 static void blk(struct jsonv_w *w, const struct sample *s)
 {
 	jsonv_w_open(w, "blk", '{');
@@ -206,6 +218,7 @@ int record_write(struct recorder *r, const struct sample *s, size_t max_procs)
 	jsonv_w_close(&w);
 	if (s->have_procs)
 		procs(&w, s, max_procs);
+	cgroups(&w, s);
 	blk(&w, s);
 	jsonv_w_close(&w);
 	fputc('\n', f);

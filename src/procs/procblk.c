@@ -35,7 +35,8 @@ static int has_row(const struct proc_row *rows, size_t n, int tgid)
  * writeback is charged to it (blklat.bpf.c), under an [exited] row of its
  * own name, as long as its pages are being written (its figures are then
  * filled as any row's). */
-static void add_gone_writers(const struct procs_blk *blk, struct proc_row **rows, size_t *n, size_t *cap)
+static void add_gone_writers(struct procs *p, const struct procs_blk *blk, struct proc_row **rows, size_t *n,
+			     size_t *cap)
 {
 	for (size_t i = 0; i < blk->r->nprocs; i++) {
 		const struct blk_proc *b = &blk->r->procs[i];
@@ -51,6 +52,9 @@ static void add_gone_writers(const struct procs_blk *blk, struct proc_row **rows
 		r->user = "-";
 		if (blklat_name(blk->names, b->tgid, r->comm, sizeof r->comm) < 0)
 			util_fmt(r->comm, sizeof r->comm, "pid %d", b->tgid);
+		/* no /proc to read now: the cgroup it was last seen in, if it was */
+		r->cgroup = proccgroup_last(p, b->tgid);
+		r->cgroup_src = r->cgroup ? CGSRC_LAST : CGSRC_UNKNOWN;
 	}
 }
 
@@ -156,7 +160,7 @@ void procblk_fill(struct procs *p, const struct procs_blk *blk, int threads, dou
 		return;
 	}
 	if (!threads)
-		add_gone_writers(blk, rows, n, cap);
+		add_gone_writers(p, blk, rows, n, cap);
 	procblk_totals(p, blk, *rows, *n);
 	for (size_t i = 0; i < *n; i++)
 		fill_one(p, blk->r, interval_s, &(*rows)[i]);

@@ -96,6 +96,24 @@ static void drop(struct procexit *x, struct procexit_proc *e)
 	*e = x->v[--x->n];
 }
 
+/* The cgroup of an exited process that no listing saw: the one it was
+ * forked into, its parent's as last read; a parent that ended unseen too
+ * (cc1 under gcc under make) has its own parent's. NULL: none known. The
+ * parent's entry of this reading has no cgroup yet: the last one's. */
+static const char *cgroup_above(struct procexit *x, int ppid, struct proc_seen *prev, size_t nprev)
+{
+	for (int depth = 0; depth < 8 && ppid > 0; depth++) {
+		const struct proc_seen *pp = seen(prev, nprev, ppid);
+		if (pp)
+			return pp->cgroup;
+		const struct procexit_proc *pe = find(x, ppid);
+		if (!pe || !pe->complete)
+			return NULL;
+		ppid = pe->ppid;
+	}
+	return NULL;
+}
+
 /* One reaped process: its last interval, and its jump to its parent. */
 static void settle_one(struct procexit *x, struct procexit_proc *e, struct proc_seen *cur, size_t ncur,
 		       struct proc_seen *prev, size_t nprev, struct procexit_row *row)
@@ -124,6 +142,8 @@ static void settle_one(struct procexit *x, struct procexit_proc *e, struct proc_
 	row->uid = e->uid;
 	util_strlcpy(row->comm, e->comm, sizeof row->comm);
 	row->last = last;
+	row->cgroup = old && old->cgroup ? old->cgroup : cgroup_above(x, e->ppid, prev, nprev);
+	row->cgroup_src = !row->cgroup ? CGSRC_UNKNOWN : old && old->cgroup ? CGSRC_LAST : CGSRC_PARENT;
 	struct proc_seen *parent = seen(cur, ncur, e->ppid);
 	struct procexit_proc *pe = parent ? NULL : find(x, e->ppid);
 	if (parent) {

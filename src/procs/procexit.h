@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "procs/procread.h"
+#include "procs/procs.h"
 #include "read/taskstats.h"
 
 /* A process that exited: its threads' records summed. */
@@ -52,6 +52,8 @@ struct procexit_row {
 	unsigned uid;
 	char comm[32];
 	struct proc_counters last; /* its own I/O since its last reading (or its life, if never read) */
+	const char *cgroup;        /* its last reading's cgroup, else its parent's (cgroup_src says which) */
+	enum proc_cgsrc cgroup_src;
 };
 
 /* Take one task's exit record (a per-task one: not the thread group's

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "read/cgroup.h"
+
 /* The command line as one string (arguments joined by blanks), on the
  * heap, as long as a row holds; NULL when empty or unreadable. Three
  * system calls a task: read only for tasks named (procs_name). */
@@ -25,6 +27,24 @@ char *procfiles_read_cmdline(int pid)
 		if (buf[i] == '\0')
 			buf[i] = ' ';
 	return buf[0] ? strdup(buf) : NULL;
+}
+
+int procfiles_read_cgroup(int pid, int tid, int threads, char *path, size_t len)
+{
+	char file[64], buf[2048], full[CGROUP_PATH_MAX + 1];
+	if (threads && tid != pid)
+		snprintf(file, sizeof file, "/proc/%d/task/%d/cgroup", pid, tid);
+	else
+		snprintf(file, sizeof file, "/proc/%d/cgroup", pid);
+	long n = util_read_text(file, buf, sizeof buf);
+	if (n < 0)
+		return (int)n;
+	int rc = cgroup_parse_proc(buf, full, sizeof full);
+	if (rc < 0)
+		return rc;
+	/* relative to the v2 root, as the JSON and the metrics label it */
+	util_strlcpy(path, full[1] ? full + 1 : "/", len);
+	return 0;
 }
 
 static const char *after(const char *text, const char *key)

@@ -61,7 +61,8 @@ size_t procgone_settle(struct procs *p, int threads, struct procs_status *st)
 
 static int same_group(const struct proc_row *a, const struct procexit_row *b)
 {
-	return a->ppid == b->ppid && strcmp(a->comm, b->comm) == 0;
+	/* cgroups are kept once each: the same path is the same pointer */
+	return a->ppid == b->ppid && a->cgroup == b->cgroup && strcmp(a->comm, b->comm) == 0;
 }
 
 /* Processes that ended this interval become rows, one per command and
@@ -101,6 +102,8 @@ void procgone_add(struct procs *p, size_t nx, double dt)
 			/* the tool's own children (a switch, a fresh reader) are its own */
 			r->kind = r->ppid == p->self ? PROC_SELF : procs_classify(r->comm, r->ppid, x[i].pid);
 			r->user = procname_user(p, x[i].uid);
+			r->cgroup = x[i].cgroup;
+			r->cgroup_src = x[i].cgroup_src;
 		}
 		r->pid = r->tid = x[i].pid; /* the last one's */
 		r->count++;

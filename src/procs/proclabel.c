@@ -21,6 +21,11 @@ const char *procs_wait_name(enum proc_wait w)
 	return w == WAIT_OK ? "ok" : w == WAIT_NA ? "n/a" : w == WAIT_NONE ? "none" : w == WAIT_BEFORE ? "before_delayacct" : "off";
 }
 
+const char *procs_cgsrc_name(enum proc_cgsrc c)
+{
+	return c == CGSRC_LIVE ? "live" : c == CGSRC_LAST ? "last_known" : c == CGSRC_PARENT ? "parent" : "unknown";
+}
+
 enum proc_kind procs_classify(const char *comm, int ppid, int pid)
 {
 	if (ppid != 2 && pid != 2)

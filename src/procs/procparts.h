@@ -82,6 +82,7 @@ struct procs {
 	 * listed, is dropped (procblk.c) */
 	struct procs_to_disk { int tgid; uint64_t bytes; double last; } *to_disk;
 	size_t nto_disk, to_disk_cap;
+	struct proccgroups *cg;      /* the cgroup paths seen (proccgroup.c); NULL: none yet */
 };
 
 /* What one reading is made with, the same for every task. */
@@ -91,6 +92,7 @@ struct reading {
 	double delayacct_since; /* when delay accounting came on; 0: not by us */
 	double hz;              /* clock ticks a second: start times are in them */
 	int wait_known;         /* taskstats and delay accounting both work */
+	double up;              /* uptime (s) of this reading: when a cgroup was read */
 };
 
 /* procfiles.c: a task's files in /proc. Its I/O counters into e->c
@@ -155,5 +157,23 @@ int procwalk_rows_room(size_t want, struct proc_row **rows, size_t *cap);
 void procblk_fill(struct procs *p, const struct procs_blk *blk, int threads, double interval_s,
 		  struct proc_row **rows, size_t *n, size_t *cap);
 void procblk_totals(struct procs *p, const struct procs_blk *blk, const struct proc_row *rows, size_t n);
+
+/* proccgroup.c: each task's v2 cgroup. proccgroup_fill: e's (carried
+ * from old by procseen_carry) read when the task is new, and again when it
+ * moved bytes and its path is PROCS_CGROUP_REREAD_S old; onto r. A path is
+ * kept once for the reader's lifetime (rows point at it).
+ * proccgroup_note_ended: the tasks of p->prev missing from p->cur, with
+ * their last cgroup, remembered for a while (writers whose pages are
+ * written after they ended); proccgroup_last: that cgroup of process tgid
+ * (NULL: not seen). proccgroup_free at the end. */
+void proccgroup_fill(struct procs *p, const struct reading *rd, const struct proc_seen *old, struct proc_seen *e,
+		     int moved, struct proc_row *r);
+void proccgroup_note_ended(struct procs *p);
+const char *proccgroup_last(const struct procs *p, int tgid);
+void proccgroup_free(struct procs *p);
+/* procfiles.c: a task's /proc/PID/cgroup (thread mode: its task's), its
+ * v2 path without the leading '/' ("/" for the root) into path. Returns
+ * 0, or a negative errno (-ENOENT: no v2 line, or the task is gone). */
+int procfiles_read_cgroup(int pid, int tid, int threads, char *path, size_t len);
 
 #endif

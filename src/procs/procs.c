@@ -69,6 +69,7 @@ void procs_free(struct procs *p)
 	taskiter_close(p->iter);
 	util_texts_free(&p->user_texts);
 	free(p->users);
+	proccgroup_free(p);
 	free(p);
 }
 
@@ -115,6 +116,7 @@ static void fill_row(struct procs *p, const struct reading *rd, struct proc_seen
 			    old->c.syscr != e->c.syscr || old->c.syscw != e->c.syscw);
 	refresh_stat(r, rd->threads, moved, old, e);
 	procseen_carry(old, e);
+	proccgroup_fill(p, rd, old, e, moved, r);
 	struct proc_seen born = {.start = e->start};
 	int newborn = born_since(p, rd, old, e);
 	if (newborn)
@@ -175,7 +177,7 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 	size_t total = (size_t)got;
 	procwaits_status(p, threads, st);
 	struct reading rd = {.threads = threads, .interval_s = interval_s, .delayacct_since = delayacct_since,
-			     .hz = p->hz > 0 ? (double)p->hz : 100.0, .wait_known = st->taskstats && st->delayacct};
+			     .hz = p->hz > 0 ? (double)p->hz : 100.0, .wait_known = st->taskstats && st->delayacct, .up = up};
 	/* The new readings; rows keep the listing's order and find their
 	 * entry by id. */
 	p->ncur = total;
@@ -196,6 +198,7 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 		}
 	}
 	*n = total;
+	proccgroup_note_ended(p);
 	procseen_keep_as_previous(p, up);
 	/* after: procs_name finds the tasks of this reading in p->prev */
 	procblk_fill(p, blk, threads, interval_s, rows, n, cap);

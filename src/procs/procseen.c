@@ -137,6 +137,8 @@ void procseen_carry(struct proc_seen *old, struct proc_seen *e)
 		e->c.blkio_count = old->c.blkio_count;
 		e->c.blkio_ns = old->c.blkio_ns;
 		carry_cmdline(old, e);
+		e->cgroup = old->cgroup;
+		e->cgroup_at = old->cgroup_at;
 		return;
 	}
 	e->ioprio = -1;

@@ -1,9 +1,10 @@
-/* cgroup: see src/read/cgroup.h (beside its source until another folder uses it) */
-#include "cgroup.h"
+/* cgroup: see include/read/cgroup.h */
+#include "read/cgroup.h"
 
 #include <ctype.h>
 #include <stddef.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -212,4 +213,33 @@ int cgroup_parse_io_stat(const char *text, cgroup_dev_filter filter, void *ctx, 
 		l += n + (end != NULL);
 	}
 	return counted;
+}
+
+int cgroup_parse_v1_bound(const char *text, const char *controller)
+{
+	size_t n = strlen(controller);
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		unsigned hier = 0, ncg = 0, on = 0;
+		if (strncmp(l, controller, n) != 0 || (l[n] != '\t' && l[n] != ' '))
+			continue;
+		if (sscanf(l + n, "%u %u %u", &hier, &ncg, &on) != 3)
+			return 0;
+		return hier != 0 && on;
+	}
+	return 0;
+}
+
+int cgroup_parse_weight(const char *text)
+{
+	const char *p = text;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!strncmp(p, "default ", 8))
+		p += 8;
+	char *end;
+	errno = 0;
+	long w = strtol(p, &end, 10);
+	if (errno || end == p || (*end && *end != '\n' && *end != ' ') || w < 1 || w > 10000)
+		return -EINVAL;
+	return (int)w;
 }

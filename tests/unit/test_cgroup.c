@@ -137,6 +137,34 @@ static void test_io_stat(void **state)
 	assert_int_equal(io.wbytes, 5);
 }
 
+/* The hybrid layout: io bound to v1 (blkio with a hierarchy), and a pure
+ * v2 machine where every controller's hierarchy is 0. */
+static void test_v1_bound(void **state)
+{
+	(void)state;
+	const char *hybrid = "#subsys_name\thierarchy\tnum_cgroups\tenabled\ncpuset\t3\t1\t1\n"
+			     "blkio\t7\t1\t1\nhugetlb\t0\t7\t1\n";
+	const char *pure = "#subsys_name\thierarchy\tnum_cgroups\tenabled\nblkio\t0\t90\t1\n";
+	assert_true(cgroup_parse_v1_bound(hybrid, "blkio"));
+	assert_false(cgroup_parse_v1_bound(hybrid, "hugetlb"));
+	assert_false(cgroup_parse_v1_bound(pure, "blkio"));
+	assert_false(cgroup_parse_v1_bound("blkio\t7\t1\t0\n", "blkio")); /* disabled */
+	assert_false(cgroup_parse_v1_bound("blkiox\t7\t1\t1\n", "blkio"));
+	assert_false(cgroup_parse_v1_bound("", "blkio"));
+}
+
+static void test_weight(void **state)
+{
+	(void)state;
+	assert_int_equal(cgroup_parse_weight("default 100\n"), 100);
+	assert_int_equal(cgroup_parse_weight("default 250\n8:0 500\n"), 250);
+	assert_int_equal(cgroup_parse_weight("100\n"), 100); /* io.bfq.weight before 5.4 */
+	assert_int_equal(cgroup_parse_weight("default 0\n"), -EINVAL);
+	assert_int_equal(cgroup_parse_weight("default 10001\n"), -EINVAL);
+	assert_int_equal(cgroup_parse_weight("default x\n"), -EINVAL);
+	assert_int_equal(cgroup_parse_weight(""), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -145,6 +173,8 @@ int main(void)
 		cmocka_unit_test(test_unit_names),
 		cmocka_unit_test(test_parent_and_controllers),
 		cmocka_unit_test(test_io_stat),
+		cmocka_unit_test(test_v1_bound),
+		cmocka_unit_test(test_weight),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -115,14 +115,40 @@ static void same_proc(const struct proc_row *a, const struct proc_row *b)
 	EQ(a->wait, b->wait); NUM(a->io_wait_pct, b->io_wait_pct); NUM(a->avg_wait_us, b->avg_wait_us);
 	EQ(a->partial, b->partial); EQ(a->moved, b->moved); EQ(a->exited, b->exited); EQ(a->count, b->count);
 	EQ(a->ended_ago, b->ended_ago);
+	EQ(a->cgroup == NULL, b->cgroup == NULL);
+	if (a->cgroup)
+		STR(a->cgroup, b->cgroup);
+	EQ(a->cgroup_src, b->cgroup_src);
 	for (int k = 0; k < 2; k++) {
 		EQ(a->blk_n[k], b->blk_n[k]); EQ(a->blk_p50_ns[k], b->blk_p50_ns[k]);
 		EQ(a->blk_p99_ns[k], b->blk_p99_ns[k]); EQ(a->blk_bytes[k], b->blk_bytes[k]);
 	}
 }
 
+static void same_cgroups(const struct sample *a, const struct sample *b)
+{
+	EQ(a->ncgroups, b->ncgroups);
+	for (size_t i = 0; i < a->ncgroups; i++) {
+		const struct cgroup_sample *x = &a->cgroups[i], *y = &b->cgroups[i];
+		STR(x->path, y->path); STR(x->unit, y->unit); STR(x->parent, y->parent); EQ(x->procs, y->procs);
+		NUM(x->read_Bps, y->read_Bps); NUM(x->write_Bps, y->write_Bps); NUM(x->to_disk_Bps, y->to_disk_Bps);
+		EQ(x->have_psi, y->have_psi); NUM(x->some_avg10, y->some_avg10); NUM(x->full_avg10, y->full_avg10);
+		NUM(x->some_pct, y->some_pct); NUM(x->full_pct, y->full_pct);
+		EQ(x->some_total_us, y->some_total_us); EQ(x->full_total_us, y->full_total_us);
+		EQ(x->have_stat, y->have_stat); NUM(x->stat_read_Bps, y->stat_read_Bps);
+		NUM(x->stat_write_Bps, y->stat_write_Bps); EQ(x->stat_rbytes, y->stat_rbytes);
+		EQ(x->stat_wbytes, y->stat_wbytes); EQ(x->bfq_weight, y->bfq_weight); EQ(x->io_weight, y->io_weight);
+		STR(x->source, y->source);
+	}
+	EQ(a->cgroups_rest.n, b->cgroups_rest.n); NUM(a->cgroups_rest.read_Bps, b->cgroups_rest.read_Bps);
+	NUM(a->cgroups_rest.write_Bps, b->cgroups_rest.write_Bps);
+	NUM(a->cgroups_rest.to_disk_Bps, b->cgroups_rest.to_disk_Bps);
+	STR(a->cgroups_why, b->cgroups_why);
+}
+
 static void same_sample(const struct sample *a, const struct sample *b)
 {
+	same_cgroups(a, b);
 	NUM(a->ts, b->ts); NUM(a->mono, b->mono); NUM(a->interval_s, b->interval_s); STR(a->host, b->host);
 	STR(a->kernel, b->kernel); EQ(a->psi_err, b->psi_err);
 	EQ(a->psi.have_some, b->psi.have_some); EQ(a->psi.have_full, b->psi.have_full);
@@ -327,6 +353,10 @@ static void fill_proc(struct proc_row *p, int i, struct util_texts *texts)
 	char cmd[64];
 	snprintf(cmd, sizeof cmd, "/bin/cmd --n=%d \"x\"", i);
 	p->cmdline = i % 7 == 3 ? NULL : util_texts_keep(texts, cmd, strlen(cmd));
+	char cg[64];
+	snprintf(cg, sizeof cg, "test.slice/u%d.service", i % 4);
+	p->cgroup = i % 5 == 2 ? NULL : util_texts_keep(texts, cg, strlen(cg));
+	p->cgroup_src = p->cgroup ? (enum proc_cgsrc)(i % 3) : CGSRC_UNKNOWN;
 	p->state = "RSDZ"[i % 4];
 	p->nice = i % 40 - 20;
 	p->start = 123456789ull + (unsigned long long)i;
@@ -348,6 +378,29 @@ static void fill_proc(struct proc_row *p, int i, struct util_texts *texts)
 	p->ended_ago = p->exited ? i % 3 : 0;
 	for (int k = 0; k < 2; k++)
 		p->blk_n[k] = (uint64_t)(i + k), p->blk_p50_ns[k] = 10, p->blk_p99_ns[k] = 20, p->blk_bytes[k] = 4096;
+}
+
+/* Two cgroups, every field set (a figure not known: -1 and NaN). */
+static void fill_cgroups(struct sample *s)
+{
+	s->cgroups_cap = 2;
+	s->cgroups = calloc(2, sizeof *s->cgroups);
+	assert_non_null(s->cgroups);
+	s->ncgroups = 2;
+	s->cgroups[0] = (struct cgroup_sample){.procs = 3, .read_Bps = 1.5, .write_Bps = 2e6, .to_disk_Bps = 3e6,
+					       .have_psi = 1, .some_avg10 = 1.25, .full_avg10 = 0.5, .some_pct = 12.5,
+					       .full_pct = 10, .some_total_us = 1ull << 40, .full_total_us = 7,
+					       .have_stat = 1, .stat_read_Bps = 0, .stat_write_Bps = 2.5e6,
+					       .stat_rbytes = 1, .stat_wbytes = 2, .bfq_weight = 100, .io_weight = 200};
+	strcpy(s->cgroups[0].path, "test.slice/w\"x.service");
+	strcpy(s->cgroups[0].unit, "w\"x.service");
+	strcpy(s->cgroups[0].parent, "test.slice");
+	strcpy(s->cgroups[0].source, "bytes: /proc/PID/io");
+	s->cgroups[1] = (struct cgroup_sample){.to_disk_Bps = -1, .some_pct = -1, .full_pct = NAN,
+					       .stat_read_Bps = -1, .stat_write_Bps = -1, .bfq_weight = -1, .io_weight = -1};
+	strcpy(s->cgroups[1].unit, "?");
+	s->cgroups_rest = (struct cgroup_rest){4, 1, 2, 3};
+	strcpy(s->cgroups_why, "io.stat: the io controller is bound to cgroup v1 on this machine");
 }
 
 static void fill_sample(struct sample *s, size_t ndisks, size_t nprocs)
@@ -410,6 +463,7 @@ static void fill_sample(struct sample *s, size_t ndisks, size_t nprocs)
 	strcpy(s->blk.stats[1].disk, "disk1");
 	s->blk.reqs[0] = (struct blk_req){.tgid = 1002, .issued = 1, .age_ns = 77};
 	strcpy(s->blk.reqs[0].disk, "disk0");
+	fill_cgroups(s);
 }
 
 static void test_synthetic_round_trip(void **state)
@@ -447,6 +501,10 @@ static void test_v1_fixture(void **state)
 	assert_int_equal(t->events[0].type, EV_SCHEDULER);
 	assert_string_equal(t->events[0].to, "bfq");
 	assert_true(t->events[0].ms == 12.5);
+	/* before cgroups: none, and no row's is known */
+	assert_int_equal(t->ncgroups, 0);
+	assert_null(t->procs[0].cgroup);
+	assert_int_equal(t->procs[0].cgroup_src, CGSRC_UNKNOWN);
 	rewrite_same(v1, n, 1000);
 }
 
@@ -512,6 +570,8 @@ static void test_v2_fixture(void **state)
 	assert_true(t->write_MBps > 0.646 && t->write_MBps < 0.647);
 	assert_true(t->dirty_MBps > 10.279 && t->dirty_MBps < 10.28);
 	assert_true(t->nprocs > 0);
+	assert_int_equal(t->ncgroups, 0);
+	assert_null(t->procs[0].cgroup);
 	rewrite_same(v2, n, 1000);
 }
 

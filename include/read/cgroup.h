@@ -11,6 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The longest cgroup path kept, with its NUL (a longer one is cut). */
+#define CGROUP_PATH_MAX 256
+
 /* Where the cgroup v2 hierarchy is mounted, into dir. Returns 0, or
  * -ENOENT when no cgroup2 filesystem is mounted. */
 int cgroup_v2_mount(char *dir, size_t len);
@@ -49,5 +52,15 @@ typedef int (*cgroup_dev_filter)(unsigned major, unsigned minor, void *ctx);
  * the number of device lines counted, or -EINVAL for text that is not
  * io.stat. */
 int cgroup_parse_io_stat(const char *text, cgroup_dev_filter filter, void *ctx, struct cgroup_io *sum);
+
+/* Whether the text of /proc/cgroups binds controller (its v1 name:
+ * "blkio" for io) to a v1 hierarchy: its hierarchy column is not 0 and it
+ * is enabled. Then v2 has no such controller. */
+int cgroup_parse_v1_bound(const char *text, const char *controller);
+
+/* The default weight in the text of an io.weight or io.bfq.weight
+ * ("default 100", a bare "100" on old kernels; per-device lines
+ * "8:0 200" after it). Returns it (1..10000), or -EINVAL. */
+int cgroup_parse_weight(const char *text);
 
 #endif

@@ -1,0 +1,140 @@
+/* proccgroup: each task's cgroup v2 path (procparts.h). Reading
+ * /proc/PID/cgroup for every task at every refresh would be 10,000 more
+ * files a second on a busy machine, for a path that almost never changes:
+ * it is read when a task is first seen, and again only for a task that
+ * moved bytes, at most every PROCS_CGROUP_REREAD_S (a process moved to
+ * another unit while it works, as systemd-run --scope or a container's
+ * exec do, shows there within that). Paths are kept once each (a machine
+ * has a few hundred cgroups for thousands of tasks), so a row holds a
+ * pointer, not 256 bytes. */
+#include "procparts.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "read/cgroup.h"
+
+/* Paths kept at most: past it, a new path is "not known" (a machine that
+ * made and removed this many cgroups while the tool ran; each is kept for
+ * the tool's lifetime because rows of past readings point at it). */
+#define PATHS_MAX 16384
+/* Processes that ended, remembered with their cgroup (a ring): a writer's
+ * pages may be written up to dirty_expire_centisecs (30 s) and more after
+ * it ended; at a few hundred exits a second the oldest go first. */
+#define ENDED_KEPT 1024
+
+struct proccgroups {
+	struct util_texts texts;
+	const char **slots;           /* open addressing, a power of two */
+	size_t nslots, n;
+	struct ended { int tgid; const char *cgroup; } ended[ENDED_KEPT];
+	unsigned next_ended;
+};
+
+static size_t hash(const char *s)
+{
+	size_t h = 1469598103934665603ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+static int grow(struct proccgroups *g)
+{
+	size_t ns = g->nslots ? g->nslots * 2 : 256;
+	const char **slots = calloc(ns, sizeof *slots);
+	if (!slots)
+		return -1;
+	for (size_t i = 0; i < g->nslots; i++) {
+		if (!g->slots[i])
+			continue;
+		size_t k = hash(g->slots[i]) & (ns - 1);
+		while (slots[k])
+			k = (k + 1) & (ns - 1);
+		slots[k] = g->slots[i];
+	}
+	free(g->slots);
+	g->slots = slots;
+	g->nslots = ns;
+	return 0;
+}
+
+/* The kept copy of path (made the first time); NULL when out of room. */
+static const char *intern(struct procs *p, const char *path)
+{
+	if (!p->cg && !(p->cg = calloc(1, sizeof *p->cg)))
+		return NULL;
+	struct proccgroups *g = p->cg;
+	if ((g->n + 1) * 2 > g->nslots && (g->n >= PATHS_MAX || grow(g) < 0))
+		return NULL;
+	size_t k = hash(path) & (g->nslots - 1);
+	for (; g->slots[k]; k = (k + 1) & (g->nslots - 1))
+		if (strcmp(g->slots[k], path) == 0)
+			return g->slots[k];
+	const char *kept = util_texts_keep(&g->texts, path, strlen(path));
+	if (kept) {
+		g->slots[k] = kept;
+		g->n++;
+	}
+	return kept;
+}
+
+void proccgroup_fill(struct procs *p, const struct reading *rd, const struct proc_seen *old, struct proc_seen *e,
+		     int moved, struct proc_row *r)
+{
+	int same = old && old->start == e->start && old->cgroup_at > 0;
+	if (!same || (moved && rd->up - e->cgroup_at >= PROCS_CGROUP_REREAD_S)) {
+		char path[CGROUP_PATH_MAX];
+		e->cgroup_at = rd->up > 0 ? rd->up : 1e-9;
+		/* a task that ended meanwhile keeps the path it had */
+		if (procfiles_read_cgroup(r->pid, r->tid, rd->threads, path, sizeof path) == 0)
+			e->cgroup = intern(p, path);
+	}
+	r->cgroup = e->cgroup;
+	r->cgroup_src = e->cgroup ? CGSRC_LIVE : CGSRC_UNKNOWN;
+}
+
+static void remember(struct proccgroups *g, int tgid, const char *cgroup)
+{
+	g->ended[g->next_ended++ % ENDED_KEPT] = (struct ended){tgid, cgroup};
+}
+
+void proccgroup_note_ended(struct procs *p)
+{
+	if (!p->cg || p->threads)
+		return;
+	/* both sorted by id: one walk */
+	size_t k = 0;
+	for (size_t i = 0; i < p->nprev; i++) {
+		const struct proc_seen *o = &p->prev[i];
+		while (k < p->ncur && p->cur[k].id < o->id)
+			k++;
+		int lives = k < p->ncur && p->cur[k].id == o->id && p->cur[k].start == o->start;
+		if (!lives && o->cgroup)
+			remember(p->cg, o->id, o->cgroup);
+	}
+}
+
+const char *proccgroup_last(const struct procs *p, int tgid)
+{
+	if (!p->cg)
+		return NULL;
+	const struct proccgroups *g = p->cg;
+	unsigned n = g->next_ended < ENDED_KEPT ? g->next_ended : ENDED_KEPT;
+	for (unsigned i = 1; i <= n; i++) { /* the latest first: a pid reused */
+		const struct ended *x = &g->ended[(g->next_ended - i) % ENDED_KEPT];
+		if (x->tgid == tgid)
+			return x->cgroup;
+	}
+	return NULL;
+}
+
+void proccgroup_free(struct procs *p)
+{
+	if (!p->cg)
+		return;
+	util_texts_free(&p->cg->texts);
+	free(p->cg->slots);
+	free(p->cg);
+	p->cg = NULL;
+}

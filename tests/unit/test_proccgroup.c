@@ -1,0 +1,100 @@
+/* Unit tests: each task's cgroup (proccgroup.c): read when the task is
+ * first seen, carried while it does nothing (no file read), read again
+ * only when it moved bytes and its path is PROCS_CGROUP_REREAD_S old; a
+ * new task under a reused pid read afresh; the paths kept once each; a
+ * process that ended remembered with its cgroup (the writer whose pages
+ * are written after it ended). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "procs/procparts.h"
+#include "read/cgroup.h"
+
+static const char *FAKE = "not/read.service"; /* what a read would replace */
+
+/* This process's cgroup as /proc says it, relative to the v2 root. */
+static int own_cgroup(char *path, size_t len)
+{
+	return procfiles_read_cgroup(getpid(), getpid(), 0, path, len);
+}
+
+static void test_reread_policy(void **state)
+{
+	(void)state;
+	char mine[CGROUP_PATH_MAX];
+	if (own_cgroup(mine, sizeof mine) < 0)
+		skip(); /* no cgroup v2 here */
+	struct procs *p = calloc(1, sizeof *p);
+	assert_non_null(p);
+	struct reading rd = {.up = 1000};
+	struct proc_seen old = {.id = getpid(), .start = 7}, e = {.id = getpid(), .start = 7};
+	struct proc_row r = {.pid = getpid(), .tid = getpid()};
+	/* first seen: read */
+	proccgroup_fill(p, &rd, NULL, &e, 0, &r);
+	assert_non_null(r.cgroup);
+	assert_string_equal(r.cgroup, mine);
+	assert_int_equal(r.cgroup_src, CGSRC_LIVE);
+	const char *kept = r.cgroup;
+	/* seen before, carried (procseen_carry): no read, moved or not, within 5 s */
+	old.cgroup = e.cgroup = FAKE;
+	old.cgroup_at = e.cgroup_at = 1000;
+	rd.up = 1000 + PROCS_CGROUP_REREAD_S - 1;
+	proccgroup_fill(p, &rd, &old, &e, 1, &r);
+	assert_ptr_equal(r.cgroup, FAKE);
+	/* idle for long: still no read */
+	rd.up = 1000 + 100 * PROCS_CGROUP_REREAD_S;
+	proccgroup_fill(p, &rd, &old, &e, 0, &r);
+	assert_ptr_equal(r.cgroup, FAKE);
+	/* moved bytes, path old: read again, the same kept copy */
+	proccgroup_fill(p, &rd, &old, &e, 1, &r);
+	assert_ptr_equal(r.cgroup, kept);
+	assert_true(e.cgroup_at == rd.up);
+	/* a reused pid (another start time): read afresh */
+	e = (struct proc_seen){.id = getpid(), .start = 8, .cgroup = FAKE, .cgroup_at = rd.up};
+	proccgroup_fill(p, &rd, &old, &e, 0, &r);
+	assert_ptr_equal(r.cgroup, kept);
+	proccgroup_free(p);
+	free(p);
+}
+
+static void test_ended(void **state)
+{
+	(void)state;
+	char mine[CGROUP_PATH_MAX];
+	if (own_cgroup(mine, sizeof mine) < 0)
+		skip();
+	struct procs *p = calloc(1, sizeof *p);
+	assert_non_null(p);
+	struct reading rd = {.up = 10};
+	struct proc_seen prev[2] = {{.id = getpid(), .start = 1}, {.id = getpid() + 1, .start = 1}};
+	struct proc_seen cur[1] = {{.id = getpid(), .start = 1}};
+	struct proc_row r = {.pid = getpid(), .tid = getpid()};
+	proccgroup_fill(p, &rd, NULL, &prev[0], 0, &r);
+	prev[1].cgroup = prev[0].cgroup;
+	p->prev = prev;
+	p->nprev = 2;
+	p->cur = cur;
+	p->ncur = 1;
+	assert_null(proccgroup_last(p, getpid() + 1));
+	proccgroup_note_ended(p); /* getpid() + 1 is gone from cur */
+	assert_ptr_equal(proccgroup_last(p, getpid() + 1), prev[0].cgroup);
+	assert_null(proccgroup_last(p, getpid())); /* it lives */
+	p->prev = p->cur = NULL;
+	proccgroup_free(p);
+	free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_reread_policy),
+		cmocka_unit_test(test_ended),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
