@@ -42,6 +42,10 @@ int cli_config(const struct options *o, struct sampler_config *cfg, char *disk_b
 	cfg->threads = o->threads;
 	cfg->bpf = !o->no_bpf;
 	cfg->all_disks = o->all_disks;
+	/* What writes cgroups at every tick; the full screen's pane reads
+	 * them only while it is open (sampler_show_cgroups). */
+	cfg->cgroups = (o->batch && (o->format == OUT_JSON || o->format == OUT_CSV_CGROUPS)) || o->record ||
+		       o->prom_file;
 	if (!o->probe_file)
 		return 0;
 	/* The file may not exist yet: then its directory tells the disk. */

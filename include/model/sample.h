@@ -240,6 +240,8 @@ struct sampler_config {
 	double delayacct_since;    /* uptime when this run turned delay accounting on, or 0 */
 	int bpf;                   /* load the block-latency BPF program (with procs) */
 	int all_disks;             /* --all-disks: the disks hidden by default too (disk.h) */
+	int cgroups;               /* an output writes cgroups (JSON, --csv-cgroups, Prometheus, a
+				    * recording): read them at every tick; else only while shown */
 };
 
 /* Fresh jobs remembered per disk, for the before/after comparison. */
@@ -268,6 +270,7 @@ struct blk_loader;
 struct sampler {
 	struct sampler_config cfg;
 	int show_hidden;           /* x in the full screen: the hidden disks shown */
+	int show_cgroups;          /* the full screen's units pane is open (sampler_show_cgroups) */
 	struct udev *udev;
 	struct hotplug *hotplug;   /* NULL: no monitor, enumerate at every refresh */
 	struct disk_info *disks;   /* every disk, as last enumerated (sorted by name) */
@@ -330,6 +333,13 @@ int sampler_collect(struct sampler *s, struct sample *out, const struct pending_
 void sampler_name_rows(struct sampler *s, struct sample *out, const size_t *idx, size_t n);
 
 /* The disks the system has now, unfiltered (for validating --disk). */
+/* Whether cgroups are read (sample's cgroups[]): an output writes them
+ * (cfg.cgroups) or the units pane is open. Opening it (on) reads every
+ * row's cgroup of out, the last tick, at once and fills out's cgroups, a
+ * one-off cost; closing it stops the reading. */
+int sampler_reads_cgroups(const struct sampler *s);
+void sampler_show_cgroups(struct sampler *s, struct sample *out, int on);
+
 int sampler_list_disks(struct sampler *s, struct disk_info **out, size_t *n);
 
 /* Whether disk d is to be probed under the configuration. */

@@ -67,6 +67,11 @@ struct proc_seen {
 	int ioprio;
 	char comm[PROCS_COMM_MAX];  /* from /proc/PID/stat, re-read when the task does I/O */
 	char state;
+	signed char io_held;        /* io_fd is held open (below) */
+	/* state, ppid, nice, start and comm came with the kernel's task walk
+	 * (1), or did but comm is a workqueue worker's, whose /proc name
+	 * says its current work item (2); 0: read from /proc/PID/stat */
+	signed char from_walk;
 	int nice;
 	/* Read once, the first time the task's row is named (procs_name),
 	 * and handed from one reading to the next (procs.c owns it); read
@@ -78,15 +83,14 @@ struct proc_seen {
 	/* /proc/PID/io kept open for the next reading (io_held), which reads
 	 * it again at offset 0: handed on like cmdline. */
 	int io_fd;
-	int io_held;
-	/* state, ppid, nice, start and comm came with the kernel's task walk
-	 * (1), or did but comm is a workqueue worker's, whose /proc name
-	 * says its current work item (2); 0: read from /proc/PID/stat */
-	int from_walk;
-	/* Its v2 cgroup (interned by the reader: procs.c), and the uptime it
-	 * was read at (0: not read yet); carried from reading to reading. */
+	/* The uptime its cgroup was read at (0: not read yet). A float, and
+	 * the two flags above as chars, so that the cgroup costs these
+	 * entries nothing: two arrays of them at 10,000 tasks. */
+	float cgroup_at;
+	/* Its v2 cgroup (interned by the reader: procs.c); carried from
+	 * reading to reading. Read only while someone shows or writes
+	 * cgroups (procs_use_cgroups). */
 	const char *cgroup;
-	double cgroup_at;
 };
 
 #endif

@@ -57,9 +57,9 @@ struct proc_row {
 	int io_readable;           /* /proc/PID/io could be read */
 	enum proc_kind kind;
 	int ioprio;                /* raw ioprio_get value; -1 unknown */
+	enum proc_wait wait;       /* here, in a hole beside ioprio: a row's size is 10,000 times */
 	double read_Bps, write_Bps, read_calls, write_calls;
 	struct proc_counters total;/* since first seen by this run */
-	enum proc_wait wait;
 	double io_wait_pct, avg_wait_us;
 	int partial;               /* started before this run turned delay accounting on:
 				    * the kernel allocates a task's delay record at fork,
@@ -69,6 +69,7 @@ struct proc_row {
 	int count;                 /* exited: how many of the same command and parent ended in it */
 	int ended_ago;             /* exited: refreshes since (0: in this interval); shown a few times,
 				    * counted (JSON, the top writer) only at 0 */
+	enum proc_cgsrc cgroup_src; /* where cgroup (below) came from; here, in a hole */
 	/* block-layer latency of the process's requests, [0] read, [1] write
 	 * (BPF, procblk.c; blk_n 0: no requests or no BPF) */
 	uint64_t blk_n[2], blk_p50_ns[2], blk_p99_ns[2], blk_bytes[2];
@@ -88,7 +89,6 @@ struct proc_row {
 	 * reader's store of paths (procs.c keeps each path once, for its
 	 * lifetime; a replay's in the sample's texts), as user does. */
 	const char *cgroup;
-	enum proc_cgsrc cgroup_src;
 };
 
 #define PROCS_CMDLINE_MAX 256
@@ -165,6 +165,18 @@ void procs_free(struct procs *p);
 /* Read the tasks through the kernel's task walk (taskiter.h) when it
  * loads, from the third reading on; off: /proc, as without BPF. */
 void procs_use_iter(struct procs *p, int on);
+
+/* Read each task's cgroup (proc_row's cgroup) from its next reading on,
+ * or not: 10,000 tasks are 10,000 more files when they are first seen,
+ * so they are read only while someone shows or writes cgroups. Off, rows
+ * keep what was read before (NULL for tasks seen since). */
+void procs_use_cgroups(struct procs *p, int on);
+
+/* Give r, a row of the last procs_collect, its task's cgroup now (read
+ * the first time; kept with the task): for a pane opened between two
+ * readings, which then shows every row's at once. Only while cgroups are
+ * read; rows of tasks that ended are left as they are. */
+void procs_cgroup_now(struct procs *p, struct proc_row *r);
 
 /* Forget the I/O priorities read so far (after this tool changed one):
  * the next reading asks the kernel for every task again. */

@@ -6,7 +6,8 @@
  * another unit while it works, as systemd-run --scope or a container's
  * exec do, shows there within that). Paths are kept once each (a machine
  * has a few hundred cgroups for thousands of tasks), so a row holds a
- * pointer, not 256 bytes. */
+ * pointer, not 256 bytes. Only while cgroups are wanted (procs_use_cgroups):
+ * off, nothing is read and new tasks have none. */
 #include "procparts.h"
 
 #include <stdlib.h>
@@ -79,17 +80,42 @@ static const char *intern(struct procs *p, const char *path)
 	return kept;
 }
 
+/* e's cgroup read now, at uptime up (a task that ended meanwhile keeps
+ * the path it had). */
+static void read_now(struct procs *p, int pid, int tid, int threads, double up, struct proc_seen *e)
+{
+	char path[CGROUP_PATH_MAX];
+	e->cgroup_at = up > 0 ? (float)up : 1e-9f;
+	if (procfiles_read_cgroup(pid, tid, threads, path, sizeof path) == 0)
+		e->cgroup = intern(p, path);
+}
+
 void proccgroup_fill(struct procs *p, const struct reading *rd, const struct proc_seen *old, struct proc_seen *e,
 		     int moved, struct proc_row *r)
 {
 	int same = old && old->start == e->start && old->cgroup_at > 0;
-	if (!same || (moved && rd->up - e->cgroup_at >= PROCS_CGROUP_REREAD_S)) {
-		char path[CGROUP_PATH_MAX];
-		e->cgroup_at = rd->up > 0 ? rd->up : 1e-9;
-		/* a task that ended meanwhile keeps the path it had */
-		if (procfiles_read_cgroup(r->pid, r->tid, rd->threads, path, sizeof path) == 0)
-			e->cgroup = intern(p, path);
-	}
+	if (!same)
+		e->cgroup = NULL, e->cgroup_at = 0;
+	if (p->cg_on && (!same || (moved && rd->up - e->cgroup_at >= PROCS_CGROUP_REREAD_S)))
+		read_now(p, r->pid, r->tid, rd->threads, rd->up, e);
+	r->cgroup = e->cgroup;
+	r->cgroup_src = e->cgroup ? CGSRC_LIVE : CGSRC_UNKNOWN;
+}
+
+void procs_use_cgroups(struct procs *p, int on)
+{
+	p->cg_on = on;
+}
+
+void procs_cgroup_now(struct procs *p, struct proc_row *r)
+{
+	if (r->cgroup || r->exited || !p->cg_on)
+		return;
+	struct proc_seen *e = procseen_lookup(p->prev, p->nprev, r->tid);
+	if (!e || e->start != r->start)
+		return;
+	if (!e->cgroup)
+		read_now(p, r->pid, r->tid, p->threads, util_boot_now(), e);
 	r->cgroup = e->cgroup;
 	r->cgroup_src = e->cgroup ? CGSRC_LIVE : CGSRC_UNKNOWN;
 }
@@ -101,7 +127,7 @@ static void remember(struct proccgroups *g, int tgid, const char *cgroup)
 
 void proccgroup_note_ended(struct procs *p)
 {
-	if (!p->cg || p->threads)
+	if (!p->cg || !p->cg_on || p->threads)
 		return;
 	/* both sorted by id: one walk */
 	size_t k = 0;

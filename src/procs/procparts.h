@@ -83,6 +83,7 @@ struct procs {
 	struct procs_to_disk { int tgid; uint64_t bytes; double last; } *to_disk;
 	size_t nto_disk, to_disk_cap;
 	struct proccgroups *cg;      /* the cgroup paths seen (proccgroup.c); NULL: none yet */
+	int cg_on;                   /* read cgroups (procs_use_cgroups); off: rows keep what was read */
 };
 
 /* What one reading is made with, the same for every task. */

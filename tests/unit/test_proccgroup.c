@@ -3,7 +3,8 @@
  * only when it moved bytes and its path is PROCS_CGROUP_REREAD_S old; a
  * new task under a reused pid read afresh; the paths kept once each; a
  * process that ended remembered with its cgroup (the writer whose pages
- * are written after it ended). */
+ * are written after it ended); none of it while cgroups are off (no
+ * file read), and a row given its cgroup at once when they come on. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -32,6 +33,7 @@ static void test_reread_policy(void **state)
 		skip(); /* no cgroup v2 here */
 	struct procs *p = calloc(1, sizeof *p);
 	assert_non_null(p);
+	procs_use_cgroups(p, 1);
 	struct reading rd = {.up = 1000};
 	struct proc_seen old = {.id = getpid(), .start = 7}, e = {.id = getpid(), .start = 7};
 	struct proc_row r = {.pid = getpid(), .tid = getpid()};
@@ -54,7 +56,7 @@ static void test_reread_policy(void **state)
 	/* moved bytes, path old: read again, the same kept copy */
 	proccgroup_fill(p, &rd, &old, &e, 1, &r);
 	assert_ptr_equal(r.cgroup, kept);
-	assert_true(e.cgroup_at == rd.up);
+	assert_true(e.cgroup_at == (float)rd.up);
 	/* a reused pid (another start time): read afresh */
 	e = (struct proc_seen){.id = getpid(), .start = 8, .cgroup = FAKE, .cgroup_at = rd.up};
 	proccgroup_fill(p, &rd, &old, &e, 0, &r);
@@ -71,6 +73,7 @@ static void test_ended(void **state)
 		skip();
 	struct procs *p = calloc(1, sizeof *p);
 	assert_non_null(p);
+	procs_use_cgroups(p, 1);
 	struct reading rd = {.up = 10};
 	struct proc_seen prev[2] = {{.id = getpid(), .start = 1}, {.id = getpid() + 1, .start = 1}};
 	struct proc_seen cur[1] = {{.id = getpid(), .start = 1}};
@@ -90,11 +93,53 @@ static void test_ended(void **state)
 	free(p);
 }
 
+/* Off (nobody shows or writes cgroups): no task's file is read, not even
+ * a new one's; on between two readings, procs_cgroup_now reads a row's
+ * at once, and the next reading carries it without a read. */
+static void test_off_then_now(void **state)
+{
+	(void)state;
+	char mine[CGROUP_PATH_MAX];
+	if (own_cgroup(mine, sizeof mine) < 0)
+		skip();
+	struct procs *p = calloc(1, sizeof *p);
+	assert_non_null(p);
+	struct reading rd = {.up = 100};
+	struct proc_seen e = {.id = getpid(), .start = 7};
+	struct proc_row r = {.pid = getpid(), .tid = getpid(), .start = 7};
+	proccgroup_fill(p, &rd, NULL, &e, 1, &r);
+	assert_null(r.cgroup);
+	assert_int_equal(r.cgroup_src, CGSRC_UNKNOWN);
+	assert_true(e.cgroup_at == 0);
+	assert_null(p->cg); /* not a path kept */
+	p->prev = &e;
+	p->nprev = 1;
+	procs_cgroup_now(p, &r); /* still off: nothing */
+	assert_null(r.cgroup);
+	procs_use_cgroups(p, 1);
+	procs_cgroup_now(p, &r);
+	assert_non_null(r.cgroup);
+	assert_string_equal(r.cgroup, mine);
+	assert_int_equal(r.cgroup_src, CGSRC_LIVE);
+	assert_true(e.cgroup_at > 0);
+	/* the next reading carries it (procseen_carry), no read */
+	struct proc_seen next = e;
+	next.cgroup = FAKE;
+	struct proc_row r2 = r;
+	rd.up = e.cgroup_at + 1;
+	proccgroup_fill(p, &rd, &e, &next, 1, &r2);
+	assert_ptr_equal(r2.cgroup, FAKE);
+	p->prev = NULL;
+	proccgroup_free(p);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reread_policy),
 		cmocka_unit_test(test_ended),
+		cmocka_unit_test(test_off_then_now),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
