@@ -80,6 +80,10 @@ int session_fresh_start(struct session *s, const char *disk, uint32_t reads, cha
 int session_toggle_hidden(struct session *s);
 int session_toggle_threads(struct session *s);
 int session_showing_hidden(const struct session *s);
+/* The units pane opened (on) or closed: cgroups are read only while it is
+ * open or an output writes them; opening fills out's (the last tick's)
+ * at once (sampler_show_cgroups). */
+void session_show_units(struct session *s, struct sample *out, int on);
 
 /* Whether a change is queued or in the kernel now. */
 int session_changing(const struct session *s);

@@ -513,6 +513,11 @@ int session_toggle_threads(struct session *s)
 	return s->smp->cfg.threads;
 }
 
+void session_show_units(struct session *s, struct sample *out, int on)
+{
+	sampler_show_cgroups(s->smp, out, on);
+}
+
 int session_showing_hidden(const struct session *s)
 {
 	return s->smp->show_hidden;

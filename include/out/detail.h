@@ -13,6 +13,20 @@
  * the sample's interval, per disk and direction. */
 void detail_process(const struct sample *s, int pid, const char *comm, char *buf, size_t len);
 
+/* The unit whose cgroup is at path (unit: its name when it was
+ * selected): its figures, its own files' (io.pressure, io.stat, the
+ * weights) with why any is missing, its processes' block requests per
+ * disk, and where each figure came from. */
+void detail_unit(const struct sample *s, const char *path, const char *unit, char *buf, size_t len);
+
+/* The sample's cgroup at path, or NULL. */
+const struct cgroup_sample *detail_find_unit(const struct sample *s, const char *path);
+
+/* Why c has no io.bfq.weight, to say when it cannot be changed ("" when
+ * it has one): this machine's io controller on cgroup v1, the root, bfq
+ * not the scheduler. */
+void detail_unit_weight_why(const struct sample *s, const struct cgroup_sample *c, char *buf, size_t len);
+
 /* Disk d of the sample: its queue, iostat and probe figures, the
  * processes with the oldest block requests in flight on it (top 3), and
  * for a probed disk its slowest reads of the last 10 s with what the disk

@@ -65,6 +65,8 @@ enum key_action {
 	KEY_ACT_CHART,
 	KEY_ACT_LEFT,
 	KEY_ACT_RIGHT,
+	KEY_ACT_UNITS,
+	KEY_ACT_WEIGHT,
 };
 
 #define KEYS_MAX_CODES 4

@@ -16,14 +16,17 @@ static void draw_detail_panel(const struct tui *t)
 {
 	int w = COLS - 4, x = 2, y = 2, h = LINES - 4;
 	const struct disk_sample *d = screen_selected_disk(t);
-	if (w < 20 || h < 4 || (!t->detail.pid && !d))
+	if (w < 20 || h < 4 || (!t->detail.pid && !t->detail.unit[0] && !d))
 		return;
 	char text[8192];
-	if (t->detail.pid)
+	if (t->detail.unit[0])
+		detail_unit(&t->s, t->detail.unit, t->pp.unit, text, sizeof text);
+	else if (t->detail.pid)
 		detail_process(&t->s, t->detail.pid, t->detail.comm, text, sizeof text);
 	else
 		detail_disk(&t->s, d, text, sizeof text);
-	screen_box(y, x, h, w, t->detail.pid ? " process details (Esc closes) " : " disk details (Esc closes) ");
+	screen_box(y, x, h, w, t->detail.unit[0] ? " unit details (Esc: its processes) "
+			       : t->detail.pid ? " process details (Esc closes) " : " disk details (Esc closes) ");
 	const char *p = text;
 	for (int r = 0; p && *p && r < h - 2; r++) {
 		const char *nl = strchr(p, '\n');
@@ -48,6 +51,7 @@ void panel_detail_open(struct tui *t, struct reply *r)
 		return;
 	}
 	t->detail.pid = p ? p->pid : 0;
+	t->detail.unit[0] = '\0';
 	util_strlcpy(t->detail.comm, p ? p->comm : "", sizeof t->detail.comm);
 	t->mode = KM_DETAIL;
 }

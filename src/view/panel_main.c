@@ -290,16 +290,16 @@ static void draw_status(const struct tui *t)
 		util_strlcpy(line, t->msg, sizeof line);
 	/* Help first, whatever the width: the one key a newcomer needs. */
 	else if (session_replaying(t->sess))
-		util_strlcpy(line, "h help  q quit  Space pause  . step  + - speed  Tab procs  Enter details  C chart  T theme   (a replay)",
+		util_strlcpy(line, "h help  q quit  Space pause  . step  + - speed  Tab procs  U units  Enter details  C chart  T theme   (a replay)",
 			     sizeof line);
 	else if (t->o->read_only)
-		snprintf(line, sizeof line, "h help  q quit  (read-only)  Tab procs  Enter details  t tunables  l log  C chart  R pace (%s)  F fresh reader  T theme",
+		snprintf(line, sizeof line, "h help  q quit  (read-only)  Tab procs  U units  Enter details  t tunables  l log  C chart  R pace (%s)  F fresh reader  T theme",
 			 rate);
 	else if (screen_key_off(t, KEY_ACT_AB)) /* not root: why A is missing, before the cut at the right */
-		snprintf(line, sizeof line, "h help  q quit  (not root: no A/B, h says why)  s sched  t tunables  Tab procs  C chart  l log  R pace (%s)  T theme",
+		snprintf(line, sizeof line, "h help  q quit  (not root: no A/B, h says why)  s sched  t tunables  Tab procs  U units  C chart  l log  R pace (%s)  T theme",
 			 rate);
 	else
-		snprintf(line, sizeof line, "h help  q quit  s sched  ] [ next/prev  u undo  t tunables  Tab procs  C chart  l log  P udev  R pace (%s)  i ionice  D delayacct  O probe  T theme",
+		snprintf(line, sizeof line, "h help  q quit  s sched  ] [ next/prev  u undo  t tunables  Tab procs  U units  C chart  l log  P udev  R pace (%s)  i ionice  D delayacct  O probe  T theme",
 			 rate);
 	/* A message in the status colours; the key reminder as a bar. */
 	attr_t a = (attr_t)t->th[t->msg[0] && util_mono_now() < t->msg_until ? TH_STATUS : TH_TABLE_HEAD];
@@ -408,7 +408,9 @@ void tui_draw_main(const struct tui *t)
 		draw_probe_area(t, &t->s.disks[sel], L.y, L.room - L.pane_h);
 	char note[240];
 	iowait_note(t, note, sizeof note);
-	if (L.pane_h)
+	if (L.pane_h && t->units.shown)
+		unitpane_draw(&t->units.pane, &t->s, L.detail_y - L.pane_h, L.pane_h, t->focus_procs, t->th);
+	else if (L.pane_h)
 		procpane_draw(&t->pp, &t->s, L.detail_y - L.pane_h, L.pane_h, t->focus_procs, note, t->th);
 	if (L.detail_y > 4)
 		draw_detail(t, L.detail_y);

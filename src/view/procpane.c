@@ -196,6 +196,8 @@ void procpane_arrange(struct procpane_state *st, const struct sample *s)
 			continue;
 		if (st->filter[0] && !strstr(r->comm, st->filter) && !strstr(procs_row_cmdline(r), st->filter))
 			continue;
+		if (st->cgroup[0] && (!r->cgroup || strcmp(r->cgroup, st->cgroup) != 0))
+			continue;
 		k[n].idx = i;
 		k[n].tid = r->tid;
 		const struct proccol *col = proccols_get(st->sort);
@@ -268,7 +270,13 @@ static void title(const struct procpane_state *st, const struct sample *s, int y
 	else if (!why[0] && s->pstat.exits_lost && !s->pstat.threads)
 		util_fmt(unread, sizeof unread, "; exit records lost %lu times: some short-lived processes counted in their parents",
 			 s->pstat.exits_lost);
-	util_fmt(line, sizeof line, "Processes (all disks): %zu %s, sorted by %s%s%s%s%s%s%s%s",
+	/* Filtered to a unit (Enter in the units pane), the name says which,
+	 * and keeps its place as the usual one does. */
+	char name[160] = "Processes (all disks):", safe_unit[100];
+	util_safe_text(safe_unit, sizeof safe_unit, st->unit); /* anyone who can make a cgroup names it */
+	if (st->cgroup[0])
+		util_fmt(name, sizeof name, "Processes of %s:", safe_unit);
+	util_fmt(line, sizeof line, "%s %zu %s, sorted by %s%s%s%s%s%s%s%s", name,
 		 st->norder, s->pstat.threads ? "threads" : "processes", proccols_header(st->sort, st->accumulated),
 		 st->reverse ? " (reversed)" : "",
 		 st->only_active ? ", with I/O only" : "", st->accumulated ? ", totals since start" : ", per second",
@@ -278,8 +286,9 @@ static void title(const struct procpane_state *st, const struct sample *s, int y
 	util_fmt(tail, sizeof tail, "%s%s%s", why, why[0] && safe[0] ? "  " : "", safe);
 	int utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	int nl = (int)strlen(tail), at = (int)strlen(line) + 2;
+	int keep = (int)strlen(name) + 3;
 	if (nl && at + nl > COLS) /* the pane's name stays: "Processes (all disks):" */
-		at = COLS - nl >= 25 ? COLS - nl : 25;
+		at = COLS - nl >= keep ? COLS - nl : keep;
 	attron((attr_t)th[TH_TITLE]);
 	util_cut_mark(line, nl ? at - 2 : COLS, utf8);
 	mvaddstr(y, 0, line);

@@ -16,6 +16,8 @@ struct procpane_state {
 	int accumulated;           /* a: totals since start instead of rates */
 	int cmdline;               /* c: full command lines */
 	char filter[64];           /* /: command name contains this */
+	char cgroup[CGROUP_PATH_MAX]; /* Enter on a unit: only its processes ("": all) */
+	char unit[128];            /* that unit's name, for the title */
 	int selected_tid;          /* kept by id: rows move as they sort */
 	int top;                   /* the first row shown (listbox.h) */
 	size_t *order;             /* row indexes, sorted and filtered */

@@ -79,7 +79,7 @@ static void show(struct tui *t)
 		struct tui_layout L;
 		tui_main_layout(t, &L);
 		size_t n = 0;
-		const size_t *rows = L.pane_h ? procpane_visible(&t->pp, &t->s, L.pane_h - 2, &n) : NULL;
+		const size_t *rows = L.pane_h && !t->units.shown ? procpane_visible(&t->pp, &t->s, L.pane_h - 2, &n) : NULL;
 		if (n)
 			session_name_rows(t->sess, &t->s, rows, n);
 	}
@@ -108,6 +108,8 @@ static void mouse_main(struct tui *t, const MEVENT *ev, struct reply *r)
 			t->focus_procs = 0;
 			screen_select(t, i);
 		}
+	} else if (in_pane && t->units.shown && ev->y >= L.pane_y + 1) {
+		tui_units_click(t, ev->x, ev->y - L.pane_y - 2, L.pane_h - 2, r);
 	} else if (in_pane && ev->y == L.pane_y + 1) {
 		int c = procpane_column_at(&t->s, COLS, ev->x);
 		if (c >= 0) {
@@ -199,6 +201,7 @@ static void react(struct tui *t, const struct reply *r)
 		if (t->pp.filter[0]) /* it matches command lines too: every row needs its own */
 			session_name_rows(t->sess, &t->s, NULL, 0);
 		procpane_arrange(&t->pp, &t->s);
+		unitpane_arrange(&t->units.pane, &t->s);
 	}
 	if (r->react & REACT_REPAINT)
 		clearok(curscr, TRUE);
@@ -430,6 +433,7 @@ static struct tui *tui_new(const struct options *o, struct session *sess, int *r
 	t->sess = sess;
 	t->speed = o->replay_speed > 0 ? o->replay_speed : 1;
 	procpane_init(&t->pp);
+	unitpane_init(&t->units.pane);
 	if (o->sort)
 		t->pp.sort = (enum pcol)proccols_from_name(o->sort);
 	t->big = o->big;

@@ -33,6 +33,8 @@ static void cycle_rate(struct tui *t, struct reply *r)
 
 static void sort_step(struct tui *t, int dir, struct reply *r)
 {
+	if (tui_units_act(t, dir < 0 ? KEY_ACT_SORT_LEFT : KEY_ACT_SORT_RIGHT, 0, r))
+		return;
 	procpane_sort_step(&t->pp, &t->s, dir);
 	screen_reply(r, "processes sorted by %s", proccols_header(t->pp.sort, t->pp.accumulated));
 	r->react |= REACT_ARRANGE;
@@ -340,7 +342,9 @@ const struct panel_ops *tui_panel_of(enum key_mode m)
  * the user's back), else the disks; rows: what that list shows. */
 static void move_main(struct tui *t, int by, int rows, struct reply *r)
 {
-	if (t->focus_procs) {
+	if (t->focus_procs && t->units.shown) {
+		unitpane_step(&t->units.pane, &t->s, by, rows);
+	} else if (t->focus_procs) {
 		procpane_step(&t->pp, &t->s, by, rows);
 	} else {
 		struct listbox l = {.n = (int)t->s.ndisks, .cur = screen_selected_index(t), .cursor = 1};
@@ -391,7 +395,7 @@ void tui_panel_mouse(struct tui *t, int y, int wheel, struct reply *r)
 static void enter(struct tui *t, struct reply *r)
 {
 	const struct panel_ops *p = tui_panel_of(t->mode);
-	if (t->mode == KM_MAIN)
+	if (t->mode == KM_MAIN && !tui_units_act(t, KEY_ACT_ENTER, 0, r))
 		panel_detail_open(t, r);
 	else if (p && p->enter)
 		p->enter(t, r);
@@ -451,7 +455,11 @@ static int act_pane(struct tui *t, enum key_action a, struct reply *r)
 	case KEY_ACT_FOCUS: toggle(&t->focus_procs, "selection: process pane", "selection: disks", r); break;
 	case KEY_ACT_SORT_LEFT: sort_step(t, -1, r); break;
 	case KEY_ACT_SORT_RIGHT: sort_step(t, 1, r); break;
-	case KEY_ACT_REVERSE: toggle(&t->pp.reverse, "sort reversed", "sort: largest first", r); break;
+	case KEY_ACT_REVERSE:
+		if (!tui_units_act(t, a, 0, r))
+			toggle(&t->pp.reverse, "sort reversed", "sort: largest first", r);
+		break;
+	case KEY_ACT_UNITS: tui_units_toggle(t, r); break;
 	case KEY_ACT_ONLY_ACTIVE: toggle(&t->pp.only_active, "only processes with I/O", "all processes", r); break;
 	case KEY_ACT_ACCUMULATED: toggle(&t->pp.accumulated, "totals since start", "rates per second", r); break;
 	case KEY_ACT_CMDLINE: toggle(&t->pp.cmdline, "full command lines", "command names", r); break;
@@ -503,6 +511,7 @@ static void act_system(struct tui *t, enum key_action a, struct reply *r)
 	case KEY_ACT_LOAD: load_toggle(t, r); break;
 	case KEY_ACT_STARTUP: startup_begin(t, r); break;
 	case KEY_ACT_FRESH: tui_fresh_begin(t, r); break;
+	case KEY_ACT_WEIGHT: tui_units_weight(t, r); break;
 	default: break;
 	}
 }

@@ -13,6 +13,7 @@
 #include "keys.h"
 #include "listbox.h"
 #include "procpane.h"
+#include "unitpane.h"
 #include "model/sample.h"
 #include "screen.h"
 #include "session.h"
@@ -55,10 +56,18 @@ struct log_state {
 	struct listbox list;
 };
 
-/* The details panel (Enter): this process, or pid 0 for the selected disk. */
+/* The details panel (Enter): this process, or pid 0 for the selected
+ * disk; or the unit at path unit (not ""). */
 struct detail_state {
 	int pid;
 	char comm[64];
+	char unit[CGROUP_PATH_MAX];
+};
+
+/* The units pane (U) in the process pane's place. */
+struct units_state {
+	int shown;
+	struct unitpane_state pane;
 };
 
 struct tui {
@@ -92,6 +101,7 @@ struct tui {
 	struct detail_state detail;
 	struct log_state log;
 	struct procpane_state pp;       /* process pane */
+	struct units_state units;       /* the units pane (U), in the process pane's place */
 	int focus_procs;                /* Up/Down move in the process pane */
 	int filtering;                  /* typing the / filter */
 	int ab_prompt;                  /* A/B: typing the variants */
@@ -161,6 +171,13 @@ void tui_ab_finish(struct tui *t, int cancelled);
 void tui_startup_poll(struct tui *t, struct reply *r);
 void tui_fresh_begin(struct tui *t, struct reply *r);
 void tui_theme_start(struct tui *t, struct reply *r);
+/* tui_units.c: the units pane's keys. U (shows it, or the process pane
+ * again), and, while it is shown, the moves, sort and Enter of the pane
+ * (1: the key was the pane's), w (a unit's bfq weight), a click. */
+void tui_units_toggle(struct tui *t, struct reply *r);
+int tui_units_act(struct tui *t, enum key_action a, int rows, struct reply *r);
+void tui_units_weight(struct tui *t, struct reply *r);
+void tui_units_click(struct tui *t, int x, int row, int rows, struct reply *r);
 /* A click or the wheel in the panel that has the keys. */
 void tui_panel_mouse(struct tui *t, int y, int wheel, struct reply *r);
 
