@@ -179,7 +179,8 @@ TEST_DEBS  := valgrind:valgrind cmocka:libcmocka-dev fio:fio iostat:sysstat tmux
               fusermount:fuse3 pyfusepy:python3-fusepy promtool:prometheus fuser:psmisc ps:procps \
               python3:python3 useradd:passwd clang:clang dpkg-buildpackage:dpkg-dev dh:debhelper \
               lintian:lintian zsh:zsh
-BENCH_DEBS := fio:fio ioping:ioping jq:jq iotop-c:iotop-c python3:python3 htop:htop tmux:tmux
+BENCH_DEBS := fio:fio ioping:ioping jq:jq iotop-c:iotop-c python3:python3 htop:htop tmux:tmux curl:curl \
+	prometheus:prometheus prometheus-node-exporter:prometheus-node-exporter
 deps:
 	@tests/deps.sh build $(BUILD_DEBS)
 

@@ -141,6 +141,15 @@ void proccgroup_note_ended(struct procs *p)
 	}
 }
 
+/* A writer that lived between two listings dirties pages that are
+ * written after it ended, often a whole refresh or more later (a sync,
+ * the 30 s expiry): without this its TO-DISK had no cgroup. */
+void proccgroup_note_exit(struct procs *p, int tgid, const char *cgroup)
+{
+	if (p->cg && p->cg_on && !p->threads && cgroup)
+		remember(p->cg, tgid, cgroup);
+}
+
 const char *proccgroup_last(const struct procs *p, int tgid)
 {
 	if (!p->cg)

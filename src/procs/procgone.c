@@ -83,6 +83,9 @@ void procgone_add(struct procs *p, size_t nx, double dt)
 	 * left out, its I/O not shown) */
 	util_grow((void **)&p->gone, &p->gone_cap, p->ngone + nx, sizeof *p->gone);
 	for (size_t i = 0; i < nx; i++) {
+		/* (one the listings saw is remembered by proccgroup_note_ended) */
+		if (x[i].cgroup_src == CGSRC_PARENT)
+			proccgroup_note_exit(p, x[i].pid, x[i].cgroup);
 		struct proc_row *r = NULL;
 		for (size_t k = first_new; k < p->ngone && !r; k++)
 			if (same_group(&p->gone[k], &x[i]))

@@ -165,11 +165,14 @@ void procblk_totals(struct procs *p, const struct procs_blk *blk, const struct p
  * kept once for the reader's lifetime (rows point at it).
  * proccgroup_note_ended: the tasks of p->prev missing from p->cur, with
  * their last cgroup, remembered for a while (writers whose pages are
- * written after they ended); proccgroup_last: that cgroup of process tgid
- * (NULL: not seen). proccgroup_free at the end. */
+ * written after they ended); proccgroup_note_exit: the same for a process
+ * no listing saw, from its exit record (procgone.c: its parent's cgroup);
+ * proccgroup_last: that cgroup of process tgid (NULL: not seen).
+ * proccgroup_free at the end. */
 void proccgroup_fill(struct procs *p, const struct reading *rd, const struct proc_seen *old, struct proc_seen *e,
 		     int moved, struct proc_row *r);
 void proccgroup_note_ended(struct procs *p);
+void proccgroup_note_exit(struct procs *p, int tgid, const char *cgroup);
 const char *proccgroup_last(const struct procs *p, int tgid);
 void proccgroup_free(struct procs *p);
 /* procfiles.c: a task's /proc/PID/cgroup (thread mode: its task's), its

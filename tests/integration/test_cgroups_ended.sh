@@ -1,0 +1,104 @@
+#!/bin/bash
+# Writeback of processes that ended charged to their unit: in a service
+# cgroup this test makes under the v2 hierarchy (iosched-ended-PID.slice/
+# burst-PID.service), a shell starts WRITERS dd's at once, each writing
+# MIB MiB buffered (no fsync) into a file on an ext4 filesystem on a loop
+# device of the test's own, and exits when they have; they live some tens
+# of milliseconds, between two refreshes, and their pages are still dirty
+# when they are gone (far below the dirty thresholds, long before the 30 s
+# expiry). Then `sync` writes them. Summed over the run, the unit's
+# to_disk bytes in `--json`'s cgroups[] (the BPF part: writeback charged to
+# whoever dirtied the pages) are within 15 % of what the writers wrote,
+# not charged to "/" or to a cgroup not known (a failure says what those
+# got from the sync on). The writers' exit records name the shell's
+# cgroup; their pages are written a refresh or more after they ended.
+# Without the BPF part (no TO-DISK figure) the test is skipped with the
+# reason.
+# Every cgroup made is removed in the trap (processes killed, the rest
+# moved to the root first, the deepest removed first), on failure too.
+# suite-budget: 30
+. "$(dirname "$0")/../lib/common.sh"
+need_root
+need_cmd jq losetup mkfs.ext4 mount dd sync
+setup_scratch
+
+CG=$(awk '{ for (i = 1; i <= NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") { print $5; exit } break } }' /proc/self/mountinfo)
+[ -n "$CG" ] && [ -w "$CG/cgroup.procs" ] || skip "no writable cgroup v2 hierarchy"
+
+WRITERS=4 MIB=16
+SLICE=iosched-ended-$$.slice
+UNIT=burst-$$.service
+DIRS=("$SLICE" "$SLICE/$UNIT")
+
+# remove_cgroups: the deepest first; each one's processes killed (they
+# left the test's own cgroup, so its cleanup does not reach them), what
+# is left moved back to the root, then the directory removed.
+remove_cgroups() {
+	local i d p
+	for ((i = ${#DIRS[@]} - 1; i >= 0; i--)); do
+		d=$CG/${DIRS[i]}
+		[ -d "$d" ] || continue
+		if [ -e "$d/cgroup.kill" ]; then
+			echo 1 > "$d/cgroup.kill"
+		else
+			for p in $(cat "$d/cgroup.procs"); do kill -KILL "$p"; done
+		fi
+		for _ in $(seq 50); do grep -q . "$d/cgroup.procs" || break; sleep 0.1; done
+		for p in $(cat "$d/cgroup.procs"); do echo "$p" > "$CG/cgroup.procs"; done
+		rmdir "$d" || echo "  cleanup: cannot remove $d" >&2
+	done
+}
+
+ext4_loop 256
+on_exit remove_cgroups # (after ext4_loop's: it runs first, before the unmount)
+for d in "${DIRS[@]}"; do mkdir "$CG/$d" || fail "cannot make $CG/$d"; done
+sync # what others left dirty goes now, not in this test's sync
+
+"$BIN" --json -d 0.5 --no-probe --procs 5 > "$SCRATCH/out.json" 2> "$SCRATCH/err" &
+TOOL=$!
+on_exit "kill $TOOL 2>/dev/null"
+# The BPF part loads within the first refreshes; the task walk from the third.
+for _ in $(seq 100); do tail -n1 "$SCRATCH/out.json" 2>/dev/null | jq -e '.blk.on' > /dev/null 2>&1 && break; sleep 0.1; done
+tail -n1 "$SCRATCH/out.json" | jq -e '.blk.on' > /dev/null 2>&1 ||
+	skip "the BPF part is off, so there is no TO-DISK: $(tail -n1 "$SCRATCH/out.json" | jq -r '.blk.why // empty')$(head -c 300 "$SCRATCH/err")"
+sleep 1
+
+# The shell joins the unit and is seen there by a refresh or two, then
+# starts the writers at once and exits as soon as they have.
+sh -c 'echo $$ > "$1/cgroup.procs" && sleep 1.2 || exit 1
+	i=0; while [ $i -lt "$3" ]; do
+		dd if=/dev/zero of="$2/f$i" bs=1M count="$4" status=none &
+		i=$((i + 1))
+	done; wait' sh "$CG/$SLICE/$UNIT" "$MNT" "$WRITERS" "$MIB" || fail "the writers failed"
+grep -q . "$CG/$SLICE/$UNIT/cgroup.procs" && fail "a writer is still running: $(xargs < "$CG/$SLICE/$UNIT/cgroup.procs")"
+dirty=$(awk '/^Dirty:/ { print $2 }' /proc/meminfo)
+note "the writers ended; Dirty: $dirty kB"
+sleep 1.5 # two refreshes with the writers gone
+SYNC_AT=$(date +%s.%N)
+sync
+sleep 2 # the intervals the writeback went out in, written
+kill -INT "$TOOL"
+wait "$TOOL"
+[ -s "$SCRATCH/out.json" ] || fail "no JSON: $(cat "$SCRATCH/err")"
+
+wrote=$((WRITERS * MIB << 20))
+# to_disk PATH [SINCE]: the path's to_disk bytes summed over the readings
+# (those at or after SINCE only)
+to_disk() {
+	jq -rs --arg p "$1" --argjson t "${2:-0}" '[.[] | select(.ts >= $t) | .interval_s as $dt | .cgroups[] |
+		select(.path == $p) | (.to_disk_Bps // 0) * $dt] | add // 0' "$SCRATCH/out.json"
+}
+td=$(to_disk "$SLICE/$UNIT")
+note "$SLICE/$UNIT: to disk $td bytes (the writers wrote $wrote)"
+jq -rs '[.[] | .procs[] | select(.comm | test("dd$")) | select(.to_disk_Bps > 0) | "\(.pid) \(.comm)"] | unique |
+	"rows of ended writers with TO-DISK: \(length) (\(.[:4] | join(", ")))"' "$SCRATCH/out.json" | while read -r l; do note "$l"; done
+# Where else the bytes may have gone: "/" (a process's cgroup taken as the
+# root's) and "" (a cgroup not known: "unknown" in Prometheus).
+elsewhere=""
+for other in / ""; do
+	elsewhere="$elsewhere \"$other\": $(to_disk "$other" "$SYNC_AT")"
+done
+note "from the sync on:$elsewhere"
+within "$td" "$wrote" 15 ||
+	fail "$UNIT's TO-DISK is $td bytes, not within 15 % of the $wrote its ended writers wrote (from the sync on:$elsewhere)"
+echo "PASS"
