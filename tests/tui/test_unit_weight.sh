@@ -9,7 +9,7 @@
 # shows it ("default 100", a device's line). The unit itself is a real v2
 # cgroup with a sleep in it (its /proc/PID/cgroup names it), removed in
 # the trap. Bad values are refused with the accepted range.
-# suite-budget: 40
+# suite-budget: 20
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_root
