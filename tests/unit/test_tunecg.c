@@ -211,6 +211,27 @@ static void test_restore_at_exit(void **state)
 	assert_non_null(strstr(out, "restored 3 change(s), all settings are as they were"));
 }
 
+/* The restore an A/B's end makes (control_restore_to): each unit back
+ * to its oldest value, once; two units of one name in different slices
+ * are two settings. */
+static void test_restore_to_oldest(void **state)
+{
+	struct fake *f = *state;
+	char msg[256];
+	make_unit(f, "a.slice/same.service", "default 100\n");
+	make_unit(f, "b.slice/same.service", "default 200\n");
+	assert_int_equal(set(f, "a.slice/same.service", "300", msg, sizeof msg), 0);
+	assert_int_equal(set(f, "b.slice/same.service", "700", msg, sizeof msg), 0);
+	assert_int_equal(set(f, "a.slice/same.service", "20", msg, sizeof msg), 0);
+	f->writes = 0;
+	assert_int_equal(control_restore_to(&f->ctl, 0), 2);
+	settle(f);
+	assert_int_equal(f->writes, 2);
+	assert_int_equal(weight_of(f, "a.slice/same.service"), 100);
+	assert_int_equal(weight_of(f, "b.slice/same.service"), 200);
+	assert_int_equal(f->ctl.undo.n, 0);
+}
+
 /* Without --restore: listed, and the revert line, run by sh, puts both
  * back (the odd name quoted). */
 static void test_revert_line_runs(void **state)
@@ -300,6 +321,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_write_reads_back_and_logs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_undo_puts_the_old_weight_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_restore_at_exit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_restore_to_oldest, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_revert_line_runs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refusals_say_why, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_real_write, setup, teardown),
