@@ -63,7 +63,7 @@ start() {
 # ask VALUE: w, the offered value cleared, VALUE typed, Enter
 ask() {
 	keys w
-	wait_for "$UNIT: io.bfq.weight \(1-1000, now [0-9]+\): [0-9]+_" || fail "w did not ask for the weight"
+	wait_for "io.bfq.weight \(1-1000, now [0-9]+\): [0-9]+_ +of $UNIT" || fail "w did not ask for the weight"
 	keys BSpace BSpace BSpace BSpace "$1" Enter
 }
 
