@@ -81,7 +81,15 @@ build/smallmaps/blklat.o: src/bpf/blklat.c $(BPF_SKEL) | build
 	$(CC) $(CPPFLAGS) -DBLKLAT_TEST_DIRTIERS=64 $(PKG_CFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
 build/smallmaps/iosched-top: $(SMALLMAPS_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-test-builds: $(if $(HAVE_BPF),build/noiostart/iosched-top build/smallmaps/iosched-top)
+# A test build whose cgroup v2 mount is $IOSCHED_TEST_CGROOT when set: a
+# tree of plain files with io.bfq.weight, which this machine kind lacks.
+FAKECG_OBJS := $(filter-out build/read/cgroup.o,$(OBJS)) build/fakecg/cgroup.o
+build/fakecg/cgroup.o: src/read/cgroup.c | build
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -DIOSCHED_TEST_CGROOT $(PKG_CFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
+build/fakecg/iosched-top: $(FAKECG_OBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+test-builds: $(if $(HAVE_BPF),build/noiostart/iosched-top build/smallmaps/iosched-top) build/fakecg/iosched-top
 
 .PHONY: all clean test-builds fuzz fuzz-build check check-quick check-unit install uninstall run deps test-deps bench bench-deps sanitize deb
 
@@ -222,5 +230,5 @@ clean:
 
 # Each object's header dependencies, as the compiler found them (-MMD;
 # -MP: a header removed since does not stop the build).
--include $(wildcard $(OBJS:.o=.d) $(SAN_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d) build/noiostart/blklat.d build/smallmaps/blklat.d \
+-include $(wildcard $(OBJS:.o=.d) $(SAN_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d) build/noiostart/blklat.d build/smallmaps/blklat.d build/fakecg/cgroup.d \
 	$(UNIT_BINS:%=%.d) $(UNIT_SAN_BINS:%=%.d))

@@ -146,6 +146,19 @@ int session_ionice(struct session *s, int pid, const char *comm, const char *val
 	return control_request(s->ctl, &r, msg, len);
 }
 
+int session_set_weight(struct session *s, const char *path, const char *value, char *msg, size_t len)
+{
+	if (read_only(s, msg, len) || ab_busy(s, msg, len))
+		return -1;
+	if (session_replaying(s)) {
+		util_fmt(msg, len, "a replay (--replay) changes nothing");
+		return -1;
+	}
+	struct tune_req r;
+	tune_req_bfq_weight(&r, path, value);
+	return control_request(s->ctl, &r, msg, len);
+}
+
 int session_undo(struct session *s, char *msg, size_t len)
 {
 	if (read_only(s, msg, len))

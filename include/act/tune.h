@@ -19,6 +19,7 @@
  * is tested without a device. */
 struct tune_sysfs {
 	const char *root;  /* instead of "/sys" */
+	const char *cgroot; /* instead of the cgroup v2 mount (TUNE_BFQ_WEIGHT) */
 	int (*write)(const struct tune_sysfs *s, const char *path, const char *value); /* 0 or -errno */
 	void *ctx;
 };
@@ -45,6 +46,10 @@ struct tune_reset {
 
 /* A request to set the I/O priority of process pid (comm for messages). */
 void tune_req_ioprio(struct tune_req *r, int pid, const char *comm, const char *value);
+
+/* A request to set the bfq weight (io.bfq.weight's default, 1..1000) of
+ * the cgroup at path (relative to the v2 root, "a.slice/b.service"). */
+void tune_req_bfq_weight(struct tune_req *r, const char *path, const char *value);
 
 /* Parse "none", "idle", "be/N", "rt/N" (N 0-7) into a raw ioprio value.
  * Returns 0 or -EINVAL. */

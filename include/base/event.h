@@ -19,6 +19,7 @@ enum event_type {
 	EV_FRESH,      /* a fresh reader's job: to says how many reads, ms how long they took */
 	EV_CLEANUP,    /* a killed run's scratch item removed */
 	EV_AB,         /* an A/B run started, ended (its verdicts) or was refused; its text in error */
+	EV_BFQ_WEIGHT, /* a cgroup's io.bfq.weight (key: "io.bfq.weight UNIT") */
 	EV_NTYPES
 };
 

@@ -6,21 +6,25 @@
 #ifndef IOSCHED_SETTINGS_H
 #define IOSCHED_SETTINGS_H
 
-enum tune_kind { TUNE_SCHEDULER, TUNE_QUEUE, TUNE_IOSCHED, TUNE_IOPRIO };
+/* TUNE_BFQ_WEIGHT: a cgroup's io.bfq.weight (its default weight; the
+ * per-device lines are left alone). */
+enum tune_kind { TUNE_SCHEDULER, TUNE_QUEUE, TUNE_IOSCHED, TUNE_IOPRIO, TUNE_BFQ_WEIGHT };
 
 #define TUNE_KEY_MAX 48
 #define TUNE_VALUE_MAX 48
+#define TUNE_CGROUP_MAX 256 /* a cgroup's path, as CGROUP_PATH_MAX (read/cgroup.h) */
 
 struct tune_sysfs;
 
 struct tune_req {
-	char disk[32];
+	char disk[32];               /* TUNE_BFQ_WEIGHT: the unit's name, for messages (cut) */
 	enum tune_kind kind;
 	char key[TUNE_KEY_MAX];      /* "scheduler", or the file's name */
 	char value[TUNE_VALUE_MAX];  /* TUNE_IOPRIO: "none", "idle", "be/N", "rt/N" */
 	int undo;                    /* undoes an earlier change: not logged again */
 	int reset;                   /* (with undo) puts back a setting a switch had reset */
 	int pid;                     /* TUNE_IOPRIO: the process (all its threads) */
+	char cgroup[TUNE_CGROUP_MAX]; /* TUNE_BFQ_WEIGHT: the path under the v2 root ("a.slice/b.service") */
 	const struct tune_sysfs *sysfs; /* NULL: the real /sys (tune.h) */
 };
 

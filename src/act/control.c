@@ -116,7 +116,8 @@ int control_undo(struct control *c, char *msg, size_t len)
 
 static int same_setting(const struct tune_req *a, const struct tune_req *b)
 {
-	return a->kind == b->kind && a->pid == b->pid && !strcmp(a->disk, b->disk) && !strcmp(a->key, b->key);
+	return a->kind == b->kind && a->pid == b->pid && !strcmp(a->disk, b->disk) && !strcmp(a->key, b->key) &&
+	       !strcmp(a->cgroup, b->cgroup);
 }
 
 /* Whether the setting's file exists now (a scheduler file: the scheduler
@@ -221,7 +222,8 @@ static size_t restore_now(struct control *c, size_t base)
 	 * then the queue attributes, which a switch resets. What the worker's
 	 * queue has no room for goes back into the log: u or the exit puts
 	 * it back. */
-	static const enum tune_kind order[] = {TUNE_IOSCHED, TUNE_SCHEDULER, TUNE_QUEUE, TUNE_IOPRIO};
+	static const enum tune_kind order[] = {TUNE_IOSCHED, TUNE_SCHEDULER, TUNE_QUEUE, TUNE_IOPRIO,
+						TUNE_BFQ_WEIGHT};
 	size_t sent = 0;
 	for (size_t k = 0; k < sizeof order / sizeof order[0]; k++)
 		for (size_t i = 0; i < n; i++) {
@@ -305,6 +307,9 @@ static void record(struct control *c, const struct worker_result *res)
 	if (res->ev.ok && res->ev.type == EV_IOPRIO) /* a process, not a disk */
 		util_fmt(c->last, sizeof c->last, "%s (pid %d): I/O priority %s -> %s%s", res->req.disk, res->ev.pid,
 			 res->ev.from, res->ev.to, res->req.undo ? " (undo)" : "");
+	else if (res->ev.ok && res->ev.type == EV_BFQ_WEIGHT) /* a unit, not a disk */
+		util_fmt(c->last, sizeof c->last, "%s: io.bfq.weight %s -> %s%s", res->req.cgroup, res->ev.from,
+			 res->ev.to, res->req.undo ? " (undo)" : "");
 	else if (res->ev.ok)
 		util_fmt(c->last, sizeof c->last, "%s: %s %s -> %s in %.0f ms%s", res->ev.disk, res->ev.key,
 			 res->ev.from, res->ev.to, res->ev.ms, res->req.undo ? " (undo)" : "");
@@ -498,6 +503,8 @@ int control_finish(struct control *c, int restore, double wait_s, FILE *f)
 			if (e->back.kind == TUNE_IOPRIO)
 				fprintf(f, "  pid %d (%s) I/O priority: %s -> %s\n", e->back.pid, e->back.disk, e->back.value,
 					e->applied);
+			else if (e->back.kind == TUNE_BFQ_WEIGHT)
+				fprintf(f, "  cgroup %s io.bfq.weight: %s -> %s\n", e->back.cgroup, e->back.value, e->applied);
 			else
 				fprintf(f, "  %s %s: %s -> %s\n", e->back.disk, label, e->back.value, e->applied);
 			print_resets(f, e);

@@ -14,8 +14,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "read/cgroup.h"
 #include "read/sched.h"
 #include "base/util.h"
+#include "tunecg.h"
 
 /* The queue attributes the panel offers, with the values the kernel takes. */
 static const struct {
@@ -103,6 +105,14 @@ void tune_req_init(struct tune_req *r, const char *disk, enum tune_kind kind, co
 	util_strlcpy(r->value, value, sizeof r->value);
 }
 
+void tune_req_bfq_weight(struct tune_req *r, const char *path, const char *value)
+{
+	char unit[CGROUP_PATH_MAX];
+	cgroup_unit_name(path, unit, sizeof unit);
+	tune_req_init(r, unit, TUNE_BFQ_WEIGHT, "io.bfq.weight", value);
+	util_strlcpy(r->cgroup, path, sizeof r->cgroup);
+}
+
 static const char *root_of(const struct tune_sysfs *s)
 {
 	return s && s->root ? s->root : "/sys";
@@ -124,6 +134,8 @@ static int path_in(const struct tune_sysfs *s, const char *disk, enum tune_kind 
 		return util_pathf(buf, len, "%s/block/%s/queue/iosched/%s", root_of(s), disk, key);
 	case TUNE_IOPRIO:
 		return -EINVAL; /* a process's, set by a system call */
+	case TUNE_BFQ_WEIGHT:
+		return -EINVAL; /* a cgroup's: its path is in the request (tunecg.c) */
 	}
 	return -EINVAL;
 }
@@ -143,6 +155,8 @@ int tune_path(const char *disk, enum tune_kind kind, const char *key, char *buf,
 
 int tune_req_path(const struct tune_req *r, char *buf, size_t len)
 {
+	if (r->kind == TUNE_BFQ_WEIGHT)
+		return tunecg_path(r, buf, len);
 	return path_in(r->sysfs, r->disk, r->kind, r->key, buf, len);
 }
 
@@ -188,6 +202,8 @@ int tune_read(const char *disk, enum tune_kind kind, const char *key, char *out,
 
 int tune_req_read(const struct tune_req *r, char *out, size_t len)
 {
+	if (r->kind == TUNE_BFQ_WEIGHT)
+		return tunecg_read(r, out, len);
 	return read_in(r->sysfs, r->disk, r->kind, r->key, out, len);
 }
 
@@ -258,6 +274,8 @@ int tune_validate(const struct tune_req *r, char *err, size_t len)
 	}
 	if (r->kind == TUNE_SCHEDULER)
 		return validate_scheduler(r, err, len);
+	if (r->kind == TUNE_BFQ_WEIGHT)
+		return tunecg_validate(r, err, len);
 	char path[PATH_MAX], label[80];
 	tune_label(r->kind, r->key, label, sizeof label);
 	if (tune_req_path(r, path, sizeof path) < 0 || access(path, F_OK) != 0) {
@@ -424,6 +442,8 @@ int tune_apply(const struct tune_req *r, struct event *ev, struct tune_reset *re
 	util_strlcpy(ev->to, r->value, sizeof ev->to);
 	if (r->kind == TUNE_IOPRIO)
 		return apply_ioprio(r, ev);
+	if (r->kind == TUNE_BFQ_WEIGHT)
+		return tunecg_apply(r, ev);
 	ev->type = r->kind == TUNE_SCHEDULER ? EV_SCHEDULER : EV_TUNABLE;
 	util_strlcpy(ev->disk, r->disk, sizeof ev->disk);
 	tune_label(r->kind, r->key, label, sizeof label);

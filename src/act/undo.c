@@ -55,10 +55,11 @@ int undo_push(struct undo_log *l, const struct tune_req *r, const struct event *
 		return -1;
 	struct undo_entry e;
 	memset(&e, 0, sizeof e);
-	tune_req_init(&e.back, r->disk, r->kind, r->key, ev->from);
-	e.back.pid = r->pid;
-	e.back.sysfs = r->sysfs;
+	/* The same setting (disk, process or cgroup), the old value. */
+	e.back = *r;
+	util_strlcpy(e.back.value, ev->from, sizeof e.back.value);
 	e.back.undo = 1;
+	e.back.reset = 0;
 	util_strlcpy(e.applied, r->value, sizeof e.applied);
 	e.ts = ev->ts;
 	append(l, &e);
@@ -104,13 +105,38 @@ static int append_cmd(char *buf, size_t len, size_t *used, const char *fmt, ...)
 	return 0;
 }
 
-/* "echo VALUE > PATH" for request r. */
+/* path in double quotes for sh: \, ", $ and ` escaped (a cgroup's
+ * name may hold them; tunecg refuses a quote or a control character,
+ * which the revert line's outer '...' could not carry). */
+static int quote_path(const char *path, char *out, size_t len)
+{
+	size_t n = 0;
+	if (len < 3)
+		return -1;
+	out[n++] = '"';
+	for (const char *p = path; *p; p++) {
+		if (n + 4 > len)
+			return -1;
+		if (strchr("\\\"$`", *p))
+			out[n++] = '\\';
+		out[n++] = *p;
+	}
+	out[n++] = '"';
+	out[n] = '\0';
+	return 0;
+}
+
+/* "echo VALUE > PATH" for request r (a cgroup's path quoted). */
 static int append_echo(char *buf, size_t len, size_t *used, const struct tune_req *r)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], quoted[2 * PATH_MAX + 3];
 	if (tune_req_path(r, path, sizeof path) < 0)
 		return 0; /* nothing that can be written there */
-	return append_cmd(buf, len, used, "echo %s > %s", r->value, path);
+	if (r->kind != TUNE_BFQ_WEIGHT)
+		return append_cmd(buf, len, used, "echo %s > %s", r->value, path);
+	if (quote_path(path, quoted, sizeof quoted) < 0)
+		return -1;
+	return append_cmd(buf, len, used, "echo %s > %s", r->value, quoted);
 }
 
 /* The commands that revert entry e: its own, then a switch's resets (the

@@ -38,7 +38,7 @@ size_t eventlog_recent(const struct eventlog *l, struct event *out, size_t max)
 static const char *const type_names[EV_NTYPES] = {
 	[EV_SCHEDULER] = "scheduler", [EV_TUNABLE] = "tunable", [EV_IOPRIO] = "ioprio", [EV_DELAYACCT] = "delayacct",
 	[EV_PROBE] = "probe",         [EV_DISK] = "disk",       [EV_FRESH] = "fresh",   [EV_CLEANUP] = "cleanup",
-	[EV_AB] = "ab",
+	[EV_AB] = "ab",               [EV_BFQ_WEIGHT] = "bfq_weight",
 };
 
 const char *event_type_name(enum event_type t)

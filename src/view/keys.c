@@ -23,7 +23,7 @@ static const struct key_binding table[] = {
 	{KM_MAIN, {'\t'}, "Tab", KEY_ACT_FOCUS, "move the selection between the disks and the process pane", 0},
 	{KM_MAIN, {'U'}, "U", KEY_ACT_UNITS,
 	 "units pane (cgroups: services, scopes, containers) in the process pane's place; again: every process", 0},
-	{KM_MAIN, {'w'}, "w", KEY_ACT_WEIGHT, "units pane: the selected unit's bfq weight (io.bfq.weight), or why it has none",
+	{KM_MAIN, {'w'}, "w", KEY_ACT_WEIGHT, "units pane: change the selected unit's bfq weight (io.bfq.weight), or say why it has none",
 	 KEYS_CHANGES},
 	{KM_MAIN, {'<', KEY_LEFT}, "<, Left", KEY_ACT_SORT_LEFT, "sort the process pane by the column to the left (as iotop)", 0},
 	{KM_MAIN, {'>', KEY_RIGHT, KEY_F(6)}, ">, Right, F6", KEY_ACT_SORT_RIGHT, "sort the process pane by the column to the right", 0},

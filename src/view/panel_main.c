@@ -282,6 +282,10 @@ static void draw_status(const struct tui *t)
 	if (t->ab_prompt)
 		util_fmt(line, sizeof line, "A/B on %s, variants (SCHED[:key=value],...) load=SIZE: %s_   (Enter starts, Esc cancels)",
 			 t->selected, t->ab_input);
+	else if (t->units.prompt)
+		/* The field first: a long unit name is cut at the right, not it. */
+		util_fmt(line, sizeof line, "io.bfq.weight (1-1000, now %d): %s_   of %s   (Enter sets it, Esc cancels)",
+			 t->units.now, t->units.edit, t->units.name);
 	else if (t->filtering)
 		util_fmt(line, sizeof line, "filter processes by command: %s_   (Enter keeps it, Esc clears it)", t->pp.filter);
 	else if (session_ab_status(t->sess))

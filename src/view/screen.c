@@ -117,6 +117,22 @@ void screen_select(struct tui *t, int i)
 	util_strlcpy(t->selected, t->s.disks[i].info.name, sizeof t->selected);
 }
 
+enum field_key screen_field_key(char *buf, size_t len, int ch, int (*ok)(int ch))
+{
+	size_t n = strlen(buf);
+	if (ch == ESC)
+		return FIELD_ESC;
+	if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
+		return FIELD_ENTER;
+	if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && n)
+		buf[n - 1] = '\0';
+	else if (ch >= 32 && ch < 127 && (!ok || ok(ch)) && n + 1 < len) {
+		buf[n] = (char)ch;
+		buf[n + 1] = '\0';
+	}
+	return FIELD_TYPED;
+}
+
 void screen_request(struct tui *t, enum tune_kind kind, const char *key, const char *value, struct reply *r)
 {
 	const struct disk_sample *d = screen_selected_disk(t);

@@ -39,6 +39,12 @@ struct reply {
 /* Put text on the status line of the reply (and redraw). */
 void screen_reply(struct reply *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A key typed into a one-line text field of the status line (the A/B's
+ * variants, a unit's weight): a printable character that ok takes (NULL:
+ * any) is added while there is room, Backspace takes the last one off. */
+enum field_key { FIELD_TYPED, FIELD_ENTER, FIELD_ESC };
+enum field_key screen_field_key(char *buf, size_t len, int ch, int (*ok)(int ch));
+
 /* The status line's text, shown until it is replaced or goes stale. Only
  * the loop (tui.c) sets it, from replies and from what a tick brought. */
 void screen_say(struct tui *t, const char *text);

@@ -184,6 +184,8 @@ static void handle_key(struct tui *t, int ch, struct reply *r)
 		tui_filter_key(t, ch, r);
 	else if (t->ab_prompt)
 		tui_ab_key(t, ch, r);
+	else if (t->units.prompt)
+		tui_units_weight_key(t, ch, r);
 	else if (p && p->type && p->type(t, ch, r))
 		;
 	else if ((k = keys_lookup(t->mode, ch)))

@@ -118,17 +118,11 @@ static void ab_start(struct tui *t, struct reply *r)
 
 void tui_ab_key(struct tui *t, int ch, struct reply *r)
 {
-	size_t n = strlen(t->ab_input);
 	r->react |= REACT_REDRAW;
-	if (ch == ESC)
-		t->ab_prompt = 0;
-	else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
-		ab_start(t, r);
-	else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && n)
-		t->ab_input[n - 1] = '\0';
-	else if (ch >= 32 && ch < 127 && n + 1 < sizeof t->ab_input) {
-		t->ab_input[n] = (char)ch;
-		t->ab_input[n + 1] = '\0';
+	switch (screen_field_key(t->ab_input, sizeof t->ab_input, ch, NULL)) {
+	case FIELD_ESC: t->ab_prompt = 0; break;
+	case FIELD_ENTER: ab_start(t, r); break;
+	case FIELD_TYPED: break;
 	}
 }
 

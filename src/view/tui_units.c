@@ -1,7 +1,7 @@
 /* tui_units: what the keys do with the units pane (U): the pane shown in
  * the process pane's place, its moves and sort (the process pane's keys),
  * Enter (the process pane filtered to the unit, and its details), and w,
- * a unit's bfq weight. cgroups are read only while the pane is open or
+ * a unit's bfq weight (asked for on the status line, set by the worker). cgroups are read only while the pane is open or
  * the process pane is filtered to a unit (session_show_units). */
 #include <curses.h>
 #include <string.h>
@@ -118,6 +118,37 @@ void tui_units_weight(struct tui *t, struct reply *r)
 		r->react |= REACT_HOLD;
 		return;
 	}
-	screen_reply(r, "%s: io.bfq.weight %d; changing it from here is not available in this version", name,
-		     c->bfq_weight);
+	struct units_state *u = &t->units;
+	util_strlcpy(u->path, c->path, sizeof u->path);
+	util_strlcpy(u->name, name, sizeof u->name);
+	u->now = c->bfq_weight;
+	util_fmt(u->edit, sizeof u->edit, "%d", c->bfq_weight);
+	u->prompt = 1;
+	r->react |= REACT_REDRAW;
+}
+
+static int digit(int ch)
+{
+	return ch >= '0' && ch <= '9';
+}
+
+/* A key in w's prompt: digits, Backspace; Enter asks the session (the
+ * worker writes it; the status line says the result), Esc cancels. */
+void tui_units_weight_key(struct tui *t, int ch, struct reply *r)
+{
+	struct units_state *u = &t->units;
+	r->react |= REACT_REDRAW;
+	switch (screen_field_key(u->edit, sizeof u->edit, ch, digit)) {
+	case FIELD_ESC:
+		u->prompt = 0;
+		screen_reply(r, "%s: weight left at %d", u->name, u->now);
+		break;
+	case FIELD_ENTER:
+		u->prompt = 0;
+		r->react |= REACT_PENDING;
+		if (session_set_weight(t->sess, u->path, u->edit, r->msg, sizeof r->msg) < 0)
+			r->react |= REACT_HOLD;
+		break;
+	case FIELD_TYPED: break;
+	}
 }

@@ -64,10 +64,16 @@ struct detail_state {
 	char unit[CGROUP_PATH_MAX];
 };
 
-/* The units pane (U) in the process pane's place. */
+/* The units pane (U) in the process pane's place; w's prompt for a
+ * unit's new bfq weight (on the status line, while typed). */
 struct units_state {
 	int shown;
 	struct unitpane_state pane;
+	int prompt;                     /* typing a weight */
+	char path[CGROUP_PATH_MAX];     /* ... for the unit at path */
+	char name[64];                  /* its name, made safe */
+	int now;                        /* its weight when w was pressed */
+	char edit[TUNE_VALUE_MAX];
 };
 
 struct tui {
@@ -173,10 +179,12 @@ void tui_fresh_begin(struct tui *t, struct reply *r);
 void tui_theme_start(struct tui *t, struct reply *r);
 /* tui_units.c: the units pane's keys. U (shows it, or the process pane
  * again), and, while it is shown, the moves, sort and Enter of the pane
- * (1: the key was the pane's), w (a unit's bfq weight), a click. */
+ * (1: the key was the pane's), w (a unit's bfq weight: asks for the new
+ * one, each key typed into it), a click. */
 void tui_units_toggle(struct tui *t, struct reply *r);
 int tui_units_act(struct tui *t, enum key_action a, int rows, struct reply *r);
 void tui_units_weight(struct tui *t, struct reply *r);
+void tui_units_weight_key(struct tui *t, int ch, struct reply *r);
 void tui_units_click(struct tui *t, int x, int row, int rows, struct reply *r);
 /* A click or the wheel in the panel that has the keys. */
 void tui_panel_mouse(struct tui *t, int y, int wheel, struct reply *r);

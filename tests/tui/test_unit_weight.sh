@@ -1,0 +1,115 @@
+#!/bin/bash
+# w in the units pane changes a unit's bfq weight, end to end: the prompt,
+# the worker's write and read-back, the status line, the pane, the event
+# log, u, the exit report's revert line (run by sh) and --restore. This
+# machine kind has no io.bfq.weight (the io controller is bound to cgroup
+# v1), so the test build build/fakecg/iosched-top (make test-builds) is
+# pointed at a fake v2 mount: a directory in the scratch space with
+# cgroup.controllers naming io and SLICE/UNIT/io.bfq.weight as the kernel
+# shows it ("default 100", a device's line). The unit itself is a real v2
+# cgroup with a sleep in it (its /proc/PID/cgroup names it), removed in
+# the trap. Bad values are refused with the accepted range.
+# suite-budget: 20
+. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../lib/tmux.sh"
+need_root
+need_cmd tmux
+FAKE=$TOP/build/fakecg/iosched-top
+[ -x "$FAKE" ] || skip "no test build with a fake cgroup root (make test-builds)"
+setup_scratch
+
+CG=$(awk '{ for (i = 1; i <= NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") { print $5; exit } break } }' /proc/self/mountinfo)
+[ -n "$CG" ] && [ -w "$CG/cgroup.procs" ] || skip "no writable cgroup v2 hierarchy"
+
+SLICE=iosched-weight-$$.slice
+UNIT=weighted-$$.service
+DIRS=("$SLICE" "$SLICE/$UNIT")
+remove_cgroups() {
+	local i d p
+	for ((i = ${#DIRS[@]} - 1; i >= 0; i--)); do
+		d=$CG/${DIRS[i]}
+		[ -d "$d" ] || continue
+		for p in $(cat "$d/cgroup.procs"); do kill -KILL "$p"; done
+		for _ in $(seq 50); do grep -q . "$d/cgroup.procs" || break; sleep 0.1; done
+		rmdir "$d" || echo "  cleanup: cannot remove $d" >&2
+	done
+}
+on_exit remove_cgroups
+for d in "${DIRS[@]}"; do mkdir "$CG/$d" || fail "cannot make $CG/$d"; done
+sh -c 'echo $$ > "$1/cgroup.procs" && exec sleep 300' sh "$CG/$SLICE/$UNIT" > /dev/null 2>&1 &
+
+ROOT=$SCRATCH/cgroot
+FILE=$ROOT/$SLICE/$UNIT/io.bfq.weight
+mkdir -p "$ROOT/$SLICE/$UNIT"
+echo "cpu io memory pids" > "$ROOT/cgroup.controllers"
+printf 'default 100\n8:0 300\n' > "$FILE"
+weight() { head -n1 "$FILE" | awk '{ print $NF }'; }
+
+# start [OPTIONS]: the fake build on the fake root, the units pane sorted
+# by WEIGHT (the unit is the only one with a weight: first), top row.
+start() {
+	TMUX_W=160 TMUX_H=40 tmux_restart "IOSCHED_TEST_CGROOT=$ROOT $FAKE -d 0.5 --no-probe $* 2> $SCRATCH/stderr"
+	wait_for "Processes \(all disks\)" || fail "no process pane"
+	keys U
+	wait_for "^$UNIT +.* 100 " 5 || fail "the unit's weight 100 (from the fake root) is not shown"
+	for _ in $(seq 10); do
+		screen | grep -q "units sorted by WEIGHT" && break
+		keys '>'
+		sleep 0.2
+	done
+	wait_for "units sorted by WEIGHT" 1 || fail "> did not reach the WEIGHT column"
+	keys g
+}
+# ask VALUE: w, the offered value cleared, VALUE typed, Enter
+ask() {
+	keys w
+	wait_for "io.bfq.weight \(1-1000, now [0-9]+\): [0-9]+_ +of $UNIT" || fail "w did not ask for the weight"
+	keys BSpace BSpace BSpace BSpace "$1" Enter
+}
+
+start
+ask 300
+wait_for "$SLICE/$UNIT: io.bfq.weight 100 -> 300" || fail "the status line does not show the change"
+[ "$(weight)" = 300 ] || fail "io.bfq.weight is '$(cat "$FILE")', not 300"
+wait_for "^$UNIT +.* 300 " || fail "the pane does not show the new weight"
+note "set: $(screen | grep -E "^$UNIT ")"
+
+# Refused before any write: the range said.
+ask 0
+wait_for "io.bfq.weight: '0' is not accepted; give a whole number from 1 to 1000" || fail "0 was not refused with the range"
+keys Escape
+[ "$(weight)" = 300 ] || fail "a refused value changed the file: $(cat "$FILE")"
+
+# The event log has it.
+keys l
+wait_for "io.bfq.weight $UNIT 100 -> 300" || fail "the event log does not list the change"
+keys Escape
+
+# u puts the old weight back.
+keys u
+wait_for "io.bfq.weight 300 -> 100 \(undo\)" || fail "u did not undo the change"
+[ "$(weight)" = 100 ] || fail "after u, io.bfq.weight is '$(cat "$FILE")', not 100"
+
+# Left in place at exit: listed, with a revert line that works.
+ask 700
+wait_for "io.bfq.weight 100 -> 700" || fail "the second change did not show"
+keys q
+[ "$(wait_exit)" = 0 ] || fail "q did not exit 0: $(cat "$SCRATCH/stderr")"
+grep -q "cgroup $SLICE/$UNIT io.bfq.weight: 100 -> 700" "$SCRATCH/stderr" || fail "the exit report does not list it: $(cat "$SCRATCH/stderr")"
+line=$(sed -n "s/^to revert: sudo //p" "$SCRATCH/stderr")
+[ -n "$line" ] || fail "no revert line: $(cat "$SCRATCH/stderr")"
+note "revert line: $line"
+[ "$(weight)" = 700 ] || fail "io.bfq.weight not left at 700: $(cat "$FILE")"
+eval "$line" || fail "the revert line failed"
+[ "$(weight)" = 100 ] || fail "the revert line left io.bfq.weight at '$(cat "$FILE")'"
+
+# --restore puts it back at exit.
+start --restore
+ask 450
+wait_for "io.bfq.weight 100 -> 450" || fail "the change with --restore did not show"
+[ "$(weight)" = 450 ] || fail "io.bfq.weight is '$(cat "$FILE")', not 450"
+keys q
+[ "$(wait_exit)" = 0 ] || fail "q with --restore did not exit 0: $(cat "$SCRATCH/stderr")"
+grep -q "restored 1 change(s), all settings are as they were" "$SCRATCH/stderr" || fail "no restore said: $(cat "$SCRATCH/stderr")"
+[ "$(weight)" = 100 ] || fail "--restore left io.bfq.weight at '$(cat "$FILE")'"
+echo PASS
