@@ -156,6 +156,13 @@ static int walk_push(struct walk *w, const char *dir, const char *name)
 	char *p;
 	if (asprintf(&p, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "", name) < 0)
 		return -ENOMEM;
+	/* A directory that is one of the roots is walked as that root, once
+	 * ("/usr" first, then "/" without it again). */
+	for (size_t i = 0; i < w->want->nroots; i++)
+		if (!strcmp(p, w->want->roots[i])) {
+			free(p);
+			return 0;
+		}
 	w->queue[w->n++] = p;
 	return 0;
 }
@@ -275,6 +282,30 @@ int probespan_build(struct probespan *ps, const struct probespan_want *want, cha
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+int probespan_merge(struct probespan *to, struct probespan *from)
+{
+	int rc = 0;
+	size_t base = to->nfiles, r0 = to->nranges;
+	if (util_grow((void **)&to->files, &to->files_cap, to->nfiles + from->nfiles, sizeof *to->files) < 0 ||
+	    util_grow((void **)&to->ranges, &to->ranges_cap, to->nranges + from->nranges, sizeof *to->ranges) < 0) {
+		rc = -ENOMEM;
+	} else {
+		memcpy(to->files + base, from->files, from->nfiles * sizeof *from->files);
+		to->nfiles += from->nfiles;
+		for (size_t i = 0; i < from->nranges; i++) {
+			to->ranges[r0 + i] = from->ranges[i];
+			to->ranges[r0 + i].file += (uint32_t)base;
+		}
+		to->nranges += from->nranges;
+		from->nfiles = 0; /* the paths are to's now */
+		to->visited += from->visited;
+		to->refused += from->refused;
+		ranges_index(to);
+	}
+	probespan_free(from);
+	return rc;
 }
 
 int probespan_pick(const struct probespan *ps, struct prng *rng, size_t *file, uint64_t *off)
