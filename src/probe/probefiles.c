@@ -25,6 +25,9 @@
  * and readable by anyone (programs and libraries, packages), then the rest. */
 static const char *const FIRST[] = {"usr", "var/cache", "opt", "snap", "var/lib", "home", "srv"};
 #define NFIRST (sizeof FIRST / sizeof *FIRST)
+/* Scratch space, whose files come and go: never read. */
+static const char *const SKIP[] = {"tmp", "var/tmp"};
+#define NSKIP (sizeof SKIP / sizeof *SKIP)
 #define MAX_MOUNTS 8
 #define MAX_ROOTS (MAX_MOUNTS * (NFIRST + 1))
 
@@ -59,16 +62,20 @@ static int choose(struct probe *p, struct probespan *set, char *why, size_t wlen
 		return rc < 0 ? rc : -ENOENT;
 	}
 	struct probespan part = {0};
-	char paths[NFIRST][PATH_MAX];
+	char paths[NFIRST][PATH_MAX], skips[NSKIP][PATH_MAX];
 	for (size_t m = 0; m < r.nmounts && set->span < PROBE_FILES_WANT; m++) {
-		const char *roots[NFIRST + 1];
-		size_t n = 0;
+		const char *roots[NFIRST + 1], *skip[NSKIP];
+		size_t n = 0, ns = 0;
+		for (size_t i = 0; i < NSKIP; i++)
+			if (util_pathf(skips[ns], PATH_MAX, "%s%s%s", r.point[m], strcmp(r.point[m], "/") ? "/" : "",
+				       SKIP[i]) == 0)
+				skip[ns] = skips[ns], ns++;
 		for (size_t i = 0; i < NFIRST; i++)
 			if (util_pathf(paths[n], PATH_MAX, "%s%s%s", r.point[m], strcmp(r.point[m], "/") ? "/" : "",
 				       FIRST[i]) == 0)
 				roots[n] = paths[n], n++;
 		roots[n++] = r.point[m];
-		struct probespan_want want = {.dev = r.dev[m], .roots = roots, .nroots = n,
+		struct probespan_want want = {.dev = r.dev[m], .roots = roots, .nroots = n, .skip = skip, .nskip = ns,
 					      .bytes = PROBE_FILES_WANT - set->span, .min_file = 256 << 10,
 					      .io_size = p->cfg.io_size, .max_visit = 200000, .max_files = 4096};
 		rc = probespan_build(m == 0 ? set : &part, &want, why, wlen);
@@ -82,17 +89,48 @@ static int choose(struct probe *p, struct probespan *set, char *why, size_t wlen
 	return rc;
 }
 
-/* "under /usr, /": the roots that gave files, for the status. */
+/* The first directories the files are under ("/usr, /var/cache"): two
+ * levels below a filesystem's root when that is where they are, else the
+ * directory itself. */
+static void under(const struct probespan *set, char *out, size_t len)
+{
+	char seen[4][64];
+	size_t n = 0, more = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < set->nfiles; i++) {
+		const char *path = set->files[i].path;
+		const char *a = strchr(path + 1, '/'), *b = a ? strchr(a + 1, '/') : NULL;
+		const char *cut = a && !strncmp(path, "/var/", 5) && b ? b : a ? a : path + 1;
+		char top[64];
+		util_fmt(top, sizeof top, "%.*s", (int)(cut - path), path);
+		size_t k = 0;
+		while (k < n && strcmp(seen[k], top))
+			k++;
+		if (k < n || set->files[i].dropped)
+			continue;
+		if (n == 4) {
+			more++;
+			continue;
+		}
+		util_strlcpy(seen[n++], top, sizeof seen[0]);
+		util_fmt(out + strlen(out), len - strlen(out), "%s%s", n > 1 ? ", " : "", top);
+	}
+	if (more)
+		util_fmt(out + strlen(out), len - strlen(out), " and %zu more", more);
+}
+
+/* "reads 1.0 GiB in 343 files under /usr on vda, nothing written" */
 static void describe(const struct probe *p, const struct probespan *set, char *out, size_t len)
 {
 	double gib = (double)set->span / (1 << 30);
-	char size[32];
+	char size[32], where[200];
 	if (gib >= 1)
 		util_fmt(size, sizeof size, "%.1f GiB", gib);
 	else
 		util_fmt(size, sizeof size, "%.0f MiB", (double)set->span / (1 << 20));
-	util_fmt(out, len, "reads %s in %zu files on %s's filesystems, nothing written", size,
-		 probespan_live_files(set), p->cfg.disk);
+	under(set, where, sizeof where);
+	util_fmt(out, len, "reads %s in %zu files under %s on %s, nothing written", size, probespan_live_files(set),
+		 where, p->cfg.disk);
 }
 
 /* The largest file of the set: what a fresh reader job reads (it reads one
@@ -108,7 +146,7 @@ static const char *largest(const struct probespan *set)
 
 static void publish(struct probe *p, const char *first_why)
 {
-	char what[160];
+	char what[240];
 	describe(p, &p->set, what, sizeof what);
 	pthread_mutex_lock(&p->mu);
 	if (first_why)

@@ -158,8 +158,8 @@ static int walk_push(struct walk *w, const char *dir, const char *name)
 		return -ENOMEM;
 	/* A directory that is one of the roots is walked as that root, once
 	 * ("/usr" first, then "/" without it again). */
-	for (size_t i = 0; i < w->want->nroots; i++)
-		if (!strcmp(p, w->want->roots[i])) {
+	for (size_t i = 0; i < w->want->nroots + w->want->nskip; i++)
+		if (!strcmp(p, i < w->want->nroots ? w->want->roots[i] : w->want->skip[i - w->want->nroots])) {
 			free(p);
 			return 0;
 		}

@@ -60,6 +60,8 @@ struct probespan_want {
 	const char *const *roots; /* directories to walk, in order (on that filesystem; one
 				   * inside another is walked once, as itself) */
 	size_t nroots;
+	const char *const *skip;  /* directories never walked (scratch space that changes) */
+	size_t nskip;
 	uint64_t bytes;       /* stop once this many bytes are kept */
 	uint64_t min_file;    /* files smaller than this are passed over */
 	uint64_t io_size;     /* the probe's read size (a power of two, >= 512) */
