@@ -160,6 +160,13 @@ static void publish(struct probe *p, const char *first_why)
 	p->st.files = probespan_live_files(&p->set);
 	p->st.span_bytes = p->set.span;
 	pthread_mutex_unlock(&p->mu);
+}
+
+/* A choice was made (or tried and the old one kept): the next is due in
+ * REFRESH_S, or once half of the files live now went. Not on a drop: a
+ * count taken again at each drop would never see half of them go. */
+static void chosen(struct probe *p)
+{
 	p->set_built = util_mono_now();
 	p->set_files0 = probespan_live_files(&p->set);
 }
@@ -184,6 +191,7 @@ int probefiles_open(struct probe *p)
 		return -1;
 	}
 	publish(p, first);
+	chosen(p);
 	return 0;
 }
 
@@ -203,6 +211,7 @@ static void refresh(struct probe *p)
 		probespan_free(&fresh);
 	}
 	publish(p, NULL);
+	chosen(p);
 }
 
 int probefiles_next(struct probe *p, uint64_t *off, size_t *file)
@@ -224,6 +233,7 @@ int probefiles_next(struct probe *p, uint64_t *off, size_t *file)
 			probestatus_end(p, "cannot open %s: %s; probe stopped", p->set.files[f].path, strerror(-fd));
 			return -1;
 		}
+		publish(p, NULL); /* dropped (replaced or gone): the status counts what is read */
 	}
 	probestatus_end(p, "every file chosen on %s's filesystems changed or went; probe stopped", p->cfg.disk);
 	return -1;
