@@ -195,16 +195,37 @@ int probefiles_open(struct probe *p)
 	return 0;
 }
 
-/* Choose again: now and then, and once half the files are gone. A new
- * choice that comes out short keeps the old one. */
-static void refresh(struct probe *p)
+/* A new choice, made beside the reads (the walk can take a while on a
+ * busy disk, and the probe must not pause for it). */
+static void *chooser_main(void *arg)
 {
-	size_t live = probespan_live_files(&p->set);
-	if (util_mono_now() - p->set_built < REFRESH_S && live * 2 > p->set_files0)
-		return;
-	struct probespan fresh = {0};
+	struct probe *p = arg;
+	pthread_setname_np(pthread_self(), "iosched-choose");
+	util_block_stop_signals();
 	char why[256];
-	if (choose(p, &fresh, why, sizeof why) == 0 && fresh.span >= PROBE_FILES_MIN) {
+	struct probespan fresh = {0};
+	int rc = choose(p, &fresh, why, sizeof why);
+	pthread_mutex_lock(&p->mu);
+	p->chooser_set = fresh;
+	p->chooser_rc = rc;
+	p->chooser_done = 1;
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+/* The chooser's result taken (it has ended): a choice that came out short
+ * keeps the old one. */
+static void take_choice(struct probe *p)
+{
+	pthread_join(p->chooser, NULL);
+	p->chooser_runs = 0;
+	pthread_mutex_lock(&p->mu);
+	struct probespan fresh = p->chooser_set;
+	int ok = p->chooser_rc == 0 && fresh.span >= PROBE_FILES_MIN;
+	p->chooser_set = (struct probespan){0};
+	p->chooser_done = 0;
+	pthread_mutex_unlock(&p->mu);
+	if (ok) {
 		probespan_free(&p->set);
 		p->set = fresh;
 	} else {
@@ -214,15 +235,43 @@ static void refresh(struct probe *p)
 	chosen(p);
 }
 
+/* Choose again: now and then, and once half the files are gone, by a
+ * thread of its own; its choice is taken between reads. */
+static void refresh(struct probe *p)
+{
+	if (p->chooser_runs) {
+		pthread_mutex_lock(&p->mu);
+		int done = p->chooser_done;
+		pthread_mutex_unlock(&p->mu);
+		if (done)
+			take_choice(p);
+		return;
+	}
+	size_t live = probespan_live_files(&p->set);
+	if (util_mono_now() - p->set_built < REFRESH_S && live * 2 > p->set_files0)
+		return;
+	if (pthread_create(&p->chooser, NULL, chooser_main, p) == 0)
+		p->chooser_runs = 1;
+	else
+		chosen(p); /* no thread: the old choice stands until the next turn */
+}
+
+/* Every file tried was replaced: the new choice is needed now. */
+static void refresh_now(struct probe *p)
+{
+	if (!p->chooser_runs && pthread_create(&p->chooser, NULL, chooser_main, p) == 0)
+		p->chooser_runs = 1;
+	if (p->chooser_runs)
+		take_choice(p);
+}
+
 int probefiles_next(struct probe *p, uint64_t *off, size_t *file)
 {
 	refresh(p);
 	for (int i = 0; i < PICK_TRIES * 2; i++) {
 		size_t f;
-		if (i == PICK_TRIES) { /* the files tried were all replaced: choose again now */
-			p->set_built = 0;
-			refresh(p);
-		}
+		if (i == PICK_TRIES) /* the files tried were all replaced: choose again now */
+			refresh_now(p);
 		if (probespan_pick(&p->set, &p->rng, &f, off) < 0)
 			break;
 		int fd = probespan_open(&p->set, f, 1);
@@ -247,5 +296,10 @@ void probefiles_failed(struct probe *p, size_t file)
 
 void probefiles_free(struct probe *p)
 {
+	if (p->chooser_runs) { /* the walk ends on its own: its budget is bounded */
+		pthread_join(p->chooser, NULL);
+		p->chooser_runs = 0;
+		probespan_free(&p->chooser_set);
+	}
 	probespan_free(&p->set);
 }

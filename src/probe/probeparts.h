@@ -70,6 +70,12 @@ struct probe {
 	struct probespan set;
 	double set_built;
 	size_t set_files0;
+	/* a new choice made by a thread of its own while the reads go on */
+	pthread_t chooser;
+	int chooser_runs;          /* thread only: chooser started, not yet joined */
+	int chooser_done;          /* under mu: it has ended, its choice in chooser_set */
+	int chooser_rc;            /* under mu */
+	struct probespan chooser_set; /* the chooser's own until chooser_done */
 	char preparing[PATH_MAX];  /* under mu: the probe file being written, or "" */
 };
 
