@@ -259,16 +259,18 @@ int probespan_build(struct probespan *ps, const struct probespan_want *want, cha
 	}
 	ps->io_size = want->io_size;
 	struct walk w = {.ps = ps, .want = want};
-	for (size_t i = 0; i < want->nroots; i++) {
+	/* Each root walked whole (breadth first) before the next: the roots
+	 * come in the order the caller prefers them. */
+	for (size_t i = 0; i < want->nroots && !walk_done(&w); i++) {
 		char *root = strdup(want->roots[i]);
 		if (!root || util_grow((void **)&w.queue, &w.cap, w.n + 1, sizeof *w.queue) < 0) {
 			free(root);
 			break;
 		}
 		w.queue[w.n++] = root;
+		for (; w.head < w.n && !walk_done(&w); w.head++)
+			walk_dir(&w, w.queue[w.head]);
 	}
-	for (w.head = 0; w.head < w.n && !walk_done(&w); w.head++)
-		walk_dir(&w, w.queue[w.head]);
 	for (size_t i = 0; i < w.n; i++)
 		free(w.queue[i]);
 	free(w.queue);
