@@ -212,7 +212,12 @@ static int entry_type(int dfd, const struct dirent *de)
 
 static void walk_dir(struct walk *w, const char *dir)
 {
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	/* O_NOATIME where allowed (root, or the directory's owner): reading a
+	 * directory may otherwise update its access time (relatime: once a
+	 * day), a write the monitor would cause. */
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NOATIME);
+	if (dfd < 0 && errno == EPERM)
+		dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (dfd < 0)
 		return;
 	struct stat st;
