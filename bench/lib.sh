@@ -8,7 +8,9 @@ for c in fio jq losetup "$@"; do
 	command -v "$c" >/dev/null || { echo "bench: needs $c (apt-get install ${c/ioping/ioping})" >&2; exit 1; }
 done
 [ -x "$BIN" ] || { echo "bench: build first (make)" >&2; exit 1; }
-SCRATCH=$(mktemp -d /var/tmp/iosched-bench.XXXXXX)
+# BENCH_TMPDIR: where the scratch directory goes (a tmpfs, for a bench
+# that must not write to the disk it measures); default /var/tmp.
+SCRATCH=$(mktemp -d "${BENCH_TMPDIR:-/var/tmp}/iosched-bench.XXXXXX")
 LOOP=""
 PIDS=()
 bench_cleanup() {

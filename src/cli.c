@@ -36,6 +36,7 @@ int cli_config(const struct options *o, struct sampler_config *cfg, char *disk_b
 	cfg->seed = o->seed;
 	cfg->have_seed = o->have_seed;
 	cfg->probe_file_size = o->probe_file_size;
+	cfg->probe_file_write = o->probe_file_size_given;
 	/* The full screen always has its process pane; batch reads processes
 	 * only when they are asked for in the output. */
 	cfg->procs = !o->batch || o->procs > 0;
@@ -288,9 +289,11 @@ static void sweep_ab(struct sweep *s)
 	sweep_probe_place(s, disk);
 }
 
-static void sweep_mount(void *ctx, const char *point, const char *disk)
+static void sweep_mount(void *ctx, const char *point, const char *disk, dev_t fsdev, int readonly)
 {
 	struct sweep *s = ctx;
+	(void)fsdev;
+	(void)readonly;
 	if (shown(s->o, disk))
 		sweep_load_place(s, disk, point);
 }
@@ -307,7 +310,7 @@ static void sweep_load_places(struct sweep *s)
 	}
 	if (probefile_disk_of_path("/var/tmp", disk, sizeof disk) == 0 && shown(s->o, disk))
 		sweep_load_place(s, disk, "/var/tmp");
-	probefile_each_mount(sweep_mount, s);
+	probefile_each_mount(sweep_mount, s, 0);
 }
 
 void cli_sweep(const struct options *o, struct sampler *smp, volatile sig_atomic_t *stop)

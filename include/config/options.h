@@ -64,6 +64,7 @@ struct options {
 	gid_t config_gid;
 	unsigned long long from_config;         /* bit i: defs[i] was set by the file */
 	int probe_rate_given;                   /* --probe-rate was on the command line */
+	int probe_file_size_given;              /* --probe-file-size was given: a probe file may be written */
 	/* A/B */
 	char *ab;                               /* --ab list, owned */
 	int rounds;

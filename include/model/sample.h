@@ -235,6 +235,7 @@ struct sampler_config {
 	const char *probe_file;    /* --probe-file, or NULL */
 	const char *probe_file_disk; /* the whole disk it is on */
 	uint64_t probe_file_size;
+	int probe_file_write;      /* --probe-file-size: the file fallback may write a probe file */
 	int procs;                 /* read processes */
 	int threads;               /* per-thread rows */
 	double delayacct_since;    /* uptime when this run turned delay accounting on, or 0 */

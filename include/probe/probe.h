@@ -4,8 +4,11 @@
  * after io_getevents on CLOCK_MONOTONIC (fio's "lat"). The reads themselves
  * are issued by a child process (aioreader.h), so that a read a hung disk
  * never completes cannot hold up the tool's exit. It never writes to a
- * device. Where the device node cannot be opened it reads a pre-written file
- * on a filesystem of that disk instead (see probefile.h) and says so.
+ * device. Where the device node cannot be opened it reads files already on
+ * a filesystem of that disk, at extents that are that disk's own blocks,
+ * and writes nothing (probespan.h); a file it writes to read from
+ * (probefile.h) only when asked (--probe-file-size, or a --probe-file that
+ * does not exist yet). It says which.
  *
  * The thread publishes into its latency windows under a mutex; the main
  * thread only copies readings out. A request that does not complete never
@@ -19,7 +22,9 @@
 #include "probe/hist.h"
 #include "probe/latwin.h"
 
-enum probe_mode { PROBE_MODE_OFF, PROBE_MODE_DEVICE, PROBE_MODE_FILE };
+/* FILE: one file, the user's or written by the tool on request; FILES:
+ * the files already on the disk, read only. */
+enum probe_mode { PROBE_MODE_OFF, PROBE_MODE_DEVICE, PROBE_MODE_FILE, PROBE_MODE_FILES };
 enum probe_state { PROBE_PREPARING, PROBE_RUNNING, PROBE_ENDED };
 
 struct probe_config {
@@ -31,11 +36,17 @@ struct probe_config {
 	char file[PATH_MAX];       /* a file to read instead of the device, or "" */
 	int file_is_users;         /* from --probe-file: never created over */
 	uint64_t file_size;        /* size of a probe file the tool creates */
+	int write_file;            /* a probe file may be written (--probe-file-size); 0: the
+				    * fallback reads the disk's own files and writes nothing */
 };
 
-/* A first run in file mode reads a start file of this size while its
- * whole probe file is written (probefilemode.c, open_start). */
-#define PROBE_START_SIZE (64u << 20)
+/* The read-only file mode reads at least PROBE_FILES_MIN bytes of files
+ * (less, and it says what to do instead) and looks for PROBE_FILES_WANT,
+ * as much as a written probe file had: reads spread that wide miss the
+ * device's caches as the probe on the node does. */
+#define PROBE_FILES_MIN (64ull << 20)
+#define PROBE_FILES_WANT (1ull << 30)
+
 
 struct probe_status {
 	enum probe_mode mode;
@@ -46,8 +57,9 @@ struct probe_status {
 	double in_flight_ms;       /* age of the request in flight, 0 when none */
 	uint64_t missed;           /* paced ticks missed since start */
 	int prep_pct;              /* writing the probe file, percent */
-	int filling;               /* the whole file is being written while a start file is read */
 	int reader_pid;            /* the process that issues the reads; 0 before it starts */
+	uint64_t files;            /* FILES mode: the files read, and their bytes that can be */
+	uint64_t span_bytes;       /* read (in every mode: the bytes reads are spread over) */
 };
 
 struct probe_reading {

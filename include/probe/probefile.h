@@ -34,14 +34,15 @@ int probefile_locate(const char *disk, char *path, size_t len, char *why, size_t
  * Returns 0, or -ENOENT when there is none. */
 int probefile_mount_of_disk(const char *disk, char *dir, size_t len);
 
-/* Called with a mount point and the whole disk its filesystem is on. */
-typedef void (*probefile_mount_fn)(void *ctx, const char *point, const char *disk);
+/* Called with a mount point, the whole disk its filesystem is on, the
+ * st_dev its files have, and whether it is mounted read-only. */
+typedef void (*probefile_mount_fn)(void *ctx, const char *point, const char *disk, dev_t fsdev, int readonly);
 
-/* Call fn for every read-write mount of a whole filesystem on a block
- * device, from /proc/self/mountinfo and sysfs alone: no mount point is
- * touched, so a hung network or FUSE mount cannot stall the caller.
- * Returns 0 or a negative errno. */
-int probefile_each_mount(probefile_mount_fn fn, void *ctx);
+/* Call fn for every mount of a whole filesystem on a block device
+ * (read-only ones too when with_readonly), from /proc/self/mountinfo and
+ * sysfs alone: no mount point is touched, so a hung network or FUSE
+ * mount cannot stall the caller. Returns 0 or a negative errno. */
+int probefile_each_mount(probefile_mount_fn fn, void *ctx, int with_readonly);
 
 /* The probe file is written at idle I/O priority and at most this fast
  * (bytes per second); while others write to its disk, at most a tenth of

@@ -378,7 +378,7 @@ static int fresh_step(struct ab_run *r, double now, char *err, size_t len)
 	if (r->fresh_started >= AB_FRESH_RUNS || now < r->next_fresh || now >= r->until)
 		return 0;
 	uint64_t seed = r->cfg.seed + 1000003ull * (r->res->nphases + 1) + (uint64_t)r->fresh_started;
-	if (freshjob_start(&r->fresh, r->where.path, r->where.mode == PROBE_MODE_FILE, r->cfg.probe_size,
+	if (freshjob_start(&r->fresh, r->where.path, r->where.mode != PROBE_MODE_DEVICE, r->cfg.probe_size,
 			   r->cfg.fresh_reads, seed, err, len) < 0)
 		return -1;
 	r->cur.fresh_pid[r->fresh_started++] = (int)r->fresh.io.pid;

@@ -42,7 +42,7 @@ static const struct option_def defs[] = {
 	{.name = "probe-size", .short_name = OPT_PROBE_SIZE, .arg = "BYTES", .help = "size of each probe read, a multiple of the logical block",
 	 NUM(OV_BYTES, probe_size, 512, PROBE_SIZE_MAX, PROBE_SIZE_DEFAULT, "bytes")},
 	{.name = "probe-file", .short_name = OPT_PROBE_FILE, .arg = "PATH", .help = "read this file instead of the device node of the disk it is on"},
-	{.name = "probe-file-size", .short_name = OPT_PROBE_FILE_SIZE, .arg = "SIZE", .help = "size of a probe file the tool writes",
+	{.name = "probe-file-size", .short_name = OPT_PROBE_FILE_SIZE, .arg = "SIZE", .help = "where the device node cannot be opened, write a probe file of SIZE to read (without it the probe reads the disk's own files and writes nothing)",
 	 NUM(OV_BYTES, probe_file_size, PROBE_FILE_SIZE_MIN, PROBE_FILE_SIZE_MAX, PROBE_FILE_SIZE_DEFAULT, "bytes")},
 	{.name = "seed", .short_name = OPT_SEED, .arg = "N", .help = "seed of the probe's random offsets, for repeatable runs"},
 	{.name = "set", .short_name = OPT_SET, .arg = "DISK=SCHED", .help = "switch DISK to scheduler SCHED at start (repeatable)"},
@@ -392,6 +392,7 @@ static int apply_value(int i, const char *arg, struct options *o, char *err, siz
 	o->fresh_reads_given |= defs[i].short_name == OPT_FRESH_READS;
 	if (defs[i].short_name == OPT_LOAD_SIZE)
 		o->load_size_given = 1;
+	o->probe_file_size_given |= defs[i].short_name == OPT_PROBE_FILE_SIZE;
 	if (defs[i].short_name == OPT_PROBE_RATE) {
 		o->probe_rate_given = 1;
 		if (strcmp(arg, "max") == 0) {

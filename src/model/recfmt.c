@@ -38,7 +38,7 @@ static const char *nm_proc_kind(int v) { return procs_kind_name((enum proc_kind)
 static const char *nm_proc_wait(int v) { return procs_wait_name((enum proc_wait)v); }
 static const char *nm_blk_op(int v) { return blk_op_name((enum blk_op)v); }
 static const struct rf_names disk_kinds = {nm_disk_kind, DISK_OTHER + 1};
-static const struct rf_names probe_modes = {nm_probe_mode, PROBE_MODE_FILE + 1};
+static const struct rf_names probe_modes = {nm_probe_mode, PROBE_MODE_FILES + 1};
 static const struct rf_names probe_states = {nm_probe_state, PROBE_ENDED + 1};
 static const struct rf_names event_types = {nm_event, EV_NTYPES};
 static const struct rf_names proc_kinds = {nm_proc_kind, PROC_JOURNAL + 1};
@@ -76,7 +76,8 @@ static const struct rf_field probe_status[] = {
 	F("in_flight_ms", RF_DBL, struct probe_status, in_flight_ms),
 	F("missed", RF_U64, struct probe_status, missed),
 	F("preparing_pct", RF_INT, struct probe_status, prep_pct, .old = "prep"),
-	F("filling", RF_INT, struct probe_status, filling),
+	F("files", RF_U64, struct probe_status, files),
+	F("span_bytes", RF_U64, struct probe_status, span_bytes),
 	END,
 };
 

@@ -60,6 +60,7 @@ static void start_probe(struct sampler *s, const struct disk_info *d)
 		  name_hash(d->name);
 	pc.min_plausible_ns = d->kind == DISK_ZRAM ? 0 : MIN_PLAUSIBLE_NS;
 	pc.file_size = s->cfg.probe_file_size;
+	pc.write_file = s->cfg.probe_file_write;
 	if (s->cfg.probe_file_disk && strcmp(s->cfg.probe_file_disk, d->name) == 0) {
 		util_strlcpy(pc.file, s->cfg.probe_file, sizeof pc.file);
 		pc.file_is_users = 1;
@@ -245,7 +246,7 @@ int sampler_fresh_start(struct sampler *s, const char *disk, uint32_t reads, cha
 		return -1;
 	}
 	uint64_t seed = (uint64_t)getpid() ^ (uint64_t)(util_real_now() * 1e6);
-	if (freshjob_start(&s->fresh, st.path, st.mode == PROBE_MODE_FILE, s->cfg.probe_size, reads, seed, err, len) < 0)
+	if (freshjob_start(&s->fresh, st.path, st.mode != PROBE_MODE_DEVICE, s->cfg.probe_size, reads, seed, err, len) < 0)
 		return -1;
 	util_strlcpy(s->fresh_disk, disk, sizeof s->fresh_disk);
 	return 0;

@@ -69,7 +69,7 @@ static void write_probe(FILE *f, const char *key, const struct disk_sample *d, c
 	fputs(",\"why\":", f);
 	jsonv_write_string(f, st->why);
 	if (st->path[0] && st->state != PROBE_ENDED && st->mode != PROBE_MODE_OFF) {
-		fputs(",\"path\":", f); /* what is read: the node, the probe file, a start file */
+		fputs(",\"path\":", f); /* what is read: the node, the probe file, the largest of the files */
 		jsonv_write_string(f, st->path);
 	}
 	jsonv_write_key_number(f, "rate_hz", st->rate_hz, 3);
@@ -83,10 +83,11 @@ static void write_probe(FILE *f, const char *key, const struct disk_sample *d, c
 	jsonv_write_key_number(f, "in_flight_ms", st->in_flight_ms, 3);
 	fprintf(f, ",\"flagged\":%llu,\"missed\":%llu", (unsigned long long)p->flagged,
 		(unsigned long long)st->missed);
-	if (st->state == PROBE_PREPARING || st->filling)
+	if (st->state == PROBE_PREPARING && st->mode == PROBE_MODE_FILE)
 		fprintf(f, ",\"preparing_pct\":%d", st->prep_pct);
-	if (st->filling)
-		fputs(",\"start_file\":true", f);
+	if (st->mode == PROBE_MODE_FILES && st->state != PROBE_ENDED) /* what the read-only file mode reads */
+		fprintf(f, ",\"files\":%llu,\"span_bytes\":%llu", (unsigned long long)st->files,
+			(unsigned long long)st->span_bytes);
 	if (slow)
 		write_slow(f, slow);
 	fputc('}', f);

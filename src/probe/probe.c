@@ -32,12 +32,19 @@ enum { PROBE_THREAD_RUNS, PROBE_THREAD_ENDED, PROBE_THREAD_LEFT };
 /* One timed read, by the reader child (see aioreader.h). once: the
  * device node goes with the request and is closed here at once, so that
  * between paced reads neither process holds it. Returns the latency in
- * ns, or -1 when the probe must end (its reason already set), or -2 when
- * asked to stop with the request still in flight. */
+ * ns; 0 when the read is not counted (in FILES mode a file changed under
+ * it, and is dropped); -1 when the probe must end (its reason already
+ * set); -2 when asked to stop with the request still in flight. */
 static int64_t read_once(struct probe *p, struct aioreader *io, int once)
 {
 	uint64_t off;
-	if (prng_offset(&p->rng, p->span, p->cfg.io_size, p->cfg.io_size, &off) < 0) {
+	size_t file = 0;
+	int files = p->st.mode == PROBE_MODE_FILES;
+	if (files) {
+		p->fd = probefiles_next(p, &off, &file);
+		if (p->fd < 0)
+			return -1;
+	} else if (prng_offset(&p->rng, p->span, p->cfg.io_size, p->cfg.io_size, &off) < 0) {
 		probestatus_end(p, "%s is smaller than one probe read", p->st.path);
 		return -1;
 	}
@@ -64,6 +71,12 @@ static int64_t read_once(struct probe *p, struct aioreader *io, int once)
 		}
 		if (probestatus_stopping(p))
 			return -2;
+	}
+	if (res != (int64_t)p->cfg.io_size && files) {
+		/* One of the disk's files changed under the read (truncated,
+		 * rewritten): it is dropped, the probe goes on with the others. */
+		probefiles_failed(p, file);
+		return 0;
 	}
 	if (res != (int64_t)p->cfg.io_size) {
 		char d[96];
@@ -99,7 +112,7 @@ static double pace(struct probe *p, double next, double rate)
 static int stream_must_end(struct probe *p)
 {
 	pthread_mutex_lock(&p->mu);
-	int end = p->stop || p->st.rate_hz > 0 || (p->start[0] && p->fill_done);
+	int end = p->stop || p->st.rate_hz > 0;
 	pthread_mutex_unlock(&p->mu);
 	if (end || p->st.mode != PROBE_MODE_DEVICE)
 		return end;
@@ -165,18 +178,17 @@ static void run(struct probe *p, struct aioreader *io)
 		}
 		if (p->st.mode == PROBE_MODE_DEVICE && probedevice_ready(p, io, rate) < 0)
 			return;
-		if (probefilemode_fill_ended(p) && probefilemode_swap(p, io) < 0)
-			return;
-		if (rate <= 0) {
+		if (rate <= 0 && p->st.mode != PROBE_MODE_FILES) { /* files: one read at a time, back to back */
 			if (run_stream(p, io) < 0)
 				return;
 			next = util_mono_now();
 			continue;
 		}
-		int64_t ns = read_once(p, io, p->st.mode == PROBE_MODE_DEVICE);
+		int64_t ns = read_once(p, io, p->st.mode != PROBE_MODE_FILE);
 		if (ns < 0)
 			return;
-		probestatus_record(p, ns);
+		if (ns > 0)
+			probestatus_record(p, ns);
 	}
 }
 
@@ -190,21 +202,15 @@ static void close_fd(struct probe *p)
 	if (p->autoclear_fd >= 0)
 		close(p->autoclear_fd);
 	p->autoclear_fd = -1;
-	/* The whole file's writer saw the stop (its progress asks) and
-	 * removes its partial file; the start file goes too. */
-	if (p->start[0])
-		pthread_join(p->filler, NULL);
-	p->start[0] = '\0';
-	pthread_mutex_lock(&p->mu);
-	probefilemode_drop_start_locked(p);
-	pthread_mutex_unlock(&p->mu);
 	probefilemode_drop_private(p);
+	probefiles_free(p);
 }
 
 /* The probe's work in its thread, to the end (descriptor closed). */
 static void probe_work(struct probe *p)
 {
-	if (p->st.mode == PROBE_MODE_FILE && probefilemode_open(p) < 0) {
+	if ((p->st.mode == PROBE_MODE_FILE && probefilemode_open(p) < 0) ||
+	    (p->st.mode == PROBE_MODE_FILES && probefiles_open(p) < 0)) {
 		close_fd(p);
 		return;
 	}
@@ -313,11 +319,9 @@ void probe_stop(struct probe *p)
 		 * comes back, or the process exit takes it. A probe file it was
 		 * writing is not left half-written. */
 		pthread_mutex_lock(&p->mu);
-		/* The temporary first: a rename into place after this fails,
-		 * and one before it made the start file removed next. */
+		/* The temporary first: a rename into place after this fails. */
 		if (p->preparing[0])
 			probefile_abandon(p->preparing);
-		probefilemode_drop_start_locked(p);
 		probefilemode_drop_private_locked(p);
 		pthread_mutex_unlock(&p->mu);
 		int expected = PROBE_THREAD_RUNS;

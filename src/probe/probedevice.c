@@ -1,6 +1,7 @@
 /* probedevice: the probe thread's device node (probeparts.h): the mode
- * chosen at the start (the node when it opens, else a file on the disk's
- * filesystem, probefile.h), the node opened for each paced read or
+ * chosen at the start (the node when it opens, else the files already on
+ * the disk's filesystems, read only, or a file written to read from when
+ * asked: probefile.h), the node opened for each paced read or
  * reopened every REOPEN_S for a stream, and a loop device's detach
  * watched so that the probe never holds a detached device alive. */
 #include "probeparts.h"
@@ -145,6 +146,13 @@ int probedevice_choose(struct probe *p, char *err, size_t len)
 	if (!probe_falls_back(e)) {
 		snprintf(err, len, "cannot open %s: %s", p->st.path, strerror(e));
 		return -e;
+	}
+	if (!p->cfg.write_file) {
+		/* Files already on the disk, read only (probefiles.c) */
+		p->st.mode = PROBE_MODE_FILES;
+		util_fmt(p->st.why, sizeof p->st.why, "%s: %s", p->st.path, strerror(e));
+		p->st.path[0] = '\0';
+		return 0;
 	}
 	char why[256];
 	if (probefile_locate(p->cfg.disk, p->cfg.file, sizeof p->cfg.file, why, sizeof why) < 0) {

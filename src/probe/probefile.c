@@ -126,6 +126,7 @@ int probefile_mount_of_disk(const char *disk, char *mnt, size_t len)
 struct each_mount {
 	probefile_mount_fn fn;
 	void *ctx;
+	int with_readonly;
 };
 
 /* A match that never matches: it hands every mount on a block device to
@@ -133,10 +134,11 @@ struct each_mount {
 static int visit(const struct mountinfo_entry *m, const void *arg)
 {
 	const struct each_mount *e = arg;
-	dev_t dev = makedev(m->major, m->minor);
+	dev_t dev = makedev(m->major, m->minor), fsdev = dev;
 	struct stat st;
 	char disk[64];
-	if (strcmp(m->root, "/") != 0 || strncmp(m->opts, "rw", 2) != 0)
+	int readonly = strncmp(m->opts, "rw", 2) != 0;
+	if (strcmp(m->root, "/") != 0 || (readonly && !e->with_readonly))
 		return 0;
 	/* An anonymous device (btrfs) names its block device as the source;
 	 * a /dev node, so the stat cannot hang as a network mount's could. */
@@ -146,13 +148,13 @@ static int visit(const struct mountinfo_entry *m, const void *arg)
 		dev = st.st_rdev;
 	}
 	if (probefile_whole_disk(dev, disk, sizeof disk) == 0)
-		e->fn(e->ctx, m->point, disk);
+		e->fn(e->ctx, m->point, disk, fsdev, readonly);
 	return 0;
 }
 
-int probefile_each_mount(probefile_mount_fn fn, void *ctx)
+int probefile_each_mount(probefile_mount_fn fn, void *ctx, int with_readonly)
 {
-	struct each_mount e = {fn, ctx};
+	struct each_mount e = {fn, ctx, with_readonly};
 	struct mountinfo_entry m;
 	int rc = mountinfo_find(visit, &e, &m);
 	return rc == -ENOENT ? 0 : rc;

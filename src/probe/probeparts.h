@@ -19,6 +19,7 @@
 #include "probe/latwin.h"
 #include "probe/probe.h"
 #include "probe/prng.h"
+#include "probespan.h"
 
 /* An open descriptor keeps a loop device the user detaches (losetup -d)
  * alive until its last close, and with two probing tools each holding it
@@ -64,18 +65,18 @@ struct probe {
 				    * probefilemode_drop_private) */
 	char private_path[PATH_MAX];
 	struct prng rng;
+	/* FILES mode (probefiles.c): the files read and their extents, when
+	 * they were chosen, and how many were live then */
+	struct probespan set;
+	double set_built;
+	size_t set_files0;
+	/* a new choice made by a thread of its own while the reads go on */
+	pthread_t chooser;
+	int chooser_runs;          /* thread only: chooser started, not yet joined */
+	int chooser_done;          /* under mu: it has ended, its choice in chooser_set */
+	int chooser_rc;            /* under mu */
+	struct probespan chooser_set; /* the chooser's own until chooser_done */
 	char preparing[PATH_MAX];  /* under mu: the probe file being written, or "" */
-	/* Reading a start file while the whole probe file is written by a
-	 * thread of its own (see probefilemode_open) */
-	char start[PATH_MAX];      /* the start file read meanwhile, or "" */
-	char start_made[PATH_MAX]; /* under mu: a start file this run may have made, removed at its end
-				    * (also by probe_stop, which may leave the thread behind), or "" */
-	int start_writing;         /* under mu: preparing is the start file; once a byte of it is
-				    * written it is this run's (start_made) */
-	pthread_t filler;
-	int fill_done;             /* under mu: the filler has ended ... */
-	int fill_rc;               /* ... with this (0: the whole file is there) */
-	char fill_why[256];
 };
 
 /* probestatus.c: the probe's state and its end (why, as printf), whether
@@ -98,13 +99,18 @@ int probedevice_ready(struct probe *p, struct aioreader *io, double rate);
 int probedevice_close(struct probe *p, struct aioreader *io);
 int probedevice_detach_asked(struct probe *p, double rate);
 
-/* probefilemode.c: the probe file made whole (or a start file first) and
- * opened; whether the whole file's writer has ended, and the reads moved
- * to its file; what this run made, removed (the _locked ones under mu). */
+/* probefiles.c: the read-only file mode: the files chosen (0, or -1: the
+ * probe ends, why recorded); a read's file opened and its offset (the
+ * descriptor, or -1: the probe ends), a file whose read failed dropped;
+ * the choice freed. */
+int probefiles_open(struct probe *p);
+int probefiles_next(struct probe *p, uint64_t *off, size_t *file);
+void probefiles_failed(struct probe *p, size_t file);
+void probefiles_free(struct probe *p);
+
+/* probefilemode.c: the probe file made whole and opened; the private
+ * directory this run made, removed (the _locked one under mu). */
 int probefilemode_open(struct probe *p);
-int probefilemode_fill_ended(struct probe *p);
-int probefilemode_swap(struct probe *p, struct aioreader *io);
-void probefilemode_drop_start_locked(struct probe *p);
 void probefilemode_drop_private_locked(struct probe *p);
 void probefilemode_drop_private(struct probe *p);
 

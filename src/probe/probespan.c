@@ -156,6 +156,13 @@ static int walk_push(struct walk *w, const char *dir, const char *name)
 	char *p;
 	if (asprintf(&p, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "", name) < 0)
 		return -ENOMEM;
+	/* A directory that is one of the roots is walked as that root, once
+	 * ("/usr" first, then "/" without it again). */
+	for (size_t i = 0; i < w->want->nroots + w->want->nskip; i++)
+		if (!strcmp(p, i < w->want->nroots ? w->want->roots[i] : w->want->skip[i - w->want->nroots])) {
+			free(p);
+			return 0;
+		}
 	w->queue[w->n++] = p;
 	return 0;
 }
@@ -205,7 +212,12 @@ static int entry_type(int dfd, const struct dirent *de)
 
 static void walk_dir(struct walk *w, const char *dir)
 {
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	/* O_NOATIME where allowed (root, or the directory's owner): reading a
+	 * directory may otherwise update its access time (relatime: once a
+	 * day), a write the monitor would cause. */
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NOATIME);
+	if (dfd < 0 && errno == EPERM)
+		dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (dfd < 0)
 		return;
 	struct stat st;
@@ -252,16 +264,18 @@ int probespan_build(struct probespan *ps, const struct probespan_want *want, cha
 	}
 	ps->io_size = want->io_size;
 	struct walk w = {.ps = ps, .want = want};
-	for (size_t i = 0; i < want->nroots; i++) {
+	/* Each root walked whole (breadth first) before the next: the roots
+	 * come in the order the caller prefers them. */
+	for (size_t i = 0; i < want->nroots && !walk_done(&w); i++) {
 		char *root = strdup(want->roots[i]);
 		if (!root || util_grow((void **)&w.queue, &w.cap, w.n + 1, sizeof *w.queue) < 0) {
 			free(root);
 			break;
 		}
 		w.queue[w.n++] = root;
+		for (; w.head < w.n && !walk_done(&w); w.head++)
+			walk_dir(&w, w.queue[w.head]);
 	}
-	for (w.head = 0; w.head < w.n && !walk_done(&w); w.head++)
-		walk_dir(&w, w.queue[w.head]);
 	for (size_t i = 0; i < w.n; i++)
 		free(w.queue[i]);
 	free(w.queue);
@@ -275,6 +289,30 @@ int probespan_build(struct probespan *ps, const struct probespan_want *want, cha
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+int probespan_merge(struct probespan *to, struct probespan *from)
+{
+	int rc = 0;
+	size_t base = to->nfiles, r0 = to->nranges;
+	if (util_grow((void **)&to->files, &to->files_cap, to->nfiles + from->nfiles, sizeof *to->files) < 0 ||
+	    util_grow((void **)&to->ranges, &to->ranges_cap, to->nranges + from->nranges, sizeof *to->ranges) < 0) {
+		rc = -ENOMEM;
+	} else {
+		memcpy(to->files + base, from->files, from->nfiles * sizeof *from->files);
+		to->nfiles += from->nfiles;
+		for (size_t i = 0; i < from->nranges; i++) {
+			to->ranges[r0 + i] = from->ranges[i];
+			to->ranges[r0 + i].file += (uint32_t)base;
+		}
+		to->nranges += from->nranges;
+		from->nfiles = 0; /* the paths are to's now */
+		to->visited += from->visited;
+		to->refused += from->refused;
+		ranges_index(to);
+	}
+	probespan_free(from);
+	return rc;
 }
 
 int probespan_pick(const struct probespan *ps, struct prng *rng, size_t *file, uint64_t *off)

@@ -57,8 +57,11 @@ struct probespan {
 /* What a walk looks for. */
 struct probespan_want {
 	dev_t dev;            /* the filesystem: st_dev of its files */
-	const char *const *roots; /* directories to walk, in order (on that filesystem) */
+	const char *const *roots; /* directories to walk, in order (on that filesystem; one
+				   * inside another is walked once, as itself) */
 	size_t nroots;
+	const char *const *skip;  /* directories never walked (scratch space that changes) */
+	size_t nskip;
 	uint64_t bytes;       /* stop once this many bytes are kept */
 	uint64_t min_file;    /* files smaller than this are passed over */
 	uint64_t io_size;     /* the probe's read size (a power of two, >= 512) */
@@ -80,6 +83,10 @@ long long probespan_add_file(struct probespan *ps, int fd, const char *path, con
  * still be short of want->bytes: the caller says so), or a negative errno
  * with why. */
 int probespan_build(struct probespan *ps, const struct probespan_want *want, char *why, size_t wlen);
+
+/* Move what from holds into to (from is left empty). Returns 0 or -ENOMEM
+ * (to is as it was, from emptied). */
+int probespan_merge(struct probespan *to, struct probespan *from);
 
 /* A random read: the file (index into ps->files) and the offset. Returns
  * 0, or -ENOENT when nothing is left to read. */

@@ -17,7 +17,7 @@
 
 const char *probe_mode_name(enum probe_mode m)
 {
-	return m == PROBE_MODE_DEVICE ? "device" : m == PROBE_MODE_FILE ? "file" : "off";
+	return m == PROBE_MODE_DEVICE ? "device" : m == PROBE_MODE_FILE ? "file" : m == PROBE_MODE_FILES ? "files" : "off";
 }
 
 const char *probe_state_name(enum probe_state s)

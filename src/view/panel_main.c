@@ -175,6 +175,11 @@ static int draw_probe_line(const struct tui *t, const struct disk_sample *d, int
 		return 0;
 	}
 	screen_rate_text(st->rate_hz, rate, sizeof rate);
+	if (st->state == PROBE_PREPARING && st->mode == PROBE_MODE_FILES) {
+		util_fmt(line, sizeof line, "%s probe: choosing files to read - %s", d->info.name, st->why);
+		screen_put(y, 0, line);
+		return 0;
+	}
 	if (st->state == PROBE_PREPARING) {
 		util_fmt(line, sizeof line, "%s probe: writing its probe file %s (%d%%) - %s", d->info.name, st->path,
 			 st->prep_pct, st->why);
@@ -234,11 +239,7 @@ static void draw_probe_extra(const struct tui *t, const struct disk_sample *d, i
 			 (unsigned long long)st->missed);
 	if (t->startup_s >= 0)
 		snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "cold start %.2f s  ", t->startup_s);
-	if (st->filling)
-		util_fmt(extra + strlen(extra), sizeof extra - strlen(extra),
-			 "a %u MiB start file, while its probe file is written (%d%%)  ", PROBE_START_SIZE >> 20,
-			 st->prep_pct);
-	if (st->mode == PROBE_MODE_FILE)
+	if (st->mode == PROBE_MODE_FILE || st->mode == PROBE_MODE_FILES)
 		util_fmt(extra + strlen(extra), sizeof extra - strlen(extra), "file mode: %s", st->why);
 	attron((attr_t)t->th[TH_TITLE]);
 	screen_put(y, 0, extra);

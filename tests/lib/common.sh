@@ -201,10 +201,12 @@ ext4_loop() {
 }
 
 # nobody_probe_fs FIO_SECONDS: ext4_loop 1024 where nobody, who cannot open
-# /dev/$N, has the probe fall back to a file: in D (nobody's directory of
-# the tool's there), written by as_nobody ARGS (a copy of the tool nobody
-# may run, run as nobody); beside a fio writer at 20 MB/s for FIO_SECONDS
-# ($FIO, stopped at exit), already writing.
+# /dev/$N, has the probe read files instead: too few there (a fresh
+# filesystem), so it ends, unless asked to write its file
+# (--probe-file-size): then in D (nobody's directory of the tool's there),
+# written by as_nobody ARGS (a copy of the tool nobody may run, run as
+# nobody); beside a fio writer at 20 MB/s for FIO_SECONDS ($FIO, stopped
+# at exit), already writing.
 nobody_probe_fs() {
 	ext4_loop 1024
 	chmod 1777 "$MNT"; chmod 755 "$SCRATCH"

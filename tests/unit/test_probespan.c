@@ -214,6 +214,14 @@ static void test_walk_limits(void **state)
 	assert_int_equal(rc, 0);
 	assert_int_equal(ps.nfiles, 2); /* a and sub/b; not small, not the link's target */
 	assert_int_equal(ps.span, 4 * MiB);
+	/* A directory to skip is not walked (sub/b left out). */
+	const char *skip[] = {sub};
+	want.skip = skip;
+	want.nskip = 1;
+	assert_int_equal(probespan_build(&ps, &want, why, sizeof why), 0);
+	assert_int_equal(ps.nfiles, 1);
+	assert_string_equal(ps.files[0].path + strlen(top), "/a");
+	want.nskip = 0;
 	/* Enough bytes: the walk stops there. */
 	want.bytes = MiB;
 	assert_int_equal(probespan_build(&ps, &want, why, sizeof why), 0);

@@ -1,0 +1,305 @@
+/* probefiles: the probe thread in the read-only file mode (probeparts.h):
+ * the files of the disk's filesystems it reads (probespan.h chooses them
+ * and their extents), a file opened for each read and checked to be the
+ * one chosen, the choice made again in the background. Nothing is
+ * written and nothing is left behind. */
+#include "probeparts.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "probe/probefile.h"
+#include "base/util.h"
+
+/* The choice is made again this often, or sooner once half its files
+ * changed or went (a package upgrade replaces libraries). */
+#define REFRESH_S 600.0
+/* Picks tried for one read before the choice is made again: each that
+ * fails found a file replaced or gone, which is then dropped. */
+#define PICK_TRIES 16
+
+/* Where on a filesystem to look first: files that are large, read-mostly
+ * and readable by anyone (programs and libraries, packages), then the rest. */
+static const char *const FIRST[] = {"usr", "var/cache", "opt", "snap", "var/lib", "home", "srv"};
+#define NFIRST (sizeof FIRST / sizeof *FIRST)
+/* Scratch space, whose files come and go: never read. */
+static const char *const SKIP[] = {"tmp", "var/tmp"};
+#define NSKIP (sizeof SKIP / sizeof *SKIP)
+#define MAX_MOUNTS 8
+#define MAX_ROOTS (MAX_MOUNTS * (NFIRST + 1))
+
+struct roots {
+	const char *disk;
+	dev_t dev[MAX_MOUNTS];
+	char point[MAX_MOUNTS][PATH_MAX];
+	size_t nmounts;
+};
+
+static void add_mount(void *ctx, const char *point, const char *disk, dev_t fsdev, int readonly)
+{
+	struct roots *r = ctx;
+	(void)readonly;
+	if (strcmp(disk, r->disk) != 0 || r->nmounts == MAX_MOUNTS)
+		return;
+	for (size_t i = 0; i < r->nmounts; i++)
+		if (r->dev[i] == fsdev)
+			return; /* the same filesystem mounted again (a bind) */
+	r->dev[r->nmounts] = fsdev;
+	util_strlcpy(r->point[r->nmounts++], point, PATH_MAX);
+}
+
+/* Walk the filesystems on the disk, one after another, until enough is
+ * kept. Returns 0, or a negative errno with why. */
+static int choose(struct probe *p, struct probespan *set, char *why, size_t wlen)
+{
+	struct roots r = {.disk = p->cfg.disk};
+	int rc = probefile_each_mount(add_mount, &r, 1);
+	if (rc < 0 || r.nmounts == 0) {
+		util_fmt(why, wlen, "no filesystem of %s is mounted to read files from", p->cfg.disk);
+		return rc < 0 ? rc : -ENOENT;
+	}
+	struct probespan part = {0};
+	char paths[NFIRST][PATH_MAX], skips[NSKIP][PATH_MAX];
+	for (size_t m = 0; m < r.nmounts && set->span < PROBE_FILES_WANT; m++) {
+		const char *roots[NFIRST + 1], *skip[NSKIP];
+		size_t n = 0, ns = 0;
+		for (size_t i = 0; i < NSKIP; i++)
+			if (util_pathf(skips[ns], PATH_MAX, "%s%s%s", r.point[m], strcmp(r.point[m], "/") ? "/" : "",
+				       SKIP[i]) == 0)
+				skip[ns] = skips[ns], ns++;
+		for (size_t i = 0; i < NFIRST; i++)
+			if (util_pathf(paths[n], PATH_MAX, "%s%s%s", r.point[m], strcmp(r.point[m], "/") ? "/" : "",
+				       FIRST[i]) == 0)
+				roots[n] = paths[n], n++;
+		roots[n++] = r.point[m];
+		struct probespan_want want = {.dev = r.dev[m], .roots = roots, .nroots = n, .skip = skip, .nskip = ns,
+					      .bytes = PROBE_FILES_WANT - set->span, .min_file = 256 << 10,
+					      .io_size = p->cfg.io_size, .max_visit = 200000, .max_files = 4096};
+		rc = probespan_build(m == 0 ? set : &part, &want, why, wlen);
+		if (rc == 0 && m > 0)
+			rc = probespan_merge(set, &part);
+		if (rc < 0 && rc != -EOPNOTSUPP)
+			break;
+		rc = 0;
+	}
+	probespan_free(&part);
+	return rc;
+}
+
+/* The first directories the files are under ("/usr, /var/cache"): two
+ * levels below a filesystem's root when that is where they are, else the
+ * directory itself. */
+static void under(const struct probespan *set, char *out, size_t len)
+{
+	char seen[4][64];
+	size_t n = 0, more = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < set->nfiles; i++) {
+		const char *path = set->files[i].path;
+		const char *a = strchr(path + 1, '/'), *b = a ? strchr(a + 1, '/') : NULL;
+		const char *cut = a && !strncmp(path, "/var/", 5) && b ? b : a ? a : path + 1;
+		char top[64];
+		util_fmt(top, sizeof top, "%.*s", (int)(cut - path), path);
+		size_t k = 0;
+		while (k < n && strcmp(seen[k], top))
+			k++;
+		if (k < n || set->files[i].dropped)
+			continue;
+		if (n == 4) {
+			more++;
+			continue;
+		}
+		util_strlcpy(seen[n++], top, sizeof seen[0]);
+		util_fmt(out + strlen(out), len - strlen(out), "%s%s", n > 1 ? ", " : "", top);
+	}
+	if (more)
+		util_fmt(out + strlen(out), len - strlen(out), " and %zu more", more);
+}
+
+/* "reads 1.0 GiB in 343 files under /usr on vda, nothing written" */
+static void describe(const struct probe *p, const struct probespan *set, char *out, size_t len)
+{
+	double gib = (double)set->span / (1 << 30);
+	char size[32], where[200];
+	if (gib >= 1)
+		util_fmt(size, sizeof size, "%.1f GiB", gib);
+	else
+		util_fmt(size, sizeof size, "%.0f MiB", (double)set->span / (1 << 20));
+	under(set, where, sizeof where);
+	util_fmt(out, len, "reads %s in %zu files under %s on %s, nothing written", size, probespan_live_files(set),
+		 where, p->cfg.disk);
+}
+
+/* The largest file of the set: what a fresh reader job reads (it reads one
+ * file, at random offsets over all of it). */
+static const char *largest(const struct probespan *set)
+{
+	const struct probespan_file *best = NULL;
+	for (size_t i = 0; i < set->nfiles; i++)
+		if (!set->files[i].dropped && (!best || set->files[i].size > best->size))
+			best = &set->files[i];
+	return best ? best->path : "";
+}
+
+static void publish(struct probe *p, const char *first_why)
+{
+	char what[240];
+	describe(p, &p->set, what, sizeof what);
+	pthread_mutex_lock(&p->mu);
+	if (first_why)
+		util_fmt(p->st.why, sizeof p->st.why, "%s; %s", first_why, what);
+	else {
+		char *cut = strstr(p->st.why, "; reads ");
+		if (cut)
+			util_fmt(cut, sizeof p->st.why - (size_t)(cut - p->st.why), "; %s", what);
+	}
+	util_strlcpy(p->st.path, largest(&p->set), sizeof p->st.path);
+	p->st.files = probespan_live_files(&p->set);
+	p->st.span_bytes = p->set.span;
+	pthread_mutex_unlock(&p->mu);
+}
+
+/* A choice was made (or tried and the old one kept): the next is due in
+ * REFRESH_S, or once half of the files live now went. Not on a drop: a
+ * count taken again at each drop would never see half of them go. */
+static void chosen(struct probe *p)
+{
+	p->set_built = util_mono_now();
+	p->set_files0 = probespan_live_files(&p->set);
+}
+
+int probefiles_open(struct probe *p)
+{
+	char why[256] = "", first[sizeof p->st.why];
+	pthread_mutex_lock(&p->mu);
+	util_strlcpy(first, p->st.why, sizeof first);
+	util_fmt(p->st.why, sizeof p->st.why, "%s; choosing files of %s to read", first, p->cfg.disk);
+	pthread_mutex_unlock(&p->mu);
+	int rc = choose(p, &p->set, why, sizeof why);
+	if (rc == 0 && p->set.span < PROBE_FILES_MIN) {
+		probestatus_end(p, "%s; too little to read on %s's filesystems (%llu MiB in %zu files; the probe needs "
+			        "%llu MiB): name a file with --probe-file PATH, or let it write one with "
+			        "--probe-file-size 1G", first, p->cfg.disk, (unsigned long long)(p->set.span >> 20),
+			        probespan_live_files(&p->set), PROBE_FILES_MIN >> 20);
+		return -1;
+	}
+	if (rc < 0) {
+		probestatus_end(p, "%s; %s", first, why);
+		return -1;
+	}
+	publish(p, first);
+	chosen(p);
+	return 0;
+}
+
+/* A new choice, made beside the reads (the walk can take a while on a
+ * busy disk, and the probe must not pause for it). */
+static void *chooser_main(void *arg)
+{
+	struct probe *p = arg;
+	pthread_setname_np(pthread_self(), "iosched-choose");
+	util_block_stop_signals();
+	char why[256];
+	struct probespan fresh = {0};
+	int rc = choose(p, &fresh, why, sizeof why);
+	pthread_mutex_lock(&p->mu);
+	p->chooser_set = fresh;
+	p->chooser_rc = rc;
+	p->chooser_done = 1;
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+/* The chooser's result taken (it has ended): a choice that came out short
+ * keeps the old one. */
+static void take_choice(struct probe *p)
+{
+	pthread_join(p->chooser, NULL);
+	p->chooser_runs = 0;
+	pthread_mutex_lock(&p->mu);
+	struct probespan fresh = p->chooser_set;
+	int ok = p->chooser_rc == 0 && fresh.span >= PROBE_FILES_MIN;
+	p->chooser_set = (struct probespan){0};
+	p->chooser_done = 0;
+	pthread_mutex_unlock(&p->mu);
+	if (ok) {
+		probespan_free(&p->set);
+		p->set = fresh;
+	} else {
+		probespan_free(&fresh);
+	}
+	publish(p, NULL);
+	chosen(p);
+}
+
+/* Choose again: now and then, and once half the files are gone, by a
+ * thread of its own; its choice is taken between reads. */
+static void refresh(struct probe *p)
+{
+	if (p->chooser_runs) {
+		pthread_mutex_lock(&p->mu);
+		int done = p->chooser_done;
+		pthread_mutex_unlock(&p->mu);
+		if (done)
+			take_choice(p);
+		return;
+	}
+	size_t live = probespan_live_files(&p->set);
+	if (util_mono_now() - p->set_built < REFRESH_S && live * 2 > p->set_files0)
+		return;
+	if (pthread_create(&p->chooser, NULL, chooser_main, p) == 0)
+		p->chooser_runs = 1;
+	else
+		chosen(p); /* no thread: the old choice stands until the next turn */
+}
+
+/* Every file tried was replaced: the new choice is needed now. */
+static void refresh_now(struct probe *p)
+{
+	if (!p->chooser_runs && pthread_create(&p->chooser, NULL, chooser_main, p) == 0)
+		p->chooser_runs = 1;
+	if (p->chooser_runs)
+		take_choice(p);
+}
+
+int probefiles_next(struct probe *p, uint64_t *off, size_t *file)
+{
+	refresh(p);
+	for (int i = 0; i < PICK_TRIES * 2; i++) {
+		size_t f;
+		if (i == PICK_TRIES) /* the files tried were all replaced: choose again now */
+			refresh_now(p);
+		if (probespan_pick(&p->set, &p->rng, &f, off) < 0)
+			break;
+		int fd = probespan_open(&p->set, f, 1);
+		*file = f;
+		if (fd >= 0)
+			return fd;
+		if (fd != -ESTALE) {
+			probestatus_end(p, "cannot open %s: %s; probe stopped", p->set.files[f].path, strerror(-fd));
+			return -1;
+		}
+		publish(p, NULL); /* dropped (replaced or gone): the status counts what is read */
+	}
+	probestatus_end(p, "every file chosen on %s's filesystems changed or went; probe stopped", p->cfg.disk);
+	return -1;
+}
+
+void probefiles_failed(struct probe *p, size_t file)
+{
+	probespan_drop(&p->set, file);
+	publish(p, NULL);
+}
+
+void probefiles_free(struct probe *p)
+{
+	if (p->chooser_runs) { /* the walk ends on its own: its budget is bounded */
+		pthread_join(p->chooser, NULL);
+		p->chooser_runs = 0;
+		probespan_free(&p->chooser_set);
+	}
+	probespan_free(&p->set);
+}
