@@ -11,6 +11,10 @@
 
 /* The block I/O of process pid (comm: its name when it was selected) in
  * the sample's interval, per disk and direction. */
+/* Append a formatted line to buf (a full buffer just stops growing): what
+ * every detail text is built with. */
+void detail_line(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 void detail_process(const struct sample *s, int pid, const char *comm, char *buf, size_t len);
 
 /* The unit whose cgroup is at path (unit: its name when it was

@@ -8,9 +8,7 @@
 
 #include "base/util.h"
 
-/* Append a formatted line to buf; a full buffer just stops growing. */
-static void add(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void add(char *buf, size_t len, const char *fmt, ...)
+void detail_line(char *buf, size_t len, const char *fmt, ...)
 {
 	size_t used = strlen(buf);
 	if (used + 1 >= len)
@@ -53,7 +51,7 @@ static void add_stacked(char *buf, size_t len, const struct sample *s, int pid)
 			continue;
 		char b[16];
 		util_format_size(util_to_u64((double)st->stacked_bytes / dt), b, sizeof b);
-		add(buf, len, "%s write: %s/s of it are the same bytes as its writes to a device stacked on %s "
+		detail_line(buf, len, "%s write: %s/s of it are the same bytes as its writes to a device stacked on %s "
 			      "(a loop device's file): TO-DISK/s counts them once, there", st->disk, b, st->disk);
 	}
 }
@@ -61,29 +59,29 @@ static void add_stacked(char *buf, size_t len, const struct sample *s, int pid)
 /* What each latency figure measures, so disagreement is not a surprise. */
 static void add_meaning(char *buf, size_t len)
 {
-	add(buf, len, "%s", "");
-	add(buf, len, "%s", "Block layer: each request of this process, from issue to the driver until completion;");
-	add(buf, len, "%s", "large or sequential requests take longer than the probe's fresh 4 KiB read, and the");
-	add(buf, len, "%s", "system call and wake-up are not in it. Buffered writes are issued later by [writeback]");
-	add(buf, len, "%s", "rows: their latency is the flusher's, their bytes are this process's TO-DISK/s.");
+	detail_line(buf, len, "%s", "");
+	detail_line(buf, len, "%s", "Block layer: each request of this process, from issue to the driver until completion;");
+	detail_line(buf, len, "%s", "large or sequential requests take longer than the probe's fresh 4 KiB read, and the");
+	detail_line(buf, len, "%s", "system call and wake-up are not in it. Buffered writes are issued later by [writeback]");
+	detail_line(buf, len, "%s", "rows: their latency is the flusher's, their bytes are this process's TO-DISK/s.");
 }
 
 void detail_process(const struct sample *s, int pid, const char *comm, char *buf, size_t len)
 {
 	buf[0] = '\0';
 	const struct proc_row *r = find_row(s, pid);
-	add(buf, len, "%d %s: block I/O per disk over the last %.1f s", pid, r ? r->comm : comm, s->interval_s);
+	detail_line(buf, len, "%d %s: block I/O per disk over the last %.1f s", pid, r ? r->comm : comm, s->interval_s);
 	if (!r)
-		add(buf, len, "%s", "(the process has exited)");
+		detail_line(buf, len, "%s", "(the process has exited)");
 	if (r && r->wait == WAIT_OK)
-		add(buf, len, "delay accounting (all disks, synchronous waits): IO-WAIT %.1f%%, average wait %.0f us",
+		detail_line(buf, len, "delay accounting (all disks, synchronous waits): IO-WAIT %.1f%%, average wait %.0f us",
 		    r->io_wait_pct, r->avg_wait_us);
 	if (!s->blk_on) {
-		add(buf, len, "block-layer latency is off: %s", s->blk_why);
+		detail_line(buf, len, "block-layer latency is off: %s", s->blk_why);
 		return;
 	}
-	add(buf, len, "%s", "");
-	add(buf, len, "%-12s %-5s %9s %10s %9s %9s %9s", "DISK", "OP", "REQ/s", "BYTES/s", "p50", "p99", "max");
+	detail_line(buf, len, "%s", "");
+	detail_line(buf, len, "%-12s %-5s %9s %10s %9s %9s %9s", "DISK", "OP", "REQ/s", "BYTES/s", "p50", "p99", "max");
 	double dt = s->interval_s > 0 ? s->interval_s : 1;
 	int rows = 0;
 	for (size_t i = 0; i < s->blk.nstats; i++) {
@@ -95,12 +93,12 @@ void detail_process(const struct sample *s, int pid, const char *comm, char *buf
 		latency(st->n, 0.99, st->p99_ns, p99, sizeof p99);
 		util_format_latency(st->max_ns, mx, sizeof mx);
 		util_format_size(util_to_u64((double)st->bytes / dt), bytes, sizeof bytes);
-		add(buf, len, "%-12s %-5s %9.1f %10s %9s %9s %9s", st->disk, st->op == BLK_WRITE ? "write" : "read",
+		detail_line(buf, len, "%-12s %-5s %9.1f %10s %9s %9s %9s", st->disk, st->op == BLK_WRITE ? "write" : "read",
 		    (double)st->n / dt, bytes, p50, p99, mx);
 		rows++;
 	}
 	if (!rows)
-		add(buf, len, "%s", "no block requests of its own in the interval");
+		detail_line(buf, len, "%s", "no block requests of its own in the interval");
 	add_stacked(buf, len, s, pid);
 	add_meaning(buf, len);
 }
@@ -113,28 +111,28 @@ static const char *comm_of(const struct sample *s, int pid)
 
 static void add_waiting(const struct sample *s, const struct disk_sample *d, char *buf, size_t len)
 {
-	add(buf, len, "%s", "");
+	detail_line(buf, len, "%s", "");
 	if (!s->blk_on) {
-		add(buf, len, "waiting longest: block-layer latency is off: %s", s->blk_why);
+		detail_line(buf, len, "waiting longest: block-layer latency is off: %s", s->blk_why);
 		return;
 	}
-	add(buf, len, "%s", "waiting longest now (oldest block request in flight):");
+	detail_line(buf, len, "%s", "waiting longest now (oldest block request in flight):");
 	struct blk_wait w[3];
 	size_t n = blklat_waiting(&s->blk, d->info.name, d->in_flight, w, 3);
 	for (size_t i = 0; i < n; i++) {
 		char age[16];
 		util_format_latency(w[i].oldest_ns, age, sizeof age);
-		add(buf, len, "  %7d %-16s %3u in flight, oldest %s", w[i].tgid, comm_of(s, w[i].tgid), w[i].inflight, age);
+		detail_line(buf, len, "  %7d %-16s %3u in flight, oldest %s", w[i].tgid, comm_of(s, w[i].tgid), w[i].inflight, age);
 	}
 	if (!n)
-		add(buf, len, "%s", "  nothing in flight (requests shorter than about 1 ms may be missed)");
+		detail_line(buf, len, "%s", "  nothing in flight (requests shorter than about 1 ms may be missed)");
 	char sz[16], all[16];
 	util_format_size(d->blk_unattributed, sz, sizeof sz);
 	util_format_size(s->blk.unattributed, all, sizeof all);
-	add(buf, len, "not attributed since start: %s of file writes to %s with no known dirtier (all disks %s; "
+	detail_line(buf, len, "not attributed since start: %s of file writes to %s with no known dirtier (all disks %s; "
 		      "dirtied before the start, or forgotten: the maps are bounded)",
 	    sz, d->info.name, all);
-	add(buf, len, "not timed since start, all disks: %llu requests (no free slot), %llu completions (map full)",
+	detail_line(buf, len, "not timed since start, all disks: %llu requests (no free slot), %llu completions (map full)",
 	    (unsigned long long)s->blk.untimed, (unsigned long long)s->blk.uncounted);
 }
 
@@ -154,12 +152,12 @@ static void add_slow(const struct sample *s, const struct disk_sample *d, char *
 {
 	const struct probe_slow *sl = &d->slow;
 	char t[96], sz[16];
-	add(buf, len, "%s", "");
+	detail_line(buf, len, "%s", "");
 	if (!s->blk_on) {
-		add(buf, len, "why reads were slow: block-layer latency is off: %s", s->blk_why);
+		detail_line(buf, len, "why reads were slow: block-layer latency is off: %s", s->blk_why);
 		return;
 	}
-	add(buf, len, "slowest probe reads, last 10 s (%llu over %.0f ms):", (unsigned long long)sl->reads,
+	detail_line(buf, len, "slowest probe reads, last 10 s (%llu over %.0f ms):", (unsigned long long)sl->reads,
 	    PROBE_SLOW_US / 1e3);
 	for (int i = 0; i < sl->nslowest && i < PROBE_SLOWEST_MAX; i++) {
 		char clock[16], lat[16];
@@ -167,22 +165,22 @@ static void add_slow(const struct sample *s, const struct disk_sample *d, char *
 		util_format_latency(util_to_u64(sl->slowest[i].us * 1e3), lat, sizeof lat);
 		if (sl->slowest[i].top.bytes)
 			ahead_text(&sl->slowest[i].top, t, sizeof t);
-		add(buf, len, "  %s  %8s  %s%s", clock, lat, sl->slowest[i].top.bytes ? "behind " : "",
+		detail_line(buf, len, "  %s  %8s  %s%s", clock, lat, sl->slowest[i].top.bytes ? "behind " : "",
 		    sl->slowest[i].top.bytes ? t : "nothing else was served meanwhile");
 	}
 	if (!sl->nslowest)
-		add(buf, len, "  none over %.0f ms", PROBE_SLOW_US / 1e3);
+		detail_line(buf, len, "  none over %.0f ms", PROBE_SLOW_US / 1e3);
 	util_format_size(sl->total, sz, sizeof sz);
-	add(buf, len, "served while probe reads waited, last 10 s (%s):", sz);
+	detail_line(buf, len, "served while probe reads waited, last 10 s (%s):", sz);
 	for (int i = 0; i < sl->n && i < PROBE_AHEAD_MAX; i++) {
 		char comm[64];
 		util_safe_text(comm, sizeof comm, sl->ahead[i].comm);
 		util_format_size(sl->ahead[i].bytes, sz, sizeof sz);
-		add(buf, len, "  %7d %-16s %-9s %8s %3.0f%%", sl->ahead[i].pid, comm, blk_kind_name(sl->ahead[i].kind), sz,
+		detail_line(buf, len, "  %7d %-16s %-9s %8s %3.0f%%", sl->ahead[i].pid, comm, blk_kind_name(sl->ahead[i].kind), sz,
 		    sl->ahead[i].share * 100);
 	}
 	if (!sl->n)
-		add(buf, len, "%s", "  nothing: the probe's reads had the disk to themselves");
+		detail_line(buf, len, "%s", "  nothing: the probe's reads had the disk to themselves");
 }
 
 void detail_disk(const struct sample *s, const struct disk_sample *d, char *buf, size_t len)
@@ -194,31 +192,31 @@ void detail_disk(const struct sample *s, const struct disk_sample *d, char *buf,
 	for (int k = 0; k < i->sched.n; k++)
 		util_fmt(sched + strlen(sched), sizeof sched - strlen(sched), k == i->sched.active ? "[%s] " : "%s ",
 			 i->sched.names[k]);
-	add(buf, len, "%s: %s%s%s, %s, %s", i->name, disk_kind_name(i->kind), i->model[0] ? " " : "", i->model, size,
+	detail_line(buf, len, "%s: %s%s%s, %s, %s", i->name, disk_kind_name(i->kind), i->model[0] ? " " : "", i->model, size,
 	    i->rotational == 1 ? "rotational" : i->rotational == 0 ? "non-rotational" : "rotation unknown");
-	add(buf, len, "scheduler %s", sched);
-	add(buf, len, "nr_requests %lld  read_ahead_kb %lld  wbt_lat_usec %lld", (long long)i->nr_requests,
+	detail_line(buf, len, "scheduler %s", sched);
+	detail_line(buf, len, "nr_requests %lld  read_ahead_kb %lld  wbt_lat_usec %lld", (long long)i->nr_requests,
 	    (long long)i->read_ahead_kb, (long long)i->wbt_lat_usec);
 	if (d->have_rates)
-		add(buf, len, "r/s %.1f  w/s %.1f  rkB/s %.0f  wkB/s %.0f  r_await %.2f ms  w_await %.2f ms  aqu-sz %.2f  %%util %.1f",
+		detail_line(buf, len, "r/s %.1f  w/s %.1f  rkB/s %.0f  wkB/s %.0f  r_await %.2f ms  w_await %.2f ms  aqu-sz %.2f  %%util %.1f",
 		    d->io.r_s, d->io.w_s, d->io.rkB_s, d->io.wkB_s, d->io.r_await_ms, d->io.w_await_ms, d->io.aqu_sz,
 		    d->io.util_pct);
 	if (d->probed) {
 		char p50[16], p99[16];
 		latency(d->probe_10s.n, 0.50, d->probe_10s.p50_ns, p50, sizeof p50);
 		latency(d->probe_10s.n, 0.99, d->probe_10s.p99_ns, p99, sizeof p99);
-		add(buf, len, "probe (QD1 reads, %s), last 10 s: p50 %s  p99 %s  (%llu reads, %.0f/s)",
+		detail_line(buf, len, "probe (QD1 reads, %s), last 10 s: p50 %s  p99 %s  (%llu reads, %.0f/s)",
 		    detail_profile(d->probe_st.rate_hz), p50, p99, (unsigned long long)d->probe_10s.n, d->probe_rps_10s);
 		char cmp[400];
 		char fresh[96];
 		detail_switch_compare(&d->cmp, 0, cmp, sizeof cmp);
 		detail_fresh_change(&d->cmp, fresh, sizeof fresh);
 		if (cmp[0])
-			add(buf, len, "%s%s%s", cmp, fresh[0] ? "; " : "", fresh);
+			detail_line(buf, len, "%s%s%s", cmp, fresh[0] ? "; " : "", fresh);
 		char served[200];
 		detail_behind_change(&d->cmp, s->blk_on, served, sizeof served);
 		if (served[0])
-			add(buf, len, "%s", served);
+			detail_line(buf, len, "%s", served);
 	}
 	add_waiting(s, d, buf, len);
 	if (d->probed)

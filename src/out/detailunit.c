@@ -11,23 +11,6 @@
 
 #define DISKS_MAX 16
 
-static void add(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void add(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t used = strlen(buf);
-	if (used + 1 >= len)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf + used, len - used, fmt, ap);
-	va_end(ap);
-	used = strlen(buf);
-	if (used + 1 < len) {
-		buf[used] = '\n';
-		buf[used + 1] = '\0';
-	}
-}
-
 static void size_of(double v, char *b, size_t n)
 {
 	if (v < 0)
@@ -88,19 +71,19 @@ static void add_disks(char *buf, size_t len, const struct sample *s, const struc
 			d[nd++] = (struct per){st->disk, {0, 0}};
 		d[k].bytes[st->op == BLK_WRITE] += (double)st->bytes / dt;
 	}
-	add(buf, len, "%s", "");
-	add(buf, len, "Per disk, the block requests its processes issued (BPF; their writeback is in TO-DISK/s):");
+	detail_line(buf, len, "%s", "");
+	detail_line(buf, len, "Per disk, the block requests its processes issued (BPF; their writeback is in TO-DISK/s):");
 	if (!s->blk_on) {
-		add(buf, len, "  not known: block-layer figures are off (%s)", s->blk_why);
+		detail_line(buf, len, "  not known: block-layer figures are off (%s)", s->blk_why);
 		return;
 	}
 	if (!nd)
-		add(buf, len, "%s", "  none in the interval");
+		detail_line(buf, len, "%s", "  none in the interval");
 	for (size_t k = 0; k < nd; k++) {
 		char r[16], w[16];
 		size_of(d[k].bytes[0], r, sizeof r);
 		size_of(d[k].bytes[1], w, sizeof w);
-		add(buf, len, "  %-12s read %8s/s  write %8s/s", d[k].disk, r, w);
+		detail_line(buf, len, "  %-12s read %8s/s  write %8s/s", d[k].disk, r, w);
 	}
 }
 
@@ -108,29 +91,29 @@ static void add_disks(char *buf, size_t len, const struct sample *s, const struc
 static void add_files(char *buf, size_t len, const struct sample *s, const struct cgroup_sample *c)
 {
 	if (c->have_psi && c->some_pct >= 0)
-		add(buf, len, "io.pressure: some %.1f%%, full %.1f%% (avg10); of this interval %.1f%%, %.1f%%",
+		detail_line(buf, len, "io.pressure: some %.1f%%, full %.1f%% (avg10); of this interval %.1f%%, %.1f%%",
 		    c->some_avg10, c->full_avg10, c->some_pct, c->full_pct);
 	else if (c->have_psi)
-		add(buf, len, "io.pressure: some %.1f%%, full %.1f%% (avg10)", c->some_avg10, c->full_avg10);
+		detail_line(buf, len, "io.pressure: some %.1f%%, full %.1f%% (avg10)", c->some_avg10, c->full_avg10);
 	else
-		add(buf, len, "%s", "io.pressure: not read");
+		detail_line(buf, len, "%s", "io.pressure: not read");
 	char a[16], b[16], why[200];
 	if (c->have_stat && c->stat_read_Bps >= 0) {
 		size_of(c->stat_read_Bps, a, sizeof a);
 		size_of(c->stat_write_Bps, b, sizeof b);
-		add(buf, len, "io.stat (whole physical disks): read %s/s, write %s/s (the rows above: from its processes)", a,
+		detail_line(buf, len, "io.stat (whole physical disks): read %s/s, write %s/s (the rows above: from its processes)", a,
 		    b);
 	} else if (!c->have_stat) {
 		const char *v = strstr(c->source, "io.stat");
-		add(buf, len, "io.stat: %s", v && strchr(v, ':') ? strchr(v, ':') + 2 : "not read");
+		detail_line(buf, len, "io.stat: %s", v && strchr(v, ':') ? strchr(v, ':') + 2 : "not read");
 	}
 	detail_unit_weight_why(s, c, why, sizeof why);
 	if (c->bfq_weight >= 0)
-		add(buf, len, "io.bfq.weight: %d (w changes it)", c->bfq_weight);
+		detail_line(buf, len, "io.bfq.weight: %d (w changes it)", c->bfq_weight);
 	else
-		add(buf, len, "%s", why);
+		detail_line(buf, len, "%s", why);
 	if (c->io_weight >= 0)
-		add(buf, len, "io.weight: %d", c->io_weight);
+		detail_line(buf, len, "io.weight: %d", c->io_weight);
 }
 
 void detail_unit(const struct sample *s, const char *path, const char *unit, char *buf, size_t len)
@@ -140,9 +123,9 @@ void detail_unit(const struct sample *s, const char *path, const char *unit, cha
 	char name[160], where[CGROUP_PATH_MAX + 16];
 	util_safe_text(name, sizeof name, c ? c->unit : unit);
 	util_safe_text(where, sizeof where, path[0] ? path : "(not known)");
-	add(buf, len, "%s: the cgroup %s over the last %.1f s", name, where, s->interval_s);
+	detail_line(buf, len, "%s: the cgroup %s over the last %.1f s", name, where, s->interval_s);
 	if (!c) {
-		add(buf, len, "%s", "(not among the busiest units in this interval, or gone)");
+		detail_line(buf, len, "%s", "(not among the busiest units in this interval, or gone)");
 		return;
 	}
 	char r[16], w[16], d[16];
@@ -150,18 +133,18 @@ void detail_unit(const struct sample *s, const char *path, const char *unit, cha
 	size_of(c->write_Bps, w, sizeof w);
 	size_of(c->to_disk_Bps, d, sizeof d);
 	util_safe_text(where, sizeof where, c->parent[0] ? c->parent : "-");
-	add(buf, len, "slice: %s; %d process%s", where, c->procs, c->procs == 1 ? "" : "es");
-	add(buf, len, "its processes: read %s/s, write %s/s (dirtied); to disk %s/s (its writeback too)", r, w, d);
+	detail_line(buf, len, "slice: %s; %d process%s", where, c->procs, c->procs == 1 ? "" : "es");
+	detail_line(buf, len, "its processes: read %s/s, write %s/s (dirtied); to disk %s/s (its writeback too)", r, w, d);
 	add_files(buf, len, s, c);
 	add_disks(buf, len, s, c);
-	add(buf, len, "%s", "");
+	detail_line(buf, len, "%s", "");
 	char src[CGROUP_SOURCE_MAX * 4];
 	util_safe_text(src, sizeof src, c->source);
-	add(buf, len, "%s", "Sources:");
+	detail_line(buf, len, "%s", "Sources:");
 	for (char *p = src, *end; p && *p; p = end ? end + 2 : NULL) { /* one a line */
 		end = strstr(p, "; ");
 		if (end)
 			*end = '\0';
-		add(buf, len, "  %s", p);
+		detail_line(buf, len, "  %s", p);
 	}
 }

@@ -22,36 +22,15 @@ need_root
 need_cmd jq losetup mkfs.ext4 mount dd sync
 setup_scratch
 
-CG=$(awk '{ for (i = 1; i <= NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") { print $5; exit } break } }' /proc/self/mountinfo)
-[ -n "$CG" ] && [ -w "$CG/cgroup.procs" ] || skip "no writable cgroup v2 hierarchy"
+cgroup_v2
 
 WRITERS=4 MIB=16
 SLICE=iosched-ended-$$.slice
 UNIT=burst-$$.service
 DIRS=("$SLICE" "$SLICE/$UNIT")
 
-# remove_cgroups: the deepest first; each one's processes killed (they
-# left the test's own cgroup, so its cleanup does not reach them), what
-# is left moved back to the root, then the directory removed.
-remove_cgroups() {
-	local i d p
-	for ((i = ${#DIRS[@]} - 1; i >= 0; i--)); do
-		d=$CG/${DIRS[i]}
-		[ -d "$d" ] || continue
-		if [ -e "$d/cgroup.kill" ]; then
-			echo 1 > "$d/cgroup.kill"
-		else
-			for p in $(cat "$d/cgroup.procs"); do kill -KILL "$p"; done
-		fi
-		for _ in $(seq 50); do grep -q . "$d/cgroup.procs" || break; sleep 0.1; done
-		for p in $(cat "$d/cgroup.procs"); do echo "$p" > "$CG/cgroup.procs"; done
-		rmdir "$d" || echo "  cleanup: cannot remove $d" >&2
-	done
-}
-
 ext4_loop 256
-on_exit remove_cgroups # (after ext4_loop's: it runs first, before the unmount)
-for d in "${DIRS[@]}"; do mkdir "$CG/$d" || fail "cannot make $CG/$d"; done
+make_cgroups "${DIRS[@]}" # (after ext4_loop: its unmount runs after this removal)
 sync # what others left dirty goes now, not in this test's sync
 
 "$BIN" --json -d 0.5 --no-probe --procs 5 > "$SCRATCH/out.json" 2> "$SCRATCH/err" &

@@ -237,6 +237,42 @@ symlinks_unprotected() {
 	on_exit "echo $old > $ps"
 }
 
+# cgroup_v2: CG, where the cgroup v2 hierarchy is mounted (from
+# /proc/self/mountinfo: /sys/fs/cgroup, or /sys/fs/cgroup/unified on a
+# hybrid machine); the test is skipped, saying why, when none is writable.
+cgroup_v2() {
+	CG=$(awk '{ for (i = 1; i <= NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") { print $5; exit } break } }' /proc/self/mountinfo)
+	[ -n "$CG" ] && [ -w "$CG/cgroup.procs" ] || skip "no writable cgroup v2 hierarchy"
+}
+
+# make_cgroups DIR...: the cgroups DIR... under $CG (parents first) made
+# now, and removed at exit, the deepest first: each one's processes
+# killed (they left the test's own cgroup, so its cleanup does not reach
+# them), what is left moved back to the root, then the directory removed.
+# Exit steps run the last added first: call it after a step that must run
+# after it (ext4_loop's unmount).
+make_cgroups() {
+	CGROUPS=("$@")
+	on_exit remove_cgroups
+	local d
+	for d in "$@"; do mkdir "$CG/$d" || fail "cannot make $CG/$d"; done
+}
+remove_cgroups() {
+	local i d p
+	for ((i = ${#CGROUPS[@]} - 1; i >= 0; i--)); do
+		d=$CG/${CGROUPS[i]}
+		[ -d "$d" ] || continue
+		if [ -e "$d/cgroup.kill" ]; then
+			echo 1 > "$d/cgroup.kill"
+		else
+			for p in $(cat "$d/cgroup.procs"); do kill -KILL "$p"; done
+		fi
+		for _ in $(seq 50); do grep -q . "$d/cgroup.procs" || break; sleep 0.1; done
+		for p in $(cat "$d/cgroup.procs"); do echo "$p" > "$CG/cgroup.procs"; done
+		rmdir "$d" || echo "  cleanup: cannot remove $d" >&2
+	done
+}
+
 # throwaway_user PREFIX: a user U (PREFIX and the test's pid, removed at
 # exit) whose home H is in the scratch, with an empty ~/.config/iosched-top
 # of theirs; uid and gid its ids (what sudo passes in SUDO_UID, SUDO_GID).

@@ -18,24 +18,12 @@ FAKE=$TOP/build/fakecg/iosched-top
 [ -x "$FAKE" ] || skip "no test build with a fake cgroup root (make test-builds)"
 setup_scratch
 
-CG=$(awk '{ for (i = 1; i <= NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") { print $5; exit } break } }' /proc/self/mountinfo)
-[ -n "$CG" ] && [ -w "$CG/cgroup.procs" ] || skip "no writable cgroup v2 hierarchy"
+cgroup_v2
 
 SLICE=iosched-weight-$$.slice
 UNIT=weighted-$$.service
 DIRS=("$SLICE" "$SLICE/$UNIT")
-remove_cgroups() {
-	local i d p
-	for ((i = ${#DIRS[@]} - 1; i >= 0; i--)); do
-		d=$CG/${DIRS[i]}
-		[ -d "$d" ] || continue
-		for p in $(cat "$d/cgroup.procs"); do kill -KILL "$p"; done
-		for _ in $(seq 50); do grep -q . "$d/cgroup.procs" || break; sleep 0.1; done
-		rmdir "$d" || echo "  cleanup: cannot remove $d" >&2
-	done
-}
-on_exit remove_cgroups
-for d in "${DIRS[@]}"; do mkdir "$CG/$d" || fail "cannot make $CG/$d"; done
+make_cgroups "${DIRS[@]}"
 sh -c 'echo $$ > "$1/cgroup.procs" && exec sleep 300' sh "$CG/$SLICE/$UNIT" > /dev/null 2>&1 &
 
 ROOT=$SCRATCH/cgroot
