@@ -49,7 +49,7 @@ row_of() { screen | grep -E "^$1 "; }
 first_unit() { screen | grep -A1 -E '^UNIT +PROCS' | sed -n 2p | awk '{ print $1 }'; }
 # procs_column: the PROCS figures of the pane's rows, top to bottom
 procs_column() {
-	screen | awk '/^UNIT +PROCS/ { on = 1; next } on && NF < 2 { exit } on { for (i = 2; i <= NF; i++) if ($i ~ /^[0-9]+$/) { print $i; break } }'
+	screen | awk '/^UNIT +PROCS/ { on = 1; next } on && $2 !~ /^[0-9]+$/ { exit } on { print $2 }'
 }
 HYBRID=0
 grep -qw io "$CG/cgroup.controllers" || HYBRID=1
@@ -63,8 +63,10 @@ wait_for "^UNIT +PROCS +READ/s +WRITE/s +TO-DISK/s +SOME% +WEIGHT +SLICE" || fai
 # captured in $SHOT (0: not shown)
 line_of() { awk -v n="$1" '/^UNIT +PROCS/ { on = 1; next } on { k++ } on && $1 == n { print k; exit }' <<<"$SHOT" | grep . || echo 0; }
 # write_column: the WRITE/s figures of the pane's rows in $SHOT, in bytes
+# (its rows end where PROCS is not a number: a blank line, or the disk's
+# line right under a full pane)
 write_column() {
-	awk '/^UNIT +PROCS/ { on = 1; next } on && NF < 2 { exit }
+	awk '/^UNIT +PROCS/ { on = 1; next } on && $2 !~ /^[0-9]+$/ { exit }
 		on { v = $(NF - 4); m = 1; if (v ~ /K$/) m = 1024; if (v ~ /M$/) m = 1048576; if (v ~ /G$/) m = 1073741824
 		     sub(/[KMG]$/, "", v); printf "%.0f\n", v * m }' <<<"$SHOT"
 }
