@@ -51,6 +51,18 @@ static void add_mount(void *ctx, const char *point, const char *disk, dev_t fsde
 	util_strlcpy(r->point[r->nmounts++], point, PATH_MAX);
 }
 
+/* The directories rel[0..n) below mount point as paths (into room),
+ * pointed to from out in order; one too long is left out. Returns how
+ * many. */
+static size_t below(const char *point, const char *const *rel, size_t n, char (*room)[PATH_MAX], const char **out)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (util_pathf(room[k], PATH_MAX, "%s%s%s", point, strcmp(point, "/") ? "/" : "", rel[i]) == 0)
+			out[k] = room[k], k++;
+	return k;
+}
+
 /* Walk the filesystems on the disk, one after another, until enough is
  * kept. Returns 0, or a negative errno with why. */
 static int choose(struct probe *p, struct probespan *set, char *why, size_t wlen)
@@ -65,15 +77,8 @@ static int choose(struct probe *p, struct probespan *set, char *why, size_t wlen
 	char paths[NFIRST][PATH_MAX], skips[NSKIP][PATH_MAX];
 	for (size_t m = 0; m < r.nmounts && set->span < PROBE_FILES_WANT; m++) {
 		const char *roots[NFIRST + 1], *skip[NSKIP];
-		size_t n = 0, ns = 0;
-		for (size_t i = 0; i < NSKIP; i++)
-			if (util_pathf(skips[ns], PATH_MAX, "%s%s%s", r.point[m], strcmp(r.point[m], "/") ? "/" : "",
-				       SKIP[i]) == 0)
-				skip[ns] = skips[ns], ns++;
-		for (size_t i = 0; i < NFIRST; i++)
-			if (util_pathf(paths[n], PATH_MAX, "%s%s%s", r.point[m], strcmp(r.point[m], "/") ? "/" : "",
-				       FIRST[i]) == 0)
-				roots[n] = paths[n], n++;
+		size_t ns = below(r.point[m], SKIP, NSKIP, skips, skip);
+		size_t n = below(r.point[m], FIRST, NFIRST, paths, roots);
 		roots[n++] = r.point[m];
 		struct probespan_want want = {.dev = r.dev[m], .roots = roots, .nroots = n, .skip = skip, .nskip = ns,
 					      .bytes = PROBE_FILES_WANT - set->span, .min_file = 256 << 10,
