@@ -50,3 +50,24 @@ select_disk() {
 
 clock() { screen | head -n1 | grep -oE '[0-9]{2}:[0-9]{2}:[0-9]{2}'; }
 
+
+# select_unit NAME: j or k until the units pane's selected row (the one
+# drawn in reverse video) is the unit NAME. The pane is sorted again at
+# each refresh and the selection follows the unit, so under load the row
+# to reach may move; each step is judged on a fresh capture.
+select_unit() {
+	local at
+	for _ in $(seq 40); do
+		at=$(T capture-pane -p -e -t main | awk -v n="$1" '
+			{ p = $0; gsub(/\033\[[0-9;]*m/, "", p); split(p, f, " ") }
+			p ~ /^UNIT +PROCS/ { on = 1; next }
+			on { k++; if ($0 ~ /\033\[([0-9]+;)*7m/) s = k; if (f[1] == n) w = k }
+			END { print (w ? (w == s ? "here" : (w < s ? "k" : "j")) : "none") }')
+		case $at in
+		here) return 0 ;;
+		none) sleep 0.2 ;;
+		*) keys "$at"; sleep 0.15 ;;
+		esac
+	done
+	fail "cannot select the unit $1 with j and k"
+}

@@ -94,8 +94,9 @@ procs_column | sort -nc || fail "PROCS not in increasing order after r: $(procs_
 keys r '>' '>'
 wait_for "sorted by WRITE/s" || fail "> did not go back to WRITE/s"
 
-# Enter on the writer (the first row): its details, then its processes.
-keys g Enter
+# Enter on the writer: its details, then its processes.
+select_unit "$WRITER"
+keys Enter
 wait_for "unit details" || fail "Enter did not show the unit's details"
 wait_for "$WRITER: the cgroup $SLICE" || fail "the details do not name the cgroup"
 if [ "$HYBRID" = 1 ]; then
@@ -114,7 +115,10 @@ wait_for "^Processes \(all disks\):" || fail "U twice did not show the process p
 wait_for "^ +2 root .*kthreadd" || fail "U twice did not show every process (kthreadd is not in the unit)"
 
 # w on the writer: why its weight cannot be changed here.
-keys U g w
+keys U
+wait_for "Units \(cgroup v2\)" || fail "U did not show the units pane again"
+select_unit "$WRITER"
+keys w
 if [ "$HYBRID" = 1 ]; then
 	wait_for "$WRITER: its weight cannot be changed: io.bfq.weight: the" || fail "w did not refuse"
 	wait_for "controller is bound to cgroup v1 on this machine" || fail "w did not say why"
