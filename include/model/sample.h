@@ -146,7 +146,8 @@ struct disk_sample {
  * io.bfq.weight where the io controller is on v2. source says which
  * figure came from where, and what is missing and why. */
 #define SAMPLE_CGROUPS_MAX 32
-#define CGROUP_SOURCE_MAX 384
+#define CGROUP_SOURCE_MAX 512
+#define CGROUP_LIMITS_MAX 160
 struct cgroup_sample {
 	char path[CGROUP_PATH_MAX];   /* relative to the v2 root; "/" the root; "" not known */
 	char unit[128];               /* the name users know it by (cgroup_unit_name) */
@@ -164,6 +165,15 @@ struct cgroup_sample {
 	double stat_read_Bps, stat_write_Bps; /* -1: no earlier reading */
 	uint64_t stat_rbytes, stat_wbytes;
 	int bfq_weight, io_weight;    /* default weights; -1: no such file (source says why) */
+	/* io.max and io.latency where the io controller is on v2, their
+	 * settings other than "max" (io_limits_condense); "" with have_*
+	 * set: the file says no limit. */
+	int have_io_max, have_io_latency;
+	char io_max[CGROUP_LIMITS_MAX], io_latency[CGROUP_LIMITS_MAX];
+	/* Its processes' block I/O wait (delay accounting), summed, in % of
+	 * the interval: 150 is one and a half processes waiting all the
+	 * time on average. -1: not known (delay accounting off). */
+	double io_wait_pct;
 	char source[CGROUP_SOURCE_MAX];
 };
 

@@ -53,6 +53,18 @@ typedef int (*cgroup_dev_filter)(unsigned major, unsigned minor, void *ctx);
  * io.stat. */
 int cgroup_parse_io_stat(const char *text, cgroup_dev_filter filter, void *ctx, struct cgroup_io *sum);
 
+/* The name of device major:minor for a line of io.max or io.latency
+ * ("vda"), or NULL to show the numbers. */
+typedef const char *(*cgroup_dev_name)(unsigned major, unsigned minor, void *ctx);
+
+/* The limits in the text of an io.max ("8:0 rbps=max wbps=1048576
+ * riops=max wiops=max") or io.latency ("8:0 target=10000"), settings
+ * that say no limit ("max", a target of 0) left out, into out: "vda
+ * wbps=1048576; 8:16 target=10000" ("" when none limits anything).
+ * Returns how many devices are limited, or -EINVAL for text that is
+ * neither file. */
+int cgroup_parse_limits(const char *text, cgroup_dev_name name, void *ctx, char *out, size_t len);
+
 /* Whether the text of /proc/cgroups binds controller (its v1 name:
  * "blkio" for io) to a v1 hierarchy: its hierarchy column is not 0 and it
  * is enabled. Then v2 has no such controller. */

@@ -376,6 +376,12 @@ const struct rf_field recfmt_cgroup[] = {
 	F("stat_wbytes", RF_U64, struct cgroup_sample, stat_wbytes, .flags = RF_OMIT0),
 	F("bfq_weight", RF_INT, struct cgroup_sample, bfq_weight, .dflt = -1),
 	F("io_weight", RF_INT, struct cgroup_sample, io_weight, .dflt = -1),
+	F("have_io_max", RF_INT, struct cgroup_sample, have_io_max, .flags = RF_OMIT0),
+	F("io_max", RF_STR, struct cgroup_sample, io_max),
+	F("have_io_latency", RF_INT, struct cgroup_sample, have_io_latency, .flags = RF_OMIT0),
+	F("io_latency", RF_STR, struct cgroup_sample, io_latency),
+	/* (recordings before it: -1, not known) */
+	F("io_wait_pct", RF_DBL, struct cgroup_sample, io_wait_pct, .dflt = -1),
 	F("source", RF_STR, struct cgroup_sample, source),
 	END,
 };

@@ -1,7 +1,7 @@
 /* samplecgfiles: what a cgroup's own files say (sampleparts.h), for the
  * cgroups of a sample's list: io.pressure (avg10, and the share of the
  * interval from total='s delta), io.stat's bytes per second over whole
- * physical disks, io.weight and io.bfq.weight; and, once per run, where
+ * physical disks, io.weight and io.bfq.weight, io.max and io.latency; and, once per run, where
  * the v2 hierarchy is and whether the io controller is on it (on hybrid
  * machines it is bound to v1's blkio: then no io.stat nor weights, and
  * every cgroup says why). The earlier readings are kept for the deltas. */
@@ -13,6 +13,7 @@
 #include <string.h>
 #include <dirent.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "read/cgroup.h"
 
@@ -136,6 +137,37 @@ static int read_weight(const char *dir, const char *file)
 	return util_read_text(path, text, sizeof text) >= 0 ? cgroup_parse_weight(text) : -1;
 }
 
+/* A device's kernel name ("vda") from /sys/dev/block, for io.max lines. */
+struct dev_name { char name[64]; };
+
+static const char *name_of_dev(unsigned major, unsigned minor, void *ctx)
+{
+	struct dev_name *d = ctx;
+	char link[64], target[256];
+	util_fmt(link, sizeof link, "/sys/dev/block/%u:%u", major, minor);
+	ssize_t n = readlink(link, target, sizeof target - 1);
+	if (n <= 0)
+		return NULL;
+	target[n] = '\0';
+	const char *base = strrchr(target, '/');
+	util_strlcpy(d->name, base ? base + 1 : target, sizeof d->name);
+	return d->name;
+}
+
+/* io.max and io.latency (absent at the root and where the controller is
+ * not in the parent's subtree_control: have_* stays 0). */
+static void read_limits(const char *dir, struct cgroup_sample *c)
+{
+	char path[1400], text[4096];
+	struct dev_name d;
+	util_fmt(path, sizeof path, "%s/io.max", dir);
+	c->have_io_max = util_read_text(path, text, sizeof text) >= 0 &&
+			 cgroup_parse_limits(text, name_of_dev, &d, c->io_max, sizeof c->io_max) >= 0;
+	util_fmt(path, sizeof path, "%s/io.latency", dir);
+	c->have_io_latency = util_read_text(path, text, sizeof text) >= 0 &&
+			     cgroup_parse_limits(text, name_of_dev, &d, c->io_latency, sizeof c->io_latency) >= 0;
+}
+
 /* io.stat and the weights, where the io controller is on v2; what is
  * missing said in its source. */
 static void read_io(struct samplecg *g, const char *dir, const struct cg_prev *old, double mono,
@@ -164,6 +196,7 @@ static void read_io(struct samplecg *g, const char *dir, const struct cg_prev *o
 	}
 	c->io_weight = read_weight(dir, "io.weight");
 	c->bfq_weight = read_weight(dir, "io.bfq.weight");
+	read_limits(dir, c);
 	if (c->bfq_weight < 0)
 		util_fmt(src + strlen(src), len - strlen(src), "; bfq_weight: %s",
 			 strcmp(c->path, "/") == 0 ? "the root cgroup has none" : "no io.bfq.weight (bfq not loaded)");

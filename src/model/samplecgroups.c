@@ -29,6 +29,8 @@ struct group {
 	int procs;
 	double read_Bps, write_Bps, to_disk_Bps;
 	int to_disk_known;
+	double wait_pct;    /* its processes' block I/O wait, summed */
+	int wait_known;     /* a row had delay accounting's figure */
 	unsigned srcs;      /* 1 << enum proc_cgsrc of the rows that gave bytes */
 };
 
@@ -107,6 +109,9 @@ static void add_row(struct groups *g, struct group **last, const struct proc_row
 	x->write_Bps += r->write_Bps > 0 ? r->write_Bps : 0;
 	x->to_disk_Bps += to_disk;
 	x->to_disk_known |= r->to_disk_Bps >= 0;
+	if (r->wait == WAIT_OK)
+		x->wait_pct += r->io_wait_pct;
+	x->wait_known |= r->wait == WAIT_OK || r->wait == WAIT_NONE || r->wait == WAIT_NA;
 	if (r->read_Bps > 0 || r->write_Bps > 0 || to_disk > 0)
 		x->srcs |= 1u << r->cgroup_src;
 }
@@ -129,10 +134,11 @@ static int busiest_first(const void *a, const void *b)
 }
 
 /* What the rows say of where their cgroups came from. */
-static void rows_source(unsigned srcs, int to_disk_known, char *buf, size_t len)
+static void rows_source(unsigned srcs, int to_disk_known, int wait_known, char *buf, size_t len)
 {
-	util_fmt(buf, len, "bytes: /proc/PID/io of its processes; to_disk: %s",
-		 to_disk_known ? "the block layer (BPF), charged to the dirtier's cgroup" : "not known (no BPF)");
+	util_fmt(buf, len, "bytes: /proc/PID/io of its processes; to_disk: %s; io_wait: %s",
+		 to_disk_known ? "the block layer (BPF), charged to the dirtier's cgroup" : "not known (no BPF)",
+		 wait_known ? "delay accounting of its processes (taskstats)" : "not known (delay accounting is off)");
 	if (srcs & (1u << CGSRC_LAST))
 		util_fmt(buf + strlen(buf), len - strlen(buf), "; ended processes: the cgroup they were last seen in");
 	if (srcs & (1u << CGSRC_PARENT))
@@ -153,10 +159,11 @@ static void fill_one(const struct group *x, struct cgroup_sample *c)
 	c->read_Bps = x->read_Bps;
 	c->write_Bps = x->write_Bps;
 	c->to_disk_Bps = x->to_disk_known ? x->to_disk_Bps : -1;
+	c->io_wait_pct = x->wait_known ? x->wait_pct : -1;
 	c->some_pct = c->full_pct = c->stat_read_Bps = c->stat_write_Bps = -1;
 	c->bfq_weight = c->io_weight = -1;
 	if (x->path)
-		rows_source(x->srcs, x->to_disk_known, c->source, sizeof c->source);
+		rows_source(x->srcs, x->to_disk_known, x->wait_known, c->source, sizeof c->source);
 	else
 		util_fmt(c->source, sizeof c->source,
 			 "processes whose cgroup is not known (they ended before any reading saw them, "

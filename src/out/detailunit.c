@@ -87,6 +87,16 @@ static void add_disks(char *buf, size_t len, const struct sample *s, const struc
 	}
 }
 
+/* io.max or io.latency, where the cgroup has the file. */
+static void add_limits(char *buf, size_t len, const char *file, int have, const char *text)
+{
+	char t[CGROUP_LIMITS_MAX];
+	if (!have)
+		return;
+	util_safe_text(t, sizeof t, text);
+	detail_line(buf, len, "%s: %s", file, t[0] ? t : "no limit");
+}
+
 /* Its own files: io.pressure, io.stat, the weights; what is missing, why. */
 static void add_files(char *buf, size_t len, const struct sample *s, const struct cgroup_sample *c)
 {
@@ -114,6 +124,8 @@ static void add_files(char *buf, size_t len, const struct sample *s, const struc
 		detail_line(buf, len, "%s", why);
 	if (c->io_weight >= 0)
 		detail_line(buf, len, "io.weight: %d", c->io_weight);
+	add_limits(buf, len, "io.max", c->have_io_max, c->io_max);
+	add_limits(buf, len, "io.latency", c->have_io_latency, c->io_latency);
 }
 
 void detail_unit(const struct sample *s, const char *path, const char *unit, char *buf, size_t len)
@@ -135,6 +147,11 @@ void detail_unit(const struct sample *s, const char *path, const char *unit, cha
 	util_safe_text(where, sizeof where, c->parent[0] ? c->parent : "-");
 	detail_line(buf, len, "slice: %s; %d process%s", where, c->procs, c->procs == 1 ? "" : "es");
 	detail_line(buf, len, "its processes: read %s/s, write %s/s (dirtied); to disk %s/s (its writeback too)", r, w, d);
+	if (c->io_wait_pct >= 0)
+		detail_line(buf, len, "their I/O wait (delay accounting, summed): %.0f%% (100%% = one process waiting all the time)",
+			    c->io_wait_pct);
+	else
+		detail_line(buf, len, "%s", "their I/O wait: not known (delay accounting is off: kernel.task_delayacct)");
 	add_files(buf, len, s, c);
 	add_disks(buf, len, s, c);
 	detail_line(buf, len, "%s", "");

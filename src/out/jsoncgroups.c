@@ -15,6 +15,16 @@ static void write_weight(FILE *f, const char *key, int w)
 		fputs("null", f);
 }
 
+/* io.max, io.latency: their limits ("" none), null where absent. */
+static void write_limits(FILE *f, const char *key, const char *text, int have)
+{
+	if (have) {
+		jsonv_write_key_string(f, key, text);
+	} else {
+		fprintf(f, ",\"%s\":null", key);
+	}
+}
+
 static void write_cgroup(FILE *f, const struct cgroup_sample *c)
 {
 	fputs("{\"path\":", f);
@@ -33,6 +43,9 @@ static void write_cgroup(FILE *f, const struct cgroup_sample *c)
 	jsonv_write_num_or_null(f, "stat_write_Bps", c->stat_write_Bps, c->have_stat && c->stat_write_Bps >= 0);
 	write_weight(f, "bfq_weight", c->bfq_weight);
 	write_weight(f, "io_weight", c->io_weight);
+	write_limits(f, "io_max", c->io_max, c->have_io_max);
+	write_limits(f, "io_latency", c->io_latency, c->have_io_latency);
+	jsonv_write_num_or_null(f, "io_wait_pct", c->io_wait_pct, c->io_wait_pct >= 0);
 	jsonv_write_key_string(f, "source", c->source);
 	fputc('}', f);
 }

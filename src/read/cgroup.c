@@ -225,6 +225,66 @@ int cgroup_parse_io_stat(const char *text, cgroup_dev_filter filter, void *ctx, 
 	return counted;
 }
 
+/* One token "key=value" of an io.max or io.latency line into out,
+ * unless it says no limit ("max"; a target of 0). */
+static void limit_token(const char *tok, size_t n, int *kept, char *out, size_t len)
+{
+	const char *eq = memchr(tok, '=', n);
+	if (!eq || eq == tok)
+		return;
+	size_t vl = n - (size_t)(eq + 1 - tok);
+	if ((vl == 3 && !strncmp(eq + 1, "max", 3)) || (vl == 1 && eq[1] == '0'))
+		return;
+	size_t at = strlen(out);
+	snprintf(out + at, len - at, " %.*s", (int)n, tok);
+	(*kept)++;
+}
+
+/* One device's line of n bytes appended to out when it limits anything.
+ * Returns 1 limited, 0 not, -1 not such a line. */
+static int limits_line(const char *l, size_t n, cgroup_dev_name name, void *ctx, char *out, size_t len)
+{
+	unsigned maj = 0, min = 0;
+	int used = 0;
+	if (sscanf(l, "%u:%u%n", &maj, &min, &used) != 2 || (size_t)used > n || (used < (int)n && l[used] != ' '))
+		return -1;
+	size_t at = strlen(out); /* < len: snprintf below cuts what does not fit */
+	const char *dev = name ? name(maj, min, ctx) : NULL;
+	if (dev)
+		snprintf(out + at, len - at, "%s%s", at ? "; " : "", dev);
+	else
+		snprintf(out + at, len - at, "%s%u:%u", at ? "; " : "", maj, min);
+	int kept = 0;
+	for (size_t i = (size_t)used; i < n;) {
+		while (i < n && l[i] == ' ')
+			i++;
+		size_t j = i;
+		while (j < n && l[j] != ' ')
+			j++;
+		limit_token(l + i, j - i, &kept, out, len);
+		i = j;
+	}
+	if (!kept)
+		out[at] = '\0'; /* every setting "max": no limit on it */
+	return kept > 0;
+}
+
+int cgroup_parse_limits(const char *text, cgroup_dev_name name, void *ctx, char *out, size_t len)
+{
+	int devs = 0;
+	out[0] = '\0';
+	for (const char *l = text; *l;) {
+		const char *end = strchr(l, '\n');
+		size_t n = end ? (size_t)(end - l) : strlen(l);
+		int r = n ? limits_line(l, n, name, ctx, out, len) : 0;
+		if (r < 0)
+			return -EINVAL;
+		devs += r;
+		l += n + (end != NULL);
+	}
+	return devs;
+}
+
 int cgroup_parse_v1_bound(const char *text, const char *controller)
 {
 	size_t n = strlen(controller);

@@ -13,6 +13,7 @@ static double key_write(const struct cgroup_sample *c) { return c->write_Bps; }
 static double key_to_disk(const struct cgroup_sample *c) { return c->to_disk_Bps; }
 static double key_some(const struct cgroup_sample *c) { return c->have_psi ? c->some_avg10 : -1; }
 static double key_full(const struct cgroup_sample *c) { return c->have_psi ? c->full_avg10 : -1; }
+static double key_wait(const struct cgroup_sample *c) { return c->io_wait_pct; }
 static double key_weight(const struct cgroup_sample *c) { return c->bfq_weight; }
 static const char *text_unit(const struct cgroup_sample *c) { return c->unit; }
 
@@ -48,6 +49,11 @@ static void cell_write(const struct cgroup_sample *c, char *b, size_t n) { bytes
 static void cell_to_disk(const struct cgroup_sample *c, char *b, size_t n) { bytes(c->to_disk_Bps, b, n); }
 static void cell_some(const struct cgroup_sample *c, char *b, size_t n) { pct(c->some_avg10, c->have_psi, b, n); }
 static void cell_full(const struct cgroup_sample *c, char *b, size_t n) { pct(c->full_avg10, c->have_psi, b, n); }
+static void cell_wait(const struct cgroup_sample *c, char *b, size_t n)
+{
+	pct(c->io_wait_pct, c->io_wait_pct >= 0, b, n);
+}
+
 static void cell_slice(const struct cgroup_sample *c, char *b, size_t n) { util_strlcpy(b, unitcols_slice(c), n); }
 
 static void cell_weight(const struct cgroup_sample *c, char *b, size_t n)
@@ -71,6 +77,10 @@ static const struct unitcol cols[UC_COUNT] = {
 		     key_some, NULL, cell_some},
 	[UC_FULL] = {"FULL%", 5, 0, 6, "io.pressure full, avg10: the share of time all of them did", key_full, NULL,
 		     cell_full},
+	[UC_WAIT] = {"IOWAIT%", 7, 0, 6,
+		     "its processes' block I/O wait summed (delay accounting; 100 = one process waiting all the "
+		     "time; - while it is off)",
+		     key_wait, NULL, cell_wait},
 	[UC_WEIGHT] = {"WEIGHT", 6, 0, 4, "io.bfq.weight under bfq (- where it has none; the detail says why)",
 		       key_weight, NULL, cell_weight},
 	[UC_SLICE] = {"SLICE", 0, 1, 5, "the cgroup above it (its slice)", NULL, unitcols_slice, cell_slice},

@@ -8,7 +8,8 @@
 # cgroup.controllers naming io and SLICE/UNIT/io.bfq.weight as the kernel
 # shows it ("default 100", a device's line). The unit itself is a real v2
 # cgroup with a sleep in it (its /proc/PID/cgroup names it), removed in
-# the trap. Bad values are refused with the accepted range.
+# the trap. Bad values are refused with the accepted range. The unit's
+# details show its io.max and io.latency limits.
 # suite-budget: 20
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
@@ -100,4 +101,20 @@ keys q
 [ "$(wait_exit)" = 0 ] || fail "q with --restore did not exit 0: $(cat "$SCRATCH/stderr")"
 grep -q "restored 1 change(s), all settings are as they were" "$SCRATCH/stderr" || fail "no restore said: $(cat "$SCRATCH/stderr")"
 [ "$(weight)" = 100 ] || fail "--restore left io.bfq.weight at '$(cat "$FILE")'"
+
+# io.max and io.latency in the unit's details: the settings that limit, a
+# device by its name where this machine has it (vda's numbers), by its
+# numbers where not; "max" settings left out. And io.stat beside the
+# processes' bytes (a fake one: its figure appears from the second reading).
+DEV=$(cat /sys/block/vda/dev 2>/dev/null || echo 8:0)
+NAME=$(basename "$(readlink "/sys/dev/block/$DEV")" 2>/dev/null)
+printf '%s rbps=max wbps=1048576 riops=max wiops=120\n' "$DEV" > "$ROOT/$SLICE/$UNIT/io.max"
+printf '%s target=0\n250:7 target=10000\n' "$DEV" > "$ROOT/$SLICE/$UNIT/io.latency"
+start
+keys Enter
+wait_for "unit details" || fail "Enter did not show the unit's details"
+wait_for "io.max: ${NAME:-$DEV} wbps=1048576 wiops=120" || fail "the details do not show io.max"
+wait_for "io.latency: 250:7 target=10000" || fail "the details do not show io.latency"
+keys Escape q
+[ "$(wait_exit)" = 0 ] || fail "q did not exit 0: $(cat "$SCRATCH/stderr")"
 echo PASS

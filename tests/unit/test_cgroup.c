@@ -165,6 +165,36 @@ static void test_weight(void **state)
 	assert_int_equal(cgroup_parse_weight(""), -EINVAL);
 }
 
+static const char *name_8_0(unsigned major, unsigned minor, void *ctx)
+{
+	(void)ctx;
+	return major == 8 && minor == 0 ? "sda" : NULL;
+}
+
+/* io.max and io.latency: the settings that limit, "max" and a target of 0
+ * left out, a device named where the caller knows it. */
+static void test_limits(void **state)
+{
+	(void)state;
+	char out[160];
+	const char *max = "8:0 rbps=max wbps=1048576 riops=max wiops=120\n8:16 rbps=max wbps=max riops=max wiops=max\n"
+			  "253:0 rbps=2097152 wbps=max riops=max wiops=max\n";
+	assert_int_equal(cgroup_parse_limits(max, name_8_0, NULL, out, sizeof out), 2);
+	assert_string_equal(out, "sda wbps=1048576 wiops=120; 253:0 rbps=2097152");
+	assert_int_equal(cgroup_parse_limits("8:16 rbps=max wbps=max riops=max wiops=max\n", NULL, NULL, out, sizeof out), 0);
+	assert_string_equal(out, "");
+	assert_int_equal(cgroup_parse_limits("", NULL, NULL, out, sizeof out), 0);
+	assert_string_equal(out, "");
+	assert_int_equal(cgroup_parse_limits("8:0 target=10000\n8:16 target=0\n", NULL, NULL, out, sizeof out), 1);
+	assert_string_equal(out, "8:0 target=10000");
+	assert_int_equal(cgroup_parse_limits("default 100\n", NULL, NULL, out, sizeof out), -EINVAL);
+	assert_int_equal(cgroup_parse_limits("8:0x wbps=1\n", NULL, NULL, out, sizeof out), -EINVAL);
+	/* a long list is cut, never overrun */
+	char small[12];
+	assert_int_equal(cgroup_parse_limits(max, NULL, NULL, small, sizeof small), 2);
+	assert_true(strlen(small) < sizeof small);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -175,6 +205,7 @@ int main(void)
 		cmocka_unit_test(test_io_stat),
 		cmocka_unit_test(test_v1_bound),
 		cmocka_unit_test(test_weight),
+		cmocka_unit_test(test_limits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
