@@ -84,6 +84,8 @@ int session_showing_hidden(const struct session *s);
  * open or an output writes them; opening fills out's (the last tick's)
  * at once (sampler_show_cgroups). */
 void session_show_units(struct session *s, struct sample *out, int on);
+/* Watch what the reads of the unit at path wait behind ("" stops). */
+void session_watch_unit(struct session *s, const char *path);
 
 /* Whether a change is queued or in the kernel now. */
 int session_changing(const struct session *s);

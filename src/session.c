@@ -531,6 +531,11 @@ void session_show_units(struct session *s, struct sample *out, int on)
 	sampler_show_cgroups(s->smp, out, on);
 }
 
+void session_watch_unit(struct session *s, const char *path)
+{
+	sampler_watch_unit(s->smp, path);
+}
+
 int session_showing_hidden(const struct session *s)
 {
 	return s->smp->show_hidden;

@@ -97,6 +97,9 @@ struct blk_reading {
 	size_t nunattr, unattr_cap;
 	struct blk_behind *behind;
 	size_t nbehind, behind_cap;
+	/* The same for the reads of the watched cgroup (blklat_watch_cgroup) */
+	struct blk_behind *unit_behind;
+	size_t nunit_behind, unit_behind_cap;
 	struct blk_req *reqs;
 	size_t nreqs, reqs_cap;
 };
@@ -106,6 +109,11 @@ struct blklat;
 /* The probe's reader processes (their reads are what "waited behind" is
  * about): exactly these from now on. */
 void blklat_watch(struct blklat *b, const int *tgids, size_t n);
+
+/* The cgroup v2 id (its directory's inode number) whose reads are
+ * watched from now on: what the disks serve while one of them waits is
+ * read into unit_behind. 0: none (a request then pays nothing for it). */
+void blklat_watch_cgroup(struct blklat *b, uint64_t id);
 
 /* The name a process had when it dirtied pages (for a writer that has
  * exited by the time its pages are written). Returns 0, or -ENOENT. */

@@ -183,6 +183,26 @@ struct cgroup_rest {
 	double read_Bps, write_Bps, to_disk_Bps;
 };
 
+/* What the reads of the unit whose details are open waited behind (the
+ * BPF part; sampler_watch_unit): per disk, the bytes the disk served while
+ * one of them was in flight, by owner and kind, largest first, over the
+ * last 10 s of the watch. */
+#define UNIT_BEHIND_DISKS 4
+struct unit_behind_disk {
+	char disk[DISK_NAME_MAX];
+	uint64_t total;
+	int ntop;
+	struct probe_ahead top[PROBE_AHEAD_MAX];
+};
+
+struct unit_behind {
+	char path[CGROUP_PATH_MAX];   /* the unit watched; "" none */
+	double secs;                  /* how long it has been watched, up to 10 s */
+	char why[160];                /* why nothing can be said (no BPF, no such cgroup), or "" */
+	int ndisks;
+	struct unit_behind_disk disks[UNIT_BEHIND_DISKS];
+};
+
 struct samplecg;
 
 struct sample {
@@ -230,6 +250,7 @@ struct sample {
 	size_t ncgroups, cgroups_cap;
 	struct cgroup_rest cgroups_rest;
 	char cgroups_why[160];
+	struct unit_behind unit_behind;
 };
 
 struct sampler_config {
@@ -313,6 +334,18 @@ struct sampler {
 	char fresh_disk[DISK_NAME_MAX];
 	struct extswitch ext;      /* each disk's scheduler as last seen: switches made outside the tool */
 	struct samplecg *cg;       /* the cgroups' earlier readings (samplecgroups.c); NULL until first */
+	/* The unit whose reads are watched (sampler_watch_unit; path "":
+	 * none), its cgroup id, since when, and the last 10 s of what its
+	 * reads waited behind, per interval */
+	struct sampler_unit {
+		char path[CGROUP_PATH_MAX];
+		uint64_t id;
+		double since;
+		char why[160];
+		int skip;          /* readings still to pass over (sampler_watch_unit) */
+		struct behind_tick *w;
+		size_t n, cap;
+	} unit;
 };
 
 /* The sample's top writer and top disk, or NULL: never an index past its
@@ -343,7 +376,6 @@ int sampler_collect(struct sampler *s, struct sample *out, const struct pending_
  * replayed sample has its recorded ones. */
 void sampler_name_rows(struct sampler *s, struct sample *out, const size_t *idx, size_t n);
 
-/* The disks the system has now, unfiltered (for validating --disk). */
 /* Whether cgroups are read (sample's cgroups[]): an output writes them
  * (cfg.cgroups) or the units pane is open. Opening it (on) reads every
  * row's cgroup of out, the last tick, at once and fills out's cgroups, a
@@ -351,6 +383,13 @@ void sampler_name_rows(struct sampler *s, struct sample *out, const size_t *idx,
 int sampler_reads_cgroups(const struct sampler *s);
 void sampler_show_cgroups(struct sampler *s, struct sample *out, int on);
 
+/* Watch the reads of the cgroup at path (relative to the v2 root; ""
+ * stops): from the next tick on, the sample's unit_behind says what they
+ * waited behind (the BPF part). One unit at a time: the one whose details
+ * the full screen shows. */
+void sampler_watch_unit(struct sampler *s, const char *path);
+
+/* The disks the system has now, unfiltered (for validating --disk). */
 int sampler_list_disks(struct sampler *s, struct disk_info **out, size_t *n);
 
 /* Whether disk d is to be probed under the configuration. */

@@ -184,6 +184,14 @@ struct {
 	__type(value, __u32);
 } passed SEC(".maps");
 
+/* Reads of the watched cgroup in flight per disk (see watched_cgroup). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BLKMAP_WATCHED);
+	__type(key, __u32);
+	__type(value, __s64);
+} unit_waiting SEC(".maps");
+
 /* Bytes of file-data writes whose dirtier was not known, per disk. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -436,6 +444,13 @@ __u64 watched_bits[BLKMAP_WATCH_WORDS];
  * not look up its disk's count. */
 __s64 probes_waiting;
 
+/* The v2 cgroup id whose reads user space watches (a unit whose details
+ * are open: what its reads waited behind), 0 for none; and how many of
+ * its reads are in flight on all disks. Read on every request: a global,
+ * not a map, so a request pays a load when none is watched. */
+__u64 watched_cgroup;
+__s64 unit_reads_waiting;
+
 /* Whether tgid is one of the probe's readers. */
 static __always_inline __u32 is_probe(__u32 tgid)
 {
@@ -457,6 +472,46 @@ static __always_inline void probe_waits(__u32 dev, __s64 by)
 	}
 	if (n)
 		__sync_fetch_and_add(n, by);
+}
+
+/* One more (or one fewer) read of the watched cgroup in flight on dev. */
+static __always_inline void unit_waits(__u32 dev, __s64 by)
+{
+	__sync_fetch_and_add(&unit_reads_waiting, by);
+	__s64 *n = bpf_map_lookup_elem(&unit_waiting, &dev);
+	if (!n) {
+		__s64 zero = 0;
+		bpf_map_update_elem(&unit_waiting, &dev, &zero, BPF_NOEXIST);
+		n = bpf_map_lookup_elem(&unit_waiting, &dev);
+	}
+	if (n)
+		__sync_fetch_and_add(n, by);
+}
+
+/* What a request is to "waited behind", in its submitter's context: a
+ * probe read, a read of the watched cgroup, or neither. */
+static __always_inline unsigned short watch_of(struct request *rq, __u32 tgid)
+{
+	if (is_probe(tgid))
+		return BLKMAP_PROBE_NOTED;
+	__u64 cg = watched_cgroup;
+	if (cg && (rq->cmd_flags & REQ_OP_MASK) == REQ_OP_READ && bpf_get_current_cgroup_id() == cg)
+		return BLKMAP_UNIT_NOTED;
+	return BLKMAP_NOT_WATCHED;
+}
+
+/* The bytes of a completed request into "waited behind" for whom, when
+ * reads of whom wait on its disk (waiting: their count there). */
+static __always_inline void add_behind(__s64 *waiting_there, struct blkmap_key *k, __u32 kind, __u32 who, __u64 bytes)
+{
+	if (!waiting_there || *waiting_there <= 0)
+		return;
+	struct blkmap_behind_key bk = {.dev = k->dev, .tgid = k->tgid, .kind = kind, .who = who};
+	__u64 *v = bpf_map_lookup_elem(&behind, &bk);
+	if (v)
+		__sync_fetch_and_add(v, bytes);
+	else
+		bpf_map_update_elem(&behind, &bk, &bytes, BPF_NOEXIST);
 }
 
 SEC("tp_btf/writeback_dirty_folio")
@@ -490,7 +545,7 @@ static __always_inline void note_owner(struct request *rq)
 	f->start_ns = now;
 	f->issue_ns = 0;
 	f->tgid = owner_of(rq, W_OWNER, f);
-	f->probe = is_probe(f->tgid);
+	f->probe = watch_of(rq, f->tgid);
 	f->dev = disk_dev(rq); /* so a request still queued shows among the waiting */
 }
 
@@ -534,14 +589,17 @@ int BPF_PROG(on_issue, struct request *rq)
 		f->start_ns = now;
 		f->dev = 0; /* the last holder's */
 		f->tgid = owner_of(rq, W_ISSUE, f);
-		f->probe = is_probe(f->tgid);
+		f->probe = watch_of(rq, f->tgid);
 	}
 	f->issue_ns = now; /* a requeued request is timed from its last issue */
 	if (!f->dev) /* else note_owner or an earlier issue (a requeue) found it */
 		f->dev = disk_dev(rq);
-	if (f->probe == 1) { /* a probe read goes to the disk: counted once, requeued or not */
-		f->probe = 2;
+	if (f->probe == BLKMAP_PROBE_NOTED) { /* a probe read goes to the disk: counted once, requeued or not */
+		f->probe = BLKMAP_PROBE_ISSUED;
 		probe_waits(f->dev, 1);
+	} else if (f->probe == BLKMAP_UNIT_NOTED) {
+		f->probe = BLKMAP_UNIT_ISSUED;
+		unit_waits(f->dev, 1);
 	}
 	f->op = op == REQ_OP_READ ? BLKMAP_READ : BLKMAP_WRITE;
 	f->bytes = rq->__data_len;
@@ -577,20 +635,16 @@ int BPF_PROG(on_complete, struct request *rq, int error, unsigned int nr_bytes)
 		return 0; /* completed without an issue seen */
 	if (unattributed)
 		count_unattributed(k.dev, bytes);
-	if (probe == 2) {
+	/* Served while a probe read (or a watched cgroup's) waited on this
+	 * disk: what it waited behind. */
+	if (probe == BLKMAP_PROBE_ISSUED)
 		probe_waits(k.dev, -1);
-	} else {
-		/* Served while a probe read waited on this disk: what it waited behind. */
-		__s64 *w = probes_waiting > 0 ? bpf_map_lookup_elem(&waiting, &k.dev) : NULL;
-		if (w && *w > 0) {
-			struct blkmap_behind_key bk = {.dev = k.dev, .tgid = k.tgid, .kind = kind};
-			__u64 *v = bpf_map_lookup_elem(&behind, &bk);
-			if (v)
-				__sync_fetch_and_add(v, bytes);
-			else
-				bpf_map_update_elem(&behind, &bk, &bytes, BPF_NOEXIST);
-		}
-	}
+	else if (probes_waiting > 0)
+		add_behind(bpf_map_lookup_elem(&waiting, &k.dev), &k, kind, BLKMAP_FOR_PROBE, bytes);
+	if (probe == BLKMAP_UNIT_ISSUED)
+		unit_waits(k.dev, -1);
+	else if (unit_reads_waiting > 0)
+		add_behind(bpf_map_lookup_elem(&unit_waiting, &k.dev), &k, kind, BLKMAP_FOR_UNIT, bytes);
 	__u64 now = bpf_ktime_get_ns();
 	__u64 ns = now > issued ? now - issued : 0;
 

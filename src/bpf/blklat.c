@@ -45,6 +45,12 @@ void blklat_watch(struct blklat *b, const int *tgids, size_t n)
 	(void)n;
 }
 
+void blklat_watch_cgroup(struct blklat *b, uint64_t id)
+{
+	(void)b;
+	(void)id;
+}
+
 int blklat_name(struct blklat *b, int tgid, char *comm, size_t len)
 {
 	(void)b;
@@ -278,6 +284,12 @@ void blklat_watch(struct blklat *b, const int *tgids, size_t n)
 	}
 	watch_bits(b, b->watched, b->nwatched, 0); /* and a gone one's bit after its entry */
 }
+void blklat_watch_cgroup(struct blklat *b, uint64_t id)
+{
+	if (b)
+		__atomic_store_n(&b->skel->bss->watched_cgroup, id, __ATOMIC_RELEASE);
+}
+
 void blklat_close(struct blklat *b)
 {
 	if (!b)

@@ -95,7 +95,8 @@ struct blkmap_inflight {
 	unsigned int op;
 	unsigned int bytes;
 	unsigned int kind;           /* enum blkmap_kind */
-	unsigned short probe;        /* a read of the probe's (its reader is watched) */
+	unsigned short probe;        /* enum blkmap_watch: a read of the probe's (its reader
+				      * is watched) or of the watched cgroup */
 	unsigned char unattributed;  /* file data whose dirtier was not known: counted at
 				      * completion, at the request's final size */
 	unsigned char stacked;       /* file data a loop device above this disk wrote first:
@@ -114,12 +115,27 @@ enum blkmap_kind {
 };
 
 /* The bytes a disk served while a probe read was waiting on it, by owner
- * and kind: what the probe waited behind. */
+ * and kind: what the probe waited behind. The same for the reads of one
+ * cgroup user space watches (watched_cgroup: a unit whose details are
+ * open), told apart by who. */
+enum blkmap_who { BLKMAP_FOR_PROBE, BLKMAP_FOR_UNIT };
+
 struct blkmap_behind_key {
 	unsigned int dev;
 	unsigned int tgid;
 	unsigned int kind;
-	unsigned int pad;
+	unsigned int who;          /* enum blkmap_who */
+};
+
+/* What a request in flight is to "waited behind" (blkmap_inflight.probe):
+ * a read of the probe's or of the watched cgroup, noted, then issued
+ * (counted among the waiting once it goes to the driver). */
+enum blkmap_watch {
+	BLKMAP_NOT_WATCHED,
+	BLKMAP_PROBE_NOTED,
+	BLKMAP_PROBE_ISSUED,
+	BLKMAP_UNIT_NOTED,
+	BLKMAP_UNIT_ISSUED,
 };
 
 #define BLKMAP_WATCHED 256          /* probe readers (one per probed disk) */

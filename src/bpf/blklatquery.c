@@ -140,6 +140,7 @@ void blk_reading_free(struct blk_reading *r)
 	free(r->procs);
 	free(r->reqs);
 	free(r->behind);
+	free(r->unit_behind);
 	free(r->unattr);
 	memset(r, 0, sizeof *r);
 }

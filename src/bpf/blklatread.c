@@ -219,6 +219,17 @@ static int bkey_cmp(const void *x, const void *y)
 		      sizeof(struct blkmap_behind_key));
 }
 
+/* A new entry of what the probe's reads waited behind, or the watched
+ * cgroup's (unit); NULL out of memory. */
+static struct blk_behind *behind_slot(struct blk_reading *r, int unit)
+{
+	struct blk_behind **v = unit ? &r->unit_behind : &r->behind;
+	size_t *n = unit ? &r->nunit_behind : &r->nbehind, *cap = unit ? &r->unit_behind_cap : &r->behind_cap;
+	if (util_grow((void **)v, cap, *n + 1, sizeof **v) < 0)
+		return NULL;
+	return &(*v)[(*n)++];
+}
+
 /* What the disks served while probe reads waited, since the last reading:
  * each key's bytes less what the last reading saw (an entry the LRU map
  * dropped and made again starts over: counted whole). */
@@ -228,7 +239,7 @@ static int read_behind(struct blklat *b, struct blk_reading *r)
 	struct blkmap_behind_key k, next, *prev = NULL;
 	struct behind_seen *now = NULL;
 	size_t nnow = 0, cap = 0;
-	r->nbehind = 0;
+	r->nbehind = r->nunit_behind = 0;
 	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
 		k = next;
 		prev = &k;
@@ -242,9 +253,9 @@ static int read_behind(struct blklat *b, struct blk_reading *r)
 	for (size_t i = 0; i < nnow; i++) {
 		struct behind_seen *old = b->nbseen ? bsearch(&now[i], b->bseen, b->nbseen, sizeof *now, bkey_cmp) : NULL;
 		uint64_t d = old && now[i].bytes >= old->bytes ? now[i].bytes - old->bytes : now[i].bytes;
-		if (!d || util_grow((void **)&r->behind, &r->behind_cap, r->nbehind + 1, sizeof *r->behind) < 0)
+		struct blk_behind *e = d ? behind_slot(r, now[i].k.who == BLKMAP_FOR_UNIT) : NULL;
+		if (!e)
 			continue;
-		struct blk_behind *e = &r->behind[r->nbehind++];
 		e->tgid = (int)now[i].k.tgid;
 		util_strlcpy(e->disk, dev_name(b, now[i].k.dev), sizeof e->disk);
 		e->kind = now[i].k.kind < BLK_NKINDS ? (enum blk_kind)now[i].k.kind : BLK_DIRECT;

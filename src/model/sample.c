@@ -272,6 +272,12 @@ int sampler_collect(struct sampler *s, struct sample *out, const struct pending_
 		if (replay_next(s->replay, out, s->replay_msg, sizeof s->replay_msg) != 1)
 			return -ENODATA;
 		replay_filter(s, out);
+		/* what a unit's reads waited behind is watched live, not recorded */
+		out->unit_behind = (struct unit_behind){0};
+		util_strlcpy(out->unit_behind.path, s->unit.path, sizeof out->unit_behind.path);
+		if (s->unit.path[0])
+			util_strlcpy(out->unit_behind.why, "not recorded: watched only while a live run shows the unit",
+				     sizeof out->unit_behind.why);
 		return 0;
 	}
 	struct diskstats_table cur = {0};
@@ -358,6 +364,7 @@ void sampler_free(struct sampler *s)
 	free(s->probes);
 	procs_free(s->procs);
 	samplecgfiles_free(s);
+	free(s->unit.w);
 	replay_close(s->replay);
 	sampleblk_stop(s);
 	blklat_close(s->blk);

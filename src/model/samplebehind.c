@@ -1,6 +1,7 @@
 /* samplebehind: what the probe's reads waited behind: each probed disk's
  * window of block requests, the slowest reads and their company, by kind
- * (sampleparts.h). */
+ * (sampleparts.h); and the same for the reads of the unit whose details
+ * are open (sampler_watch_unit, sample.h). */
 #include "model/sample.h"
 
 #include <math.h>
@@ -8,6 +9,9 @@
 #include <string.h>
 #include "sampleparts.h"
 #include "base/util.h"
+#include "read/cgroup.h"
+
+#include <sys/stat.h>
 
 /* The probe's readers, watched by the BPF part (what their reads wait
  * behind is counted). */
@@ -55,19 +59,27 @@ static void name_of(struct sampler *s, const struct sample *out, int pid, char *
 		util_fmt(comm, len, "pid %d", pid);
 }
 
+/* A window of what reads waited behind: its entries, and the disk they
+ * are counted for (NULL: every entry is the disk's). */
+struct window {
+	const struct behind_tick *t;
+	size_t n;
+	const char *disk;
+};
+
 /* The window's entries of intervals that ended in (from, to], summed by
  * owner and kind: the largest max of them into top, largest first, with
  * their shares of the total. Returns how many; *total gets the sum. */
-static int behind_top(struct sampler *s, const struct sample *out, const struct sampler_probe *sp, double from,
-		      double to, struct probe_ahead *top, int max, uint64_t *total)
+static int behind_top(struct sampler *s, const struct sample *out, struct window w, double from, double to,
+		      struct probe_ahead *top, int max, uint64_t *total)
 {
 	struct probe_ahead all[64];
 	size_t n = 0;
 	int got = 0;
 	*total = 0;
-	for (size_t i = 0; i < sp->nbehind; i++) {
-		const struct blk_behind *e = &sp->behind[i].e;
-		if (!(sp->behind[i].mono > from && sp->behind[i].mono <= to))
+	for (size_t i = 0; i < w.n; i++) {
+		const struct blk_behind *e = &w.t[i].e;
+		if (!(w.t[i].mono > from && w.t[i].mono <= to) || (w.disk && strcmp(e->disk, w.disk) != 0))
 			continue;
 		size_t k = 0;
 		while (k < n && !(all[k].pid == e->tgid && all[k].kind == e->kind))
@@ -135,12 +147,90 @@ static void slowest_of(struct sampler *s, const struct sample *out, const struct
 		*w = (struct probe_slowest){.ts = (double)best->sec + ts0, .us = (double)best->max_ns / 1e3};
 		uint64_t total;
 		double iv = out->interval_s > 0 ? out->interval_s : 1;
-		behind_top(s, out, sp, (double)best->sec, (double)best->sec + 1 + iv, &w->top, 1, &total);
+		behind_top(s, out, (struct window){sp->behind, sp->nbehind, NULL}, (double)best->sec,
+			   (double)best->sec + 1 + iv, &w->top, 1, &total);
+	}
+}
+
+/* --- the watched unit's reads ------------------------------------------- */
+
+void sampler_watch_unit(struct sampler *s, const char *path)
+{
+	struct sampler_unit *u = &s->unit;
+	if (strcmp(u->path, path) == 0)
+		return;
+	util_strlcpy(u->path, path, sizeof u->path);
+	u->n = 0;
+	u->id = 0;
+	u->since = util_mono_now();
+	u->why[0] = '\0';
+	/* The BPF part is told at the next tick, after that tick's reading
+	 * (the last unit's), and the reads of the last unit still in flight
+	 * then are counted as they complete, in the reading after: two
+	 * readings that are not this unit's. */
+	u->skip = 2;
+	char dir[CGROUP_PATH_MAX + 1100];
+	struct stat st;
+	if (path[0] && cgroup_v2_mount(dir, sizeof dir) == 0) {
+		if (strcmp(path, "/") != 0) /* (relative to the v2 root: "a.slice/b.service") */
+			util_fmt(dir + strlen(dir), sizeof dir - strlen(dir), "/%s", path);
+		if (stat(dir, &st) == 0)
+			u->id = (uint64_t)st.st_ino; /* a v2 cgroup's id is its directory's inode number */
+		else
+			util_fmt(u->why, sizeof u->why, "the cgroup is gone");
+	}
+}
+
+/* This interval's entries into the unit's 10 s window. */
+static void unit_add(struct sampler_unit *u, const struct blk_reading *r, double now)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < u->n; i++)
+		if (u->w[i].mono > now - 10.0)
+			u->w[w++] = u->w[i];
+	u->n = w;
+	for (size_t i = 0; i < r->nunit_behind; i++)
+		if (util_grow((void **)&u->w, &u->cap, u->n + 1, sizeof *u->w) == 0)
+			u->w[u->n++] = (struct behind_tick){.mono = now, .e = r->unit_behind[i]};
+}
+
+/* The unit's figures per disk (the disks in its window, first seen first). */
+static void unit_fill(struct sampler *s, struct sample *out, double now)
+{
+	struct sampler_unit *u = &s->unit;
+	struct unit_behind *ub = &out->unit_behind;
+	*ub = (struct unit_behind){0};
+	if (s->blk) /* every tick: the BPF part may have loaded after the watch began (a store, no system call) */
+		blklat_watch_cgroup(s->blk, u->id);
+	util_strlcpy(ub->path, u->path, sizeof ub->path);
+	if (!u->path[0])
+		return;
+	ub->secs = now - u->since < 10.0 ? now - u->since : 10.0;
+	if (!s->blk || !out->blk_on) {
+		util_fmt(ub->why, sizeof ub->why, "not known: block-layer figures are off (%s)", out->blk_why);
+		return;
+	}
+	util_strlcpy(ub->why, u->why, sizeof ub->why);
+	if (u->skip > 0)
+		u->skip--;
+	else
+		unit_add(u, &out->blk, now);
+	for (size_t i = 0; i < u->n && ub->ndisks < UNIT_BEHIND_DISKS; i++) {
+		int k = 0;
+		while (k < ub->ndisks && strcmp(ub->disks[k].disk, u->w[i].e.disk) != 0)
+			k++;
+		if (k < ub->ndisks)
+			continue;
+		struct unit_behind_disk *d = &ub->disks[ub->ndisks++];
+		util_strlcpy(d->disk, u->w[i].e.disk, sizeof d->disk);
+		d->ntop = behind_top(s, out, (struct window){u->w, u->n, d->disk}, -INFINITY, INFINITY, d->top,
+				     PROBE_AHEAD_MAX, &d->total);
 	}
 }
 
 void samplebehind_fill(struct sampler *s, struct sample *out, double now)
 {
+	unit_fill(s, out, now);
 	if (!s->blk || !out->blk_on)
 		return;
 	watch_readers(s, now);
@@ -150,7 +240,8 @@ void samplebehind_fill(struct sampler *s, struct sample *out, double now)
 		if (!sp)
 			continue;
 		behind_add(sp, &out->blk, now);
-		d->slow.n = behind_top(s, out, sp, -INFINITY, INFINITY, d->slow.ahead, PROBE_AHEAD_MAX, &d->slow.total);
+		d->slow.n = behind_top(s, out, (struct window){sp->behind, sp->nbehind, NULL}, -INFINITY, INFINITY,
+				       d->slow.ahead, PROBE_AHEAD_MAX, &d->slow.total);
 		slowest_of(s, out, sp, now, d);
 		/* the after window's part, while its intervals are all kept */
 		if (sp->cmp.state >= 1 && now <= sp->cmp.mono + 10.0 + out->interval_s) {
@@ -159,3 +250,4 @@ void samplebehind_fill(struct sampler *s, struct sample *out, double now)
 		}
 	}
 }
+

@@ -87,6 +87,53 @@ static void add_disks(char *buf, size_t len, const struct sample *s, const struc
 	}
 }
 
+/* The unit a process of the sample is in ("" not known). */
+static const char *unit_of(const struct sample *s, int pid)
+{
+	for (size_t i = 0; s->have_procs && i < s->nprocs; i++) {
+		const struct proc_row *r = &s->procs[i];
+		if (r->pid != pid || !r->cgroup)
+			continue;
+		const struct cgroup_sample *c = detail_find_unit(s, r->cgroup);
+		return c ? c->unit : r->cgroup;
+	}
+	return "";
+}
+
+/* What its reads waited behind, per disk (the BPF part watches the reads
+ * of the unit whose details are open: sampler_watch_unit). */
+static void add_behind(char *buf, size_t len, const struct sample *s, const struct cgroup_sample *c)
+{
+	const struct unit_behind *ub = &s->unit_behind;
+	detail_line(buf, len, "%s", "");
+	if (strcmp(ub->path, c->path) != 0) {
+		detail_line(buf, len, "%s", "What its reads waited behind: from the next refresh");
+		return;
+	}
+	detail_line(buf, len, "What its reads waited behind (BPF: what each disk served while one was in flight; "
+			      "the last %.0f s):", ub->secs);
+	if (ub->why[0]) {
+		detail_line(buf, len, "  %s", ub->why);
+		return;
+	}
+	if (!ub->ndisks)
+		detail_line(buf, len, "%s", "  nothing: no read of its waited behind another request");
+	for (int k = 0; k < ub->ndisks; k++) {
+		const struct unit_behind_disk *d = &ub->disks[k];
+		char sz[16], comm[64], unit[160];
+		util_format_size(d->total, sz, sizeof sz);
+		detail_line(buf, len, "  %s, %s in all:", d->disk, sz);
+		for (int i = 0; i < d->ntop && i < PROBE_AHEAD_MAX; i++) {
+			const struct probe_ahead *a = &d->top[i];
+			util_safe_text(comm, sizeof comm, a->comm);
+			util_safe_text(unit, sizeof unit, unit_of(s, a->pid));
+			util_format_size(a->bytes, sz, sizeof sz);
+			detail_line(buf, len, "    %3.0f%% %-9s %8s  %s (%d)%s%s", a->share * 100, blk_kind_name(a->kind), sz,
+				    comm, a->pid, unit[0] ? " in " : "", unit);
+		}
+	}
+}
+
 /* io.max or io.latency, where the cgroup has the file. */
 static void add_limits(char *buf, size_t len, const char *file, int have, const char *text)
 {
@@ -154,6 +201,7 @@ void detail_unit(const struct sample *s, const char *path, const char *unit, cha
 		detail_line(buf, len, "%s", "their I/O wait: not known (delay accounting is off: kernel.task_delayacct)");
 	add_files(buf, len, s, c);
 	add_disks(buf, len, s, c);
+	add_behind(buf, len, s, c);
 	detail_line(buf, len, "%s", "");
 	char src[CGROUP_SOURCE_MAX * 4];
 	util_safe_text(src, sizeof src, c->source);

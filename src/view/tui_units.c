@@ -11,11 +11,15 @@
 #include "out/detail.h"
 
 /* cgroups are wanted while the pane shows or the processes are filtered
- * by one: the next tick reads them, and opening reads them at once. */
+ * by one: the next tick reads them, and opening reads them at once. The
+ * unit the processes are filtered by (Enter) has its reads watched: what
+ * they waited behind is in its details. */
 static void want_cgroups(struct tui *t)
 {
-	if (t->sess) /* (the panels' unit tests draw without a run) */
-		session_show_units(t->sess, &t->s, t->units.shown || t->pp.cgroup[0]);
+	if (!t->sess) /* (the panels' unit tests draw without a run) */
+		return;
+	session_show_units(t->sess, &t->s, t->units.shown || t->pp.cgroup[0]);
+	session_watch_unit(t->sess, t->pp.cgroup);
 }
 
 void tui_units_toggle(struct tui *t, struct reply *r)
