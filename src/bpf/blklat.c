@@ -45,12 +45,13 @@ void blklat_watch(struct blklat *b, const int *tgids, size_t n)
 	(void)n;
 }
 
-int blklat_name(struct blklat *b, int tgid, char *comm, size_t len)
+int blklat_name(struct blklat *b, int tgid, char *comm, size_t len, uint64_t *cgroup_id)
 {
 	(void)b;
 	(void)tgid;
 	(void)comm;
 	(void)len;
+	(void)cgroup_id;
 	return -ENOENT;
 }
 
