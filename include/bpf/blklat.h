@@ -116,8 +116,10 @@ void blklat_watch(struct blklat *b, const int *tgids, size_t n);
 void blklat_watch_cgroup(struct blklat *b, uint64_t id);
 
 /* The name a process had when it dirtied pages (for a writer that has
- * exited by the time its pages are written). Returns 0, or -ENOENT. */
-int blklat_name(struct blklat *b, int tgid, char *comm, size_t len);
+ * exited by the time its pages are written), and into *cgroup_id (when
+ * not NULL) the id of the v2 cgroup it dirtied them in (the cgroup
+ * directory's inode number; 0: none). Returns 0, or -ENOENT. */
+int blklat_name(struct blklat *b, int tgid, char *comm, size_t len, uint64_t *cgroup_id);
 
 /* Load and attach the program. On failure returns a negative errno and
  * why says in a few words what is missing ("needs root or

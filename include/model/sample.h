@@ -146,7 +146,7 @@ struct disk_sample {
  * io.bfq.weight where the io controller is on v2. source says which
  * figure came from where, and what is missing and why. */
 #define SAMPLE_CGROUPS_MAX 32
-#define CGROUP_SOURCE_MAX 512
+#define CGROUP_SOURCE_MAX 640 /* every source and every missing file worded: about 560 */
 #define CGROUP_LIMITS_MAX 160
 struct cgroup_sample {
 	char path[CGROUP_PATH_MAX];   /* relative to the v2 root; "/" the root; "" not known */

@@ -29,8 +29,10 @@ enum proc_kind { PROC_NORMAL, PROC_WRITEBACK, PROC_LOOP, PROC_SELF, PROC_JOURNAL
  * while it does I/O); the last one read before it ended (an exit record's
  * row, a writer whose pages were written after it ended); its parent's,
  * for a process that ended before any listing saw it (forked into its
- * parent's cgroup, where it nearly always stays); or not known. */
-enum proc_cgsrc { CGSRC_LIVE, CGSRC_LAST, CGSRC_PARENT, CGSRC_UNKNOWN };
+ * parent's cgroup, where it nearly always stays); the one it dirtied its
+ * pages in, as the BPF part noted it (a writer whose pages were written
+ * after it ended); or not known. Recordings keep it by name. */
+enum proc_cgsrc { CGSRC_LIVE, CGSRC_LAST, CGSRC_PARENT, CGSRC_DIRTIER, CGSRC_UNKNOWN };
 #define PROCS_CGROUP_REREAD_S 5.0
 
 

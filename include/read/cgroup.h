@@ -18,6 +18,19 @@
  * -ENOENT when no cgroup2 filesystem is mounted. */
 int cgroup_v2_mount(char *dir, size_t len);
 
+/* The v2 tree's directories walked, for what a cgroup id names: an id
+ * (bpf_get_current_cgroup_id()) is its cgroup directory's inode number on
+ * the cgroup2 filesystem. fn gets each directory's id and its path
+ * relative to root ("system.slice/cron.service"; "/" for root itself),
+ * parents before children; a non-zero return stops the walk. The walk
+ * stays on root's filesystem, follows no symlink, goes at most max_depth
+ * levels below root, visits at most max_dirs directories (root counted)
+ * and leaves out a directory whose path does not fit CGROUP_PATH_MAX.
+ * Returns how many directories fn was given, or a negative errno (root
+ * cannot be opened). */
+typedef int (*cgroup_id_fn)(uint64_t id, const char *path, void *ctx);
+int cgroup_walk_ids(const char *root, unsigned max_depth, unsigned max_dirs, cgroup_id_fn fn, void *ctx);
+
 /* The v2 path ("/system.slice/cron.service"; "/" for the root) of the
  * text of /proc/PID/cgroup: its "0::" line. Returns 0, or -ENOENT when
  * the text has none (a v1-only machine). */

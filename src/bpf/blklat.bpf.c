@@ -136,8 +136,8 @@ struct {
 } hists SEC(".maps");
 
 /* Who last dirtied each file (LRU: a file not dirtied for long gives way),
- * and the name of each dirtier, for when it has exited by the time its
- * pages are written. */
+ * and the name and cgroup of each dirtier, for when it has exited by the
+ * time its pages are written. */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, BLKMAP_DIRTIERS);
@@ -528,7 +528,9 @@ int BPF_PROG(on_dirty, struct folio *folio, struct address_space *mapping)
 	if (who && *who == me)
 		return 0; /* the common case: a file written page after page */
 	bpf_map_update_elem(&dirtier, &k, &me, BPF_ANY);
-	struct blkmap_name n = {0};
+	/* the cgroup too, for when the dirtier has ended unseen: its
+	 * writeback lands on its unit (a new pair only, so off the fast path) */
+	struct blkmap_name n = {.cgroup_id = bpf_get_current_cgroup_id()};
 	bpf_get_current_comm(n.comm, sizeof n.comm);
 	bpf_map_update_elem(&names, &me, &n, BPF_ANY);
 	return 0;

@@ -51,12 +51,13 @@ void blklat_watch_cgroup(struct blklat *b, uint64_t id)
 	(void)id;
 }
 
-int blklat_name(struct blklat *b, int tgid, char *comm, size_t len)
+int blklat_name(struct blklat *b, int tgid, char *comm, size_t len, uint64_t *cgroup_id)
 {
 	(void)b;
 	(void)tgid;
 	(void)comm;
 	(void)len;
+	(void)cgroup_id;
 	return -ENOENT;
 }
 

@@ -155,7 +155,11 @@ struct blkmap_file {
 	unsigned long long ino;
 };
 
+/* A dirtier as it was when it dirtied pages: its v2 cgroup's id (the
+ * cgroup directory's inode number, bpf_get_current_cgroup_id()) and its
+ * name. 24 bytes, 8-byte aligned: the id first. */
 struct blkmap_name {
+	unsigned long long cgroup_id;
 	char comm[16];
 };
 

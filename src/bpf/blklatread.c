@@ -380,7 +380,7 @@ int blklat_read(struct blklat *b, struct blk_reading *r)
 	return err ? err : read_reqs(b, r);
 }
 
-int blklat_name(struct blklat *b, int tgid, char *comm, size_t len)
+int blklat_name(struct blklat *b, int tgid, char *comm, size_t len, uint64_t *cgroup_id)
 {
 	struct blkmap_name n;
 	__u32 k = (__u32)tgid;
@@ -388,6 +388,8 @@ int blklat_name(struct blklat *b, int tgid, char *comm, size_t len)
 		return -ENOENT;
 	n.comm[sizeof n.comm - 1] = '\0';
 	util_strlcpy(comm, n.comm, len);
+	if (cgroup_id)
+		*cgroup_id = n.cgroup_id;
 	return 0;
 }
 

@@ -143,6 +143,9 @@ static void rows_source(unsigned srcs, int to_disk_known, int wait_known, char *
 		util_fmt(buf + strlen(buf), len - strlen(buf), "; ended processes: the cgroup they were last seen in");
 	if (srcs & (1u << CGSRC_PARENT))
 		util_fmt(buf + strlen(buf), len - strlen(buf), "; processes that ended unseen: their parent's cgroup");
+	if (srcs & (1u << CGSRC_DIRTIER))
+		util_fmt(buf + strlen(buf), len - strlen(buf),
+			 "; ended writers: the cgroup they dirtied the pages in (BPF)");
 }
 
 static void fill_one(const struct group *x, struct cgroup_sample *c)

@@ -31,6 +31,20 @@ static int has_row(const struct proc_row *rows, size_t n, int tgid)
 	return 0;
 }
 
+/* The cgroup of a writer that ended, with no /proc to read now: the one
+ * it dirtied the pages in (the BPF part's id: right even when no listing
+ * saw it, or it moved there after its parent's last reading), else the
+ * one it was last seen in, if it was. */
+static void gone_cgroup(struct procs *p, uint64_t cgroup_id, struct proc_row *r)
+{
+	r->cgroup = proccgroup_of_id(p, cgroup_id);
+	r->cgroup_src = CGSRC_DIRTIER;
+	if (!r->cgroup) {
+		r->cgroup = proccgroup_last(p, r->pid);
+		r->cgroup_src = r->cgroup ? CGSRC_LAST : CGSRC_UNKNOWN;
+	}
+}
+
 /* A process that dirtied pages and ended before they were written: its
  * writeback is charged to it (blklat.bpf.c), under an [exited] row of its
  * own name, as long as its pages are being written (its figures are then
@@ -50,11 +64,10 @@ static void add_gone_writers(struct procs *p, const struct procs_blk *blk, struc
 		*r = (struct proc_row){.pid = b->tgid, .tid = b->tgid, .state = 'X', .ioprio = -1, .exited = 1,
 				       .count = 1, .moved = 1, .io_readable = 1};
 		r->user = "-";
-		if (blklat_name(blk->names, b->tgid, r->comm, sizeof r->comm) < 0)
+		uint64_t cgroup_id = 0;
+		if (blklat_name(blk->names, b->tgid, r->comm, sizeof r->comm, &cgroup_id) < 0)
 			util_fmt(r->comm, sizeof r->comm, "pid %d", b->tgid);
-		/* no /proc to read now: the cgroup it was last seen in, if it was */
-		r->cgroup = proccgroup_last(p, b->tgid);
-		r->cgroup_src = r->cgroup ? CGSRC_LAST : CGSRC_UNKNOWN;
+		gone_cgroup(p, cgroup_id, r);
 	}
 }
 

@@ -7,11 +7,18 @@
  * exec do, shows there within that). Paths are kept once each (a machine
  * has a few hundred cgroups for thousands of tasks), so a row holds a
  * pointer, not 256 bytes. Only while cgroups are wanted (procs_use_cgroups):
- * off, nothing is read and new tasks have none. */
+ * off, nothing is read and new tasks have none.
+ * Each kept path's cgroup id (its directory's inode number) is noted when
+ * it is first kept, so the BPF part's id of a writer that ended unseen
+ * names its cgroup (proccgroup_of_id), even once the cgroup is removed, as
+ * a transient unit's is right after it stops; an id not noted sends a
+ * bounded walk of the v2 tree, at most once a refresh. */
 #include "procparts.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "read/cgroup.h"
 
@@ -23,6 +30,13 @@
  * pages may be written up to dirty_expire_centisecs (30 s) and more after
  * it ended; at a few hundred exits a second the oldest go first. */
 #define ENDED_KEPT 1024
+/* The walk for an id not noted: a v2 tree is a few levels deep and a few
+ * hundred cgroups (a container host: thousands); past these it stops. */
+#define WALK_DEPTH 16
+#define WALK_DIRS 20000
+/* Ids a walk did not find (cgroups gone before their path was kept), not
+ * walked for again while they are remembered. */
+#define MISSED_KEPT 16
 
 struct proccgroups {
 	struct util_texts texts;
@@ -30,6 +44,15 @@ struct proccgroups {
 	size_t nslots, n;
 	struct ended { int tgid; const char *cgroup; } ended[ENDED_KEPT];
 	unsigned next_ended;
+	/* id -> kept path, open addressing, a power of two (id 0: free) */
+	struct idpath { uint64_t id; const char *path; } *ids;
+	size_t nids_slots, nids;
+	char mount[1024];             /* the v2 mount ("": none) */
+	dev_t mount_dev;
+	int mount_tried;
+	double walked_up;             /* the refresh (its uptime) of the last walk */
+	uint64_t missed[MISSED_KEPT];
+	unsigned next_missed;
 };
 
 static size_t hash(const char *s)
@@ -60,6 +83,84 @@ static int grow(struct proccgroups *g)
 	return 0;
 }
 
+static size_t id_hash(uint64_t id)
+{
+	return (size_t)(id * 0x9E3779B97F4A7C15ull);
+}
+
+static int ids_grow(struct proccgroups *g)
+{
+	size_t ns = g->nids_slots ? g->nids_slots * 2 : 256;
+	struct idpath *ids = calloc(ns, sizeof *ids);
+	if (!ids)
+		return -1;
+	for (size_t i = 0; i < g->nids_slots; i++) {
+		if (!g->ids[i].id)
+			continue;
+		size_t k = id_hash(g->ids[i].id) & (ns - 1);
+		while (ids[k].id)
+			k = (k + 1) & (ns - 1);
+		ids[k] = g->ids[i];
+	}
+	free(g->ids);
+	g->ids = ids;
+	g->nids_slots = ns;
+	return 0;
+}
+
+/* id names path from now on (a cgroup made again under the same path has
+ * a new id: both name it). */
+static void id_note(struct proccgroups *g, uint64_t id, const char *path)
+{
+	if (!id || ((g->nids + 1) * 2 > g->nids_slots && (g->nids >= 2 * PATHS_MAX || ids_grow(g) < 0)))
+		return;
+	size_t k = id_hash(id) & (g->nids_slots - 1);
+	for (; g->ids[k].id; k = (k + 1) & (g->nids_slots - 1))
+		if (g->ids[k].id == id) {
+			g->ids[k].path = path;
+			return;
+		}
+	g->ids[k] = (struct idpath){id, path};
+	g->nids++;
+}
+
+static const char *id_find(const struct proccgroups *g, uint64_t id)
+{
+	if (!g->nids_slots)
+		return NULL;
+	for (size_t k = id_hash(id) & (g->nids_slots - 1); g->ids[k].id; k = (k + 1) & (g->nids_slots - 1))
+		if (g->ids[k].id == id)
+			return g->ids[k].path;
+	return NULL;
+}
+
+/* Whether the v2 mount is known (looked for once). */
+static int mount_known(struct proccgroups *g)
+{
+	if (!g->mount_tried) {
+		struct stat st;
+		g->mount_tried = 1;
+		if (cgroup_v2_mount(g->mount, sizeof g->mount) < 0 || stat(g->mount, &st) < 0)
+			g->mount[0] = '\0';
+		else
+			g->mount_dev = st.st_dev;
+	}
+	return g->mount[0] != '\0';
+}
+
+/* The id of kept, a path just kept: its directory's inode number, while
+ * the cgroup is there to be looked at. */
+static void note_id_of(struct proccgroups *g, const char *kept)
+{
+	char full[1024 + CGROUP_PATH_MAX + 1];
+	struct stat st;
+	if (!mount_known(g))
+		return;
+	util_fmt(full, sizeof full, "%s/%s", g->mount, strcmp(kept, "/") != 0 ? kept : "");
+	if (fstatat(AT_FDCWD, full, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode) && st.st_dev == g->mount_dev)
+		id_note(g, (uint64_t)st.st_ino, kept);
+}
+
 /* The kept copy of path (made the first time); NULL when out of room. */
 static const char *intern(struct procs *p, const char *path)
 {
@@ -76,6 +177,7 @@ static const char *intern(struct procs *p, const char *path)
 	if (kept) {
 		g->slots[k] = kept;
 		g->n++;
+		note_id_of(g, kept);
 	}
 	return kept;
 }
@@ -164,11 +266,57 @@ const char *proccgroup_last(const struct procs *p, int tgid)
 	return NULL;
 }
 
+/* A walk's search for one id. */
+struct idfind {
+	uint64_t id;
+	int found;
+	char path[CGROUP_PATH_MAX];
+};
+
+static int match_id(uint64_t id, const char *path, void *ctx)
+{
+	struct idfind *f = ctx;
+	if (id != f->id)
+		return 0;
+	util_strlcpy(f->path, path, sizeof f->path);
+	f->found = 1;
+	return 1;
+}
+
+static int was_missed(const struct proccgroups *g, uint64_t id)
+{
+	for (unsigned i = 0; i < MISSED_KEPT; i++)
+		if (g->missed[i] == id)
+			return 1;
+	return 0;
+}
+
+const char *proccgroup_of_id(struct procs *p, uint64_t id)
+{
+	if (!id || !p->cg_on || (!p->cg && !(p->cg = calloc(1, sizeof *p->cg))))
+		return NULL;
+	struct proccgroups *g = p->cg;
+	const char *path = id_find(g, id);
+	if (path || was_missed(g, id) || g->walked_up == p->prev_up || !mount_known(g))
+		return path;
+	g->walked_up = p->prev_up; /* the one walk of this refresh */
+	struct idfind f = {.id = id};
+	if (cgroup_walk_ids(g->mount, WALK_DEPTH, WALK_DIRS, match_id, &f) < 0 || !f.found) {
+		g->missed[g->next_missed++ % MISSED_KEPT] = id;
+		return NULL;
+	}
+	path = intern(p, f.path);
+	if (path)
+		id_note(g, id, path);
+	return path;
+}
+
 void proccgroup_free(struct procs *p)
 {
 	if (!p->cg)
 		return;
 	util_texts_free(&p->cg->texts);
+	free(p->cg->ids);
 	free(p->cg->slots);
 	free(p->cg);
 	p->cg = NULL;

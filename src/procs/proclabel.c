@@ -23,7 +23,8 @@ const char *procs_wait_name(enum proc_wait w)
 
 const char *procs_cgsrc_name(enum proc_cgsrc c)
 {
-	return c == CGSRC_LIVE ? "live" : c == CGSRC_LAST ? "last_known" : c == CGSRC_PARENT ? "parent" : "unknown";
+	return c == CGSRC_LIVE ? "live" : c == CGSRC_LAST ? "last_known" : c == CGSRC_PARENT ? "parent" :
+	       c == CGSRC_DIRTIER ? "dirtier" : "unknown";
 }
 
 enum proc_kind procs_classify(const char *comm, int ppid, int pid)

@@ -168,12 +168,16 @@ void procblk_totals(struct procs *p, const struct procs_blk *blk, const struct p
  * written after they ended); proccgroup_note_exit: the same for a process
  * no listing saw, from its exit record (procgone.c: its parent's cgroup);
  * proccgroup_last: that cgroup of process tgid (NULL: not seen).
- * proccgroup_free at the end. */
+ * proccgroup_of_id: the kept path of the v2 cgroup whose id is id (the BPF
+ * part's, blklat_name): noted when a path is first kept, else looked for
+ * by a walk of the v2 tree, at most one a refresh (NULL: not found, or
+ * cgroups are off). proccgroup_free at the end. */
 void proccgroup_fill(struct procs *p, const struct reading *rd, const struct proc_seen *old, struct proc_seen *e,
 		     int moved, struct proc_row *r);
 void proccgroup_note_ended(struct procs *p);
 void proccgroup_note_exit(struct procs *p, int tgid, const char *cgroup);
 const char *proccgroup_last(const struct procs *p, int tgid);
+const char *proccgroup_of_id(struct procs *p, uint64_t id);
 void proccgroup_free(struct procs *p);
 /* procfiles.c: a task's /proc/PID/cgroup (thread mode: its task's), its
  * v2 path without the leading '/' ("/" for the root) into path. Returns

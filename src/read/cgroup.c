@@ -2,11 +2,15 @@
 #include "read/cgroup.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <stddef.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/util.h"
 #include "read/mountinfo.h"
@@ -312,4 +316,93 @@ int cgroup_parse_weight(const char *text)
 	if (errno || end == p || (*end && *end != '\n' && *end != ' ') || w < 1 || w > 10000)
 		return -EINVAL;
 	return (int)w;
+}
+
+/* One walk of cgroup_walk_ids. */
+struct idwalk {
+	dev_t dev;                 /* root's filesystem */
+	unsigned max_depth, max_dirs, seen;
+	int stop;
+	cgroup_id_fn fn;
+	void *ctx;
+	char path[CGROUP_PATH_MAX];
+};
+
+static int is_dot(const char *name)
+{
+	return name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]));
+}
+
+/* A directory given to fn; then, below max_depth, its own (fd is closed
+ * either way). */
+static void walk_below(struct idwalk *w, int fd, size_t plen, unsigned depth);
+
+static void walk_child(struct idwalk *w, int parent, const char *name, size_t plen, unsigned depth)
+{
+	/* O_NOFOLLOW: a symlink is refused (ELOOP), never walked into */
+	int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0)
+		return;
+	size_t n = strlen(name), at = plen ? plen + 1 : 0;
+	if (fstat(fd, &st) < 0 || st.st_dev != w->dev || at + n >= sizeof w->path) {
+		close(fd); /* another filesystem mounted here, or a path too long to name */
+		return;
+	}
+	if (plen)
+		w->path[plen] = '/';
+	memcpy(w->path + at, name, n + 1);
+	w->seen++;
+	w->stop = w->fn((uint64_t)st.st_ino, w->path, w->ctx) != 0;
+	if (!w->stop && depth < w->max_depth)
+		walk_below(w, fd, at + n, depth + 1);
+	else
+		close(fd);
+	w->path[plen] = '\0';
+}
+
+static void walk_below(struct idwalk *w, int fd, size_t plen, unsigned depth)
+{
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return;
+	}
+	struct dirent *de;
+	while (!w->stop && (de = readdir(d)) != NULL) {
+		if ((de->d_type != DT_DIR && de->d_type != DT_UNKNOWN) || is_dot(de->d_name))
+			continue;
+		if (w->seen >= w->max_dirs) {
+			w->stop = 1;
+			break;
+		}
+		walk_child(w, dirfd(d), de->d_name, plen, depth);
+	}
+	closedir(d);
+}
+
+int cgroup_walk_ids(const char *root, unsigned max_depth, unsigned max_dirs, cgroup_id_fn fn, void *ctx)
+{
+	struct idwalk w = {.max_depth = max_depth, .max_dirs = max_dirs, .fn = fn, .ctx = ctx};
+	int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0) {
+		int err = -errno;
+		close(fd);
+		return err;
+	}
+	if (!max_dirs) {
+		close(fd);
+		return 0;
+	}
+	w.dev = st.st_dev;
+	w.seen = 1;
+	w.stop = fn((uint64_t)st.st_ino, "/", ctx) != 0;
+	if (!w.stop && max_depth > 0)
+		walk_below(&w, fd, 0, 1);
+	else
+		close(fd);
+	return (int)w.seen;
 }

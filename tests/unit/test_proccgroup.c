@@ -4,14 +4,18 @@
  * new task under a reused pid read afresh; the paths kept once each; a
  * process that ended remembered with its cgroup (the writer whose pages
  * are written after it ended); none of it while cgroups are off (no
- * file read), and a row given its cgroup at once when they come on. */
+ * file read), and a row given its cgroup at once when they come on; a
+ * cgroup id (the BPF part's) named by its kept path, found by a walk of
+ * the v2 tree at most once a refresh, nothing while cgroups are off. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "procs/procparts.h"
@@ -134,12 +138,60 @@ static void test_off_then_now(void **state)
 	free(p);
 }
 
+/* The id of this process's cgroup: its directory's inode number. */
+static uint64_t own_cgroup_id(const char *mine)
+{
+	char mount[CGROUP_PATH_MAX], full[2 * CGROUP_PATH_MAX + 2];
+	struct stat st;
+	assert_int_equal(cgroup_v2_mount(mount, sizeof mount), 0);
+	snprintf(full, sizeof full, "%s/%s", mount, strcmp(mine, "/") != 0 ? mine : "");
+	assert_int_equal(stat(full, &st), 0);
+	return (uint64_t)st.st_ino;
+}
+
+static void test_of_id(void **state)
+{
+	(void)state;
+	char mine[CGROUP_PATH_MAX];
+	if (own_cgroup(mine, sizeof mine) < 0)
+		skip();
+	uint64_t id = own_cgroup_id(mine);
+	struct procs *p = calloc(1, sizeof *p);
+	assert_non_null(p);
+	p->prev_up = 10; /* the refresh */
+	assert_null(proccgroup_of_id(p, id)); /* off: no walk */
+	assert_null(p->cg);
+	procs_use_cgroups(p, 1);
+	assert_null(proccgroup_of_id(p, 0));
+	/* an id of no cgroup walks the tree; a second miss in the same refresh walks no more */
+	assert_null(proccgroup_of_id(p, UINT64_MAX));
+	assert_null(proccgroup_of_id(p, id));
+	p->prev_up = 11; /* the next refresh: found by a walk, and kept */
+	const char *found = proccgroup_of_id(p, id);
+	assert_non_null(found);
+	assert_string_equal(found, mine);
+	p->prev_up = 12;
+	assert_ptr_equal(proccgroup_of_id(p, id), found);
+	proccgroup_free(p);
+	/* a path kept as a task's is noted with its id: no walk needed */
+	struct reading rd = {.up = 100};
+	struct proc_seen e = {.id = getpid(), .start = 7};
+	struct proc_row r = {.pid = getpid(), .tid = getpid()};
+	proccgroup_fill(p, &rd, NULL, &e, 0, &r);
+	assert_non_null(r.cgroup);
+	assert_ptr_equal(proccgroup_of_id(p, UINT64_MAX - 1), NULL); /* this refresh's walk */
+	assert_ptr_equal(proccgroup_of_id(p, id), r.cgroup);
+	proccgroup_free(p);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reread_policy),
 		cmocka_unit_test(test_ended),
 		cmocka_unit_test(test_off_then_now),
+		cmocka_unit_test(test_of_id),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -356,7 +356,7 @@ static void fill_proc(struct proc_row *p, int i, struct util_texts *texts)
 	char cg[64];
 	snprintf(cg, sizeof cg, "test.slice/u%d.service", i % 4);
 	p->cgroup = i % 5 == 2 ? NULL : util_texts_keep(texts, cg, strlen(cg));
-	p->cgroup_src = p->cgroup ? (enum proc_cgsrc)(i % 3) : CGSRC_UNKNOWN;
+	p->cgroup_src = p->cgroup ? (enum proc_cgsrc)(i % CGSRC_UNKNOWN) : CGSRC_UNKNOWN; /* each known source */
 	p->state = "RSDZ"[i % 4];
 	p->nice = i % 40 - 20;
 	p->start = 123456789ull + (unsigned long long)i;

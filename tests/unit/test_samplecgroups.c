@@ -1,7 +1,8 @@
 /* Unit tests: the rows summed per cgroup (samplecgroups.c), on hand-made
  * rows: bytes and processes per cgroup, ended rows' bytes counted in the
  * interval they are of (and not their process), thread rows counted once,
- * the same path from two copies (a replay's rows) one cgroup, rows of no
+ * the same path from two copies (a replay's rows) one cgroup, each row's
+ * cgroup source worded in its cgroup's source, rows of no
  * known cgroup in one of their own, TO-DISK unknown without BPF, the
  * busiest first, the list bounded with the rest summed, names shortened. */
 #include <setjmp.h>
@@ -42,6 +43,7 @@ static void test_sums(void **state)
 		row(16, "test.slice/a.service", 0, 7000, 7000),
 		row(10, "test.slice/a.service", 0, 0, -1), /* a thread of 10 */
 		row(17, DOCKER, 10, 0, 0),
+		row(18, "test.slice/b.service", 0, 0, 500), /* a writer that ended, named by the BPF part's id */
 	};
 	rows[5].exited = 1;      /* ended in this interval: its bytes count, it is no process */
 	rows[5].cgroup_src = CGSRC_LAST;
@@ -50,6 +52,8 @@ static void test_sums(void **state)
 	rows[7].tid = 20;
 	rows[4].exited = 1;
 	rows[4].cgroup_src = CGSRC_UNKNOWN;
+	rows[9].exited = 1;
+	rows[9].cgroup_src = CGSRC_DIRTIER;
 	struct cgroup_sample out[8];
 	struct cgroup_rest rest;
 	size_t n = samplecgroups_aggregate(rows, sizeof rows / sizeof *rows, out, 8, &rest);
@@ -64,7 +68,9 @@ static void test_sums(void **state)
 	assert_non_null(strstr(a->source, "last seen in"));
 	const struct cgroup_sample *b = find(out, n, "test.slice/b.service");
 	assert_non_null(b);
-	assert_true(b->procs == 1 && b->write_Bps == 3000 && b->to_disk_Bps == 4000);
+	assert_true(b->procs == 1 && b->write_Bps == 3000 && b->to_disk_Bps == 4500);
+	assert_non_null(strstr(b->source, "ended writers: the cgroup they dirtied the pages in (BPF)"));
+	assert_null(strstr(a->source, "dirtied the pages in"));
 	assert_ptr_equal(&out[0], b); /* the busiest first */
 	assert_ptr_equal(&out[1], a);
 	const struct cgroup_sample *u = find(out, n, "");
