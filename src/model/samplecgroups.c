@@ -138,7 +138,8 @@ static void rows_source(unsigned srcs, int to_disk_known, int wait_known, char *
 {
 	util_fmt(buf, len, "bytes: /proc/PID/io of its processes; to_disk: %s; io_wait: %s",
 		 to_disk_known ? "the block layer (BPF), charged to the dirtier's cgroup" : "not known (no BPF)",
-		 wait_known ? "delay accounting of its processes (taskstats)" : "not known (delay accounting is off)");
+		 wait_known ? "delay accounting of its processes (taskstats)"
+			    : "not known (delay accounting is off, or was turned on after its processes started)");
 	if (srcs & (1u << CGSRC_LAST))
 		util_fmt(buf + strlen(buf), len - strlen(buf), "; ended processes: the cgroup they were last seen in");
 	if (srcs & (1u << CGSRC_PARENT))

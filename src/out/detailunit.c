@@ -198,7 +198,7 @@ void detail_unit(const struct sample *s, const char *path, const char *unit, cha
 		detail_line(buf, len, "their I/O wait (delay accounting, summed): %.0f%% (100%% = one process waiting all the time)",
 			    c->io_wait_pct);
 	else
-		detail_line(buf, len, "%s", "their I/O wait: not known (delay accounting is off: kernel.task_delayacct)");
+		detail_line(buf, len, "%s", "their I/O wait: not known (kernel.task_delayacct is off, or was turned on after they started)");
 	add_files(buf, len, s, c);
 	add_disks(buf, len, s, c);
 	add_behind(buf, len, s, c);

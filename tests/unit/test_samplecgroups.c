@@ -107,11 +107,46 @@ static void test_bounded(void **state)
 	assert_int_equal(rest.n, 0);
 }
 
+/* I/O wait: the measured rows' io_wait_pct summed; a row with no waits
+ * (or async I/O) makes it known; rows without delay accounting's figure
+ * (off, or started before it was on) leave it unknown: -1, not 0. */
+static void test_wait(void **state)
+{
+	(void)state;
+	struct proc_row rows[] = {
+		row(1, "w.service", 100, 0, -1), row(2, "w.service", 100, 0, -1), row(3, "w.service", 0, 0, -1),
+		row(4, "idle.service", 0, 0, -1), row(5, "off.service", 10, 0, -1), row(6, "before.service", 0, 0, -1),
+	};
+	rows[0].wait = rows[1].wait = WAIT_OK;
+	rows[0].io_wait_pct = 60;
+	rows[1].io_wait_pct = 35.5;
+	rows[2].wait = WAIT_BEFORE;
+	rows[2].io_wait_pct = 99; /* not a figure: never summed */
+	rows[3].wait = WAIT_NONE;
+	rows[4].wait = WAIT_OFF;
+	rows[5].wait = WAIT_BEFORE;
+	struct cgroup_sample out[8];
+	struct cgroup_rest rest;
+	size_t n = samplecgroups_aggregate(rows, 6, out, 8, &rest);
+	assert_int_equal(n, 4);
+	const struct cgroup_sample *w = find(out, n, "w.service"), *idle = find(out, n, "idle.service"),
+				   *off = find(out, n, "off.service"), *before = find(out, n, "before.service");
+	assert_true(w && idle && off && before);
+	assert_true(w->io_wait_pct == 95.5);
+	assert_true(idle->io_wait_pct == 0);
+	assert_true(off->io_wait_pct < 0);
+	assert_true(before->io_wait_pct < 0);
+	const char *why = "io_wait: not known (delay accounting is off, or was turned on after";
+	assert_non_null(strstr(off->source, why));
+	assert_non_null(strstr(w->source, "io_wait: delay accounting of its processes"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sums),
 		cmocka_unit_test(test_bounded),
+		cmocka_unit_test(test_wait),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
