@@ -460,29 +460,17 @@ static __always_inline __u32 is_probe(__u32 tgid)
 	return bpf_map_lookup_elem(&watched, &tgid) != 0;
 }
 
-/* One more (or one fewer) probe read in flight on dev. */
-static __always_inline void probe_waits(__u32 dev, __s64 by)
+/* One more (or one fewer) watched read in flight on dev: in all (total)
+ * and in the map of counts per disk (per_disk: waiting for the probe's
+ * reads, unit_waiting for the watched cgroup's). */
+static __always_inline void count_waiting(void *per_disk, __s64 *total, __u32 dev, __s64 by)
 {
-	__sync_fetch_and_add(&probes_waiting, by);
-	__s64 *n = bpf_map_lookup_elem(&waiting, &dev);
+	__sync_fetch_and_add(total, by);
+	__s64 *n = bpf_map_lookup_elem(per_disk, &dev);
 	if (!n) {
 		__s64 zero = 0;
-		bpf_map_update_elem(&waiting, &dev, &zero, BPF_NOEXIST);
-		n = bpf_map_lookup_elem(&waiting, &dev);
-	}
-	if (n)
-		__sync_fetch_and_add(n, by);
-}
-
-/* One more (or one fewer) read of the watched cgroup in flight on dev. */
-static __always_inline void unit_waits(__u32 dev, __s64 by)
-{
-	__sync_fetch_and_add(&unit_reads_waiting, by);
-	__s64 *n = bpf_map_lookup_elem(&unit_waiting, &dev);
-	if (!n) {
-		__s64 zero = 0;
-		bpf_map_update_elem(&unit_waiting, &dev, &zero, BPF_NOEXIST);
-		n = bpf_map_lookup_elem(&unit_waiting, &dev);
+		bpf_map_update_elem(per_disk, &dev, &zero, BPF_NOEXIST);
+		n = bpf_map_lookup_elem(per_disk, &dev);
 	}
 	if (n)
 		__sync_fetch_and_add(n, by);
@@ -598,10 +586,10 @@ int BPF_PROG(on_issue, struct request *rq)
 		f->dev = disk_dev(rq);
 	if (f->probe == BLKMAP_PROBE_NOTED) { /* a probe read goes to the disk: counted once, requeued or not */
 		f->probe = BLKMAP_PROBE_ISSUED;
-		probe_waits(f->dev, 1);
+		count_waiting(&waiting, &probes_waiting, f->dev, 1);
 	} else if (f->probe == BLKMAP_UNIT_NOTED) {
 		f->probe = BLKMAP_UNIT_ISSUED;
-		unit_waits(f->dev, 1);
+		count_waiting(&unit_waiting, &unit_reads_waiting, f->dev, 1);
 	}
 	f->op = op == REQ_OP_READ ? BLKMAP_READ : BLKMAP_WRITE;
 	f->bytes = rq->__data_len;
@@ -640,11 +628,11 @@ int BPF_PROG(on_complete, struct request *rq, int error, unsigned int nr_bytes)
 	/* Served while a probe read (or a watched cgroup's) waited on this
 	 * disk: what it waited behind. */
 	if (probe == BLKMAP_PROBE_ISSUED)
-		probe_waits(k.dev, -1);
+		count_waiting(&waiting, &probes_waiting, k.dev, -1);
 	else if (probes_waiting > 0)
 		add_behind(bpf_map_lookup_elem(&waiting, &k.dev), &k, kind, BLKMAP_FOR_PROBE, bytes);
 	if (probe == BLKMAP_UNIT_ISSUED)
-		unit_waits(k.dev, -1);
+		count_waiting(&unit_waiting, &unit_reads_waiting, k.dev, -1);
 	else if (unit_reads_waiting > 0)
 		add_behind(bpf_map_lookup_elem(&unit_waiting, &k.dev), &k, kind, BLKMAP_FOR_UNIT, bytes);
 	__u64 now = bpf_ktime_get_ns();

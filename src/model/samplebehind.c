@@ -33,18 +33,20 @@ static void watch_readers(struct sampler *s, double now)
 	blklat_watch(s->blk, pids, n);
 }
 
-/* This interval's entries of sp's disk into its 10 s window. */
-static void behind_add(struct sampler_probe *sp, const struct blk_reading *r, double now)
+/* A 10 s window of what reads waited behind, per interval: entries older
+ * than 10 s dropped, this interval's (ne of e; those of disk only, unless
+ * NULL) added. */
+static void window_add(struct behind_tick **w, size_t *n, size_t *cap, const struct blk_behind *e, size_t ne,
+		       const char *disk, double now)
 {
-	size_t w = 0;
-	for (size_t i = 0; i < sp->nbehind; i++)
-		if (sp->behind[i].mono > now - 10.0)
-			sp->behind[w++] = sp->behind[i];
-	sp->nbehind = w;
-	for (size_t i = 0; i < r->nbehind; i++)
-		if (strcmp(r->behind[i].disk, sp->disk) == 0 &&
-		    util_grow((void **)&sp->behind, &sp->behind_cap, sp->nbehind + 1, sizeof *sp->behind) == 0)
-			sp->behind[sp->nbehind++] = (struct behind_tick){.mono = now, .e = r->behind[i]};
+	size_t k = 0;
+	for (size_t i = 0; i < *n; i++)
+		if ((*w)[i].mono > now - 10.0)
+			(*w)[k++] = (*w)[i];
+	*n = k;
+	for (size_t i = 0; i < ne; i++)
+		if ((!disk || strcmp(e[i].disk, disk) == 0) && util_grow((void **)w, cap, *n + 1, sizeof **w) == 0)
+			(*w)[(*n)++] = (struct behind_tick){.mono = now, .e = e[i]};
 }
 
 /* A process's name as the sample has it, else as the BPF part noted it. */
@@ -181,19 +183,6 @@ void sampler_watch_unit(struct sampler *s, const char *path)
 	}
 }
 
-/* This interval's entries into the unit's 10 s window. */
-static void unit_add(struct sampler_unit *u, const struct blk_reading *r, double now)
-{
-	size_t w = 0;
-	for (size_t i = 0; i < u->n; i++)
-		if (u->w[i].mono > now - 10.0)
-			u->w[w++] = u->w[i];
-	u->n = w;
-	for (size_t i = 0; i < r->nunit_behind; i++)
-		if (util_grow((void **)&u->w, &u->cap, u->n + 1, sizeof *u->w) == 0)
-			u->w[u->n++] = (struct behind_tick){.mono = now, .e = r->unit_behind[i]};
-}
-
 /* The unit's figures per disk (the disks in its window, first seen first). */
 static void unit_fill(struct sampler *s, struct sample *out, double now)
 {
@@ -214,7 +203,7 @@ static void unit_fill(struct sampler *s, struct sample *out, double now)
 	if (u->skip > 0)
 		u->skip--;
 	else
-		unit_add(u, &out->blk, now);
+		window_add(&u->w, &u->n, &u->cap, out->blk.unit_behind, out->blk.nunit_behind, NULL, now);
 	for (size_t i = 0; i < u->n && ub->ndisks < UNIT_BEHIND_DISKS; i++) {
 		int k = 0;
 		while (k < ub->ndisks && strcmp(ub->disks[k].disk, u->w[i].e.disk) != 0)
@@ -239,7 +228,7 @@ void samplebehind_fill(struct sampler *s, struct sample *out, double now)
 		struct disk_sample *d = &out->disks[i];
 		if (!sp)
 			continue;
-		behind_add(sp, &out->blk, now);
+		window_add(&sp->behind, &sp->nbehind, &sp->behind_cap, out->blk.behind, out->blk.nbehind, sp->disk, now);
 		d->slow.n = behind_top(s, out, (struct window){sp->behind, sp->nbehind, NULL}, -INFINITY, INFINITY,
 				       d->slow.ahead, PROBE_AHEAD_MAX, &d->slow.total);
 		slowest_of(s, out, sp, now, d);

@@ -189,6 +189,21 @@ static void io_field(const char *tok, size_t n, struct cgroup_io *sum)
 	}
 }
 
+/* The next space-separated token of a line of n bytes from *at, and its
+ * length in *tl; *at moves past it. NULL when none is left. */
+static const char *next_token(const char *l, size_t n, size_t *at, size_t *tl)
+{
+	size_t i = *at;
+	while (i < n && l[i] == ' ')
+		i++;
+	size_t j = i;
+	while (j < n && l[j] != ' ')
+		j++;
+	*at = j;
+	*tl = j - i;
+	return j > i ? l + i : NULL;
+}
+
 /* One device's line: counted into sum when the filter takes it. Returns
  * 1 counted, 0 passed over, -1 not an io.stat line. */
 static int io_line(const char *l, size_t n, cgroup_dev_filter filter, void *ctx, struct cgroup_io *sum)
@@ -199,15 +214,9 @@ static int io_line(const char *l, size_t n, cgroup_dev_filter filter, void *ctx,
 		return -1;
 	if (filter && !filter(maj, min, ctx))
 		return 0;
-	for (size_t i = (size_t)used; i < n;) {
-		while (i < n && l[i] == ' ')
-			i++;
-		size_t j = i;
-		while (j < n && l[j] != ' ')
-			j++;
-		io_field(l + i, j - i, sum);
-		i = j;
-	}
+	size_t at = (size_t)used, tl;
+	for (const char *tok; (tok = next_token(l, n, &at, &tl));)
+		io_field(tok, tl, sum);
 	return 1;
 }
 
@@ -259,15 +268,9 @@ static int limits_line(const char *l, size_t n, cgroup_dev_name name, void *ctx,
 	else
 		snprintf(out + at, len - at, "%s%u:%u", at ? "; " : "", maj, min);
 	int kept = 0;
-	for (size_t i = (size_t)used; i < n;) {
-		while (i < n && l[i] == ' ')
-			i++;
-		size_t j = i;
-		while (j < n && l[j] != ' ')
-			j++;
-		limit_token(l + i, j - i, &kept, out, len);
-		i = j;
-	}
+	size_t from = (size_t)used, tl;
+	for (const char *tok; (tok = next_token(l, n, &from, &tl));)
+		limit_token(tok, tl, &kept, out, len);
 	if (!kept)
 		out[at] = '\0'; /* every setting "max": no limit on it */
 	return kept > 0;

@@ -87,21 +87,15 @@ wait "$TOOL"
 [ -s "$OUT" ] || fail "no JSON: $(cat "$SCRATCH/err")"
 
 wrote=$((WRITERS * MIB << 20))
-# to_disk PATH [SINCE]: the path's to_disk bytes summed over the readings
-# (those at or after SINCE only)
-to_disk() {
-	jq -rs --arg p "$1" --argjson t "${2:-0}" '[.[] | select(.ts >= $t) | .interval_s as $dt | .cgroups[] |
-		select(.path == $p) | (.to_disk_Bps // 0) * $dt] | add // 0' "$OUT"
-}
 # Where else the bytes may have gone: the launcher's unit (its exit
 # records' guess), "/" and "" (a cgroup not known).
 elsewhere=""
 for other in "$SLICE/$LAUNCH" / ""; do
-	elsewhere="$elsewhere \"$other\": $(to_disk "$other" "$SYNC_AT")"
+	elsewhere="$elsewhere \"$other\": $(cgroup_to_disk "$OUT" "$other" "$SYNC_AT")"
 done
 note "from the sync on:$elsewhere"
 for u in "$UNIT" "$GONE"; do
-	td=$(to_disk "$SLICE/$u")
+	td=$(cgroup_to_disk "$OUT" "$SLICE/$u")
 	note "$SLICE/$u: to disk $td bytes (its writers wrote $wrote)"
 	within "$td" "$wrote" 15 ||
 		fail "$u's TO-DISK is $td bytes, not within 15 % of the $wrote its ended writers wrote (from the sync on:$elsewhere)"

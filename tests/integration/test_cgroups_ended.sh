@@ -61,13 +61,7 @@ wait "$TOOL"
 [ -s "$SCRATCH/out.json" ] || fail "no JSON: $(cat "$SCRATCH/err")"
 
 wrote=$((WRITERS * MIB << 20))
-# to_disk PATH [SINCE]: the path's to_disk bytes summed over the readings
-# (those at or after SINCE only)
-to_disk() {
-	jq -rs --arg p "$1" --argjson t "${2:-0}" '[.[] | select(.ts >= $t) | .interval_s as $dt | .cgroups[] |
-		select(.path == $p) | (.to_disk_Bps // 0) * $dt] | add // 0' "$SCRATCH/out.json"
-}
-td=$(to_disk "$SLICE/$UNIT")
+td=$(cgroup_to_disk "$SCRATCH/out.json" "$SLICE/$UNIT")
 note "$SLICE/$UNIT: to disk $td bytes (the writers wrote $wrote)"
 jq -rs '[.[] | .procs[] | select(.comm | test("dd$")) | select(.to_disk_Bps > 0) | "\(.pid) \(.comm)"] | unique |
 	"rows of ended writers with TO-DISK: \(length) (\(.[:4] | join(", ")))"' "$SCRATCH/out.json" | while read -r l; do note "$l"; done
@@ -75,7 +69,7 @@ jq -rs '[.[] | .procs[] | select(.comm | test("dd$")) | select(.to_disk_Bps > 0)
 # root's) and "" (a cgroup not known: "unknown" in Prometheus).
 elsewhere=""
 for other in / ""; do
-	elsewhere="$elsewhere \"$other\": $(to_disk "$other" "$SYNC_AT")"
+	elsewhere="$elsewhere \"$other\": $(cgroup_to_disk "$SCRATCH/out.json" "$other" "$SYNC_AT")"
 done
 note "from the sync on:$elsewhere"
 within "$td" "$wrote" 15 ||

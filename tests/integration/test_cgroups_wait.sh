@@ -31,7 +31,7 @@ slow_loop 0.002 256 random; L=$SLOW
 
 # idle: a process in the idle unit, started now (one started before delay
 # accounting was on has no waits at all: not known)
-idle() { sh -c 'echo $$ > "$1/cgroup.procs" && exec sleep 60' sh "$CG/$SLICE/$IDLE" > /dev/null 2>&1 & }
+idle() { in_cgroup "$SLICE/$IDLE" sleep 60; }
 
 # Off first (only where it is off: another program may have it on).
 if [ "$was" = 0 ]; then
@@ -47,9 +47,8 @@ fi
 P=$!
 sleep 1 # delay accounting is on now: fio starts after it, so its waits count
 idle
-sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$CG/$SLICE/$READER" \
-	fio --name=r --filename="$L" --rw=randread --bs=4k --iodepth=1 --ioengine=psync --direct=1 --time_based --runtime=5 \
-	> /dev/null 2>&1 &
+in_cgroup "$SLICE/$READER" fio --name=r --filename="$L" --rw=randread --bs=4k --iodepth=1 --ioengine=psync --direct=1 \
+	--time_based --runtime=5
 FIO=$!
 wait $FIO || fail "fio failed"
 wait $P || fail "iosched-top exited $?: $(cat "$SCRATCH/err")"

@@ -273,6 +273,22 @@ remove_cgroups() {
 	done
 }
 
+# in_cgroup DIR CMD...: CMD run in the background in the cgroup DIR under
+# $CG (joined before it starts, so all of it is counted there).
+in_cgroup() {
+	local d=$1
+	shift
+	sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$CG/$d" "$@" > /dev/null 2>&1 &
+}
+
+# cgroup_to_disk JSON PATH [SINCE]: the cgroup PATH's to_disk bytes in the
+# --json lines of file JSON, summed over the readings (those at or after
+# SINCE, unix seconds, only).
+cgroup_to_disk() {
+	jq -rs --arg p "$2" --argjson t "${3:-0}" '[.[] | select(.ts >= $t) | .interval_s as $dt | .cgroups[] |
+		select(.path == $p) | (.to_disk_Bps // 0) * $dt] | add // 0' "$1"
+}
+
 # throwaway_user PREFIX: a user U (PREFIX and the test's pid, removed at
 # exit) whose home H is in the scratch, with an empty ~/.config/iosched-top
 # of theirs; uid and gid its ids (what sudo passes in SUDO_UID, SUDO_GID).

@@ -26,12 +26,6 @@ attach_loop 512 fill
 L=$(basename "$LOOP")
 echo mq-deadline > "/sys/block/$L/queue/scheduler" || fail "cannot set mq-deadline on $L"
 
-# in_cgroup DIR CMD...: CMD run in the cgroup DIR (joined before it starts)
-in_cgroup() {
-	local d=$1
-	shift
-	sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$CG/$d" "$@" > /dev/null 2>&1 &
-}
 in_cgroup "$SLICE/$READER" fio --name=r --filename="$LOOP" --rw=randread --bs=4k --iodepth=1 --direct=1 \
 	--size=256M --time_based --runtime=120
 in_cgroup "$SLICE/$WRITER" fio --name=w --filename="$LOOP" --rw=write --bs=1M --iodepth=4 --ioengine=libaio \

@@ -31,12 +31,6 @@ HEX=$(printf '%08x' $$)$(head -c 28 /dev/urandom | od -An -tx1 | tr -d ' \n')
 DIRS=("$SLICE" "$SLICE/$WRITER" "$SLICE/$IDLE" "$SLICE/docker-$HEX.scope")
 
 make_cgroups "${DIRS[@]}"
-# in_cgroup DIR CMD...: CMD run in the cgroup DIR (joined before it starts)
-in_cgroup() {
-	local d=$1
-	shift
-	sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$CG/$d" "$@" > /dev/null 2>&1 &
-}
 in_cgroup "$SLICE/$WRITER" fio --name=w --filename="$SCRATCH/w" --size=16M --rw=write --bs=1M --direct=1 --rate=4m \
 	--time_based --runtime=300
 in_cgroup "$SLICE/$IDLE" sleep 300
