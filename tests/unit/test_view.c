@@ -449,6 +449,68 @@ static void disk_detail_slow(void **state)
 	assert_non_null(strstr(buf, "why reads were slow: block-layer latency is off: needs root"));
 }
 
+/* A unit's detail panel: I/O wait summed or why not, io.max and
+ * io.latency where it has them, and what its reads waited behind per
+ * disk with each owner's unit; before the watch has a reading, and
+ * without the BPF part, it says so. */
+static void unit_detail(void **state)
+{
+	(void)state;
+	static struct sample s;
+	static struct cgroup_sample cg[2];
+	static struct proc_row rows[1];
+	static char buf[8192];
+	memset(&s, 0, sizeof s);
+	memset(cg, 0, sizeof cg);
+	util_strlcpy(cg[0].path, "a.slice/r.service", sizeof cg[0].path);
+	util_strlcpy(cg[0].unit, "r.service", sizeof cg[0].unit);
+	util_strlcpy(cg[1].path, "a.slice/w.service", sizeof cg[1].path);
+	util_strlcpy(cg[1].unit, "w.service", sizeof cg[1].unit);
+	cg[0].io_wait_pct = 96.5;
+	cg[0].bfq_weight = cg[0].io_weight = cg[1].bfq_weight = cg[1].io_weight = -1;
+	cg[0].have_io_max = 1;
+	util_strlcpy(cg[0].io_max, "vda wbps=1048576", sizeof cg[0].io_max);
+	cg[0].have_io_latency = 1; /* the file, limiting nothing */
+	cg[1].io_wait_pct = -1;
+	s.cgroups = cg;
+	s.ncgroups = 2;
+	s.have_procs = 1;
+	rows[0] = (struct proc_row){.pid = 4186, .tid = 4186, .cgroup = cg[1].path};
+	s.procs = rows;
+	s.nprocs = 1;
+	s.blk_on = 1;
+	s.interval_s = 1;
+	detail_unit(&s, cg[0].path, "r.service", buf, sizeof buf);
+	assert_non_null(strstr(buf, "their I/O wait (delay accounting, summed): 96% (100% = one process waiting all the time)"));
+	assert_non_null(strstr(buf, "io.max: vda wbps=1048576\n"));
+	assert_non_null(strstr(buf, "io.latency: no limit\n"));
+	assert_non_null(strstr(buf, "What its reads waited behind: from the next refresh"));
+	struct unit_behind *ub = &s.unit_behind;
+	util_strlcpy(ub->path, cg[0].path, sizeof ub->path);
+	ub->secs = 10;
+	ub->ndisks = 1;
+	util_strlcpy(ub->disks[0].disk, "vda", sizeof ub->disks[0].disk);
+	ub->disks[0].total = 100 << 20;
+	ub->disks[0].ntop = 2;
+	ub->disks[0].top[0] = (struct probe_ahead){.pid = 4186, .comm = "dd", .kind = BLK_DIRECT, .bytes = 90 << 20, .share = 0.9};
+	ub->disks[0].top[1] = (struct probe_ahead){.pid = 77, .comm = "jbd2/vda1-8", .kind = BLK_JOURNAL, .bytes = 10 << 20,
+						   .share = 0.1};
+	detail_unit(&s, cg[0].path, "r.service", buf, sizeof buf);
+	assert_non_null(strstr(buf, "What its reads waited behind (BPF: what each disk served while one was in flight; the last 10 s):"));
+	assert_non_null(strstr(buf, "  vda, 100M in all:\n"));
+	assert_non_null(strstr(buf, "     90% direct         90M  dd (4186) in w.service\n"));
+	assert_non_null(strstr(buf, "     10% journal        10M  jbd2/vda1-8 (77)\n")); /* no row: no unit */
+	ub->ndisks = 0;
+	detail_unit(&s, cg[0].path, "r.service", buf, sizeof buf);
+	assert_non_null(strstr(buf, "  nothing: no read of its waited behind another request"));
+	util_strlcpy(ub->why, "not known: block-layer figures are off (needs root)", sizeof ub->why);
+	detail_unit(&s, cg[0].path, "r.service", buf, sizeof buf);
+	assert_non_null(strstr(buf, "  not known: block-layer figures are off (needs root)"));
+	detail_unit(&s, cg[1].path, "w.service", buf, sizeof buf);
+	assert_non_null(strstr(buf, "their I/O wait: not known"));
+	assert_null(strstr(buf, "io.max"));
+}
+
 static void switch_compare_line(void **state)
 {
 	(void)state;
@@ -542,6 +604,7 @@ int main(void)
 		cmocka_unit_test(switch_compare_line),
 		cmocka_unit_test(switch_behind_line),
 		cmocka_unit_test(disk_detail_slow),
+		cmocka_unit_test(unit_detail),
 		cmocka_unit_test(safe_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
