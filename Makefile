@@ -188,7 +188,8 @@ TEST_DEBS  := valgrind:valgrind cmocka:libcmocka-dev fio:fio iostat:sysstat tmux
               python3:python3 useradd:passwd clang:clang dpkg-buildpackage:dpkg-dev dh:debhelper \
               lintian:lintian zsh:zsh
 BENCH_DEBS := fio:fio ioping:ioping jq:jq iotop-c:iotop-c python3:python3 htop:htop tmux:tmux curl:curl \
-	prometheus:prometheus prometheus-node-exporter:prometheus-node-exporter
+	prometheus:prometheus prometheus-node-exporter:prometheus-node-exporter \
+	qemu-system-x86_64:qemu-system-x86 mmdebstrap:mmdebstrap mkfs.ext4:e2fsprogs
 deps:
 	@tests/deps.sh build $(BUILD_DEBS)
 

@@ -5,7 +5,7 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${IOSCHED_BIN:-$TOP/iosched-top}
 [ "$(id -u)" -eq 0 ] || { echo "bench: needs root (loop devices)" >&2; exit 1; }
 for c in fio jq losetup "$@"; do
-	command -v "$c" >/dev/null || { echo "bench: needs $c (apt-get install ${c/ioping/ioping})" >&2; exit 1; }
+	command -v "$c" >/dev/null || { echo "bench: needs $c (make bench-deps installs it)" >&2; exit 1; }
 done
 [ -x "$BIN" ] || { echo "bench: build first (make)" >&2; exit 1; }
 # BENCH_TMPDIR: where the scratch directory goes (a tmpfs, for a bench
