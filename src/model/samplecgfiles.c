@@ -181,7 +181,8 @@ static void read_io(struct samplecg *g, const char *dir, const struct cg_prev *o
 	}
 	util_fmt(path, sizeof path, "%s/io.stat", dir);
 	struct cgroup_io io;
-	if (util_read_text(path, text, sizeof text) >= 0 && cgroup_parse_io_stat(text, whole_disk, g, &io) >= 0) {
+	long rc = util_read_text(path, text, sizeof text);
+	if (rc >= 0 && (rc = cgroup_parse_io_stat(text, whole_disk, g, &io)) >= 0) {
 		c->have_stat = 1;
 		c->stat_rbytes = io.rbytes;
 		c->stat_wbytes = io.wbytes;
@@ -190,9 +191,12 @@ static void read_io(struct samplecg *g, const char *dir, const struct cg_prev *o
 			c->stat_write_Bps = (double)(io.wbytes - old->wbytes) / (mono - old->mono);
 		}
 		util_fmt(src + strlen(src), len - strlen(src), "; io.stat: whole physical disks");
-	} else {
+	} else if (rc == -ENOENT) {
 		util_fmt(src + strlen(src), len - strlen(src),
 			 "; io.stat: none (the io controller is not in its parent's cgroup.subtree_control)");
+	} else {
+		util_fmt(src + strlen(src), len - strlen(src), "; io.stat: not read (%s)",
+			 rc == -EINVAL ? "not io.stat's format" : strerror((int)-rc));
 	}
 	c->io_weight = read_weight(dir, "io.weight");
 	c->bfq_weight = read_weight(dir, "io.bfq.weight");
