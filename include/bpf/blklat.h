@@ -54,6 +54,7 @@ struct blk_proc {
 	int tgid;
 	uint64_t n[2], bytes[2];
 	uint64_t journal_bytes;           /* of bytes[BLK_WRITE], journal and metadata */
+	uint64_t cgroup_id;               /* the v2 cgroup it issued requests from (0: not seen) */
 	uint64_t p50_ns[2], p99_ns[2];
 };
 

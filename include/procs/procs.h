@@ -31,8 +31,11 @@ enum proc_kind { PROC_NORMAL, PROC_WRITEBACK, PROC_LOOP, PROC_SELF, PROC_JOURNAL
  * for a process that ended before any listing saw it (forked into its
  * parent's cgroup, where it nearly always stays); the one it dirtied its
  * pages in, as the BPF part noted it (a writer whose pages were written
- * after it ended); or not known. Recordings keep it by name. */
-enum proc_cgsrc { CGSRC_LIVE, CGSRC_LAST, CGSRC_PARENT, CGSRC_DIRTIER, CGSRC_UNKNOWN };
+ * after it ended); the one it issued block requests from, as the BPF part
+ * saw it (a process that ended unseen: better than its parent's, which a
+ * process that moved itself, as systemd-run --scope does, is not in); or
+ * not known. Recordings keep it by name. */
+enum proc_cgsrc { CGSRC_LIVE, CGSRC_LAST, CGSRC_PARENT, CGSRC_DIRTIER, CGSRC_ISSUER, CGSRC_UNKNOWN };
 #define PROCS_CGROUP_REREAD_S 5.0
 
 
@@ -196,7 +199,8 @@ enum proc_kind procs_classify(const char *comm, int ppid, int pid);
 /* "process", "writeback", "loop", "self", "journal": as JSON and recordings say. */
 const char *procs_kind_name(enum proc_kind k);
 
-/* "live", "last_known", "parent", "unknown": as JSON and recordings say. */
+/* "live", "last_known", "parent", "dirtier", "issuer", "unknown": as JSON
+ * and recordings say. */
 const char *procs_cgsrc_name(enum proc_cgsrc c);
 
 /* "off", "none", "n/a", "ok", "before_delayacct". */

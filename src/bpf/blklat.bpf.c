@@ -476,6 +476,15 @@ static __always_inline void count_waiting(void *per_disk, __s64 *total, __u32 de
 		__sync_fetch_and_add(n, by);
 }
 
+/* The submitter's v2 cgroup when it owns the request (owner: its tgid),
+ * else 0: the dirtier owns it, whose cgroup was noted when it dirtied the
+ * pages. So a process that ends before any listing sees it is still
+ * counted in the unit it issued from. */
+static __always_inline __u64 issuer_cgroup(__u32 owner)
+{
+	return owner == (__u32)(bpf_get_current_pid_tgid() >> 32) ? bpf_get_current_cgroup_id() : 0;
+}
+
 /* What a request is to "waited behind", in its submitter's context: a
  * probe read, a read of the watched cgroup, or neither. */
 static __always_inline unsigned short watch_of(struct request *rq, __u32 tgid)
@@ -535,6 +544,7 @@ static __always_inline void note_owner(struct request *rq)
 	f->start_ns = now;
 	f->issue_ns = 0;
 	f->tgid = owner_of(rq, W_OWNER, f);
+	f->cgroup_id = issuer_cgroup(f->tgid);
 	f->probe = watch_of(rq, f->tgid);
 	f->dev = disk_dev(rq); /* so a request still queued shows among the waiting */
 }
@@ -579,6 +589,7 @@ int BPF_PROG(on_issue, struct request *rq)
 		f->start_ns = now;
 		f->dev = 0; /* the last holder's */
 		f->tgid = owner_of(rq, W_ISSUE, f);
+		f->cgroup_id = issuer_cgroup(f->tgid);
 		f->probe = watch_of(rq, f->tgid);
 	}
 	f->issue_ns = now; /* a requeued request is timed from its last issue */
@@ -617,6 +628,7 @@ int BPF_PROG(on_complete, struct request *rq, int error, unsigned int nr_bytes)
 	struct blkmap_key k = {.tgid = f->tgid, .dev = f->dev, .op = f->op};
 	__u64 bytes = f->bytes;
 	__u32 kind = f->kind, probe = f->probe, unattributed = f->unattributed, stacked = f->stacked;
+	__u64 cgroup_id = f->cgroup_id;
 	/* Read first, then give the slot back with an atomic (a full
 	 * barrier): a plain store could be moved before the loads above, and
 	 * another request could then take the slot and write over them. */
@@ -665,6 +677,8 @@ int BPF_PROG(on_complete, struct request *rq, int error, unsigned int nr_bytes)
 		__sync_fetch_and_add(&h->journal, bytes);
 	if (stacked)
 		__sync_fetch_and_add(&h->stacked, bytes);
+	if (cgroup_id && h->cgroup_id != cgroup_id)
+		h->cgroup_id = cgroup_id; /* (a plain store: the same value from every CPU) */
 	return 0;
 }
 

@@ -50,6 +50,8 @@ struct blkmap_hist {
 	unsigned long long journal; /* of which journal and metadata (BLKMAP_JOURNAL) */
 	unsigned long long stacked; /* of which the same bytes as a write to a loop device
 				     * stacked above (its file data, passed down) */
+	unsigned long long cgroup_id; /* the v2 cgroup its requests were issued from, as last
+				       * seen (0: none seen: all charged to it as a dirtier) */
 	unsigned int count[BLKMAP_BUCKETS];
 };
 
@@ -60,8 +62,8 @@ struct blkmap_hist {
  * back by writing 0 there (both taken: the request goes untimed). The
  * array is mmap'd read-only by user space for the "waiting longest" list,
  * which scans it every refresh: user space sizes it before load from the
- * disks' request tags (blkmap_slot_bits), 2^12 to 2^16 slots of 40 bytes,
- * instead of always 2.5 MiB. */
+ * disks' request tags (blkmap_slot_bits), 2^12 to 2^16 slots of 56 bytes,
+ * instead of always 3.5 MiB. */
 #define BLKMAP_SLOT_BITS_MIN 12
 #define BLKMAP_SLOT_BITS_MAX 16
 
@@ -101,6 +103,8 @@ struct blkmap_inflight {
 				      * completion, at the request's final size */
 	unsigned char stacked;       /* file data a loop device above this disk wrote first:
 				      * its bytes were counted there */
+	unsigned long long cgroup_id; /* the submitter's v2 cgroup where it owns the request;
+				       * 0 where a dirtier does (its cgroup is in names) */
 };
 
 /* What a request is, for "waited behind": whose data and why it moved. */

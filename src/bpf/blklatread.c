@@ -100,7 +100,7 @@ static enum blk_op op_of(const struct blkmap_key *k)
 
 /* Bytes, journal bytes and stacked bytes a key gained since its last
  * reading. */
-struct gained { uint64_t bytes, journal, stacked; };
+struct gained { uint64_t bytes, journal, stacked, cgroup_id; };
 
 static void stat_from(struct blk_stat *st, const struct blkmap_key *k, const char *disk, const struct hist *h,
 		      struct gained g)
@@ -139,6 +139,8 @@ static int group_end(struct blklat *b, struct blk_reading *r, const struct blkma
 		p->bytes[op] = g.bytes > g.stacked ? g.bytes - g.stacked : 0;
 		if (op == BLK_WRITE)
 			p->journal_bytes = g.journal;
+		if (g.cgroup_id)
+			p->cgroup_id = g.cgroup_id;
 		p->p50_ns[op] = hist_quantile(&b->group, 0.50);
 		p->p99_ns[op] = hist_quantile(&b->group, 0.99);
 	}
@@ -344,6 +346,7 @@ int blklat_read(struct blklat *b, struct blk_reading *r)
 			old && cur.bytes >= old->h.bytes ? cur.bytes - old->h.bytes : cur.bytes,
 			old && cur.journal >= old->h.journal ? cur.journal - old->h.journal : cur.journal,
 			old && cur.stacked >= old->h.stacked ? cur.stacked - old->h.stacked : cur.stacked,
+			cur.cgroup_id,
 		};
 		if (old) {
 			old->h = cur;
@@ -365,6 +368,8 @@ int blklat_read(struct blklat *b, struct blk_reading *r)
 		group.bytes += g.bytes;
 		group.journal += g.journal;
 		group.stacked += g.stacked;
+		if (g.cgroup_id)
+			group.cgroup_id = g.cgroup_id;
 	}
 	int e = group_end(b, r, &at, group);
 	err = err ? err : e;

@@ -147,6 +147,9 @@ static void rows_source(unsigned srcs, int to_disk_known, int wait_known, char *
 	if (srcs & (1u << CGSRC_DIRTIER))
 		util_fmt(buf + strlen(buf), len - strlen(buf),
 			 "; ended writers: the cgroup they dirtied the pages in (BPF)");
+	if (srcs & (1u << CGSRC_ISSUER))
+		util_fmt(buf + strlen(buf), len - strlen(buf),
+			 "; processes that ended unseen: the cgroup they issued block requests from (BPF)");
 }
 
 static void fill_one(const struct group *x, struct cgroup_sample *c)

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "bpf/blklat.h"
 #include "read/taskstats.h"
 
 static void take_exit(void *ctx, const struct ts_record *r, int tgid)
@@ -59,16 +60,33 @@ size_t procgone_settle(struct procs *p, int threads, struct procs_status *st)
 	return nx;
 }
 
-static int same_group(const struct proc_row *a, const struct procexit_row *b)
+static int same_group(const struct proc_row *a, const struct procexit_row *b, const char *cgroup)
 {
 	/* cgroups are kept once each: the same path is the same pointer */
-	return a->ppid == b->ppid && a->cgroup == b->cgroup && strcmp(a->comm, b->comm) == 0;
+	return a->ppid == b->ppid && a->cgroup == cgroup && strcmp(a->comm, b->comm) == 0;
+}
+
+/* The cgroup of a process that ended unseen, where the block layer saw it
+ * issue requests: the one it issued them from (its parent's is a guess,
+ * wrong for one that moved itself). x's own otherwise. */
+static const char *issuer_cgroup(struct procs *p, const struct procs_blk *blk, const struct procexit_row *x,
+				 enum proc_cgsrc *src)
+{
+	*src = x->cgroup_src;
+	if (x->cgroup_src == CGSRC_LAST || !blk || !blk->r || !p->cg_on)
+		return x->cgroup;
+	const struct blk_proc *b = blklat_find_proc(blk->r, x->pid);
+	const char *path = b && b->cgroup_id ? proccgroup_of_id(p, b->cgroup_id) : NULL;
+	if (!path)
+		return x->cgroup;
+	*src = CGSRC_ISSUER;
+	return path;
 }
 
 /* Processes that ended this interval become rows, one per command and
  * parent (with a count), shown with the I/O of this interval for
  * EXIT_LINGER refreshes; older ones count down. */
-void procgone_add(struct procs *p, size_t nx, double dt)
+void procgone_add(struct procs *p, size_t nx, double dt, const struct procs_blk *blk)
 {
 	const struct procexit_row *x = p->settled;
 	size_t keep = 0;
@@ -83,12 +101,14 @@ void procgone_add(struct procs *p, size_t nx, double dt)
 	 * left out, its I/O not shown) */
 	util_grow((void **)&p->gone, &p->gone_cap, p->ngone + nx, sizeof *p->gone);
 	for (size_t i = 0; i < nx; i++) {
+		enum proc_cgsrc src;
+		const char *cgroup = issuer_cgroup(p, blk, &x[i], &src);
 		/* (one the listings saw is remembered by proccgroup_note_ended) */
-		if (x[i].cgroup_src == CGSRC_PARENT)
-			proccgroup_note_exit(p, x[i].pid, x[i].cgroup);
+		if (src != CGSRC_LAST)
+			proccgroup_note_exit(p, x[i].pid, cgroup);
 		struct proc_row *r = NULL;
 		for (size_t k = first_new; k < p->ngone && !r; k++)
-			if (same_group(&p->gone[k], &x[i]))
+			if (same_group(&p->gone[k], &x[i], cgroup))
 				r = &p->gone[k];
 		if (!r) {
 			if (p->ngone == p->gone_cap)
@@ -105,8 +125,8 @@ void procgone_add(struct procs *p, size_t nx, double dt)
 			/* the tool's own children (a switch, a fresh reader) are its own */
 			r->kind = r->ppid == p->self ? PROC_SELF : procs_classify(r->comm, r->ppid, x[i].pid);
 			r->user = procname_user(p, x[i].uid);
-			r->cgroup = x[i].cgroup;
-			r->cgroup_src = x[i].cgroup_src;
+			r->cgroup = cgroup;
+			r->cgroup_src = src;
 		}
 		r->pid = r->tid = x[i].pid; /* the last one's */
 		r->count++;

@@ -24,7 +24,7 @@ const char *procs_wait_name(enum proc_wait w)
 const char *procs_cgsrc_name(enum proc_cgsrc c)
 {
 	return c == CGSRC_LIVE ? "live" : c == CGSRC_LAST ? "last_known" : c == CGSRC_PARENT ? "parent" :
-	       c == CGSRC_DIRTIER ? "dirtier" : "unknown";
+	       c == CGSRC_DIRTIER ? "dirtier" : c == CGSRC_ISSUER ? "issuer" : "unknown";
 }
 
 enum proc_kind procs_classify(const char *comm, int ppid, int pid)

@@ -140,7 +140,7 @@ void procwaits_status(const struct procs *p, int threads, struct procs_status *s
  * listings into p->settled (how many); then the rows of processes that
  * ended (p->gone) brought up to date with nx of them over dt seconds. */
 size_t procgone_settle(struct procs *p, int threads, struct procs_status *st);
-void procgone_add(struct procs *p, size_t nx, double dt);
+void procgone_add(struct procs *p, size_t nx, double dt, const struct procs_blk *blk);
 
 /* procwalk.c: libproc2's listing opened (0 or a negative errno); the tasks of this reading into p->cur and their rows (who
  * each is, its counters), from the kernel's task walk or /proc. Returns

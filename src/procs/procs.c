@@ -191,7 +191,7 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 	}
 	/* Processes that ended: after the live ones, for the sort to place. */
 	if (!threads && p->exits) {
-		procgone_add(p, nx, interval_s);
+		procgone_add(p, nx, interval_s, blk);
 		if (p->ngone && procwalk_rows_room(total + p->ngone, rows, cap) == 0) {
 			memcpy(*rows + total, p->gone, p->ngone * sizeof **rows);
 			total += p->ngone;
