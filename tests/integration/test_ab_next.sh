@@ -9,7 +9,9 @@
 #    and undo, keep and undo null exactly when neither use has a choice,
 #    and the keep command, run as printed (from another scheduler), switches
 #    the disk and prints one udev rule, for it and with the chosen scheduler
-#    (the rule is not installed).
+#    (the rule is not installed). Where ten rounds decide nothing, a second
+#    run; where that does not either, bfq's keep command as the report
+#    prints it (never a skip: a fair A/B may decide nothing).
 # suite-budget: 60
 . "$(dirname "$0")/../lib/common.sh"
 need_root
@@ -37,18 +39,36 @@ grep -qF "  a desktop or laptop (fresh and paced readers): no difference worth a
 	fail "2 rounds decide nothing, yet: $(sed -n '/^next step:/,$p' "$T")"
 [ "$(tail -n1 "$T")" = "  nothing to keep: $N stays as it is" ] || fail "the report does not end with the next step"
 
-"$BIN" "${AB[@]}" --rounds 10 --format json > "$SCRATCH/ab.json" 2> "$SCRATCH/ab.err" ||
-	fail "JSON A/B exited $?: $(cat "$SCRATCH/ab.err")"
+# ab_json FILE: a 10-round JSON A/B into FILE, its "next" checked against itself.
+ab_json() {
+	"$BIN" "${AB[@]}" --rounds 10 --format json > "$1" 2> "$SCRATCH/ab.err" ||
+		fail "JSON A/B exited $?: $(cat "$SCRATCH/ab.err")"
+	jq -e '.next | has("desktop") and has("server") and has("keep") and has("undo")' "$1" > /dev/null ||
+		fail "JSON next: $(jq -c '.next' "$1")"
+	jq -e '.next | ((.desktop == null and .server == null) == (.keep == null)) and ((.keep == null) == (.undo == null))
+		and (.keep == null or (.keep | test("^iosched-top --disk [a-z0-9]+ --set [a-z0-9]+=[a-z-]+ --print-udev-rule$")))
+		and (.undo == null or (.undo | endswith("echo none > /sys/block/'"$N"'/queue/scheduler")))' "$1" > /dev/null ||
+		fail "JSON next disagrees with itself: $(jq -c '.next' "$1")"
+}
 J=$SCRATCH/ab.json
-jq -e '.next | has("desktop") and has("server") and has("keep") and has("undo")' "$J" > /dev/null ||
-	fail "JSON next: $(jq -c '.next' "$J")"
-jq -e '.next | ((.desktop == null and .server == null) == (.keep == null)) and ((.keep == null) == (.undo == null))
-	and (.keep == null or (.keep | test("^iosched-top --disk [a-z0-9]+ --set [a-z0-9]+=[a-z-]+ --print-udev-rule$")))
-	and (.undo == null or (.undo | endswith("echo none > /sys/block/'"$N"'/queue/scheduler")))' "$J" > /dev/null ||
-	fail "JSON next disagrees with itself: $(jq -c '.next' "$J")"
+ab_json "$J"
 KEEP=$(jq -r '.next.keep // empty' "$J")
-[ -n "$KEEP" ] || skip "10 rounds decided nothing on this disk this time ($(jq -c '.next.why' "$J")): the keep command was not run"
-CHOICE=$(jq -r '.next.desktop // .next.server' "$J")
+if [ -z "$KEEP" ]; then
+	# Ten rounds mostly decide (bfq's fresh readers start faster under the
+	# writer); a run that did not is a fair outcome, not a failure: a second
+	# run, and if that one decides nothing either, the command the report
+	# would print for bfq (its form is test_abnext's), so the rest runs.
+	note "10 rounds decided nothing ($(jq -c '.next.why' "$J")): a second run"
+	ab_json "$J"
+	KEEP=$(jq -r '.next.keep // empty' "$J")
+fi
+if [ -z "$KEEP" ]; then
+	note "nor did the second ($(jq -c '.next.why' "$J")): the keep command for bfq, as the report prints it"
+	KEEP="iosched-top --disk $N --set $N=bfq --print-udev-rule"
+	CHOICE=bfq
+else
+	CHOICE=$(jq -r '.next.desktop // .next.server' "$J")
+fi
 note "choice $CHOICE: $KEEP"
 
 # Run as printed, the program's name standing for the binary under test,
