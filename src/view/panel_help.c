@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "model/proccols.h"
+#include "unitcols.h"
 #include "tuiview.h"
 #include "base/util.h"
 
@@ -65,6 +66,11 @@ static int help_lines(const struct tui *t, char lines[HELP_LINES][HELP_WIDTH])
 			 proccols_get((enum pcol)c)->help);
 	for (size_t i = 0; i < sizeof procs_text / sizeof procs_text[0] && y < HELP_LINES; i++)
 		util_strlcpy(lines[y++], procs_text[i], HELP_WIDTH);
+	if (y < HELP_LINES)
+		util_strlcpy(lines[y++], "== Unit columns (U)", HELP_WIDTH);
+	for (int c = 0; c < UC_COUNT && y < HELP_LINES; c++)
+		util_fmt(lines[y++], HELP_WIDTH, "  %-13s  %s", unitcols_get((enum ucol)c)->header,
+			 unitcols_get((enum ucol)c)->help);
 	return y;
 }
 

@@ -33,13 +33,7 @@ ext4_loop 256
 make_cgroups "${DIRS[@]}" # (after ext4_loop: its unmount runs after this removal)
 sync # what others left dirty goes now, not in this test's sync
 
-"$BIN" --json -d 0.5 --no-probe --procs 5 > "$SCRATCH/out.json" 2> "$SCRATCH/err" &
-TOOL=$!
-on_exit "kill $TOOL 2>/dev/null"
-# The BPF part loads within the first refreshes; the task walk from the third.
-for _ in $(seq 100); do tail -n1 "$SCRATCH/out.json" 2>/dev/null | jq -e '.blk.on' > /dev/null 2>&1 && break; sleep 0.1; done
-tail -n1 "$SCRATCH/out.json" | jq -e '.blk.on' > /dev/null 2>&1 ||
-	skip "the BPF part is off, so there is no TO-DISK: $(tail -n1 "$SCRATCH/out.json" | jq -r '.blk.why // empty')$(head -c 300 "$SCRATCH/err")"
+json_with_blk "$SCRATCH/out.json" -d 0.5 --no-probe --procs 5
 sleep 1
 
 # The shell joins the unit and is seen there by a refresh or two, then

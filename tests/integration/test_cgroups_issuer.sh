@@ -28,12 +28,7 @@ make_cgroups "$SLICE" "$SLICE/$LAUNCH" "$SLICE/$UNIT"
 ext4_loop 256
 
 OUT=$SCRATCH/out.json
-"$BIN" --json -d 1 --no-probe --procs 5 > "$OUT" 2> "$SCRATCH/err" &
-TOOL=$!
-on_exit "kill $TOOL 2>/dev/null"
-for _ in $(seq 100); do tail -n1 "$OUT" 2>/dev/null | jq -e '.blk.on' > /dev/null 2>&1 && break; sleep 0.1; done
-tail -n1 "$OUT" | jq -e '.blk.on' > /dev/null 2>&1 ||
-	skip "the BPF part is off: $(tail -n1 "$OUT" | jq -r '.blk.why // empty')$(head -c 300 "$SCRATCH/err")"
+json_with_blk "$OUT" -d 1 --no-probe --procs 5
 
 # The launcher: seen in its own unit, then, as soon as a refresh has
 # written its line, the writers, each moving itself into the unit before
@@ -41,9 +36,7 @@ tail -n1 "$OUT" | jq -e '.blk.on' > /dev/null 2>&1 ||
 launch() {
 	echo "$BASHPID" > "$CG/$SLICE/$LAUNCH/cgroup.procs" || exit 1
 	sleep 2.5
-	local lines
-	lines=$(wc -l < "$OUT")
-	until [ "$(wc -l < "$OUT")" -gt "$lines" ]; do sleep 0.02; done
+	next_line "$OUT"
 	for i in $(seq "$WRITERS"); do
 		sh -c 'echo $$ > "$1/cgroup.procs" && exec dd if=/dev/zero of="$2" bs=1M count="$3" oflag=direct status=none' \
 			sh "$CG/$SLICE/$UNIT" "$MNT/w.$i" "$MIB" &

@@ -289,6 +289,28 @@ cgroup_to_disk() {
 		select(.path == $p) | (.to_disk_Bps // 0) * $dt] | add // 0' "$1"
 }
 
+# json_with_blk OUT ARGS...: the tool in the background writing --json
+# lines with ARGS into OUT (stderr into $SCRATCH/err; TOOL its pid, killed
+# at exit), once its BPF part is on (it loads within the first refreshes);
+# the test is skipped, with the reason, where it stays off.
+json_with_blk() {
+	local out=$1
+	shift
+	"$BIN" --json "$@" > "$out" 2> "$SCRATCH/err" &
+	TOOL=$!
+	on_exit "kill $TOOL 2>/dev/null"
+	for _ in $(seq 100); do tail -n1 "$out" 2>/dev/null | jq -e '.blk.on' > /dev/null 2>&1 && return 0; sleep 0.1; done
+	skip "the BPF part is off: $(tail -n1 "$out" | jq -r '.blk.why // empty')$(head -c 300 "$SCRATCH/err")"
+}
+
+# next_line FILE: wait until FILE has a line more than it has now (the
+# tool's next refresh written).
+next_line() {
+	local lines
+	lines=$(wc -l < "$1")
+	until [ "$(wc -l < "$1")" -gt "$lines" ]; do sleep 0.02; done
+}
+
 # throwaway_user PREFIX: a user U (PREFIX and the test's pid, removed at
 # exit) whose home H is in the scratch, with an empty ~/.config/iosched-top
 # of theirs; uid and gid its ids (what sudo passes in SUDO_UID, SUDO_GID).

@@ -17,6 +17,7 @@
 #include "model/sample.h"
 #include "model/proccols.h"
 #include "view/procpane.h"
+#include "view/unitcols.h"
 #include "base/util.h"
 
 static void big_digits(void **state)
@@ -243,6 +244,33 @@ static void proccols_documented(void **state)
 		snprintf(head, sizeof head, "%s", col->header);
 		if (!strstr(man, head))
 			fail_msg("the man page does not describe the column %s", col->header);
+	}
+}
+
+/* Every column of the units pane is in the man page's paragraph on U (the
+ * help screen lists them from the same table). */
+static void unitcols_documented(void **state)
+{
+	(void)state;
+	const char *man = slurp(SRCDIR "/iosched-top.1");
+	const char *u = strstr(man, "\n.B U\nThe units pane");
+	assert_non_null(u);
+	const char *end = strstr(u + 1, "\n.TP");
+	assert_non_null(end);
+	for (int c = 0; c < UC_COUNT; c++) {
+		char head[64];
+		util_strlcpy(head, unitcols_get((enum ucol)c)->header, sizeof head);
+		/* the man page writes a hyphen as \- */
+		char esc[80], *o = esc;
+		for (const char *h = head; *h && o < esc + sizeof esc - 3; h++) {
+			if (*h == '-')
+				*o++ = '\\';
+			*o++ = *h;
+		}
+		*o = '\0';
+		const char *k = strstr(u, esc);
+		if (!k || k > end)
+			fail_msg("the man page's paragraph on U lacks the column %s", head);
 	}
 }
 
@@ -599,6 +627,7 @@ int main(void)
 		cmocka_unit_test(figures_fit),
 		cmocka_unit_test(proccols_whole),
 		cmocka_unit_test(proccols_documented),
+		cmocka_unit_test(unitcols_documented),
 		cmocka_unit_test(csv_procs),
 		cmocka_unit_test(switch_labels),
 		cmocka_unit_test(switch_compare_line),
