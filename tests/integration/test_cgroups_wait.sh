@@ -45,7 +45,11 @@ fi
 
 "$BIN" --json -d 1 -n 8 --no-probe --procs 50 --enable-delayacct > "$SCRATCH/out.json" 2> "$SCRATCH/err" &
 P=$!
-sleep 1 # delay accounting is on now: fio starts after it, so its waits count
+# Delay accounting is turned on in the background: the processes start
+# once a line says it is on (one started before has no waits at all).
+for _ in $(seq 100); do tail -n1 "$SCRATCH/out.json" 2>/dev/null | jq -e '.writers.delayacct' > /dev/null 2>&1 && break; sleep 0.1; done
+tail -n1 "$SCRATCH/out.json" | jq -e '.writers.delayacct' > /dev/null 2>&1 || fail "delay accounting is not on after 10 s: $(cat "$SCRATCH/err")"
+sleep 0.1
 idle
 in_cgroup "$SLICE/$READER" fio --name=r --filename="$L" --rw=randread --bs=4k --iodepth=1 --ioengine=psync --direct=1 \
 	--time_based --runtime=5
