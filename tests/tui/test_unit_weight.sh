@@ -41,10 +41,17 @@ start() {
 	wait_for "Processes \(all disks\)" || fail "no process pane"
 	keys U
 	wait_for "^$UNIT +.* 100 " 5 || fail "the unit's weight 100 (from the fake root) is not shown"
-	for _ in $(seq 10); do
-		screen | grep -q "units sorted by WEIGHT" && break
+	# one > at a time, each once the last one's sort is shown (under load
+	# the screen lags, and presses ahead of it go past WEIGHT)
+	local now
+	for _ in $(seq 12); do
+		now=$(screen | grep -oE "units sorted by [^ ,;]+" | head -1)
+		[ "$now" = "units sorted by WEIGHT" ] && break
 		keys '>'
-		sleep 0.2
+		for _ in $(seq 40); do
+			[ "$(screen | grep -oE "units sorted by [^ ,;]+" | head -1)" != "$now" ] && break
+			sleep 0.05
+		done
 	done
 	wait_for "units sorted by WEIGHT" 1 || fail "> did not reach the WEIGHT column"
 	keys g
