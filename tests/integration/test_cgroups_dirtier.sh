@@ -41,28 +41,20 @@ sync # what others left dirty goes now, not in this test's sync
 OUT=$SCRATCH/out.json
 json_with_blk "$OUT" -d 1 --no-probe --procs 5
 
-# The launcher: seen in its own unit, then, as soon as a refresh has
-# written its line, the writers, each moving itself into its unit before
-# it becomes dd.
-launch() {
-	echo "$BASHPID" > "$CG/$SLICE/$LAUNCH/cgroup.procs" || exit 1
-	sleep 2.5
-	next_line "$OUT"
+# The writers, each moving itself into its unit before it becomes dd.
+writers() {
 	for u in "$UNIT" "$GONE"; do
 		for i in $(seq "$WRITERS"); do
 			sh -c 'echo $$ > "$1/cgroup.procs" && exec dd if=/dev/zero of="$2" bs=1M count="$3" status=none' \
 				sh "$CG/$SLICE/$u" "$MNT/$u.$i" "$MIB" &
 		done
 	done
-	wait
 }
 # A process the listings see in the unit that is removed later.
 sh -c 'echo $$ > "$1/cgroup.procs" && exec sleep 60' sh "$CG/$SLICE/$GONE" &
 SLEEPER=$!
 on_exit "kill $SLEEPER 2>/dev/null"
-launch &
-LAUNCHER=$!
-on_exit "kill $LAUNCHER 2>/dev/null"
+launch_unseen "$SLICE/$LAUNCH" "$OUT" writers
 sleep 2.5
 kill "$SLEEPER"
 wait "$LAUNCHER" || fail "the writers failed"

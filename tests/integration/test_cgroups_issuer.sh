@@ -30,22 +30,14 @@ ext4_loop 256
 OUT=$SCRATCH/out.json
 json_with_blk "$OUT" -d 1 --no-probe --procs 5
 
-# The launcher: seen in its own unit, then, as soon as a refresh has
-# written its line, the writers, each moving itself into the unit before
-# it becomes dd.
-launch() {
-	echo "$BASHPID" > "$CG/$SLICE/$LAUNCH/cgroup.procs" || exit 1
-	sleep 2.5
-	next_line "$OUT"
+# The writers, each moving itself into the unit before it becomes dd.
+writers() {
 	for i in $(seq "$WRITERS"); do
 		sh -c 'echo $$ > "$1/cgroup.procs" && exec dd if=/dev/zero of="$2" bs=1M count="$3" oflag=direct status=none' \
 			sh "$CG/$SLICE/$UNIT" "$MNT/w.$i" "$MIB" &
 	done
-	wait
 }
-launch &
-LAUNCHER=$!
-on_exit "kill $LAUNCHER 2>/dev/null"
+launch_unseen "$SLICE/$LAUNCH" "$OUT" writers
 wait "$LAUNCHER" || fail "the writers failed"
 sleep 2.5 # the exit records' interval, written
 kill -INT "$TOOL"

@@ -311,6 +311,25 @@ next_line() {
 	until [ "$(wc -l < "$1")" -gt "$lines" ]; do sleep 0.02; done
 }
 
+# launch_unseen LAUNCH OUT FN: in the background (LAUNCHER its pid, killed
+# at exit), a launcher shell that joins the cgroup LAUNCH (under $CG) and
+# stays 2.5 s, so the tool's listings see it there, then, as soon as the
+# tool's next line is in OUT, runs FN and waits for what FN started: FN
+# starts processes that move themselves into other cgroups and end before
+# the next refresh, unseen by any listing, their exit records naming the
+# launcher's cgroup as their parent's.
+launch_unseen() {
+	(
+		echo "$BASHPID" > "$CG/$1/cgroup.procs" || exit 1
+		sleep 2.5
+		next_line "$2"
+		"$3"
+		wait
+	) &
+	LAUNCHER=$!
+	on_exit "kill $LAUNCHER 2>/dev/null"
+}
+
 # throwaway_user PREFIX: a user U (PREFIX and the test's pid, removed at
 # exit) whose home H is in the scratch, with an empty ~/.config/iosched-top
 # of theirs; uid and gid its ids (what sudo passes in SUDO_UID, SUDO_GID).
