@@ -92,7 +92,14 @@ if [ -e "/sys/block/$root" ] && ! dd if="/dev/$root" of=/dev/null bs=4k count=1 
 			"$3" --json -d 0.5 -n 2 --disk "$2" --probe "$2" --probe-file-size 32M > /var/tmp/c.json 2> /var/tmp/c.err
 			ls -d /var/tmp/iosched-top-0.* > /var/tmp/c.left 2>/dev/null
 			rm -rf /var/tmp/iosched-top-0
-			"$3" --json -d 0.5 -n 12 --disk "$2" --probe "$2" --probe-file-size 32M > /var/tmp/b.json 2> /var/tmp/b.err
+			"$3" --json -d 0.5 -n 80 --disk "$2" --probe "$2" --probe-file-size 32M > /var/tmp/b.json 2> /var/tmp/b.err &
+			pid=$!
+			for _ in $(seq 400); do
+				l=$(tail -n1 /var/tmp/b.json 2>/dev/null) # (jq -e takes no input for true)
+				[ -n "$l" ] && echo "$l" | jq -e ".disks[0].probe.n > 0" > /dev/null 2>&1 && break
+				sleep 0.1
+			done
+			kill -INT $pid; wait $pid
 			stat -c "%a %U" /var/tmp/iosched-top-0 > /var/tmp/b.stat
 			rm -rf /var/tmp/iosched-top-0' _ "$SCRATCH" "$root" "$(bin_in_var_tmp "$SCRATCH/vt")" || fail "the namespace run failed ($?)"
 		V=$SCRATCH/vt # the namespace's /var/tmp
@@ -105,11 +112,11 @@ if [ -e "/sys/block/$root" ] && ! dd if="/dev/$root" of=/dev/null bs=4k count=1 
 		grep -q "removed.*$(basename "$(cat "$V/k.left")")" "$V/c.err" ||
 			fail "the next run did not say it removed $(cat "$V/k.left"): $(cat "$V/c.err")"
 		[ ! -s "$V/c.left" ] || fail "private directories left after the next run: $(cat "$V/c.left")"
-		# (6 s: the file is written at idle I/O priority, which a busy disk
-		# starves; beside another test and tests/alongside.sh's writer it
-		# was not whole after 1.5 s)
+		# (up to 40 s, the run ended once a line has reads: the file is
+		# written at idle I/O priority, which a busy disk starves; beside
+		# another test's writers it was not whole after 6 s)
 		tail -n1 "$V/b.json" | jq -e '.disks[0].probe | .mode == "file" and .n > 0' >/dev/null ||
-			fail "no probe in root's own directory: $(tail -n1 "$V/b.json" | jq -c .disks[0].probe)"
+			fail "no probe in root's own directory: $(tail -n1 "$V/b.json" | jq -c .disks[0].probe) $(wc -l < "$V/b.json") lines; $(cat "$V/b.err")"
 		[ "$(cat "$V/b.stat")" = "700 root" ] || fail "root's probe directory is $(cat "$V/b.stat")"
 		note "planted directory: $(tail -n1 "$V/a.json" | jq -r '.disks[0].probe.why')"
 		note "after a killed run: $(head -n1 "$V/c.err")"
