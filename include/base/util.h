@@ -92,6 +92,10 @@ char *util_trim(char *s);
  * -ENOMEM (the array is then unchanged). */
 int util_grow(void **arr, size_t *cap, size_t want, size_t size);
 
+/* A hash of the text s (FNV-1a, 64 bits): for tables keyed on names and
+ * paths, and a seed drawn from a name. */
+uint64_t util_hash_text(const char *s);
+
 /* Texts kept together and let go together (a replayed tick's command
  * lines), in blocks that never move: what util_texts_keep hands out stays
  * good until util_texts_free. Start from {0}. */

@@ -46,13 +46,31 @@ struct prom_disk {
 #define PROM_NAMES_KEPT 256
 #define PROM_RECENT_S 300.0
 #define PROM_HANDOVER 2.0
-struct prom_name {
-	char comm[4 * PROCS_COMM_MAX]; /* the label's text */
-	double bytes;                  /* its counter: the bytes written while it had a series */
+/* Whether an entry of a bounded label set (names, cgroups) has a series:
+ * the first member of each such entry, so one election serves both
+ * (prom_elect). */
+struct prom_series {
 	double recent;                 /* bytes of the last minutes (decayed) */
-	double now;                    /* bytes of the interval being counted */
 	int named;                     /* has a series now */
 	int had;                       /* has had one: kept for ever */
+};
+
+/* The series, among n entries of stride bytes from base (each starts with
+ * its struct prom_series): the free places (of max) to the most recent
+ * bytes, then, while one without a series moved more than PROM_HANDOVER
+ * times as much as the weakest named one, the two swap (each swap raises
+ * the named entries' sum: it ends). */
+void prom_elect(void *base, size_t n, size_t stride, size_t max);
+
+/* The entry that makes room for a new one when the set is full: the least
+ * recent that never had a series (NULL: every one has had one). */
+void *prom_weakest(void *base, size_t n, size_t stride);
+
+struct prom_name {
+	struct prom_series sr;         /* first: prom_elect */
+	char comm[4 * PROCS_COMM_MAX]; /* the label's text */
+	double bytes;                  /* its counter: the bytes written while it had a series */
+	double now;                    /* bytes of the interval being counted */
 };
 
 /* Bytes and pressure per cgroup v2 (the sample's cgroups, samplecgroups.c)
@@ -67,11 +85,10 @@ struct prom_name {
 #define PROM_CGROUPS_KEPT 256
 enum prom_cg_value { PCG_READ, PCG_WRITE, PCG_TO_DISK, PCG_SOME, PCG_FULL, PCG_N };
 struct prom_cgroup {
+	struct prom_series sr;           /* first: prom_elect */
 	char path[4 * CGROUP_PATH_MAX];  /* the label's text */
 	double v[PCG_N];                 /* its counters, while it had a series */
 	double now[PCG_N];               /* the interval's */
-	double recent;                   /* bytes of the last minutes (decayed) */
-	int named, had;
 };
 
 struct prom_state {

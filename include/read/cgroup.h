@@ -31,6 +31,13 @@ int cgroup_v2_mount(char *dir, size_t len);
 typedef int (*cgroup_id_fn)(uint64_t id, const char *path, void *ctx);
 int cgroup_walk_ids(const char *root, unsigned max_depth, unsigned max_dirs, cgroup_id_fn fn, void *ctx);
 
+/* The id of the v2 cgroup at path (relative to the v2 root mounted at
+ * mount: "a.slice/b.service", "/" the root): its directory's inode
+ * number, what bpf_get_current_cgroup_id() gives. A symlink, a file or a
+ * directory of another filesystem is no cgroup. Returns 0, or a negative
+ * errno (-ENOENT: no such cgroup now). */
+int cgroup_id_of(const char *mount, const char *path, uint64_t *id);
+
 /* The v2 path ("/system.slice/cron.service"; "/" for the root) of the
  * text of /proc/PID/cgroup: its "0::" line. Returns 0, or -ENOENT when
  * the text has none (a v1-only machine). */

@@ -474,6 +474,14 @@ struct util_text_block {
 	char data[];
 };
 
+uint64_t util_hash_text(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; s && *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
 const char *util_texts_keep(struct util_texts *t, const char *s, size_t len)
 {
 	struct util_text_block *b = t->head;

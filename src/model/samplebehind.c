@@ -11,7 +11,6 @@
 #include "base/util.h"
 #include "read/cgroup.h"
 
-#include <sys/stat.h>
 
 /* The probe's readers, watched by the BPF part (what their reads wait
  * behind is counted). */
@@ -171,16 +170,9 @@ void sampler_watch_unit(struct sampler *s, const char *path)
 	 * then are counted as they complete, in the reading after: two
 	 * readings that are not this unit's. */
 	u->skip = 2;
-	char dir[CGROUP_PATH_MAX + 1100];
-	struct stat st;
-	if (path[0] && cgroup_v2_mount(dir, sizeof dir) == 0) {
-		if (strcmp(path, "/") != 0) /* (relative to the v2 root: "a.slice/b.service") */
-			util_fmt(dir + strlen(dir), sizeof dir - strlen(dir), "/%s", path);
-		if (stat(dir, &st) == 0)
-			u->id = (uint64_t)st.st_ino; /* a v2 cgroup's id is its directory's inode number */
-		else
-			util_fmt(u->why, sizeof u->why, "the cgroup is gone");
-	}
+	char mount[1024];
+	if (path[0] && cgroup_v2_mount(mount, sizeof mount) == 0 && cgroup_id_of(mount, path, &u->id) < 0)
+		util_fmt(u->why, sizeof u->why, "the cgroup is gone");
 }
 
 /* The unit's figures per disk (the disks in its window, first seen first). */

@@ -41,14 +41,6 @@ struct groups {
 	size_t nslots;
 };
 
-static size_t hash_of(const char *s)
-{
-	size_t h = 1469598103934665603ull;
-	for (; s && *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
 static int same_path(const char *a, const char *b)
 {
 	return a == b || (a && b && strcmp(a, b) == 0);
@@ -77,7 +69,7 @@ static struct group *group_of(struct groups *g, const char *path)
 {
 	if ((g->n + 1) * 2 > g->nslots && rehash(g) < 0)
 		return NULL;
-	size_t h = hash_of(path), k = h & (g->nslots - 1);
+	size_t h = (size_t)util_hash_text(path), k = h & (g->nslots - 1);
 	for (; g->slots[k]; k = (k + 1) & (g->nslots - 1))
 		if (g->v[g->slots[k] - 1].hash == h && same_path(g->v[g->slots[k] - 1].path, path))
 			return &g->v[g->slots[k] - 1];

@@ -23,14 +23,6 @@ struct sampler_probe *sampleprobes_find(struct sampler *s, const char *disk)
 	return NULL;
 }
 
-static uint64_t name_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
 void sampleprobes_post_event(struct sampler *s, const char *disk, int ok, const char *msg)
 {
 	struct event e = {.ts = util_real_now(), .mono = util_mono_now(), .ok = ok};
@@ -57,7 +49,7 @@ static void start_probe(struct sampler *s, const struct disk_info *d)
 	pc.rate_hz = s->cfg.probe_rate_hz;
 	/* Per disk, so two disks do not read the same offsets in step. */
 	pc.seed = (s->cfg.have_seed ? s->cfg.seed : (uint64_t)getpid() ^ (uint64_t)(util_real_now() * 1e6)) ^
-		  name_hash(d->name);
+		  util_hash_text(d->name);
 	pc.min_plausible_ns = d->kind == DISK_ZRAM ? 0 : MIN_PLAUSIBLE_NS;
 	pc.file_size = s->cfg.probe_file_size;
 	pc.write_file = s->cfg.probe_file_write;

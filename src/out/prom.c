@@ -38,9 +38,7 @@ static struct prom_name *name_of(struct prom_state *st, const char *key)
 		if (util_grow((void **)&st->names, &st->names_cap, st->nnames + 1, sizeof *st->names) == 0)
 			n = &st->names[st->nnames++];
 	} else {
-		for (size_t i = 0; i < st->nnames; i++)
-			if (!st->names[i].had && (!n || st->names[i].recent < n->recent))
-				n = &st->names[i];
+		n = prom_weakest(st->names, st->nnames, sizeof *st->names);
 		if (n && n->now > 0) { /* this interval's bytes: "other"'s, as the rest of its */
 			st->other += n->now;
 			st->have_other = 1;
@@ -53,33 +51,6 @@ static struct prom_name *name_of(struct prom_state *st, const char *key)
 	return n;
 }
 
-/* The entries with a series: the free places to the names of the most
- * recent bytes, then, while a name without a series wrote more than
- * PROM_HANDOVER times as much as the weakest named one, the two swap
- * (each swap raises the named entries' sum: it ends). */
-static void pick_names(struct prom_state *st)
-{
-	for (;;) {
-		struct prom_name *in = NULL, *out = NULL;
-		size_t named = 0;
-		for (size_t i = 0; i < st->nnames; i++) {
-			struct prom_name *n = &st->names[i];
-			named += (size_t)n->named;
-			if (n->named && (!out || n->recent < out->recent))
-				out = n;
-			if (!n->named && n->recent > 0 && (!in || n->recent > in->recent))
-				in = n;
-		}
-		if (!in)
-			return;
-		if (named == PROM_NAMES && in->recent <= PROM_HANDOVER * out->recent)
-			return;
-		if (named == PROM_NAMES)
-			out->named = 0; /* its counter stays as it is, not written while it has no series */
-		in->named = in->had = 1;
-	}
-}
-
 static void count_to_disk(struct prom_state *st, const struct sample *s)
 {
 	if (!s->blk_on || !s->have_procs || !(s->interval_s > 0))
@@ -87,7 +58,7 @@ static void count_to_disk(struct prom_state *st, const struct sample *s)
 	st->to_disk = 1;
 	double decay = exp(-s->interval_s / PROM_RECENT_S);
 	for (size_t i = 0; i < st->nnames; i++)
-		st->names[i].recent *= decay;
+		st->names[i].sr.recent *= decay;
 	for (size_t i = 0; i < s->nprocs; i++) {
 		const struct proc_row *r = &s->procs[i];
 		if (!(r->to_disk_Bps > 0) || (r->exited && r->ended_ago))
@@ -97,7 +68,7 @@ static void count_to_disk(struct prom_state *st, const struct sample *s)
 		util_safe_text(key, sizeof key, r->comm);
 		struct prom_name *n = strcmp(key, "other") ? name_of(st, key) : NULL;
 		if (n) {
-			n->recent += b;
+			n->sr.recent += b;
 			n->now += b;
 		} else {
 			st->other += b;
@@ -106,10 +77,10 @@ static void count_to_disk(struct prom_state *st, const struct sample *s)
 	}
 	/* the interval's bytes go where their name's series is once the
 	 * interval has counted: a large newcomer is named with its first bytes */
-	pick_names(st);
+	prom_elect(st->names, st->nnames, sizeof *st->names, PROM_NAMES);
 	for (size_t i = 0; i < st->nnames; i++) {
 		struct prom_name *n = &st->names[i];
-		if (n->named)
+		if (n->sr.named)
 			n->bytes += n->now;
 		else if (n->now > 0)
 			st->other += n->now, st->have_other = 1;
@@ -304,7 +275,7 @@ static void who_the_disk_serves(FILE *f, const struct prom_state *st)
 	     "Bytes written to disks for each process name since the tool started: its own writes and the writeback "
 	     "of pages it dirtied (TO-DISK/s); the 16 names that wrote the most lately, the rest as \"other\".");
 	for (size_t i = 0; i < st->nnames; i++) {
-		if (!st->names[i].named)
+		if (!st->names[i].sr.named)
 			continue;
 		fputs("iosched_process_to_disk_bytes_total{comm=\"", f);
 		prom_label(f, st->names[i].comm);

@@ -24,9 +24,7 @@ static struct prom_cgroup *cgroup_of(struct prom_state *st, const char *key)
 		if (util_grow((void **)&st->cgs, &st->cgs_cap, st->ncgs + 1, sizeof *st->cgs) == 0)
 			c = &st->cgs[st->ncgs++];
 	} else {
-		for (size_t i = 0; i < st->ncgs; i++)
-			if (!st->cgs[i].had && (!c || st->cgs[i].recent < c->recent))
-				c = &st->cgs[i];
+		c = prom_weakest(st->cgs, st->ncgs, sizeof *st->cgs);
 		for (int k = 0; c && k < PCG_N; k++) /* its interval so far: "other"'s */
 			st->cg_other[k] += c->now[k];
 	}
@@ -35,30 +33,6 @@ static struct prom_cgroup *cgroup_of(struct prom_state *st, const char *key)
 		util_strlcpy(c->path, key, sizeof c->path);
 	}
 	return c;
-}
-
-/* The series: free places to the most recent bytes, then a stable
- * hand-over (a newcomer takes the weakest one's place only with more
- * than PROM_HANDOVER times its bytes; each swap raises the named sum). */
-static void pick(struct prom_state *st)
-{
-	for (;;) {
-		struct prom_cgroup *in = NULL, *out = NULL;
-		size_t named = 0;
-		for (size_t i = 0; i < st->ncgs; i++) {
-			struct prom_cgroup *c = &st->cgs[i];
-			named += (size_t)c->named;
-			if (c->named && (!out || c->recent < out->recent))
-				out = c;
-			if (!c->named && c->recent > 0 && (!in || c->recent > in->recent))
-				in = c;
-		}
-		if (!in || (named == PROM_CGROUPS && in->recent <= PROM_HANDOVER * out->recent))
-			return;
-		if (named == PROM_CGROUPS)
-			out->named = 0;
-		in->named = in->had = 1;
-	}
 }
 
 /* One cgroup of the sample: its interval's figures into its entry. */
@@ -79,7 +53,7 @@ static void count_one(struct prom_state *st, const struct cgroup_sample *c, doub
 			st->cg_other[k] += v[k];
 	}
 	if (e)
-		e->recent += v[PCG_READ] + (v[PCG_TO_DISK] > v[PCG_WRITE] ? v[PCG_TO_DISK] : v[PCG_WRITE]);
+		e->sr.recent += v[PCG_READ] + (v[PCG_TO_DISK] > v[PCG_WRITE] ? v[PCG_TO_DISK] : v[PCG_WRITE]);
 }
 
 void prom_count_cgroups(struct prom_state *st, const struct sample *s)
@@ -89,7 +63,7 @@ void prom_count_cgroups(struct prom_state *st, const struct sample *s)
 	st->have_cgroups = 1;
 	double dt = s->interval_s, decay = exp(-dt / PROM_RECENT_S);
 	for (size_t i = 0; i < st->ncgs; i++)
-		st->cgs[i].recent *= decay;
+		st->cgs[i].sr.recent *= decay;
 	for (size_t i = 0; i < s->ncgroups; i++) {
 		st->cg_to_disk |= s->cgroups[i].to_disk_Bps >= 0;
 		count_one(st, &s->cgroups[i], dt);
@@ -98,11 +72,11 @@ void prom_count_cgroups(struct prom_state *st, const struct sample *s)
 	st->cg_other[PCG_READ] += s->cgroups_rest.read_Bps * dt;
 	st->cg_other[PCG_WRITE] += s->cgroups_rest.write_Bps * dt;
 	st->cg_other[PCG_TO_DISK] += s->cgroups_rest.to_disk_Bps * dt;
-	pick(st);
+	prom_elect(st->cgs, st->ncgs, sizeof *st->cgs, PROM_CGROUPS);
 	for (size_t i = 0; i < st->ncgs; i++) {
 		struct prom_cgroup *c = &st->cgs[i];
 		for (int k = 0; k < PCG_N; k++) {
-			if (c->named)
+			if (c->sr.named)
 				c->v[k] += c->now[k];
 			else
 				st->cg_other[k] += c->now[k];
@@ -122,7 +96,7 @@ static void series(FILE *f, const char *name, const char *key, const char *extra
 static void metric(FILE *f, const struct prom_state *st, const char *name, int k, const char *extra)
 {
 	for (size_t i = 0; i < st->ncgs; i++)
-		if (st->cgs[i].named)
+		if (st->cgs[i].sr.named)
 			series(f, name, st->cgs[i].path, extra, st->cgs[i].v[k]);
 	series(f, name, "other", extra, st->cg_other[k]);
 }

@@ -15,10 +15,8 @@
  * bounded walk of the v2 tree, at most once a refresh. */
 #include "procparts.h"
 
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "read/cgroup.h"
 
@@ -48,20 +46,11 @@ struct proccgroups {
 	struct idpath { uint64_t id; const char *path; } *ids;
 	size_t nids_slots, nids;
 	char mount[1024];             /* the v2 mount ("": none) */
-	dev_t mount_dev;
 	int mount_tried;
 	double walked_up;             /* the refresh (its uptime) of the last walk */
 	uint64_t missed[MISSED_KEPT];
 	unsigned next_missed;
 };
-
-static size_t hash(const char *s)
-{
-	size_t h = 1469598103934665603ull;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
 
 static int grow(struct proccgroups *g)
 {
@@ -72,7 +61,7 @@ static int grow(struct proccgroups *g)
 	for (size_t i = 0; i < g->nslots; i++) {
 		if (!g->slots[i])
 			continue;
-		size_t k = hash(g->slots[i]) & (ns - 1);
+		size_t k = (size_t)util_hash_text(g->slots[i]) & (ns - 1);
 		while (slots[k])
 			k = (k + 1) & (ns - 1);
 		slots[k] = g->slots[i];
@@ -138,12 +127,9 @@ static const char *id_find(const struct proccgroups *g, uint64_t id)
 static int mount_known(struct proccgroups *g)
 {
 	if (!g->mount_tried) {
-		struct stat st;
 		g->mount_tried = 1;
-		if (cgroup_v2_mount(g->mount, sizeof g->mount) < 0 || stat(g->mount, &st) < 0)
+		if (cgroup_v2_mount(g->mount, sizeof g->mount) < 0)
 			g->mount[0] = '\0';
-		else
-			g->mount_dev = st.st_dev;
 	}
 	return g->mount[0] != '\0';
 }
@@ -152,13 +138,9 @@ static int mount_known(struct proccgroups *g)
  * the cgroup is there to be looked at. */
 static void note_id_of(struct proccgroups *g, const char *kept)
 {
-	char full[1024 + CGROUP_PATH_MAX + 1];
-	struct stat st;
-	if (!mount_known(g))
-		return;
-	util_fmt(full, sizeof full, "%s/%s", g->mount, strcmp(kept, "/") != 0 ? kept : "");
-	if (fstatat(AT_FDCWD, full, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode) && st.st_dev == g->mount_dev)
-		id_note(g, (uint64_t)st.st_ino, kept);
+	uint64_t id;
+	if (mount_known(g) && cgroup_id_of(g->mount, kept, &id) == 0)
+		id_note(g, id, kept);
 }
 
 /* The kept copy of path (made the first time); NULL when out of room. */
@@ -169,7 +151,7 @@ static const char *intern(struct procs *p, const char *path)
 	struct proccgroups *g = p->cg;
 	if ((g->n + 1) * 2 > g->nslots && (g->n >= PATHS_MAX || grow(g) < 0))
 		return NULL;
-	size_t k = hash(path) & (g->nslots - 1);
+	size_t k = (size_t)util_hash_text(path) & (g->nslots - 1);
 	for (; g->slots[k]; k = (k + 1) & (g->nslots - 1))
 		if (strcmp(g->slots[k], path) == 0)
 			return g->slots[k];

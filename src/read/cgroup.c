@@ -40,6 +40,20 @@ int cgroup_v2_mount(char *dir, size_t len)
 	return rc;
 }
 
+int cgroup_id_of(const char *mount, const char *path, uint64_t *id)
+{
+	char full[4096];
+	struct stat root, st;
+	if (snprintf(full, sizeof full, "%s/%s", mount, strcmp(path, "/") != 0 ? path : "") >= (int)sizeof full)
+		return -ENAMETOOLONG;
+	if (stat(mount, &root) != 0 || fstatat(AT_FDCWD, full, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode) || st.st_dev != root.st_dev)
+		return -ENOENT;
+	*id = (uint64_t)st.st_ino;
+	return 0;
+}
+
 int cgroup_parse_proc(const char *text, char *path, size_t len)
 {
 	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
