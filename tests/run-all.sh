@@ -96,8 +96,8 @@ ASAN_BASE=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 UBSAN_BASE=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan.supp:print_suppressions=0}
 
-DA_FILE=/proc/sys/kernel/task_delayacct
-DA_START=$(cat $DA_FILE 2>/dev/null)
+. tests/lib/delayacct.sh # da_held_elsewhere, da_base
+DA_START=$(da_base)
 # Each test runs in a cgroup of its own under one of the suite's
 # (SUITE_CG/job.N; the runner itself stays in SUITE_CG/main), so that a
 # process a test left, even one that left its process tree, is found and
@@ -145,7 +145,7 @@ leftovers() {
 global_leftovers() {
 	[ -n "$MACHINE_CHECKS" ] || return 0
 	comm -13 <(echo "$TMUX_AT_START") <(tmux_default_sockets) | sed "s|^|tmux socket $TMUX_DEFAULT/|"
-	[ -z "$DA_START" ] || [ "$(cat $DA_FILE)" = "$DA_START" ] ||
+	[ -z "$DA_START" ] || [ "$(cat $DA_FILE)" = "$DA_START" ] || da_held_elsewhere ||
 		echo "kernel.task_delayacct is $(cat $DA_FILE), was $DA_START"
 }
 
@@ -177,7 +177,7 @@ remove_global_leftovers() {
 	comm -13 <(echo "$TMUX_AT_START") <(tmux_default_sockets) | while read -r s; do
 		tmux -S "$TMUX_DEFAULT/$s" kill-server 2>/dev/null; rm -f "$TMUX_DEFAULT/$s"
 	done
-	[ -z "$DA_START" ] || echo "$DA_START" > $DA_FILE 2>/dev/null
+	[ -z "$DA_START" ] || da_held_elsewhere || echo "$DA_START" > $DA_FILE 2>/dev/null
 }
 
 # The tests running now: their number -> pid, and the other way.

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "model/sample.h"
+#include "act/sysctlhold.h"
 #include "act/tune.h"
 #include "act/undo.h"
 #include "act/worker.h"
@@ -20,7 +21,7 @@ struct control {
 	struct undo_log undo;
 	struct eventlog out;         /* finished changes, not yet taken (control_take_events) */
 	double delayacct_since;      /* uptime when this run turned delay accounting on, or 0 */
-	int delayacct_orig;          /* kernel.task_delayacct before this run changed it; -1 unchanged */
+	struct sysctl_hold delayacct; /* this run's hold on kernel.task_delayacct (shared with other runs) */
 	int restoring;               /* restores are queued: exit must wait for them */
 	int restore_due;             /* a restore waits for the worker to be idle */
 	size_t restore_base;         /* ... of the changes after this many log entries */
@@ -71,8 +72,11 @@ size_t control_poll(struct control *c);
 int control_apply_now(struct control *c, const struct tune_req *r, size_t n, char *err, size_t len);
 
 /* Turn kernel.task_delayacct on or off (an event; undone at exit whatever
- * --restore says: it costs every task a little). Returns 0 or -1 with why
- * in msg. */
+ * --restore says: it costs every task a little). The setting is shared
+ * with other runs of the tool (act/sysctlhold.h): off is refused while
+ * another run uses it, and at exit it goes back to what it was before the
+ * first of them only when the last one ends. Returns 0 or -1 with why in
+ * msg. */
 int control_delayacct(struct control *c, int on, char *msg, size_t len);
 
 /* At exit. restore: put every change back (waiting up to wait_s for the

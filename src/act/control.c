@@ -13,12 +13,15 @@
 #include "base/util.h"
 
 #define DELAYACCT "/proc/sys/kernel/task_delayacct"
+/* Root's record of the runs that turned it on (act/sysctlhold.h). */
+static const struct sysctl_share delayacct_share = {
+	.sysctl = DELAYACCT, .dir = "/run/iosched-top", .stem = "task_delayacct"};
 
 int control_init(struct control *c, const struct tune_sysfs *sysfs)
 {
 	memset(c, 0, sizeof *c);
 	c->sysfs = sysfs;
-	c->delayacct_orig = -1;
+	sysctlhold_init(&c->delayacct);
 	return worker_start(&c->w);
 }
 
@@ -416,46 +419,56 @@ int control_apply_now(struct control *c, const struct tune_req *r, size_t n, cha
 	return 0;
 }
 
-static int write_sysctl(const char *path, int v)
-{
-	FILE *f = fopen(path, "we");
-	if (!f)
-		return -errno;
-	int rc = fprintf(f, "%d\n", v) < 0 ? -EIO : 0;
-	if (fclose(f) != 0 && rc == 0)
-		rc = -errno;
-	return rc;
-}
-
 int control_delayacct(struct control *c, int on, char *msg, size_t len)
 {
-	uint64_t was = 0;
-	if (util_read_u64(DELAYACCT, &was) < 0) {
+	uint64_t now = 0;
+	if (util_read_u64(DELAYACCT, &now) < 0) {
 		util_fmt(msg, len, "this kernel has no delay accounting (%s missing)", DELAYACCT);
+		return -1;
+	}
+	int pid = 0;
+	if (!on && now && sysctlhold_others(&delayacct_share, &pid) > 0) {
+		util_fmt(msg, len, "kernel.task_delayacct left on: another iosched-top run (pid %d) uses it; "
+			 "it goes back to what it was when the last such run ends", pid);
 		return -1;
 	}
 	struct event ev = {.ts = util_real_now(), .mono = util_mono_now()};
 	ev.type = EV_DELAYACCT;
 	util_strlcpy(ev.key, "kernel.task_delayacct", sizeof ev.key);
-	snprintf(ev.from, sizeof ev.from, "%d", was ? 1 : 0);
 	snprintf(ev.to, sizeof ev.to, "%d", on ? 1 : 0);
-	int rc = write_sysctl(DELAYACCT, on);
+	int was = 0;
+	char err[160] = "";
+	int rc = sysctlhold_set(&delayacct_share, &c->delayacct, on ? 1 : 0, &was, err, sizeof err);
+	snprintf(ev.from, sizeof ev.from, "%d", was ? 1 : 0);
 	ev.ok = rc == 0;
 	if (rc < 0)
-		util_fmt(ev.error, sizeof ev.error, "cannot set kernel.task_delayacct: %s%s", strerror(-rc),
+		util_fmt(ev.error, sizeof ev.error, "cannot set kernel.task_delayacct: %s%s", err,
 			 -rc == EACCES || -rc == EPERM ? " (needs root)" : "");
 	eventlog_add(&c->out, &ev);
 	if (rc < 0) {
 		util_strlcpy(msg, ev.error, len);
 		return -1;
 	}
-	if (c->delayacct_orig < 0)
-		c->delayacct_orig = was ? 1 : 0;
 	/* Tasks started before this moment have only part of their waits. */
 	c->delayacct_since = on ? util_boot_now() : 0;
 	util_fmt(msg, len, "kernel.task_delayacct = %d%s", on ? 1 : 0,
 		 on ? " (I/O wait per process; tasks already running show partial figures, marked *)" : "");
 	return 0;
+}
+
+/* At exit: the last run holding delay accounting puts it back. */
+static void delayacct_release(struct control *c, FILE *f)
+{
+	int v = 0;
+	int rc = sysctlhold_release(&delayacct_share, &c->delayacct, &v);
+	if (rc == 1)
+		fprintf(f, "iosched-top: kernel.task_delayacct set back to %d, as it was\n", v);
+	else if (rc == 2)
+		fprintf(f, "iosched-top: kernel.task_delayacct left as it is: another iosched-top run (pid %d) uses it, "
+			   "and the last such run puts it back\n", v);
+	else if (rc < 0)
+		fprintf(f, "iosched-top: could not set kernel.task_delayacct back to %d: sysctl -w kernel.task_delayacct=%d\n",
+			v, v);
 }
 
 int control_finish(struct control *c, int restore, double wait_s, FILE *f)
@@ -470,14 +483,7 @@ int control_finish(struct control *c, int restore, double wait_s, FILE *f)
 				j.req.disk, j.req.key, j.req.value, util_mono_now() - j.since);
 	}
 	int rc = 0;
-	uint64_t now = 0;
-	if (c->delayacct_orig >= 0 && util_read_u64(DELAYACCT, &now) == 0 && (int)(now != 0) != c->delayacct_orig) {
-		if (write_sysctl(DELAYACCT, c->delayacct_orig) == 0)
-			fprintf(f, "iosched-top: kernel.task_delayacct set back to %d, as it was\n", c->delayacct_orig);
-		else
-			fprintf(f, "iosched-top: could not set kernel.task_delayacct back to %d: sysctl -w kernel.task_delayacct=%d\n",
-				c->delayacct_orig, c->delayacct_orig);
-	}
+	delayacct_release(c, f);
 	if (restore && c->undo.n) {
 		c->undone = c->undone_resets = c->undone_own = 0;
 		int failed = undo_all(c, util_mono_now() + wait_s);

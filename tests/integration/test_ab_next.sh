@@ -1,6 +1,7 @@
 #!/bin/bash
-# The A/B report fits and ends with the next step: a short real none-vs-bfq
-# run on a loop device this test makes, with the built-in writer.
+# The A/B report fits and ends with the next step: a short real A/B of
+# none against another scheduler (bfq where offered, else kyber) on a loop
+# device this test makes, with the built-in writer.
 #  - text: no line over 100 columns (tables, verdicts and sentences), the
 #    per-variant table says it is pooled over all phases, and the next-step
 #    lines are there; two rounds cannot decide anything, so both choices
@@ -10,7 +11,7 @@
 #    and the keep command, run as printed (from another scheduler), switches
 #    the disk and prints one udev rule, for it and with the chosen scheduler
 #    (the rule is not installed). Where ten rounds decide nothing, a second
-#    run; where that does not either, bfq's keep command as the report
+#    run; where that does not either, the other's keep command as the report
 #    prints it (never a skip: a fair A/B may decide nothing).
 # suite-budget: 60
 . "$(dirname "$0")/../lib/common.sh"
@@ -19,8 +20,8 @@ need_cmd jq losetup mkfs.ext4 mount
 setup_scratch
 
 ext4_loop 512
-grep -qw bfq "/sys/block/$N/queue/scheduler" || skip "bfq is not offered here"
-AB=(--ab none,bfq --disk "$N" --dwell 1 --warmup 0 --fresh-reads 50 --load-size 64M --load-dir "$MNT")
+other_sched "$N"
+AB=(--ab "none,$ALT" --disk "$N" --dwell 1 --warmup 0 --fresh-reads 50 --load-size 64M --load-dir "$MNT")
 
 "$BIN" "${AB[@]}" --rounds 2 > "$SCRATCH/ab.txt" 2> "$SCRATCH/ab.err" || fail "text A/B exited $?: $(cat "$SCRATCH/ab.err")"
 T=$SCRATCH/ab.txt
@@ -55,17 +56,18 @@ ab_json "$J"
 KEEP=$(jq -r '.next.keep // empty' "$J")
 if [ -z "$KEEP" ]; then
 	# Ten rounds mostly decide (bfq's fresh readers start faster under the
-	# writer); a run that did not is a fair outcome, not a failure: a second
-	# run, and if that one decides nothing either, the command the report
-	# would print for bfq (its form is test_abnext's), so the rest runs.
+	# writer); a run that did not is a fair outcome, not a failure (kyber
+	# and none are often alike here): a second run, and if that one decides
+	# nothing either, the command the report would print for the other
+	# variant (its form is test_abnext's), so the rest runs.
 	note "10 rounds decided nothing ($(jq -c '.next.why' "$J")): a second run"
 	ab_json "$J"
 	KEEP=$(jq -r '.next.keep // empty' "$J")
 fi
 if [ -z "$KEEP" ]; then
-	note "nor did the second ($(jq -c '.next.why' "$J")): the keep command for bfq, as the report prints it"
-	KEEP="iosched-top --disk $N --set $N=bfq --print-udev-rule"
-	CHOICE=bfq
+	note "nor did the second ($(jq -c '.next.why' "$J")): the keep command for $ALT, as the report prints it"
+	KEEP="iosched-top --disk $N --set $N=$ALT --print-udev-rule"
+	CHOICE=$ALT
 else
 	CHOICE=$(jq -r '.next.desktop // .next.server' "$J")
 fi
@@ -74,7 +76,9 @@ note "choice $CHOICE: $KEEP"
 # Run as printed, the program's name standing for the binary under test,
 # from another scheduler: the rule must be for the choice, not for what
 # the disk has when the command runs.
-echo mq-deadline > "/sys/block/$N/queue/scheduler" || fail "cannot set $N to mq-deadline"
+FROM=mq-deadline
+[ "$CHOICE" = mq-deadline ] && FROM=none
+echo "$FROM" > "/sys/block/$N/queue/scheduler" || fail "cannot set $N to $FROM"
 read -r -a cmd <<< "$KEEP"
 [ "${cmd[0]}" = iosched-top ] || fail "keep does not start with the program: $KEEP"
 "$BIN" "${cmd[@]:1}" > "$SCRATCH/rule.out" 2> "$SCRATCH/rule.err" || fail "'$KEEP' exited $?: $(cat "$SCRATCH/rule.err")"

@@ -1,5 +1,6 @@
 #!/bin/bash
-# The A/B's three readers (issue 15): a short none-vs-bfq run on a loop
+# The A/B's three readers: a short run of none against another scheduler
+# (bfq where offered, else kyber) on a loop
 # device this test makes, with the built-in writer. The JSON has, in the
 # summary and each phase, the steady, fresh and paced figures; a verdict
 # per reader and the trade-off sentence; and the readers were processes of
@@ -13,11 +14,11 @@ setup_scratch
 
 attach_loop 1024 fill; L=$LOOP
 N=$(basename "$L")
-grep -qw bfq "/sys/block/$N/queue/scheduler" || skip "bfq is not offered here"
+other_sched "$N"
 mkfs.ext4 -q -E nodiscard "$L" || fail "mkfs failed"
 mount_scratch "$L" "$SCRATCH/mnt"
 
-"$BIN" --ab none,bfq --disk "$N" --rounds 1 --dwell 4 --warmup 1 --load-size 128M --fresh-reads 300 --format json \
+"$BIN" --ab "none,$ALT" --disk "$N" --rounds 1 --dwell 4 --warmup 1 --load-size 128M --fresh-reads 300 --format json \
 	> "$SCRATCH/ab.json" 2> "$SCRATCH/ab.err" &
 TOOL=$!
 wait $TOOL || fail "A/B exited $?: $(cat "$SCRATCH/ab.err")"
@@ -53,7 +54,7 @@ jq -e '[.verdict[] | "\(.profile) \(.figure)"] == ["steady reads_per_s", "steady
 	and all(.verdict[]; .decided == false and .best == null and .ratio_lo == null)
 	and all(.verdict[] | select(.ratio != null); .rounds_needed == 6 and (.text | test("the test needs 6")))
 	and (.readers | length == 3) and .test.min_rounds == 6 and .aa == false
-	and (.tradeoff | length == 1) and (.tradeoff[0] | startswith("bfq against none: new readers: "))' "$J" \
+	and (.tradeoff | length == 1) and (.tradeoff[0] | startswith($alt + " against none: new readers: "))' --arg alt "$ALT" "$J" \
 	> /dev/null || fail "verdict: $(jq -c '{verdict, readers, tradeoff}' "$J")"
 
 # Processes: one steady and one paced reader across both phases, a new

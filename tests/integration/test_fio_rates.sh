@@ -34,9 +34,10 @@ wait $FIO || fail "fio exited $?"
 
 [ "$(wc -l < "$SCRATCH/ours.json")" -eq 6 ] || fail "expected 6 JSON lines"
 jq -e . "$SCRATCH/ours.json" >/dev/null || fail "output is not JSON lines"
-# The row describes the device we made.
-jq -e --arg n "$N" '.disks[0] | .name == $n and .kind == "loop" and .size_bytes == 1073741824
-	and .scheduler == "none" and (.schedulers | index("bfq") != null)' \
+# The row describes the device we made, with the schedulers its kernel offers.
+offered=$(tr -d '[]' < "/sys/block/$N/queue/scheduler" | jq -R -c 'split(" ") | map(select(. != ""))')
+jq -e --arg n "$N" --argjson s "$offered" '.disks[0] | .name == $n and .kind == "loop" and .size_bytes == 1073741824
+	and .scheduler == "none" and .schedulers == $s' \
 	<(tail -n1 "$SCRATCH/ours.json") >/dev/null || fail "disk row wrong: $(tail -n1 "$SCRATCH/ours.json")"
 
 # Means over the last 5 intervals (the first may straddle the start).

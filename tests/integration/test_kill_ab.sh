@@ -6,7 +6,7 @@
 #   one when the run was over first), the disk back on its scheduler and
 #   queue settings, nothing left on the filesystem, no probe temporary of
 #   the run in /var/tmp/iosched-top-UID, kernel.task_delayacct as it was.
-# - SIGQUIT in a bfq phase: the same, then death by SIGQUIT (status 131).
+# - SIGQUIT in the other variant's phase: the same, then death by SIGQUIT (status 131).
 # - SIGKILL: nothing can run, so the scheduler may stay changed (the man
 #   page says so; the tool keeps no journal a later run could undo from)
 #   and the load's directory stays; the next start removes it and says so.
@@ -27,8 +27,8 @@ N=$(basename "$L")
 mkfs.ext4 -q -E nodiscard "$L" || fail "mkfs failed"
 MNT=$SCRATCH/mnt
 mount_scratch "$L" "$MNT"
-DA=/proc/sys/kernel/task_delayacct
-DA0=$(cat $DA)
+DA=$DA_FILE
+DA0=$(da_base)
 
 # Registered last, so it runs first: no tool of ours outlives the test.
 P=""
@@ -37,6 +37,7 @@ on_exit '[ -n "$P" ] && kill -KILL $P 2>/dev/null; wait 2>/dev/null'
 Q=/sys/block/$N/queue
 echo mq-deadline > $Q/scheduler || fail "cannot set mq-deadline on $N"
 settings() { queue_settings "$N"; }
+other_sched "$N" # ALT (bfq where offered) with ALT_TUNE, one of its settings
 BEFORE=$(settings)
 put_back() { echo mq-deadline > $Q/scheduler; echo "${BEFORE#*read_ahead_kb=}" | cut -d' ' -f1 > $Q/read_ahead_kb; }
 leftovers() { ls -A "$MNT" | grep -v '^lost+found$'; }
@@ -52,7 +53,7 @@ note "seed $SEED (KILL_SEED=$SEED repeats these delays)"
 # about 3 s in all, so a kill lands in any part of it. Fresh readers of
 # 20 reads: with the default 2000 against the write load a run took 6 to
 # 34 s, and the kills below would all land in its first part.
-AB=(--ab none,bfq:low_latency=0:read_ahead_kb=512 --disk "$N" --rounds 1 --dwell 1 --warmup 0.3
+AB=(--ab "none,$ALT:$ALT_TUNE:read_ahead_kb=512" --disk "$N" --rounds 1 --dwell 1 --warmup 0.3
 	--load write --load-size 64M --fresh-reads 20 --format json)
 
 start() { "$BIN" "$@" > "$SCRATCH/out" 2> "$SCRATCH/err" & P=$!; }
@@ -64,7 +65,7 @@ check_clean() {
 	[ "$(settings)" = "$BEFORE" ] || fail "$what: settings $(settings), before $BEFORE"
 	[ -z "$(leftovers)" ] || fail "$what: left on the filesystem: $(leftovers)"
 	! ls -A "/var/tmp/iosched-top-$(id -u)" 2>/dev/null | grep -q "\.$pid\.tmp$" || fail "$what: left a probe temporary"
-	[ "$(cat $DA)" = "$DA0" ] || fail "$what: kernel.task_delayacct is $(cat $DA), was $DA0"
+	da_as_before "$DA0" || fail "$what: kernel.task_delayacct is $(cat $DA), was $DA0"
 	! grep -Eq "could not|still in the kernel|--ab:" "$SCRATCH/err" || fail "$what: $(cat "$SCRATCH/err")"
 }
 
@@ -87,21 +88,21 @@ for i in 0 1 2 3 4 5; do
 	note "SIGTERM at $d s: exit $RC, $(jq '.phases | length' "$SCRATCH/out") phase(s) reported, all put back"
 done
 
-# SIGQUIT (Ctrl-\) in a bfq phase, with low_latency=0 in force and the
+# SIGQUIT (Ctrl-\) in ALT's phase, with its setting in force and the
 # load's directory there: the same clean-up and partial report, then the
 # tool dies by SIGQUIT (status 128+3). It gets the signal with its default
 # action (env --default-signal), as from a terminal: a script's background
 # job would have it ignored.
 env --default-signal=QUIT "$BIN" "${AB[@]}" > "$SCRATCH/out" 2> "$SCRATCH/err" & P=$!; pid=$P
-in_bfq() { [ "$(sched_of "$N")" = bfq ] && [ "$(cat $Q/iosched/low_latency 2>/dev/null)" = 0 ] && [ -n "$(leftovers)" ]; }
-for _ in $(seq 200); do in_bfq && break; sleep 0.05; done
-in_bfq || fail "SIGQUIT: the run never reached bfq with low_latency=0 and its load: $(cat "$SCRATCH/err")"
+in_alt() { [ "$(sched_of "$N")" = "$ALT" ] && [ "$(cat "$Q/iosched/$ALT_TUNE_FILE" 2>/dev/null)" = "${ALT_TUNE#*=}" ] && [ -n "$(leftovers)" ]; }
+for _ in $(seq 200); do in_alt && break; sleep 0.05; done
+in_alt || fail "SIGQUIT: the run never reached $ALT with $ALT_TUNE and its load: $(cat "$SCRATCH/err")"
 kill -QUIT "$P"
 finish
 [ $RC -eq $((128 + $(kill -l QUIT))) ] || fail "SIGQUIT: exit $RC, not 128+$(kill -l QUIT): $(cat "$SCRATCH/err")"
 [ "$(jq -r .partial "$SCRATCH/out")" = true ] || fail "SIGQUIT: no partial report: $(cat "$SCRATCH/out")"
-check_clean "SIGQUIT in bfq" "$pid"
-note "SIGQUIT in bfq: exit $RC, partial report, all put back"
+check_clean "SIGQUIT in $ALT" "$pid"
+note "SIGQUIT in $ALT: exit $RC, partial report, all put back"
 
 for i in 1 2 3; do
 	random_delay 300 2500

@@ -6,7 +6,8 @@
 # SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGVTALRM, SIGPROF, SIGPWR,
 # SIGIO, SIGSTKFLT, the real-time signals (whose default action kills) and
 # SIGTRAP or SIGSEGV sent by another process (no crash of the tool's own)
-# too, sent once bfq and delay accounting are on: everything put back, then
+# too, sent once another scheduler (bfq where offered) and delay
+# accounting are on: everything put back, then
 # the tool dies by that signal (exit status 128+N). SIGINT then SIGALRM:
 # the first signal ended the run, so it exits 0 as on SIGINT (not by
 # SIGALRM), everything put back. Started with SIGHUP ignored (nohup):
@@ -34,6 +35,10 @@ Q=/sys/block/$N/queue
 echo mq-deadline > $Q/scheduler || fail "cannot set mq-deadline on $N"
 settings() { queue_settings "$N"; }
 BEFORE=$(settings)
+other_sched "$N"
+# The scheduler the runs set: not the one the disk is on.
+S=$ALT
+[ "$S" = mq-deadline ] && S=${ALT2:-none}
 
 SEED=${KILL_SEED:-$RANDOM}
 RANDOM=$SEED
@@ -65,12 +70,12 @@ done
 # would get SIGQUIT ignored, a terminal's Ctrl-\ does not.
 echo 0 > $DA
 for sig in QUIT USR1 USR2 ALRM XCPU VTALRM PROF PWR IO STKFLT RTMIN RTMAX TRAP SEGV; do
-	env --default-signal="$sig" "$BIN" -b --json -d 0.2 --disk "$N" --no-probe --set "$N=bfq" --restore \
+	env --default-signal="$sig" "$BIN" -b --json -d 0.2 --disk "$N" --no-probe --set "$N=$S" --restore \
 		--enable-delayacct > "$SCRATCH/out" 2> "$SCRATCH/err" &
 	P=$!; pid=$P
-	for _ in $(seq 100); do [ "$(sched_of "$N")" = bfq ] && [ "$(cat $DA)" = 1 ] && break; sleep 0.1; done
-	[ "$(sched_of "$N")" = bfq ] && [ "$(cat $DA)" = 1 ] ||
-		fail "SIG$sig: the run did not set bfq and delay accounting: $(cat "$SCRATCH/err")"
+	for _ in $(seq 100); do [ "$(sched_of "$N")" = "$S" ] && [ "$(cat $DA)" = 1 ] && break; sleep 0.1; done
+	[ "$(sched_of "$N")" = "$S" ] && [ "$(cat $DA)" = 1 ] ||
+		fail "SIG$sig: the run did not set $S and delay accounting: $(cat "$SCRATCH/err")"
 	kill -"$sig" "$P"
 	wait "$P" 2>/dev/null; rc=$?; P="" # no "Quit" line from bash
 	what="batch run, SIG$sig"
@@ -82,10 +87,10 @@ for sig in QUIT USR1 USR2 ALRM XCPU VTALRM PROF PWR IO STKFLT RTMIN RTMAX TRAP S
 	note "$what: exit $rc, mq-deadline and task_delayacct=0 put back"
 done
 # SIGINT, then SIGALRM during the clean-up: SIGINT's exit
-"$BIN" -b --json -d 0.2 --disk "$N" --no-probe --set "$N=bfq" --restore > "$SCRATCH/out" 2> "$SCRATCH/err" &
+"$BIN" -b --json -d 0.2 --disk "$N" --no-probe --set "$N=$S" --restore > "$SCRATCH/out" 2> "$SCRATCH/err" &
 P=$!
-for _ in $(seq 100); do [ "$(sched_of "$N")" = bfq ] && break; sleep 0.1; done
-[ "$(sched_of "$N")" = bfq ] || fail "SIGINT+SIGALRM: the run did not set bfq: $(cat "$SCRATCH/err")"
+for _ in $(seq 100); do [ "$(sched_of "$N")" = "$S" ] && break; sleep 0.1; done
+[ "$(sched_of "$N")" = "$S" ] || fail "SIGINT+SIGALRM: the run did not set $S: $(cat "$SCRATCH/err")"
 kill -INT "$P"; kill -ALRM "$P"
 wait "$P" 2>/dev/null; rc=$?; P=""
 [ $rc -eq 0 ] || fail "SIGINT then SIGALRM: exit $rc, not 0 (the first signal, SIGINT, ended the run): $(cat "$SCRATCH/err")"
@@ -93,10 +98,10 @@ wait "$P" 2>/dev/null; rc=$?; P=""
 note "SIGINT then SIGALRM: exit 0, mq-deadline put back"
 # Started with SIGHUP ignored (nohup, a logout): it stays ignored; SIGTERM
 # still ends the run and puts everything back.
-(trap '' HUP; exec "$BIN" -b --json -d 0.2 --disk "$N" --no-probe --set "$N=bfq" --restore) > "$SCRATCH/out" 2> "$SCRATCH/err" &
+(trap '' HUP; exec "$BIN" -b --json -d 0.2 --disk "$N" --no-probe --set "$N=$S" --restore) > "$SCRATCH/out" 2> "$SCRATCH/err" &
 P=$!
-for _ in $(seq 100); do [ "$(sched_of "$N")" = bfq ] && break; sleep 0.1; done
-[ "$(sched_of "$N")" = bfq ] || fail "HUP ignored: the run did not set bfq: $(cat "$SCRATCH/err")"
+for _ in $(seq 100); do [ "$(sched_of "$N")" = "$S" ] && break; sleep 0.1; done
+[ "$(sched_of "$N")" = "$S" ] || fail "HUP ignored: the run did not set $S: $(cat "$SCRATCH/err")"
 kill -HUP "$P"
 sleep 1
 kill -0 "$P" 2>/dev/null || fail "HUP ignored by the caller, yet the run ended on SIGHUP: $(cat "$SCRATCH/err")"

@@ -47,7 +47,8 @@ rc=$?
 # the report is written (the A/B runs two 1 s phases first). The text
 # report is over 1 KiB, so ulimit -f 1 cuts it.
 attach_loop 64; N=$(basename "$LOOP")
-AB=(--ab none,bfq --disk "$N" --rounds 1 --dwell 1 --warmup 0 --load none)
+other_sched "$N"
+AB=(--ab "none,$ALT" --disk "$N" --rounds 1 --dwell 1 --warmup 0 --load none)
 ab_check() { # WHAT RC ERRFILE REASON
 	[ "$2" -eq 1 ] && grep -q "cannot write the A/B report: $4" "$3" || fail "A/B $1: exit $2: $(cat "$3")"
 	[ "$(sched_of "$N")" = none ] || fail "A/B $1: the disk was left on $(sched_of "$N")"

@@ -27,18 +27,19 @@ N=$(basename "$L")
 hash() { dd if="$L" bs=1M iflag=direct status=none | sha256sum | cut -d' ' -f1; }
 written() { awk -v n="$N" '$3 == n { print $10 }' /proc/diskstats; }
 ORIG=$(sched_of "$N")
+other_sched "$N"
 H0=$(hash); W0=$(written)
 note "before: $H0, $W0 sectors written"
 
 # Probing, with a switch at start that --restore puts back.
-"$BIN" --json -d 0.5 -n 6 --disk "$N" --probe-rate max --set "$N=bfq" --restore \
+"$BIN" --json -d 0.5 -n 6 --disk "$N" --probe-rate max --set "$N=$ALT" --restore \
 	> "$SCRATCH/p.json" 2> "$SCRATCH/p.err" || fail "probe run exited $?: $(cat "$SCRATCH/p.err")"
 n=$(jq -s --arg n "$N" '[.[].disks[] | select(.name == $n) | .probe.n // 0] | add' "$SCRATCH/p.json")
 mode=$(tail -n1 "$SCRATCH/p.json" | jq -r --arg n "$N" '.disks[] | select(.name == $n) | .probe.mode')
 [ "$mode" = device ] || fail "the probe was in mode '$mode', not reading the device"
 [ "${n:-0}" -gt 0 ] || fail "the probe counted no samples on $N"
 [ "$(sched_of "$N")" = "$ORIG" ] || fail "--restore left $(sched_of "$N")"
-note "probe: $n reads of $N in device mode, under bfq (--set, put back)"
+note "probe: $n reads of $N in device mode, under $ALT (--set, put back)"
 
 # Switching in the full screen, with the probe reading.
 tmux_start "$BIN --disk $N --probe-rate max"
@@ -58,7 +59,7 @@ note "full screen: ] to $SW, u back to $ORIG"
 
 # A/B, its load writing on another disk.
 mkdir "$SCRATCH/load"
-"$BIN" --ab none,bfq:low_latency=0 --disk "$N" --rounds 1 --dwell 1 --warmup 0.2 --fresh-reads 50 --load write \
+"$BIN" --ab "none,$ALT:$ALT_TUNE" --disk "$N" --rounds 1 --dwell 1 --warmup 0.2 --fresh-reads 50 --load write \
 	--load-dir "$SCRATCH/load" --load-size 64M --format json > "$SCRATCH/ab.json" 2> "$SCRATCH/ab.err" ||
 	fail "A/B exited $?: $(cat "$SCRATCH/ab.err")"
 jq -e --arg d "$SCRATCH/load" --arg o "$ORIG" '.partial == false and .restored == $o and (.load | contains($d))

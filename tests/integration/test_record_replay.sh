@@ -18,6 +18,7 @@ setup_scratch
 
 attach_loop 64 fill; L=$LOOP
 N=$(basename "$L")
+other_sched "$N"
 REC=$SCRATCH/run.rec
 # A writer whose name is not UTF-8 (JSON shows the byte as \ufffd; read
 # back from the recording, that must be written the same way).
@@ -26,14 +27,14 @@ cp "$(command -v dd)" "$W"
 ( while :; do "$W" if=/dev/zero of="$SCRATCH/junk" bs=64k count=16 conv=fsync status=none; sleep 0.05; done ) &
 WLOOP=$!
 on_exit "kill $WLOOP"
-"$BIN" --json -d 0.5 -n 6 --disk "$N" --probe "$N" --set "$N=bfq" --record "$REC" > "$SCRATCH/live.json" \
+"$BIN" --json -d 0.5 -n 6 --disk "$N" --probe "$N" --set "$N=$ALT" --record "$REC" > "$SCRATCH/live.json" \
 	2> "$SCRATCH/live.err" || fail "live run exited $?: $(cat "$SCRATCH/live.err")"
 kill $WLOOP
 grep -qF '"w\ufffdx"' "$SCRATCH/live.json" || fail "the writer named w\\377x is not in the live run's JSON"
 [ "$(wc -l < "$REC")" -eq 7 ] || fail "recording has $(wc -l < "$REC") lines, not 1 + 6"
 head -n1 "$REC" | jq -e '.format == "iosched-top-recording" and .version == 3 and (.host | length > 0)' >/dev/null ||
 	fail "bad first line: $(head -n1 "$REC")"
-jq -e -s '[.[].events[] | select(.type == "scheduler" and .to == "bfq")] | length == 1' "$SCRATCH/live.json" >/dev/null ||
+jq -e -s --arg s "$ALT" '[.[].events[] | select(.type == "scheduler" and .to == $s)] | length == 1' "$SCRATCH/live.json" >/dev/null ||
 	fail "the live run did not switch"
 
 "$BIN" --replay "$REC" --json > "$SCRATCH/replay.json" 2> "$SCRATCH/replay.err" || fail "replay exited $?: $(cat "$SCRATCH/replay.err")"
@@ -52,10 +53,10 @@ cp "$BIN" "$SCRATCH/iosched-top" && chmod 755 "$SCRATCH/iosched-top"
 setpriv --reuid=65534 --regid=65534 --clear-groups "$SCRATCH/iosched-top" --replay "$REC" --csv > "$SCRATCH/replay.csv" \
 	2> "$SCRATCH/csv.err" || fail "unprivileged CSV replay exited $?: $(cat "$SCRATCH/csv.err")"
 [ "$(head -n1 "$SCRATCH/replay.csv" | cut -d, -f1-4)" = "ts,disk,kind,scheduler" ] || fail "CSV header: $(head -n1 "$SCRATCH/replay.csv")"
-grep -q "^[0-9.]*,$N,loop,bfq," "$SCRATCH/replay.csv" || fail "no CSV row of $N on bfq"
+grep -q "^[0-9.]*,$N,loop,$ALT," "$SCRATCH/replay.csv" || fail "no CSV row of $N on $ALT"
 "$BIN" --replay "$REC" -b > "$SCRATCH/replay.txt" || fail "text replay failed"
 grep -q "^$N " "$SCRATCH/replay.txt" || fail "text replay lacks $N"
-grep -q "event: $N scheduler .* -> bfq" "$SCRATCH/replay.txt" || fail "text replay lacks the switch"
+grep -q "event: $N scheduler .* -> $ALT" "$SCRATCH/replay.txt" || fail "text replay lacks the switch"
 
 # --disk in a replay shows only the disks named, as a live run would; one
 # the recording lacks is refused with what it has.

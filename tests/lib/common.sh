@@ -64,7 +64,7 @@ need_cmd() { for c in "$@"; do command -v "$c" >/dev/null 2>&1 || skip "needs $c
 # go; the suite checks after each test that nothing of it is left there.
 LOOPS=""
 CLEANUPS=()
-DA_FILE=/proc/sys/kernel/task_delayacct
+. "$TOP/tests/lib/delayacct.sh" # DA_FILE, da_as_before
 TEST_CG=""
 cleanup() {
 	trap '' INT TERM HUP # a second signal must not cut the cleanup short
@@ -407,6 +407,44 @@ running() {
 # within A B PCT: |A - B| <= PCT % of B
 within() {
 	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b != 0 && d <= b * p / 100) }'
+}
+
+# other_sched DISK: the schedulers a test switches DISK to when it needs
+# "another one", from what DISK offers (kernels differ: bfq is a module
+# many never load, this machine's kernel has none). Sets ALT (bfq where it
+# is offered, else kyber, else mq-deadline), ALT_TUNE (one of ALT's own
+# settings with a value other than its default, for a variant written
+# ALT:ALT_TUNE, and ALT_TUNE_FILE, its name under queue/iosched) and ALT2
+# (a second scheduler other than none and ALT, empty if there is none),
+# AB_OFFER (the variants the full screen's A offers: the first and last).
+# A disk that offers no scheduler but none fails the test: no real kernel
+# is built so, and a skip would hide it. What is bfq's own (its fresh-reader
+# effect, low_latency, io.bfq.weight) is checked in the guest
+# (tests/guest, make check-guest), where bfq is.
+other_sched() {
+	local offered s
+	offered=$(tr -d '[]' < "/sys/block/$1/queue/scheduler") || fail "cannot read the schedulers of $1"
+	ALT="" ALT2=""
+	for s in bfq kyber mq-deadline; do
+		case " $offered " in *" $s "*) ;; *) continue ;; esac
+		if [ -z "$ALT" ]; then ALT=$s; elif [ -z "$ALT2" ]; then ALT2=$s; fi
+	done
+	[ -n "$ALT" ] || fail "$1 offers no scheduler but none ($offered): this test switches to another one"
+	# What the full screen's A offers first: the list's first and last.
+	set -- $offered
+	AB_OFFER="$1,${!#}"
+	case $ALT in
+	bfq) ALT_TUNE_FILE=low_latency ALT_TUNE=low_latency=0 ;;
+	kyber) ALT_TUNE_FILE=read_lat_nsec ALT_TUNE=read_lat_nsec=4000000 ;;
+	mq-deadline) ALT_TUNE_FILE=fifo_batch ALT_TUNE=fifo_batch=8 ;;
+	esac
+}
+
+# sched_list_re DISK S: an ERE of DISK's schedulers as the screen lists
+# them with S active ("none mq-deadline \[kyber\]").
+sched_list_re() {
+	tr -d '[]' < "/sys/block/$1/queue/scheduler" | awk -v s="$2" '{
+		for (i = 1; i <= NF; i++) printf "%s%s", (i > 1 ? " " : ""), ($i == s ? "\\[" $i "\\]" : $i) }'
 }
 
 # The active scheduler of a disk.

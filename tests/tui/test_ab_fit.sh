@@ -16,6 +16,7 @@ need_cmd tmux losetup mkfs.ext4 mount fallocate df
 setup_scratch
 
 ext4_loop 400
+other_sched "$N"
 # The text inside the refusal's box, its lines joined.
 boxtext() { screen | sed -n 's/.*│ \(.*[^ ]\) *│.*/\1/p' | tr '\n' ' '; }
 avail() { df -B1 --output=avail "$MNT" | tail -n 1 | tr -d ' '; }
@@ -33,7 +34,7 @@ wait_for "^$N +loop" || fail "no row for $N"
 # The prompt offers the size that fits, editable: change it to one that
 # does not fit and the run is refused (a size given is never shrunk).
 keys A
-wait_for "A/B on $N, variants .*: none,bfq load=${want}M_" || fail "the prompt does not offer load=${want}M"
+wait_for "A/B on $N, variants .*: $AB_OFFER load=${want}M_" || fail "the prompt does not offer load=${want}M"
 for _ in $(seq $((${#want} + 1))); do keys BSpace; done
 keys 1 G Enter
 wait_for "refused \(any key closes this\)" || fail "load=1G on $free bytes free was not refused in a box"
@@ -43,7 +44,7 @@ sleep 0.3
 screen | grep -q "any key closes this" && fail "a key did not close the refusal"
 
 keys A
-wait_for "none,bfq load=${want}M_" || fail "the prompt did not open again"
+wait_for "$AB_OFFER load=${want}M_" || fail "the prompt did not open again"
 keys Enter
 wait_for "A/B $N: phase" 5 || fail "the A/B did not start"
 wait_for "A/B report" 60 || fail "no report after the run"
@@ -57,7 +58,7 @@ keys l
 wait_for "event log" || fail "the event log did not open"
 wait_for "$N +A/B refused: load directory $MNT has [0-9]+ MiB free, below twice the load size" ||
 	fail "the event log lacks the refused start"
-wait_for "$N +A/B started: none,bfq, 2 round\(s\) of 1 s, load write $want MiB \(the default, 2048 MiB, does not fit the free space\)" ||
+wait_for "$N +A/B started: $AB_OFFER, 2 round\(s\) of 1 s, load write $want MiB \(the default, 2048 MiB, does not fit the free space\)" ||
 	fail "the event log lacks the start, or that the load was made smaller"
 wait_for "$N +A/B ended: 4 phase\(s\) measured; load write \(built in, $want MiB" || fail "the event log lacks the end"
 for reader in steady fresh paced; do
@@ -74,11 +75,11 @@ wait_for "load on $N stopped after" || fail "L did not stop the load"
 
 # The command line's A/B shrinks the default the same way and its report
 # says the size used; a --load-size given that does not fit is refused.
-"$BIN" --ab none,bfq --disk "$N" --rounds 1 --dwell 1 --warmup 0 --fresh-reads 50 --format json > "$SCRATCH/cli.json" ||
+"$BIN" --ab "none,$ALT" --disk "$N" --rounds 1 --dwell 1 --warmup 0 --fresh-reads 50 --format json > "$SCRATCH/cli.json" ||
 	fail "the command line's A/B did not run with the default load size"
 jq -e --arg w "write (built in, $want MiB in $MNT)" '.load == $w' "$SCRATCH/cli.json" > /dev/null ||
 	fail "the command line's report says load $(jq -r .load "$SCRATCH/cli.json"), not $want MiB"
-out=$("$BIN" --ab none,bfq --disk "$N" --load-size 1G 2>&1) && fail "--load-size 1G on $free bytes free ran"
+out=$("$BIN" --ab "none,$ALT" --disk "$N" --load-size 1G 2>&1) && fail "--load-size 1G on $free bytes free ran"
 echo "$out" | grep -qE "below twice the load size \(1024 MiB\): give --load-size [0-9]+M or less" ||
 	fail "--load-size 1G refusal: $out"
 

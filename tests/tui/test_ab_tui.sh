@@ -18,19 +18,20 @@ mkfs.ext4 -q -E nodiscard "$L" || fail "mkfs failed"
 mkdir "$SCRATCH/mnt" "$SCRATCH/cwd"
 mount_scratch "$L" "$SCRATCH/mnt"
 clean() { [ "$(ls -A "$SCRATCH/mnt" | grep -v lost+found)" = "" ]; }
+other_sched "$N"
 
 tmux_start "cd $SCRATCH/cwd && $BIN -d 0.5 --disk $N --probe $N --rounds 2 --dwell 2 --warmup 0.5 --load-size 64M --startup true --startup-runs 1 2> $SCRATCH/stderr"
 wait_for "^$N +loop" || fail "no row for $N"
 
 keys A
-wait_for "A/B on $N, variants .*: none,bfq load=64M_" || fail "A/B prompt not shown (with the load size given)"
+wait_for "A/B on $N, variants .*: $AB_OFFER load=64M_" || fail "A/B prompt not shown (with the load size given)"
 keys Enter
 wait_for "A/B $N: phase [0-9] of 4" || fail "A/B status not shown"
 c1=$(clock); sleep 1.2; c2=$(clock)
 [ "$c1" != "$c2" ] || fail "the screen stopped during the A/B"
 wait_for "A/B report" 40 || fail "no report after the run"
 wait_for "^ *│? *none +all +[0-9]+" || fail "report lacks the none row"
-wait_for "bfq +all +[0-9]+" || fail "report lacks the bfq row"
+wait_for "${AB_OFFER#*,} +all +[0-9]+" || fail "report lacks the ${AB_OFFER#*,} row"
 keys w
 # (the status line may show the undos finishing instead of "saved ...")
 for _ in $(seq 30); do ls "$SCRATCH"/cwd/iosched-top-ab-"$N"-*.md > /dev/null 2>&1 && break; sleep 0.1; done

@@ -13,16 +13,17 @@ setup_scratch
 
 attach_loop 64 fill; L=$LOOP
 N=$(basename "$L")
+other_sched "$N"
 REC=$SCRATCH/run.rec
-"$BIN" -b -d 0.5 -n 16 --disk "$N" --probe "$N" --probe-rate max --set "$N=bfq" --record "$REC" > /dev/null 2>&1 ||
+"$BIN" -b -d 0.5 -n 16 --disk "$N" --probe "$N" --probe-rate max --set "$N=$ALT" --record "$REC" > /dev/null 2>&1 ||
 	fail "recording run failed"
 echo none > "/sys/block/$N/queue/scheduler"
 chmod 755 "$SCRATCH"; chmod 644 "$REC"
 cp "$BIN" "$SCRATCH/iosched-top" && chmod 755 "$SCRATCH/iosched-top"
 tmux_start "setpriv --reuid=65534 --regid=65534 --clear-groups $SCRATCH/iosched-top --replay $REC --replay-speed 0.5"
 wait_for "REPLAY of .*run.rec \(x0.5\)" || fail "header does not say REPLAY"
-wait_for "^$N .*none mq-deadline kyber \[bfq\]" || fail "the recorded disk's row is not shown"
-wait_for "(▶|>)bfq" 10 || fail "no labelled marker of the recorded switch"
+wait_for "^$N .*$(sched_list_re "$N" "$ALT")" || fail "the recorded disk's row is not shown"
+wait_for "(▶|>)$ALT" 10 || fail "no labelled marker of the recorded switch"
 keys Space
 wait_for "replay paused" || fail "Space did not pause"
 c1=$(clock); sleep 2.5; c2=$(clock)

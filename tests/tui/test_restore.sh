@@ -21,13 +21,14 @@ ra0=$(cat "/sys/block/$N/queue/read_ahead_kb")
 nr0=$(cat "/sys/block/$N/queue/nr_requests")
 CLEANUPS+=("echo $nr0 > /sys/block/$N/queue/nr_requests")
 echo 64 > "/sys/block/$N/queue/nr_requests"
+other_sched "$N" # ALT: bfq where offered, else kyber
 
 tmux_start "$BIN -d 0.5 --disk $N,$N2 --no-probe --restore --set $N2=mq-deadline 2> $SCRATCH/stderr"
 wait_for "^$N +loop" || fail "no row for $N"
 [ "$(sched_of "$N2")" = mq-deadline ] || fail "--set not applied"
-keys s b
-for _ in $(seq 100); do [ "$(sched_of "$N")" = bfq ] && break; sleep 0.1; done # a switch drains the queue: seconds under load
-[ "$(sched_of "$N")" = bfq ] || fail "switch to bfq failed (the disk is on $(sched_of "$N")): $(screen | tail -4)"
+keys s "${ALT:0:1}" # the picker's first letter
+for _ in $(seq 100); do [ "$(sched_of "$N")" = "$ALT" ] && break; sleep 0.1; done # a switch drains the queue: seconds under load
+[ "$(sched_of "$N")" = "$ALT" ] || fail "switch to $ALT failed (the disk is on $(sched_of "$N")): $(screen | tail -4)"
 keys t Down Enter 2 5 6 Enter Escape
 for _ in $(seq 100); do [ "$(cat "/sys/block/$N/queue/read_ahead_kb")" = 256 ] && break; sleep 0.1; done
 [ "$(cat "/sys/block/$N/queue/read_ahead_kb")" = 256 ] || fail "read_ahead_kb not set"
@@ -49,9 +50,9 @@ grep -Eq "restored 3 change\(s\) and [1-9][0-9]* queue setting\(s\) a switch had
 # screen, then the tool dies by SIGQUIT (status 128+3). The pane's shell
 # catches SIGQUIT (so it lives to write the status); the tool gets it with
 # its default action, as from a login shell.
-tmux_restart "trap : QUIT; $BIN -d 0.5 --disk $N --no-probe --restore --set $N=bfq 2> $SCRATCH/quit.err"
+tmux_restart "trap : QUIT; $BIN -d 0.5 --disk $N --no-probe --restore --set $N=$ALT 2> $SCRATCH/quit.err"
 wait_for "^$N +loop" || fail "Ctrl-\\: no row for $N"
-[ "$(sched_of "$N")" = bfq ] || fail "Ctrl-\\: --set not applied"
+[ "$(sched_of "$N")" = "$ALT" ] || fail "Ctrl-\\: --set not applied"
 [ "$(T display -p -t main '#{alternate_on}')" = 1 ] || fail "Ctrl-\\: the full screen is not on the alternate screen"
 keys 'C-\'
 rc=$(wait_exit 10)
@@ -68,18 +69,26 @@ grep -q "event: $N scheduler none -> kyber" "$SCRATCH/b.txt" || fail "batch outp
 [ "$(sched_of "$N")" = none ] || fail "batch --restore left $(sched_of "$N")"
 
 # A scheduler the user had tuned before the tool started: switching away
-# drops its files (the kernel frees them, and bfq comes back with its
-# defaults); the restore gives back the ones that differ.
-echo bfq > "/sys/block/$N/queue/scheduler"
+# drops its files (the kernel frees them, and the scheduler comes back
+# with its defaults); the restore gives back the ones that differ. Two of
+# ALT's own settings, off their defaults:
+case $ALT in
+bfq) S1=low_latency V1=0 S2=slice_idle V2=0 ;;
+kyber) S1=read_lat_nsec V1=4000000 S2=write_lat_nsec V2=20000000 ;;
+mq-deadline) S1=fifo_batch V1=8 S2=read_expire V2=250 ;;
+esac
+TO=mq-deadline
+[ "$ALT" = mq-deadline ] && TO=none
+echo "$ALT" > "/sys/block/$N/queue/scheduler"
 Q=/sys/block/$N/queue/iosched
-echo 0 > "$Q/low_latency"
-echo 0 > "$Q/slice_idle"
-"$BIN" -b -n 2 -d 0.2 --disk "$N" --no-probe --set "$N=mq-deadline" --restore > "$SCRATCH/c.txt" 2> "$SCRATCH/c.err" ||
-	fail "batch run from bfq failed: $(cat "$SCRATCH/c.err")"
-grep -q "event: $N scheduler bfq -> mq-deadline" "$SCRATCH/c.txt" || fail "no switch to mq-deadline: $(cat "$SCRATCH/c.txt")"
-[ "$(sched_of "$N")" = bfq ] || fail "batch --restore left $(sched_of "$N"), not bfq"
-[ "$(cat "$Q/low_latency")" = 0 ] && [ "$(cat "$Q/slice_idle")" = 0 ] ||
-	fail "bfq's own settings not given back: low_latency $(cat "$Q/low_latency"), slice_idle $(cat "$Q/slice_idle")"
+echo "$V1" > "$Q/$S1"
+echo "$V2" > "$Q/$S2"
+"$BIN" -b -n 2 -d 0.2 --disk "$N" --no-probe --set "$N=$TO" --restore > "$SCRATCH/c.txt" 2> "$SCRATCH/c.err" ||
+	fail "batch run from $ALT failed: $(cat "$SCRATCH/c.err")"
+grep -q "event: $N scheduler $ALT -> $TO" "$SCRATCH/c.txt" || fail "no switch to $TO: $(cat "$SCRATCH/c.txt")"
+[ "$(sched_of "$N")" = "$ALT" ] || fail "batch --restore left $(sched_of "$N"), not $ALT"
+[ "$(cat "$Q/$S1")" = "$V1" ] && [ "$(cat "$Q/$S2")" = "$V2" ] ||
+	fail "$ALT's own settings not given back: $S1 $(cat "$Q/$S1"), $S2 $(cat "$Q/$S2")"
 grep -q "and 2 scheduler setting(s) a switch had dropped, all settings are as they were" "$SCRATCH/c.err" ||
 	fail "report: $(cat "$SCRATCH/c.err")"
 echo "PASS"

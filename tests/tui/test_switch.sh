@@ -1,7 +1,7 @@
 #!/bin/bash
 # Switching by keypress, in tmux on a loop device this test attaches:
 # s then k makes sysfs read [kyber] within 2 s and the row shows kyber; ]
-# moves on to the next scheduler; u walks back; t changes read_ahead_kb and
+# and [ move round the disk's list; the picker's arrows; u walks back; t changes read_ahead_kb and
 # u reverts it; l lists the events; P shows the rule; q exits 0 and reports
 # what is left changed with a command that reverts it.
 # suite-budget: 10
@@ -24,6 +24,14 @@ expect_sched() {
 	wait_for "^$N .*\[$1\]" 2 || fail "row does not show [$1]"
 }
 
+# The schedulers around kyber in the disk's list, which ] and [ walk
+# round: NEXT is bfq where the kernel offers it, else none.
+mapfile -t LIST < <(tr -d '[]' < "/sys/block/$N/queue/scheduler" | tr ' ' '\n' | grep .)
+K=-1
+for i in "${!LIST[@]}"; do [ "${LIST[i]}" = kyber ] && K=$i; done
+[ "$K" -gt 0 ] || fail "$N offers no kyber, or it is first (${LIST[*]}): this test walks the list round it"
+NEXT=${LIST[(K + 1) % ${#LIST[@]}]} PREV=${LIST[K - 1]}
+
 keys s
 wait_for "$N scheduler" || fail "picker did not open"
 wait_for "\* none +\(active\)" || fail "picker does not mark the active scheduler"
@@ -33,19 +41,19 @@ wait_for "scheduler none -> kyber in [0-9.]+ ms" || fail "status line lacks the 
 wait_for "^$N .*\[kyber\][a-z -]* +[0-9]+ms " || fail "SWITCH column lacks the duration"
 
 keys ']'
-expect_sched bfq
+expect_sched "$NEXT"
 keys '['
 expect_sched kyber
-keys s Down Enter          # cursor starts on kyber: Down is bfq
-expect_sched bfq
+keys s Up Enter            # cursor starts on kyber: Up is the one before it
+expect_sched "$PREV"
 keys s Escape              # cancel changes nothing
 sleep 0.5
-[ "$(sched_of "$N")" = bfq ] || fail "Esc in the picker changed the scheduler"
+[ "$(sched_of "$N")" = "$PREV" ] || fail "Esc in the picker changed the scheduler"
 
 keys u
 expect_sched kyber
 keys u
-expect_sched bfq
+expect_sched "$NEXT"
 keys u u
 expect_sched none
 keys u
@@ -78,11 +86,11 @@ wait_for "60-iosched-top.rules" || fail "udev panel lacks the file"
 keys Escape
 
 keys ']'
-expect_sched mq-deadline
+expect_sched "${LIST[1]}"
 keys q
 rc=$(wait_exit)
 [ "$rc" = 0 ] || fail "exit $rc"
-grep -q "$N scheduler: none -> mq-deadline" "$SCRATCH/stderr" || fail "exit report lacks the change: $(cat "$SCRATCH/stderr")"
+grep -q "$N scheduler: none -> ${LIST[1]}" "$SCRATCH/stderr" || fail "exit report lacks the change: $(cat "$SCRATCH/stderr")"
 cmd=$(sed -n "s/^to revert: sudo sh -c '\(.*\)'$/\1/p" "$SCRATCH/stderr")
 [ -n "$cmd" ] || fail "no revert command: $(cat "$SCRATCH/stderr")"
 sh -c "$cmd" || fail "the revert command failed: $cmd"

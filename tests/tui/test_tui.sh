@@ -13,9 +13,11 @@ setup_scratch
 
 attach_loop 64 fill; L=$LOOP
 N=$(basename "$L")
-tmux_start "$BIN -d 0.5 --probe $N --probe-rate max --set $N=bfq"
+other_sched "$N"
+ROW=$(sched_list_re "$N" "$ALT") # the list, ALT active
+tmux_start "$BIN -d 0.5 --probe $N --probe-rate max --set $N=$ALT"
 wait_for "^$N +loop" || fail "no row for $N"
-wait_for "^$N .*none mq-deadline kyber \[bfq\]" || fail "scheduler list of $N not shown"
+wait_for "^$N .*$ROW" || fail "scheduler list of $N not shown"
 wait_for "I/O pressure" || fail "no I/O pressure line"
 
 c1=$(clock); sleep 1.3; c2=$(clock)
@@ -25,10 +27,10 @@ note "clock $c1 -> $c2"
 select_disk "$N"
 
 # The chart: a p50/p99 legend, a log axis with a labelled decade, and the
-# switch to bfq marked and labelled.
+# switch to ALT marked and labelled.
 wait_for "$N probe: steady \(max\), device" || fail "probe line missing"
 wait_for "[0-9]+(us|ms) [┤+]" || fail "no labelled log axis"
-wait_for "(▶|>)bfq" || fail "no labelled marker for the switch to bfq"
+wait_for "(▶|>)$ALT" || fail "no labelled marker for the switch to $ALT"
 keys R
 wait_for "$N probe: paced \(20 Hz\), device" || fail "R did not change the pace to 20 Hz"
 
@@ -52,7 +54,7 @@ T resize-window -t main -x 20 -y 5
 sleep 0.6
 [ -e "$SCRATCH/rc" ] && fail "exited at 20x5"
 T resize-window -t main -x 120 -y 40
-wait_for "^$N .*none mq-deadline kyber \[bfq\] +[0-9]" || fail "row not redrawn at 120x40"
+wait_for "^$N .*$ROW +[0-9]" || fail "row not redrawn at 120x40"
 
 keys C-l
 wait_for "^$N +loop" || fail "Ctrl-L lost the screen"
