@@ -1,4 +1,4 @@
-# iosched-top — see README.md. `make`, `make check-quick`, `make check`, `make install`.
+# iosched-top — see README.md. `make`, `make check-quick`, `make check`, `make check-guest`, `make install`.
 PREFIX  ?= /usr/local
 # `make` alone builds the program (the BPF rules come first in this file).
 .DEFAULT_GOAL := all
@@ -91,7 +91,7 @@ build/fakecg/iosched-top: $(FAKECG_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 test-builds: $(if $(HAVE_BPF),build/noiostart/iosched-top build/smallmaps/iosched-top) build/fakecg/iosched-top
 
-.PHONY: all clean test-builds fuzz fuzz-build check check-quick check-unit install uninstall run deps test-deps bench bench-deps sanitize deb
+.PHONY: all clean test-builds fuzz fuzz-build check check-quick check-unit check-guest guest-deps install uninstall run deps test-deps bench bench-deps sanitize deb
 
 all: iosched-top
 
@@ -145,6 +145,17 @@ check-quick: deps
 
 check-unit: $(UNIT_BINS) $(UNIT_SAN_BINS)
 	tests/run-all.sh unit
+
+# What this machine's kernel may lack (bfq, null_blk, pure cgroup v2 with
+# the io controller), tested in a Debian 12 guest under qemu that has it
+# (tests/guest/check-guest; its root filesystem is made once and cached
+# in /var/tmp/iosched-guest-cache). Root.
+GUEST_DEBS := qemu-system-x86_64:qemu-system-x86 mmdebstrap:mmdebstrap mkfs.ext4:e2fsprogs flock:util-linux
+guest-deps: deps
+	@tests/deps.sh guest $(GUEST_DEBS)
+check-guest: guest-deps
+	$(MAKE) --no-print-directory -j$(NPROC) WERROR=1 all
+	IOSCHED_BIN=$(CURDIR)/iosched-top tests/guest/check-guest
 
 # Where the exporter's systemd unit goes (Debian's package: /lib/systemd/system).
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system

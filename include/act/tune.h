@@ -47,6 +47,11 @@ struct tune_reset {
 /* A request to set the I/O priority of process pid (comm for messages). */
 void tune_req_ioprio(struct tune_req *r, int pid, const char *comm, const char *value);
 
+/* Whether r's process (TUNE_IOPRIO) is still the one the request was made
+ * for: its pid alive and with the start time noted then. 1 for any other
+ * kind of request. */
+int tune_req_same_process(const struct tune_req *r);
+
 /* A request to set the bfq weight (io.bfq.weight's default, 1..1000) of
  * the cgroup at path (relative to the v2 root, "a.slice/b.service"). */
 void tune_req_bfq_weight(struct tune_req *r, const char *path, const char *value);

@@ -24,6 +24,8 @@ struct tune_req {
 	int undo;                    /* undoes an earlier change: not logged again */
 	int reset;                   /* (with undo) puts back a setting a switch had reset */
 	int pid;                     /* TUNE_IOPRIO: the process (all its threads) */
+	unsigned long long start;    /* TUNE_IOPRIO: its start time (/proc/PID/stat): a pid the kernel gave
+				      * to another process since is not it; 0 unknown */
 	char cgroup[TUNE_CGROUP_MAX]; /* TUNE_BFQ_WEIGHT: the path under the v2 root ("a.slice/b.service") */
 	const struct tune_sysfs *sysfs; /* NULL: the real /sys (tune.h) */
 };

@@ -471,7 +471,7 @@ static void delayacct_release(struct control *c, FILE *f)
 			v, v);
 }
 
-int control_finish(struct control *c, int restore, double wait_s, FILE *f)
+static int finish_report(struct control *c, int restore, double wait_s, FILE *f)
 {
 	/* Queued restores must land (never leave a half-changed system); a
 	 * user's switch stuck in the kernel must not hold the exit. */
@@ -507,8 +507,8 @@ int control_finish(struct control *c, int restore, double wait_s, FILE *f)
 			char label[80];
 			tune_label(e->back.kind, e->back.key, label, sizeof label);
 			if (e->back.kind == TUNE_IOPRIO)
-				fprintf(f, "  pid %d (%s) I/O priority: %s -> %s\n", e->back.pid, e->back.disk, e->back.value,
-					e->applied);
+				fprintf(f, "  pid %d (%s) I/O priority: %s -> %s%s\n", e->back.pid, e->back.disk, e->back.value,
+					e->applied, tune_req_same_process(&e->back) ? "" : " (it has ended: nothing to put back)");
 			else if (e->back.kind == TUNE_BFQ_WEIGHT)
 				fprintf(f, "  cgroup %s io.bfq.weight: %s -> %s\n", e->back.cgroup, e->back.value, e->applied);
 			else
@@ -536,5 +536,28 @@ int control_finish(struct control *c, int restore, double wait_s, FILE *f)
 	/* A switch still in the kernel is left to finish on its own. */
 	worker_stop(c->w, 0.2);
 	undo_free(&c->undo);
+	return rc;
+}
+
+int control_finish(struct control *c, int restore, double wait_s, FILE *f)
+{
+	/* The report names processes and cgroups, which anyone can name with
+	 * a terminal's escapes, and goes to root's terminal: written whole,
+	 * then every line through util_safe_write, as the text outputs are. */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	if (!m) {
+		fprintf(f, "iosched-top: out of memory: the exit report is not shown\n");
+		FILE *null = fopen("/dev/null", "we");
+		int rc = null ? finish_report(c, restore, wait_s, null) : 1;
+		if (null)
+			fclose(null);
+		return rc;
+	}
+	int rc = finish_report(c, restore, wait_s, m);
+	if (fclose(m) == 0)
+		util_safe_write(f, buf, len);
+	free(buf);
 	return rc;
 }

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "procs/procs.h"
 #include "read/cgroup.h"
 #include "read/sched.h"
 #include "base/util.h"
@@ -36,10 +37,33 @@ _Static_assert(NQUEUE <= TUNE_QUEUE_MAX, "a switch may reset every queue attribu
 
 #define IOPRIO_WHO_PROCESS 1
 
+/* A process's start time, clock ticks after boot: with the pid, it names
+ * one process for the whole boot (a pid alone is reused). */
+static int proc_start(int pid, unsigned long long *start)
+{
+	char path[64], text[1024];
+	struct proc_seen e;
+	util_fmt(path, sizeof path, "/proc/%d/stat", pid);
+	if (util_read_text(path, text, sizeof text) < 0 || procs_parse_stat(text, &e) < 0)
+		return -ESRCH;
+	*start = e.start;
+	return 0;
+}
+
 void tune_req_ioprio(struct tune_req *r, int pid, const char *comm, const char *value)
 {
 	tune_req_init(r, comm, TUNE_IOPRIO, "ioprio", value);
 	r->pid = pid;
+	if (proc_start(pid, &r->start) < 0)
+		r->start = 0;
+}
+
+int tune_req_same_process(const struct tune_req *r)
+{
+	unsigned long long now;
+	if (r->kind != TUNE_IOPRIO)
+		return 1;
+	return proc_start(r->pid, &now) == 0 && (!r->start || now == r->start);
 }
 
 int tune_parse_ioprio(const char *s, int *out)
@@ -325,6 +349,16 @@ static int apply_ioprio(const struct tune_req *r, struct event *ev)
 	ev->pid = r->pid; /* a process, not a disk: its own column in the log */
 	ev->disk[0] = '\0';
 	util_fmt(ev->key, sizeof ev->key, "ioprio %.32s", r->disk);
+	/* An undo at exit may come long after the change: the process may have
+	 * ended and its pid gone to another's, which must not get the class
+	 * (a realtime one, say) that was this one's. */
+	if (!tune_req_same_process(r)) {
+		ev->ok = 0;
+		util_fmt(ev->error, sizeof ev->error, "pid %d (%s) has ended: its I/O priority is not set (the pid may name another process now)",
+			 r->pid, r->disk);
+		ev->ms = (util_mono_now() - ev->mono) * 1e3;
+		return -ESRCH;
+	}
 	read_ioprio(r->pid, ev->from, sizeof ev->from);
 	int rc = tune_parse_ioprio(r->value, &prio);
 	if (rc == 0)

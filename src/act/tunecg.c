@@ -20,7 +20,8 @@ _Static_assert(TUNE_CGROUP_MAX == CGROUP_PATH_MAX, "a request holds any path the
 /* A path as a sample's cgroups have it (relative to the v2 root, not
  * the root itself: "a.slice/b.service"): names, none "." or "..", no
  * empty one, nothing a terminal or the revert line (inside sh -c '...')
- * could take for something else: no quote, no control character. The
+ * could take for something else: no quote, no control character (C1
+ * included), no bidirectional or invisible character, only UTF-8. The
  * kernel never gives the rest; a path that is not so is refused. */
 static int path_ok(const char *p)
 {
@@ -31,9 +32,12 @@ static int path_ok(const char *p)
 		if (!c[n])
 			break;
 	}
-	for (const unsigned char *c = (const unsigned char *)p; *c; c++)
-		if (*c < 32 || *c == 127 || *c == '\'')
-			return 0;
+	for (const unsigned char *c = (const unsigned char *)p; *c;) {
+		int n = util_utf8_len(c);
+		if (n == 0 || *c < 32 || *c == 127 || *c == '\'' || (n > 1 && util_hidden_char(c, n)))
+			return 0; /* not UTF-8, a control (C1 too), bidi or invisible */
+		c += n;
+	}
 	return 1;
 }
 

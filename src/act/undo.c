@@ -147,6 +147,8 @@ static int append_entry(char *buf, size_t len, size_t *used, const struct undo_e
 	const struct tune_req *b = &e->back;
 	size_t start = *used;
 	int prio;
+	if (b->kind == TUNE_IOPRIO && !tune_req_same_process(b))
+		return 0; /* ended: nothing to revert, and its pid may be another's now */
 	if (b->kind == TUNE_IOPRIO && tune_parse_ioprio(b->value, &prio) == 0)
 		/* ionice -p sets one thread, like the kernel call: enough to name it. */
 		return append_cmd(buf, len, used, "ionice -c %d -n %d -p %d", prio >> 13 ? prio >> 13 : 0, prio & 7,

@@ -50,7 +50,7 @@ static const struct option_def defs[] = {
 	 NUM(OV_INT, procs, 0, PROCS_MAX, PROCS_DEFAULT, "a whole number")},
 	{.name = "threads", .short_name = OPT_THREADS, .arg = NULL, .help = "per-thread rows instead of per-process ones"},
 	{.name = "no-bpf", .short_name = OPT_NO_BPF, .arg = NULL, .help = "no block-layer latency per process (the BPF program is not loaded)"},
-	{.name = "enable-delayacct", .short_name = OPT_DELAYACCT, .arg = NULL, .help = "turn kernel.task_delayacct on for the run (off again at exit)"},
+	{.name = "enable-delayacct", .short_name = OPT_DELAYACCT, .arg = NULL, .help = "turn kernel.task_delayacct on for the run (back as it was when the last run that asked for it ends)"},
 	{.name = "ab", .short_name = OPT_AB, .arg = "VAR,VAR[,...]", .help = "A/B: compare schedulers (SCHED[:key=value...]) on the --disk, print a report, exit"},
 	{.name = "rounds", .short_name = OPT_ROUNDS, .arg = "N", .help = "A/B rounds at most, each pair in the order A B B A; a verdict needs 6 or more, and a run of more stops after 6 when every figure is decided",
 	 NUM(OV_INT, rounds, 1, 100, 6, "a whole number")},

@@ -341,28 +341,47 @@ static int same_file(const struct probespan_file *f, const struct stat *st)
 	       st->st_mtim.tv_sec == f->mtime.tv_sec && st->st_mtim.tv_nsec == f->mtime.tv_nsec;
 }
 
+/* A file's path is only a name: a directory on the way may have been
+ * swapped for a symlink by its owner since the walk, and an open of a
+ * device, a FIFO or a socket has effects of its own (a watchdog arms, a
+ * tape rewinds, a FIFO's writer goes on). So the name is first opened
+ * with O_PATH (no open of the object itself happens), checked to be the
+ * very regular file the walk chose, and only then opened for reading
+ * through that handle (/proc/self/fd), never by the name again. */
+static int reopen_checked(const struct probespan_file *f, int direct)
+{
+	int pfd = open(f->path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (pfd < 0)
+		return -errno;
+	struct stat st;
+	if (fstat(pfd, &st) < 0 || !same_file(f, &st)) {
+		close(pfd);
+		return -ESTALE;
+	}
+	char via[64];
+	util_fmt(via, sizeof via, "/proc/self/fd/%d", pfd);
+	/* O_NOATIME where the kernel allows it (the file's owner, or root):
+	 * otherwise a read may update the access time, which relatime does at
+	 * most once a day per file. */
+	int flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (direct ? O_DIRECT : 0);
+	int fd = open(via, flags | O_NOATIME);
+	if (fd < 0 && errno == EPERM)
+		fd = open(via, flags);
+	int e = errno;
+	close(pfd);
+	return fd < 0 ? -e : fd;
+}
+
 int probespan_open(struct probespan *ps, size_t i, int direct)
 {
 	if (i >= ps->nfiles || ps->files[i].dropped)
 		return -ENOENT;
-	/* O_NOATIME where the kernel allows it (the file's owner, or root):
-	 * otherwise a read may update the access time, which relatime does at
-	 * most once a day per file. */
-	int flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (direct ? O_DIRECT : 0);
-	int fd = open(ps->files[i].path, flags | O_NOATIME);
-	if (fd < 0 && errno == EPERM)
-		fd = open(ps->files[i].path, flags);
+	int fd = reopen_checked(&ps->files[i], direct);
+	if (fd == -EMFILE || fd == -ENFILE || fd == -ENOMEM)
+		return fd; /* this process's trouble, not the file's */
 	if (fd < 0) {
-		int e = errno;
-		if (e == ENOENT || e == ELOOP || e == ENOTDIR || e == EACCES) {
-			probespan_drop(ps, i);
-			return -ESTALE;
-		}
-		return -e;
-	}
-	struct stat st;
-	if (fstat(fd, &st) < 0 || !same_file(&ps->files[i], &st)) {
-		close(fd);
+		/* Gone, replaced, made a socket, a directory or anything else:
+		 * whatever its owner did, the probe drops it and goes on. */
 		probespan_drop(ps, i);
 		return -ESTALE;
 	}

@@ -49,7 +49,7 @@ note "seed $SEED (KILL_SEED=$SEED repeats these delays)"
 DA_OURS=1
 for i in 1 2 3; do
 	random_delay 150 1500
-	"$BIN" -b --json -d 0.2 --disk "$N" --no-probe --set "$N=kyber" --restore --enable-delayacct \
+	"$BIN" -b --json -d 0.2 --disk "$N" --no-probe --set "$N=$S" --restore --enable-delayacct \
 		> "$SCRATCH/out" 2> "$SCRATCH/err" &
 	P=$!; pid=$P
 	sleep "$d"

@@ -63,9 +63,9 @@ grep -q "restored 1 change(s)" "$SCRATCH/quit.err" || fail "Ctrl-\\: report: $(c
 note "Ctrl-\\: exit $rc, terminal and scheduler back"
 
 # Batch mode: a --set lasts the run and not a moment longer.
-"$BIN" -b -n 2 -d 0.2 --disk "$N" --no-probe --set "$N=kyber" --restore > "$SCRATCH/b.txt" 2> "$SCRATCH/b.err" ||
+"$BIN" -b -n 2 -d 0.2 --disk "$N" --no-probe --set "$N=$ALT" --restore > "$SCRATCH/b.txt" 2> "$SCRATCH/b.err" ||
 	fail "batch run failed: $(cat "$SCRATCH/b.err")"
-grep -q "event: $N scheduler none -> kyber" "$SCRATCH/b.txt" || fail "batch output lacks the event"
+grep -q "event: $N scheduler none -> $ALT" "$SCRATCH/b.txt" || fail "batch output lacks the event"
 [ "$(sched_of "$N")" = none ] || fail "batch --restore left $(sched_of "$N")"
 
 # A scheduler the user had tuned before the tool started: switching away

@@ -24,13 +24,18 @@ expect_sched() {
 	wait_for "^$N .*\[$1\]" 2 || fail "row does not show [$1]"
 }
 
-# The schedulers around kyber in the disk's list, which ] and [ walk
-# round: NEXT is bfq where the kernel offers it, else none.
-mapfile -t LIST < <(tr -d '[]' < "/sys/block/$N/queue/scheduler" | tr ' ' '\n' | grep .)
-K=-1
-for i in "${!LIST[@]}"; do [ "${LIST[i]}" = kyber ] && K=$i; done
-[ "$K" -gt 0 ] || fail "$N offers no kyber, or it is first (${LIST[*]}): this test walks the list round it"
-NEXT=${LIST[(K + 1) % ${#LIST[@]}]} PREV=${LIST[K - 1]}
+# neighbour DIR: the scheduler next to the active one in the disk's list
+# as it reads now (DIR 1: after it, -1: before it; round the ends), as ]
+# and [ walk it. Its order is the kernel's: on some kernels "none" comes
+# first, on others it is listed first only while active.
+neighbour() {
+	local -a l
+	local i a=0
+	read -r -a l < "/sys/block/$N/queue/scheduler"
+	for i in "${!l[@]}"; do [[ ${l[i]} == \[*\] ]] && a=$i; done
+	echo "${l[(a + $1 + ${#l[@]}) % ${#l[@]}]}" | tr -d '[]'
+}
+grep -qw kyber "/sys/block/$N/queue/scheduler" || fail "$N offers no kyber: this test picks it by its letter"
 
 keys s
 wait_for "$N scheduler" || fail "picker did not open"
@@ -40,15 +45,20 @@ expect_sched kyber
 wait_for "scheduler none -> kyber in [0-9.]+ ms" || fail "status line lacks the switch"
 wait_for "^$N .*\[kyber\][a-z -]* +[0-9]+ms " || fail "SWITCH column lacks the duration"
 
+NEXT=$(neighbour 1)
 keys ']'
 expect_sched "$NEXT"
 keys '['
 expect_sched kyber
-keys s Up Enter            # cursor starts on kyber: Up is the one before it
-expect_sched "$PREV"
+# The picker's cursor starts on kyber: the arrow to a neighbour in its list.
+PICK=$(neighbour -1) ARROW=Up
+read -r -a l < "/sys/block/$N/queue/scheduler"
+[[ ${l[0]} == \[kyber\] ]] && PICK=$(neighbour 1) ARROW=Down # first: nothing above it
+keys s "$ARROW" Enter
+expect_sched "$PICK"
 keys s Escape              # cancel changes nothing
 sleep 0.5
-[ "$(sched_of "$N")" = "$PREV" ] || fail "Esc in the picker changed the scheduler"
+[ "$(sched_of "$N")" = "$PICK" ] || fail "Esc in the picker changed the scheduler"
 
 keys u
 expect_sched kyber
@@ -85,12 +95,13 @@ wait_for "KERNEL==\"$N\", ATTR\{queue/scheduler\}=\"none\"" || fail "udev rule n
 wait_for "60-iosched-top.rules" || fail "udev panel lacks the file"
 keys Escape
 
+LAST=$(neighbour 1)
 keys ']'
-expect_sched "${LIST[1]}"
+expect_sched "$LAST"
 keys q
 rc=$(wait_exit)
 [ "$rc" = 0 ] || fail "exit $rc"
-grep -q "$N scheduler: none -> ${LIST[1]}" "$SCRATCH/stderr" || fail "exit report lacks the change: $(cat "$SCRATCH/stderr")"
+grep -q "$N scheduler: none -> $LAST" "$SCRATCH/stderr" || fail "exit report lacks the change: $(cat "$SCRATCH/stderr")"
 cmd=$(sed -n "s/^to revert: sudo sh -c '\(.*\)'$/\1/p" "$SCRATCH/stderr")
 [ -n "$cmd" ] || fail "no revert command: $(cat "$SCRATCH/stderr")"
 sh -c "$cmd" || fail "the revert command failed: $cmd"

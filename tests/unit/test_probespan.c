@@ -15,10 +15,13 @@
 #include <linux/fiemap.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/util.h"
 #include "probe/probespan.h"
 #include "probe/prng.h"
 
@@ -301,6 +304,61 @@ static void test_replaced_dropped(void **state)
 	remove_top(top);
 }
 
+/* A directory on the way swapped for a symlink to where a FIFO has the
+ * chosen file's name (as a device could): the probe must not open it (a
+ * FIFO's writer, blocked in open, would go on; a watchdog would arm), and
+ * drops the file and goes on. Then the file made a socket: dropped too. */
+static void test_swapped_dir_not_followed(void **state)
+{
+	(void)state;
+	char top[64], d[96], a[128], real[128], other[128], fifo[160];
+	make_top(top);
+	util_fmt(d, sizeof d, "%s/d", top);
+	assert_int_equal(mkdir(d, 0755), 0);
+	make_holed(d, "a", a, sizeof a);
+	const char *roots[] = {top};
+	struct stat st;
+	assert_int_equal(stat(top, &st), 0);
+	struct probespan_want want = {.dev = st.st_dev, .roots = roots, .nroots = 1, .bytes = 1ull << 30,
+				      .min_file = MiB, .io_size = IO, .max_visit = 1000, .max_files = 100};
+	struct probespan ps = {0};
+	char why[200] = "";
+	int rc = probespan_build(&ps, &want, why, sizeof why);
+	if (rc == -EOPNOTSUPP) {
+		remove_top(top);
+		skip();
+	}
+	assert_int_equal(rc, 0);
+	assert_int_equal(ps.nfiles, 1);
+	util_fmt(real, sizeof real, "%s/d.real", top);
+	util_fmt(other, sizeof other, "%s/other", top);
+	util_fmt(fifo, sizeof fifo, "%s/a", other);
+	assert_int_equal(mkdir(other, 0755), 0);
+	assert_int_equal(mkfifo(fifo, 0644), 0);
+	assert_int_equal(rename(d, real), 0);
+	assert_int_equal(symlink(other, d), 0);
+	pid_t w = fork(); /* the FIFO's writer: its open returns once a reader opens */
+	assert_true(w >= 0);
+	if (w == 0) {
+		int fd = open(fifo, O_WRONLY);
+		_exit(fd >= 0 ? 0 : 1);
+	}
+	usleep(100 * 1000);
+	assert_int_equal(probespan_open(&ps, 0, 1), -ESTALE);
+	usleep(200 * 1000);
+	int status;
+	assert_int_equal(waitpid(w, &status, WNOHANG), 0); /* still blocked: nobody opened the FIFO */
+	kill(w, SIGKILL);
+	waitpid(w, &status, 0);
+	assert_int_equal(probespan_live_files(&ps), 0);
+	probespan_free(&ps);
+	assert_int_equal(unlink(d), 0);
+	assert_int_equal(unlink(fifo), 0);
+	assert_int_equal(rmdir(other), 0);
+	assert_int_equal(rename(real, d), 0);
+	remove_top(top);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -309,6 +367,7 @@ int main(void)
 		cmocka_unit_test(test_unwritten_refused),
 		cmocka_unit_test(test_walk_limits),
 		cmocka_unit_test(test_replaced_dropped),
+		cmocka_unit_test(test_swapped_dir_not_followed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -258,6 +258,34 @@ static void test_revert_line_runs(void **state)
 	assert_int_equal(weight_of(f, ODD), 100);
 }
 
+/* The exit report names processes and cgroups, anyone's text: none of
+ * it reaches root's terminal raw (an entry the kernel could never give a
+ * path like this, put in the log directly). */
+static void test_exit_report_escaped(void **state)
+{
+	struct fake *f = *state;
+	char out[8192] = "";
+	struct tune_req r;
+	struct event ev = {.ok = 1, .ts = 1};
+	util_strlcpy(ev.from, "be/4", sizeof ev.from);
+	tune_req_ioprio(&r, 4242, "zz\x1b]0;PWN\a\x1b[31m", "be/1");
+	assert_int_equal(undo_push(&f->ctl.undo, &r, &ev), 0);
+	util_strlcpy(ev.from, "100", sizeof ev.from);
+	tune_req_bfq_weight(&r, "u.slice/a\xc2\x9b" "31m\xe2\x80\xae" "b.service", "555");
+	assert_int_equal(undo_push(&f->ctl.undo, &r, &ev), 0);
+	FILE *o = fmemopen(out, sizeof out - 1, "w");
+	control_finish(&f->ctl, 0, 1.0, o);
+	fclose(o);
+	assert_int_equal(control_init(&f->ctl, &f->sysfs), 0);
+	assert_null(strchr(out, '\x1b'));
+	assert_null(strchr(out, '\a'));
+	assert_null(strstr(out, "\xc2\x9b"));
+	assert_null(strstr(out, "\xe2\x80\xae"));
+	assert_non_null(strstr(out, "pid 4242 (zz^[]0;PWN^G^[[31m) I/O priority: be/4 -> be/1\n"));
+	assert_non_null(strstr(out, "cgroup u.slice/a\\x9b31m\\u202eb.service io.bfq.weight: 100 -> 555\n"));
+	assert_non_null(strstr(out, "to revert: sudo sh -c '"));
+}
+
 static void expect_refused(struct fake *f, const char *unit, const char *value, const char *says)
 {
 	char msg[256] = "";
@@ -274,7 +302,10 @@ static void test_refusals_say_why(void **state)
 		expect_refused(f, "test.slice/writer.service", bad[i], "give a whole number from 1 to 1000");
 	expect_refused(f, "test.slice/nobfq.service", "200", "nobfq.service has no io.bfq.weight (bfq is not loaded");
 	expect_refused(f, "test.slice/gone.service", "200", "gone.service has no io.bfq.weight");
-	static const char *paths[] = {"", "/", "test.slice/../../etc", "test.slice//x", "./x", "x/", "a'b", "a\nb"};
+	/* ... and what a terminal would act on or hide: C1 (CSI), a bidi
+	 * override, a zero-width space, bytes that are not UTF-8 */
+	static const char *paths[] = {"", "/", "test.slice/../../etc", "test.slice//x", "./x", "x/", "a'b", "a\nb",
+				      "a\xc2\x9b" "31mb", "a\xe2\x80\xae" "b", "a\xe2\x80\x8b" "b", "a\xff" "b"};
 	for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
 		expect_refused(f, paths[i], "200", "is not one the kernel gives");
 	assert_int_equal(f->writes, 0);
@@ -324,6 +355,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_restore_to_oldest, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_revert_line_runs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refusals_say_why, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_exit_report_escaped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_real_write, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_back_differs, setup, teardown),
 	};

@@ -8,10 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "act/udevrule.h"
+#include "act/tune.h"
 #include "act/undo.h"
 #include "base/util.h"
 
@@ -292,10 +295,48 @@ static void test_write_planted_modes(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* An I/O priority's undo names its process by pid and start time: once
+ * the process has ended (or its pid names another, with another start
+ * time), the revert line has no ionice for it, which would reach
+ * whoever holds the pid now. */
+static void test_ioprio_ended(void **state)
+{
+	(void)state;
+	pid_t child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	struct undo_log l = {0};
+	struct tune_req r;
+	struct event ev = {.ok = 1, .ts = 1};
+	char buf[1024];
+	util_strlcpy(ev.from, "be/4", sizeof ev.from);
+	tune_req_ioprio(&r, child, "sleeper", "be/1");
+	assert_true(r.start > 0);
+	assert_true(tune_req_same_process(&r));
+	assert_int_equal(undo_push(&l, &r, &ev), 0);
+	undo_script(&l, buf, sizeof buf);
+	assert_non_null(strstr(buf, "ionice -c 2 -n 4 -p "));
+	/* The same pid, another start time: another process. */
+	l.e[0].back.start++;
+	assert_false(tune_req_same_process(&l.e[0].back));
+	undo_script(&l, buf, sizeof buf);
+	assert_null(strstr(buf, "ionice"));
+	l.e[0].back.start--;
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	assert_false(tune_req_same_process(&l.e[0].back));
+	undo_script(&l, buf, sizeof buf);
+	assert_null(strstr(buf, "ionice"));
+	undo_free(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_write_planted_modes),
+		cmocka_unit_test(test_write_planted_modes),   cmocka_unit_test(test_ioprio_ended),
 		cmocka_unit_test(test_push_pop_order), cmocka_unit_test(test_not_recorded),
 		cmocka_unit_test(test_full_drops_oldest), cmocka_unit_test(test_script),
 		cmocka_unit_test(test_rule_text),      cmocka_unit_test(test_find_existing),

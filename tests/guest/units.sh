@@ -1,14 +1,14 @@
 #!/bin/bash
-# Runs inside the guest that bench/guest-cgroups boots (a pure cgroup v2
-# Debian 12, as root, at boot, from a one-shot unit): a null_blk disk
-# under bfq, a rate-limited fio writer (O_DIRECT) in the service
-# guesttest.slice/guest-writer.service with IOAccounting on (systemd then
-# enables the io controller down to it), io.bfq.weight and io.weight set
-# to known values, and `iosched-top --json -d 1 --no-probe` for SAMPLES
-# intervals meanwhile; then w in the full screen's units pane changes the
-# real io.bfq.weight and the exit report's revert line puts it back.
-# Prints one PASS/FAIL line per check, with the figures compared, and
-# GUEST-DONE last.
+# Runs inside the guest (tests/guest/inside.sh; make check-guest and
+# bench/guest-cgroups): a pure cgroup v2 Debian 12 with the io controller.
+# A null_blk disk under bfq, a rate-limited fio writer (O_DIRECT) in the
+# service guesttest.slice/guest-writer.service with IOAccounting on
+# (systemd then enables the io controller down to it), io.bfq.weight and
+# io.weight set to known values, and `iosched-top --json -d 1 --no-probe`
+# for SAMPLES intervals meanwhile; then w in the full screen's units pane
+# changes the real io.bfq.weight, u undoes it, w again, and the exit
+# report's revert line puts it back. Prints "ok    units: CHECK: ..." or
+# "FAIL  units: CHECK: ..." a check, with the figures compared.
 set -u
 export TERM=${TERM:-linux}
 BIN=/opt/iosched/iosched-top
@@ -25,15 +25,14 @@ fails=0
 jq() { command jq -M "$@"; } # the output is a serial terminal: no colours
 
 check() { # check NAME OK(0/1) DETAIL
-	if [ "$2" = 1 ]; then echo "PASS $1: $3"; else echo "FAIL $1: $3"; fails=$((fails + 1)); fi
+	if [ "$2" = 1 ]; then echo "ok    units: $1: $3"; else echo "FAIL  units: $1: $3"; fails=$((fails + 1)); fi
 }
 within() { # within A B FRACTION: 1 when A is within FRACTION of B
 	awk -v a="$1" -v b="$2" -v f="$3" 'BEGIN { print (b > 0 && a / b >= 1 - f && a / b <= 1 + f) ? 1 : 0 }'
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "nan" }'; }
 finish() {
-	echo "guest: $fails check(s) failed"
-	echo GUEST-DONE
+	echo "guest: units: $fails check(s) failed"
 	exit 0
 }
 T() { tmux -S "$W/tmux" "$@"; }
@@ -61,6 +60,16 @@ tui_weight() {
 	wait_screen "io.bfq.weight \(1-1000, now $BFQW\)" || { check tui-weight 0 "w did not ask for $UNIT's weight"; return; }
 	T send-keys -t main BSpace BSpace BSpace BSpace 500 Enter
 	wait_screen "io.bfq.weight $BFQW -> 500" || { check tui-weight 0 "no status line for the change"; return; }
+	[ "$(bfq_now)" = 500 ] || { check tui-weight 0 "the screen says 500, io.bfq.weight says $(bfq_now)"; return; }
+	T send-keys -t main u
+	wait_screen "io.bfq.weight 500 -> $BFQW \\(undo\\)" || { check tui-weight 0 "u did not undo the change"; return; }
+	[ "$(bfq_now)" = "$BFQW" ] || { check tui-weight 0 "after u, io.bfq.weight is $(bfq_now), not $BFQW"; return; }
+	# the pane's row again with the weight put back (a later sample)
+	wait_screen "^$UNIT +.* $BFQW " || { check tui-weight 0 "the pane does not show $BFQW again after u"; return; }
+	T send-keys -t main w
+	wait_screen "io.bfq.weight \\(1-1000, now $BFQW\\)" || { check tui-weight 0 "w did not ask again"; return; }
+	T send-keys -t main BSpace BSpace BSpace BSpace 500 Enter
+	wait_screen "io.bfq.weight $BFQW -> 500" || { check tui-weight 0 "no status line for the second change"; return; }
 	T send-keys -t main q
 	for _ in $(seq 50); do [ -e "$W/tui.rc" ] && break; sleep 0.2; done
 	local now revert
@@ -68,7 +77,7 @@ tui_weight() {
 	revert=$(sed -n 's/^to revert: sudo //p' "$W/tui.err")
 	[ -n "$revert" ] && sh -c "$revert"
 	check tui-weight "$([ "$now" = 500 ] && [ "$(cat "$W/tui.rc" 2>/dev/null)" = 0 ] && [ "$(bfq_now)" = "$BFQW" ] &&
-		echo 1 || echo 0)" "w set io.bfq.weight to $now (asked 500), exit $(cat "$W/tui.rc" 2>/dev/null), the revert line put back $(bfq_now) (was $BFQW)"
+		echo 1 || echo 0)" "w set io.bfq.weight to $now (asked 500, after u put back $BFQW), exit $(cat "$W/tui.rc" 2>/dev/null), the revert line put back $(bfq_now) (was $BFQW)"
 	T kill-server
 }
 mkdir -p "$W"
@@ -89,7 +98,7 @@ echo "guest: /dev/$dev ($majmin) schedulers: $(cat "/sys/block/$dev/queue/schedu
 
 # The writer: fio, then its own cgroup's io.stat line for the disk (the
 # cgroup is new, so that is everything the unit wrote).
-secs=$((SAMPLES + 40)) # and the full screen after
+secs=600 # more than the checks take: the writer is stopped (SIGINT: fio reports) after them
 cat > "$W/writer" <<-EOF
 	#!/bin/sh
 	fio --name=w --filename=/dev/$dev --rw=write --bs=256k --size=64m --direct=1 --ioengine=psync \\
@@ -115,7 +124,10 @@ lines=$(wc -l < "$W/top.json")
 check no-crash "$([ "$rc" = 0 ] && [ "$lines" = "$SAMPLES" ] && jq -e . "$W/top.json" > /dev/null && echo 1 || echo 0)" \
 	"exit $rc, $lines JSON lines of $SAMPLES$(head -c 300 "$W/top.err" | tr '\n' ' ')"
 tui_weight
+pkill -INT -x fio
 while systemctl is-active --quiet "$UNIT"; do sleep 1; done
+# fio stopped by a signal says so above its JSON, in the same file
+sed -i -n '/^{/,$p' "$W/fio.json"
 
 # The unit's entries, from the third interval on (the rates need two
 # readings, and fio has been writing since before the first).

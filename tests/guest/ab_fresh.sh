@@ -1,0 +1,24 @@
+#!/bin/bash
+# In the guest, where bfq is: the A/B of none against bfq with its
+# defaults (6 rounds), as a user first runs it, on a loop device with ext4
+# over the guest's virtio disk and the built-in write load. bfq's
+# low_latency serves a new process's reads ahead of the writer: the fresh
+# readers' job time must be decided, for bfq. The disk is back on none.
+. "$(dirname "$0")/../lib/common.sh"
+need_root
+need_cmd jq losetup mkfs.ext4 mount
+setup_scratch
+
+ext4_loop 1024
+grep -qw bfq "/sys/block/$N/queue/scheduler" || fail "$N offers no bfq here: $(cat "/sys/block/$N/queue/scheduler")"
+t0=$SECONDS
+"$BIN" --ab none,bfq --disk "$N" --load-size 256M --load-dir "$MNT" --format json > "$SCRATCH/ab.json" \
+	2> "$SCRATCH/ab.err" || fail "A/B exited $?: $(cat "$SCRATCH/ab.err")"
+J=$SCRATCH/ab.json
+jq -e '.partial == false and .rounds == 6' "$J" > /dev/null || fail "not a whole default run: $(jq -c '{partial, rounds}' "$J")"
+v=$(jq -c '.verdict[] | select(.figure == "job_ms")' "$J")
+jq -e '.leader == "bfq" and .decided == true and .best == "bfq"' <<< "$v" > /dev/null ||
+	fail "bfq's fresh readers not decided ahead: $v"
+[ "$(sched_of "$N")" = none ] || fail "disk left on $(sched_of "$N")"
+note "$(jq -r .text <<< "$v") ($((SECONDS - t0)) s)"
+echo "PASS"
