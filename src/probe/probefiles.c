@@ -6,6 +6,7 @@
 #include "probeparts.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -138,21 +139,48 @@ static void describe(const struct probe *p, const struct probespan *set, char *o
 		 where, p->cfg.disk);
 }
 
-/* The largest file of the set: what a fresh reader job reads (it reads one
- * file, at random offsets over all of it). */
-static const char *largest(const struct probespan *set)
+/* How many of the largest files are tried for the fresh reader. */
+#define FRESH_TRIES 32
+
+static int by_size_desc(const void *a, const void *b, void *arg)
 {
-	const struct probespan_file *best = NULL;
+	const struct probespan *set = arg;
+	off_t sa = set->files[*(const size_t *)a].size, sb = set->files[*(const size_t *)b].size;
+	return sa < sb ? 1 : sa > sb ? -1 : 0;
+}
+
+/* What a fresh reader job reads (one file, at random offsets over all of
+ * it): the largest file of the set that it will be allowed to open
+ * (probefile_open_read: root's or the caller's, reached through
+ * directories nobody else controls). Not simply the largest: a user's own
+ * large file would be chosen and refused, and stop the A/B. */
+static void fresh_path(const struct probespan *set, char *out, size_t len)
+{
+	out[0] = '\0';
+	size_t *idx = malloc((set->nfiles ? set->nfiles : 1) * sizeof *idx), n = 0;
+	if (!idx)
+		return;
 	for (size_t i = 0; i < set->nfiles; i++)
-		if (!set->files[i].dropped && (!best || set->files[i].size > best->size))
-			best = &set->files[i];
-	return best ? best->path : "";
+		if (!set->files[i].dropped)
+			idx[n++] = i;
+	qsort_r(idx, n, sizeof *idx, by_size_desc, (void *)set);
+	for (size_t k = 0; k < n && k < FRESH_TRIES; k++) {
+		char why[320];
+		int fd = probefile_open_read(set->files[idx[k]].path, 0, 1, why, sizeof why);
+		if (fd >= 0) {
+			close(fd);
+			util_strlcpy(out, set->files[idx[k]].path, len);
+			break;
+		}
+	}
+	free(idx);
 }
 
 static void publish(struct probe *p, const char *first_why)
 {
-	char what[240];
+	char what[240], fresh[sizeof p->st.path];
 	describe(p, &p->set, what, sizeof what);
+	fresh_path(&p->set, fresh, sizeof fresh);
 	pthread_mutex_lock(&p->mu);
 	if (first_why)
 		util_fmt(p->st.why, sizeof p->st.why, "%s; %s", first_why, what);
@@ -161,7 +189,7 @@ static void publish(struct probe *p, const char *first_why)
 		if (cut)
 			util_fmt(cut, sizeof p->st.why - (size_t)(cut - p->st.why), "; %s", what);
 	}
-	util_strlcpy(p->st.path, largest(&p->set), sizeof p->st.path);
+	util_strlcpy(p->st.path, fresh, sizeof p->st.path);
 	p->st.files = probespan_live_files(&p->set);
 	p->st.span_bytes = p->set.span;
 	pthread_mutex_unlock(&p->mu);

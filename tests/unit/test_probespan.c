@@ -248,6 +248,25 @@ static void test_walk_limits(void **state)
 	remove_top(top);
 }
 
+/* The files of 1 MiB or more under top, as the probe chooses them (the
+ * test skips where the filesystem has no FIEMAP). */
+static void build_under(const char *top, struct probespan *ps)
+{
+	const char *roots[] = {top};
+	struct stat st;
+	assert_int_equal(stat(top, &st), 0);
+	struct probespan_want want = {.dev = st.st_dev, .roots = roots, .nroots = 1, .bytes = 1ull << 30,
+				      .min_file = MiB, .io_size = IO, .max_visit = 1000, .max_files = 100};
+	char why[200] = "";
+	*ps = (struct probespan){0};
+	int rc = probespan_build(ps, &want, why, sizeof why);
+	if (rc == -EOPNOTSUPP) {
+		remove_top(top);
+		skip();
+	}
+	assert_int_equal(rc, 0);
+}
+
 static void test_replaced_dropped(void **state)
 {
 	(void)state;
@@ -255,19 +274,8 @@ static void test_replaced_dropped(void **state)
 	make_top(top);
 	make_holed(top, "a", a, sizeof a);
 	make_holed(top, "b", b, sizeof b);
-	const char *roots[] = {top};
-	struct stat st;
-	assert_int_equal(stat(top, &st), 0);
-	struct probespan_want want = {.dev = st.st_dev, .roots = roots, .nroots = 1, .bytes = 1ull << 30,
-				      .min_file = MiB, .io_size = IO, .max_visit = 1000, .max_files = 100};
-	struct probespan ps = {0};
-	char why[200] = "";
-	int rc = probespan_build(&ps, &want, why, sizeof why);
-	if (rc == -EOPNOTSUPP) {
-		remove_top(top);
-		skip();
-	}
-	assert_int_equal(rc, 0);
+	struct probespan ps;
+	build_under(top, &ps);
 	assert_int_equal(ps.nfiles, 2);
 	size_t ia = strcmp(ps.files[0].path, a) == 0 ? 0 : 1, ib = 1 - ia;
 	int fd = probespan_open(&ps, ia, 1);
@@ -316,19 +324,8 @@ static void test_swapped_dir_not_followed(void **state)
 	util_fmt(d, sizeof d, "%s/d", top);
 	assert_int_equal(mkdir(d, 0755), 0);
 	make_holed(d, "a", a, sizeof a);
-	const char *roots[] = {top};
-	struct stat st;
-	assert_int_equal(stat(top, &st), 0);
-	struct probespan_want want = {.dev = st.st_dev, .roots = roots, .nroots = 1, .bytes = 1ull << 30,
-				      .min_file = MiB, .io_size = IO, .max_visit = 1000, .max_files = 100};
-	struct probespan ps = {0};
-	char why[200] = "";
-	int rc = probespan_build(&ps, &want, why, sizeof why);
-	if (rc == -EOPNOTSUPP) {
-		remove_top(top);
-		skip();
-	}
-	assert_int_equal(rc, 0);
+	struct probespan ps;
+	build_under(top, &ps);
 	assert_int_equal(ps.nfiles, 1);
 	util_fmt(real, sizeof real, "%s/d.real", top);
 	util_fmt(other, sizeof other, "%s/other", top);
