@@ -105,10 +105,15 @@ static int holders_scan(const struct sysctl_share *s, int dfd, int *pid)
 	return live;
 }
 
+static void orig_name(const struct sysctl_share *s, char *buf, size_t len)
+{
+	util_fmt(buf, len, "%s.orig", s->stem);
+}
+
 static int orig_read(const struct sysctl_share *s, int dfd)
 {
 	char name[80], buf[16] = "";
-	util_fmt(name, sizeof name, "%s.orig", s->stem);
+	orig_name(s, name, sizeof name);
 	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
@@ -125,7 +130,7 @@ static int orig_read(const struct sysctl_share *s, int dfd)
 static int orig_write(const struct sysctl_share *s, int dfd, int v)
 {
 	char name[80], buf[16];
-	util_fmt(name, sizeof name, "%s.orig", s->stem);
+	orig_name(s, name, sizeof name);
 	int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
@@ -138,7 +143,7 @@ static int orig_write(const struct sysctl_share *s, int dfd, int v)
 static void orig_remove(const struct sysctl_share *s, int dfd)
 {
 	char name[80];
-	util_fmt(name, sizeof name, "%s.orig", s->stem);
+	orig_name(s, name, sizeof name);
 	unlinkat(dfd, name, 0);
 }
 

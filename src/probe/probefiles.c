@@ -176,11 +176,27 @@ static void fresh_path(const struct probespan *set, char *out, size_t len)
 	free(idx);
 }
 
-static void publish(struct probe *p, const char *first_why)
+/* Whether path names a file of the set that is still read. */
+static int still_read(const struct probespan *set, const char *path)
+{
+	for (size_t i = 0; i < set->nfiles; i++)
+		if (!set->files[i].dropped && strcmp(set->files[i].path, path) == 0)
+			return 1;
+	return 0;
+}
+
+/* The status after a choice (new_set) or a drop. The fresh reader's file
+ * is chosen again only on a new choice or when it was the one dropped:
+ * finding it opens files, which a drop of another file must not cost. */
+static void publish(struct probe *p, const char *first_why, int new_set)
 {
 	char what[240], fresh[sizeof p->st.path];
 	describe(p, &p->set, what, sizeof what);
-	fresh_path(&p->set, fresh, sizeof fresh);
+	/* (st.path is written by this thread alone: read without the lock) */
+	if (new_set || (p->st.path[0] && !still_read(&p->set, p->st.path)))
+		fresh_path(&p->set, fresh, sizeof fresh);
+	else
+		util_strlcpy(fresh, p->st.path, sizeof fresh);
 	pthread_mutex_lock(&p->mu);
 	if (first_why)
 		util_fmt(p->st.why, sizeof p->st.why, "%s; %s", first_why, what);
@@ -223,7 +239,7 @@ int probefiles_open(struct probe *p)
 		probestatus_end(p, "%s; %s", first, why);
 		return -1;
 	}
-	publish(p, first);
+	publish(p, first, 1);
 	chosen(p);
 	return 0;
 }
@@ -264,7 +280,7 @@ static void take_choice(struct probe *p)
 	} else {
 		probespan_free(&fresh);
 	}
-	publish(p, NULL);
+	publish(p, NULL, ok);
 	chosen(p);
 }
 
@@ -315,7 +331,7 @@ int probefiles_next(struct probe *p, uint64_t *off, size_t *file)
 			probestatus_end(p, "cannot open %s: %s; probe stopped", p->set.files[f].path, strerror(-fd));
 			return -1;
 		}
-		publish(p, NULL); /* dropped (replaced or gone): the status counts what is read */
+		publish(p, NULL, 0); /* dropped (replaced or gone): the status counts what is read */
 	}
 	probestatus_end(p, "every file chosen on %s's filesystems changed or went; probe stopped", p->cfg.disk);
 	return -1;
@@ -324,7 +340,7 @@ int probefiles_next(struct probe *p, uint64_t *off, size_t *file)
 void probefiles_failed(struct probe *p, size_t file)
 {
 	probespan_drop(&p->set, file);
-	publish(p, NULL);
+	publish(p, NULL, 0);
 }
 
 void probefiles_free(struct probe *p)

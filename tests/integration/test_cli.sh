@@ -23,7 +23,7 @@ expect 2 "given twice" -b --disk a,a
 expect 2 "0.1 to 10000, or max" -b --probe-rate 0
 expect 2 "bytes from 512" -b --probe-size 100
 expect 2 "DISK=SCHEDULER" -b --set foo
-expect 2 "no disk named 'nosuch'" -b --set nosuch=bfq
+expect 2 "no disk named 'nosuch'" -b --set nosuch=none
 expect 2 "conflicts with --probe" -b --no-probe --probe x
 expect 2 "seed" -b --seed abc
 # A scheduler the disk does not offer is refused before anything changes.

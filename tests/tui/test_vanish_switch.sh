@@ -5,7 +5,7 @@
 # is stopped and the loop device detached (the kernel clears it once the
 # last opener, the probe, lets go). The tool must end the switch with an
 # event, drop the disk with a "disk removed" event, keep drawing, and exit
-# 0 with no child left behind.
+# 0 with no child left behind, and the device's queue back on none.
 # suite-alone: it watches a loop device's name go (or come): a test beside it may attach another device under the same name
 # suite-budget: 20
 . "$(dirname "$0")/../lib/common.sh"
@@ -41,6 +41,10 @@ done
 keys l
 wait_for "$N +disk removed" 5 || fail "no 'disk removed' in the log"
 wait_for "$N +scheduler (none -> mq-deadline in [0-9.]+ ms|: cannot set)" 20 || fail "the pending switch never ended with an event"
+# A switch that ended after the detach is kept by the device's queue: put
+# it back while the number is still nobody's (this test runs alone in the
+# suite), as every test leaves a loop device on none.
+losetup "$L" > /dev/null 2>&1 || echo none > "/sys/block/$N/queue/scheduler"
 note "$(screen | grep -oE "$N +scheduler .*" | head -n1 | sed 's/ *│.*//')"
 c1=$(clock); sleep 1.2; c2=$(clock)
 [ "$c1" != "$c2" ] || fail "the screen stopped after the disk went"

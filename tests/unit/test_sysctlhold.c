@@ -22,27 +22,34 @@
 #include "act/sysctlhold.h"
 
 struct place {
-	char top[64], file[96], dir[96], orig[128];
+	char top[256], file[320], dir[320], orig[384];
 	struct sysctl_share s;
 };
 
-static void place_make(struct place *p, const char *value)
+/* The setting's file holds value. */
+static void place_set(const struct place *p, const char *value)
 {
-	strcpy(p->top, "/tmp/iosched-sysctlhold.XXXXXX");
-	assert_non_null(mkdtemp(p->top));
-	snprintf(p->file, sizeof p->file, "%s/task_delayacct", p->top);
-	snprintf(p->dir, sizeof p->dir, "%s/run", p->top);
-	snprintf(p->orig, sizeof p->orig, "%s/task_delayacct.orig", p->dir);
 	FILE *f = fopen(p->file, "w");
 	assert_non_null(f);
 	fputs(value, f);
 	fclose(f);
+}
+
+static void place_make(struct place *p, const char *value)
+{
+	const char *tmp = getenv("IOSCHED_TEST_TMP"); /* the suite's, where it checks for leftovers */
+	snprintf(p->top, sizeof p->top, "%s/iosched-sysctlhold.XXXXXX", tmp ? tmp : "/tmp");
+	assert_non_null(mkdtemp(p->top));
+	snprintf(p->file, sizeof p->file, "%s/task_delayacct", p->top);
+	snprintf(p->dir, sizeof p->dir, "%s/run", p->top);
+	snprintf(p->orig, sizeof p->orig, "%s/task_delayacct.orig", p->dir);
+	place_set(p, value);
 	p->s = (struct sysctl_share){.sysctl = p->file, .dir = p->dir, .stem = "task_delayacct"};
 }
 
 static void place_remove(struct place *p)
 {
-	char cmd[160];
+	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", p->top);
 	assert_int_equal(system(cmd), 0);
 }
@@ -102,142 +109,144 @@ static void other_end(struct other *o, char how)
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 }
 
-static void test_alone(void **state)
-{
-	(void)state;
+/* Each test's place (the setting at 0), this run's hold, and what the
+ * calls give back. */
+struct fix {
 	struct place p;
 	struct sysctl_hold h;
 	char err[128];
-	int was = -1, v = -1;
+	int was, v;
+};
+
+static int setup(void **state)
+{
+	struct fix *f = calloc(1, sizeof *f);
+	assert_non_null(f);
+	place_make(&f->p, "0\n");
+	sysctlhold_init(&f->h);
+	f->was = f->v = -1;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fix *f = *state;
+	place_remove(&f->p);
+	free(f);
+	return 0;
+}
+
+/* This run sets value (0 expected back), *was what it found. */
+static void set(struct fix *f, int value)
+{
+	assert_int_equal(sysctlhold_set(&f->p.s, &f->h, value, &f->was, f->err, sizeof f->err), 0);
+}
+
+static void test_alone(void **state)
+{
+	struct fix *f = *state;
 	struct stat st;
-	place_make(&p, "0\n");
-	sysctlhold_init(&h);
-	assert_int_equal(sysctlhold_release(&p.s, &h, &v), 0); /* held nothing */
-	assert_int_equal(sysctlhold_set(&p.s, &h, 1, &was, err, sizeof err), 0);
-	assert_int_equal(was, 0);
-	assert_int_equal(value_of(&p), 1);
-	assert_int_equal(stat(p.orig, &st), 0);
+	assert_int_equal(sysctlhold_release(&f->p.s, &f->h, &f->v), 0); /* held nothing */
+	set(f, 1);
+	assert_int_equal(f->was, 0);
+	assert_int_equal(value_of(&f->p), 1);
+	assert_int_equal(stat(f->p.orig, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0600);
-	assert_int_equal(stat(p.dir, &st), 0);
+	assert_int_equal(stat(f->p.dir, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0700);
-	assert_int_equal(sysctlhold_others(&p.s, &v), 0);
+	assert_int_equal(sysctlhold_others(&f->p.s, &f->v), 0);
 	/* Off and on again: still the one hold, the first value kept. */
-	assert_int_equal(sysctlhold_set(&p.s, &h, 0, &was, err, sizeof err), 0);
-	assert_int_equal(sysctlhold_set(&p.s, &h, 1, &was, err, sizeof err), 0);
-	assert_int_equal(sysctlhold_release(&p.s, &h, &v), 1);
-	assert_int_equal(v, 0);
-	assert_int_equal(value_of(&p), 0);
-	assert_int_not_equal(stat(p.orig, &st), 0); /* the record went with the last holder */
-	assert_int_equal(sysctlhold_release(&p.s, &h, &v), 0);
-	place_remove(&p);
+	set(f, 0);
+	set(f, 1);
+	assert_int_equal(sysctlhold_release(&f->p.s, &f->h, &f->v), 1);
+	assert_int_equal(f->v, 0);
+	assert_int_equal(value_of(&f->p), 0);
+	assert_int_not_equal(stat(f->p.orig, &st), 0); /* the record went with the last holder */
+	assert_int_equal(sysctlhold_release(&f->p.s, &f->h, &f->v), 0);
 }
 
 /* Two runs: A (the child) first, then B; A ends first and leaves it on;
  * B's end puts back the 0 from before A. Then the other way round. */
 static void test_two_runs(void **state)
 {
-	(void)state;
-	struct place p;
-	struct sysctl_hold h;
-	char err[128];
-	int was = -1, v = -1;
-	place_make(&p, "0\n");
-	struct other a = other_start(&p);
-	assert_int_equal(value_of(&p), 1);
-	sysctlhold_init(&h);
-	assert_int_equal(sysctlhold_set(&p.s, &h, 1, &was, err, sizeof err), 0);
-	assert_int_equal(was, 1);
-	assert_int_equal(sysctlhold_others(&p.s, &v), 1);
-	assert_int_equal(v, a.pid);
+	struct fix *f = *state;
+	struct other a = other_start(&f->p);
+	assert_int_equal(value_of(&f->p), 1);
+	set(f, 1);
+	assert_int_equal(f->was, 1);
+	assert_int_equal(sysctlhold_others(&f->p.s, &f->v), 1);
+	assert_int_equal(f->v, a.pid);
 	other_end(&a, 'r');
-	assert_int_equal(value_of(&p), 1); /* A's end left it on for B */
-	assert_int_equal(sysctlhold_others(&p.s, &v), 0);
-	assert_int_equal(sysctlhold_release(&p.s, &h, &v), 1);
-	assert_int_equal(v, 0);
-	assert_int_equal(value_of(&p), 0);
+	assert_int_equal(value_of(&f->p), 1); /* A's end left it on for B */
+	assert_int_equal(sysctlhold_others(&f->p.s, &f->v), 0);
+	assert_int_equal(sysctlhold_release(&f->p.s, &f->h, &f->v), 1);
+	assert_int_equal(f->v, 0);
+	assert_int_equal(value_of(&f->p), 0);
 
 	/* B first, A last: B's end says A holds it; A's end puts 0 back. */
-	sysctlhold_init(&h);
-	assert_int_equal(sysctlhold_set(&p.s, &h, 1, &was, err, sizeof err), 0);
-	a = other_start(&p);
-	assert_int_equal(sysctlhold_release(&p.s, &h, &v), 2);
-	assert_int_equal(v, a.pid);
-	assert_int_equal(value_of(&p), 1);
+	sysctlhold_init(&f->h);
+	set(f, 1);
+	a = other_start(&f->p);
+	assert_int_equal(sysctlhold_release(&f->p.s, &f->h, &f->v), 2);
+	assert_int_equal(f->v, a.pid);
+	assert_int_equal(value_of(&f->p), 1);
 	other_end(&a, 'r');
-	assert_int_equal(value_of(&p), 0);
-	place_remove(&p);
+	assert_int_equal(value_of(&f->p), 0);
 }
 
 /* A run that died holding it: the value stays (nothing could run), and the
  * next run to hold it puts back the value from before the dead one. */
 static void test_dead_holder(void **state)
 {
-	(void)state;
-	struct place p;
-	struct sysctl_hold h;
-	char err[128];
-	int was = -1, v = -1;
+	struct fix *f = *state;
 	struct stat st;
-	place_make(&p, "0\n");
-	struct other a = other_start(&p);
+	struct other a = other_start(&f->p);
 	other_end(&a, 'x');
-	assert_int_equal(value_of(&p), 1);
-	assert_int_equal(stat(p.orig, &st), 0);
-	assert_int_equal(sysctlhold_others(&p.s, &v), 0); /* found dead, its file gone */
-	sysctlhold_init(&h);
-	assert_int_equal(sysctlhold_set(&p.s, &h, 1, &was, err, sizeof err), 0);
-	assert_int_equal(was, 1);
-	assert_int_equal(sysctlhold_release(&p.s, &h, &v), 1);
-	assert_int_equal(v, 0);
-	assert_int_equal(value_of(&p), 0);
-	place_remove(&p);
+	assert_int_equal(value_of(&f->p), 1);
+	assert_int_equal(stat(f->p.orig, &st), 0);
+	assert_int_equal(sysctlhold_others(&f->p.s, &f->v), 0); /* found dead, its file gone */
+	set(f, 1);
+	assert_int_equal(f->was, 1);
+	assert_int_equal(sysctlhold_release(&f->p.s, &f->h, &f->v), 1);
+	assert_int_equal(f->v, 0);
+	assert_int_equal(value_of(&f->p), 0);
 }
 
 /* The machine had it on before any run: it stays on after the last. */
 static void test_was_on(void **state)
 {
-	(void)state;
-	struct place p;
-	struct sysctl_hold h;
-	char err[128];
-	int was = -1, v = -1;
-	place_make(&p, "1\n");
-	sysctlhold_init(&h);
-	assert_int_equal(sysctlhold_set(&p.s, &h, 0, &was, err, sizeof err), 0);
-	assert_int_equal(value_of(&p), 0);
-	assert_int_equal(sysctlhold_release(&p.s, &h, &v), 1);
-	assert_int_equal(v, 1);
-	assert_int_equal(value_of(&p), 1);
-	place_remove(&p);
+	struct fix *f = *state;
+	place_set(&f->p, "1\n");
+	set(f, 0);
+	assert_int_equal(value_of(&f->p), 0);
+	assert_int_equal(sysctlhold_release(&f->p.s, &f->h, &f->v), 1);
+	assert_int_equal(f->v, 1);
+	assert_int_equal(value_of(&f->p), 1);
 }
 
 /* A record directory open to others is not trusted: the run keeps its own
  * record, as a single run did. */
 static void test_dir_not_private(void **state)
 {
-	(void)state;
-	struct place p;
-	struct sysctl_hold h;
-	char err[128];
-	int was = -1, v = -1;
+	struct fix *f = *state;
 	struct stat st;
-	place_make(&p, "0\n");
-	assert_int_equal(mkdir(p.dir, 0777), 0);
-	assert_int_equal(chmod(p.dir, 0777), 0);
-	sysctlhold_init(&h);
-	assert_int_equal(sysctlhold_set(&p.s, &h, 1, &was, err, sizeof err), 0);
-	assert_int_not_equal(stat(p.orig, &st), 0);
-	assert_int_equal(sysctlhold_release(&p.s, &h, &v), 1);
-	assert_int_equal(value_of(&p), 0);
-	place_remove(&p);
+	assert_int_equal(mkdir(f->p.dir, 0777), 0);
+	assert_int_equal(chmod(f->p.dir, 0777), 0);
+	set(f, 1);
+	assert_int_not_equal(stat(f->p.orig, &st), 0);
+	assert_int_equal(sysctlhold_release(&f->p.s, &f->h, &f->v), 1);
+	assert_int_equal(value_of(&f->p), 0);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_alone),       cmocka_unit_test(test_two_runs),
-		cmocka_unit_test(test_dead_holder), cmocka_unit_test(test_was_on),
-		cmocka_unit_test(test_dir_not_private),
+		cmocka_unit_test_setup_teardown(test_alone, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_two_runs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dead_holder, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_was_on, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dir_not_private, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
