@@ -32,6 +32,13 @@
  * hundred cgroups (a container host: thousands); past these it stops. */
 #define WALK_DEPTH 16
 #define WALK_DIRS 20000
+/* Walks a refresh may make, one per id not noted: with one, the first
+ * unknown id of a refresh (another unit's, a cgroup already gone) took the
+ * walk, and the exit records of processes that ended unseen in a new
+ * unit, handled once in that refresh, fell to their parent's unit. Ids a
+ * walk missed are not walked for again, so a refresh with many unknown ids
+ * costs at most this many walks. */
+#define WALKS_PER_REFRESH 4
 /* Ids a walk did not find (cgroups gone before their path was kept), not
  * walked for again while they are remembered. */
 #define MISSED_KEPT 16
@@ -48,6 +55,7 @@ struct proccgroups {
 	char mount[1024];             /* the v2 mount ("": none) */
 	int mount_tried;
 	double walked_up;             /* the refresh (its uptime) of the last walk */
+	unsigned walks;               /* walks made in that refresh */
 	uint64_t missed[MISSED_KEPT];
 	unsigned next_missed;
 };
@@ -279,9 +287,12 @@ const char *proccgroup_of_id(struct procs *p, uint64_t id)
 		return NULL;
 	struct proccgroups *g = p->cg;
 	const char *path = id_find(g, id);
-	if (path || was_missed(g, id) || g->walked_up == p->prev_up || !mount_known(g))
+	if (g->walked_up != p->prev_up)
+		g->walks = 0;
+	if (path || was_missed(g, id) || g->walks >= WALKS_PER_REFRESH || !mount_known(g))
 		return path;
-	g->walked_up = p->prev_up; /* the one walk of this refresh */
+	g->walked_up = p->prev_up;
+	g->walks++;
 	struct idfind f = {.id = id};
 	if (cgroup_walk_ids(g->mount, WALK_DEPTH, WALK_DIRS, match_id, &f) < 0 || !f.found) {
 		g->missed[g->next_missed++ % MISSED_KEPT] = id;
