@@ -32,13 +32,6 @@
  * hundred cgroups (a container host: thousands); past these it stops. */
 #define WALK_DEPTH 16
 #define WALK_DIRS 20000
-/* Walks a refresh may make, one per id not noted: with one, the first
- * unknown id of a refresh (another unit's, a cgroup already gone) took the
- * walk, and the exit records of processes that ended unseen in a new
- * unit, handled once in that refresh, fell to their parent's unit. Ids a
- * walk missed are not walked for again, so a refresh with many unknown ids
- * costs at most this many walks. */
-#define WALKS_PER_REFRESH 4
 /* Ids a walk did not find (cgroups gone before their path was kept), not
  * walked for again while they are remembered. */
 #define MISSED_KEPT 16
@@ -289,7 +282,7 @@ const char *proccgroup_of_id(struct procs *p, uint64_t id)
 	const char *path = id_find(g, id);
 	if (g->walked_up != p->prev_up)
 		g->walks = 0;
-	if (path || was_missed(g, id) || g->walks >= WALKS_PER_REFRESH || !mount_known(g))
+	if (path || was_missed(g, id) || g->walks >= PROCCGROUP_WALKS || !mount_known(g))
 		return path;
 	g->walked_up = p->prev_up;
 	g->walks++;

@@ -142,10 +142,15 @@ void procwaits_status(const struct procs *p, int threads, struct procs_status *s
 size_t procgone_settle(struct procs *p, int threads, struct procs_status *st);
 void procgone_add(struct procs *p, size_t nx, double dt, const struct procs_blk *blk);
 
-/* procwalk.c: libproc2's listing opened (0 or a negative errno); the tasks of this reading into p->cur and their rows (who
- * each is, its counters), from the kernel's task walk or /proc. Returns
- * how many, or a negative errno. Room for want rows. */
+/* procwalk.c: libproc2's listing opened (0 or a negative errno); the
+ * kernel's task walk loaded when asked for, from the third reading on
+ * (loading it must not delay the first sample; it is done before the
+ * reading's time is taken, as it can take a quarter of a second); the
+ * tasks of this reading into p->cur and their rows (who each is, its
+ * counters), from the kernel's task walk or /proc. Returns how many, or
+ * a negative errno. Room for want rows. */
 int procwalk_open(struct procs *p);
+void procwalk_prepare(struct procs *p);
 ssize_t procwalk_take_all(struct procs *p, int threads, struct proc_row **rows, size_t *cap);
 int procwalk_rows_room(size_t want, struct proc_row **rows, size_t *cap);
 
@@ -170,8 +175,15 @@ void procblk_totals(struct procs *p, const struct procs_blk *blk, const struct p
  * proccgroup_last: that cgroup of process tgid (NULL: not seen).
  * proccgroup_of_id: the kept path of the v2 cgroup whose id is id (the BPF
  * part's, blklat_name): noted when a path is first kept, else looked for
- * by a walk of the v2 tree, at most one a refresh (NULL: not found, or
- * cgroups are off). proccgroup_free at the end. */
+ * by a walk of the v2 tree, at most PROCCGROUP_WALKS a refresh (NULL: not
+ * found, or cgroups are off). proccgroup_free at the end. */
+/* Walks a refresh may make, one per id not noted: with one, the first
+ * unknown id of a refresh (another unit's, a cgroup already gone) took the
+ * walk, and the exit records of processes that ended unseen in a new
+ * unit, handled once in that refresh, fell to their parent's unit. Ids a
+ * walk missed are not walked for again, so a refresh with many unknown ids
+ * costs at most this many walks. */
+#define PROCCGROUP_WALKS 4
 void proccgroup_fill(struct procs *p, const struct reading *rd, const struct proc_seen *old, struct proc_seen *e,
 		     int moved, struct proc_row *r);
 void proccgroup_note_ended(struct procs *p);

@@ -142,17 +142,20 @@ static ssize_t take_from_iter(struct procs *p, int threads, struct proc_row **ro
 	return (ssize_t)n;
 }
 
-/* The tasks, their owners and counters: from the kernel's walk when it is
- * loaded (asked for, from the third reading on: loading it must not delay
- * the first sample), else libproc2's listing and a /proc/PID/io per task.
- * Returns how many, or a negative errno. */
-ssize_t procwalk_take_all(struct procs *p, int threads, struct proc_row **rows, size_t *cap)
+void procwalk_prepare(struct procs *p)
 {
 	if (p->iter_want && !p->iter_tried && ++p->readings > 2) {
 		p->iter_tried = 1;
 		if (taskiter_open(&p->iter, p->iter_why, sizeof p->iter_why) == 0)
 			p->iter_why[0] = '\0';
 	}
+}
+
+/* The tasks, their owners and counters: from the kernel's walk when it is
+ * loaded (procwalk_prepare), else libproc2's listing and a /proc/PID/io
+ * per task. Returns how many, or a negative errno. */
+ssize_t procwalk_take_all(struct procs *p, int threads, struct proc_row **rows, size_t *cap)
+{
 	if (p->iter) {
 		ssize_t n = take_from_iter(p, threads, rows, cap);
 		if (n >= 0) {

@@ -163,8 +163,10 @@ static void test_of_id(void **state)
 	assert_null(p->cg);
 	procs_use_cgroups(p, 1);
 	assert_null(proccgroup_of_id(p, 0));
-	/* an id of no cgroup walks the tree; a second miss in the same refresh walks no more */
-	assert_null(proccgroup_of_id(p, UINT64_MAX));
+	/* ids of no cgroup walk the tree; once PROCCGROUP_WALKS have, the
+	 * same refresh walks no more, even for an id that would be found */
+	for (uint64_t i = 0; i < PROCCGROUP_WALKS; i++)
+		assert_null(proccgroup_of_id(p, UINT64_MAX - i));
 	assert_null(proccgroup_of_id(p, id));
 	p->prev_up = 11; /* the next refresh: found by a walk, and kept */
 	const char *found = proccgroup_of_id(p, id);
