@@ -122,6 +122,7 @@ struct procs_status {
 	long exit_records_lost;    /* exit records the kernel dropped since the start (socket full); -1: unknown */
 	int from_iter;             /* tasks and counters from the kernel's task walk (BPF), not /proc */
 	char iter_why[96];         /* why not, or "" */
+	double walk_s;             /* seconds the rows' rates cover: since the last walk */
 };
 
 /* Descriptors below the soft RLIMIT_NOFILE that the process reader

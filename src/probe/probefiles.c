@@ -30,6 +30,10 @@ static const char *const FIRST[] = {"usr", "var/cache", "opt", "snap", "var/lib"
 static const char *const SKIP[] = {"tmp", "var/tmp"};
 #define NSKIP (sizeof SKIP / sizeof *SKIP)
 #define MAX_MOUNTS 8
+/* What the files of one user (not root, not a system account) may give
+ * of the set: an eighth of what is wanted, and more than the least the
+ * probe runs with, so that a disk of one user's files is still read. */
+#define OWNER_CAP (PROBE_FILES_WANT / 8)
 #define MAX_ROOTS (MAX_MOUNTS * (NFIRST + 1))
 
 struct roots {
@@ -81,9 +85,10 @@ static int choose(struct probe *p, struct probespan *set, char *why, size_t wlen
 		size_t ns = below(r.point[m], SKIP, NSKIP, skips, skip);
 		size_t n = below(r.point[m], FIRST, NFIRST, paths, roots);
 		roots[n++] = r.point[m];
-		struct probespan_want want = {.dev = r.dev[m], .roots = roots, .nroots = n, .skip = skip, .nskip = ns,
-					      .bytes = PROBE_FILES_WANT - set->span, .min_file = 256 << 10,
-					      .io_size = p->cfg.io_size, .max_visit = 200000, .max_files = 4096};
+		struct probespan_want want = {.dev = r.dev[m], .top = r.point[m], .roots = roots, .nroots = n,
+					      .skip = skip, .nskip = ns, .bytes = PROBE_FILES_WANT - set->span,
+					      .min_file = 256 << 10, .io_size = p->cfg.io_size, .max_visit = 200000,
+					      .max_files = 4096, .owner_cap = OWNER_CAP};
 		rc = probespan_build(m == 0 ? set : &part, &want, why, wlen);
 		if (rc == 0 && m > 0)
 			rc = probespan_merge(set, &part);
@@ -135,8 +140,10 @@ static void describe(const struct probe *p, const struct probespan *set, char *o
 	else
 		util_fmt(size, sizeof size, "%.0f MiB", (double)set->span / (1 << 20));
 	under(set, where, sizeof where);
-	util_fmt(out, len, "reads %s in %zu files under %s on %s, nothing written", size, probespan_live_files(set),
-		 where, p->cfg.disk);
+	/* Without root, O_NOATIME is refused for others' files: their access
+	 * times move as any reader's would (relatime: once a day a file). */
+	util_fmt(out, len, "reads %s in %zu files under %s on %s, nothing written%s", size, probespan_live_files(set),
+		 where, p->cfg.disk, geteuid() == 0 ? "" : " but access times (not root)");
 }
 
 /* How many of the largest files are tried for the fresh reader. */

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/beneath.h"
 #include "base/util.h"
 #include "probe/prng.h"
 
@@ -48,11 +49,11 @@ int probespan_keep(const struct fiemap_extent *e, uint64_t size, uint64_t io_siz
 	return 1;
 }
 
-static int add_range(struct probespan *ps, uint32_t file, uint64_t lo, uint64_t hi)
+static int add_range(struct probespan *ps, uint32_t file, uint64_t lo, uint64_t hi, uint64_t phys)
 {
 	if (util_grow((void **)&ps->ranges, &ps->ranges_cap, ps->nranges + 1, sizeof *ps->ranges) < 0)
 		return -ENOMEM;
-	ps->ranges[ps->nranges++] = (struct probespan_range){.file = file, .lo = lo, .hi = hi};
+	ps->ranges[ps->nranges++] = (struct probespan_range){.file = file, .lo = lo, .hi = hi, .phys = phys};
 	return 0;
 }
 
@@ -66,7 +67,7 @@ static long long keep_extents(struct probespan *ps, const struct fiemap *fm, uin
 		const struct fiemap_extent *e = &fm->fm_extents[k];
 		uint64_t lo, hi;
 		if (probespan_keep(e, size, ps->io_size, &lo, &hi)) {
-			if (add_range(ps, file, lo, hi) < 0)
+			if (add_range(ps, file, lo, hi, e->fe_physical + (lo - e->fe_logical)) < 0)
 				return -ENOMEM;
 			kept += (long long)(hi - lo);
 		}
@@ -85,7 +86,8 @@ static int add_file_entry(struct probespan *ps, const char *path, const struct s
 	if (!copy)
 		return -ENOMEM;
 	ps->files[ps->nfiles++] = (struct probespan_file){
-		.path = copy, .dev = st->st_dev, .ino = st->st_ino, .size = st->st_size, .mtime = st->st_mtim};
+		.path = copy, .dev = st->st_dev, .ino = st->st_ino, .uid = st->st_uid, .size = st->st_size,
+		.mtime = st->st_mtim};
 	return 0;
 }
 
@@ -139,14 +141,25 @@ long long probespan_add_file(struct probespan *ps, int fd, const char *path, con
 	return kept;
 }
 
+/* What one owner's files gave. */
+struct owner {
+	uid_t uid;
+	uint64_t bytes;
+};
+
 /* The walk: directories in the order met (breadth first), each opened
- * through its parent without following links, on want->dev alone. */
+ * beneath the top without following links, on want->dev alone. */
 struct walk {
 	struct probespan *ps;
 	const struct probespan_want *want;
 	char **queue;
 	size_t head, n, cap;
 	int unsupported;      /* FIEMAP said no: the filesystem cannot serve */
+	int topfd;            /* the top, O_PATH: everything is opened beneath it */
+	size_t top_len;
+	ino_t top_ino;
+	struct owner *owners; /* users' (not system accounts') */
+	size_t nowners, owners_cap;
 };
 
 static int walk_push(struct walk *w, const char *dir, const char *name)
@@ -174,27 +187,113 @@ static int walk_done(const struct walk *w)
 	       w->unsupported;
 }
 
-/* A regular file met in the walk: opened without blocking or following a
- * link, checked to be the one the directory named, and mapped. */
+/* A path of the walk as a name beneath its top ("." for the top). */
+static const char *walk_rel(const struct walk *w, const char *path)
+{
+	const char *r = path + w->top_len;
+	while (*r == '/')
+		r++;
+	return *r ? r : ".";
+}
+
+/* Another name of a file already kept (a hard link): a user could make
+ * thousands of names for one small file of theirs. Only files with more
+ * than one name are looked for. */
+static int walk_repeat(const struct walk *w, const struct stat *st)
+{
+	if (st->st_nlink < 2)
+		return 0;
+	for (size_t i = 0; i < w->ps->nfiles; i++)
+		if (w->ps->files[i].ino == st->st_ino && w->ps->files[i].dev == st->st_dev)
+			return 1;
+	return 0;
+}
+
+/* The owner's entry, made when new; NULL for root and system accounts
+ * (never capped) or where there is no cap. */
+static struct owner *walk_owner(struct walk *w, uid_t uid)
+{
+	if (!w->want->owner_cap || uid < PROBESPAN_SYSTEM_UIDS)
+		return NULL;
+	for (size_t i = 0; i < w->nowners; i++)
+		if (w->owners[i].uid == uid)
+			return &w->owners[i];
+	if (util_grow((void **)&w->owners, &w->owners_cap, w->nowners + 1, sizeof *w->owners) < 0)
+		return NULL;
+	w->owners[w->nowners] = (struct owner){.uid = uid};
+	return &w->owners[w->nowners++];
+}
+
+/* Keep at most room bytes of the ranges from r0 on (the file just
+ * added); returns what is kept. */
+static uint64_t trim_ranges(struct probespan *ps, size_t r0, uint64_t room)
+{
+	uint64_t kept = 0;
+	size_t i = r0;
+	for (; i < ps->nranges && kept < room; i++) {
+		struct probespan_range *r = &ps->ranges[i];
+		if (r->hi - r->lo > room - kept)
+			r->hi = r->lo + (room - kept) / ps->io_size * ps->io_size;
+		kept += r->hi - r->lo;
+	}
+	ps->nranges = i;
+	while (ps->nranges > r0 && ps->ranges[ps->nranges - 1].hi == ps->ranges[ps->nranges - 1].lo)
+		ps->nranges--;
+	return kept;
+}
+
+/* Map the regular file open as fd into the set, within its owner's cap. */
+static void walk_add(struct walk *w, int fd, const char *path, const struct stat *st)
+{
+	struct owner *o = walk_owner(w, st->st_uid);
+	if (o && w->want->owner_cap - o->bytes < w->ps->io_size) {
+		w->ps->capped++;
+		return;
+	}
+	size_t r0 = w->ps->nranges;
+	long long kept = probespan_add_file(w->ps, fd, path, st);
+	if (kept == -EOPNOTSUPP) {
+		w->unsupported = 1;
+		return;
+	}
+	if (kept <= 0) {
+		w->ps->refused++;
+		return;
+	}
+	struct probespan_file *f = &w->ps->files[w->ps->nfiles - 1];
+	f->top_len = w->top_len;
+	f->top_ino = w->top_ino;
+	if (o) {
+		kept = (long long)trim_ranges(w->ps, r0, w->want->owner_cap - o->bytes);
+		o->bytes += (uint64_t)kept;
+	}
+	w->ps->span += (uint64_t)kept;
+}
+
+/* An entry the directory says is a regular file: looked at first through
+ * an O_PATH handle (which opens nothing: the name may have been made a
+ * FIFO or a device since), and opened for FIEMAP through that handle only
+ * when it is a regular file of the filesystem, large enough, not one of
+ * the set under another name. */
 static void walk_file(struct walk *w, int dfd, const char *dir, const char *name)
 {
-	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
+	int pfd = openat(dfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (pfd < 0)
 		return;
 	struct stat st;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == w->want->dev &&
+	if (fstat(pfd, &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == w->want->dev &&
 	    (uint64_t)st.st_size >= w->want->min_file) {
-		char path[4096];
-		util_fmt(path, sizeof path, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "", name);
-		long long kept = probespan_add_file(w->ps, fd, path, &st);
-		if (kept == -EOPNOTSUPP)
-			w->unsupported = 1;
-		else if (kept <= 0)
-			w->ps->refused++;
-		else
-			w->ps->span += (uint64_t)kept;
+		int fd = -1;
+		if (walk_repeat(w, &st))
+			w->ps->repeats++;
+		else if ((fd = beneath_reopen(pfd, O_RDONLY | O_NONBLOCK | O_NOCTTY)) >= 0) {
+			char path[4096];
+			util_fmt(path, sizeof path, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "", name);
+			walk_add(w, fd, path, &st);
+			close(fd);
+		}
 	}
-	close(fd);
+	close(pfd);
 }
 
 /* The entry's type: from the directory, or looked at without following
@@ -212,12 +311,15 @@ static int entry_type(int dfd, const struct dirent *de)
 
 static void walk_dir(struct walk *w, const char *dir)
 {
-	/* O_NOATIME where allowed (root, or the directory's owner): reading a
-	 * directory may otherwise update its access time (relatime: once a
-	 * day), a write the monitor would cause. */
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NOATIME);
-	if (dfd < 0 && errno == EPERM)
-		dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	/* Beneath the top, no link followed on the way: a user who owns a
+	 * directory on the path may have swapped it for a link since it was
+	 * queued. O_NOATIME where allowed (root, or the directory's owner):
+	 * reading a directory may otherwise update its access time
+	 * (relatime: once a day), a write the monitor would cause. */
+	const char *rel = walk_rel(w, dir);
+	int dfd = beneath_open(w->topfd, rel, O_RDONLY | O_DIRECTORY | O_NOATIME);
+	if (dfd == -EPERM)
+		dfd = beneath_open(w->topfd, rel, O_RDONLY | O_DIRECTORY);
 	if (dfd < 0)
 		return;
 	struct stat st;
@@ -240,6 +342,80 @@ static void walk_dir(struct walk *w, const char *dir)
 	closedir(d);
 }
 
+/* The top the next root is walked beneath: want->top, else the root
+ * itself. Returns 0, or -1 when it cannot be opened, is not on the
+ * filesystem, or the root is not beneath it (the root is left out). */
+static int walk_set_top(struct walk *w, const char *root)
+{
+	const char *top = w->want->top ? w->want->top : root;
+	size_t len = strlen(top);
+	if (strncmp(root, top, len) != 0 || (root[len] && root[len] != '/' && strcmp(top, "/") != 0))
+		return -1;
+	if (w->topfd >= 0 && w->want->top)
+		return 0; /* opened for an earlier root */
+	if (w->topfd >= 0)
+		close(w->topfd);
+	struct stat st;
+	w->topfd = open(top, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (w->topfd < 0 || fstat(w->topfd, &st) < 0 || st.st_dev != w->want->dev) {
+		if (w->topfd >= 0)
+			close(w->topfd);
+		w->topfd = -1;
+		return -1;
+	}
+	w->top_len = len;
+	w->top_ino = st.st_ino;
+	return 0;
+}
+
+static int by_phys(const void *a, const void *b, void *arg)
+{
+	const struct probespan_range *r = arg;
+	uint64_t x = r[*(const size_t *)a].phys, y = r[*(const size_t *)b].phys;
+	return x < y ? -1 : x > y;
+}
+
+/* Blocks kept twice (files sharing extents: reflinks, a copy made with
+ * cp --reflink) are kept once: the range met later in the walk's order is
+ * left out where it overlaps one met before. Returns 0 or -ENOMEM. */
+static int drop_shared(struct probespan *ps)
+{
+	if (ps->nranges < 2)
+		return 0;
+	size_t *idx = malloc(ps->nranges * sizeof *idx);
+	if (!idx)
+		return -ENOMEM;
+	for (size_t i = 0; i < ps->nranges; i++)
+		idx[i] = i;
+	qsort_r(idx, ps->nranges, sizeof *idx, by_phys, ps->ranges);
+	uint64_t end = 0;
+	size_t keep_at = 0; /* the range whose blocks reach end */
+	for (size_t k = 0; k < ps->nranges; k++) {
+		struct probespan_range *r = &ps->ranges[idx[k]];
+		uint64_t rend = r->phys + (r->hi - r->lo);
+		if (k > 0 && r->phys < end) {
+			/* overlap: the later of the two (in the walk's order) goes */
+			struct probespan_range *o = &ps->ranges[keep_at];
+			struct probespan_range *gone = idx[k] > keep_at ? r : o;
+			if (gone == o) {
+				keep_at = idx[k];
+				end = rend;
+			}
+			gone->hi = gone->lo;
+			continue;
+		}
+		keep_at = idx[k];
+		end = rend;
+	}
+	free(idx);
+	size_t n = 0;
+	for (size_t i = 0; i < ps->nranges; i++)
+		if (ps->ranges[i].hi > ps->ranges[i].lo)
+			ps->ranges[n++] = ps->ranges[i];
+	ps->nranges = n;
+	return 0;
+}
+
 static void ranges_index(struct probespan *ps)
 {
 	free(ps->cum);
@@ -254,6 +430,41 @@ static void ranges_index(struct probespan *ps)
 	ps->span = ps->cum ? sum : 0;
 }
 
+/* Files left with no range (all their blocks another file's): dropped. */
+static void drop_empty(struct probespan *ps)
+{
+	char *has = calloc(ps->nfiles ? ps->nfiles : 1, 1);
+	if (!has)
+		return;
+	for (size_t i = 0; i < ps->nranges; i++)
+		has[ps->ranges[i].file] = 1;
+	for (size_t i = 0; i < ps->nfiles; i++)
+		if (!has[i] && !ps->files[i].dropped) {
+			ps->files[i].dropped = 1;
+			ps->repeats++;
+		}
+	free(has);
+}
+
+static void walk_roots(struct walk *w)
+{
+	const struct probespan_want *want = w->want;
+	/* Each root walked whole (breadth first) before the next: the roots
+	 * come in the order the caller prefers them. */
+	for (size_t i = 0; i < want->nroots && !walk_done(w); i++) {
+		if (walk_set_top(w, want->roots[i]) < 0)
+			continue;
+		char *root = strdup(want->roots[i]);
+		if (!root || util_grow((void **)&w->queue, &w->cap, w->n + 1, sizeof *w->queue) < 0) {
+			free(root);
+			break;
+		}
+		w->queue[w->n++] = root;
+		for (; w->head < w->n && !walk_done(w); w->head++)
+			walk_dir(w, w->queue[w->head]);
+	}
+}
+
 int probespan_build(struct probespan *ps, const struct probespan_want *want, char *why, size_t wlen)
 {
 	probespan_free(ps);
@@ -263,32 +474,31 @@ int probespan_build(struct probespan *ps, const struct probespan_want *want, cha
 		return -EINVAL;
 	}
 	ps->io_size = want->io_size;
-	struct walk w = {.ps = ps, .want = want};
-	/* Each root walked whole (breadth first) before the next: the roots
-	 * come in the order the caller prefers them. */
-	for (size_t i = 0; i < want->nroots && !walk_done(&w); i++) {
-		char *root = strdup(want->roots[i]);
-		if (!root || util_grow((void **)&w.queue, &w.cap, w.n + 1, sizeof *w.queue) < 0) {
-			free(root);
-			break;
-		}
-		w.queue[w.n++] = root;
-		for (; w.head < w.n && !walk_done(&w); w.head++)
-			walk_dir(&w, w.queue[w.head]);
-	}
+	struct walk w = {.ps = ps, .want = want, .topfd = -1};
+	walk_roots(&w);
 	for (size_t i = 0; i < w.n; i++)
 		free(w.queue[i]);
 	free(w.queue);
+	free(w.owners);
+	if (w.topfd >= 0)
+		close(w.topfd);
 	if (w.unsupported) {
 		util_fmt(why, wlen, "the filesystem cannot say where a file's blocks are (no FIEMAP)");
 		return -EOPNOTSUPP;
 	}
-	ranges_index(ps);
-	if (ps->nranges && !ps->cum) {
+	if (probespan_settle(ps) < 0) {
 		util_fmt(why, wlen, "out of memory");
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+int probespan_settle(struct probespan *ps)
+{
+	int rc = drop_shared(ps);
+	drop_empty(ps);
+	ranges_index(ps);
+	return rc < 0 || (ps->nranges && !ps->cum) ? -ENOMEM : 0;
 }
 
 int probespan_merge(struct probespan *to, struct probespan *from)
@@ -341,35 +551,58 @@ static int same_file(const struct probespan_file *f, const struct stat *st)
 	       st->st_mtim.tv_sec == f->mtime.tv_sec && st->st_mtim.tv_nsec == f->mtime.tv_nsec;
 }
 
+/* The walk's top of file f, opened again (O_PATH) and checked to be the
+ * same directory. The top is a mount point or a directory beneath it that
+ * root chose (/usr): no user can swap it. */
+static int open_top(const struct probespan_file *f)
+{
+	char top[4096];
+	util_fmt(top, sizeof top, "%.*s", (int)f->top_len, f->path);
+	int fd = open(f->top_len ? top : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	struct stat st;
+	if (f->top_ino && (fstat(fd, &st) < 0 || st.st_ino != f->top_ino || st.st_dev != f->dev)) {
+		close(fd);
+		return -ESTALE;
+	}
+	return fd;
+}
+
 /* A file's path is only a name: a directory on the way may have been
  * swapped for a symlink by its owner since the walk, and an open of a
  * device, a FIFO or a socket has effects of its own (a watchdog arms, a
- * tape rewinds, a FIFO's writer goes on). So the name is first opened
- * with O_PATH (no open of the object itself happens), checked to be the
- * very regular file the walk chose, and only then opened for reading
- * through that handle (/proc/self/fd), never by the name again. */
+ * tape rewinds, a FIFO's writer goes on). So the name is looked up
+ * beneath the walk's top with no link followed anywhere (base/beneath.h),
+ * as O_PATH (no open of the object itself happens), checked to be the very
+ * regular file the walk chose, and only then opened for reading through
+ * that handle, never by the name again. */
 static int reopen_checked(const struct probespan_file *f, int direct)
 {
-	int pfd = open(f->path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	int top = open_top(f);
+	if (top < 0)
+		return top;
+	const char *rel = f->path + f->top_len;
+	while (*rel == '/')
+		rel++;
+	int pfd = beneath_open(top, *rel ? rel : ".", O_PATH);
+	close(top);
 	if (pfd < 0)
-		return -errno;
+		return pfd;
 	struct stat st;
 	if (fstat(pfd, &st) < 0 || !same_file(f, &st)) {
 		close(pfd);
 		return -ESTALE;
 	}
-	char via[64];
-	util_fmt(via, sizeof via, "/proc/self/fd/%d", pfd);
 	/* O_NOATIME where the kernel allows it (the file's owner, or root):
 	 * otherwise a read may update the access time, which relatime does at
 	 * most once a day per file. */
-	int flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (direct ? O_DIRECT : 0);
-	int fd = open(via, flags | O_NOATIME);
-	if (fd < 0 && errno == EPERM)
-		fd = open(via, flags);
-	int e = errno;
+	int flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | (direct ? O_DIRECT : 0);
+	int fd = beneath_reopen(pfd, flags | O_NOATIME);
+	if (fd == -EPERM)
+		fd = beneath_reopen(pfd, flags);
 	close(pfd);
-	return fd < 0 ? -e : fd;
+	return fd;
 }
 
 int probespan_open(struct probespan *ps, size_t i, int direct)

@@ -13,7 +13,15 @@
  * kept as paths with the identity each file had when it was mapped; a
  * read opens the file again and uses it only when it is still that file
  * (device, inode, size, modification time): a file replaced or changed
- * since (a package upgrade) is dropped, not read. Private to src/probe. */
+ * since (a package upgrade) is dropped, not read.
+ *
+ * Root's probe walks directories other users own, so what they put there
+ * must not steer it: every directory and file is opened beneath the
+ * filesystem's top with no symbolic link followed on the way
+ * (base/beneath.h), a file only after an O_PATH look says it is a regular
+ * file (opening a device can act); a file is kept once whatever its names
+ * (hard links) and a block once whatever its files (reflinks); the files
+ * of one user give at most owner_cap bytes. Private to src/probe. */
 #ifndef IOSCHED_PROBESPAN_H
 #define IOSCHED_PROBESPAN_H
 
@@ -29,17 +37,23 @@ struct prng;
 /* One file of the set, as it was when mapped. */
 struct probespan_file {
 	char *path;
+	size_t top_len;       /* path[0, top_len) is the walk's top, opened again for each
+			       * read; the rest is opened beneath it (0: beneath /) */
+	ino_t top_ino;        /* the top's inode, checked on each open (0: not checked) */
 	dev_t dev;
 	ino_t ino;
+	uid_t uid;
 	off_t size;
 	struct timespec mtime;
 	int dropped;          /* changed or gone since: never read again */
 };
 
-/* One kept range of a file: [lo, hi) in the file, aligned. */
+/* One kept range of a file: [lo, hi) in the file, aligned; phys: where
+ * lo is on the disk. */
 struct probespan_range {
 	uint32_t file;
 	uint64_t lo, hi;
+	uint64_t phys;
 };
 
 struct probespan {
@@ -52,11 +66,15 @@ struct probespan {
 	uint64_t io_size;     /* every read is this long, at offsets aligned to it */
 	size_t visited;       /* directory entries looked at by the walk */
 	size_t refused;       /* files whose extents were all refused */
+	size_t repeats;       /* files left out as another name of a file (or of blocks) kept */
+	size_t capped;        /* files left out as their owner had given enough */
 };
 
 /* What a walk looks for. */
 struct probespan_want {
 	dev_t dev;            /* the filesystem: st_dev of its files */
+	const char *top;      /* the directory every root is under (its mount point): the walk and
+			       * each read open nothing but what is beneath it; NULL: each root */
 	const char *const *roots; /* directories to walk, in order (on that filesystem; one
 				   * inside another is walked once, as itself) */
 	size_t nroots;
@@ -67,7 +85,14 @@ struct probespan_want {
 	uint64_t io_size;     /* the probe's read size (a power of two, >= 512) */
 	size_t max_visit;     /* the walk's budget of directory entries */
 	size_t max_files;     /* at most this many files in the set */
+	uint64_t owner_cap;   /* bytes the files of one owner other than root and the system
+			       * accounts may give (0: no cap): a user cannot choose what root's
+			       * probe measures by filling a home with files */
 };
+
+/* Owners below this uid are root and the system accounts (Debian's and
+ * systemd's SYS_UID_MAX is 999): users cannot make files owned by them. */
+#define PROBESPAN_SYSTEM_UIDS 1000
 
 /* Whether FIEMAP extent e is real data on the disk that a read of
  * io_size at an offset aligned to io_size can reach, and the aligned
@@ -84,6 +109,11 @@ long long probespan_add_file(struct probespan *ps, int fd, const char *path, con
  * with why. */
 int probespan_build(struct probespan *ps, const struct probespan_want *want, char *why, size_t wlen);
 
+/* The set made ready to pick from once its files and ranges are in (what
+ * probespan_build does at its end): blocks that two ranges share kept
+ * once (the range met first keeps them), files left with no range
+ * dropped, the index of ranges made. Returns 0 or -ENOMEM. */
+int probespan_settle(struct probespan *ps);
 /* Move what from holds into to (from is left empty). Returns 0 or -ENOMEM
  * (to is as it was, from emptied). */
 int probespan_merge(struct probespan *to, struct probespan *from);

@@ -182,6 +182,7 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 	 * tick (behind a slow /proc, a cgroup walk) put part of one second's
 	 * I/O into the next (39 then 61 MB/s for a steady 50). */
 	double walk_s = p->prev_up > 0 && up > p->prev_up ? up - p->prev_up : interval_s;
+	st->walk_s = walk_s;
 	struct reading rd = {.threads = threads, .interval_s = walk_s, .delayacct_since = delayacct_since,
 			     .hz = p->hz > 0 ? (double)p->hz : 100.0, .wait_known = st->taskstats && st->delayacct, .up = up};
 	/* The new readings; rows keep the listing's order and find their

@@ -218,6 +218,18 @@ nobody_probe_fs() {
 	on_exit "kill $FIO 2>/dev/null"
 	sleep 1.5
 }
+# no_dev_nodes CMD...: CMD (as root) in a mount namespace whose /dev has
+# only null, zero, full, random, urandom: no disk's node can be opened
+# (ENOENT), so the probe reads the disk's files, as in a container or
+# where the node is refused. Works on any kernel and cgroup layout, unlike
+# a v1 devices cgroup; the filesystems mounted before are all there.
+no_dev_nodes() {
+	unshare -m --propagation private sh -c '
+		mount -t tmpfs -o mode=755,size=1m iosched-test-dev /dev || exit 3
+		mknod -m 666 /dev/null c 1 3 && mknod -m 666 /dev/zero c 1 5 && mknod -m 666 /dev/full c 1 7 &&
+			mknod -m 666 /dev/random c 1 8 && mknod -m 666 /dev/urandom c 1 9 || exit 3
+		exec "$@"' _ "$@"
+}
 # nobody CMD...: CMD run as nobody (uid and gid 65534, no groups), as a
 # local attacker; as_nobody ARGS: the tool's copy run so.
 nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }

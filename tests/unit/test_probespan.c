@@ -356,6 +356,138 @@ static void test_swapped_dir_not_followed(void **state)
 	remove_top(top);
 }
 
+/* 100 more names (hard links) for one file: kept once. */
+static void test_links_once(void **state)
+{
+	(void)state;
+	char top[64], a[128], name[160];
+	make_top(top);
+	make_holed(top, "a", a, sizeof a);
+	for (int i = 0; i < 100; i++) {
+		util_fmt(name, sizeof name, "%s/link%d", top, i);
+		assert_int_equal(link(a, name), 0);
+	}
+	struct probespan ps;
+	build_under(top, &ps);
+	assert_int_equal(ps.nfiles, 1);
+	assert_int_equal(ps.repeats, 100);
+	assert_int_equal(ps.span, 2 * MiB);
+	probespan_free(&ps);
+	remove_top(top);
+}
+
+/* The files of a user give at most owner_cap bytes (the file that
+ * crosses it trimmed, the next left out); root's are not capped. */
+static void test_owner_cap(void **state)
+{
+	(void)state;
+	if (geteuid() != 0)
+		skip(); /* files of another owner need root to make */
+	char top[64], path[128];
+	make_top(top);
+	const char *names[] = {"u1", "u2", "u3"};
+	for (int i = 0; i < 3; i++) {
+		make_holed(top, names[i], path, sizeof path);
+		assert_int_equal(chown(path, 65534, 65534), 0);
+	}
+	make_holed(top, "root", path, sizeof path);
+	const char *roots[] = {top};
+	struct stat st;
+	assert_int_equal(stat(top, &st), 0);
+	struct probespan_want want = {.dev = st.st_dev, .roots = roots, .nroots = 1, .bytes = 1ull << 30,
+				      .min_file = MiB, .io_size = IO, .max_visit = 1000, .max_files = 100,
+				      .owner_cap = 3 * MiB};
+	struct probespan ps = {0};
+	char why[200] = "";
+	int rc = probespan_build(&ps, &want, why, sizeof why);
+	if (rc == -EOPNOTSUPP) {
+		remove_top(top);
+		skip();
+	}
+	assert_int_equal(rc, 0);
+	assert_int_equal(ps.span, 3 * MiB + 2 * MiB); /* nobody's 3 of 6 MiB, root's 2 */
+	assert_int_equal(ps.capped, 1);
+	assert_int_equal(ps.nfiles, 3);
+	uint64_t nobody = 0;
+	for (size_t i = 0; i < ps.nranges; i++)
+		if (ps.files[ps.ranges[i].file].uid == 65534)
+			nobody += ps.ranges[i].hi - ps.ranges[i].lo;
+	assert_int_equal(nobody, 3 * MiB);
+	probespan_free(&ps);
+	remove_top(top);
+}
+
+/* Blocks two files share (a reflink copy) are read as one: the range met
+ * first keeps them; a file left with none is dropped. Made by hand: this
+ * filesystem may have no reflinks. */
+static void test_shared_blocks_once(void **state)
+{
+	(void)state;
+	struct probespan ps = {.io_size = IO};
+	ps.files = calloc(3, sizeof *ps.files);
+	ps.ranges = calloc(4, sizeof *ps.ranges);
+	assert_non_null(ps.files);
+	assert_non_null(ps.ranges);
+	ps.nfiles = 3;
+	for (int i = 0; i < 3; i++)
+		ps.files[i].path = strdup("x");
+	/* file 0: [0,1M) at 10M; file 1: the same blocks under its name, and
+	 * [1M,2M) at 11M half shared with file 2's [0,1M) at 11.5M */
+	ps.ranges[0] = (struct probespan_range){.file = 0, .lo = 0, .hi = MiB, .phys = 10 * MiB};
+	ps.ranges[1] = (struct probespan_range){.file = 1, .lo = 0, .hi = MiB, .phys = 10 * MiB};
+	ps.ranges[2] = (struct probespan_range){.file = 1, .lo = MiB, .hi = 2 * MiB, .phys = 11 * MiB};
+	ps.ranges[3] = (struct probespan_range){.file = 2, .lo = 0, .hi = MiB, .phys = 11 * MiB + MiB / 2};
+	ps.nranges = 4;
+	assert_int_equal(probespan_settle(&ps), 0);
+	assert_int_equal(ps.nranges, 2);
+	assert_int_equal(ps.span, 2 * MiB);
+	assert_int_equal(ps.ranges[0].file, 0);
+	assert_int_equal(ps.ranges[1].file, 1);
+	assert_int_equal(ps.ranges[1].lo, MiB);
+	assert_int_equal(probespan_live_files(&ps), 2); /* file 2 had nothing of its own */
+	probespan_free(&ps);
+}
+
+/* A root beneath the top with a symbolic link on its way (a user's
+ * directory swapped for one before the walk reached it): not walked. */
+static void test_root_link_not_walked(void **state)
+{
+	(void)state;
+	char top[64], d[96], link[96], a[128], via[128];
+	make_top(top);
+	util_fmt(d, sizeof d, "%s/d", top);
+	util_fmt(link, sizeof link, "%s/l", top);
+	util_fmt(via, sizeof via, "%s/l/sub", top);
+	assert_int_equal(mkdir(d, 0755), 0);
+	util_fmt(d, sizeof d, "%s/d/sub", top);
+	assert_int_equal(mkdir(d, 0755), 0);
+	make_holed(d, "a", a, sizeof a);
+	assert_int_equal(symlink("d", link), 0);
+	const char *roots[] = {via};
+	struct stat st;
+	assert_int_equal(stat(top, &st), 0);
+	struct probespan_want want = {.dev = st.st_dev, .top = top, .roots = roots, .nroots = 1,
+				      .bytes = 1ull << 30, .min_file = MiB, .io_size = IO, .max_visit = 1000,
+				      .max_files = 100};
+	struct probespan ps = {0};
+	char why[200] = "";
+	assert_int_equal(probespan_build(&ps, &want, why, sizeof why), 0);
+	assert_int_equal(ps.nfiles, 0);
+	roots[0] = d; /* the same directory by its own name is walked */
+	int rc = probespan_build(&ps, &want, why, sizeof why);
+	if (rc == -EOPNOTSUPP) {
+		remove_top(top);
+		skip();
+	}
+	assert_int_equal(ps.nfiles, 1);
+	assert_int_equal(ps.files[0].top_len, strlen(top));
+	int fd = probespan_open(&ps, 0, 1);
+	assert_true(fd >= 0);
+	close(fd);
+	probespan_free(&ps);
+	remove_top(top);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -365,6 +497,10 @@ int main(void)
 		cmocka_unit_test(test_walk_limits),
 		cmocka_unit_test(test_replaced_dropped),
 		cmocka_unit_test(test_swapped_dir_not_followed),
+		cmocka_unit_test(test_links_once),
+		cmocka_unit_test(test_owner_cap),
+		cmocka_unit_test(test_shared_blocks_once),
+		cmocka_unit_test(test_root_link_not_walked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

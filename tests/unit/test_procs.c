@@ -5,6 +5,7 @@
  * descriptor and through a new one; no more than allowed stay open; a
  * child that ends lets its go; procs_free leaves none. Needs no root: a user's own children's
  * /proc/PID/io is readable (taskstats, which needs root, is not used). */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -232,10 +233,12 @@ struct run {
 	size_t n, cap;
 };
 
-static void collect(struct run *r)
+static double collect(struct run *r)
 {
 	struct procs_status st;
 	assert_int_equal(procs_collect(r->p, 0, 1.0, 0, NULL, &r->rows, &r->n, &r->cap, &st), 0);
+	assert_true(st.walk_s > 0);
+	return st.walk_s;
 }
 
 /* The children and a reader that may hold held files, then three rounds
@@ -250,14 +253,14 @@ static void run_start(struct run *r, rlim_t held)
 	for (int round = 1; round <= 3; round++) {
 		for (int i = 0; i < KIDS; i++)
 			kid_work(&r->kids[i], (unsigned char)(i + round));
-		collect(r);
+		double walk_s = collect(r);
 		for (int i = 0; i < KIDS; i++) {
 			const struct proc_row *row = row_of(r->rows, r->n, r->kids[i].pid);
 			assert_non_null(row);
 			assert_true(row->io_readable);
 			/* (i + round) * 100 to /dev/null and the answer; the rate
-			 * is over the interval given, 1 s */
-			assert_int_equal((long)row->write_calls, (i + round) * 100 + 1);
+			 * is over the time since the last walk */
+			assert_int_equal(lround(row->write_calls * walk_s), (i + round) * 100 + 1);
 		}
 	}
 }
