@@ -77,9 +77,14 @@ reach() {
 	done
 }
 
+# Each file's layer, found once (a subshell per lookup in the loops below
+# made this test take 30 s).
+declare -A LAYER
+for f in "${files[@]}"; do LAYER[$f]=$(folder "$f"); done
+
 bad=""
 for f in "${files[@]}"; do
-	l=$(folder "$f")
+	l=${LAYER[$f]}
 	[ -n "${ALLOW[$l]:-}" ] || bad="$bad $f"
 	case " ${INC[$f]} " in *" missing:"*) bad="$bad $f(${INC[$f]})" ;; esac
 done
@@ -94,9 +99,9 @@ for f in "${files[@]}"; do REACH[$f]=$(reach "$f"); done
 # beside its sources.
 private=""
 for h in include/*/*.h; do
-	l=$(folder "$h") others=0
+	l=${LAYER[$h]} others=0
 	for f in "${files[@]}"; do
-		[ "$(folder "$f")" = "$l" ] && continue
+		[ "${LAYER[$f]}" = "$l" ] && continue
 		case $'\n'"${REACH[$f]}" in *$'\n'"$h "*) others=1; break ;; esac
 	done
 	[ $others = 1 ] || private="$private $h"
@@ -105,10 +110,10 @@ done
 
 # Every crossing, with the chain of includes that makes it.
 found=$(for f in "${files[@]}"; do
-	from=$(folder "$f")
+	from=${LAYER[$f]}
 	while read -r h chain; do
 		[ -n "$h" ] || continue
-		to=$(folder "$h")
+		to=${LAYER[$h]:-$(folder "$h")}
 		case " ${ALLOW[$from]} " in *" $to "*) continue ;; esac
 		echo "$f ($from) reaches $h ($to) through $chain"
 	done <<<"${REACH[$f]}"
