@@ -360,7 +360,8 @@ int cli_print_udev_rules(const struct options *o, struct sampler *smp, FILE *f)
 	size_t n;
 	if (sampler_list_disks(smp, &all, &n) < 0)
 		return 1;
-	const char *file = o->udev_rules_file ? o->udev_rules_file : UDEVRULE_DEFAULT_FILE;
+	char file[3 * PATH_MAX]; /* a name given may hold a newline: escaped, as every text here */
+	util_safe_text(file, sizeof file, o->udev_rules_file ? o->udev_rules_file : UDEVRULE_DEFAULT_FILE);
 	fprintf(f, "# Rules that keep the current I/O schedulers across reboots; for %s\n", file);
 	for (size_t i = 0; i < n; i++) {
 		const char *a = sched_active(&all[i].sched);
@@ -372,11 +373,15 @@ int cli_print_udev_rules(const struct options *o, struct sampler *smp, FILE *f)
 		udevrule_ident(smp->udev, all[i].name, &id);
 		if (udevrule_line(&id, a, rule, sizeof rule) < 0)
 			continue;
-		fprintf(f, "\n# %s (%s)\n%s\n", all[i].name, all[i].model[0] ? all[i].model : disk_kind_name(all[i].kind),
-			rule);
+		char line[2048];
+		udevrule_heading(all[i].name, all[i].model[0] ? all[i].model : disk_kind_name(all[i].kind), line,
+				 sizeof line);
+		fprintf(f, "\n%s\n%s\n", line, rule);
 		size_t k = udevrule_find(NULL, &id, found, 8);
-		for (size_t j = 0; j < k; j++)
-			fprintf(f, "#   already set by %s:%u: %s\n", found[j].file, found[j].line, found[j].text);
+		for (size_t j = 0; j < k; j++) {
+			udevrule_found_line(&found[j], line, sizeof line);
+			fprintf(f, "%s\n", line);
+		}
 	}
 	char note[1024];
 	udevrule_note(file, note, sizeof note);

@@ -422,6 +422,13 @@ int main(int argc, char **argv)
 		rc = run(&o);
 	}
 	options_free(&o);
+	/* A reader gone ends the run with exit 1 (the man page's SIGNALS),
+	 * also when the signal came by hand (kill -PIPE) with no write failed
+	 * to say so. */
+	if (stop_signal == SIGPIPE && rc == 0) {
+		util_complain("stopped by SIGPIPE (a reader of the output gone)\n");
+		rc = 1;
+	}
 	if (is_die_signal(stop_signal))
 		die_by_signal(stop_signal);
 	return rc;

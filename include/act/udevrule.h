@@ -32,6 +32,14 @@ void udevrule_ident(struct udev *udev, const char *disk, struct udevrule_ident *
  * cannot be put in a rule safely (a quote or a newline in it). */
 int udevrule_line(const struct udevrule_ident *id, const char *sched, char *buf, size_t len);
 
+/* The comment lines printed with a rule (--print-udev-rule): "# DISK
+ * (WHAT)" and "#   already set by FILE:LINE: TEXT", each one line, without
+ * its newline, whatever its texts hold: they are escaped (a model string
+ * with a newline would add a line of its own to the rules file the output
+ * is redirected into). */
+void udevrule_heading(const char *disk, const char *what, char *buf, size_t len);
+void udevrule_found_line(const struct udevrule_found *x, char *buf, size_t len);
+
 /* The explanation shown with a rule: where it goes, rule order, how to apply. */
 void udevrule_note(const char *file, char *buf, size_t len);
 

@@ -91,8 +91,10 @@ struct proc_row {
 	/* Its cgroup v2 path relative to the v2 root ("system.slice/cron.service";
 	 * "/" the root), at most CGROUP_PATH_MAX - 1 bytes; NULL: not known
 	 * (no cgroup v2, an unreadable file, cgroup_src). Points at its
-	 * reader's store of paths (procs.c keeps each path once, for its
-	 * lifetime; a replay's in the sample's texts), as user does. */
+	 * reader's store of paths (each path once: the same path is the same
+	 * pointer; good until the next procs_collect, which may forget paths
+	 * nothing points at and move the rest; a replay's in the sample's
+	 * texts). */
 	const char *cgroup;
 };
 

@@ -11,7 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The longest cgroup path kept, with its NUL (a longer one is cut). */
+/* The longest cgroup path kept, with its NUL. A longer one is not kept
+ * at all (its cgroup is "not known"): cut, it could name another. */
 #define CGROUP_PATH_MAX 256
 
 /* Where the cgroup v2 hierarchy is mounted, into dir. Returns 0, or
@@ -39,15 +40,23 @@ int cgroup_walk_ids(const char *root, unsigned max_depth, unsigned max_dirs, cgr
 int cgroup_id_of(const char *mount, const char *path, uint64_t *id);
 
 /* The v2 path ("/system.slice/cron.service"; "/" for the root) of the
- * text of /proc/PID/cgroup: its "0::" line. Returns 0, or -ENOENT when
- * the text has none (a v1-only machine). */
+ * text of /proc/PID/cgroup: its "0::" line. Returns 0, -ENOENT when the
+ * text has none (a v1-only machine), or -ENAMETOOLONG when the path does
+ * not fit len (never cut). */
 int cgroup_parse_proc(const char *text, char *path, size_t len);
 
 /* The name a user knows the cgroup at path by: its last component
  * ("apt-daily-upgrade.service", "session-2.scope", "user@1000.service"),
  * a container's runtime and short id ("docker:0123456789ab", and
  * "podman:", "crio:", "containerd:"), "lxc:NAME", "machine:NAME" for a
- * systemd-nspawn machine; "/" for the root. */
+ * systemd-nspawn machine; "/" for the root. A container only where its
+ * manager makes it (system.slice/docker-ID.scope or docker/ID;
+ * machine.slice/libpod-ID.scope or a user's user@UID.service/user.slice/
+ * libpod-ID.scope; crio- and cri-containerd- scopes under kubepods;
+ * machine.slice/machine-NAME.scope; lxc.payload.NAME or lxc/NAME at the
+ * top), and the cgroups below it are the container's: a scope of the
+ * same name elsewhere (a user's own, made with systemd-run) is named as
+ * any other cgroup. */
 void cgroup_unit_name(const char *path, char *name, size_t len);
 
 /* The path of the cgroup above path ("/" above a top-level one and the

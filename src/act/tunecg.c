@@ -5,9 +5,12 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <linux/magic.h>
 #include <string.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
+#include "base/beneath.h"
 #include "base/util.h"
 #include "read/cgroup.h"
 
@@ -53,17 +56,63 @@ int tunecg_path(const struct tune_req *r, char *buf, size_t len)
 	return util_pathf(buf, len, "%s/%s/io.bfq.weight", mount, r->cgroup);
 }
 
+/* The v2 root, opened (O_PATH): the mount, checked to be a cgroup2
+ * filesystem (a directory mounted or bound over it is not the kernel's
+ * tree), or a test's tree (cgroot, any filesystem). Returns the
+ * descriptor or a negative errno (-ENOENT: no v2 mount). */
+static int open_root(const struct tune_req *r)
+{
+	char mount[PATH_MAX];
+	int fake = r->sysfs && r->sysfs->cgroot;
+	if (fake)
+		util_strlcpy(mount, r->sysfs->cgroot, sizeof mount);
+	else if (cgroup_v2_mount(mount, sizeof mount) < 0)
+		return -ENOENT;
+	int fd = open(mount, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	struct statfs sf;
+	if (!fake && (fstatfs(fd, &sf) != 0 || sf.f_type != CGROUP2_SUPER_MAGIC)) {
+		close(fd);
+		return -ENOENT;
+	}
+	return fd;
+}
+
+/* The cgroup's io.bfq.weight opened with flags, looked up from the root
+ * open above and never through a symbolic link, a ".." or another mount
+ * (beneath.h): cgroupfs holds no links, so a tree that has one is not
+ * the kernel's and its file is not written. Returns the descriptor or a
+ * negative errno (-ELOOP, -EXDEV: such a tree). */
+static int open_weight(const struct tune_req *r, int flags)
+{
+	char rel[TUNE_CGROUP_MAX + 32];
+	if (!path_ok(r->cgroup))
+		return -EINVAL;
+	if (util_pathf(rel, sizeof rel, "%s/io.bfq.weight", r->cgroup) < 0)
+		return -ENAMETOOLONG;
+	int root = open_root(r);
+	if (root < 0)
+		return root;
+	int fd = beneath_open(root, rel, flags);
+	close(root);
+	return fd;
+}
+
 /* The default weight, as a number ("default 100" and a bare "100" both
  * give "100"; the per-device lines after it are not the default). */
 int tunecg_read(const struct tune_req *r, char *out, size_t len)
 {
-	char path[PATH_MAX], text[4096];
-	int rc = tunecg_path(r, path, sizeof path);
-	if (rc < 0)
-		return rc;
-	long n = util_read_text(path, text, sizeof text);
+	char text[4096];
+	int fd = open_weight(r, O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		return fd;
+	ssize_t n = read(fd, text, sizeof text - 1);
+	int e = errno;
+	close(fd);
 	if (n < 0)
-		return (int)n;
+		return -e;
+	text[n] = '\0';
 	int w = cgroup_parse_weight(text);
 	if (w < 0)
 		return w;
@@ -84,19 +133,27 @@ static int parse_weight(const char *v)
 
 int tunecg_validate(const struct tune_req *r, char *err, size_t len)
 {
-	char path[PATH_MAX];
 	if (!path_ok(r->cgroup)) {
 		util_fmt(err, len, "the cgroup path '%.*s' is not one the kernel gives (not NAME/..., or a quote or control character in it): not changed",
 			 60, r->cgroup);
 		return -EINVAL;
 	}
-	int rc = tunecg_path(r, path, sizeof path);
-	if (rc < 0 || access(path, F_OK) != 0) {
+	int fd = open_weight(r, O_RDONLY | O_NONBLOCK);
+	if (fd == -ELOOP || fd == -EXDEV) {
+		util_fmt(err, len, "%s: the way to its io.bfq.weight has a symbolic link or another mount on it: not the kernel's cgroup tree; not changed",
+			 r->disk);
+		return fd;
+	}
+	if (fd < 0) {
+		int mounted = open_root(r);
+		if (mounted >= 0)
+			close(mounted);
 		util_fmt(err, len, "%s has no io.bfq.weight%s", r->disk,
-			 rc == -ENOENT ? ": no cgroup v2 hierarchy is mounted"
-				       : " (bfq is not loaded, or the io controller is not on cgroup v2 or not enabled for this cgroup)");
+			 mounted == -ENOENT ? ": no cgroup v2 hierarchy is mounted"
+					    : " (bfq is not loaded, or the io controller is not on cgroup v2 or not enabled for this cgroup)");
 		return -ENOENT;
 	}
+	close(fd);
 	if (parse_weight(r->value) < 0) {
 		util_fmt(err, len, "io.bfq.weight: '%s' is not accepted; give a whole number from %d to %d (bfq's default is 100)",
 			 r->value, BFQ_WEIGHT_MIN, BFQ_WEIGHT_MAX);
@@ -106,14 +163,14 @@ int tunecg_validate(const struct tune_req *r, char *err, size_t len)
 }
 
 /* A cgroup file takes the write at once (no queue to freeze): written
- * here, on the worker thread. O_NOFOLLOW: cgroupfs has no links, a
- * tree that has one is not the kernel's. O_TRUNC as the shell's ">". */
-static int write_file(const char *path, const char *value)
+ * here, on the worker thread, opened as open_weight says. O_TRUNC as the
+ * shell's ">". */
+static int write_file(const struct tune_req *r)
 {
-	int fd = open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
+	int fd = open_weight(r, O_WRONLY | O_TRUNC);
 	if (fd < 0)
-		return -errno;
-	int rc = write(fd, value, strlen(value)) < 0 ? -errno : 0;
+		return fd;
+	int rc = write(fd, r->value, strlen(r->value)) < 0 ? -errno : 0;
 	if (close(fd) != 0 && rc == 0)
 		rc = -errno;
 	return rc;
@@ -132,6 +189,9 @@ static const char *hint(int e)
 	case ENOENT:
 	case ENODEV:
 		return " (the unit is gone, or bfq was unloaded)";
+	case ELOOP:
+	case EXDEV:
+		return " (a symbolic link or another mount on the way: not the kernel's cgroup tree)";
 	}
 	return "";
 }
@@ -139,7 +199,7 @@ static const char *hint(int e)
 /* Write, then read back: the value the kernel shows is the one logged. */
 static int write_checked(const struct tune_req *r, const char *path, char *now, size_t len)
 {
-	int rc = r->sysfs && r->sysfs->write ? r->sysfs->write(r->sysfs, path, r->value) : write_file(path, r->value);
+	int rc = r->sysfs && r->sysfs->write ? r->sysfs->write(r->sysfs, path, r->value) : write_file(r);
 	if (rc == 0)
 		rc = tunecg_read(r, now, len);
 	if (rc == 0 && parse_weight(now) != parse_weight(r->value))

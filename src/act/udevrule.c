@@ -20,6 +20,8 @@
 
 /* The marker line before each rule this tool writes: "# iosched-top: sda". */
 #define MARK "# iosched-top: "
+/* A disk's name or model, as long as either may be kept */
+#define UDEVRULE_TEXT_MAX 256
 
 void udevrule_ident(struct udev *udev, const char *disk, struct udevrule_ident *out)
 {
@@ -60,6 +62,22 @@ int udevrule_line(const struct udevrule_ident *id, const char *sched, char *buf,
 	util_fmt(buf, len, "ACTION==\"add|change\", SUBSYSTEM==\"block\", ENV{DEVTYPE}==\"disk\", %s, ATTR{queue/scheduler}=\"%s\"",
 		 match, sched);
 	return 0;
+}
+
+void udevrule_heading(const char *disk, const char *what, char *buf, size_t len)
+{
+	char d[3 * UDEVRULE_TEXT_MAX], w[3 * UDEVRULE_TEXT_MAX];
+	util_safe_text(d, sizeof d, disk);
+	util_safe_text(w, sizeof w, what);
+	util_fmt(buf, len, "# %s (%s)", d, w);
+}
+
+void udevrule_found_line(const struct udevrule_found *x, char *buf, size_t len)
+{
+	char file[3 * sizeof x->file], text[3 * sizeof x->text];
+	util_safe_text(file, sizeof file, x->file);
+	util_safe_text(text, sizeof text, x->text);
+	util_fmt(buf, len, "#   already set by %s:%u: %s", file, x->line, text);
 }
 
 void udevrule_note(const char *file, char *buf, size_t len)

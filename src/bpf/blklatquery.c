@@ -5,6 +5,7 @@
  * p50/p99 pair as text. No BPF needed: it is built without it too. */
 #include "bpf/blklat.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,34 +68,77 @@ const struct blk_proc *blklat_find_proc(const struct blk_reading *r, int tgid)
 	return r->nprocs ? bsearch(&key, r->procs, r->nprocs, sizeof key, proc_by_tgid) : NULL;
 }
 
-/* A disk's bytes of tgid's stats from the first, both directions. */
-static uint64_t disk_bytes(const struct blk_reading *r, size_t first, int tgid, const char *disk)
+/* One stat as the sort of blklat_settle_tops sees it. */
+struct stat_key {
+	int tgid;
+	const char *disk;
+	size_t at;      /* its place in the reading: the first listed wins a tie */
+	uint64_t bytes; /* both directions, the bytes of a device above left out */
+};
+
+static int by_tgid_disk(const void *a, const void *b)
 {
-	uint64_t sum = 0;
-	for (size_t j = first; j < r->nstats; j++) {
-		const struct blk_stat *st = &r->stats[j];
-		if (st->tgid == tgid && !strcmp(st->disk, disk))
-			sum += st->bytes - (st->stacked_bytes < st->bytes ? st->stacked_bytes : st->bytes);
+	const struct stat_key *x = a, *y = b;
+	if (x->tgid != y->tgid)
+		return (x->tgid > y->tgid) - (x->tgid < y->tgid);
+	int c = strcmp(x->disk, y->disk);
+	return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+/* keys, sorted, into r->tops: per tgid, the disk of most bytes. */
+static void tops_from(struct blk_reading *r, const struct stat_key *keys, size_t n)
+{
+	uint64_t most = 0;
+	size_t most_at = 0;
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		uint64_t sum = 0;
+		for (; j < n && keys[j].tgid == keys[i].tgid && !strcmp(keys[j].disk, keys[i].disk); j++)
+			sum += keys[j].bytes;
+		int first_of_tgid = !r->ntops || r->tops[r->ntops - 1].tgid != keys[i].tgid;
+		if (first_of_tgid && sum > 0) {
+			r->tops[r->ntops++] = (struct blk_top){keys[i].tgid, keys[i].disk};
+			most = sum, most_at = keys[i].at;
+		} else if (!first_of_tgid && (sum > most || (sum == most && keys[i].at < most_at))) {
+			r->tops[r->ntops - 1].disk = keys[i].disk;
+			most = sum, most_at = keys[i].at;
+		}
+		i = j;
 	}
-	return sum;
+}
+
+int blklat_settle_tops(struct blk_reading *r)
+{
+	r->ntops = 0;
+	if (!r->nstats)
+		return 0;
+	struct stat_key *keys = malloc(r->nstats * sizeof *keys);
+	if (!keys || util_grow((void **)&r->tops, &r->tops_cap, r->nstats, sizeof *r->tops) < 0) {
+		free(keys);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < r->nstats; i++) {
+		const struct blk_stat *st = &r->stats[i];
+		keys[i] = (struct stat_key){st->tgid, st->disk, i,
+					    st->bytes - (st->stacked_bytes < st->bytes ? st->stacked_bytes : st->bytes)};
+	}
+	qsort(keys, r->nstats, sizeof *keys, by_tgid_disk);
+	tops_from(r, keys, r->nstats);
+	free(keys);
+	return 0;
+}
+
+static int top_by_tgid(const void *a, const void *b)
+{
+	const struct blk_top *x = a, *y = b;
+	return (x->tgid > y->tgid) - (x->tgid < y->tgid);
 }
 
 const char *blklat_top_disk(const struct blk_reading *r, int tgid)
 {
-	/* A process has a few entries (disks x 2 directions): a scan of the
-	 * reading, not a map, also for a replay's stats in any order. */
-	const char *best = NULL;
-	uint64_t most = 0;
-	for (size_t i = 0; i < r->nstats; i++) {
-		if (r->stats[i].tgid != tgid)
-			continue;
-		uint64_t b = disk_bytes(r, i, tgid, r->stats[i].disk);
-		if (b > most) {
-			most = b;
-			best = r->stats[i].disk;
-		}
-	}
-	return best;
+	struct blk_top key = {.tgid = tgid};
+	const struct blk_top *t = r->ntops ? bsearch(&key, r->tops, r->ntops, sizeof key, top_by_tgid) : NULL;
+	return t ? t->disk : NULL;
 }
 
 static int wait_cmp(const void *a, const void *b)
@@ -142,5 +186,6 @@ void blk_reading_free(struct blk_reading *r)
 	free(r->behind);
 	free(r->unit_behind);
 	free(r->unattr);
+	free(r->tops);
 	memset(r, 0, sizeof *r);
 }

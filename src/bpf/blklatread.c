@@ -382,6 +382,8 @@ int blklat_read(struct blklat *b, struct blk_reading *r)
 	r->uncounted = count_of(b, BLKMAP_UNCOUNTED);
 	read_unattributed(b, r);
 	read_behind(b, r);
+	if (blklat_settle_tops(r) < 0)
+		err = err ? err : -ENOMEM;
 	return err ? err : read_reqs(b, r);
 }
 

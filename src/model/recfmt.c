@@ -279,6 +279,7 @@ const struct rf_field recfmt_pstat[] = {
 	F("exit_records_lost", RF_LONG, struct procs_status, exit_records_lost, .dflt = -1),
 	F("tasks_from_bpf", RF_INT, struct procs_status, from_iter, .flags = RF_OMIT0),
 	F("task_walk_why", RF_STR, struct procs_status, iter_why),
+	F("walk_s", RF_DBL, struct procs_status, walk_s, .flags = RF_OMIT0 | RF_TIME),
 	END,
 };
 

@@ -394,6 +394,8 @@ static int fill(struct replay *r, const struct jsonv *o, struct sample *out)
 		return -ENOMEM;
 	/* Each row's disk, from the block stats as the live run found it
 	 * (not recorded: it is theirs). */
+	if (blklat_settle_tops(&out->blk) < 0)
+		return -ENOMEM;
 	for (size_t i = 0; i < out->nprocs; i++) {
 		struct proc_row *p = &out->procs[i];
 		p->disk = p->tid == p->pid ? blklat_top_disk(&out->blk, p->pid) : NULL;

@@ -111,7 +111,7 @@ int sampleblk_read(struct sampler *s, struct sample *out)
 	if (!s->blk)
 		return 0;
 	if (blklat_read(s->blk, &out->blk) < 0 || !ready) {
-		out->blk.nstats = out->blk.nprocs = out->blk.nreqs = out->blk.nunattr = 0;
+		out->blk.nstats = out->blk.nprocs = out->blk.nreqs = out->blk.nunattr = out->blk.ntops = 0;
 		return 0;
 	}
 	for (size_t i = 0; i < out->ndisks; i++) {

@@ -339,6 +339,13 @@ static void write_writers(FILE *f, const struct sample *s)
 	else
 		fputs("null", f);
 	/* where the tasks and their counters came from, and why not the walk */
+	/* the seconds the processes' rates cover (since the walk before):
+	 * rate x walk_s is the bytes, as rate x interval_s is for a disk's */
+	fputs(",\"walk_s\":", f);
+	if (s->pstat.walk_s > 0)
+		fprintf(f, "%.6f", s->pstat.walk_s);
+	else
+		fputs("null", f);
 	fprintf(f, ",\"tasks_from\":\"%s\",\"task_walk_why\":", s->pstat.from_iter ? "bpf" : "proc");
 	if (s->pstat.from_iter)
 		fputs("null", f);

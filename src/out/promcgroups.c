@@ -35,15 +35,30 @@ static struct prom_cgroup *cgroup_of(struct prom_state *st, const char *key)
 	return c;
 }
 
+/* c's label: its path, relative to the v2 root; the tool's own buckets
+ * are "unknown" (rows whose cgroup is not known) and "other" (the rest),
+ * so a top-level cgroup of either name is labelled by its absolute path
+ * ("/other"): its bytes no longer merge into the bucket's series. */
+static void label_of(const struct cgroup_sample *c, char *key, size_t len)
+{
+	if (!c->path[0])
+		util_strlcpy(key, "unknown", len);
+	else if (!strcmp(c->path, "other") || !strcmp(c->path, "unknown"))
+		util_fmt(key, len, "/%s", c->path);
+	else
+		util_safe_text(key, len, c->path);
+}
+
 /* One cgroup of the sample: its interval's figures into its entry. */
-static void count_one(struct prom_state *st, const struct cgroup_sample *c, double dt)
+static void count_one(struct prom_state *st, const struct cgroup_sample *c, double dt, double walk_s)
 {
 	char key[sizeof st->cgs[0].path];
-	util_safe_text(key, sizeof key, c->path[0] ? c->path : "unknown");
-	double v[PCG_N] = {c->read_Bps * dt, c->write_Bps * dt, c->to_disk_Bps > 0 ? c->to_disk_Bps * dt : 0,
+	label_of(c, key, sizeof key);
+	/* (/proc's figures are rates over the time between walks) */
+	double v[PCG_N] = {c->read_Bps * walk_s, c->write_Bps * walk_s, c->to_disk_Bps > 0 ? c->to_disk_Bps * dt : 0,
 			   c->have_psi && c->some_pct > 0 ? c->some_pct / 100 * dt : 0,
 			   c->have_psi && c->full_pct > 0 ? c->full_pct / 100 * dt : 0};
-	struct prom_cgroup *e = strcmp(key, "other") ? cgroup_of(st, key) : NULL;
+	struct prom_cgroup *e = cgroup_of(st, key);
 	for (int k = 0; k < PCG_N; k++) {
 		if (!(v[k] > 0))
 			continue;
@@ -66,11 +81,12 @@ void prom_count_cgroups(struct prom_state *st, const struct sample *s)
 		st->cgs[i].sr.recent *= decay;
 	for (size_t i = 0; i < s->ncgroups; i++) {
 		st->cg_to_disk |= s->cgroups[i].to_disk_Bps >= 0;
-		count_one(st, &s->cgroups[i], dt);
+		count_one(st, &s->cgroups[i], dt, s->pstat.walk_s > 0 ? s->pstat.walk_s : dt);
 	}
 	/* the cgroups the sample left out */
-	st->cg_other[PCG_READ] += s->cgroups_rest.read_Bps * dt;
-	st->cg_other[PCG_WRITE] += s->cgroups_rest.write_Bps * dt;
+	double walk_s = s->pstat.walk_s > 0 ? s->pstat.walk_s : dt;
+	st->cg_other[PCG_READ] += s->cgroups_rest.read_Bps * walk_s;
+	st->cg_other[PCG_WRITE] += s->cgroups_rest.write_Bps * walk_s;
 	st->cg_other[PCG_TO_DISK] += s->cgroups_rest.to_disk_Bps * dt;
 	prom_elect(st->cgs, st->ncgs, sizeof *st->cgs, PROM_CGROUPS);
 	for (size_t i = 0; i < st->ncgs; i++) {

@@ -12,7 +12,11 @@
  * it is first kept, so the BPF part's id of a writer that ended unseen
  * names its cgroup (proccgroup_of_id), even once the cgroup is removed, as
  * a transient unit's is right after it stops; an id not noted sends a
- * bounded walk of the v2 tree, at most once a refresh. */
+ * bounded walk of the v2 tree, at most PROCCGROUP_WALKS a refresh.
+ * Paths nothing points at any more are forgotten (proccgroup_forget): a
+ * machine that makes and removes cgroups all day (systemd-run --scope per
+ * job, a CI runner, a user's delegated subtree) filled the store once,
+ * and from then on every new cgroup was "not known". */
 #include "procparts.h"
 
 #include <stdlib.h>
@@ -20,10 +24,18 @@
 
 #include "read/cgroup.h"
 
-/* Paths kept at most: past it, a new path is "not known" (a machine that
- * made and removed this many cgroups while the tool ran; each is kept for
- * the tool's lifetime because rows of past readings point at it). */
+/* Paths kept at most at once: past it, a new path is "not known" until
+ * the next forgetting makes room (only a machine with this many cgroups
+ * in use at once, or made within one refresh, comes here). */
 #define PATHS_MAX 16384
+/* Forgetting starts once the store holds this many paths and twice as
+ * many as the last forgetting kept (so its cost, a pass over the tasks
+ * and rows, is paid once per that many new paths). */
+#define FORGET_MIN 1024
+/* An id's path is kept this long after it was last noted or asked for,
+ * though nothing points at it any more: a writer's pages may be written
+ * 30 s and more after it and its cgroup are gone. */
+#define ID_KEEP_S 120.0
 /* Processes that ended, remembered with their cgroup (a ring): a writer's
  * pages may be written up to dirty_expire_centisecs (30 s) and more after
  * it ended; at a few hundred exits a second the oldest go first. */
@@ -36,15 +48,23 @@
  * walked for again while they are remembered. */
 #define MISSED_KEPT 16
 
-struct proccgroups {
+/* Paths kept once each, in blocks that never move: a row's pointer stays
+ * good until the path is forgotten, and the same path is the same pointer. */
+struct pathstore {
 	struct util_texts texts;
 	const char **slots;           /* open addressing, a power of two */
 	size_t nslots, n;
+};
+
+struct proccgroups {
+	struct pathstore store;
+	size_t live;                  /* paths the last forgetting kept */
 	struct ended { int tgid; const char *cgroup; } ended[ENDED_KEPT];
 	unsigned next_ended;
-	/* id -> kept path, open addressing, a power of two (id 0: free) */
-	struct idpath { uint64_t id; const char *path; } *ids;
-	size_t nids_slots, nids;
+	/* id -> kept path, open addressing, a power of two (id 0: free);
+	 * used: the uptime it was last noted or asked for */
+	struct idpath { uint64_t id; const char *path; double used; } *ids;
+	size_t nids_slots, nids, live_ids;
 	char mount[1024];             /* the v2 mount ("": none) */
 	int mount_tried;
 	double walked_up;             /* the refresh (its uptime) of the last walk */
@@ -53,24 +73,63 @@ struct proccgroups {
 	unsigned next_missed;
 };
 
-static int grow(struct proccgroups *g)
+static int store_grow(struct pathstore *s)
 {
-	size_t ns = g->nslots ? g->nslots * 2 : 256;
+	size_t ns = s->nslots ? s->nslots * 2 : 256;
 	const char **slots = calloc(ns, sizeof *slots);
 	if (!slots)
 		return -1;
-	for (size_t i = 0; i < g->nslots; i++) {
-		if (!g->slots[i])
+	for (size_t i = 0; i < s->nslots; i++) {
+		if (!s->slots[i])
 			continue;
-		size_t k = (size_t)util_hash_text(g->slots[i]) & (ns - 1);
+		size_t k = (size_t)util_hash_text(s->slots[i]) & (ns - 1);
 		while (slots[k])
 			k = (k + 1) & (ns - 1);
-		slots[k] = g->slots[i];
+		slots[k] = s->slots[i];
 	}
-	free(g->slots);
-	g->slots = slots;
-	g->nslots = ns;
+	free(s->slots);
+	s->slots = slots;
+	s->nslots = ns;
 	return 0;
+}
+
+/* The kept copy of path, or NULL. */
+static const char *store_find(const struct pathstore *s, const char *path)
+{
+	if (!s->nslots)
+		return NULL;
+	for (size_t k = (size_t)util_hash_text(path) & (s->nslots - 1); s->slots[k]; k = (k + 1) & (s->nslots - 1))
+		if (strcmp(s->slots[k], path) == 0)
+			return s->slots[k];
+	return NULL;
+}
+
+/* The kept copy of path, made the first time (*added set then); NULL
+ * when out of room. */
+static const char *store_keep(struct pathstore *s, const char *path, int *added)
+{
+	const char *kept = store_find(s, path);
+	if (kept)
+		return kept;
+	if ((s->n + 1) * 2 > s->nslots && (s->n >= PATHS_MAX || store_grow(s) < 0))
+		return NULL;
+	size_t k = (size_t)util_hash_text(path) & (s->nslots - 1);
+	while (s->slots[k])
+		k = (k + 1) & (s->nslots - 1);
+	kept = util_texts_keep(&s->texts, path, strlen(path));
+	if (kept) {
+		s->slots[k] = kept;
+		s->n++;
+		*added = 1;
+	}
+	return kept;
+}
+
+static void store_free(struct pathstore *s)
+{
+	util_texts_free(&s->texts);
+	free(s->slots);
+	*s = (struct pathstore){0};
 }
 
 static size_t id_hash(uint64_t id)
@@ -98,9 +157,9 @@ static int ids_grow(struct proccgroups *g)
 	return 0;
 }
 
-/* id names path from now on (a cgroup made again under the same path has
- * a new id: both name it). */
-static void id_note(struct proccgroups *g, uint64_t id, const char *path)
+/* id names path from now on, at uptime now (a cgroup made again under
+ * the same path has a new id: both name it). */
+static void id_note(struct proccgroups *g, uint64_t id, const char *path, double now)
 {
 	if (!id || ((g->nids + 1) * 2 > g->nids_slots && (g->nids >= 2 * PATHS_MAX || ids_grow(g) < 0)))
 		return;
@@ -108,19 +167,23 @@ static void id_note(struct proccgroups *g, uint64_t id, const char *path)
 	for (; g->ids[k].id; k = (k + 1) & (g->nids_slots - 1))
 		if (g->ids[k].id == id) {
 			g->ids[k].path = path;
+			g->ids[k].used = now;
 			return;
 		}
-	g->ids[k] = (struct idpath){id, path};
+	g->ids[k] = (struct idpath){id, path, now};
 	g->nids++;
 }
 
-static const char *id_find(const struct proccgroups *g, uint64_t id)
+/* id's path, its use at uptime now noted; NULL: not noted. */
+static const char *id_find(struct proccgroups *g, uint64_t id, double now)
 {
 	if (!g->nids_slots)
 		return NULL;
 	for (size_t k = id_hash(id) & (g->nids_slots - 1); g->ids[k].id; k = (k + 1) & (g->nids_slots - 1))
-		if (g->ids[k].id == id)
+		if (g->ids[k].id == id) {
+			g->ids[k].used = now;
 			return g->ids[k].path;
+		}
 	return NULL;
 }
 
@@ -137,31 +200,21 @@ static int mount_known(struct proccgroups *g)
 
 /* The id of kept, a path just kept: its directory's inode number, while
  * the cgroup is there to be looked at. */
-static void note_id_of(struct proccgroups *g, const char *kept)
+static void note_id_of(struct proccgroups *g, const char *kept, double now)
 {
 	uint64_t id;
 	if (mount_known(g) && cgroup_id_of(g->mount, kept, &id) == 0)
-		id_note(g, id, kept);
+		id_note(g, id, kept, now);
 }
 
-/* The kept copy of path (made the first time); NULL when out of room. */
-static const char *intern(struct procs *p, const char *path)
+const char *proccgroup_keep(struct procs *p, const char *path)
 {
 	if (!p->cg && !(p->cg = calloc(1, sizeof *p->cg)))
 		return NULL;
-	struct proccgroups *g = p->cg;
-	if ((g->n + 1) * 2 > g->nslots && (g->n >= PATHS_MAX || grow(g) < 0))
-		return NULL;
-	size_t k = (size_t)util_hash_text(path) & (g->nslots - 1);
-	for (; g->slots[k]; k = (k + 1) & (g->nslots - 1))
-		if (strcmp(g->slots[k], path) == 0)
-			return g->slots[k];
-	const char *kept = util_texts_keep(&g->texts, path, strlen(path));
-	if (kept) {
-		g->slots[k] = kept;
-		g->n++;
-		note_id_of(g, kept);
-	}
+	int added = 0;
+	const char *kept = store_keep(&p->cg->store, path, &added);
+	if (added)
+		note_id_of(p->cg, kept, p->prev_up);
 	return kept;
 }
 
@@ -172,7 +225,7 @@ static void read_now(struct procs *p, int pid, int tid, int threads, double up, 
 	char path[CGROUP_PATH_MAX];
 	e->cgroup_at = up > 0 ? (float)up : 1e-9f;
 	if (procfiles_read_cgroup(pid, tid, threads, path, sizeof path) == 0)
-		e->cgroup = intern(p, path);
+		e->cgroup = proccgroup_keep(p, path);
 }
 
 void proccgroup_fill(struct procs *p, const struct reading *rd, const struct proc_seen *old, struct proc_seen *e,
@@ -279,7 +332,7 @@ const char *proccgroup_of_id(struct procs *p, uint64_t id)
 	if (!id || !p->cg_on || (!p->cg && !(p->cg = calloc(1, sizeof *p->cg))))
 		return NULL;
 	struct proccgroups *g = p->cg;
-	const char *path = id_find(g, id);
+	const char *path = id_find(g, id, p->prev_up);
 	if (g->walked_up != p->prev_up)
 		g->walks = 0;
 	if (path || was_missed(g, id) || g->walks >= PROCCGROUP_WALKS || !mount_known(g))
@@ -291,19 +344,107 @@ const char *proccgroup_of_id(struct procs *p, uint64_t id)
 		g->missed[g->next_missed++ % MISSED_KEPT] = id;
 		return NULL;
 	}
-	path = intern(p, f.path);
+	path = proccgroup_keep(p, f.path);
 	if (path)
-		id_note(g, id, path);
+		id_note(g, id, path, p->prev_up);
 	return path;
+}
+
+/* Every place outside the store that points at a kept path, given to fn
+ * in turn (the reader's tasks, the ended ring, the rows of ended
+ * processes still shown, and rows, the reading just made); stops at the
+ * first fn that fails. p->settled is made afresh each reading, before it
+ * is read: it holds nothing between readings. */
+static int each_holder(struct procs *p, struct proc_row *rows, size_t n, int (*fn)(const char **, void *), void *ctx)
+{
+	struct proccgroups *g = p->cg;
+	int rc = 0;
+	for (size_t i = 0; i < p->nprev && !rc; i++)
+		rc = fn(&p->prev[i].cgroup, ctx);
+	for (size_t i = 0; i < p->ncur && !rc; i++)
+		rc = fn(&p->cur[i].cgroup, ctx);
+	for (unsigned i = 0; i < ENDED_KEPT && i < g->next_ended && !rc; i++)
+		rc = fn(&g->ended[i].cgroup, ctx);
+	for (size_t i = 0; i < p->ngone && !rc; i++)
+		rc = fn(&p->gone[i].cgroup, ctx);
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = fn(&rows[i].cgroup, ctx);
+	return rc;
+}
+
+/* Into the new store: the path a holder points at (-1: out of room). */
+static int copy_held(const char **held, void *ctx)
+{
+	int added = 0;
+	return !*held || store_keep(ctx, *held, &added) ? 0 : -1;
+}
+
+/* A holder pointed at its path's copy in the new store. */
+static int point_at_copy(const char **held, void *ctx)
+{
+	if (*held)
+		*held = store_find(ctx, *held);
+	return 0;
+}
+
+/* The ids whose paths the new store keeps, or that were used within
+ * ID_KEEP_S of now (their paths copied too); the others forgotten.
+ * Returns 0, or -1 (out of room: nothing changed). */
+static int copy_ids(struct proccgroups *g, struct pathstore *to, double now)
+{
+	for (size_t i = 0; i < g->nids_slots; i++) {
+		struct idpath *x = &g->ids[i];
+		int added = 0;
+		if (x->id && !store_find(to, x->path) && now - x->used <= ID_KEEP_S && !store_keep(to, x->path, &added))
+			return -1;
+	}
+	return 0;
+}
+
+static void keep_ids(struct proccgroups *g, const struct pathstore *to)
+{
+	struct idpath *old = g->ids;
+	size_t nold = g->nids_slots;
+	g->ids = NULL;
+	g->nids_slots = g->nids = 0;
+	for (size_t i = 0; i < nold; i++) {
+		const char *path = old[i].id ? store_find(to, old[i].path) : NULL;
+		if (path)
+			id_note(g, old[i].id, path, old[i].used);
+	}
+	free(old);
+	g->live_ids = g->nids;
+}
+
+void proccgroup_forget(struct procs *p, struct proc_row *rows, size_t n)
+{
+	struct proccgroups *g = p->cg;
+	if (!g || ((g->store.n < FORGET_MIN || g->store.n < 2 * g->live) &&
+		   (g->nids < FORGET_MIN || g->nids < 2 * g->live_ids)))
+		return;
+	struct pathstore to = {0};
+	if (each_holder(p, rows, n, copy_held, &to) < 0 || copy_ids(g, &to, p->prev_up) < 0) {
+		store_free(&to); /* out of memory: the old store stands */
+		return;
+	}
+	each_holder(p, rows, n, point_at_copy, &to);
+	keep_ids(g, &to);
+	store_free(&g->store);
+	g->store = to;
+	g->live = to.n;
+}
+
+size_t proccgroup_kept(const struct procs *p)
+{
+	return p->cg ? p->cg->store.n : 0;
 }
 
 void proccgroup_free(struct procs *p)
 {
 	if (!p->cg)
 		return;
-	util_texts_free(&p->cg->texts);
+	store_free(&p->cg->store);
 	free(p->cg->ids);
-	free(p->cg->slots);
 	free(p->cg);
 	p->cg = NULL;
 }

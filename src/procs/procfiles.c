@@ -39,6 +39,12 @@ int procfiles_read_cgroup(int pid, int tid, int threads, char *path, size_t len)
 	long n = util_read_text(file, buf, sizeof buf);
 	if (n < 0)
 		return (int)n;
+	/* A file longer than buf (a v2 path of up to 4 KiB after the v1
+	 * lines): its last line, cut, is left out, not taken whole. */
+	if ((size_t)n == sizeof buf - 1 && buf[n - 1] != '\n') {
+		char *end = strrchr(buf, '\n');
+		*(end ? end + 1 : buf) = '\0';
+	}
 	int rc = cgroup_parse_proc(buf, full, sizeof full);
 	if (rc < 0)
 		return rc;

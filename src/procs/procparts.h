@@ -167,7 +167,8 @@ void procblk_totals(struct procs *p, const struct procs_blk *blk, const struct p
 /* proccgroup.c: each task's v2 cgroup. proccgroup_fill: e's (carried
  * from old by procseen_carry) read when the task is new, and again when it
  * moved bytes and its path is PROCS_CGROUP_REREAD_S old; onto r. A path is
- * kept once for the reader's lifetime (rows point at it).
+ * kept once (proccgroup_keep: its kept copy, NULL when out of room), rows
+ * point at it, and the same path is the same pointer.
  * proccgroup_note_ended: the tasks of p->prev missing from p->cur, with
  * their last cgroup, remembered for a while (writers whose pages are
  * written after they ended); proccgroup_note_exit: the same for a process
@@ -176,7 +177,13 @@ void procblk_totals(struct procs *p, const struct procs_blk *blk, const struct p
  * proccgroup_of_id: the kept path of the v2 cgroup whose id is id (the BPF
  * part's, blklat_name): noted when a path is first kept, else looked for
  * by a walk of the v2 tree, at most PROCCGROUP_WALKS a refresh (NULL: not
- * found, or cgroups are off). proccgroup_free at the end. */
+ * found, or cgroups are off). proccgroup_forget, at a reading's end: once
+ * the store has grown enough, the paths nothing points at (neither the
+ * reader's tasks, the ended ring, the rows of ended processes, the n rows
+ * of this reading, nor an id used within 2 minutes) are forgotten and the
+ * rest moved: every pointer to a kept path is made anew then, so nothing
+ * else may keep one past the next reading. proccgroup_kept: how many
+ * paths are kept. proccgroup_free at the end. */
 /* Walks a refresh may make, one per id not noted: with one, the first
  * unknown id of a refresh (another unit's, a cgroup already gone) took the
  * walk, and the exit records of processes that ended unseen in a new
@@ -190,6 +197,9 @@ void proccgroup_note_ended(struct procs *p);
 void proccgroup_note_exit(struct procs *p, int tgid, const char *cgroup);
 const char *proccgroup_last(const struct procs *p, int tgid);
 const char *proccgroup_of_id(struct procs *p, uint64_t id);
+const char *proccgroup_keep(struct procs *p, const char *path);
+void proccgroup_forget(struct procs *p, struct proc_row *rows, size_t n);
+size_t proccgroup_kept(const struct procs *p);
 void proccgroup_free(struct procs *p);
 /* procfiles.c: a task's /proc/PID/cgroup (thread mode: its task's), its
  * v2 path without the leading '/' ("/" for the root) into path. Returns

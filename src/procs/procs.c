@@ -209,5 +209,6 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 	procseen_keep_as_previous(p, up);
 	/* after: procs_name finds the tasks of this reading in p->prev */
 	procblk_fill(p, blk, threads, interval_s, rows, n, cap);
+	proccgroup_forget(p, *rows, *n); /* last: the rows are among what points at paths */
 	return 0;
 }

@@ -63,8 +63,8 @@ int cgroup_parse_proc(const char *text, char *path, size_t len)
 		size_t n = end ? (size_t)(end - p) : strlen(p);
 		if (n == 0 || *p != '/')
 			return -ENOENT;
-		if (n >= len)
-			n = len - 1;
+		if (n >= len) /* cut, it could name another cgroup: not known */
+			return -ENAMETOOLONG;
 		memcpy(path, p, n);
 		path[n] = '\0';
 		return 0;
@@ -72,14 +72,78 @@ int cgroup_parse_proc(const char *text, char *path, size_t len)
 	return -ENOENT;
 }
 
-/* A container runtime's scope: PREFIX then a 64-hex id then ".scope". */
+/* A path's components (a leading '/' or none), as the rules below see
+ * them; past COMPS_MAX deep, the rest are not looked at for containers. */
+#define COMPS_MAX 16
+struct comps {
+	const char *s[COMPS_MAX];
+	size_t n[COMPS_MAX];
+	size_t count;
+};
+
+static void comps_split(const char *path, struct comps *c)
+{
+	c->count = 0;
+	for (const char *p = path; *p && c->count < COMPS_MAX;) {
+		p += *p == '/';
+		const char *e = strchr(p, '/');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		if (n) {
+			c->s[c->count] = p;
+			c->n[c->count++] = n;
+		}
+		p += n;
+	}
+}
+
+static int comp_is(const struct comps *c, size_t i, const char *text)
+{
+	return i < c->count && c->n[i] == strlen(text) && !strncmp(c->s[i], text, c->n[i]);
+}
+
+static int comp_starts(const struct comps *c, size_t i, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	return i < c->count && c->n[i] >= n && !strncmp(c->s[i], prefix, n);
+}
+
+static int comp_ends(const struct comps *c, size_t i, const char *suffix)
+{
+	size_t n = strlen(suffix);
+	return i < c->count && c->n[i] >= n && !strncmp(c->s[i] + c->n[i] - n, suffix, n);
+}
+
+/* Where each manager puts its containers, and nowhere else: a user's own
+ * cgroup named docker-<hex>.scope deep in their session is theirs, not
+ * a container. (c: the path's components; i: the container's.) */
+static int docker_place(const struct comps *c, size_t i)
+{
+	return i == 1 && comp_is(c, 0, "system.slice");
+}
+
+static int podman_place(const struct comps *c, size_t i)
+{
+	/* root's, or a user's rootless ones under their systemd manager */
+	return (i == 1 && comp_is(c, 0, "machine.slice")) ||
+	       (i >= 2 && comp_is(c, i - 1, "user.slice") && comp_starts(c, i - 2, "user@") &&
+		comp_ends(c, i - 2, ".service"));
+}
+
+static int kube_place(const struct comps *c, size_t i)
+{
+	return i >= 1 && comp_starts(c, 0, "kubepods");
+}
+
+/* A container runtime's scope: PREFIX then a hex id then ".scope", in
+ * the place its manager makes it. */
 static const struct runtime {
 	const char *prefix, *name;
+	int (*place)(const struct comps *c, size_t i);
 } runtimes[] = {
-	{"docker-", "docker"},
-	{"libpod-", "podman"},
-	{"crio-", "crio"},
-	{"cri-containerd-", "containerd"},
+	{"docker-", "docker", docker_place},
+	{"libpod-", "podman", podman_place},
+	{"crio-", "crio", kube_place},
+	{"cri-containerd-", "containerd", kube_place},
 };
 
 static int hex_id(const char *s, size_t n)
@@ -92,51 +156,55 @@ static int hex_id(const char *s, size_t n)
 	return 1;
 }
 
-/* comp (n bytes, one component) as a container's name, into name. */
-static int container_name(const char *comp, size_t n, char *name, size_t len)
+/* systemd escapes a '-' in a machine's name as \x2d: comp's name after
+ * "machine-" and before ".scope", unescaped. */
+static void machine_name(const char *comp, size_t n, char *name, size_t len)
 {
-	for (size_t i = 0; i < sizeof runtimes / sizeof *runtimes; i++) {
-		size_t pl = strlen(runtimes[i].prefix);
-		const char *id = comp + pl;
-		size_t idn = n > pl + 6 ? n - pl - 6 : 0;
-		if (n > pl + 6 && !strncmp(comp, runtimes[i].prefix, pl) && !strncmp(comp + n - 6, ".scope", 6) &&
-		    hex_id(id, idn)) {
-			util_fmt(name, len, "%s:%.12s", runtimes[i].name, id);
+	char raw[256], *o = raw;
+	for (const char *p = comp + 8; p < comp + n - 6 && o < raw + sizeof raw - 1; p++) {
+		if (!strncmp(p, "\\x2d", 4) && p + 4 <= comp + n - 6) {
+			*o++ = '-';
+			p += 3;
+		} else {
+			*o++ = *p;
+		}
+	}
+	*o = '\0';
+	util_fmt(name, len, "machine:%s", raw);
+}
+
+/* Component i of c as a container's name, into name. */
+static int container_name(const struct comps *c, size_t i, char *name, size_t len)
+{
+	const char *comp = c->s[i];
+	size_t n = c->n[i];
+	for (size_t r = 0; r < sizeof runtimes / sizeof *runtimes; r++) {
+		size_t pl = strlen(runtimes[r].prefix);
+		if (n > pl + 6 && comp_starts(c, i, runtimes[r].prefix) && comp_ends(c, i, ".scope") &&
+		    hex_id(comp + pl, n - pl - 6) && runtimes[r].place(c, i)) {
+			util_fmt(name, len, "%s:%.12s", runtimes[r].name, comp + pl);
 			return 1;
 		}
 	}
-	if (n > 14 && !strncmp(comp, "machine-", 8) && !strncmp(comp + n - 6, ".scope", 6)) {
-		/* systemd escapes a '-' in the machine's name as \x2d */
-		char raw[256], *o = raw;
-		for (const char *p = comp + 8; p < comp + n - 6 && o < raw + sizeof raw - 1; p++) {
-			if (!strncmp(p, "\\x2d", 4) && p + 4 <= comp + n - 6) {
-				*o++ = '-';
-				p += 3;
-			} else {
-				*o++ = *p;
-			}
-		}
-		*o = '\0';
-		util_fmt(name, len, "machine:%s", raw);
+	if (i == 1 && comp_is(c, 0, "docker") && hex_id(comp, n)) { /* docker's cgroupfs driver */
+		util_fmt(name, len, "docker:%.12s", comp);
+		return 1;
+	}
+	if (i == 1 && comp_is(c, 0, "machine.slice") && n > 14 && comp_starts(c, i, "machine-") &&
+	    comp_ends(c, i, ".scope")) {
+		machine_name(comp, n, name, len);
+		return 1;
+	}
+	/* LXC's containers: at the top, lxc.payload.NAME (LXC 4) or lxc/NAME */
+	if (i == 0 && n > 12 && comp_starts(c, 0, "lxc.payload.")) {
+		util_fmt(name, len, "lxc:%.*s", (int)(n - 12), comp + 12);
+		return 1;
+	}
+	if (i == 1 && comp_is(c, 0, "lxc")) {
+		util_fmt(name, len, "lxc:%.*s", (int)n, comp);
 		return 1;
 	}
 	return 0;
-}
-
-/* The component after an "lxc.payload.NAME" or "lxc/NAME" in path. */
-static int lxc_name(const char *path, char *name, size_t len)
-{
-	const char *p = strstr(path, "/lxc.payload.");
-	size_t skip = strlen("/lxc.payload.");
-	if (!p) {
-		p = strstr(path, "/lxc/");
-		skip = strlen("/lxc/");
-	}
-	if (!p || !p[skip])
-		return 0;
-	const char *s = p + skip, *e = strchr(s, '/');
-	util_fmt(name, len, "lxc:%.*s", (int)(e ? e - s : (long)strlen(s)), s);
-	return 1;
 }
 
 void cgroup_unit_name(const char *path, char *name, size_t len)
@@ -146,14 +214,11 @@ void cgroup_unit_name(const char *path, char *name, size_t len)
 		return;
 	}
 	/* A container is named for itself, whatever cgroups it makes inside. */
-	for (const char *c = path; c && *c; c = strchr(c, '/')) {
-		c += *c == '/';
-		const char *e = strchr(c, '/');
-		if (container_name(c, e ? (size_t)(e - c) : strlen(c), name, len))
+	struct comps c;
+	comps_split(path, &c);
+	for (size_t i = 0; i < c.count; i++)
+		if (container_name(&c, i, name, len))
 			return;
-	}
-	if (lxc_name(path, name, len))
-		return;
 	const char *last = strrchr(path, '/');
 	last = last ? last + 1 : path;
 	util_strlcpy(name, *last ? last : "/", len);

@@ -47,7 +47,7 @@ wait "$TOOL"
 wrote=$((WRITERS * MIB << 20))
 # written PATH: the cgroup PATH's write bytes summed over the readings
 written() {
-	jq -rs --arg p "$1" '[.[] | .interval_s as $dt | .cgroups[] | select(.path == $p) | .write_Bps * $dt] | add // 0' "$OUT"
+	jq -rs --arg p "$1" '[.[] | (.writers.walk_s // .interval_s) as $dt | .cgroups[] | select(.path == $p) | .write_Bps * $dt] | add // 0' "$OUT"
 }
 got=$(written "$SLICE/$UNIT")
 launcher=$(written "$SLICE/$LAUNCH")

@@ -68,7 +68,7 @@ for t in a b; do
 	out=$SCRATCH/$t.json
 	for s in $S1 $S2; do
 		COUNT[$t$s]=$(jq -s --argjson p "$s" '[.[] | .procs[] | select(.exited and .comm == "dd" and .ppid == $p) | .count] | add // 0' "$out")
-		BYTES[$t$s]=$(jq -s --argjson p "$s" '[.[] | .interval_s as $t | .procs[] | select(.exited and .comm == "dd" and .ppid == $p) | .write_Bps * $t] | add // 0' "$out")
+		BYTES[$t$s]=$(jq -s --argjson p "$s" '[.[] | (.writers.walk_s // .interval_s) as $t | .procs[] | select(.exited and .comm == "dd" and .ppid == $p) | .write_Bps * $t] | add // 0' "$out")
 		note "instance $t, shell $s: ${COUNT[$t$s]} dd ended ($N started), ${BYTES[$t$s]} bytes written ($((N * each)))"
 	done
 	lost=$(tail -n1 "$out" | jq '.writers.exit_records_lost')

@@ -13,8 +13,9 @@
 #  - another user's file larger than any other: the fresh reader's file is
 #    the largest one root will open (root's), not the user's (refused: it
 #    stopped --ab), and that user's files give at most an eighth of what
-#    the probe may read (128 MiB).
-# suite-budget: 40
+#    the probe may read (128 MiB);
+#  - not root, the probe line says its reads may update access times.
+# suite-budget: 50
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd setpriv jq losetup mkfs.ext4 unshare python3
@@ -82,4 +83,14 @@ echo "$last" | jq -e '.why | test("stopped") | not' >/dev/null || fail "the prob
 # choice may take d.real/zero under its new name): root-big, huge, f, zero.
 [ "$(echo "$last" | jq .files)" -le 4 ] || fail "swapped files still in the set: $last"
 grep -q "stopped" "$SCRATCH/err" && fail "stderr: $(cat "$SCRATCH/err")"
+echo "$first" | jq -e '.why | test("nothing written$")' >/dev/null || fail "root's line: $(echo "$first" | jq -r .why)"
+
+# Not root: O_NOATIME is refused for others' files, so a read may update
+# an access time, and the line says so (it said "nothing written").
+cp "$BIN" "$SCRATCH/iosched-top"
+as_nobody --json -d .5 -n 6 --disk "$N" --no-bpf --procs 0 > "$SCRATCH/nobody.json" 2> "$SCRATCH/nobody.err"
+why=$(jq -r 'select(.disks[0].probe.mode == "files") | .disks[0].probe.why' "$SCRATCH/nobody.json" | tail -n 1)
+note "as nobody: $why"
+case $why in *"nothing written but access times (not root)"*) ;;
+*) fail "as nobody, the probe line does not say it may update access times: '$why' $(tail -c 300 "$SCRATCH/nobody.err")" ;; esac
 echo "PASS"

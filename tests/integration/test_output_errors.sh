@@ -3,7 +3,7 @@
 # (/dev/full) exits 1 with the reason; a reader that goes (| head) ends
 # the run within a refresh with exit 1, through the same clean-up as q
 # (--enable-delayacct put back), also with SIGPIPE ignored as systemd
-# starts services; a closed stdout is held with /dev/null, never handed
+# starts services, or sent by hand (kill -PIPE); a closed stdout is held with /dev/null, never handed
 # to a socket; --help, -V and --print-udev-rule check theirs too. An A/B
 # whose report cannot be written (on /dev/full, to a reader gone, past
 # ulimit -f) exits 1 with the reason, the disk put back.
@@ -36,6 +36,16 @@ rc=${PIPESTATUS[0]}
 took=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 [ $rc -eq 1 ] || fail "SIGPIPE ignored: exit $rc: $(cat "$SCRATCH/e3")"
 awk -v t="$took" 'BEGIN { exit !(t < 10) }' || fail "SIGPIPE ignored: ran $took s after its reader went"
+
+# SIGPIPE sent by hand (kill -PIPE), the output still there: the same
+# end, exit 1, as the man page says.
+"$BIN" --json -d 0.2 -n 200 --no-probe > "$SCRATCH/o5" 2> "$SCRATCH/e5" &
+run=$!
+for _ in $(seq 50); do [ -s "$SCRATCH/o5" ] && break; sleep 0.1; done
+kill -PIPE $run
+wait $run
+rc=$?
+[ $rc -eq 1 ] && grep -q "SIGPIPE" "$SCRATCH/e5" || fail "kill -PIPE: exit $rc: $(cat "$SCRATCH/e5")"
 
 "$BIN" -b -d 0.2 -n 2 --no-probe >&- 2> "$SCRATCH/e4"
 rc=$?

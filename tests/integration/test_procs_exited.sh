@@ -47,9 +47,9 @@ jq -e -s 'all(.[]; .writers.exit_records)' "$SCRATCH/out.json" >/dev/null ||
 bytes() { jq -s --argjson p "$LOOP_PID" "$1" "$SCRATCH/out.json"; }
 # (a dd read alive at a refresh has a live row for that interval, and its
 # ended row holds only the rest)
-dd_total=$(bytes '[.[] | .interval_s as $t | .procs[] | select(.comm == "dd" and .ppid == $p) | .write_Bps * $t] | add // 0')
+dd_total=$(bytes '[.[] | (.writers.walk_s // .interval_s) as $t | .procs[] | select(.comm == "dd" and .ppid == $p) | .write_Bps * $t] | add // 0')
 dd_count=$(bytes '[.[] | .procs[] | select(.exited and .comm == "dd" and .ppid == $p) | .count] | add // 0')
-loop_total=$(bytes '[.[] | .interval_s as $t | .procs[] | select(.pid == $p and (.exited | not)) | .write_Bps * $t] | add // 0')
+loop_total=$(bytes '[.[] | (.writers.walk_s // .interval_s) as $t | .procs[] | select(.pid == $p and (.exited | not)) | .write_Bps * $t] | add // 0')
 note "loop's dd: $dd_count ended, $dd_total bytes written (200 MiB = 209715200); the loop's bash: $loop_total"
 [ "$dd_count" -eq 200 ] || fail "$dd_count dd processes counted, not 200"
 within "$dd_total" 209715200 10 || fail "the dd processes wrote $dd_total bytes, not 200 MiB within 10 %"

@@ -94,7 +94,7 @@ run() {
 
 # sum FILE PID FIELD [THREADS]: bytes over the run of the rows of PID
 sum() {
-	jq -s --argjson p "$2" --arg f "$3" '[.[] | .interval_s as $t | .procs[] | select(.pid == $p) | (.[$f] // 0) * $t] | add // 0' "$1"
+	jq -s --argjson p "$2" --arg f "$3" '[.[] | (.writers.walk_s // .interval_s) as $t | .procs[] | select(.pid == $p) | (.[$f] // 0) * $t] | add // 0' "$1"
 }
 agree() { # agree WHAT A B: within 1 %
 	awk -v a="$2" -v b="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; m = a > b ? a : b; exit !(m > 0 && d <= 0.01 * m) }' ||
@@ -113,9 +113,9 @@ for w in "W write_Bps $((48 << 20))" "R read_Bps $((32 << 20))" "F write_Bps $((
 done
 
 run --threads
-F_BPF=$(jq -s --argjson p "$F" '[.[] | .interval_s as $t | .procs[] | select(.pid == $p and .tid != $p) | {tid, b: ((.write_Bps // 0) * $t)}]
+F_BPF=$(jq -s --argjson p "$F" '[.[] | (.writers.walk_s // .interval_s) as $t | .procs[] | select(.pid == $p and .tid != $p) | {tid, b: ((.write_Bps // 0) * $t)}]
 	| group_by(.tid) | map({tid: .[0].tid, b: (map(.b) | add)}) | sort_by(.tid)' "$SCRATCH/bpf.threads.json")
-F_PROC=$(jq -s --argjson p "$F" '[.[] | .interval_s as $t | .procs[] | select(.pid == $p and .tid != $p) | {tid, b: ((.write_Bps // 0) * $t)}]
+F_PROC=$(jq -s --argjson p "$F" '[.[] | (.writers.walk_s // .interval_s) as $t | .procs[] | select(.pid == $p and .tid != $p) | {tid, b: ((.write_Bps // 0) * $t)}]
 	| group_by(.tid) | map({tid: .[0].tid, b: (map(.b) | add)}) | sort_by(.tid)' "$SCRATCH/proc.threads.json")
 note "the two threads: walk $(echo "$F_BPF" | jq -c .), /proc $(echo "$F_PROC" | jq -c .)"
 [ "$(echo "$F_BPF" | jq 'map(select(.b > 0)) | length')" -ge 2 ] || fail "the writing threads are not listed by the walk"

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
 #include "bpf/blklat.h"
 #include "bpf/blklat_maps.h"
 #include "out/detail.h"
@@ -128,13 +129,53 @@ static void top_disk_of_a_process(void **state)
 		{.tgid = 8, .disk = "vda", .op = BLK_WRITE, .bytes = 3 << 20},
 	};
 	struct blk_reading r = {.stats = st, .nstats = 6};
+	assert_int_equal(blklat_settle_tops(&r), 0);
 	assert_string_equal(blklat_top_disk(&r, 7), "loop1");
 	assert_string_equal(blklat_top_disk(&r, 8), "vda"); /* 1 + 3 MiB over sdb's 3 */
 	assert_null(blklat_top_disk(&r, 9));
 	st[2].stacked_bytes = 0; /* vda's 8 MiB now its own */
+	assert_int_equal(blklat_settle_tops(&r), 0);
 	assert_string_equal(blklat_top_disk(&r, 7), "vda");
+	st[4].bytes = 4 << 20; /* a tie, 4 MiB each: the disk listed first */
+	assert_int_equal(blklat_settle_tops(&r), 0);
+	assert_string_equal(blklat_top_disk(&r, 8), "vda");
+	st[3].bytes = 0, st[5].bytes = 0; /* only sdb moved bytes */
+	assert_int_equal(blklat_settle_tops(&r), 0);
+	assert_string_equal(blklat_top_disk(&r, 8), "sdb");
 	r.nstats = 0;
+	assert_int_equal(blklat_settle_tops(&r), 0);
 	assert_null(blklat_top_disk(&r, 7));
+	free(r.tops);
+}
+
+/* A replayed line may hold any number of stats of one process, in any
+ * order (a crafted 40,000 here): each process's disk is found in one
+ * pass, and the same as a sum per disk gives. */
+static void top_disk_many_stats(void **state)
+{
+	(void)state;
+	enum { N = 40000 };
+	static const char *const disks[] = {"sda", "sdb", "nvme0n1"};
+	struct blk_stat *st = calloc(N, sizeof *st);
+	assert_non_null(st);
+	uint64_t sum[3] = {0};
+	for (size_t i = 0; i < N; i++) {
+		size_t d = (i * 7919) % 3;
+		st[i] = (struct blk_stat){.tgid = i % 5 ? 42 : 43, .op = i % 2 ? BLK_READ : BLK_WRITE,
+					  .bytes = 4096 * (1 + (i * 31) % 17)};
+		util_strlcpy(st[i].disk, disks[d], sizeof st[i].disk);
+		if (st[i].tgid == 42)
+			sum[d] += st[i].bytes;
+	}
+	size_t best = sum[1] > sum[0] ? 1 : 0;
+	best = sum[2] > sum[best] ? 2 : best;
+	struct blk_reading r = {.stats = st, .nstats = N};
+	assert_int_equal(blklat_settle_tops(&r), 0);
+	assert_int_equal(r.ntops, 2);
+	assert_string_equal(blklat_top_disk(&r, 42), disks[best]);
+	assert_non_null(blklat_top_disk(&r, 43));
+	free(r.tops);
+	free(st);
 }
 
 static void detail_texts(void **state)
@@ -217,6 +258,7 @@ int main(void)
 		cmocka_unit_test(slot_array_sized_by_tags),
 		cmocka_unit_test(diff_subtracts_bucketwise),
 		cmocka_unit_test(find_proc_by_tgid),
+		cmocka_unit_test(top_disk_many_stats),
 		cmocka_unit_test(top_disk_of_a_process),
 		cmocka_unit_test(detail_texts),
 	};

@@ -51,7 +51,9 @@ static void test_proc_cgroup(void **state)
 	assert_int_equal(cgroup_parse_proc("", p, sizeof p), -ENOENT);
 	assert_int_equal(cgroup_parse_proc("0::\n", p, sizeof p), -ENOENT);
 	char small[8];
-	assert_int_equal(cgroup_parse_proc("0::/system.slice/cron.service\n", small, sizeof small), 0);
+	/* never cut: "/system" could be another cgroup */
+	assert_int_equal(cgroup_parse_proc("0::/system.slice/cron.service\n", small, sizeof small), -ENAMETOOLONG);
+	assert_int_equal(cgroup_parse_proc("0::/system\n", small, sizeof small), 0);
 	assert_string_equal(small, "/system");
 }
 
@@ -85,6 +87,22 @@ static void test_unit_names(void **state)
 	name_is("/lxc.payload.web1/system.slice/nginx.service", "lxc:web1");
 	name_is("/lxc/db", "lxc:db");
 	name_is("/machine.slice/machine-my\\x2dbox.scope", "machine:my-box");
+	/* a manager's places only: the same names a user can make elsewhere */
+	snprintf(path, sizeof path, "system.slice/docker-%s.scope", id); /* relative, as rows hold it */
+	name_is(path, "docker:0123456789ab");
+	snprintf(path, sizeof path, "docker/%s", id); /* the cgroupfs driver */
+	name_is(path, "docker:0123456789ab");
+	snprintf(path, sizeof path, "/user.slice/user-1000.slice/user@1000.service/app.slice/docker-%s.scope", id);
+	name_is(path, path + strlen(path) - strlen(id) - 13);
+	snprintf(path, sizeof path, "/user.slice/user-1000.slice/user@1000.service/user.slice/libpod-%s.scope", id);
+	name_is(path, "podman:0123456789ab"); /* rootless podman */
+	snprintf(path, sizeof path, "/user.slice/user-1000.slice/session-2.scope/libpod-%s.scope", id);
+	name_is(path, path + strlen(path) - strlen(id) - 13);
+	snprintf(path, sizeof path, "/system.slice/crio-%s.scope", id);
+	name_is(path, path + strlen("/system.slice/"));
+	name_is("/user.slice/machine-x.scope/machine-evil.scope", "machine-evil.scope");
+	name_is("/user.slice/user-1000.slice/lxc/db", "db");
+	name_is("/user.slice/lxc.payload.web1", "lxc.payload.web1");
 }
 
 static void test_parent_and_controllers(void **state)

@@ -246,10 +246,43 @@ static void every_output_escapes(void **state)
 	sample_free(&out);
 }
 
+/* The cgroups' series keep the tool's buckets apart: a top-level cgroup
+ * named "other" or "unknown" (anyone with a delegated tree can make one)
+ * gets its absolute path as its label; "other" stays the rest's sum and
+ * "unknown" the rows whose cgroup is not known. */
+static void prom_buckets_apart(void **state)
+{
+	(void)state;
+	static struct sample s;
+	memset(&s, 0, sizeof s);
+	struct cgroup_sample cg[4] = {{.path = "other", .read_Bps = 100}, {.path = "unknown", .read_Bps = 30},
+				      {.path = "", .read_Bps = 50}, {.path = "a.slice", .read_Bps = 10}};
+	s.cgroups = cg;
+	s.ncgroups = 4;
+	s.cgroups_rest.read_Bps = 7;
+	s.interval_s = 1;
+	struct prom_state st = {0};
+	prom_count_cgroups(&st, &s);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	assert_non_null(m);
+	prom_format_cgroups(m, &st);
+	fclose(m);
+	prom_free_cgroups(&st);
+	assert_non_null(strstr(text, "iosched_cgroup_read_bytes_total{cgroup=\"/other\"} 100\n"));
+	assert_non_null(strstr(text, "iosched_cgroup_read_bytes_total{cgroup=\"/unknown\"} 30\n"));
+	assert_non_null(strstr(text, "iosched_cgroup_read_bytes_total{cgroup=\"other\"} 7\n"));
+	assert_non_null(strstr(text, "iosched_cgroup_read_bytes_total{cgroup=\"unknown\"} 50\n"));
+	assert_non_null(strstr(text, "iosched_cgroup_read_bytes_total{cgroup=\"a.slice\"} 10\n"));
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_output_escapes),
+		cmocka_unit_test(prom_buckets_apart),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,7 +6,9 @@
  * are written after it ended); none of it while cgroups are off (no
  * file read), and a row given its cgroup at once when they come on; a
  * cgroup id (the BPF part's) named by its kept path, found by a walk of
- * the v2 tree at most once a refresh, nothing while cgroups are off. */
+ * the v2 tree at most PROCCGROUP_WALKS a refresh, nothing while cgroups
+ * are off; paths nothing points at forgotten once the store has grown,
+ * the rest moved with every pointer to them. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -187,6 +189,76 @@ static void test_of_id(void **state)
 	free(p);
 }
 
+/* 3000 paths of cgroups made and gone (a scope per job), into the store. */
+static void keep_gone_scopes(struct procs *p, int from)
+{
+	char path[64];
+	for (int i = from; i < from + 3000; i++) {
+		snprintf(path, sizeof path, "user.slice/job-%d.scope", i);
+		assert_non_null(proccgroup_keep(p, path));
+	}
+}
+
+/* Below the threshold nothing moves; past it, what a task, the ended
+ * ring, a row of ended processes, a row of this reading and a recently
+ * used id point at is kept, each holder pointed at the new copy (the
+ * sanitized build catches one left pointing into the freed store), and
+ * the 3000 others are forgotten; an id unused for long goes too. */
+static void test_forget(void **state)
+{
+	(void)state;
+	char mine[CGROUP_PATH_MAX];
+	if (own_cgroup(mine, sizeof mine) < 0)
+		skip();
+	uint64_t id = own_cgroup_id(mine);
+	struct procs *p = calloc(1, sizeof *p);
+	assert_non_null(p);
+	procs_use_cgroups(p, 1);
+	p->prev_up = 1000;
+	struct proc_row rows[2] = {{.cgroup = proccgroup_keep(p, "a.slice/x.service")}};
+	const char *a = rows[0].cgroup;
+	proccgroup_forget(p, rows, 1);
+	assert_ptr_equal(rows[0].cgroup, a); /* few paths: nothing moves */
+	keep_gone_scopes(p, 0);
+	struct proc_seen prev[1] = {{.id = 7, .cgroup = proccgroup_keep(p, "user.slice/job-1.scope")}};
+	p->prev = prev;
+	p->nprev = 1;
+	proccgroup_note_exit(p, 42, proccgroup_keep(p, "user.slice/job-2.scope"));
+	struct proc_row gone[1] = {{.exited = 1, .cgroup = proccgroup_keep(p, "user.slice/job-3.scope")}};
+	p->gone = gone;
+	p->ngone = 1;
+	rows[1].cgroup = proccgroup_keep(p, "user.slice/job-4.scope");
+	assert_non_null(proccgroup_of_id(p, id)); /* used at 1000 */
+	size_t before = proccgroup_kept(p);
+	assert_true(before >= 3001);
+	p->prev_up = 1060;
+	proccgroup_forget(p, rows, 2);
+	assert_int_equal(proccgroup_kept(p), 6); /* x, job-1..4, mine */
+	assert_string_equal(rows[0].cgroup, "a.slice/x.service");
+	assert_string_equal(prev[0].cgroup, "user.slice/job-1.scope");
+	assert_string_equal(proccgroup_last(p, 42), "user.slice/job-2.scope");
+	assert_string_equal(gone[0].cgroup, "user.slice/job-3.scope");
+	assert_string_equal(rows[1].cgroup, "user.slice/job-4.scope");
+	/* the same path is the same pointer, in the new store */
+	assert_ptr_equal(proccgroup_keep(p, "user.slice/job-1.scope"), prev[0].cgroup);
+	assert_ptr_equal(proccgroup_keep(p, "a.slice/x.service"), rows[0].cgroup);
+	assert_int_equal(proccgroup_kept(p), 6);
+	const char *kept_mine = proccgroup_of_id(p, id); /* noted: no walk */
+	assert_non_null(kept_mine);
+	assert_string_equal(kept_mine, mine);
+	/* nothing points at most of it any more, and the id is long unused */
+	p->nprev = p->ngone = 0;
+	keep_gone_scopes(p, 3000);
+	p->prev_up = 5000;
+	proccgroup_forget(p, rows, 2);
+	assert_int_equal(proccgroup_kept(p), 3); /* x, job-4, and job-2 in the ended ring */
+	assert_string_equal(rows[1].cgroup, "user.slice/job-4.scope");
+	p->prev = NULL;
+	p->gone = NULL;
+	proccgroup_free(p);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -194,6 +266,7 @@ int main(void)
 		cmocka_unit_test(test_ended),
 		cmocka_unit_test(test_off_then_now),
 		cmocka_unit_test(test_of_id),
+		cmocka_unit_test(test_forget),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

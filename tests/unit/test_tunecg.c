@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "act/control.h"
+#include "act/tunecg.h"
 #include "base/util.h"
 #include "read/cgroup.h"
 
@@ -348,6 +349,31 @@ static void test_read_back_differs(void **state)
 	assert_int_equal(f->ctl.undo.n, 0);
 }
 
+/* A tree with a symbolic link in the middle (cgroupfs never has one; a
+ * tree that does is not the kernel's): the weight behind it is neither
+ * checked nor written, by the checks before a change or by the write
+ * itself (tunecg_apply, as the worker calls it after a check that a swap
+ * could have come after). */
+static void test_link_in_tree(void **state)
+{
+	struct fake *f = *state;
+	char link[PATH_MAX + 16];
+	f->sysfs.write = NULL;
+	make_unit(f, "elsewhere.slice/victim.service", "default 100\n");
+	util_fmt(link, sizeof link, "%s/linked.slice", f->root);
+	assert_int_equal(symlink("elsewhere.slice", link), 0);
+	expect_refused(f, "linked.slice/victim.service", "500", "symbolic link");
+	struct tune_req r;
+	tune_req_bfq_weight(&r, "linked.slice/victim.service", "500");
+	r.sysfs = &f->sysfs;
+	struct event ev = {0};
+	assert_int_equal(tunecg_apply(&r, &ev), -ELOOP);
+	assert_false(ev.ok);
+	assert_non_null(strstr(ev.error, "symbolic link"));
+	assert_string_equal(text_of(f, "elsewhere.slice/victim.service"), "default 100\n");
+	assert_int_equal(f->ctl.undo.n, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -360,6 +386,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_exit_report_escaped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_real_write, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_back_differs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_link_in_tree, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
