@@ -250,13 +250,16 @@ static void test_walk_limits(void **state)
 
 /* The files of 1 MiB or more under top, as the probe chooses them (the
  * test skips where the filesystem has no FIEMAP). */
-static void build_under(const char *top, struct probespan *ps)
+/* The files under top chosen into ps, one owner's at most owner_cap
+ * bytes (0: no cap). */
+static void build_capped(const char *top, uint64_t owner_cap, struct probespan *ps)
 {
 	const char *roots[] = {top};
 	struct stat st;
 	assert_int_equal(stat(top, &st), 0);
 	struct probespan_want want = {.dev = st.st_dev, .roots = roots, .nroots = 1, .bytes = 1ull << 30,
-				      .min_file = MiB, .io_size = IO, .max_visit = 1000, .max_files = 100};
+				      .min_file = MiB, .io_size = IO, .max_visit = 1000, .max_files = 100,
+				      .owner_cap = owner_cap};
 	char why[200] = "";
 	*ps = (struct probespan){0};
 	int rc = probespan_build(ps, &want, why, sizeof why);
@@ -265,6 +268,11 @@ static void build_under(const char *top, struct probespan *ps)
 		skip();
 	}
 	assert_int_equal(rc, 0);
+}
+
+static void build_under(const char *top, struct probespan *ps)
+{
+	build_capped(top, 0, ps);
 }
 
 static void test_replaced_dropped(void **state)
@@ -391,20 +399,8 @@ static void test_owner_cap(void **state)
 		assert_int_equal(chown(path, 65534, 65534), 0);
 	}
 	make_holed(top, "root", path, sizeof path);
-	const char *roots[] = {top};
-	struct stat st;
-	assert_int_equal(stat(top, &st), 0);
-	struct probespan_want want = {.dev = st.st_dev, .roots = roots, .nroots = 1, .bytes = 1ull << 30,
-				      .min_file = MiB, .io_size = IO, .max_visit = 1000, .max_files = 100,
-				      .owner_cap = 3 * MiB};
-	struct probespan ps = {0};
-	char why[200] = "";
-	int rc = probespan_build(&ps, &want, why, sizeof why);
-	if (rc == -EOPNOTSUPP) {
-		remove_top(top);
-		skip();
-	}
-	assert_int_equal(rc, 0);
+	struct probespan ps;
+	build_capped(top, 3 * MiB, &ps);
 	assert_int_equal(ps.span, 3 * MiB + 2 * MiB); /* nobody's 3 of 6 MiB, root's 2 */
 	assert_int_equal(ps.capped, 1);
 	assert_int_equal(ps.nfiles, 3);

@@ -151,15 +151,24 @@ static uint64_t own_cgroup_id(const char *mine)
 	return (uint64_t)st.st_ino;
 }
 
+/* A reader, this process's cgroup into mine (CGROUP_PATH_MAX) and its
+ * id; skipped without cgroup v2. */
+static struct procs *reader_of_own(char *mine, uint64_t *id)
+{
+	if (own_cgroup(mine, CGROUP_PATH_MAX) < 0)
+		skip();
+	*id = own_cgroup_id(mine);
+	struct procs *p = calloc(1, sizeof *p);
+	assert_non_null(p);
+	return p;
+}
+
 static void test_of_id(void **state)
 {
 	(void)state;
 	char mine[CGROUP_PATH_MAX];
-	if (own_cgroup(mine, sizeof mine) < 0)
-		skip();
-	uint64_t id = own_cgroup_id(mine);
-	struct procs *p = calloc(1, sizeof *p);
-	assert_non_null(p);
+	uint64_t id;
+	struct procs *p = reader_of_own(mine, &id);
 	p->prev_up = 10; /* the refresh */
 	assert_null(proccgroup_of_id(p, id)); /* off: no walk */
 	assert_null(p->cg);
@@ -208,11 +217,8 @@ static void test_forget(void **state)
 {
 	(void)state;
 	char mine[CGROUP_PATH_MAX];
-	if (own_cgroup(mine, sizeof mine) < 0)
-		skip();
-	uint64_t id = own_cgroup_id(mine);
-	struct procs *p = calloc(1, sizeof *p);
-	assert_non_null(p);
+	uint64_t id;
+	struct procs *p = reader_of_own(mine, &id);
 	procs_use_cgroups(p, 1);
 	p->prev_up = 1000;
 	struct proc_row rows[2] = {{.cgroup = proccgroup_keep(p, "a.slice/x.service")}};
