@@ -19,6 +19,12 @@
  * -ENOENT when no cgroup2 filesystem is mounted. */
 int cgroup_v2_mount(char *dir, size_t len);
 
+/* That mount opened (O_PATH, O_CLOEXEC) and checked to be a cgroup2
+ * filesystem: a directory mounted or bound over it is not the kernel's
+ * tree (the test build's stand-in directory is taken as it is). Returns
+ * the descriptor, or a negative errno (-ENOENT: no v2 mount there). */
+int cgroup_v2_open_root(void);
+
 /* The v2 tree's directories walked, for what a cgroup id names: an id
  * (bpf_get_current_cgroup_id()) is its cgroup directory's inode number on
  * the cgroup2 filesystem. fn gets each directory's id and its path

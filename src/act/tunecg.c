@@ -5,9 +5,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
-#include <linux/magic.h>
 #include <string.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "base/beneath.h"
@@ -56,27 +54,15 @@ int tunecg_path(const struct tune_req *r, char *buf, size_t len)
 	return util_pathf(buf, len, "%s/%s/io.bfq.weight", mount, r->cgroup);
 }
 
-/* The v2 root, opened (O_PATH): the mount, checked to be a cgroup2
- * filesystem (a directory mounted or bound over it is not the kernel's
- * tree), or a test's tree (cgroot, any filesystem). Returns the
- * descriptor or a negative errno (-ENOENT: no v2 mount). */
+/* The v2 root, opened (O_PATH): cgroup_v2_open_root(), or a test's tree
+ * (cgroot, any filesystem). Returns the descriptor or a negative errno
+ * (-ENOENT: no v2 mount). */
 static int open_root(const struct tune_req *r)
 {
-	char mount[PATH_MAX];
-	int fake = r->sysfs && r->sysfs->cgroot;
-	if (fake)
-		util_strlcpy(mount, r->sysfs->cgroot, sizeof mount);
-	else if (cgroup_v2_mount(mount, sizeof mount) < 0)
-		return -ENOENT;
-	int fd = open(mount, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	struct statfs sf;
-	if (!fake && (fstatfs(fd, &sf) != 0 || sf.f_type != CGROUP2_SUPER_MAGIC)) {
-		close(fd);
-		return -ENOENT;
-	}
-	return fd;
+	if (!(r->sysfs && r->sysfs->cgroot))
+		return cgroup_v2_open_root();
+	int fd = open(r->sysfs->cgroot, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
 }
 
 /* The cgroup's io.bfq.weight opened with flags, looked up from the root

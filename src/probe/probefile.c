@@ -17,6 +17,7 @@
 
 #include "read/diskstats.h"
 #include "probe/prng.h"
+#include "base/beneath.h"
 #include "base/safefile.h"
 #include "base/scratch.h"
 #include "base/util.h"
@@ -418,17 +419,33 @@ int probefile_open_read(const char *path, uint64_t min, int direct, char *why, s
 		snprintf(why, wlen, "cannot use a probe file in %s: %s", dir, err);
 		return dfd;
 	}
-	/* O_NONBLOCK: a FIFO put in the file's place opens at once (and is
-	 * refused), rather than hold the caller until a writer comes */
-	int fd = openat(dfd, base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	/* O_PATH first: what is at the name is looked at before anything
+	 * with effects is opened (a FIFO, a device or a socket put in the
+	 * file's place, in a sticky directory others write to, is never
+	 * opened: the open of a FIFO releases its writer, a device's acts);
+	 * only the regular file checked is then opened, through that handle. */
+	int pfd = openat(dfd, base, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	int e = errno;
 	close(dfd);
-	if (fd < 0) {
-		snprintf(why, wlen, "%s: %s", path, e == ELOOP ? "is a symbolic link: not followed" : strerror(e));
+	if (pfd < 0) {
+		snprintf(why, wlen, "%s: %s", path, strerror(e));
 		return -e;
 	}
 	struct stat st;
-	int rc = fstat(fd, &st) != 0 ? -errno : usable_probe_file(path, &st, min, why, wlen);
+	int rc = fstat(pfd, &st) != 0 ? -errno : 0;
+	if (rc == 0 && S_ISLNK(st.st_mode)) {
+		snprintf(why, wlen, "%s: is a symbolic link: not followed", path);
+		rc = -ELOOP;
+	}
+	if (rc == 0)
+		rc = usable_probe_file(path, &st, min, why, wlen);
+	int fd = rc == 0 ? beneath_reopen(pfd, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : rc;
+	close(pfd);
+	if (fd < 0) {
+		if (!why[0])
+			snprintf(why, wlen, "%s: %s", path, strerror(-fd));
+		return fd;
+	}
 	if (rc == 0 && fcntl(fd, F_SETFL, direct ? O_DIRECT : 0) != 0) {
 		rc = -errno;
 		snprintf(why, wlen, "%s: cannot read it directly (O_DIRECT): %s", path, strerror(errno));

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "probe/probefile.h"
+#include "base/safefile.h"
 #include "base/util.h"
 
 /* The choice is made again this often, or sooner once half its files
@@ -167,9 +168,14 @@ static void fresh_path(const struct probespan *set, char *out, size_t len)
 	size_t *idx = malloc((set->nfiles ? set->nfiles : 1) * sizeof *idx), n = 0;
 	if (!idx)
 		return;
-	for (size_t i = 0; i < set->nfiles; i++)
-		if (!set->files[i].dropped)
+	/* only files probefile_open_read takes (root's or the caller's): 32
+	 * huge files of another user no longer leave the fresh reader none */
+	uid_t caller = safefile_caller_uid();
+	for (size_t i = 0; i < set->nfiles; i++) {
+		const struct probespan_file *f = &set->files[i];
+		if (!f->dropped && (f->uid == 0 || f->uid == geteuid() || f->uid == caller))
 			idx[n++] = i;
+	}
 	qsort_r(idx, n, sizeof *idx, by_size_desc, (void *)set);
 	for (size_t k = 0; k < n && k < FRESH_TRIES; k++) {
 		char why[320];

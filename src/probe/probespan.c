@@ -141,11 +141,19 @@ long long probespan_add_file(struct probespan *ps, int fd, const char *path, con
 	return kept;
 }
 
-/* What one owner's files gave. */
+/* What one owner's files gave, and what its directories cost. */
 struct owner {
 	uid_t uid;
 	uint64_t bytes;
+	size_t files;
+	size_t visits;
 };
+
+/* One owner's share of the walk's file and entry budgets: a user who
+ * filled a directory with 4096 small files (or 200,000 names) ran the
+ * walk out before root's files were reached, and the probe stopped with
+ * "too little to read". */
+#define OWNER_SHARE 8
 
 /* The walk: directories in the order met (breadth first), each opened
  * beneath the top without following links, on want->dev alone. */
@@ -246,7 +254,7 @@ static uint64_t trim_ranges(struct probespan *ps, size_t r0, uint64_t room)
 static void walk_add(struct walk *w, int fd, const char *path, const struct stat *st)
 {
 	struct owner *o = walk_owner(w, st->st_uid);
-	if (o && w->want->owner_cap - o->bytes < w->ps->io_size) {
+	if (o && (w->want->owner_cap - o->bytes < w->ps->io_size || o->files * OWNER_SHARE >= w->want->max_files)) {
 		w->ps->capped++;
 		return;
 	}
@@ -266,6 +274,7 @@ static void walk_add(struct walk *w, int fd, const char *path, const struct stat
 	if (o) {
 		kept = (long long)trim_ranges(w->ps, r0, w->want->owner_cap - o->bytes);
 		o->bytes += (uint64_t)kept;
+		o->files++;
 	}
 	w->ps->span += (uint64_t)kept;
 }
@@ -328,10 +337,17 @@ static void walk_dir(struct walk *w, const char *dir)
 		close(dfd);
 		return;
 	}
+	uid_t owner = st.st_uid;
 	struct dirent *de;
 	while (!walk_done(w) && (de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
+		/* (looked up each time: walk_file may grow the owners) */
+		struct owner *o = walk_owner(w, owner);
+		if (o && o->visits++ * OWNER_SHARE >= w->want->max_visit) {
+			w->ps->capped++;
+			break; /* the rest of this user's directory: past their share */
+		}
 		w->ps->visited++;
 		int type = entry_type(dirfd(d), de);
 		if (type == DT_DIR)

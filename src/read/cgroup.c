@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "base/util.h"
@@ -38,6 +40,26 @@ int cgroup_v2_mount(char *dir, size_t len)
 	if (rc == 0)
 		util_strlcpy(dir, m.point, len);
 	return rc;
+}
+
+int cgroup_v2_open_root(void)
+{
+	char mount[4096];
+	int fake = 0;
+#ifdef IOSCHED_TEST_CGROOT
+	fake = getenv("IOSCHED_TEST_CGROOT") && *getenv("IOSCHED_TEST_CGROOT");
+#endif
+	if (cgroup_v2_mount(mount, sizeof mount) < 0)
+		return -ENOENT;
+	int fd = open(mount, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	struct statfs sf;
+	if (!fake && (fstatfs(fd, &sf) != 0 || sf.f_type != CGROUP2_SUPER_MAGIC)) {
+		close(fd);
+		return -ENOENT;
+	}
+	return fd;
 }
 
 int cgroup_id_of(const char *mount, const char *path, uint64_t *id)
@@ -121,12 +143,29 @@ static int docker_place(const struct comps *c, size_t i)
 	return i == 1 && comp_is(c, 0, "system.slice");
 }
 
+/* user.slice/user-UID.slice/user@UID.service/user.slice: where a user's
+ * systemd manager puts rootless podman's containers, the same UID twice
+ * (the shape repeated deeper, inside a user's own delegated tree, is
+ * theirs to make: not it). */
+static int user_manager_place(const struct comps *c, size_t i)
+{
+	if (i != 4 || !comp_is(c, 0, "user.slice") || !comp_is(c, 3, "user.slice") || !comp_starts(c, 1, "user-") ||
+	    !comp_ends(c, 1, ".slice") || !comp_starts(c, 2, "user@") || !comp_ends(c, 2, ".service"))
+		return 0;
+	size_t n1 = c->n[1] - strlen("user-") - strlen(".slice"), n2 = c->n[2] - strlen("user@") - strlen(".service");
+	const char *uid = c->s[1] + strlen("user-");
+	if (n1 == 0 || n1 != n2 || strncmp(uid, c->s[2] + strlen("user@"), n1) != 0)
+		return 0;
+	for (size_t k = 0; k < n1; k++)
+		if (!isdigit((unsigned char)uid[k]))
+			return 0;
+	return 1;
+}
+
 static int podman_place(const struct comps *c, size_t i)
 {
 	/* root's, or a user's rootless ones under their systemd manager */
-	return (i == 1 && comp_is(c, 0, "machine.slice")) ||
-	       (i >= 2 && comp_is(c, i - 1, "user.slice") && comp_starts(c, i - 2, "user@") &&
-		comp_ends(c, i - 2, ".service"));
+	return (i == 1 && comp_is(c, 0, "machine.slice")) || user_manager_place(c, i);
 }
 
 static int kube_place(const struct comps *c, size_t i)

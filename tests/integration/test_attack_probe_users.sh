@@ -5,8 +5,9 @@
 # or of the user running the tool (sudo's caller). In a sticky directory on
 # a loop device's filesystem nobody plants (fs.protected_symlinks off for
 # the test, put back after):
-#  - a FIFO: refused, said so, and the run ends on time (a blocking open
-#    would wait for a writer for ever: run under timeout);
+#  - a FIFO: refused, said so, never opened (a writer nobody holds
+#    waiting on it is not released: opening a FIFO acts, as a device's
+#    open does), and the run ends on time (run under timeout);
 #  - a regular file of nobody's: refused, said whose it is (nobody may
 #    swap it for a FIFO at any time); accepted when nobody is sudo's caller;
 #  - d, a link to a root-only directory holding a 100-byte file: refused as
@@ -44,9 +45,15 @@ probe() {
 	tail -n1 "$SCRATCH/p.json" | jq -c '.disks[0].probe | {mode, why, n}'
 }
 
+# nobody's writer waits in open() until a reader opens the FIFO
+setpriv --reuid=65534 --regid=65534 --clear-groups sh -c 'exec 3> "$1"; touch "$2"' sh "$T/fifo" "$T/released" &
+W=$!; on_exit "kill $W"
 s=$(probe "$T/fifo")
 echo "$s" | jq -e '.mode == "off" and (.why | test("fifo is not a regular file"))' > /dev/null ||
 	fail "the FIFO: $s"
+sleep 0.2
+[ -e "$T/released" ] && fail "root's probe opened nobody's FIFO (its waiting writer was released)"
+kill "$W" 2>/dev/null; wait "$W" 2>/dev/null
 note "FIFO: $s"
 
 s=$(probe "$T/theirs")

@@ -126,13 +126,16 @@ for i in 1 2 3; do
 	[ -n "$left" ] && note "next start: $(grep removed "$SCRATCH/err" | head -n1)"
 done
 
-# The full screen says it in its event log (it hides stderr).
+# The full screen says it in its event log (it hides stderr). The kill
+# lands once the scratch directory exists (a fixed delay could come
+# before it under load), at a random moment after.
 start "${AB[@]}"
-random_delay 600 2000; sleep "$d"
+for _ in $(seq 200); do [ -n "$(leftovers)" ] && break; sleep 0.05; done
+random_delay 0 1000; sleep "$d"
 kill -KILL "$P"; finish
 put_back
 left=$(leftovers)
-[ -n "$left" ] || fail "SIGKILL at $d s left no scratch directory"
+[ -n "$left" ] || fail "SIGKILL $d s after the scratch directory was made left none"
 # Wide enough for the whole path in the log line (scratch paths are long).
 TMUX_W=220 tmux_start "$BIN --no-probe --disk $N"
 wait_for "$N" 10 || fail "the full screen did not show $N"
@@ -142,7 +145,7 @@ keys Escape q
 rc=$(wait_exit 10)
 [ "$rc" = 0 ] || fail "full screen exited $rc"
 [ -z "$(leftovers)" ] || fail "the full screen left $(leftovers)"
-note "full screen after SIGKILL at $d s: the event log says $left was removed"
+note "full screen after SIGKILL $d s into the load: the event log says $left was removed"
 
 # A probe file being written when the run is killed: its temporary stays
 # (the final name only ever holds a whole file); the next run removes it.

@@ -4,11 +4,11 @@
 # slice with a writer service (fio, direct writes at 4 MB/s into a 16 MiB
 # file of its scratch directory: not through a loop device, whose kernel
 # worker would write the same bytes again from the root cgroup) and an
-# idle service, and a rootless podman container (user@N.service/user.slice/
-# libpod-<64 hex>.scope, where podman makes one). At 80x24: the pane and its
+# idle service, and a session-N.scope (containers' names are checked by
+# tests/unit/test_cgroup.c: their managers' places are shared cgroups). At 80x24: the pane and its
 # columns; within 3 s the writer above the idle units, the WRITE/s column
 # in decreasing order (the default sort; on a quiet machine the writer is
-# first; on this shared one "/" may write more); the container named podman:<12 hex>; < sorts
+# first; on this shared one "/" may write more); the scope named by its own name; < sorts
 # by PROCS (non-increasing, r: non-decreasing); Enter on the writer shows
 # its details (on a machine whose io controller is bound to cgroup v1,
 # saying so) and then only its processes in the process pane; U twice
@@ -28,15 +28,13 @@ cgroup_v2
 SLICE=iosched-pane-$$.slice
 WRITER=writer-$$.service
 IDLE=idle-$$.service
-HEX=$(printf '%08x' $$)$(head -c 28 /dev/urandom | od -An -tx1 | tr -d ' \n')
-PODS=$SLICE/user@$$.service/user.slice # where rootless podman makes its containers
-DIRS=("$SLICE" "$SLICE/$WRITER" "$SLICE/$IDLE" "$SLICE/user@$$.service" "$PODS" "$PODS/libpod-$HEX.scope")
+DIRS=("$SLICE" "$SLICE/$WRITER" "$SLICE/$IDLE" "$SLICE/session-$$.scope")
 
 make_cgroups "${DIRS[@]}"
 in_cgroup "$SLICE/$WRITER" fio --name=w --filename="$SCRATCH/w" --size=16M --rw=write --bs=1M --direct=1 --rate=4m \
 	--time_based --runtime=300
 in_cgroup "$SLICE/$IDLE" sleep 300
-in_cgroup "$PODS/libpod-$HEX.scope" sleep 300
+in_cgroup "$SLICE/session-$$.scope" sleep 300
 sleep 1
 
 # row_of NAME: the pane's row of the unit NAME (its first column)
@@ -71,13 +69,13 @@ write_column() {
 ok=0
 for _ in $(seq 100); do
 	SHOT=$(screen)
-	w=$(line_of "$WRITER") i=$(line_of "$IDLE") d=$(line_of "podman:${HEX:0:12}")
+	w=$(line_of "$WRITER") i=$(line_of "$IDLE") d=$(line_of "session-$$.scope")
 	[ "$w" -gt 0 ] && [ "$w" -lt "$i" ] && [ "$w" -lt "$d" ] && write_column | sort -nrc 2> /dev/null && { ok=1; break; }
 	sleep 0.1
 done
 [ "$ok" = 1 ] || { echo "$SHOT"; write_column | tr '\n' ' '; fail "within 10 s, the writer is not above the idle units by WRITE/s (rows $w, $i, $d)"; }
 note "first by WRITE/s: $(first_unit); the writer on row $w" 
-wait_for "^podman:${HEX:0:12} " || fail "the container is not named podman:<12 hex>"
+wait_for "^session-$$.scope " || fail "the session scope is not named session-N.scope"
 row_of "$WRITER" | grep -q " iosched-p" || fail "the writer's slice is not shown: $(row_of "$WRITER")"
 
 # Sort: < from WRITE/s is READ/s, then PROCS; r reverses.
@@ -128,7 +126,7 @@ wait_for "Processes \(all disks\)" || fail "no process pane at 200x60"
 keys U
 wait_for "^UNIT +PROCS +READ/s +WRITE/s +TO-DISK/s +SOME% +FULL% +IOWAIT% +WEIGHT +SLICE" || fail "the pane's columns at 200x60"
 wait_for "^$WRITER .* $SLICE *$" || fail "the writer's row lacks its slice"
-[ "$(screen | grep -cE '^(/|[^ ]+\.(service|scope|slice)|podman:[0-9a-f]{12}) ')" -ge 3 ] || fail "fewer than 3 units shown"
+[ "$(screen | grep -cE '^(/|[^ ]+\.(service|scope|slice)|session-[0-9]+\.scope) ')" -ge 3 ] || fail "fewer than 3 units shown"
 keys g w
 wait_for "read-only mode" || fail "w not refused in read-only mode"
 keys q

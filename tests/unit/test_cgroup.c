@@ -96,6 +96,11 @@ static void test_unit_names(void **state)
 	name_is(path, path + strlen(path) - strlen(id) - 13);
 	snprintf(path, sizeof path, "/user.slice/user-1000.slice/user@1000.service/user.slice/libpod-%s.scope", id);
 	name_is(path, "podman:0123456789ab"); /* rootless podman */
+	/* the shape repeated inside a user's own tree, or with another uid */
+	snprintf(path, sizeof path, "/user.slice/user-65534.slice/user@65534.service/app.slice/user@0.service/user.slice/libpod-%s.scope", id);
+	name_is(path, path + strlen(path) - strlen(id) - 13);
+	snprintf(path, sizeof path, "/user.slice/user-1000.slice/user@0.service/user.slice/libpod-%s.scope", id);
+	name_is(path, path + strlen(path) - strlen(id) - 13);
 	snprintf(path, sizeof path, "/user.slice/user-1000.slice/session-2.scope/libpod-%s.scope", id);
 	name_is(path, path + strlen(path) - strlen(id) - 13);
 	snprintf(path, sizeof path, "/system.slice/crio-%s.scope", id);

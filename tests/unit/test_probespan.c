@@ -413,6 +413,47 @@ static void test_owner_cap(void **state)
 	remove_top(top);
 }
 
+/* One user's files are at most an eighth of the files the walk may take,
+ * and their directories at most an eighth of the entries it may visit:
+ * a directory of many small files, or many names, no longer runs the walk
+ * out before root's files (it stopped the probe). */
+static void test_owner_share(void **state)
+{
+	(void)state;
+	if (geteuid() != 0)
+		skip(); /* files of another owner */
+	char top[64], path[160], dir[128];
+	make_top(top);
+	make_holed(top, "root", path, sizeof path);
+	snprintf(dir, sizeof dir, "%s/many", top);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	for (int i = 0; i < 300; i++) { /* names, under the size floor */
+		snprintf(path, sizeof path, "%s/n%d", dir, i);
+		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+		assert_true(fd >= 0);
+		close(fd);
+	}
+	assert_int_equal(chown(dir, 65534, 65534), 0);
+	snprintf(dir, sizeof dir, "%s/nob", top);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	for (int i = 0; i < 14; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "f%d", i);
+		make_holed(dir, name, path, sizeof path);
+		assert_int_equal(chown(path, 65534, 65534), 0);
+	}
+	struct probespan ps;
+	build_capped(top, 1ull << 30, &ps); /* 100 files, 1000 entries at most */
+	size_t nobody = 0, root = 0;
+	for (size_t i = 0; i < ps.nfiles; i++)
+		ps.files[i].uid == 65534 ? nobody++ : root++;
+	assert_int_equal(root, 1);
+	assert_int_equal(nobody, 13); /* 13 x 8 >= 100 */
+	assert_true(ps.visited < 300);
+	probespan_free(&ps);
+	remove_top(top);
+}
+
 /* Blocks two files share (a reflink copy) are read as one: the range met
  * first keeps them; a file left with none is dropped. Made by hand: this
  * filesystem may have no reflinks. */
@@ -495,6 +536,7 @@ int main(void)
 		cmocka_unit_test(test_swapped_dir_not_followed),
 		cmocka_unit_test(test_links_once),
 		cmocka_unit_test(test_owner_cap),
+		cmocka_unit_test(test_owner_share),
 		cmocka_unit_test(test_shared_blocks_once),
 		cmocka_unit_test(test_root_link_not_walked),
 	};
