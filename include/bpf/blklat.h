@@ -83,6 +83,11 @@ struct blk_wait {
 /* What one reading gives; arrays are reused from reading to reading.
  * stats are sorted by tgid, op, device; procs by tgid; reqs youngest
  * first. */
+/* The most a live reading holds (the BPF maps' sizes, blklat_maps.h): a
+ * replayed one keeps no more, whatever a recording's line lists. */
+#define BLK_STATS_MAX 4096
+#define BLK_REQS_MAX 65536
+
 struct blk_reading {
 	struct blk_stat *stats;
 	size_t nstats, stats_cap;

@@ -66,6 +66,12 @@ void prom_elect(void *base, size_t n, size_t stride, size_t max);
  * recent that never had a series (NULL: every one has had one). */
 void *prom_weakest(void *base, size_t n, size_t stride);
 
+/* The label of a process named "other", the label of the rest's bucket:
+ * longer than the 15 bytes a process can name itself (PR_SET_NAME; the
+ * kernel's longer names are its workers', "kworker/..."), so it is no
+ * process's own name. */
+#define PROM_OTHER_PROCESS "other (a process)"
+
 struct prom_name {
 	struct prom_series sr;         /* first: prom_elect */
 	char comm[4 * PROCS_COMM_MAX]; /* the label's text */

@@ -129,7 +129,7 @@ struct {
 /* Entries are ~9 KiB: made on demand, not preallocated. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 4096);
+	__uint(max_entries, BLKMAP_STATS);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, struct blkmap_key);
 	__type(value, struct blkmap_hist);

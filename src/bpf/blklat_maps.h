@@ -67,6 +67,9 @@ struct blkmap_hist {
 #define BLKMAP_SLOT_BITS_MIN 12
 #define BLKMAP_SLOT_BITS_MAX 16
 
+/* Per (process, disk, kind) histograms kept at once: a reading's stats. */
+#define BLKMAP_STATS 4096
+
 /* Four slots per request that can be in flight at once (tags), as a power
  * of two within the bounds: with two choices per request the chance that
  * both are taken stays below (1/4)^2 even with every tag in use. */

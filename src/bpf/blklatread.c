@@ -22,6 +22,8 @@
 #include "base/util.h"
 
 _Static_assert(BLKMAP_BUCKETS == HIST_BUCKETS, "the BPF histogram must use hist.h's buckets");
+_Static_assert(BLKMAP_STATS == BLK_STATS_MAX && (1u << BLKMAP_SLOT_BITS_MAX) == BLK_REQS_MAX,
+	       "a replay keeps what a live reading can hold");
 
 static int key_cmp(const struct blkmap_key *x, const struct blkmap_key *y)
 {

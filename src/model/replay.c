@@ -326,16 +326,19 @@ static int blk(struct replay *rp, const struct jsonv *o, struct sample *out)
 	const struct jsonv *st = jsonv_arr(b, "stats"), *rq = jsonv_arr(b, "reqs");
 	/* what the probe waited behind and the unattributed bytes: recorded per disk */
 	r->nstats = r->nreqs = r->nprocs = r->nbehind = r->nunattr = 0;
-	if (st && util_grow((void **)&r->stats, &r->stats_cap, st->n ? st->n : 1, sizeof *r->stats) < 0)
+	/* a hand-made line: no more than a live reading holds */
+	size_t nst = st ? (st->n < BLK_STATS_MAX ? st->n : BLK_STATS_MAX) : 0;
+	size_t nrq = rq ? (rq->n < BLK_REQS_MAX ? rq->n : BLK_REQS_MAX) : 0;
+	if (st && util_grow((void **)&r->stats, &r->stats_cap, nst ? nst : 1, sizeof *r->stats) < 0)
 		return -ENOMEM;
-	for (size_t i = 0; st && i < st->n; i++) {
+	for (size_t i = 0; i < nst; i++) {
 		struct blk_stat *x = &r->stats[r->nstats++];
 		memset(x, 0, sizeof *x);
 		recfmt_read_tuple(&st->kids[i], recfmt_blk_stat, x, &rp->rf);
 	}
-	if (rq && util_grow((void **)&r->reqs, &r->reqs_cap, rq->n ? rq->n : 1, sizeof *r->reqs) < 0)
+	if (rq && util_grow((void **)&r->reqs, &r->reqs_cap, nrq ? nrq : 1, sizeof *r->reqs) < 0)
 		return -ENOMEM;
-	for (size_t i = 0; rq && i < rq->n; i++) {
+	for (size_t i = 0; i < nrq; i++) {
 		struct blk_req *q = &r->reqs[r->nreqs++];
 		memset(q, 0, sizeof *q);
 		recfmt_read_tuple(&rq->kids[i], recfmt_blk_req, q, &rp->rf);

@@ -66,7 +66,11 @@ static void count_to_disk(struct prom_state *st, const struct sample *s)
 		double b = r->to_disk_Bps * s->interval_s;
 		char key[sizeof st->names[0].comm];
 		util_safe_text(key, sizeof key, r->comm);
-		struct prom_name *n = strcmp(key, "other") ? name_of(st, key) : NULL;
+		/* the bucket is "other": a process of that name is labelled
+		 * longer than any name a process can give itself (15 bytes) */
+		if (!strcmp(key, "other"))
+			util_strlcpy(key, PROM_OTHER_PROCESS, sizeof key);
+		struct prom_name *n = name_of(st, key);
 		if (n) {
 			n->sr.recent += b;
 			n->now += b;
@@ -273,7 +277,8 @@ static void who_the_disk_serves(FILE *f, const struct prom_state *st)
 		return;
 	head(f, "iosched_process_to_disk_bytes_total", "counter",
 	     "Bytes written to disks for each process name since the tool started: its own writes and the writeback "
-	     "of pages it dirtied (TO-DISK/s); the 16 names that wrote the most lately, the rest as \"other\".");
+	     "of pages it dirtied (TO-DISK/s); the 16 names that wrote the most lately, the rest as \"other\" "
+	     "(a process named other is \"" PROM_OTHER_PROCESS "\").");
 	for (size_t i = 0; i < st->nnames; i++) {
 		if (!st->names[i].sr.named)
 			continue;

@@ -101,19 +101,22 @@ static int choose(struct probe *p, struct probespan *set, char *why, size_t wlen
 	return rc;
 }
 
-/* The first directories the files are under ("/usr, /var/cache"): two
- * levels below a filesystem's root when that is where they are, else the
- * directory itself. */
+/* The first directories the files are under ("/usr, /var/cache"): the
+ * directory below the filesystem's mount point (two below for var/), the
+ * mount point itself for a file right in it ("/mnt/data"), never a
+ * directory above the mount. */
 static void under(const struct probespan *set, char *out, size_t len)
 {
-	char seen[4][64];
+	char seen[4][160];
 	size_t n = 0, more = 0;
 	out[0] = '\0';
 	for (size_t i = 0; i < set->nfiles; i++) {
-		const char *path = set->files[i].path;
-		const char *a = strchr(path + 1, '/'), *b = a ? strchr(a + 1, '/') : NULL;
-		const char *cut = a && !strncmp(path, "/var/", 5) && b ? b : a ? a : path + 1;
-		char top[64];
+		const char *path = set->files[i].path, *rel = path + set->files[i].top_len;
+		while (*rel == '/')
+			rel++;
+		const char *a = strchr(rel, '/'), *b = a ? strchr(a + 1, '/') : NULL;
+		const char *cut = a && !strncmp(rel, "var/", 4) && b ? b : a ? a : rel > path + 1 ? rel - 1 : rel;
+		char top[160];
 		util_fmt(top, sizeof top, "%.*s", (int)(cut - path), path);
 		size_t k = 0;
 		while (k < n && strcmp(seen[k], top))

@@ -12,6 +12,8 @@
 #    byte 0x01, and "dup^A" as four characters) give one series, not two
 #    with the same labels (node_exporter drops such a file's series); no
 #    series appears twice and `promtool check metrics` passes;
+#  - a writer named "other" (the rest's label) is labelled "other (a
+#    process)", never counted in the rest's series;
 #  - the counters never go down between the scrapes taken meanwhile.
 # suite-budget: 40
 . "$(dirname "$0")/../lib/common.sh"
@@ -26,6 +28,7 @@ for i in $(seq -w 1 20); do cp "$DD" "$SCRATCH/bin/small$i"; done
 cp "$DD" "$SCRATCH/bin/bigwriter"
 cp "$DD" "$SCRATCH/bin/dup"$'\x01'
 cp "$DD" "$SCRATCH/bin/dup^A"
+cp "$DD" "$SCRATCH/bin/other"
 # writer NAME KIB: one direct write of KIB KiB under NAME, again and again
 writer() {
 	while :; do "$SCRATCH/bin/$1" if=/dev/zero of="$MNT/$1.f" bs=1k count="$2" oflag=direct conv=notrunc status=none
@@ -53,13 +56,15 @@ note "before the large writer: $(named) names ($(small) small), $(grep -o 'comm=
 "$SCRATCH/bin/bigwriter" if=/dev/zero of="$MNT/big" bs=1M count=48 oflag=direct status=none || fail "the large writer failed"
 writer "dup"$'\x01' 64 &
 writer "dup^A" 64 &
+writer other 64 &
 ok=""
 for _ in $(seq 40); do
 	sleep 0.25; scrape
-	grep -q '^iosched_process_to_disk_bytes_total{comm="bigwriter"} [1-9]' "$P" && grep -q 'comm="dup^A"} [1-9]' "$P" && ok=1 && break
+	grep -q '^iosched_process_to_disk_bytes_total{comm="bigwriter"} [1-9]' "$P" && grep -q 'comm="dup^A"} [1-9]' "$P" &&
+		grep -q 'comm="other (a process)"} [1-9]' "$P" && ok=1 && break
 done
 scrape
-[ -n "$ok" ] || fail "bigwriter or dup^A has no series of its own: $(grep process_to_disk "$P" | cat -v)"
+[ -n "$ok" ] || fail "bigwriter, dup^A or other has no series of its own: $(grep process_to_disk "$P" | cat -v)"
 big=$(awk '/comm="bigwriter"/ { print $2 }' "$P")
 [ "$big" -ge $((40 << 20)) ] || fail "bigwriter's series counts $big bytes of 48 MiB"
 # one series per name and labels, in every scrape; promtool is content

@@ -44,13 +44,14 @@ sleep 5
 cp "$P2" "$SCRATCH/b.prom"
 kill $TOOL; wait $TOOL 2>/dev/null
 promtool check metrics < "$SCRATCH/b.prom" > "$SCRATCH/promtool2.out" 2>&1 || fail "promtool: $(cat "$SCRATCH/promtool2.out")"
-# name{labels} value of every _total, _count and _bucket, both scrapes side by side
-counters() { grep -E '^iosched_[a-z_0-9]+(_total|_count|_bucket)(\{[^}]*\})? ' "$1" | sort; }
-join <(counters "$SCRATCH/a.prom") <(counters "$SCRATCH/b.prom") > "$SCRATCH/pairs"
+# name{labels} and value of every _total, _count and _bucket, tab between
+# (a label may hold blanks: comm="pid 6233"), both scrapes side by side
+counters() { grep -E '^iosched_[a-z_0-9]+(_total|_count|_bucket)(\{[^}]*\})? ' "$1" | sed -E 's/ ([^ ]+)$/\t\1/' | sort -t $'\t' -k1,1; }
+join -t $'\t' <(counters "$SCRATCH/a.prom") <(counters "$SCRATCH/b.prom") > "$SCRATCH/pairs"
 [ "$(wc -l < "$SCRATCH/pairs")" -ge 20 ] || fail "too few counters in both scrapes: $(cat "$SCRATCH/pairs")"
-awk '$3 < $2 { print; bad = 1 } END { exit bad }' "$SCRATCH/pairs" > "$SCRATCH/shrank" || fail "counters went down: $(cat "$SCRATCH/shrank")"
-c1=$(awk -v k="iosched_probe_latency_seconds_count{disk=\"$N\"}" '$1 == k { print $2 }' "$SCRATCH/pairs")
-c2=$(awk -v k="iosched_probe_latency_seconds_count{disk=\"$N\"}" '$1 == k { print $3 }' "$SCRATCH/pairs")
+awk -F '\t' '$3 < $2 { print; bad = 1 } END { exit bad }' "$SCRATCH/pairs" > "$SCRATCH/shrank" || fail "counters went down: $(cat "$SCRATCH/shrank")"
+c1=$(awk -F '\t' -v k="iosched_probe_latency_seconds_count{disk=\"$N\"}" '$1 == k { print $2 }' "$SCRATCH/pairs")
+c2=$(awk -F '\t' -v k="iosched_probe_latency_seconds_count{disk=\"$N\"}" '$1 == k { print $3 }' "$SCRATCH/pairs")
 inf=$(grep "^iosched_probe_latency_seconds_bucket{disk=\"$N\",le=\"+Inf\"}" "$SCRATCH/b.prom" | awk '{ print $2 }')
 [ "$inf" = "$c2" ] || fail "+Inf bucket $inf is not the count $c2"
 # 200 reads/s for about 5 s: about 1000 more (paced, so between half and twice)
