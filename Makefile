@@ -91,7 +91,7 @@ build/fakecg/iosched-top: $(FAKECG_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 test-builds: $(if $(HAVE_BPF),build/noiostart/iosched-top build/smallmaps/iosched-top) build/fakecg/iosched-top
 
-.PHONY: all clean test-builds fuzz fuzz-build check check-quick check-unit check-guest guest-deps install uninstall run deps test-deps bench bench-deps sanitize deb
+.PHONY: all clean test-builds fuzz fuzz-build check check-quick check-unit check-guest lab guest-deps install uninstall run deps test-deps bench bench-deps sanitize deb
 
 all: iosched-top
 
@@ -156,6 +156,12 @@ guest-deps: deps
 check-guest: guest-deps
 	$(MAKE) --no-print-directory -j$(NPROC) WERROR=1 all
 	IOSCHED_BIN=$(CURDIR)/iosched-top tests/guest/check-guest
+
+# The seeds' scenes on disks where the schedulers differ (null_blk in the
+# same guest), fio and the tool side by side: bench/lab/run, doc/lab.md.
+lab: guest-deps
+	$(MAKE) --no-print-directory -j$(NPROC) WERROR=1 all
+	IOSCHED_BIN=$(CURDIR)/iosched-top bench/lab/run
 
 # Where the exporter's systemd unit goes (Debian's package: /lib/systemd/system).
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system

@@ -16,6 +16,7 @@
 
 #include "out/batch.h"
 #include "cli.h"
+#include "act/demodisk.h"
 #include "act/control.h"
 #include "config/options.h"
 #include "out/outputs.h"
@@ -383,6 +384,30 @@ static int run(const struct options *o)
 	return rc;
 }
 
+/* --demo-disk: the disk made (before any thread: its writer is forked),
+ * the run pointed at it (shown and probed), then removed, at every end
+ * the run itself lives through. */
+static int run_demo(struct options *o)
+{
+	struct demodisk d;
+	char msg[512];
+	if (demodisk_make(&d, msg, sizeof msg) < 0) {
+		util_complain("--demo-disk: %s\n", msg);
+		return 1;
+	}
+	if (d.swept[0])
+		util_complain("removed demo disk(s) left by a run that was killed: %s\n", d.swept);
+	o->disks[o->ndisks++] = strdup(d.name);
+	o->probe_disks[o->nprobe_disks++] = strdup(d.name);
+	int rc = o->disks[0] && o->probe_disks[0] ? run(o) : 1;
+	demodisk_remove(&d, msg, sizeof msg);
+	if (msg[0]) {
+		util_complain("%s\n", msg);
+		rc = rc ? rc : 1;
+	}
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -419,7 +444,7 @@ int main(int argc, char **argv)
 			util_complain_write(o.help ? "the help" : "the version", rc);
 		rc = rc < 0 ? 1 : 0;
 	} else {
-		rc = run(&o);
+		rc = o.demo_disk ? run_demo(&o) : run(&o);
 	}
 	options_free(&o);
 	/* A reader gone ends the run with exit 1 (the man page's SIGNALS),

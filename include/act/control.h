@@ -28,6 +28,7 @@ struct control {
 	/* Undos that succeeded: changes; queue attributes a switch had reset;
 	 * files of a scheduler a switch had dropped, written back. */
 	size_t undone, undone_resets, undone_own;
+	size_t undone_ended;       /* I/O priorities of processes that had ended: not put back */
 	char last[256];              /* the last result, for the status line */
 	int last_ok;
 	double last_mono;

@@ -29,4 +29,17 @@ int beneath_open_steps(int top, const char *rel, int flags);
  * descriptor or a negative errno. */
 int beneath_reopen(int pfd, int flags);
 
+/* A regular file opened with flags, and nothing else ever opened: name
+ * (relative to dirfd, or AT_FDCWD) is first opened O_PATH (O_NOFOLLOW
+ * kept from flags), which runs no device's, FIFO's or socket's open, its
+ * type checked with fstat (into st when not NULL), and only then the file
+ * itself opened, through that descriptor. For what a user may point the
+ * tool at (--replay, --config, a theme, the rules file): a FIFO put there
+ * is not opened (its waiting writer is not released), a device's open
+ * (a watchdog's arms it) never runs. Returns the descriptor, or a negative
+ * errno: -EINVAL when it is not a regular file, -ELOOP for a link with
+ * O_NOFOLLOW. */
+struct stat;
+int beneath_open_file(int dirfd, const char *name, int flags, struct stat *st);
+
 #endif

@@ -13,6 +13,9 @@
  * Returns the number of bytes read, or a negative errno. */
 long util_read_text(const char *path, char *buf, size_t len);
 
+/* The same from an open descriptor, to its end or len - 1 bytes. */
+long util_read_fd(int fd, char *buf, size_t len);
+
 /* Read a small /proc file (under one page) with a single read(2): the
  * kernel hands such a file over whole, and the refresh path reads
  * thousands of them. Returns bytes read or a negative errno. */

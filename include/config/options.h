@@ -58,6 +58,7 @@ struct options {
 	int no_mouse;                           /* --no-mouse */
 	int read_only;                          /* --read-only: a pure monitor, nothing changed */
 	int all_disks;                          /* --all-disks: the disks hidden by default too */
+	int demo_disk;                          /* --demo-disk: a null_blk disk with a writer, shown */
 	/* the configuration file (config.h) */
 	char *config_path;                      /* the file used, owned; NULL: none */
 	uid_t config_uid;                       /* who owns it (the invoking user under sudo) */

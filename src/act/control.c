@@ -371,6 +371,12 @@ static int undo_all(struct control *c, double deadline)
 	struct undo_log aside = {0};
 	struct undo_entry e;
 	while (undo_pop(&c->undo, &e) == 0) {
+		/* its process has ended (the pid may be another's now): nothing
+		 * to put back, and nothing failed */
+		if (e.back.kind == TUNE_IOPRIO && !tune_req_same_process(&e.back)) {
+			c->undone_ended++;
+			continue;
+		}
 		if (submit_undo(c, &e) < 0) {
 			undo_repush(&c->undo, &e);
 			failed++;
@@ -485,13 +491,16 @@ static int finish_report(struct control *c, int restore, double wait_s, FILE *f)
 	int rc = 0;
 	delayacct_release(c, f);
 	if (restore && c->undo.n) {
-		c->undone = c->undone_resets = c->undone_own = 0;
+		c->undone = c->undone_resets = c->undone_own = c->undone_ended = 0;
 		int failed = undo_all(c, util_mono_now() + wait_s);
 		fprintf(f, "iosched-top: restored %zu change(s)", c->undone);
 		if (c->undone_resets)
 			fprintf(f, " and %zu queue setting(s) a switch had reset", c->undone_resets);
 		if (c->undone_own)
 			fprintf(f, " and %zu scheduler setting(s) a switch had dropped", c->undone_own);
+		if (c->undone_ended)
+			fprintf(f, "; %zu I/O priorit%s not put back: the process had ended", c->undone_ended,
+				c->undone_ended == 1 ? "y" : "ies");
 		fprintf(f, "%s\n", failed || c->undo.n || c->undo.dropped || c->undo.lost ? "" : ", all settings are as they were");
 		/* Whatever undo_all left in the log, it counted as failed. */
 		if (failed) {

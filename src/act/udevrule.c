@@ -16,6 +16,7 @@
 #include <libudev.h>
 
 #include "base/safefile.h"
+#include "base/beneath.h"
 #include "base/util.h"
 
 /* The marker line before each rule this tool writes: "# iosched-top: sda". */
@@ -240,21 +241,18 @@ static char *read_without(int dirfd, const char *base, const char *file, const c
 {
 	*len = 0;
 	*mode = 0644;
-	int fd = openat(dirfd, base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT)
-		return calloc(1, 1);
+	/* nothing but a regular file is opened (a FIFO in a sticky
+	 * directory would release its writer) */
 	struct stat st;
-	if (fd < 0 || fstat(fd, &st) != 0) {
-		util_fmt(err, elen, "%s: %s", file, errno == ELOOP ? "is a symbolic link: not followed, not rewritten" :
-								     strerror(errno));
+	int fd = beneath_open_file(dirfd, base, O_RDONLY | O_NOFOLLOW | O_CLOEXEC, &st);
+	if (fd == -ENOENT)
+		return calloc(1, 1);
+	if (fd < 0 || (uint64_t)st.st_size > RULES_MAX_BYTES) {
+		util_fmt(err, elen, "%s: %s", file, fd == -ELOOP ? "is a symbolic link: not followed, not rewritten" :
+						  fd == -EINVAL ? "not a regular file: not rewritten" :
+						  fd < 0 ? strerror(-fd) : "larger than 4 MiB: not rewritten");
 		if (fd >= 0)
 			close(fd);
-		return NULL;
-	}
-	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size > RULES_MAX_BYTES) {
-		util_fmt(err, elen, "%s: %s: not rewritten", file,
-			 !S_ISREG(st.st_mode) ? "not a regular file" : "larger than 4 MiB");
-		close(fd);
 		return NULL;
 	}
 	if (may_rewrite(file, &st, err, elen) < 0) {

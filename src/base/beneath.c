@@ -102,3 +102,18 @@ int beneath_reopen(int pfd, int flags)
 	int fd = open(via, flags | O_CLOEXEC);
 	return fd < 0 ? -errno : fd;
 }
+
+int beneath_open_file(int dirfd, const char *name, int flags, struct stat *st)
+{
+	struct stat own;
+	st = st ? st : &own;
+	int pfd = openat(dirfd, name, O_PATH | O_CLOEXEC | (flags & O_NOFOLLOW));
+	if (pfd < 0)
+		return -errno;
+	int rc = fstat(pfd, st) != 0 ? -errno : S_ISLNK(st->st_mode) ? -ELOOP : !S_ISREG(st->st_mode) ? -EINVAL : 0;
+	/* the reopen follows /proc/self/fd's link: O_NOFOLLOW would refuse it */
+	if (rc == 0)
+		rc = beneath_reopen(pfd, flags & ~(O_NOFOLLOW | O_CREAT | O_EXCL | O_TRUNC));
+	close(pfd);
+	return rc;
+}

@@ -22,32 +22,33 @@ long util_read_text(const char *path, char *buf, size_t len)
 {
 	if (len == 0)
 		return -EINVAL;
-	/* Not blocking on a FIFO swapped in where a file was (a theme in a
-	 * shared directory): only a regular file is read (sysfs and /proc
-	 * files are). */
+	/* Not blocking on a FIFO swapped in where a file was: only a regular
+	 * file is read (sysfs and /proc files are). */
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
 	struct stat st;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
+	long n = fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ? -EINVAL : util_read_fd(fd, buf, len);
+	close(fd);
+	return n;
+}
+
+long util_read_fd(int fd, char *buf, size_t len)
+{
+	if (len == 0)
 		return -EINVAL;
-	}
 	size_t got = 0;
 	while (got < len - 1) {
 		ssize_t n = read(fd, buf + got, len - 1 - got);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			int e = errno;
-			close(fd);
-			return -e;
+			return -errno;
 		}
 		if (n == 0)
 			break;
 		got += (size_t)n;
 	}
-	close(fd);
 	buf[got] = '\0';
 	return (long)got;
 }

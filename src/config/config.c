@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "base/safefile.h"
+#include "base/beneath.h"
 #include "base/util.h"
 
 #define CONFIG_MAX_BYTES (64 * 1024)
@@ -158,9 +159,15 @@ static int open_as_user(const char *path, uid_t uid, gid_t gid, char *err, size_
 	struct groups_was groups;
 	int fd = -1;
 	if (groups_drop(uid, gid, &groups) == 0 && as_user(uid, gid, &was) == 0)
-		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+		fd = beneath_open_file(AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW, NULL);
 	else
-		errno = EPERM;
+		fd = -EPERM;
+	/* as open(2) says it: -1 and errno (a FIFO or a device is never
+	 * opened: not a regular file, said by check_file's words) */
+	if (fd < 0) {
+		errno = -fd;
+		fd = -1;
+	}
 	int open_errno = errno;
 	as_before(&was);
 	int rc = groups_restore(&groups);
@@ -262,7 +269,7 @@ int config_read(const char *path, int must_exist, uid_t uid, gid_t gid, struct c
 		 * with HOME left as it was): not there for this user. */
 		if ((errno == ENOENT || errno == EACCES) && !must_exist)
 			return 0;
-		util_fmt(err, len, "%s: %s", path, strerror(errno));
+		util_fmt(err, len, "%s: %s", path, errno == EINVAL ? "not a regular file" : strerror(errno));
 		return -1;
 	}
 	if (check_file(fd, path, uid, out, err, len) < 0) {

@@ -58,6 +58,7 @@ enum {
 	OPT_NO_MOUSE,
 	OPT_READ_ONLY,
 	OPT_ALL_DISKS,
+	OPT_DEMO_DISK,
 };
 
 /* The options given are kept as bits of a uint64_t (from_config, seen):

@@ -74,6 +74,7 @@ static const struct option_def defs[] = {
 	{.name = "restore", .short_name = OPT_RESTORE, .arg = NULL, .help = "at exit, put back every scheduler and tunable the tool changed"},
 	{.name = "print-udev-rule", .short_name = OPT_PRINT_UDEV, .arg = NULL, .help = "print udev rules that keep the current schedulers across reboots, and exit"},
 	{.name = "udev-rules-file", .short_name = OPT_UDEV_FILE, .arg = "PATH", .help = "where P writes its rules (default /etc/udev/rules.d/60-iosched-top.rules)"},
+	{.name = "demo-disk", .short_name = OPT_DEMO_DISK, .arg = NULL, .help = "make an HDD-like disk (null_blk) with a writer on it and show it, for a demo or a stream; removed at exit (root)"},
 	{.name = "theme", .short_name = OPT_THEME, .arg = "NAME|PATH", .help = "colour theme: default, light, mono, high-contrast, colorblind, stream, or a file"},
 	{.name = "no-color", .short_name = OPT_NO_COLOR, .arg = NULL, .help = "no colours, attributes only (as NO_COLOR=1 does)"},
 	{.name = "big", .short_name = OPT_BIG, .arg = NULL, .help = "presentation mode: scheduler and probe p50/p99 in large digits, the chart full width"},
@@ -309,6 +310,7 @@ static int *switch_of(int c, struct options *o)
 	case OPT_NO_COLOR: return &o->no_color;
 	case OPT_BIG: return &o->big;
 	case OPT_ALL_DISKS: return &o->all_disks;
+	case OPT_DEMO_DISK: return &o->demo_disk;
 	case OPT_READ_ONLY: return &o->read_only;
 	case OPT_NO_MOUSE: return &o->no_mouse;
 	case OPT_RESTORE: return &o->restore;

@@ -283,6 +283,12 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t le
 			 o->nsets ? "--set" : o->enable_delayacct ? "--enable-delayacct" : "--ab");
 		return -1;
 	}
+	if (o->demo_disk && (o->read_only || o->replay || o->ab || o->ndisks || o->nprobe_disks || o->no_probe)) {
+		snprintf(err, len, "--demo-disk makes its own disk and probes it: %s conflicts with it",
+			 o->read_only ? "--read-only" : o->replay ? "--replay" : o->ab ? "--ab" : o->ndisks ? "--disk" :
+			 o->nprobe_disks ? "--probe" : "--no-probe");
+		return -1;
+	}
 	if (o->ab && o->ndisks != 1) {
 		snprintf(err, len, "--ab compares schedulers on one disk: give exactly one --disk NAME");
 		return -1;

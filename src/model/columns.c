@@ -160,7 +160,7 @@ static void fmt_p99(const struct disk_sample *d, char *b, size_t n)
 	double ns = d->probe_st.in_flight_ms * 1e6;
 	if (d->probed && ns >= 1e8 && ns > (double)d->probe_10s.max_ns) {
 		char t[16];
-		util_format_latency((uint64_t)ns, t, sizeof t);
+		util_format_latency(util_to_u64(ns), t, sizeof t); /* a replay's figure may be any */
 		snprintf(b, n, ">%s", t);
 		return;
 	}

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/beneath.h"
 #include "base/jsonv.h"
 #include "model/recfmt.h"
 #include "base/util.h"
@@ -102,13 +103,10 @@ int replay_open(struct replay **out, const char *path, char *err, size_t len)
 		return -ENOMEM;
 	}
 	util_strlcpy(r->path, path, sizeof r->path);
-	/* O_NONBLOCK: a FIFO must not hang the open; only a regular file is
-	 * a recording (a directory read as empty, a FIFO blocked for ever) */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	int e = fd < 0 ? errno : fstat(fd, &st) != 0 ? errno : !S_ISREG(st.st_mode) ? EINVAL : 0;
-	if (!e && fcntl(fd, F_SETFL, 0) != 0)
-		e = errno;
+	/* only a regular file is a recording, and nothing else is opened (a
+	 * FIFO's open would release its writer, a device's would act) */
+	int fd = beneath_open_file(AT_FDCWD, path, O_RDONLY | O_CLOEXEC, NULL);
+	int e = fd < 0 ? -fd : 0;
 	if (e || !(r->f = fdopen(fd, "re"))) {
 		e = e ? e : errno;
 		util_fmt(err, len, "--replay %s: %s", path, e == EINVAL ? "not a regular file" : strerror(e));

@@ -15,6 +15,7 @@
 
 #include "base/beneath.h"
 #include "base/util.h"
+#include "read/subuid.h"
 #include "probe/prng.h"
 
 /* Extents a read cannot be trusted to reach the disk's own blocks for:
@@ -155,6 +156,20 @@ struct owner {
  * "too little to read". */
 #define OWNER_SHARE 8
 
+/* A directory others may write (a sticky /tmp-like one, even root's) is
+ * no one's: what is in it is charged to this pseudo-owner, capped as a
+ * user is (anyone can put 200,000 hard links there). */
+#define SHARED_OWNER ((uid_t)-2)
+
+/* The subordinate uid ranges read from /etc/subuid (rootless containers'
+ * uids): a range's files are its user's, one share, not one per uid. */
+#define SUBUID_RANGES 64
+
+/* Paths longer than this are not queued: a user's deep tree of long
+ * names cost 100 MB of queued paths (a file's own path has no use past
+ * it either). */
+#define WALK_PATH_MAX 1024
+
 /* The walk: directories in the order met (breadth first), each opened
  * beneath the top without following links, on want->dev alone. */
 struct walk {
@@ -168,6 +183,8 @@ struct walk {
 	ino_t top_ino;
 	struct owner *owners; /* users' (not system accounts') */
 	size_t nowners, owners_cap;
+	struct subuid_range sub[SUBUID_RANGES]; /* /etc/subuid */
+	size_t nsub;
 };
 
 static int walk_push(struct walk *w, const char *dir, const char *name)
@@ -175,6 +192,8 @@ static int walk_push(struct walk *w, const char *dir, const char *name)
 	if (util_grow((void **)&w->queue, &w->cap, w->n + 1, sizeof *w->queue) < 0)
 		return -ENOMEM;
 	char *p;
+	if (strlen(dir) + strlen(name) + 1 > WALK_PATH_MAX)
+		return 0;
 	if (asprintf(&p, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "", name) < 0)
 		return -ENOMEM;
 	/* A directory that is one of the roots is walked as that root, once
@@ -221,6 +240,8 @@ static int walk_repeat(const struct walk *w, const struct stat *st)
  * (never capped) or where there is no cap. */
 static struct owner *walk_owner(struct walk *w, uid_t uid)
 {
+	uid_t user = subuid_owner(w->sub, w->nsub, uid);
+	uid = user >= PROBESPAN_SYSTEM_UIDS ? user : uid; /* a system account's range stays capped */
 	if (!w->want->owner_cap || uid < PROBESPAN_SYSTEM_UIDS)
 		return NULL;
 	for (size_t i = 0; i < w->nowners; i++)
@@ -337,16 +358,18 @@ static void walk_dir(struct walk *w, const char *dir)
 		close(dfd);
 		return;
 	}
-	uid_t owner = st.st_uid;
+	uid_t owner = st.st_mode & S_IWOTH ? SHARED_OWNER : st.st_uid;
 	struct dirent *de;
+	size_t here = 0;
 	while (!walk_done(w) && (de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
 		/* (looked up each time: walk_file may grow the owners) */
 		struct owner *o = walk_owner(w, owner);
-		if (o && o->visits++ * OWNER_SHARE >= w->want->max_visit) {
+		if ((o && o->visits++ * OWNER_SHARE >= w->want->max_visit) ||
+		    here++ * OWNER_SHARE >= w->want->max_visit) {
 			w->ps->capped++;
-			break; /* the rest of this user's directory: past their share */
+			break; /* the rest of this directory: past its owner's share, or its own */
 		}
 		w->ps->visited++;
 		int type = entry_type(dirfd(d), de);
@@ -491,6 +514,8 @@ int probespan_build(struct probespan *ps, const struct probespan_want *want, cha
 	}
 	ps->io_size = want->io_size;
 	struct walk w = {.ps = ps, .want = want, .topfd = -1};
+	if (want->owner_cap)
+		w.nsub = subuid_read(want->subuid ? want->subuid : "/etc/subuid", w.sub, SUBUID_RANGES);
 	walk_roots(&w);
 	for (size_t i = 0; i < w.n; i++)
 		free(w.queue[i]);

@@ -80,6 +80,7 @@ struct probespan_want {
 	size_t nroots;
 	const char *const *skip;  /* directories never walked (scratch space that changes) */
 	size_t nskip;
+	const char *subuid;   /* the subordinate uids' file (NULL: /etc/subuid) */
 	uint64_t bytes;       /* stop once this many bytes are kept */
 	uint64_t min_file;    /* files smaller than this are passed over */
 	uint64_t io_size;     /* the probe's read size (a power of two, >= 512) */

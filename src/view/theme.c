@@ -3,6 +3,7 @@
 
 #include <curses.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/beneath.h"
 #include "base/util.h"
 
 #ifndef THEMEDIR
@@ -204,7 +206,11 @@ static void exe_dir(char *buf, size_t len)
  * errno (-EINVAL: not a theme file). */
 static int read_theme(const char *path, char *buf, size_t len)
 {
-	long n = util_read_text(path, buf, len); /* a regular file only: -EINVAL for a FIFO or a directory */
+	/* a regular file only, nothing else opened: -EINVAL for a FIFO or a directory */
+	int fd = beneath_open_file(AT_FDCWD, path, O_RDONLY | O_CLOEXEC, NULL);
+	long n = fd < 0 ? fd : util_read_fd(fd, buf, len);
+	if (fd >= 0)
+		close(fd);
 	if (n >= 0 && memchr(buf, '\0', (size_t)n))
 		return -EINVAL;
 	return n < 0 ? (int)n : (size_t)n >= len - 1 ? -EFBIG : 0;

@@ -12,7 +12,7 @@
 # /boot. The check runs at boot from a one-shot unit that powers the
 # guest off either way; what it prints comes back on the guest's second
 # serial port (SCRATCH/results.log). GUEST_TIMEOUT (seconds, default 600)
-# kills qemu.
+# kills qemu; GUEST_MEM is its memory in MiB (default 1536).
 GUEST_CACHE=${GUEST_CACHE:-/var/tmp/iosched-guest-cache}
 # What the guest needs: a kernel with an initrd, systemd, the tool's
 # runtime libraries, and what the checks and the suite's tests run (fio,
@@ -86,7 +86,7 @@ guest_boot() {
 	local tmo=${GUEST_TIMEOUT:-600} rc
 	echo "guest: booting (qemu, ${GUEST_ACCEL:-tcg}), up to $tmo s; $BIN"
 	: > "$SCRATCH/results.log"
-	timeout -k 5 "$tmo" qemu-system-x86_64 -accel "${GUEST_ACCEL:-tcg}" -cpu max -m 1536 -smp 2 \
+	timeout -k 5 "$tmo" qemu-system-x86_64 -accel "${GUEST_ACCEL:-tcg}" -cpu max -m "${GUEST_MEM:-1536}" -smp 2 \
 		-nographic -monitor none -no-reboot \
 		-serial "file:$SCRATCH/console.log" -serial "file:$SCRATCH/results.log" \
 		-kernel "$SCRATCH/vmlinuz" -initrd "$SCRATCH/initrd" \

@@ -13,12 +13,15 @@
 #   units    the units pane on pure cgroup v2 with the io controller:
 #            io.stat, io.weight, io.bfq.weight, w and its undo
 #            (tests/guest/units.sh)
+#   demo     --demo-disk on null_blk: its reads under the writer's load
+#            on every scheduler, nothing left at any exit
+#            (tests/guest/demo.sh)
 # Prints "ok    NAME" or "FAIL  NAME" a test (a failure's output after
 # it, indented), then "N passed, N failed" and GUEST-DONE.
 set -u
 export TERM=linux IOSCHED_BIN=/opt/iosched/iosched-top LC_ALL=C.UTF-8
 G=/opt/iosched/tests
-PARTS=$(cat /opt/iosched/parts 2>/dev/null || echo "refusal suite ab units")
+PARTS=$(cat /opt/iosched/parts 2>/dev/null || echo "refusal suite ab units demo")
 W=/run/iosched-guest
 mkdir -p "$W"
 passed=0 failed=0
@@ -61,6 +64,7 @@ for part in $PARTS; do
 		;;
 	ab) modprobe bfq && modprobe kyber-iosched; run "bfq: A/B none,bfq decides the fresh readers" "$G/guest/ab_fresh.sh" ;;
 	units) lines "$G/guest/units.sh" ;;
+	demo) modprobe bfq; run "null_blk: --demo-disk" "$G/guest/demo.sh" ;;
 	*) echo "FAIL  unknown part '$part'"; failed=$((failed + 1)) ;;
 	esac
 done

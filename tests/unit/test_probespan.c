@@ -185,6 +185,18 @@ static void test_unwritten_refused(void **state)
 	remove_top(top);
 }
 
+/* n empty files in dir: names that cost the walk a visit each. */
+static void make_names(const char *dir, int n)
+{
+	char path[200];
+	for (int i = 0; i < n; i++) {
+		snprintf(path, sizeof path, "%s/n%d", dir, i);
+		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+		assert_true(fd >= 0);
+		close(fd);
+	}
+}
+
 static void test_walk_limits(void **state)
 {
 	(void)state;
@@ -251,15 +263,15 @@ static void test_walk_limits(void **state)
 /* The files of 1 MiB or more under top, as the probe chooses them (the
  * test skips where the filesystem has no FIEMAP). */
 /* The files under top chosen into ps, one owner's at most owner_cap
- * bytes (0: no cap). */
-static void build_capped(const char *top, uint64_t owner_cap, struct probespan *ps)
+ * bytes (0: no cap), subuid the subordinate uids' file (NULL: /etc/subuid). */
+static void build_subuid(const char *top, uint64_t owner_cap, const char *subuid, struct probespan *ps)
 {
 	const char *roots[] = {top};
 	struct stat st;
 	assert_int_equal(stat(top, &st), 0);
 	struct probespan_want want = {.dev = st.st_dev, .roots = roots, .nroots = 1, .bytes = 1ull << 30,
 				      .min_file = MiB, .io_size = IO, .max_visit = 1000, .max_files = 100,
-				      .owner_cap = owner_cap};
+				      .owner_cap = owner_cap, .subuid = subuid};
 	char why[200] = "";
 	*ps = (struct probespan){0};
 	int rc = probespan_build(ps, &want, why, sizeof why);
@@ -268,6 +280,11 @@ static void build_capped(const char *top, uint64_t owner_cap, struct probespan *
 		skip();
 	}
 	assert_int_equal(rc, 0);
+}
+
+static void build_capped(const char *top, uint64_t owner_cap, struct probespan *ps)
+{
+	build_subuid(top, owner_cap, NULL, ps);
 }
 
 static void build_under(const char *top, struct probespan *ps)
@@ -427,12 +444,7 @@ static void test_owner_share(void **state)
 	make_holed(top, "root", path, sizeof path);
 	snprintf(dir, sizeof dir, "%s/many", top);
 	assert_int_equal(mkdir(dir, 0755), 0);
-	for (int i = 0; i < 300; i++) { /* names, under the size floor */
-		snprintf(path, sizeof path, "%s/n%d", dir, i);
-		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
-		assert_true(fd >= 0);
-		close(fd);
-	}
+	make_names(dir, 300); /* names, under the size floor */
 	assert_int_equal(chown(dir, 65534, 65534), 0);
 	snprintf(dir, sizeof dir, "%s/nob", top);
 	assert_int_equal(mkdir(dir, 0755), 0);
@@ -450,6 +462,57 @@ static void test_owner_share(void **state)
 	assert_int_equal(root, 1);
 	assert_int_equal(nobody, 13); /* 13 x 8 >= 100 */
 	assert_true(ps.visited < 300);
+	probespan_free(&ps);
+	remove_top(top);
+}
+
+/* A directory others may write (1777, even root's) is charged as a user's
+ * share, and any directory at most an eighth of the entries: 300 names
+ * there no longer run the walk out before root's file elsewhere. */
+static void test_shared_dir_capped(void **state)
+{
+	(void)state;
+	char top[64], path[160], dir[128];
+	make_top(top);
+	snprintf(dir, sizeof dir, "%s/a-shared", top);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	assert_int_equal(chmod(dir, 01777), 0);
+	make_names(dir, 300);
+	snprintf(dir, sizeof dir, "%s/z", top);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	make_holed(dir, "root", path, sizeof path);
+	struct probespan ps;
+	build_capped(top, 1ull << 30, &ps); /* 1000 entries at most: 125 a share */
+	assert_int_equal(ps.nfiles, 1);
+	assert_true(ps.capped >= 1);
+	assert_true(ps.visited < 300);
+	probespan_free(&ps);
+	remove_top(top);
+}
+
+/* The uids of a user's subordinate range (/etc/subuid: rootless
+ * containers) are that user's: one share among them, not one each. */
+static void test_subuid_one_share(void **state)
+{
+	(void)state;
+	if (geteuid() != 0)
+		skip(); /* files of other owners */
+	char top[64], path[160], sub[160];
+	make_top(top);
+	snprintf(sub, sizeof sub, "%s/subuid", top); /* under the size floor: not chosen */
+	FILE *f = fopen(sub, "w");
+	assert_non_null(f);
+	fprintf(f, "# a comment line is no range\n65534:100000:65536\n");
+	fclose(f);
+	for (int i = 0; i < 14; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "f%d", i);
+		make_holed(top, name, path, sizeof path);
+		assert_int_equal(chown(path, 100000 + (uid_t)i, 100000), 0);
+	}
+	struct probespan ps;
+	build_subuid(top, 1ull << 30, sub, &ps);
+	assert_int_equal(ps.nfiles, 13); /* 13 x 8 >= 100: one user's share, not 14 owners' */
 	probespan_free(&ps);
 	remove_top(top);
 }
@@ -537,6 +600,8 @@ int main(void)
 		cmocka_unit_test(test_links_once),
 		cmocka_unit_test(test_owner_cap),
 		cmocka_unit_test(test_owner_share),
+		cmocka_unit_test(test_shared_dir_capped),
+		cmocka_unit_test(test_subuid_one_share),
 		cmocka_unit_test(test_shared_blocks_once),
 		cmocka_unit_test(test_root_link_not_walked),
 	};
