@@ -5,7 +5,7 @@
 #    21 s each, the probe reads under the writer's load in every phase:
 #    its p99 over the phase's last 10 s at least twice the disk's 4 ms a
 #    request (the schedulers' p99 are noted; measured here they were apart
-#    by 1.2x to 3x from run to run: doc/lab.md);
+#    by 1.25x to 2.5x from run to run: doc/lab.md);
 #  - after the run: no configfs directory, no disk, no writer, null_blk
 #    unloaded when the run loaded it;
 #  - the full screen in tmux, its terminal lost (SIGHUP): nothing left;
