@@ -115,20 +115,20 @@ static int need_nullb(struct demodisk *d, char *err, size_t len)
  * nullb<index>. Waits up to 5 s for udev-less /sys to show it. */
 static int find_disk(struct demodisk *d)
 {
-	char path[256], idx[32];
+	const char *base = d->dir + strlen(NULLB_CFG) + 1;
+	char path[256], idx[32], old[32] = "";
 	util_fmt(path, sizeof path, "%s/index", d->dir);
-	long n = util_read_text(path, idx, sizeof idx);
+	if (util_read_text(path, idx, sizeof idx) > 0)
+		util_fmt(old, sizeof old, "nullb%ld", strtol(idx, NULL, 10));
 	for (int i = 0; i < 50; i++) {
-		struct stat st;
-		util_fmt(path, sizeof path, "/sys/block/%s", d->dir + strlen(NULLB_CFG) + 1);
-		if (stat(path, &st) == 0) {
-			util_strlcpy(d->name, d->dir + strlen(NULLB_CFG) + 1, sizeof d->name);
-			return 0;
-		}
-		util_fmt(path, sizeof path, "/sys/block/nullb%ld", n > 0 ? strtol(idx, NULL, 10) : -1);
-		if (n > 0 && stat(path, &st) == 0) {
-			util_fmt(d->name, sizeof d->name, "nullb%ld", strtol(idx, NULL, 10));
-			return 0;
+		const char *names[] = {base, old};
+		for (int k = 0; k < 2; k++) {
+			struct stat st;
+			util_fmt(path, sizeof path, "/sys/block/%s", names[k]);
+			if (names[k][0] && stat(path, &st) == 0) {
+				util_strlcpy(d->name, names[k], sizeof d->name);
+				return 0;
+			}
 		}
 		usleep(100000);
 	}

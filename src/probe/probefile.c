@@ -419,32 +419,20 @@ int probefile_open_read(const char *path, uint64_t min, int direct, char *why, s
 		snprintf(why, wlen, "cannot use a probe file in %s: %s", dir, err);
 		return dfd;
 	}
-	/* O_PATH first: what is at the name is looked at before anything
-	 * with effects is opened (a FIFO, a device or a socket put in the
-	 * file's place, in a sticky directory others write to, is never
-	 * opened: the open of a FIFO releases its writer, a device's acts);
-	 * only the regular file checked is then opened, through that handle. */
-	int pfd = openat(dfd, base, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	int e = errno;
-	close(dfd);
-	if (pfd < 0) {
-		snprintf(why, wlen, "%s: %s", path, strerror(e));
-		return -e;
-	}
+	/* Nothing but a regular file is opened (beneath_open_file: a FIFO, a
+	 * device or a socket put in the file's place, in a sticky directory
+	 * others write to, is looked at through O_PATH and never opened:
+	 * the open of a FIFO releases its writer, a device's acts). */
 	struct stat st;
-	int rc = fstat(pfd, &st) != 0 ? -errno : 0;
-	if (rc == 0 && S_ISLNK(st.st_mode)) {
+	int fd = beneath_open_file(dfd, base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, &st);
+	close(dfd);
+	int rc = fd >= 0 || fd == -EINVAL ? usable_probe_file(path, &st, min, why, wlen) : fd;
+	if (fd == -ELOOP)
 		snprintf(why, wlen, "%s: is a symbolic link: not followed", path);
-		rc = -ELOOP;
-	}
-	if (rc == 0)
-		rc = usable_probe_file(path, &st, min, why, wlen);
-	int fd = rc == 0 ? beneath_reopen(pfd, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : rc;
-	close(pfd);
 	if (fd < 0) {
 		if (!why[0])
 			snprintf(why, wlen, "%s: %s", path, strerror(-fd));
-		return fd;
+		return rc < 0 ? rc : fd;
 	}
 	if (rc == 0 && fcntl(fd, F_SETFL, direct ? O_DIRECT : 0) != 0) {
 		rc = -errno;
