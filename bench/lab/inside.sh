@@ -138,7 +138,7 @@ scene_coldstart() {
 	kill "$WRITER"; wait "$WRITER" 2>/dev/null; WRITER=""
 	rm -f "$M/writer"; sync
 	set_sched "$D" none
-	tool_ab "$S" "$D" "$M" none,bfq job_ms --startup "$COLD" --startup-runs 1
+	tool_ab "$S" "$D" "$M" none,bfq cold_start_s --startup "$COLD" --startup-runs 1
 	verdict "$S" "$D" coldread_s 1 none bfq "$W/runs" "$TOOL_WINNER" "$TOOL_TEXT"
 	umount "$M"
 }

@@ -46,10 +46,13 @@
 #define ABV_WIDE 2.0                /* a loss this many times over is wide */
 #define ABV_MAX_ROUNDS 100          /* as --rounds allows */
 
-enum abv_reader { ABV_STEADY, ABV_FRESH, ABV_PACED, ABV_NREADERS };
+/* The readers: the tool's steady, fresh and paced readers, and the cold
+ * starts of --startup's command (measured only when it is given; kept
+ * last, as its figure is, so that lists that leave it out end early). */
+enum abv_reader { ABV_STEADY, ABV_FRESH, ABV_PACED, ABV_START, ABV_NREADERS };
 
 /* The figures that decide, each standing for one reader's experience. */
-enum abv_fig { ABV_RPS, ABV_STALL, ABV_JOB, ABV_P50, ABV_P99, ABV_NFIGS };
+enum abv_fig { ABV_RPS, ABV_STALL, ABV_JOB, ABV_P50, ABV_P99, ABV_COLD, ABV_NFIGS };
 
 struct abv_fig_info {
 	const char *key;            /* JSON's "figure": reads_per_s ... */
@@ -61,6 +64,11 @@ struct abv_fig_info {
  * JSON's "profile") by enum abv_reader. */
 const struct abv_fig_info *abstats_fig(enum abv_fig f);
 const char *abstats_reader_name(enum abv_reader r);
+
+/* Whether a run of cfg measures reader rd (figure f): the cold starts only
+ * with --startup. The outputs leave out what a run does not measure. */
+int abstats_reader_used(const struct ab_config *cfg, enum abv_reader rd);
+int abstats_fig_used(const struct ab_config *cfg, enum abv_fig f);
 
 /* Variant a against variant b on one figure. ratio: how many times a is
  * better than b (above 1: a better), the geometric mean of the rounds'

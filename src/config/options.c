@@ -64,7 +64,7 @@ static const struct option_def defs[] = {
 	 NUM(OV_BYTES, load_size, 64ull << 20, 1ull << 40, 2ull << 30, "bytes")},
 	{.name = "format", .short_name = OPT_FORMAT, .arg = "FMT", .help = "A/B report: text (default), md, csv or json"},
 	{.name = "baseline", .short_name = OPT_BASELINE, .arg = NULL, .help = "A/B: first measure each variant without load"},
-	{.name = "startup", .short_name = OPT_STARTUP, .arg = "CMD", .help = "A/B: also time cold starts of CMD in each phase"},
+	{.name = "startup", .short_name = OPT_STARTUP, .arg = "CMD", .help = "A/B: also time cold starts of CMD in each phase (they decide the desktop's choice)"},
 	{.name = "startup-runs", .short_name = OPT_STARTUP_RUNS, .arg = "N", .help = "cold starts per phase",
 	 NUM(OV_INT, startup_runs, 1, 32, 5, "a whole number")},
 	{.name = "fresh-reads", .short_name = OPT_FRESH_READS, .arg = "N", .help = "reads in each fresh reader's job: F, --fresh-every (2000), A/B (250: a job that fits a phase)",

@@ -20,13 +20,24 @@ static const struct abv_fig_info figs[ABV_NFIGS] = {
 	[ABV_JOB] = {"job_ms", ABV_FRESH, 0},
 	[ABV_P50] = {"p50_us", ABV_PACED, 0},
 	[ABV_P99] = {"p99_us", ABV_PACED, 0},
+	[ABV_COLD] = {"cold_start_s", ABV_START, 0},
 };
 
-static const char *const readers[ABV_NREADERS] = {"steady", "fresh", "paced"};
+static const char *const readers[ABV_NREADERS] = {"steady", "fresh", "paced", "cold"};
 
 const struct abv_fig_info *abstats_fig(enum abv_fig f)
 {
 	return &figs[f];
+}
+
+int abstats_reader_used(const struct ab_config *cfg, enum abv_reader rd)
+{
+	return rd != ABV_START || cfg->startup_cmd;
+}
+
+int abstats_fig_used(const struct ab_config *cfg, enum abv_fig f)
+{
+	return abstats_reader_used(cfg, figs[f].reader);
 }
 
 const char *abstats_reader_name(enum abv_reader r)
@@ -52,6 +63,12 @@ double abstats_phase_value(const struct ab_phase *p, enum abv_fig f)
 		return hist_quantile_us(&p->paced, 0.5);
 	case ABV_P99:
 		return hist_quantile_us(&p->paced, 0.99);
+	case ABV_COLD: {
+		double starts[AB_MAX_STARTUPS];
+		int n = p->nstartup < AB_MAX_STARTUPS ? p->nstartup : AB_MAX_STARTUPS;
+		memcpy(starts, p->startup_s, sizeof(double) * (size_t)(n > 0 ? n : 0));
+		return util_median(starts, n);
+	}
 	default:
 		return NAN;
 	}
@@ -76,13 +93,15 @@ static int pool(const struct ab_result *res, int v, double *out)
 {
 	struct hist *h = calloc(2, sizeof *h);
 	double *jobs = malloc(sizeof(double) * AB_FRESH_RUNS * (res->nphases + 1));
-	if (!h || !jobs) {
+	double *starts = malloc(sizeof(double) * AB_MAX_STARTUPS * (res->nphases + 1));
+	if (!h || !jobs || !starts) {
 		free(h);
 		free(jobs);
+		free(starts);
 		return -1;
 	}
 	double secs = 0;
-	int nj = 0;
+	int nj = 0, ns = 0;
 	for (size_t i = 0; i < res->nphases; i++) {
 		const struct ab_phase *p = &res->phases[i];
 		if (p->variant != v || p->round == 0)
@@ -92,6 +111,8 @@ static int pool(const struct ab_result *res, int v, double *out)
 		secs += p->secs;
 		for (int k = 0; k < p->nfresh; k++)
 			jobs[nj++] = p->fresh_ms[k];
+		for (int k = 0; k < p->nstartup && k < AB_MAX_STARTUPS; k++)
+			starts[ns++] = p->startup_s[k];
 	}
 	struct readfig rf;
 	readfig_compute(&h[0], NULL, secs, &rf);
@@ -100,8 +121,10 @@ static int pool(const struct ab_result *res, int v, double *out)
 	out[ABV_JOB] = util_median(jobs, nj);
 	out[ABV_P50] = hist_quantile_us(&h[1], 0.5);
 	out[ABV_P99] = hist_quantile_us(&h[1], 0.99);
+	out[ABV_COLD] = util_median(starts, ns);
 	free(h);
 	free(jobs);
+	free(starts);
 	return 0;
 }
 

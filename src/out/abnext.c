@@ -37,7 +37,10 @@ void abnext_decide(const struct abv_report *r, struct abn_next *out)
 {
 	for (int rd = 0; rd < ABV_NREADERS; rd++)
 		out->reader[rd] = reader_choice(r, (enum abv_reader)rd);
-	out->use[ABN_DESKTOP] = combine(out->reader[ABV_FRESH], out->reader[ABV_PACED]);
+	/* a real program's cold starts, where timed, stand for starting
+	 * programs; the fresh readers' direct reads only where they are not */
+	out->cold = r->v[ABV_COLD].leader >= 0;
+	out->use[ABN_DESKTOP] = combine(out->reader[out->cold ? ABV_START : ABV_FRESH], out->reader[ABV_PACED]);
 	out->use[ABN_SERVER] = out->reader[ABV_STEADY];
 	int d = out->use[ABN_DESKTOP].v, s = out->use[ABN_SERVER].v;
 	out->keep = d >= 0 ? d : s;
@@ -48,15 +51,19 @@ const char *abnext_reader_use(enum abv_reader rd)
 {
 	static const char *const uses[ABV_NREADERS] = {
 		[ABV_STEADY] = "long-running readers (steady)",
-		[ABV_FRESH] = "programs starting under load (fresh)",
+		[ABV_FRESH] = "new processes' direct reads (fresh)",
 		[ABV_PACED] = "interactive programs (paced)",
+		[ABV_START] = "programs starting cold (--startup)",
 	};
 	return rd < ABV_NREADERS ? uses[rd] : "?";
 }
 
-const char *abnext_use_name(enum abn_use u)
+const char *abnext_use_name(enum abn_use u, const struct abn_next *n)
 {
-	return u == ABN_DESKTOP ? "a desktop or laptop (fresh and paced readers)" : "a server (steady reader)";
+	if (u == ABN_SERVER)
+		return "a server (steady reader)";
+	return n->cold ? "a desktop or laptop (cold starts and paced reader)"
+		       : "a desktop or laptop (fresh and paced readers)";
 }
 
 void abnext_choice_text(const struct abn_choice *c, const struct ab_config *cfg, char *buf, size_t len)

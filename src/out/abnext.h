@@ -4,8 +4,11 @@
  * format of the report (abreport.h) prints the same decision from here.
  *
  * The rule: a desktop or laptop starts programs and answers a user while
- * something writes, so its choice comes from the fresh and paced readers:
- * the variant one of them prefers (decided, not a trade-off) and the other
+ * something writes, so its choice comes from the cold starts of a real
+ * program (--startup) where they were timed, else from the fresh readers
+ * (new processes' uncached random reads: no page cache, no readahead, so
+ * only a stand-in for a program's start), and from the paced reader: the
+ * variant one of them prefers (decided, not a trade-off) and the other
  * does not contradict (it prefers the same one or decides nothing). A
  * server runs long-lived readers: its choice is the steady reader's. An
  * A/A, or no verdict decided, is "no difference worth a change", with no
@@ -37,14 +40,15 @@ struct abn_next {
 	struct abn_choice use[ABN_NUSES];
 	int keep;                   /* the variant the keep command is for: the desktop's, else the server's; -1 */
 	int keep_other;             /* the server's, when it differs from the desktop's; -1 */
+	int cold;                   /* the desktop's choice came from timed cold starts */
 };
 
 void abnext_decide(const struct abv_report *r, struct abn_next *out);
 
-/* What a reader or use is called in the report: "programs starting under
- * load (fresh)", "a desktop or laptop (fresh and paced readers)". */
+/* What a reader or use is called in the report: "new processes' direct
+ * reads (fresh)", "a desktop or laptop (cold starts and paced reader)". */
 const char *abnext_reader_use(enum abv_reader rd);
-const char *abnext_use_name(enum abn_use u);
+const char *abnext_use_name(enum abn_use u, const struct abn_next *n);
 
 /* A choice in words: the variant's label, "no difference worth a change",
  * "no single choice (...)", "A/A: ...". */

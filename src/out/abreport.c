@@ -227,17 +227,23 @@ static void conclusions(FILE *f, enum ab_format fmt, const struct ab_config *cfg
 	if (vr->aa)
 		say(f, fmt, pre, "A/A: every variant is the same setting, so a verdict decided here is a false positive");
 	for (int k = 0; k < ABV_NFIGS; k++) {
+		if (!abstats_fig_used(cfg, (enum abv_fig)k))
+			continue;
 		abwords_verdict(vr, cfg, (enum abv_fig)k, verdict, sizeof verdict);
 		say(f, fmt, pre, verdict);
 	}
 	fprintf(f, "\nper reader:\n%s", fmt == AB_MD ? "\n" : "");
 	for (int rd = 0; rd < ABV_NREADERS; rd++) {
+		if (!abstats_reader_used(cfg, (enum abv_reader)rd))
+			continue;
 		abwords_reader(vr, cfg, (enum abv_reader)rd, reader, sizeof reader);
 		say(f, fmt, pre, reader);
 	}
 	if (vr->aa) {
 		fprintf(f, "\nthis disk's noise with these settings:\n%s", fmt == AB_MD ? "\n" : "");
 		for (int k = 0; k < ABV_NFIGS; k++) {
+			if (!abstats_fig_used(cfg, (enum abv_fig)k))
+				continue;
 			abwords_noise(vr, (enum abv_fig)k, text, sizeof text);
 			say(f, fmt, pre, text);
 		}
@@ -279,13 +285,17 @@ static void adds_line(FILE *f, enum ab_format fmt, const char *pre, const char *
  * order people name them (starting programs, long-running, interactive). */
 static void next_lines(FILE *f, enum ab_format fmt, const struct ab_config *cfg, const struct abn_words *w)
 {
-	static const enum abv_reader order[ABV_NREADERS] = {ABV_FRESH, ABV_STEADY, ABV_PACED};
+	static const enum abv_reader order[ABV_NREADERS] = {ABV_START, ABV_FRESH, ABV_STEADY, ABV_PACED};
 	const char *pre = fmt == AB_MD ? "- " : "  ";
 	fprintf(f, "\nnext step:\n%s", fmt == AB_MD ? "\n" : "");
 	for (int k = 0; k < ABV_NREADERS; k++)
-		sayf(f, fmt, pre, "%s: %s", abnext_reader_use(order[k]), w->reader[order[k]]);
+		if (abstats_reader_used(cfg, order[k]))
+			sayf(f, fmt, pre, "%s: %s", abnext_reader_use(order[k]), w->reader[order[k]]);
+		else /* the fresh readers are no program's start: say what would time one */
+			sayf(f, fmt, pre, "%s: not timed (--startup CMD times one under the same load)",
+			     abnext_reader_use(order[k]));
 	for (int u = 0; u < ABN_NUSES; u++)
-		sayf(f, fmt, pre, "%s: %s", abnext_use_name((enum abn_use)u), w->use[u]);
+		sayf(f, fmt, pre, "%s: %s", abnext_use_name((enum abn_use)u, &w->n), w->use[u]);
 	if (w->n.keep < 0) {
 		sayf(f, fmt, pre, "nothing to keep: %s stays as it is", cfg->disk);
 		return;

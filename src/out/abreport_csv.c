@@ -49,6 +49,8 @@ static void verdicts(FILE *f, const struct ab_config *cfg, const struct abv_repo
 {
 	char name[48] = "", num[4][32], text[ABW_VERDICT_LEN];
 	for (int k = 0; k < ABV_NFIGS; k++) {
+		if (!abstats_fig_used(cfg, (enum abv_fig)k))
+			continue;
 		const struct abv_verdict *v = &vr->v[k];
 		const struct abv_fig_info *fi = abstats_fig((enum abv_fig)k);
 		name[0] = '\0';
@@ -91,6 +93,8 @@ static void next(FILE *f, const struct ab_config *cfg, const struct abn_words *w
 {
 	char name[48];
 	for (int rd = 0; rd < ABV_NREADERS; rd++) {
+		if (!abstats_reader_used(cfg, (enum abv_reader)rd))
+			continue;
 		name[0] = '\0';
 		if (w->n.reader[rd].v >= 0)
 			abwords_label(cfg, (size_t)w->n.reader[rd].v, name, sizeof name);

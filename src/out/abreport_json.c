@@ -163,9 +163,12 @@ static void verdicts(FILE *f, const struct ab_config *cfg, const struct abv_repo
 	char text[ABW_READER_LEN];
 	fputs(",\"verdict\":[", f);
 	for (int k = 0; k < ABV_NFIGS; k++)
-		verdict(f, cfg, vr, (enum abv_fig)k);
+		if (abstats_fig_used(cfg, (enum abv_fig)k))
+			verdict(f, cfg, vr, (enum abv_fig)k);
 	fputs("],\"readers\":[", f);
 	for (int rd = 0; rd < ABV_NREADERS; rd++) {
+		if (!abstats_reader_used(cfg, (enum abv_reader)rd))
+			continue;
 		fputs(rd ? ",{\"profile\":" : "{\"profile\":", f);
 		jsonv_write_string(f, abstats_reader_name((enum abv_reader)rd));
 		key_variant(f, "best", cfg, vr->reader[rd].best);
@@ -180,6 +183,8 @@ static void verdicts(FILE *f, const struct ab_config *cfg, const struct abv_repo
 	jsonv_write_key_number(f, "false_positive_bound", vr->level, 4);
 	fprintf(f, ",\"rounds\":%d,\"min_rounds\":%d},\"noise\":[", vr->rounds, vr->min_pairs);
 	for (int k = 0; k < ABV_NFIGS; k++) {
+		if (!abstats_fig_used(cfg, (enum abv_fig)k))
+			continue;
 		fputs(k ? ",{\"figure\":" : "{\"figure\":", f);
 		jsonv_write_string(f, abstats_fig((enum abv_fig)k)->key);
 		jsonv_write_key_number(f, "own_spread", vr->noise[k], 3);
@@ -224,6 +229,8 @@ static void next(FILE *f, const struct ab_config *cfg, const struct abn_words *w
 	key_text(f, "rule_adds_server", w->adds_other);
 	fputs(",\"uses\":{", f);
 	for (int rd = 0; rd < ABV_NREADERS; rd++) {
+		if (!abstats_reader_used(cfg, (enum abv_reader)rd))
+			continue;
 		fputs(rd ? "," : "", f);
 		jsonv_write_string(f, abstats_reader_name((enum abv_reader)rd));
 		fputc(':', f);

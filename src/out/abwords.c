@@ -13,6 +13,7 @@ static const struct abw_fig figs[ABV_NFIGS] = {
 	[ABV_JOB] = {"job time", "faster jobs", "slower jobs"},
 	[ABV_P50] = {"p50", "lower p50", "higher p50"},
 	[ABV_P99] = {"p99", "lower p99", "higher p99"},
+	[ABV_COLD] = {"start time", "faster starts", "slower starts"},
 };
 
 const struct abw_fig *abwords_fig(enum abv_fig f)
@@ -45,7 +46,7 @@ static void value_text(enum abv_fig f, double x, char *buf, size_t len)
 	else if (f == ABV_STALL)
 		util_fmt(buf, len, "%.1f %%", x * 100);
 	else
-		util_format_latency((uint64_t)(x * (f == ABV_JOB ? 1e6 : 1e3)), buf, len);
+		util_format_latency((uint64_t)(x * (f == ABV_COLD ? 1e9 : f == ABV_JOB ? 1e6 : 1e3)), buf, len);
 }
 
 void abwords_label(const struct ab_config *cfg, size_t v, char *buf, size_t len)
@@ -87,6 +88,8 @@ static void missing_why(enum abv_fig f, unsigned long long paced_n, char *buf, s
 {
 	if (f == ABV_JOB)
 		util_strlcpy(buf, "no fresh job ended", len);
+	else if (f == ABV_COLD)
+		util_strlcpy(buf, "no cold start timed", len);
 	else if (f == ABV_P99 && paced_n > 0)
 		util_fmt(buf, len, "%llu paced reads, a p99 needs 100", paced_n);
 	else if (f == ABV_P50 || f == ABV_P99)
@@ -237,15 +240,15 @@ static void cmp_phrase(const struct abv_cmp *c, enum abv_fig f, char *buf, size_
 void abwords_change(const struct abv_report *r, const struct ab_config *cfg, size_t v, double write_change,
 		    char *buf, size_t len)
 {
-	static const char *const who[ABV_NREADERS] = {"a steady reader", "new readers", "paced reads"};
-	static const enum abv_reader order[] = {ABV_FRESH, ABV_STEADY, ABV_PACED};
+	static const char *const who[ABV_NREADERS] = {"a steady reader", "new readers", "paced reads", "cold starts"};
+	static const enum abv_reader order[] = {ABV_START, ABV_FRESH, ABV_STEADY, ABV_PACED};
 	char a[48], b[48];
 	abwords_label(cfg, v, a, sizeof a);
 	abwords_label(cfg, 0, b, sizeof b);
 	util_fmt(buf, len, "%s against %s:", a, b);
-	for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
+	for (size_t k = cfg->startup_cmd ? 0 : 1, first_k = k; k < sizeof order / sizeof order[0]; k++) {
 		size_t used = strlen(buf);
-		util_fmt(buf + used, len - used, "%s %s:", k ? ";" : "", who[order[k]]);
+		util_fmt(buf + used, len - used, "%s %s:", k > first_k ? ";" : "", who[order[k]]);
 		for (int f = 0, first = 1; f < ABV_NFIGS; f++) {
 			if (abstats_fig((enum abv_fig)f)->reader != order[k])
 				continue;

@@ -60,6 +60,8 @@ static void ab_log_end(struct tui *t)
 	struct abv_report *vr = malloc(sizeof *vr);
 	if (vr && abstats_compute(c, res, vr) == 0)
 		for (int rd = 0; rd < ABV_NREADERS; rd++) {
+			if (!abstats_reader_used(c, (enum abv_reader)rd))
+				continue;
 			abwords_reader(vr, c, (enum abv_reader)rd, text, sizeof text);
 			util_fmt(line, sizeof line, "A/B verdict, %s", text);
 			session_ab_log(t->sess, c->disk, 1, line);

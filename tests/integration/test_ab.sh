@@ -65,6 +65,12 @@ grep -q "A/A: every variant is the same setting, so a verdict decided here is a 
 jq -e '[.phases[] | .round] == [0, 0, 1, 1] and all(.phases[]; .n > 0)
 	and all(.phases[] | select(.round == 1); .write_MBps > 0) and all(.summary[]; .startup_s > 0)' \
 	"$SCRATCH/b.json" > /dev/null || fail "baseline/startup report wrong: $(jq -c '[.phases[] | {round, n, write_MBps, startup_s}]' "$SCRATCH/b.json")"
+# timed cold starts are a reader of the verdict; without --startup, none is listed
+jq -e '([.verdict[] | select(.figure == "cold_start_s" and .profile == "cold")] | length) == 1
+	and ([.readers[] | select(.profile == "cold")] | length) == 1 and (.next.uses | has("cold"))' "$SCRATCH/b.json" > /dev/null ||
+	fail "--startup's cold starts not in the verdict: $(jq -c '[.verdict[] | .figure], .next.uses' "$SCRATCH/b.json")"
+jq -e '([.verdict[] | select(.figure == "cold_start_s")] | length) == 0 and (.next.uses | has("cold") | not)' \
+	"$SCRATCH/ab.json" > /dev/null || fail "cold starts listed without --startup: $(jq -c '[.verdict[] | .figure]' "$SCRATCH/ab.json")"
 clean || fail "fsync load left files"
 
 out=$("$BIN" --ab none,nosuchsched --disk "$N" 2>&1); rc=$?

@@ -31,9 +31,11 @@ long=$(LC_ALL=C awk 'length($0) > 100 { printf "%d: %d: %s\n", NR, length($0), $
 $long"
 grep -q "^per variant, pooled over all phases" "$T" || fail "the per-variant table is not labelled as pooled: $(head -20 "$T")"
 grep -q "^next step:$" "$T" || fail "no next step: $(tail -20 "$T")"
-for use in "programs starting under load (fresh)" "long-running readers (steady)" "interactive programs (paced)"; do
+for use in "new processes' direct reads (fresh)" "long-running readers (steady)" "interactive programs (paced)"; do
 	grep -qF "  $use: " "$T" || fail "next step lacks '$use': $(sed -n '/^next step:/,$p' "$T")"
 done
+grep -qF "  programs starting cold (--startup): not timed (--startup CMD times one under the same load)" "$T" ||
+	fail "the next step does not say cold starts were not timed: $(sed -n '/^next step:/,$p' "$T")"
 grep -qF "  a desktop or laptop (fresh and paced readers): no difference worth a change" "$T" &&
 	grep -qF "  a server (steady reader): no difference worth a change" "$T" &&
 	grep -qF "  nothing to keep: $N stays as it is" "$T" ||

@@ -1,5 +1,5 @@
 /* Unit tests of the A/B report's next step (abnext): the desktop's choice
- * from the fresh and paced readers, the server's from the steady one, no
+ * from the cold starts (where timed) or fresh readers and the paced one, the server's from the steady one, no
  * choice for an A/A or when nothing is decided, and the commands that keep
  * a choice and undo it, on verdicts set by hand. */
 #include <setjmp.h>
@@ -30,16 +30,47 @@ static void config(struct ab_config *cfg, int tun)
 	cfg->v[1].tun[1] = (struct tune_req){.kind = TUNE_QUEUE, .key = "nr_requests", .value = "64"};
 }
 
-/* Verdicts per reader: best -1 (not decided), -2 (a trade-off) or a variant. */
+/* Verdicts per reader: best -1 (not decided), -2 (a trade-off) or a
+ * variant; no cold starts timed (no --startup). */
 static void report(struct abv_report *r, int steady, int fresh, int paced)
 {
 	memset(r, 0, sizeof *r);
 	r->nv = 2;
-	const int b[ABV_NREADERS] = {[ABV_STEADY] = steady, [ABV_FRESH] = fresh, [ABV_PACED] = paced};
+	const int b[ABV_NREADERS] = {[ABV_STEADY] = steady, [ABV_FRESH] = fresh, [ABV_PACED] = paced, [ABV_START] = -1};
 	for (int rd = 0; rd < ABV_NREADERS; rd++) {
 		r->reader[rd].best = b[rd] >= 0 ? b[rd] : -1;
 		r->reader[rd].tradeoff = b[rd] == -2;
 	}
+	r->v[ABV_COLD].leader = -1;
+}
+
+/* Cold starts timed (--startup): they stand for starting programs in the
+ * desktop's choice, the fresh readers' direct reads no longer do; timed
+ * but undecided, they decide nothing and the paced reader's choice stands. */
+static void test_cold_starts_decide_desktop(void **state)
+{
+	(void)state;
+	struct ab_config cfg;
+	struct abv_report r;
+	struct abn_next n;
+	config(&cfg, 0);
+	report(&r, -1, 1, -1);
+	r.v[ABV_COLD].leader = 0;
+	r.reader[ABV_START].best = 0;
+	abnext_decide(&r, &n);
+	assert_true(n.cold);
+	assert_int_equal(n.use[ABN_DESKTOP].v, 0);
+	assert_int_equal(n.reader[ABV_FRESH].v, 1);
+	assert_string_equal(abnext_use_name(ABN_DESKTOP, &n), "a desktop or laptop (cold starts and paced reader)");
+	report(&r, -1, 1, 0);
+	r.v[ABV_COLD].leader = 1; /* measured, not decided */
+	abnext_decide(&r, &n);
+	assert_int_equal(n.use[ABN_DESKTOP].v, 0);
+	report(&r, -1, 1, -1);
+	abnext_decide(&r, &n); /* not timed: the fresh readers' choice */
+	assert_false(n.cold);
+	assert_int_equal(n.use[ABN_DESKTOP].v, 1);
+	assert_string_equal(abnext_use_name(ABN_DESKTOP, &n), "a desktop or laptop (fresh and paced readers)");
 }
 
 static void test_fresh_alone_decides_desktop(void **state)
@@ -209,6 +240,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fresh_alone_decides_desktop),
+		cmocka_unit_test(test_cold_starts_decide_desktop),
 		cmocka_unit_test(test_paced_alone_decides_desktop),
 		cmocka_unit_test(test_readers_disagree),
 		cmocka_unit_test(test_tradeoff_is_no_choice),

@@ -226,10 +226,11 @@ static void verdicts(void **state)
 		verdict_rows += !strncmp(p, "verdict,", 8);
 		next_rows += !strncmp(p, "next,", 5);
 	}
-	assert_int_equal(verdict_rows, ABV_NFIGS);
-	/* a use per reader, desktop, server; nothing to keep (both split) */
-	assert_int_equal(next_rows, ABV_NREADERS + 2);
-	assert_int_equal(lines, 1 + 2 + 12 + ABV_NFIGS + next_rows);
+	/* every figure but the cold start's (no --startup) */
+	assert_int_equal(verdict_rows, ABV_NFIGS - 1);
+	/* a use per reader measured, desktop, server; nothing to keep (both split) */
+	assert_int_equal(next_rows, ABV_NREADERS - 1 + 2);
+	assert_int_equal(lines, 1 + 2 + 12 + ABV_NFIGS - 1 + next_rows);
 	free(csv);
 	free_res(res);
 }
@@ -251,6 +252,8 @@ static void one_truth(void **state)
 		assert_non_null(closing);
 		closing = strdup(closing);
 		for (int f = 0; f < ABV_NFIGS; f++) {
+			if (!abstats_fig_used(&cfg, (enum abv_fig)f))
+				continue; /* no --startup: its figure not listed */
 			const struct abv_verdict *v = &vr->v[f];
 			const struct abv_fig_info *hb = abstats_fig((enum abv_fig)f);
 			const struct abw_fig *fi = abwords_fig((enum abv_fig)f);
@@ -352,7 +355,8 @@ static void next_step(void **state)
 	util_strlcpy(res->original, "mq-deadline", sizeof res->original);
 	char *text = report(&cfg, res, AB_TEXT);
 	fits(text);
-	expect(text, "\nnext step:\n  programs starting under load (fresh): bfq\n"
+	expect(text, "\nnext step:\n  programs starting cold (--startup): not timed (--startup CMD times one under the "
+		     "same load)\n  new processes' direct reads (fresh): bfq\n"
 		     "  long-running readers (steady): no single choice");
 	expect(text, "\n  a desktop or laptop (fresh and paced readers): bfq\n");
 	expect(text, "\n    iosched-top --disk sda --set sda=bfq --print-udev-rule\n");
@@ -384,7 +388,47 @@ static void next_step(void **state)
 	free(text);
 	json = report(&cfg, res, AB_JSON);
 	expect(json, ",\"next\":{\"desktop\":null,\"server\":null,\"keep\":null,\"undo\":null,");
+	assert_null(strstr(json, "cold_start_s")); /* not measured: not listed */
+	assert_null(strstr(json, "\"cold\""));
 	free(json);
+	free_res(res);
+}
+
+/* With --startup, a real program's cold starts stand for starting
+ * programs: here they are twice as fast on none while the fresh readers'
+ * direct reads are 20x faster on bfq, and the desktop's choice is none,
+ * the cold starts', in every format. */
+static void cold_starts_decide_desktop(void **state)
+{
+	(void)state;
+	struct ab_config cfg;
+	struct ab_result *res = make(&cfg, 1700, 6, "none,bfq");
+	cfg.startup_cmd = "cat /usr/bin/* > /dev/null";
+	cfg.startup_runs = 3;
+	util_strlcpy(cfg.disk, "sda", sizeof cfg.disk);
+	util_strlcpy(res->original, "mq-deadline", sizeof res->original);
+	for (size_t i = 0; i < res->nphases; i++) {
+		struct ab_phase *p = &res->phases[i];
+		p->nstartup = 3;
+		for (int k = 0; k < 3; k++)
+			p->startup_s[k] = (p->variant == 0 ? 1.0 : 2.0) * (1 + 0.01 * (p->round + k));
+	}
+	char *text = report(&cfg, res, AB_TEXT);
+	fits(text);
+	expect(text, "\n  cold start time: none best, ");
+	expect(text, "\nnext step:\n  programs starting cold (--startup): none\n"
+		     "  new processes' direct reads (fresh): bfq\n");
+	expect(text, "\n  a desktop or laptop (cold starts and paced reader): none\n");
+	expect(text, "\n    iosched-top --disk sda --set sda=none --print-udev-rule\n");
+	free(text);
+	char *json = report(&cfg, res, AB_JSON);
+	expect(json, "{\"profile\":\"cold\",\"figure\":\"cold_start_s\",\"best\":\"none\",");
+	expect(json, "\"uses\":{\"steady\":null,\"fresh\":\"bfq\",\"paced\":null,\"cold\":\"none\"}");
+	expect(json, ",\"next\":{\"desktop\":\"none\",");
+	free(json);
+	char *csv = report(&cfg, res, AB_CSV);
+	expect(csv, ",desktop,,,,,,,\"none\"\n");
+	free(csv);
 	free_res(res);
 }
 
@@ -433,6 +477,7 @@ int main(void)
 		cmocka_unit_test(overlap),
 		cmocka_unit_test(aa),
 		cmocka_unit_test(next_step),
+		cmocka_unit_test(cold_starts_decide_desktop),
 		cmocka_unit_test(long_labels),
 		cmocka_unit_test(settled_early),
 	};
