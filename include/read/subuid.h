@@ -16,7 +16,7 @@ struct subuid_range {
  * Returns how many; 0 when the file cannot be read. */
 size_t subuid_read(const char *path, struct subuid_range *r, size_t max);
 
-/* The user whose range holds uid, or uid itself. */
-uid_t subuid_owner(const struct subuid_range *r, size_t n, uid_t uid);
+/* The range that holds uid; NULL when none does. */
+const struct subuid_range *subuid_range_of(const struct subuid_range *r, size_t n, uid_t uid);
 
 #endif

@@ -29,6 +29,47 @@
  * handoff second frees (atomic). */
 enum { PROBE_THREAD_RUNS, PROBE_THREAD_ENDED, PROBE_THREAD_LEFT };
 
+/* The read handed over (rc: how that went) waited for, and judged: its
+ * latency in ns, or as read_once returns. FILES: the file must be the same
+ * after the read as when it was mapped (held: its descriptor); a file its
+ * owner changed during the read (holes punched, rewritten) gave a figure
+ * of something else, which is not counted, and the file is dropped. */
+static int64_t read_wait(struct probe *p, struct aioreader *io, int rc, int held, size_t file, uint64_t off)
+{
+	int files = held >= 0;
+	if (rc < 0) {
+		probestatus_end(p, "cannot hand the read to the reader process: %s", strerror(-rc));
+		return -1;
+	}
+	int64_t res, ns;
+	for (;;) {
+		rc = aioreader_wait(io, (int)(POLL_NS / 1000000), &res, &ns);
+		if (rc == 1)
+			break;
+		if (rc < 0) {
+			probestatus_end(p, "the reader process ended: %s", strerror(-rc));
+			return -1;
+		}
+		if (probestatus_stopping(p))
+			return -2;
+	}
+	if (files && (res != (int64_t)p->cfg.io_size || !probespan_unchanged(&p->set, file, held))) {
+		/* One of the disk's files changed under the read (truncated,
+		 * rewritten, holes punched): it is dropped, the probe goes on
+		 * with the others. */
+		probefiles_failed(p, file);
+		return 0;
+	}
+	if (res != (int64_t)p->cfg.io_size) {
+		char d[96];
+		snprintf(d, sizeof d, "%s at offset %llu", res < 0 ? strerror((int)-res) : "short read",
+			 (unsigned long long)off);
+		probestatus_end(p, "read failed (%s); device gone or resized? probe stopped", d);
+		return -1;
+	}
+	return ns;
+}
+
 /* One timed read, by the reader child (see aioreader.h). once: the
  * device node goes with the request and is closed here at once, so that
  * between paced reads neither process holds it. Returns the latency in
@@ -52,39 +93,17 @@ static int64_t read_once(struct probe *p, struct aioreader *io, int once)
 	p->in_flight_since = util_mono_now();
 	pthread_mutex_unlock(&p->mu);
 	int rc = once ? aioreader_submit_on(io, p->fd, off) : aioreader_submit(io, off);
+	/* FILES: the file is held until its read is done, and checked again
+	 * then (read_wait) */
+	int held = files ? p->fd : -1;
 	if (once) {
-		close(p->fd);
+		if (!files)
+			close(p->fd);
 		p->fd = -1;
 	}
-	if (rc < 0) {
-		probestatus_end(p, "cannot hand the read to the reader process: %s", strerror(-rc));
-		return -1;
-	}
-	int64_t res, ns;
-	for (;;) {
-		rc = aioreader_wait(io, (int)(POLL_NS / 1000000), &res, &ns);
-		if (rc == 1)
-			break;
-		if (rc < 0) {
-			probestatus_end(p, "the reader process ended: %s", strerror(-rc));
-			return -1;
-		}
-		if (probestatus_stopping(p))
-			return -2;
-	}
-	if (res != (int64_t)p->cfg.io_size && files) {
-		/* One of the disk's files changed under the read (truncated,
-		 * rewritten): it is dropped, the probe goes on with the others. */
-		probefiles_failed(p, file);
-		return 0;
-	}
-	if (res != (int64_t)p->cfg.io_size) {
-		char d[96];
-		snprintf(d, sizeof d, "%s at offset %llu", res < 0 ? strerror((int)-res) : "short read",
-			 (unsigned long long)off);
-		probestatus_end(p, "read failed (%s); device gone or resized? probe stopped", d);
-		return -1;
-	}
+	int64_t ns = read_wait(p, io, rc, held, file, off);
+	if (held >= 0)
+		close(held);
 	return ns;
 }
 

@@ -146,7 +146,8 @@ static void describe(const struct probe *p, const struct probespan *set, char *o
 	under(set, where, sizeof where);
 	/* Without root, O_NOATIME is refused for others' files: their access
 	 * times move as any reader's would (relatime: once a day a file). */
-	util_fmt(out, len, "reads %s in %zu files under %s on %s, nothing written%s", size, probespan_live_files(set),
+	size_t live = probespan_live_files(set);
+	util_fmt(out, len, "reads %s in %zu file%s under %s on %s, nothing written%s", size, live, live == 1 ? "" : "s",
 		 where, p->cfg.disk, geteuid() == 0 ? "" : " but access times (not root)");
 }
 

@@ -88,7 +88,7 @@ static int add_file_entry(struct probespan *ps, const char *path, const struct s
 		return -ENOMEM;
 	ps->files[ps->nfiles++] = (struct probespan_file){
 		.path = copy, .dev = st->st_dev, .ino = st->st_ino, .uid = st->st_uid, .size = st->st_size,
-		.mtime = st->st_mtim};
+		.mtime = st->st_mtim, .ctime = st->st_ctim, .blocks = st->st_blocks};
 	return 0;
 }
 
@@ -237,11 +237,17 @@ static int walk_repeat(const struct walk *w, const struct stat *st)
 }
 
 /* The owner's entry, made when new; NULL for root and system accounts
- * (never capped) or where there is no cap. */
+ * (never capped) or where there is no cap. A subordinate range's uids are
+ * one owner: its user (one share with the user's own files), or, for a
+ * system account's range (a CI runner's rootless containers; the account
+ * itself is never capped), the range, named by its first uid. */
 static struct owner *walk_owner(struct walk *w, uid_t uid)
 {
-	uid_t user = subuid_owner(w->sub, w->nsub, uid);
-	uid = user >= PROBESPAN_SYSTEM_UIDS ? user : uid; /* a system account's range stays capped */
+	const struct subuid_range *r = subuid_range_of(w->sub, w->nsub, uid);
+	if (r)
+		uid = r->owner >= PROBESPAN_SYSTEM_UIDS ? r->owner
+		      : r->lo >= PROBESPAN_SYSTEM_UIDS ? r->lo
+							: PROBESPAN_SYSTEM_UIDS;
 	if (!w->want->owner_cap || uid < PROBESPAN_SYSTEM_UIDS)
 		return NULL;
 	for (size_t i = 0; i < w->nowners; i++)
@@ -586,10 +592,21 @@ int probespan_pick(const struct probespan *ps, struct prng *rng, size_t *file, u
 	return 0;
 }
 
+static int same_time(struct timespec a, struct timespec b)
+{
+	return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+}
+
 static int same_file(const struct probespan_file *f, const struct stat *st)
 {
 	return S_ISREG(st->st_mode) && st->st_dev == f->dev && st->st_ino == f->ino && st->st_size == f->size &&
-	       st->st_mtim.tv_sec == f->mtime.tv_sec && st->st_mtim.tv_nsec == f->mtime.tv_nsec;
+	       same_time(st->st_mtim, f->mtime) && same_time(st->st_ctim, f->ctime) && st->st_blocks == f->blocks;
+}
+
+int probespan_unchanged(const struct probespan *ps, size_t i, int fd)
+{
+	struct stat st;
+	return i < ps->nfiles && !ps->files[i].dropped && fstat(fd, &st) == 0 && same_file(&ps->files[i], &st);
 }
 
 /* The walk's top of file f, opened again (O_PATH) and checked to be the

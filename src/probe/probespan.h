@@ -44,7 +44,11 @@ struct probespan_file {
 	ino_t ino;
 	uid_t uid;
 	off_t size;
-	struct timespec mtime;
+	/* mtime its owner can set back (utimensat); ctime and the blocks
+	 * allocated no one but the kernel sets: a hole punched, then the
+	 * mtime put back, still shows */
+	struct timespec mtime, ctime;
+	blkcnt_t blocks;
 	int dropped;          /* changed or gone since: never read again */
 };
 
@@ -129,6 +133,10 @@ int probespan_pick(const struct probespan *ps, struct prng *rng, size_t *file, u
  * -ESTALE returned; the caller picks again. Returns the descriptor or a
  * negative errno. */
 int probespan_open(struct probespan *ps, size_t i, int direct);
+
+/* Whether file i, open as fd, is still as it was mapped (after a read: a
+ * change during it means the read measured something else). */
+int probespan_unchanged(const struct probespan *ps, size_t i, int fd);
 
 /* Drop file i: its ranges are not picked any more. */
 void probespan_drop(struct probespan *ps, size_t i);

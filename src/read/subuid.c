@@ -36,10 +36,10 @@ size_t subuid_read(const char *path, struct subuid_range *r, size_t max)
 	return n;
 }
 
-uid_t subuid_owner(const struct subuid_range *r, size_t n, uid_t uid)
+const struct subuid_range *subuid_range_of(const struct subuid_range *r, size_t n, uid_t uid)
 {
 	for (size_t i = 0; i < n; i++)
 		if (uid >= r[i].lo && uid < r[i].hi)
-			return r[i].owner;
-	return uid;
+			return &r[i];
+	return NULL;
 }

@@ -491,30 +491,34 @@ static void test_shared_dir_capped(void **state)
 }
 
 /* The uids of a user's subordinate range (/etc/subuid: rootless
- * containers) are that user's: one share among them, not one each. */
+ * containers) are that user's: one share among them, not one each; a
+ * system account's range (its own files never capped) is one share too. */
 static void test_subuid_one_share(void **state)
 {
 	(void)state;
 	if (geteuid() != 0)
 		skip(); /* files of other owners */
-	char top[64], path[160], sub[160];
-	make_top(top);
-	snprintf(sub, sizeof sub, "%s/subuid", top); /* under the size floor: not chosen */
-	FILE *f = fopen(sub, "w");
-	assert_non_null(f);
-	fprintf(f, "# a comment line is no range\n65534:100000:65536\n");
-	fclose(f);
-	for (int i = 0; i < 14; i++) {
-		char name[16];
-		snprintf(name, sizeof name, "f%d", i);
-		make_holed(top, name, path, sizeof path);
-		assert_int_equal(chown(path, 100000 + (uid_t)i, 100000), 0);
+	static const char *const ranges[] = {"65534:100000:65536", "999:100000:65536"};
+	for (size_t k = 0; k < 2; k++) {
+		char top[64], path[160], sub[160];
+		make_top(top);
+		snprintf(sub, sizeof sub, "%s/subuid", top); /* under the size floor: not chosen */
+		FILE *f = fopen(sub, "w");
+		assert_non_null(f);
+		fprintf(f, "# a comment line is no range\n%s\n", ranges[k]);
+		fclose(f);
+		for (int i = 0; i < 14; i++) {
+			char name[16];
+			snprintf(name, sizeof name, "f%d", i);
+			make_holed(top, name, path, sizeof path);
+			assert_int_equal(chown(path, 100000 + (uid_t)i, 100000), 0);
+		}
+		struct probespan ps;
+		build_subuid(top, 1ull << 30, sub, &ps);
+		assert_int_equal(ps.nfiles, 13); /* 13 x 8 >= 100: one share, not 14 owners' */
+		probespan_free(&ps);
+		remove_top(top);
 	}
-	struct probespan ps;
-	build_subuid(top, 1ull << 30, sub, &ps);
-	assert_int_equal(ps.nfiles, 13); /* 13 x 8 >= 100: one user's share, not 14 owners' */
-	probespan_free(&ps);
-	remove_top(top);
 }
 
 /* Blocks two files share (a reflink copy) are read as one: the range met
