@@ -41,12 +41,7 @@ sync
 no_dev_nodes "$BIN" --json -d .5 -n 20 --disk "$N" --probe-rate max > "$SCRATCH/out.json" 2> "$SCRATCH/err" &
 RUN=$!
 on_exit "kill $RUN 2>/dev/null"
-# Wait for the first line with reads.
-for _ in $(seq 40); do
-	[ "$(jq -s '[.[].disks[] | select(.probe.n > 0)] | length' "$SCRATCH/out.json" 2>/dev/null || echo 0)" -gt 0 ] && break
-	sleep 0.25
-done
-first=$(jq -c 'select(.disks[0].probe.n > 0) | .disks[0].probe' "$SCRATCH/out.json" | head -n 1)
+first=$(first_probe_line "$SCRATCH/out.json")
 [ -n "$first" ] || fail "the probe never read: $(tail -c 600 "$SCRATCH/err") $(tail -n 1 "$SCRATCH/out.json" | jq -c '.disks[0].probe | {mode, why}')"
 note "first: $(echo "$first" | jq -c '{mode, files, span_bytes, path, why}')"
 [ "$(echo "$first" | jq -r .mode)" = files ] || fail "not in files mode: $first"

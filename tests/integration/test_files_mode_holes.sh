@@ -23,11 +23,7 @@ no_dev_nodes "$BIN" --json -d .5 -n 14 --disk "$N" --probe-rate 200 --no-bpf --p
 	2> "$SCRATCH/err" &
 RUN=$!
 on_exit "kill $RUN 2>/dev/null"
-for _ in $(seq 40); do
-	[ "$(jq -s '[.[].disks[] | select(.probe.n > 0)] | length' "$SCRATCH/out.json" 2>/dev/null || echo 0)" -gt 0 ] && break
-	sleep 0.25
-done
-first=$(jq -c 'select(.disks[0].probe.n > 0) | .disks[0].probe' "$SCRATCH/out.json" | head -n 1)
+first=$(first_probe_line "$SCRATCH/out.json")
 [ -n "$first" ] || fail "the probe never read: $(tail -c 600 "$SCRATCH/err")"
 note "first: $(echo "$first" | jq -c '{mode, files, span_bytes}')"
 echo "$first" | jq -e '.mode == "files" and .files == 2' > /dev/null || fail "not both files in files mode: $first"

@@ -233,6 +233,18 @@ no_dev_nodes() {
 # nobody CMD...: CMD run as nobody (uid and gid 65534, no groups), as a
 # local attacker; as_nobody ARGS: the tool's copy run so.
 nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+
+# first_probe_line FILE: the probe object of the first JSON line in FILE
+# (a run's --json output, still being written) whose first disk's probe
+# has read, waited for up to 10 s; empty when none came.
+first_probe_line() {
+	local i
+	for i in $(seq 40); do
+		[ "$(jq -s '[.[].disks[] | select(.probe.n > 0)] | length' "$1" 2>/dev/null || echo 0)" -gt 0 ] && break
+		sleep 0.25
+	done
+	jq -c 'select(.disks[0].probe.n > 0) | .disks[0].probe' "$1" | head -n 1
+}
 as_nobody() { nobody "$SCRATCH/iosched-top" "$@"; }
 
 # symlinks_unprotected: fs.protected_symlinks off for this test, so that a
