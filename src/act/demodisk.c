@@ -62,19 +62,45 @@ static int remove_dir(const char *dir)
 	return rmdir(dir) == 0 ? 0 : -errno;
 }
 
-/* The disks of runs that are gone (killed: nothing could remove them):
- * removed, and named in d->swept. */
-static void sweep(struct demodisk *d)
+void demodisk_name(pid_t pid, unsigned long ns, char *buf, size_t len)
 {
-	DIR *dir = opendir(NULLB_CFG);
+	util_fmt(buf, len, "%s%d-%lx", DEMO_PREFIX, (int)pid, ns);
+}
+
+long demodisk_name_pid(const char *name, unsigned long ns)
+{
+	if (strncmp(name, DEMO_PREFIX, strlen(DEMO_PREFIX)) != 0)
+		return -1;
+	const char *p = name + strlen(DEMO_PREFIX);
+	char *end;
+	errno = 0;
+	long pid = strtol(p, &end, 10);
+	if (errno || end == p || *end != '-' || pid <= 0)
+		return -1;
+	p = end + 1;
+	unsigned long theirs = strtoul(p, &end, 16);
+	return !errno && end != p && !*end && theirs == ns ? pid : -1;
+}
+
+/* This process's pid namespace, by its inode; 0 when it cannot be read
+ * (then no disk is swept: whose it is cannot be told). */
+static unsigned long pid_ns(void)
+{
+	struct stat st;
+	return stat("/proc/self/ns/pid", &st) == 0 ? (unsigned long)st.st_ino : 0;
+}
+
+/* The disks of this namespace's runs that are gone (killed: nothing could
+ * remove them): removed, and named in d->swept. Another namespace's are
+ * left: a pid there says nothing here. */
+static void sweep(struct demodisk *d, unsigned long ns)
+{
+	DIR *dir = ns ? opendir(NULLB_CFG) : NULL;
 	struct dirent *e;
 	while (dir && (e = readdir(dir))) {
-		char *end;
-		if (strncmp(e->d_name, DEMO_PREFIX, strlen(DEMO_PREFIX)) != 0)
-			continue;
-		long pid = strtol(e->d_name + strlen(DEMO_PREFIX), &end, 10);
-		if (*end || pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-			continue; /* its run is alive (or cannot be told) */
+		long pid = demodisk_name_pid(e->d_name, ns);
+		if (pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue; /* another's, or its run is alive (or cannot be told) */
 		char path[256];
 		util_fmt(path, sizeof path, "%s/%s", NULLB_CFG, e->d_name);
 		if (remove_dir(path) == 0)
@@ -169,8 +195,11 @@ int demodisk_make(struct demodisk *d, char *err, size_t len)
 	}
 	if (need_nullb(d, err, len) < 0)
 		return -1;
-	sweep(d);
-	util_fmt(d->dir, sizeof d->dir, "%s/%s%d", NULLB_CFG, DEMO_PREFIX, (int)getpid());
+	unsigned long ns = pid_ns();
+	sweep(d, ns);
+	char name[40];
+	demodisk_name(getpid(), ns, name, sizeof name);
+	util_fmt(d->dir, sizeof d->dir, "%s/%s", NULLB_CFG, name);
 	if (mkdir(d->dir, 0755) != 0) {
 		util_fmt(err, len, "cannot make %s: %s", d->dir, strerror(errno));
 		d->dir[0] = '\0';

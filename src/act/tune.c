@@ -96,6 +96,33 @@ static void format_ioprio(int v, char *buf, size_t len)
 		util_strlcpy(buf, "none", len);
 }
 
+/* A thread of the process whose I/O priority is not the process's (its
+ * main thread's): its tid, and its priority in *its; 0 when all agree. */
+static int thread_apart(int pid, long *its)
+{
+	char dir[64];
+	snprintf(dir, sizeof dir, "/proc/%d/task", pid);
+	long main_prio = syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, pid);
+	DIR *d = opendir(dir);
+	if (!d || main_prio < 0) {
+		if (d)
+			closedir(d);
+		return 0; /* gone: the set that follows says so */
+	}
+	struct dirent *e;
+	int apart = 0;
+	while (!apart && (e = readdir(d))) {
+		int tid = atoi(e->d_name);
+		long v = tid > 0 ? syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, tid) : -1;
+		if (v >= 0 && v != main_prio) {
+			apart = tid;
+			*its = v;
+		}
+	}
+	closedir(d);
+	return apart;
+}
+
 /* Every thread of the process: ioprio_set(IOPRIO_WHO_PROCESS) sets one. */
 static int set_ioprio_all(int pid, int prio)
 {
@@ -360,6 +387,21 @@ static int apply_ioprio(const struct tune_req *r, struct event *ev)
 		return -ESRCH;
 	}
 	read_ioprio(r->pid, ev->from, sizeof ev->from);
+	/* One value for every thread would lose a thread's own (a realtime
+	 * audio thread, say), and the undo, which keeps one value, could not
+	 * put it back: such a process is left as it is. */
+	long its;
+	int tid = thread_apart(r->pid, &its);
+	if (tid) {
+		char v[16];
+		format_ioprio((int)its, v, sizeof v);
+		ev->ok = 0;
+		util_fmt(ev->error, sizeof ev->error, "pid %d (%s) is left as it is: its thread %d has I/O priority %s, the "
+			 "process %s; one value for all would lose it (ionice -p TID sets one thread)", r->pid, r->disk, tid,
+			 v, ev->from);
+		ev->ms = (util_mono_now() - ev->mono) * 1e3;
+		return -EINVAL;
+	}
 	int rc = tune_parse_ioprio(r->value, &prio);
 	if (rc == 0)
 		rc = set_ioprio_all(r->pid, prio);

@@ -10,7 +10,9 @@
 #    unloaded when the run loaded it;
 #  - the full screen in tmux, its terminal lost (SIGHUP): nothing left;
 #  - a run killed (SIGKILL): its writer ends with it, and the next run
-#    says it removed the disk left behind.
+#    says it removed the disk left behind;
+#  - a run in another pid namespace (a container's), with a pid that is
+#    no process here: this namespace's next run leaves its disk alone.
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd jq tmux
@@ -23,10 +25,11 @@ left() { # what a demo run left: configfs directories, disks, writers
 	ls /sys/block | grep -E '^iosched-demo-'
 	pgrep -x iosched-demo-wr
 }
-demo_disk_of() { # PID: the disk of run PID, once it is there
+NS=$(printf '%x' "$(stat -L -c %i /proc/self/ns/pid)")
+demo_disk_of() { # PID: the disk of run PID (of this pid namespace), once it is there
 	local i
 	for i in $(seq 100); do
-		[ -e "/sys/block/iosched-demo-$1" ] && { echo "iosched-demo-$1"; return; }
+		[ -e "/sys/block/iosched-demo-$1-$NS" ] && { echo "iosched-demo-$1-$NS"; return; }
 		sleep 0.1
 	done
 }
@@ -62,6 +65,7 @@ N=""
 for _ in $(seq 200); do N=$(ls /sys/block | grep -m1 '^iosched-demo-'); [ -n "$N" ] && break; sleep 0.1; done
 [ -n "$N" ] || fail "the full screen made no demo disk: $(tmux -L demo capture-pane -p)"
 P=${N#iosched-demo-}
+P=${P%%-*}
 for _ in $(seq 100); do tmux -L demo capture-pane -p | grep -q "^$N " && break; sleep 0.1; done
 tmux -L demo capture-pane -p | grep -q "^$N " || fail "the full screen does not show $N: $(tmux -L demo capture-pane -p)"
 tmux -L demo kill-server
@@ -83,4 +87,21 @@ grep -q "removed demo disk(s) left by a run that was killed: $N" "$SCRATCH/next.
 	fail "the next run did not say it removed $N: $(cat "$SCRATCH/next.err")"
 [ -z "$(left)" ] || fail "left after the next run: $(left)"
 note "SIGKILL: the writer ended with the run; the next run removed $N"
+
+# a container's run: its own pid namespace, where it is pid 32000 (no
+# process here has that pid); this namespace's run must not take its disk
+# for a killed run's
+unshare -pf --mount-proc sh -c "echo 31999 > /proc/sys/kernel/ns_last_pid; $BIN --demo-disk --json -d 1 -n 30 > /dev/null 2>&1 & wait" &
+C=$!
+CN=""
+for _ in $(seq 100); do CN=$(ls /sys/block | grep -m1 '^iosched-demo-32000-'); [ -n "$CN" ] && break; sleep 0.1; done
+[ -n "$CN" ] || fail "the run in its own pid namespace made no disk iosched-demo-32000-*: $(ls /sys/block)"
+[ "$CN" != "iosched-demo-32000-$NS" ] || fail "the other namespace's disk is named as this one's: $CN"
+"$BIN" --demo-disk --json -d 0.5 -n 2 > /dev/null 2> "$SCRATCH/ns.err" || fail "this namespace's run exited $?: $(cat "$SCRATCH/ns.err")"
+[ -e "/sys/block/$CN" ] || fail "this namespace's run removed the other namespace's live disk $CN: $(cat "$SCRATCH/ns.err")"
+pkill -TERM -f "iosched-top --demo-disk --json -d 1 -n 30"
+wait "$C"
+for _ in $(seq 50); do [ -e "/sys/block/$CN" ] || break; sleep 0.1; done
+[ -z "$(left)" ] || fail "left after the other namespace's run: $(left)"
+note "another pid namespace's disk $CN kept by this namespace's run, removed by its own"
 echo "PASS"

@@ -1,0 +1,43 @@
+#!/bin/bash
+# i on a process whose threads have I/O priorities of their own (one
+# thread realtime 0, the rest none): one value set on every thread would
+# lose the thread's, and the undo (u, q with --restore), which keeps one
+# value, could not put it back. The process is left as it is, and the
+# screen says why and how to set one thread.
+# suite-budget: 10
+. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../lib/tmux.sh"
+need_root
+need_cmd tmux ionice python3
+setup_scratch
+
+cp /usr/bin/python3 "$SCRATCH/iosched-thr" # the interpreter itself (python3 on PATH may be a shim)
+TIDFILE=$SCRATCH/tid "$SCRATCH/iosched-thr" -c '
+import os, threading, time
+t = threading.Thread(target=lambda: time.sleep(300), daemon=True)
+t.start()
+open(os.environ["TIDFILE"], "w").write(str(t.native_id))
+time.sleep(300)' &
+TP=$!
+on_exit "kill $TP"
+for _ in $(seq 50); do [ -s "$SCRATCH/tid" ] && break; sleep 0.1; done 2>/dev/null
+TID=$(cat "$SCRATCH/tid" 2>/dev/null)
+[ -n "$TID" ] || fail "the thread's id was not written"
+ionice -c 1 -n 0 -p "$TID" || fail "cannot give thread $TID realtime 0"
+ionice -p "$TP" | grep -q none || fail "the process is not at none: $(ionice -p "$TP")"
+
+tmux_start "$BIN -d 0.5 --no-probe 2> $SCRATCH/stderr"
+wait_for "Processes \(all disks\)" || fail "no process pane"
+keys / i o s c h e d - t h r Enter
+wait_for "^ *$TP root .*iosched-thr" || fail "filtered row missing"
+keys Tab i
+wait_for "I/O priority of $TP" || fail "priority picker did not open"
+keys Up Up Up Up Enter
+wait_for "is left as it is: its thread $TID has I/O priority rt/0" || fail "no word of the thread's own priority"
+note "$(screen | grep -o "pid $TP.*is left as it is.*" | head -n 1)"
+sleep 0.5
+ionice -p "$TID" | grep -q "realtime: prio 0" || fail "the thread's realtime 0 was lost: $(ionice -p "$TID")"
+ionice -p "$TP" | grep -q none || fail "the process was changed: $(ionice -p "$TP")"
+keys q
+[ "$(wait_exit)" = 0 ] || fail "exit status $(cat "$SCRATCH/rc")"
+echo "PASS"
