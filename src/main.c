@@ -173,17 +173,20 @@ static void install_signals(void)
 
 /* Standard descriptors closed by the caller would be handed to the next
  * open (the uevent socket, a probe file) and written to as stdout: hold
- * them with /dev/null first. */
-static void hold_std_fds(void)
+ * them with /dev/null first. Returns the mask of those closed (1 << fd). */
+static int hold_std_fds(void)
 {
+	int closed = 0;
 	for (int fd = 0; fd <= 2; fd++)
 		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+			closed |= 1 << fd;
 			int n = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
 			if (n >= 0 && n != fd) {
 				dup2(n, fd);
 				close(n);
 			}
 		}
+	return closed;
 }
 
 /* What the views returned, as an exit status with a message. */
@@ -412,7 +415,7 @@ int main(int argc, char **argv)
 {
 	struct options o;
 	char err[512];
-	hold_std_fds(); /* before anything opens a descriptor */
+	int closed = hold_std_fds(); /* before anything opens a descriptor */
 	setlocale(LC_ALL, "");
 	/* One malloc arena for all threads: the BPF loader thread parses the
 	 * kernel's BTF (megabytes) and frees it, and a thread arena of its own
@@ -433,6 +436,11 @@ int main(int argc, char **argv)
 	int rc;
 	if (options_parse(argc, argv, &o, err, sizeof err) < 0) {
 		util_complain("%s\n", err);
+		rc = 2;
+	} else if ((closed & 1 << STDOUT_FILENO) && !o.prom_file && !o.record) {
+		/* all it would print is lost, with nothing else written */
+		util_complain("stdout is closed: what the run prints would be lost; send it to a file (> FILE), or to "
+			      "/dev/null to discard it\n");
 		rc = 2;
 	} else if (o.help || o.version) {
 		if (o.help)

@@ -3,8 +3,8 @@
 # (/dev/full) exits 1 with the reason; a reader that goes (| head) ends
 # the run within a refresh with exit 1, through the same clean-up as q
 # (--enable-delayacct put back), also with SIGPIPE ignored as systemd
-# starts services, or sent by hand (kill -PIPE); a closed stdout is held with /dev/null, never handed
-# to a socket; --help, -V and --print-udev-rule check theirs too. An A/B
+# starts services, or sent by hand (kill -PIPE); a closed stdout is refused, unless a file is written
+# (then it is held with /dev/null, never handed to a socket); --help, -V and --print-udev-rule check theirs too. An A/B
 # whose report cannot be written (on /dev/full, to a reader gone, past
 # ulimit -f) exits 1 with the reason, the disk put back.
 # suite-alone: it turns kernel.task_delayacct on (a setting of the whole machine) and checks it is put back
@@ -47,9 +47,16 @@ wait $run
 rc=$?
 [ $rc -eq 1 ] && grep -q "SIGPIPE" "$SCRATCH/e5" || fail "kill -PIPE: exit $rc: $(cat "$SCRATCH/e5")"
 
+# stdout closed: what it prints would be lost unseen, so it refuses; with
+# a file to write (the Prometheus textfile), it runs and writes that.
 "$BIN" -b -d 0.2 -n 2 --no-probe >&- 2> "$SCRATCH/e4"
 rc=$?
-[ $rc -eq 0 ] && [ ! -s "$SCRATCH/e4" ] || fail "stdout closed: exit $rc: $(cat "$SCRATCH/e4")"
+[ $rc -eq 2 ] && grep -q "stdout is closed: what the run prints would be lost" "$SCRATCH/e4" ||
+	fail "stdout closed: exit $rc: $(cat "$SCRATCH/e4")"
+"$BIN" -b -d 0.2 -n 2 --no-probe --prometheus-textfile "$SCRATCH/p.prom" >&- 2> "$SCRATCH/e4"
+rc=$?
+[ $rc -eq 0 ] && [ ! -s "$SCRATCH/e4" ] && grep -q '^iosched_' "$SCRATCH/p.prom" ||
+	fail "stdout closed with a textfile: exit $rc: $(cat "$SCRATCH/e4")"
 
 # An A/B report that cannot be written: exit 1 with the reason, and the
 # disk back on its scheduler all the same (it goes back before the
