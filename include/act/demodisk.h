@@ -3,7 +3,8 @@
  * requests at once, each held 4 ms, so a queue builds inside the
  * scheduler, where the order it chooses shows; writeback throttling off,
  * which would hide it), with a writer process
- * flooding it with buffered writes while the tool's probe reads it. Its
+ * flooding it with direct writes (the A/B's load: aiowrite.h) while the
+ * tool's probe reads it. Its
  * data is thrown away (not memory-backed): nothing can fill the memory.
  * Removed with its writer at every exit the tool lives through; a disk
  * left by a run that was killed is removed by the next --demo-disk in the

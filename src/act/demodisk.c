@@ -13,11 +13,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "aiowrite.h"
 #include "base/util.h"
 
 #define NULLB_CFG "/sys/kernel/config/nullb"
 #define DEMO_PREFIX "iosched-demo-"
-#define WRITE_CHUNK (1 << 20)
+#define DISK_BYTES (4096ull << 20) /* its size, as settings[] gives it in MiB */
 
 /* The disk's settings, in the order null_blk takes them (power last). An
  * HDD's pace: 4 ms a request, two at a time, one queue; 4 GiB that are
@@ -161,29 +162,24 @@ static int find_disk(struct demodisk *d)
 	return -ENODEV;
 }
 
-/* The writer: 1 MiB buffered writes over the disk, front to back and
- * again, until the tool ends it (or ends: PR_SET_PDEATHSIG). Each 32 MiB
- * are waited for (fdatasync), so no more than that is left dirty to drain
- * when the disk is removed. (sync_file_range, to keep a steadier stream,
- * locked a CPU up in the kernel here: 6.1, null_blk not memory-backed.) */
+/* The writer: the A/B's load over the disk (aiowrite.h: 1 MiB direct
+ * writes, 8 in flight, front to back and again) until the tool ends it (or
+ * ends: PR_SET_PDEATHSIG). Direct, not buffered: buffered writes to this
+ * disk (fdatasync every 32 MiB; sync_file_range before) locked both CPUs
+ * up in the kernel, the writer's and the flusher's, in one run of about
+ * ten here (6.1 under qemu without KVM, null_blk not memory-backed), and
+ * left dirty pages to drain before the disk could go. */
 static void writer(const char *dev, pid_t parent)
 {
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(0);
 	util_child_fds(open("/dev/null", O_RDONLY), "iosched-demo-wr");
-	int fd = open(dev, O_WRONLY | O_CLOEXEC);
-	char *buf = calloc(1, WRITE_CHUNK);
-	if (fd < 0 || !buf)
+	int fd = open(dev, O_WRONLY | O_DIRECT | O_CLOEXEC);
+	if (fd < 0)
 		_exit(1);
-	for (off_t off = 0;;) {
-		ssize_t n = pwrite(fd, buf, WRITE_CHUNK, off);
-		if (n < 0 && errno != ENOSPC)
-			usleep(100000); /* an error: not a busy loop */
-		off = n == WRITE_CHUNK ? off + n : 0; /* the end: from the front again */
-		if (off % (32 * WRITE_CHUNK) == 0)
-			fdatasync(fd);
-	}
+	const struct aiowrite_hooks h = {NULL, NULL, NULL};
+	_exit(aiowrite_run(fd, DISK_BYTES, &h) ? 1 : 0);
 }
 
 int demodisk_make(struct demodisk *d, char *err, size_t len)

@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libaio.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -12,14 +11,12 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "probe/prng.h"
+#include "aiowrite.h"
 #include "probe/probefile.h"
 #include "base/safefile.h"
 #include "base/scratch.h"
 #include "base/util.h"
 
-#define WRITE_BS (1u << 20)
-#define WRITE_QD 8
 #define FSYNC_FILE (16u << 10)
 #define FSYNC_KEEP 256 /* files kept before the oldest go: bounded, and deletes are load too */
 #define DIR_PREFIX ".iosched-top-load."
@@ -66,52 +63,29 @@ static void add_bytes(struct load *l, uint64_t n)
 	pthread_mutex_unlock(&l->mu);
 }
 
+static int stop_hook(void *ctx)
+{
+	return stopping(ctx);
+}
+
+static void done_hook(void *ctx, uint64_t bytes)
+{
+	add_bytes(ctx, bytes);
+}
+
 /* Sequential 1 MiB direct writes, 8 in flight, wrapping at l->size. */
 static void run_write(struct load *l)
 {
 	int fd = openat(l->lock_fd, WRITE_FILE, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_DIRECT | O_CLOEXEC, 0600);
-	io_context_t ctx = 0;
-	void *buf = NULL;
-	if (fd < 0 || io_setup(WRITE_QD, &ctx) < 0 || posix_memalign(&buf, 4096, WRITE_BS) != 0) {
-		l->err = errno ? errno : EIO;
-		goto out;
-	}
-	struct prng r;
-	prng_seed(&r, 1);
-	for (size_t i = 0; i < WRITE_BS / 8; i++)
-		((uint64_t *)buf)[i] = prng_next(&r); /* not zeros: no filesystem may skip them */
-	uint64_t blocks = l->size / WRITE_BS ? l->size / WRITE_BS : 1, next = 0;
-	struct iocb cbs[WRITE_QD], *cbp[1];
-	int inflight = 0;
-	while (!stopping(l) || inflight) {
-		while (!stopping(l) && inflight < WRITE_QD) {
-			struct iocb *cb = &cbs[next % WRITE_QD];
-			/* The kernel copies an iocb at submission: reusing the
-			 * struct of a request still in flight is safe. */
-			io_prep_pwrite(cb, fd, buf, WRITE_BS, (long long)((next % blocks) * WRITE_BS));
-			cbp[0] = cb;
-			if (io_submit(ctx, 1, cbp) != 1) {
-				l->err = EIO;
-				goto out;
-			}
-			next++;
-			inflight++;
-		}
-		struct io_event ev[WRITE_QD];
-		struct timespec ts = {0, 100000000L};
-		int n = io_getevents(ctx, 1, WRITE_QD, ev, &ts);
-		for (int i = 0; i < n; i++)
-			if ((long)ev[i].res > 0)
-				add_bytes(l, (uint64_t)ev[i].res);
-		if (n > 0)
-			inflight -= n;
-	}
-out:
-	if (ctx)
-		io_destroy(ctx);
-	free(buf);
-	if (fd >= 0)
+	if (fd < 0) {
+		l->err = errno;
+	} else {
+		const struct aiowrite_hooks h = {stop_hook, done_hook, l};
+		int err = aiowrite_run(fd, l->size, &h);
+		if (err)
+			l->err = err;
 		close(fd);
+	}
 	unlinkat(l->lock_fd, WRITE_FILE, 0);
 }
 

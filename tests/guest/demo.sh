@@ -2,7 +2,7 @@
 # In the guest, where null_blk is a module: --demo-disk makes an HDD-like
 # null_blk disk with a writer on it and shows it with the probe reading it.
 #  - switched from outside (as s would) between none, bfq and mq-deadline,
-#    21 s each, the probe reads under the writer's load in every phase:
+#    16 s each, the probe reads under the writer's load in every phase:
 #    its p99 over the phase's last 10 s at least twice the disk's 4 ms a
 #    request (the schedulers' p99 are noted; measured here they were apart
 #    by 1.25x to 2.5x from run to run: doc/lab.md);
@@ -35,15 +35,15 @@ demo_disk_of() { # PID: the disk of run PID (of this pid namespace), once it is 
 }
 on_exit 'pkill -KILL -f "iosched-top --demo-disk" 2>/dev/null; for d in /sys/kernel/config/nullb/iosched-demo-*; do [ -d "$d" ] && echo 0 > "$d/power" && rmdir "$d"; done'
 
-# p99 on none, bfq, then mq-deadline: 21 s each
-"$BIN" --demo-disk --json -d 1 -n 66 --probe-rate 50 > "$SCRATCH/demo.json" 2> "$SCRATCH/demo.err" &
+# p99 on none, bfq, then mq-deadline: 16 s each (the last 10 s wholly in the phase)
+"$BIN" --demo-disk --json -d 1 -n 51 --probe-rate 50 > "$SCRATCH/demo.json" 2> "$SCRATCH/demo.err" &
 P=$!
 N=$(demo_disk_of $P)
 [ -n "$N" ] || fail "no demo disk appeared: $(cat "$SCRATCH/demo.err")"
 pgrep -x iosched-demo-wr > /dev/null || fail "no writer runs"
 for s in none bfq mq-deadline; do
 	echo "$s" > "/sys/block/$N/queue/scheduler" || fail "cannot set $s on $N"
-	sleep 21
+	sleep 16
 done
 wait "$P" || fail "the demo run exited $?: $(cat "$SCRATCH/demo.err")"
 # each phase's last line: its 10 s window wholly in the phase
