@@ -200,7 +200,7 @@ run: deps
 BUILD_DEBS := pkg-config:pkg-config ncursesw:libncurses-dev libudev:libudev-dev libproc2:libproc2-dev libaio:libaio-dev \
               $(if $(NO_BPF),,clang:clang bpftool:bpftool libbpf:libbpf-dev)
 TEST_DEBS  := valgrind:valgrind cmocka:libcmocka-dev fio:fio iostat:sysstat tmux:tmux jq:jq losetup:mount \
-              mkfs.ext4:e2fsprogs setpriv:util-linux sha256sum:coreutils groff:groff-base \
+              mkfs.ext4:e2fsprogs mkfs.xfs:xfsprogs setpriv:util-linux sha256sum:coreutils groff:groff-base \
               fusermount:fuse3 pyfusepy:python3-fusepy promtool:prometheus fuser:psmisc ps:procps \
               python3:python3 useradd:passwd clang:clang dpkg-buildpackage:dpkg-dev dh:debhelper \
               lintian:lintian zsh:zsh

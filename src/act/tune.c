@@ -96,31 +96,45 @@ static void format_ioprio(int v, char *buf, size_t len)
 		util_strlcpy(buf, "none", len);
 }
 
-/* A thread of the process whose I/O priority is not the process's (its
- * main thread's): its tid, and its priority in *its; 0 when all agree. */
-static int thread_apart(int pid, long *its)
+/* Whether thread tid of pid still runs: an ended thread (a main thread
+ * that called pthread_exit stays a zombie while the others run) has no
+ * I/O priority that counts. */
+static int thread_live(int pid, int tid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof path, "/proc/%d/task/%d/stat", pid, tid);
+	if (util_read_text(path, buf, sizeof buf) <= 0)
+		return 0;
+	const char *end = strrchr(buf, ')'); /* the name may hold anything */
+	return end && end[1] == ' ' && end[2] != 'Z' && end[2] != 'X';
+}
+
+/* The I/O priority of the process's live threads: *prio the first one's,
+ * and, where another live thread has another, that thread's tid (and its
+ * priority in *its); 0 when all agree. -1 when no live thread was read. */
+static int threads_ioprio(int pid, long *prio, long *its)
 {
 	char dir[64];
 	snprintf(dir, sizeof dir, "/proc/%d/task", pid);
-	long main_prio = syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, pid);
 	DIR *d = opendir(dir);
-	if (!d || main_prio < 0) {
-		if (d)
-			closedir(d);
-		return 0; /* gone: the set that follows says so */
-	}
+	if (!d)
+		return -1;
 	struct dirent *e;
-	int apart = 0;
+	int apart = 0, seen = 0;
 	while (!apart && (e = readdir(d))) {
 		int tid = atoi(e->d_name);
-		long v = tid > 0 ? syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, tid) : -1;
-		if (v >= 0 && v != main_prio) {
+		long v = tid > 0 && thread_live(pid, tid) ? syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, tid) : -1;
+		if (v < 0)
+			continue;
+		if (!seen++)
+			*prio = v;
+		else if (v != *prio) {
 			apart = tid;
 			*its = v;
 		}
 	}
 	closedir(d);
-	return apart;
+	return seen ? apart : -1;
 }
 
 /* Every thread of the process: ioprio_set(IOPRIO_WHO_PROCESS) sets one. */
@@ -386,13 +400,17 @@ static int apply_ioprio(const struct tune_req *r, struct event *ev)
 		ev->ms = (util_mono_now() - ev->mono) * 1e3;
 		return -ESRCH;
 	}
-	read_ioprio(r->pid, ev->from, sizeof ev->from);
-	/* One value for every thread would lose a thread's own (a realtime
-	 * audio thread, say), and the undo, which keeps one value, could not
-	 * put it back: such a process is left as it is. */
-	long its;
-	int tid = thread_apart(r->pid, &its);
-	if (tid) {
+	/* The value before: the live threads' (a main thread that ended
+	 * reads as none). One value for every thread would lose a thread's own
+	 * (a realtime audio thread, say), and the undo, which keeps one value,
+	 * could not put it back: such a process is left as it is. */
+	long before = 0, its = 0;
+	int tid = threads_ioprio(r->pid, &before, &its);
+	if (tid >= 0)
+		format_ioprio((int)before, ev->from, sizeof ev->from);
+	else
+		read_ioprio(r->pid, ev->from, sizeof ev->from);
+	if (tid > 0) {
 		char v[16];
 		format_ioprio((int)its, v, sizeof v);
 		ev->ok = 0;

@@ -31,10 +31,12 @@ enum { PROBE_THREAD_RUNS, PROBE_THREAD_ENDED, PROBE_THREAD_LEFT };
 
 /* The read handed over (rc: how that went) waited for, and judged: its
  * latency in ns, or as read_once returns. FILES: the file must be the same
- * after the read as when it was mapped (held: its descriptor); a file its
- * owner changed during the read (holes punched, rewritten) gave a figure
- * of something else, which is not counted, and the file is dropped. */
-static int64_t read_wait(struct probe *p, struct aioreader *io, int rc, int held, size_t file, uint64_t off)
+ * after the read as when it was mapped (held: its descriptor), the range
+ * read still at phys on the disk; a file its owner changed (holes punched,
+ * rewritten, deduplicated) gave a figure of something else, which is not
+ * counted, and the file is dropped. */
+static int64_t read_wait(struct probe *p, struct aioreader *io, int rc, int held, size_t file, uint64_t off,
+			 uint64_t phys)
 {
 	int files = held >= 0;
 	if (rc < 0) {
@@ -53,10 +55,11 @@ static int64_t read_wait(struct probe *p, struct aioreader *io, int rc, int held
 		if (probestatus_stopping(p))
 			return -2;
 	}
-	if (files && (res != (int64_t)p->cfg.io_size || !probespan_unchanged(&p->set, file, held))) {
+	if (files && (res != (int64_t)p->cfg.io_size || !probespan_unchanged(&p->set, file, held) ||
+		      !probespan_still_at(held, off, p->cfg.io_size, phys))) {
 		/* One of the disk's files changed under the read (truncated,
-		 * rewritten, holes punched): it is dropped, the probe goes on
-		 * with the others. */
+		 * rewritten, holes punched, its blocks deduplicated onto
+		 * others): it is dropped, the probe goes on with the others. */
 		probefiles_failed(p, file);
 		return 0;
 	}
@@ -80,9 +83,10 @@ static int64_t read_once(struct probe *p, struct aioreader *io, int once)
 {
 	uint64_t off;
 	size_t file = 0;
+	uint64_t phys = 0;
 	int files = p->st.mode == PROBE_MODE_FILES;
 	if (files) {
-		p->fd = probefiles_next(p, &off, &file);
+		p->fd = probefiles_next(p, &off, &file, &phys);
 		if (p->fd < 0)
 			return -1;
 	} else if (prng_offset(&p->rng, p->span, p->cfg.io_size, p->cfg.io_size, &off) < 0) {
@@ -101,7 +105,7 @@ static int64_t read_once(struct probe *p, struct aioreader *io, int once)
 			close(p->fd);
 		p->fd = -1;
 	}
-	int64_t ns = read_wait(p, io, rc, held, file, off);
+	int64_t ns = read_wait(p, io, rc, held, file, off, phys);
 	if (held >= 0)
 		close(held);
 	return ns;

@@ -331,14 +331,14 @@ static void refresh_now(struct probe *p)
 		take_choice(p);
 }
 
-int probefiles_next(struct probe *p, uint64_t *off, size_t *file)
+int probefiles_next(struct probe *p, uint64_t *off, size_t *file, uint64_t *phys)
 {
 	refresh(p);
 	for (int i = 0; i < PICK_TRIES * 2; i++) {
 		size_t f;
 		if (i == PICK_TRIES) /* the files tried were all replaced: choose again now */
 			refresh_now(p);
-		if (probespan_pick(&p->set, &p->rng, &f, off) < 0)
+		if (probespan_pick_phys(&p->set, &p->rng, &f, off, phys) < 0)
 			break;
 		int fd = probespan_open(&p->set, f, 1);
 		*file = f;

@@ -100,11 +100,12 @@ int probedevice_close(struct probe *p, struct aioreader *io);
 int probedevice_detach_asked(struct probe *p, double rate);
 
 /* probefiles.c: the read-only file mode: the files chosen (0, or -1: the
- * probe ends, why recorded); a read's file opened and its offset (the
- * descriptor, or -1: the probe ends), a file whose read failed dropped;
+ * probe ends, why recorded); a read's file opened, its offset and where
+ * that was on the disk (the descriptor, or -1: the probe ends), a file
+ * whose read failed dropped;
  * the choice freed. */
 int probefiles_open(struct probe *p);
-int probefiles_next(struct probe *p, uint64_t *off, size_t *file);
+int probefiles_next(struct probe *p, uint64_t *off, size_t *file, uint64_t *phys);
 void probefiles_failed(struct probe *p, size_t file);
 void probefiles_free(struct probe *p);
 

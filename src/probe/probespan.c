@@ -237,17 +237,17 @@ static int walk_repeat(const struct walk *w, const struct stat *st)
 }
 
 /* The owner's entry, made when new; NULL for root and system accounts
- * (never capped) or where there is no cap. A subordinate range's uids are
- * one owner: its user (one share with the user's own files), or, for a
- * system account's range (a CI runner's rootless containers; the account
- * itself is never capped), the range, named by its first uid. */
+ * (never capped, also inside a range that covers them) or where there is
+ * no cap. A subordinate range's other uids are one owner: its user (one
+ * share with the user's own files), or, for a system account's range (a
+ * CI runner's rootless containers; the account itself is never capped),
+ * the range, under a key no real uid has (the top of uid_t, down by the
+ * range's index). */
 static struct owner *walk_owner(struct walk *w, uid_t uid)
 {
 	const struct subuid_range *r = subuid_range_of(w->sub, w->nsub, uid);
-	if (r)
-		uid = r->owner >= PROBESPAN_SYSTEM_UIDS ? r->owner
-		      : r->lo >= PROBESPAN_SYSTEM_UIDS ? r->lo
-							: PROBESPAN_SYSTEM_UIDS;
+	if (r && uid >= PROBESPAN_SYSTEM_UIDS)
+		uid = r->owner >= PROBESPAN_SYSTEM_UIDS ? r->owner : (uid_t)-2 - (uid_t)(r - w->sub);
 	if (!w->want->owner_cap || uid < PROBESPAN_SYSTEM_UIDS)
 		return NULL;
 	for (size_t i = 0; i < w->nowners; i++)
@@ -574,6 +574,12 @@ int probespan_merge(struct probespan *to, struct probespan *from)
 
 int probespan_pick(const struct probespan *ps, struct prng *rng, size_t *file, uint64_t *off)
 {
+	uint64_t phys;
+	return probespan_pick_phys(ps, rng, file, off, &phys);
+}
+
+int probespan_pick_phys(const struct probespan *ps, struct prng *rng, size_t *file, uint64_t *off, uint64_t *phys)
+{
 	if (!ps->span || !ps->cum)
 		return -ENOENT;
 	uint64_t x = prng_below(rng, ps->span);
@@ -589,6 +595,7 @@ int probespan_pick(const struct probespan *ps, struct prng *rng, size_t *file, u
 	uint64_t slots = (r->hi - r->lo) / ps->io_size;
 	*file = r->file;
 	*off = r->lo + prng_below(rng, slots) * ps->io_size;
+	*phys = r->phys + (*off - r->lo);
 	return 0;
 }
 

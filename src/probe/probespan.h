@@ -126,6 +126,8 @@ int probespan_merge(struct probespan *to, struct probespan *from);
 /* A random read: the file (index into ps->files) and the offset. Returns
  * 0, or -ENOENT when nothing is left to read. */
 int probespan_pick(const struct probespan *ps, struct prng *rng, size_t *file, uint64_t *off);
+/* The same, with where on the disk the read at *off was mapped (*phys). */
+int probespan_pick_phys(const struct probespan *ps, struct prng *rng, size_t *file, uint64_t *off, uint64_t *phys);
 
 /* Open file i of ps for a read (read-only, O_DIRECT when direct, no link
  * followed, not blocking on a FIFO swapped in). A file that is not the
@@ -137,6 +139,12 @@ int probespan_open(struct probespan *ps, size_t i, int direct);
 /* Whether file i, open as fd, is still as it was mapped (after a read: a
  * change during it means the read measured something else). */
 int probespan_unchanged(const struct probespan *ps, size_t i, int fd);
+
+/* Whether the len bytes at off of the file open as fd are still where the
+ * walk found them on the disk (phys). A dedupe (FIDEDUPERANGE, which the
+ * owner of a file may run on XFS and btrfs) moves a range onto other
+ * blocks and changes none of its times, size or block count. */
+int probespan_still_at(int fd, uint64_t off, uint64_t len, uint64_t phys);
 
 /* Drop file i: its ranges are not picked any more. */
 void probespan_drop(struct probespan *ps, size_t i);

@@ -6,6 +6,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
+#include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -97,4 +101,21 @@ int probespan_open(struct probespan *ps, size_t i, int direct)
 		return -ESTALE;
 	}
 	return fd;
+}
+
+int probespan_still_at(int fd, uint64_t off, uint64_t len, uint64_t phys)
+{
+	union {
+		struct fiemap fm;
+		char bytes[sizeof(struct fiemap) + sizeof(struct fiemap_extent)];
+	} u;
+	memset(&u, 0, sizeof u);
+	u.fm.fm_start = off;
+	u.fm.fm_length = len;
+	u.fm.fm_extent_count = 1; /* no FIEMAP_FLAG_SYNC: nothing is written */
+	if (ioctl(fd, FS_IOC_FIEMAP, &u.fm) < 0 || u.fm.fm_mapped_extents != 1)
+		return 0;
+	const struct fiemap_extent *e = &u.fm.fm_extents[0];
+	return e->fe_logical <= off && off + len <= e->fe_logical + e->fe_length &&
+	       e->fe_physical + (off - e->fe_logical) == phys;
 }

@@ -3,12 +3,14 @@
 # thread realtime 0, the rest none): one value set on every thread would
 # lose the thread's, and the undo (u, q with --restore), which keeps one
 # value, could not put it back. The process is left as it is, and the
-# screen says why and how to set one thread.
-# suite-budget: 10
+# screen says why and how to set one thread. A process whose main thread
+# has ended (pthread_exit: a zombie reading as none) is judged by the
+# threads that run: i sets them, and u puts back their be/7.
+# suite-budget: 15
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_root
-need_cmd tmux ionice python3
+need_cmd tmux ionice python3 cc
 setup_scratch
 
 cp /usr/bin/python3 "$SCRATCH/iosched-thr" # the interpreter itself (python3 on PATH may be a shim)
@@ -40,4 +42,35 @@ ionice -p "$TID" | grep -q "realtime: prio 0" || fail "the thread's realtime 0 w
 ionice -p "$TP" | grep -q none || fail "the process was changed: $(ionice -p "$TP")"
 keys q
 [ "$(wait_exit)" = 0 ] || fail "exit status $(cat "$SCRATCH/rc")"
+
+cat > "$SCRATCH/zl.c" <<'C'
+#include <pthread.h>
+#include <unistd.h>
+static void *sleeper(void *a) { (void)a; sleep(300); return NULL; }
+int main(void) { pthread_t t; pthread_create(&t, NULL, sleeper, NULL); pthread_exit(NULL); }
+C
+cc -pthread -o "$SCRATCH/iosched-zl" "$SCRATCH/zl.c" || fail "cannot build the test program"
+ionice -c 2 -n 7 "$SCRATCH/iosched-zl" &
+ZP=$!
+on_exit "kill $ZP; wait $ZP 2>/dev/null"
+ZT=""
+for _ in $(seq 50); do ZT=$(ls "/proc/$ZP/task" 2>/dev/null | grep -vx "$ZP" | head -n 1); [ -n "$ZT" ] && break; sleep 0.1; done
+[ -n "$ZT" ] || fail "the test program's thread did not start"
+for _ in $(seq 50); do grep -q '^State:.Z' "/proc/$ZP/task/$ZP/status" && break; sleep 0.1; done
+tmux_restart "$BIN -d 0.5 --no-probe 2> $SCRATCH/stderr2"
+wait_for "Processes \(all disks\)" || fail "no process pane"
+keys / i o s c h e d - z l Enter
+wait_for "^ *$ZP root .*iosched-zl" || fail "filtered row of the program missing"
+keys Tab i
+wait_for "I/O priority of $ZP" || fail "priority picker did not open for the program"
+keys Up Up Up Up Enter
+for _ in $(seq 20); do ionice -p "$ZT" | grep -q idle && break; sleep 0.1; done
+ionice -p "$ZT" | grep -q idle || fail "the running thread was not set: $(ionice -p "$ZT"); $(screen | tail -n 3)"
+keys u
+for _ in $(seq 20); do ionice -p "$ZT" | grep -q "best-effort: prio 7" && break; sleep 0.1; done
+ionice -p "$ZT" | grep -q "best-effort: prio 7" || fail "u did not put back be/7: $(ionice -p "$ZT")"
+keys q
+[ "$(wait_exit)" = 0 ] || fail "exit status $(cat "$SCRATCH/rc")"
+note "main thread ended: the running thread set to idle and put back to be/7"
+kill "$ZP"; wait "$ZP" 2>/dev/null # reaped here: its ended main thread would stay a zombie in the test's cgroup
 echo "PASS"

@@ -492,14 +492,15 @@ static void test_shared_dir_capped(void **state)
 
 /* The uids of a user's subordinate range (/etc/subuid: rootless
  * containers) are that user's: one share among them, not one each; a
- * system account's range (its own files never capped) is one share too. */
+ * system account's range (its own files never capped) is one share too;
+ * root's files in a range that covers uid 0 stay root's, never capped. */
 static void test_subuid_one_share(void **state)
 {
 	(void)state;
 	if (geteuid() != 0)
 		skip(); /* files of other owners */
-	static const char *const ranges[] = {"65534:100000:65536", "999:100000:65536"};
-	for (size_t k = 0; k < 2; k++) {
+	static const char *const ranges[] = {"65534:100000:65536", "999:100000:65536", "1:0:200000"};
+	for (size_t k = 0; k < 3; k++) {
 		char top[64], path[160], sub[160];
 		make_top(top);
 		snprintf(sub, sizeof sub, "%s/subuid", top); /* under the size floor: not chosen */
@@ -511,11 +512,13 @@ static void test_subuid_one_share(void **state)
 			char name[16];
 			snprintf(name, sizeof name, "f%d", i);
 			make_holed(top, name, path, sizeof path);
-			assert_int_equal(chown(path, 100000 + (uid_t)i, 100000), 0);
+			if (k < 2) /* the third: root's own */
+				assert_int_equal(chown(path, 100000 + (uid_t)i, 100000), 0);
 		}
 		struct probespan ps;
 		build_subuid(top, 1ull << 30, sub, &ps);
-		assert_int_equal(ps.nfiles, 13); /* 13 x 8 >= 100: one share, not 14 owners' */
+		/* 13 x 8 >= 100: one share, not 14 owners'; root's: all 14 */
+		assert_int_equal(ps.nfiles, k < 2 ? 13 : 14);
 		probespan_free(&ps);
 		remove_top(top);
 	}

@@ -1,0 +1,70 @@
+#!/bin/bash
+# Root's probe in files mode (no_dev_nodes) on XFS reads a file that nobody
+# owns, 32 MiB in 32 extents; nobody deduplicates MiB 1 to 31 onto MiB 0
+# (FIDEDUPERANGE: a file's owner may, on XFS and btrfs), which changes
+# none of the file's times, its size or its block count: 32 MiB of ranges
+# would then be read from one MiB of the disk. The probe must see that the
+# range it read is no longer where the walk found it and drop the file;
+# the choice made again (half of the files went) then reads the file's
+# one MiB once: 65 MiB in all, not 96.
+# suite-budget: 25
+. "$(dirname "$0")/../lib/common.sh"
+need_root
+need_cmd setpriv jq losetup mkfs.xfs unshare python3
+setup_scratch
+chmod 755 "$SCRATCH"
+attach_loop 384
+L=$LOOP N=$(basename "$LOOP") MNT=$SCRATCH/mnt
+mkfs.xfs -q -f -K "$L" || fail "mkfs.xfs failed"
+mount_scratch "$L" "$MNT"
+U=$MNT/home/u
+mkdir -p "$MNT/usr" "$U"
+dd if=/dev/urandom of="$MNT/usr/root-a" bs=1M count=64 oflag=direct status=none || fail "cannot write root's file"
+# one random MiB 32 times, each write beside one to a filler file: extents
+# apart, so that a dedupe cannot show as a change of the block count
+head -c 1M /dev/urandom > "$SCRATCH/block"
+for k in $(seq 0 31); do
+	dd if="$SCRATCH/block" of="$U/mine" bs=1M seek="$k" count=1 conv=notrunc oflag=direct status=none &&
+		dd if="$SCRATCH/block" of="$U/filler" bs=1M seek="$k" count=1 conv=notrunc oflag=direct status=none ||
+		fail "cannot write nobody's file"
+done
+rm "$U/filler"
+chown -R 65534:65534 "$U"
+sync
+
+no_dev_nodes "$BIN" --json -d .5 -n 14 --disk "$N" --probe-rate 200 --no-bpf --procs 0 > "$SCRATCH/out.json" \
+	2> "$SCRATCH/err" &
+RUN=$!
+on_exit "kill $RUN 2>/dev/null"
+first=$(first_probe_line "$SCRATCH/out.json")
+[ -n "$first" ] || fail "the probe never read: $(tail -c 600 "$SCRATCH/err")"
+note "first: $(echo "$first" | jq -c '{mode, files, span_bytes}')"
+echo "$first" | jq -e '.mode == "files" and .files == 2' > /dev/null || fail "not both files in files mode: $first"
+
+# As nobody: MiB 1..31 deduplicated onto MiB 0; the file's stat unchanged.
+nobody /usr/bin/python3 -c "
+import fcntl, os, struct
+F = '$U/mine'
+before = os.stat(F)
+fd = os.open(F, os.O_RDWR)
+for k in range(1, 32):
+    arg = bytearray(struct.pack('QQHHI', 0, 1 << 20, 1, 0, 0) + struct.pack('qQQiI', fd, k << 20, 0, 0, 0))
+    fcntl.ioctl(fd, 0xC0189436, arg)  # FIDEDUPERANGE
+    status = struct.unpack_from('i', arg, 24 + 24)[0]
+    if status != 0:
+        raise SystemExit('dedupe of MiB %d: status %d' % (k, status))
+os.close(fd)
+after = os.stat(F)
+same = lambda s: (s.st_size, s.st_mtime_ns, s.st_ctime_ns, s.st_blocks)
+if same(before) != same(after):
+    raise SystemExit('the dedupe changed the stat: %s -> %s' % (same(before), same(after)))
+" || fail "cannot deduplicate as nobody, or it showed in the stat"
+wait $RUN
+rc=$?
+[ "$rc" -eq 0 ] || fail "the run exited $rc: $(tail -c 600 "$SCRATCH/err")"
+last=$(tail -n 1 "$SCRATCH/out.json" | jq -c '.disks[0].probe')
+note "last: $(echo "$last" | jq -c '{mode, n, files, span_bytes}')"
+echo "$last" | jq -e '.mode == "files" and .n > 0' > /dev/null || fail "the probe did not read on: $last"
+echo "$last" | jq -e '.span_bytes <= (65 * 1048576)' > /dev/null ||
+	fail "the deduplicated file is still read as 32 MiB: $last"
+echo "PASS"
