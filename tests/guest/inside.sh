@@ -62,7 +62,7 @@ for part in $PARTS; do
 			run "bfq: $t" "$G/$t"
 		done
 		;;
-	ab) modprobe bfq && modprobe kyber-iosched; run "bfq: A/B none,bfq decides the fresh readers" "$G/guest/ab_fresh.sh" ;;
+	ab) modprobe bfq && modprobe kyber-iosched; run "bfq: A/B none,bfq puts the fresh readers ahead on bfq" "$G/guest/ab_fresh.sh" ;;
 	units) lines "$G/guest/units.sh" ;;
 	demo) modprobe bfq; run "null_blk: --demo-disk" "$G/guest/demo.sh" ;;
 	*) echo "FAIL  unknown part '$part'"; failed=$((failed + 1)) ;;
