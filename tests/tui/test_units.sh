@@ -91,7 +91,7 @@ wait_for "sorted by WRITE/s" || fail "> did not go back to WRITE/s"
 # Enter on the writer: its details, then its processes.
 select_unit "$WRITER"
 keys Enter
-wait_for "unit details" || fail "Enter did not show the unit's details"
+wait_for "unit details" 10 || fail "Enter did not show the unit's details (10 s)"
 wait_for "$WRITER: the cgroup $SLICE" || fail "the details do not name the cgroup"
 if [ "$HYBRID" = 1 ]; then
 	wait_for "io.stat: the io controller is bound to cgroup v1 on this machine" || fail "the details do not say why io.stat is missing"
