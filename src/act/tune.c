@@ -37,14 +37,22 @@ _Static_assert(NQUEUE <= TUNE_QUEUE_MAX, "a switch may reset every queue attribu
 
 #define IOPRIO_WHO_PROCESS 1
 
+/* A task's stat file (/proc/PID/stat, /proc/PID/task/TID/stat) parsed:
+ * 0, or -ESRCH when it is gone or unreadable. */
+static int read_stat(const char *path, struct proc_seen *e)
+{
+	char text[1024];
+	return util_read_text(path, text, sizeof text) < 0 || procs_parse_stat(text, e) < 0 ? -ESRCH : 0;
+}
+
 /* A process's start time, clock ticks after boot: with the pid, it names
  * one process for the whole boot (a pid alone is reused). */
 static int proc_start(int pid, unsigned long long *start)
 {
-	char path[64], text[1024];
+	char path[64];
 	struct proc_seen e;
 	util_fmt(path, sizeof path, "/proc/%d/stat", pid);
-	if (util_read_text(path, text, sizeof text) < 0 || procs_parse_stat(text, &e) < 0)
+	if (read_stat(path, &e) < 0)
 		return -ESRCH;
 	*start = e.start;
 	return 0;
@@ -101,12 +109,10 @@ static void format_ioprio(int v, char *buf, size_t len)
  * I/O priority that counts. */
 static int thread_live(int pid, int tid)
 {
-	char path[64], buf[512];
-	snprintf(path, sizeof path, "/proc/%d/task/%d/stat", pid, tid);
-	if (util_read_text(path, buf, sizeof buf) <= 0)
-		return 0;
-	const char *end = strrchr(buf, ')'); /* the name may hold anything */
-	return end && end[1] == ' ' && end[2] != 'Z' && end[2] != 'X';
+	char path[64];
+	struct proc_seen e;
+	util_fmt(path, sizeof path, "/proc/%d/task/%d/stat", pid, tid);
+	return read_stat(path, &e) == 0 && e.state != 'Z' && e.state != 'X';
 }
 
 /* The I/O priority of the process's live threads: *prio the first one's,

@@ -32,14 +32,7 @@ rm "$U/filler"
 chown -R 65534:65534 "$U"
 sync
 
-no_dev_nodes "$BIN" --json -d .5 -n 14 --disk "$N" --probe-rate 200 --no-bpf --procs 0 > "$SCRATCH/out.json" \
-	2> "$SCRATCH/err" &
-RUN=$!
-on_exit "kill $RUN 2>/dev/null"
-first=$(first_probe_line "$SCRATCH/out.json")
-[ -n "$first" ] || fail "the probe never read: $(tail -c 600 "$SCRATCH/err")"
-note "first: $(echo "$first" | jq -c '{mode, files, span_bytes}')"
-echo "$first" | jq -e '.mode == "files" and .files == 2' > /dev/null || fail "not both files in files mode: $first"
+files_probe_start
 
 # As nobody: MiB 1..31 deduplicated onto MiB 0; the file's stat unchanged.
 nobody /usr/bin/python3 -c "
@@ -59,12 +52,7 @@ same = lambda s: (s.st_size, s.st_mtime_ns, s.st_ctime_ns, s.st_blocks)
 if same(before) != same(after):
     raise SystemExit('the dedupe changed the stat: %s -> %s' % (same(before), same(after)))
 " || fail "cannot deduplicate as nobody, or it showed in the stat"
-wait $RUN
-rc=$?
-[ "$rc" -eq 0 ] || fail "the run exited $rc: $(tail -c 600 "$SCRATCH/err")"
-last=$(tail -n 1 "$SCRATCH/out.json" | jq -c '.disks[0].probe')
-note "last: $(echo "$last" | jq -c '{mode, n, files, span_bytes}')"
-echo "$last" | jq -e '.mode == "files" and .n > 0' > /dev/null || fail "the probe did not read on: $last"
-echo "$last" | jq -e '.span_bytes <= (65 * 1048576)' > /dev/null ||
-	fail "the deduplicated file is still read as 32 MiB: $last"
+files_probe_end
+echo "$LAST" | jq -e '.span_bytes <= (65 * 1048576)' > /dev/null ||
+	fail "the deduplicated file is still read as 32 MiB: $LAST"
 echo "PASS"

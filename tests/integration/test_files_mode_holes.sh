@@ -19,14 +19,7 @@ dd if=/dev/urandom of="$U/mine" bs=1M count=32 oflag=direct status=none || fail 
 chown -R 65534:65534 "$U"
 sync
 
-no_dev_nodes "$BIN" --json -d .5 -n 14 --disk "$N" --probe-rate 200 --no-bpf --procs 0 > "$SCRATCH/out.json" \
-	2> "$SCRATCH/err" &
-RUN=$!
-on_exit "kill $RUN 2>/dev/null"
-first=$(first_probe_line "$SCRATCH/out.json")
-[ -n "$first" ] || fail "the probe never read: $(tail -c 600 "$SCRATCH/err")"
-note "first: $(echo "$first" | jq -c '{mode, files, span_bytes}')"
-echo "$first" | jq -e '.mode == "files" and .files == 2' > /dev/null || fail "not both files in files mode: $first"
+files_probe_start
 
 # As nobody: holes through the whole file, then the old mtime back.
 nobody /usr/bin/python3 -c "
@@ -43,11 +36,6 @@ os.close(fd)
 after = os.stat(F)
 assert after.st_mtime_ns == st.st_mtime_ns and after.st_size == st.st_size and after.st_blocks < st.st_blocks
 " || fail "cannot punch the holes as nobody"
-wait $RUN
-rc=$?
-[ "$rc" -eq 0 ] || fail "the run exited $rc: $(tail -c 600 "$SCRATCH/err")"
-last=$(tail -n 1 "$SCRATCH/out.json" | jq -c '.disks[0].probe')
-note "last: $(echo "$last" | jq -c '{mode, n, files, span_bytes, why}')"
-echo "$last" | jq -e '.mode == "files" and .n > 0' > /dev/null || fail "the probe did not read on: $last"
-echo "$last" | jq -e '.files == 1' > /dev/null || fail "the file full of holes is still read: $last"
+files_probe_end
+echo "$LAST" | jq -e '.files == 1' > /dev/null || fail "the file full of holes is still read: $LAST"
 echo "PASS"

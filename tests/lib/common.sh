@@ -245,6 +245,32 @@ first_probe_line() {
 	done
 	jq -c 'select(.disks[0].probe.n > 0) | .disks[0].probe' "$1" | head -n 1
 }
+
+# files_probe_start: root's probe of $N in files mode (no_dev_nodes), 14
+# half-second intervals at 200 reads/s, its JSON in $SCRATCH/out.json; the
+# run is $RUN, and its first line that read must say files mode with 2
+# files (FIRST: that probe object).
+files_probe_start() {
+	no_dev_nodes "$BIN" --json -d .5 -n 14 --disk "$N" --probe-rate 200 --no-bpf --procs 0 > "$SCRATCH/out.json" \
+		2> "$SCRATCH/err" &
+	RUN=$!
+	on_exit "kill $RUN 2>/dev/null"
+	FIRST=$(first_probe_line "$SCRATCH/out.json")
+	[ -n "$FIRST" ] || fail "the probe never read: $(tail -c 600 "$SCRATCH/err")"
+	note "first: $(echo "$FIRST" | jq -c '{mode, files, span_bytes}')"
+	echo "$FIRST" | jq -e '.mode == "files" and .files == 2' > /dev/null || fail "not both files in files mode: $FIRST"
+}
+
+# files_probe_end: the run of files_probe_start ended well and its last
+# line still read in files mode (LAST: that probe object).
+files_probe_end() {
+	wait "$RUN"
+	local rc=$?
+	[ "$rc" -eq 0 ] || fail "the run exited $rc: $(tail -c 600 "$SCRATCH/err")"
+	LAST=$(tail -n 1 "$SCRATCH/out.json" | jq -c '.disks[0].probe')
+	note "last: $(echo "$LAST" | jq -c '{mode, n, files, span_bytes}')"
+	echo "$LAST" | jq -e '.mode == "files" and .n > 0' > /dev/null || fail "the probe did not read on: $LAST"
+}
 as_nobody() { nobody "$SCRATCH/iosched-top" "$@"; }
 
 # symlinks_unprotected: fs.protected_symlinks off for this test, so that a
