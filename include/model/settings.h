@@ -25,7 +25,9 @@ struct tune_req {
 	int reset;                   /* (with undo) puts back a setting a switch had reset */
 	int pid;                     /* TUNE_IOPRIO: the process (all its threads) */
 	unsigned long long start;    /* TUNE_IOPRIO: its start time (/proc/PID/stat): a pid the kernel gave
-				      * to another process since is not it; 0 unknown */
+				      * to another process since is not it; 0 unknown: no process to act on */
+	char expect[16];             /* TUNE_IOPRIO undo: the value the change set; only threads still at it
+				      * are set back (one its owner changed since keeps the owner's) */
 	char cgroup[TUNE_CGROUP_MAX]; /* TUNE_BFQ_WEIGHT: the path under the v2 root ("a.slice/b.service") */
 	const struct tune_sysfs *sysfs; /* NULL: the real /sys (tune.h) */
 };

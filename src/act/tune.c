@@ -71,7 +71,7 @@ int tune_req_same_process(const struct tune_req *r)
 	unsigned long long now;
 	if (r->kind != TUNE_IOPRIO)
 		return 1;
-	return proc_start(r->pid, &now) == 0 && (!r->start || now == r->start);
+	return r->start && proc_start(r->pid, &now) == 0 && now == r->start;
 }
 
 int tune_parse_ioprio(const char *s, int *out)
@@ -143,8 +143,11 @@ static int threads_ioprio(int pid, long *prio, long *its)
 	return seen ? apart : -1;
 }
 
-/* Every thread of the process: ioprio_set(IOPRIO_WHO_PROCESS) sets one. */
-static int set_ioprio_all(int pid, int prio)
+/* Every thread of the process: ioprio_set(IOPRIO_WHO_PROCESS) sets one.
+ * only >= 0: just the threads whose priority is that value now (an undo:
+ * a thread its owner changed since keeps the owner's); *kept counts the
+ * others. */
+static int set_ioprio_all(int pid, int prio, long only, int *kept)
 {
 	char dir[64];
 	snprintf(dir, sizeof dir, "/proc/%d/task", pid);
@@ -157,6 +160,10 @@ static int set_ioprio_all(int pid, int prio)
 		int tid = atoi(e->d_name);
 		if (tid <= 0)
 			continue;
+		if (only >= 0 && syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, tid) != only) {
+			*kept += thread_live(pid, tid);
+			continue;
+		}
 		if (syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, tid, prio) != 0 && errno != ESRCH)
 			rc = -errno;
 		else
@@ -389,6 +396,28 @@ static const char *hint(int e)
 	return "";
 }
 
+/* An undo: every thread still at the value the change set goes back;
+ * a thread whose owner changed it since keeps the owner's value (the
+ * owner may: it is their thread), and the event says how many did. */
+static int undo_ioprio(const struct tune_req *r, struct event *ev)
+{
+	int prio, applied, kept = 0;
+	util_strlcpy(ev->from, r->expect, sizeof ev->from);
+	int rc = tune_parse_ioprio(r->value, &prio) == 0 && tune_parse_ioprio(r->expect, &applied) == 0 ? 0 : -EINVAL;
+	if (rc == 0)
+		rc = set_ioprio_all(r->pid, prio, applied, &kept);
+	if (rc == -ESRCH && kept)
+		rc = 0; /* every live thread was changed by its owner: nothing of the tool's is left */
+	ev->ms = (util_mono_now() - ev->mono) * 1e3;
+	ev->ok = rc == 0;
+	if (rc < 0)
+		util_fmt(ev->error, sizeof ev->error, "cannot set the I/O priority of %d (%s) back to %s: %s%s", r->pid,
+			 r->disk, r->value, strerror(-rc), hint(-rc));
+	else if (kept)
+		util_fmt(ev->to, sizeof ev->to, "%s; %d thread(s) kept the owner's", r->value, kept);
+	return rc;
+}
+
 static int apply_ioprio(const struct tune_req *r, struct event *ev)
 {
 	int prio;
@@ -410,6 +439,8 @@ static int apply_ioprio(const struct tune_req *r, struct event *ev)
 	 * reads as none). One value for every thread would lose a thread's own
 	 * (a realtime audio thread, say), and the undo, which keeps one value,
 	 * could not put it back: such a process is left as it is. */
+	if (r->undo && r->expect[0])
+		return undo_ioprio(r, ev);
 	long before = 0, its = 0;
 	int tid = threads_ioprio(r->pid, &before, &its);
 	if (tid >= 0)
@@ -427,8 +458,9 @@ static int apply_ioprio(const struct tune_req *r, struct event *ev)
 		return -EINVAL;
 	}
 	int rc = tune_parse_ioprio(r->value, &prio);
+	int kept = 0;
 	if (rc == 0)
-		rc = set_ioprio_all(r->pid, prio);
+		rc = set_ioprio_all(r->pid, prio, -1, &kept);
 	double t1 = util_mono_now();
 	ev->ms = (t1 - ev->mono) * 1e3;
 	ev->ok = rc == 0;

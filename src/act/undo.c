@@ -61,6 +61,8 @@ int undo_push(struct undo_log *l, const struct tune_req *r, const struct event *
 	e.back.undo = 1;
 	e.back.reset = 0;
 	util_strlcpy(e.applied, r->value, sizeof e.applied);
+	if (r->kind == TUNE_IOPRIO)
+		util_strlcpy(e.back.expect, r->value, sizeof e.back.expect);
 	e.ts = ev->ts;
 	append(l, &e);
 	return 0;
@@ -149,10 +151,17 @@ static int append_entry(char *buf, size_t len, size_t *used, const struct undo_e
 	int prio;
 	if (b->kind == TUNE_IOPRIO && !tune_req_same_process(b))
 		return 0; /* ended: nothing to revert, and its pid may be another's now */
-	if (b->kind == TUNE_IOPRIO && tune_parse_ioprio(b->value, &prio) == 0)
-		/* ionice -p sets one thread, like the kernel call: enough to name it. */
-		return append_cmd(buf, len, used, "ionice -c %d -n %d -p %d", prio >> 13 ? prio >> 13 : 0, prio & 7,
-				  b->pid);
+	if (b->kind == TUNE_IOPRIO && tune_parse_ioprio(b->value, &prio) == 0) {
+		/* ionice -p sets one thread, like the kernel call, and the
+		 * change set every thread: each is named; a level only for
+		 * the classes that have one (ionice warns otherwise). */
+		int cls = prio >> 13;
+		char lvl[8] = "";
+		if (cls == 1 || cls == 2)
+			util_fmt(lvl, sizeof lvl, " -n %d", prio & 7);
+		return append_cmd(buf, len, used, "for t in /proc/%d/task/*; do ionice -c %d%s -p ${t##*/}; done",
+				  b->pid, cls, lvl);
+	}
 	int rc = append_echo(buf, len, used, b);
 	for (size_t k = 0; rc == 0 && k < e->nresets; k++) {
 		struct tune_req r;

@@ -12,12 +12,15 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
+#include <pthread.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <stdlib.h>
 #include <string.h>
@@ -544,6 +547,74 @@ static void test_restore_ioprio_ended(void **state)
 	assert_null(strstr(text, "failed"));
 }
 
+static void *thread_pause(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/* The live threads of pid, at most 2, into tid; how many. */
+static int two_threads(pid_t pid, int *tid)
+{
+	char dir[64];
+	snprintf(dir, sizeof dir, "/proc/%d/task", (int)pid);
+	for (int tries = 0; tries < 500; tries++) {
+		DIR *d = opendir(dir);
+		int n = 0;
+		struct dirent *e;
+		while (d && (e = readdir(d)))
+			if (atoi(e->d_name) > 0 && n < 2)
+				tid[n++] = atoi(e->d_name);
+		if (d)
+			closedir(d);
+		if (n == 2)
+			return 2;
+		usleep(10000);
+	}
+	return 0;
+}
+
+/* --restore after the owner changed one of the process's threads since
+ * the tool's change (their right: it is their thread): the threads still
+ * at the tool's value go back, the owner's keeps the owner's value, and
+ * the restore counts as done (it used to refuse the whole process, which
+ * left the tool's realtime class on it for good). */
+static void test_restore_ioprio_owner_changed(void **state)
+{
+	struct fake *f = *state;
+	char text[4096], msg[256];
+	pid_t child = fork();
+	if (child == 0) {
+		pthread_t t;
+		pthread_create(&t, NULL, thread_pause, NULL);
+		for (;;)
+			pause();
+	}
+	assert_true(child > 0);
+	int tid[2];
+	assert_int_equal(two_threads(child, tid), 2);
+	long before = syscall(SYS_ioprio_get, 1, tid[0]);
+	struct tune_req r;
+	tune_req_ioprio(&r, child, "twothreads", "rt/0");
+	assert_int_equal(control_request(&f->ctl, &r, msg, sizeof msg), 0);
+	settle(f);
+	assert_true(f->ctl.last_ok);
+	assert_int_equal(syscall(SYS_ioprio_get, 1, tid[1]), 1 << 13);
+	/* the owner: ionice -c2 -n7 -p TID */
+	assert_int_equal(syscall(SYS_ioprio_set, 1, tid[1], (2 << 13) | 7), 0);
+	int rc = finish(f, 1, 5.0, text, sizeof text);
+	long main_now = syscall(SYS_ioprio_get, 1, tid[0]), other_now = syscall(SYS_ioprio_get, 1, tid[1]);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(text, "restored 1 change(s)"));
+	assert_null(strstr(text, "failed"));
+	assert_int_equal(main_now, before);
+	assert_int_equal(other_now, (2 << 13) | 7);
+}
+
 /* A switch away from a scheduler the user had tuned (bfq with
  * low_latency 0, set before the tool started) drops its files; undoing
  * the switch puts back the ones that differ from the defaults bfq comes
@@ -667,6 +738,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_validate_refuses, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_worker_queue, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_restore_ioprio_ended, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_restore_ioprio_owner_changed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_finish_report, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_undo_gives_scheduler_files_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_finish_scheduler_files, setup, teardown),

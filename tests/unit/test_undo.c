@@ -318,7 +318,15 @@ static void test_ioprio_ended(void **state)
 	assert_true(tune_req_same_process(&r));
 	assert_int_equal(undo_push(&l, &r, &ev), 0);
 	undo_script(&l, buf, sizeof buf);
-	assert_non_null(strstr(buf, "ionice -c 2 -n 4 -p "));
+	/* every thread named, as the change set every thread */
+	char want[128];
+	snprintf(want, sizeof want, "for t in /proc/%d/task/*; do ionice -c 2 -n 4 -p ${t##*/}; done", (int)child);
+	assert_non_null(strstr(buf, want));
+	/* an unknown start time is no process to act on */
+	unsigned long long st = l.e[0].back.start;
+	l.e[0].back.start = 0;
+	assert_false(tune_req_same_process(&l.e[0].back));
+	l.e[0].back.start = st;
 	/* The same pid, another start time: another process. */
 	l.e[0].back.start++;
 	assert_false(tune_req_same_process(&l.e[0].back));
