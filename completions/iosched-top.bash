@@ -17,7 +17,7 @@ _iosched_top()
 	local cur prev
 	cur=${COMP_WORDS[COMP_CWORD]}
 	prev=${COMP_WORDS[COMP_CWORD-1]}
-	local opts="--batch --iterations --delay --disk --all-disks --json --csv --csv-procs --csv-cgroups --record --replay --replay-speed --prometheus-textfile --probe --no-probe --probe-rate --probe-size --probe-file --probe-file-size --seed --set --procs --threads --no-bpf --enable-delayacct --ab --rounds --dwell --warmup --load --load-dir --load-size --format --baseline --startup --startup-runs --fresh-reads --fresh-every --restore --print-udev-rule --udev-rules-file --demo-disk --theme --no-color --big --read-only --no-mouse --sort --config --no-config --version --help -b -n -d -V -h"
+	local opts="--batch --iterations --delay --disk --all-disks --json --csv --csv-procs --csv-cgroups --record --replay --replay-speed --prometheus-textfile --probe --no-probe --probe-rate --probe-size --probe-file --probe-file-size --seed --set --procs --threads --no-bpf --enable-delayacct --ab --ab-live --max-time --rounds --dwell --warmup --load --load-dir --load-size --format --baseline --startup --startup-runs --fresh-reads --fresh-every --restore --print-udev-rule --udev-rules-file --demo-disk --theme --no-color --big --read-only --no-mouse --sort --config --no-config --version --help -b -n -d -V -h"
 	local scheds="none mq-deadline kyber bfq"
 	case $prev in
 	--theme)
@@ -49,7 +49,7 @@ _iosched_top()
 			compopt -o nospace
 		fi
 		return ;;
-	--ab)
+	--ab | --ab-live)
 		local head=${cur%,*} tail=${cur##*,}
 		[[ $cur == *,* ]] && head="$head," || head=""
 		COMPREPLY=($(compgen -P "$head" -W "$scheds" -- "$tail"))
@@ -62,7 +62,7 @@ _iosched_top()
 		COMPREPLY=($(compgen -d -- "$cur"))
 		compopt -o filenames
 		return ;;
-	-n|--iterations|-d|--delay|--replay-speed|--probe-size|--probe-file-size|--seed|--procs|--rounds|--dwell|--warmup|--load-size|--startup|--startup-runs|--fresh-reads|--fresh-every)
+	-n|--iterations|-d|--delay|--replay-speed|--probe-size|--probe-file-size|--seed|--procs|--max-time|--rounds|--dwell|--warmup|--load-size|--startup|--startup-runs|--fresh-reads|--fresh-every)
 		return ;; # a number or a command: nothing to offer
 	esac
 	COMPREPLY=($(compgen -W "$opts" -- "$cur"))

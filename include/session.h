@@ -152,11 +152,11 @@ int session_ab_load_offer(struct session *s, const char *disk, uint64_t *size, c
 
 /* A: start an A/B run of variants on disk (the configuration's other
  * settings from the options; load_size, when not 0, replaces the
- * load's size, refused when it does not fit); the disk's probe is held
- * off meanwhile. Its start, or why it could not, goes to the event log
- * and msg. */
-int session_ab_start(struct session *s, const char *disk, const char *variants, uint64_t load_size, char *msg,
-		     size_t len);
+ * load's size, refused when it does not fit; live: on the user's own
+ * load, as --ab-live); the disk's probe is held off meanwhile. Its start,
+ * or why it could not, goes to the event log and msg. */
+int session_ab_start(struct session *s, const char *disk, const char *variants, uint64_t load_size, int live,
+		     char *msg, size_t len);
 
 /* A line about an A/B on disk into the event log (ok 0: a refusal). */
 void session_ab_log(struct session *s, const char *disk, int ok, const char *text);
@@ -179,9 +179,10 @@ const struct ab_result *session_ab_result(const struct session *s);
 
 /* An A/B configuration for disk and the variants list from the options
  * (--rounds, --dwell, --warmup, --load..., the probe's pace: back-to-back
- * unless --probe-rate was given). Returns 0, or -1 with why in err. */
-int session_ab_config(const struct options *o, const char *disk, const char *variants, struct ab_config *cfg,
-		      char *err, size_t len);
+ * unless --probe-rate was given); live: --ab-live's (--max-time, the
+ * slots). Returns 0, or -1 with why in err. */
+int session_ab_config(const struct options *o, const char *disk, const char *variants, int live,
+		      struct ab_config *cfg, char *err, size_t len);
 
 /* L: start the built-in load on disk, or stop the one running. msg says
  * which happened. */

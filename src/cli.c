@@ -429,7 +429,7 @@ int cli_run_ab(const struct options *o, struct control *ctl, volatile sig_atomic
 	char err[512];
 	if (!cfg)
 		return 1;
-	if (session_ab_config(o, o->disks[0], o->ab, cfg, err, sizeof err) < 0) {
+	if (session_ab_config(o, o->disks[0], o->ab, o->ab_live, cfg, err, sizeof err) < 0) {
 		util_complain("%s\n", err);
 		free(cfg);
 		return 2;
@@ -441,7 +441,7 @@ int cli_run_ab(const struct options *o, struct control *ctl, volatile sig_atomic
 	int unrestored = control_finish(ctl, 1, 60.0, stderr);
 	tune_read(cfg->disk, TUNE_SCHEDULER, "scheduler", res.original, sizeof res.original);
 	if (rc < 0)
-		util_complain("--ab: %s\n", err);
+		util_complain("%s: %s\n", cfg->live ? "--ab-live" : "--ab", err);
 	int lost = 0;
 	if (res.nphases || rc == 0) {
 		abreport_write(stdout, cfg, &res, o->ab_format);

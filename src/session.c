@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include "act/ab.h"
+#include "act/ablive.h"
+#include "model/abstats.h"
 #include "act/coldstart.h"
 #include "config/config.h"
 #include "act/control.h"
@@ -231,6 +233,12 @@ static void ab_started(struct session *s, int shrunk, char *msg, size_t len)
 		size_t used = strlen(what);
 		util_fmt(what + used, sizeof what - used, "%s%s", i ? "," : "", c->v[i].text);
 	}
+	if (c->live) {
+		util_fmt(msg, len, "live A/B started: %s, up to %d round(s) of %g s slots, on your own load", what,
+			 c->rounds, c->dwell_s);
+		session_ab_log(s, c->disk, 1, msg);
+		return;
+	}
 	if (c->load == LOAD_NONE)
 		util_strlcpy(load, "no load of its own", sizeof load);
 	else
@@ -264,8 +272,8 @@ int session_ab_load_offer(struct session *s, const char *disk, uint64_t *size, c
 	return 1;
 }
 
-int session_ab_start(struct session *s, const char *disk, const char *variants, uint64_t load_size, char *msg,
-		     size_t len)
+int session_ab_start(struct session *s, const char *disk, const char *variants, uint64_t load_size, int live,
+		     char *msg, size_t len)
 {
 	const char *off = session_ab_off(s);
 	if (off) {
@@ -273,7 +281,11 @@ int session_ab_start(struct session *s, const char *disk, const char *variants, 
 		return ab_refused(s, disk, msg, len);
 	}
 	struct ab_config *c = &s->abcfg;
-	if (session_ab_config(s->o, disk, variants, c, msg, len) < 0)
+	if (live && load_size) {
+		util_fmt(msg, len, "live runs on your own load: give load= or live, not both");
+		return ab_refused(s, disk, msg, len);
+	}
+	if (session_ab_config(s->o, disk, variants, live, c, msg, len) < 0)
 		return ab_refused(s, disk, msg, len);
 	int shrunk = c->load_size < s->o->load_size; /* what session_ab_config made of the default */
 	if (load_size && c->load != LOAD_NONE &&
@@ -329,8 +341,41 @@ const struct ab_result *session_ab_result(const struct session *s)
 	return &s->abres;
 }
 
-int session_ab_config(const struct options *o, const char *disk, const char *variants, struct ab_config *cfg,
-		      char *err, size_t len)
+/* --ab-live's settings: the slot and washout its variants need unless
+ * given, as many rounds as --max-time holds (or --rounds, if fewer), the
+ * probe fast enough for a p99 per slot, no load or readers of its own. */
+static int live_config(const struct options *o, struct ab_config *cfg, char *err, size_t len)
+{
+	double dwell, washout;
+	ablive_defaults(cfg, &dwell, &washout);
+	cfg->live = 1;
+	cfg->no_bpf = o->no_bpf;
+	cfg->max_time_s = o->max_time_s;
+	cfg->dwell_s = o->dwell_given ? o->dwell_s : dwell;
+	cfg->warmup_s = o->warmup_given ? o->warmup_s : washout;
+	/* a switch takes a moment: a tenth of a second is counted for it */
+	int fit = (int)floor(cfg->max_time_s / ((double)cfg->nv * (cfg->dwell_s + cfg->warmup_s + 0.1)));
+	fit = fit < 1 ? 1 : fit > ABV_MAX_ROUNDS ? ABV_MAX_ROUNDS : fit;
+	cfg->rounds = o->rounds_given && o->rounds < fit ? o->rounds : fit;
+	int need = abstats_min_rounds(cfg->nv);
+	if (cfg->rounds < need && (!o->rounds_given || o->rounds >= need)) {
+		util_fmt(err, len, "--ab-live: --max-time %g s holds %d round(s) of %zu slots of %g s (and a %g s washout "
+			 "each); a verdict needs %d: give --max-time %.0f or more, or a shorter --dwell", cfg->max_time_s,
+			 cfg->rounds, cfg->nv, cfg->dwell_s, cfg->warmup_s, need,
+			 ceil(need * (double)cfg->nv * (cfg->dwell_s + cfg->warmup_s + 0.1)));
+		return -1;
+	}
+	cfg->load = LOAD_NONE;
+	double want = ceil(AB_PACED_PER_PHASE / cfg->dwell_s);
+	cfg->paced_rate_hz = o->probe_rate_given || o->probe_rate_hz <= 0 ? o->probe_rate_hz
+			     : want > o->probe_rate_hz ? want : o->probe_rate_hz;
+	cfg->probe_size = (uint32_t)o->probe_size;
+	cfg->seed = o->have_seed ? o->seed : (uint64_t)getpid();
+	return 0;
+}
+
+int session_ab_config(const struct options *o, const char *disk, const char *variants, int live,
+		      struct ab_config *cfg, char *err, size_t len)
 {
 	memset(cfg, 0, sizeof *cfg);
 	util_strlcpy(cfg->disk, disk, sizeof cfg->disk);
@@ -339,6 +384,8 @@ int session_ab_config(const struct options *o, const char *disk, const char *var
 	cfg->rounds = o->rounds;
 	cfg->dwell_s = o->dwell_s;
 	cfg->warmup_s = o->warmup_s;
+	if (live)
+		return live_config(o, cfg, err, len);
 	cfg->load = options_load_kind(o);
 	cfg->load_dir = o->load_dir;
 	/* A default the disk's free space cannot hold shrinks; a size the

@@ -130,6 +130,31 @@ void blklat_watch_cgroup(struct blklat *b, uint64_t id);
  * directory's inode number; 0: none). Returns 0, or -ENOENT. */
 int blklat_name(struct blklat *b, int tgid, char *comm, size_t len, uint64_t *cgroup_id);
 
+/* The reads of one disk by the programs on it, pooled (the live A/B's
+ * figure: what its user's programs waited for, queue time included):
+ * once blklat_pool names a disk, each blklat_read adds that disk's reads,
+ * none of the watched probe readers' (blklat_watch), to a pool, in all and
+ * per process name (the first BLK_POOL_NAMES names; later ones count in
+ * other_n). blklat_pool_take hands the pool over and empties it. */
+#define BLK_POOL_NAMES 8
+struct blk_pool_name {
+	char comm[16];                    /* "pid N" for a process gone before its name was read */
+	struct hist h;
+	uint64_t bytes;
+};
+struct blk_pool {
+	struct hist all;
+	uint64_t bytes;
+	struct blk_pool_name name[BLK_POOL_NAMES];
+	size_t nnames;
+	uint64_t other_n;                 /* reads of processes past the named ones */
+};
+
+/* Pool disk's reads from the next reading on (NULL: stop). Returns 0,
+ * -ENOMEM, or -ENOTSUP without the BPF part. */
+int blklat_pool(struct blklat *b, const char *disk);
+void blklat_pool_take(struct blklat *b, struct blk_pool *out);
+
 /* Load and attach the program. On failure returns a negative errno and
  * why says in a few words what is missing ("needs root or
  * cap_bpf,cap_perfmon", "built without BPF", ...). */

@@ -67,9 +67,12 @@ struct options {
 	int probe_rate_given;                   /* --probe-rate was on the command line */
 	int probe_file_size_given;              /* --probe-file-size was given: a probe file may be written */
 	/* A/B */
-	char *ab;                               /* --ab list, owned */
+	char *ab;                               /* --ab or --ab-live list, owned */
+	int ab_live;                            /* it came with --ab-live: the user's own load, switched back and forth */
+	double max_time_s;                      /* --ab-live's bound */
 	int rounds;
 	double dwell_s, warmup_s;
+	int rounds_given, dwell_given, warmup_given; /* given (--ab-live has defaults of its own) */
 	int load;                               /* enum load_kind; -1: not given */
 	char *load_dir;                         /* owned */
 	uint64_t load_size;

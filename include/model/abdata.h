@@ -21,6 +21,7 @@
 #define AB_FRESH_MAX_S 30.0         /* a fresh job still running then is cut */
 #define AB_FRESH_READS 250          /* reads in a fresh job unless --fresh-reads: 1 MiB, done within a
 				     * phase even at 10 ms a read (a program starting reads about that) */
+#define AB_TOPS 3                   /* live: the busiest readers named per slot */
 #define AB_PACED_PER_PHASE 120      /* paced reads a phase should hold: a p99 needs 100 */
 
 struct ab_variant {
@@ -46,6 +47,13 @@ struct ab_config {
 	int baseline;               /* each variant first without load */
 	const char *startup_cmd;    /* NULL: no start-up timing */
 	int startup_runs;
+	/* Live (--ab-live): the user's own load, no reader of the tool's but
+	 * the paced probe; each round a pair of slots (dwell_s measured after
+	 * warmup_s of washout) in an order by a seeded coin; at most
+	 * max_time_s in all. */
+	int live;
+	double max_time_s;
+	int no_bpf;                 /* live: the user's reads not timed (--no-bpf) */
 };
 
 struct ab_phase {
@@ -69,6 +77,14 @@ struct ab_phase {
 	double read_MBps, write_MBps;
 	double startup_s[AB_MAX_STARTUPS];
 	int nstartup;
+	/* live: the reads of the user's programs on the disk (the BPF part;
+	 * yours_on 0: not measured), the busiest of them by name, the dirty
+	 * page cache at the slot's end (MB), the washout left out before it */
+	struct hist yours;
+	int yours_on;
+	struct ab_top { char comm[16]; uint64_t n; double p50_us, p99_us; } top[AB_TOPS];
+	int ntop;
+	double dirty_MB, washout_s;
 };
 
 struct ab_result {
@@ -80,6 +96,8 @@ struct ab_result {
 	char queue[200];            /* the queue settings in effect at the start */
 	int partial;                /* stopped by a signal */
 	int settled_at;             /* the run stopped early after this many rounds, every figure decided; 0: not */
+	char yours[200];            /* live: how the user's reads are measured, or why they are not */
+	char stopped[256];          /* live: a guard ended the run (a switch from outside, a blow-up): why */
 	struct ab_phase *phases;
 	size_t nphases;
 };

@@ -46,13 +46,15 @@
 #define ABV_WIDE 2.0                /* a loss this many times over is wide */
 #define ABV_MAX_ROUNDS 100          /* as --rounds allows */
 
-/* The readers: the tool's steady, fresh and paced readers, and the cold
- * starts of --startup's command (measured only when it is given; kept
- * last, as its figure is, so that lists that leave it out end early). */
-enum abv_reader { ABV_STEADY, ABV_FRESH, ABV_PACED, ABV_START, ABV_NREADERS };
+/* The readers: the tool's steady, fresh and paced readers, the cold
+ * starts of --startup's command (measured only when it is given); and in
+ * a live A/B (--ab-live) the user's own programs: their reads of the disk
+ * (the BPF part) and the disk's writes. A live run measures the paced
+ * probe and the user's; a built-in one the tool's readers (abstats_reader_used). */
+enum abv_reader { ABV_STEADY, ABV_FRESH, ABV_PACED, ABV_START, ABV_YOURS, ABV_WRITES, ABV_NREADERS };
 
 /* The figures that decide, each standing for one reader's experience. */
-enum abv_fig { ABV_RPS, ABV_STALL, ABV_JOB, ABV_P50, ABV_P99, ABV_COLD, ABV_NFIGS };
+enum abv_fig { ABV_RPS, ABV_STALL, ABV_JOB, ABV_P50, ABV_P99, ABV_COLD, ABV_YP50, ABV_YP99, ABV_WMB, ABV_NFIGS };
 
 struct abv_fig_info {
 	const char *key;            /* JSON's "figure": reads_per_s ... */
@@ -66,7 +68,9 @@ const struct abv_fig_info *abstats_fig(enum abv_fig f);
 const char *abstats_reader_name(enum abv_reader r);
 
 /* Whether a run of cfg measures reader rd (figure f): the cold starts only
- * with --startup. The outputs leave out what a run does not measure. */
+ * with --startup, the user's programs only live, the tool's steady and
+ * fresh readers only in a built-in run. The outputs leave out what a run
+ * does not measure. */
 int abstats_reader_used(const struct ab_config *cfg, enum abv_reader rd);
 int abstats_fig_used(const struct ab_config *cfg, enum abv_fig f);
 
@@ -119,6 +123,7 @@ struct abv_reader_verdict {
 struct abv_report {
 	size_t nv;
 	int aa;                     /* every variant the same setting: an A/A */
+	int live;                   /* a live run: the user's own load (ab_config.live) */
 	int rounds;                 /* rounds with every variant measured */
 	double alpha;               /* per pair of variants */
 	int min_pairs;              /* rounds needed before anything can be decided */
@@ -138,6 +143,10 @@ struct abv_report {
 /* One figure of one phase; NAN when the phase cannot give it (a p99 needs
  * 100 reads). */
 double abstats_phase_value(const struct ab_phase *p, enum abv_fig f);
+
+/* The fewest rounds that can decide anything among nv variants: the
+ * sign-flip test's smallest p-value over n rounds is 2/2^n. */
+int abstats_min_rounds(size_t nv);
 
 /* Everything a report says about the run, as data. Returns 0, or -1
  * without memory. cfg->rounds is the rounds planned (it sets the looks). */

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "model/abstats.h"
+#include "act/ablive.h"
 #include "act/coldstart.h"
 #include "act/control.h"
 #include "read/diskstats.h"
@@ -84,6 +86,34 @@ void ab_order(size_t nv, int round, int *out)
 {
 	for (size_t i = 0; i < nv; i++)
 		out[i] = round % 2 ? (int)(nv - 1 - i) : (int)i;
+}
+
+/* The disk held for this run: a lock on its scheduler file (sysfs files
+ * take flock), so that a second A/B of any run of the tool on the same
+ * disk is refused instead of switching under this one. Returns the fd,
+ * or -1 with why in err. */
+static int hold_disk(const struct ab_config *cfg, char *err, size_t len)
+{
+	char path[PATH_MAX];
+	int fd = tune_path(cfg->disk, TUNE_SCHEDULER, "scheduler", path, sizeof path) == 0
+			 ? open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+			 : -1;
+	if (fd < 0) {
+		util_fmt(err, len, "%s has no scheduler file: %s", cfg->disk, strerror(errno));
+		return -1;
+	}
+	if (access(path, W_OK) != 0) {
+		util_fmt(err, len, "switching %s's scheduler needs root: run it with sudo", cfg->disk);
+		close(fd);
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		util_fmt(err, len, "%s is under an A/B of another run of the tool: wait for it to end, or stop it",
+			 cfg->disk);
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 /* Everything that can be checked before the first change. */
@@ -161,12 +191,24 @@ struct ab_run {
 	double t0;
 	struct coldstart cs;
 	struct load *load;
+	struct ablive *live;        /* --ab-live's parts; NULL in a built-in run */
+	double run_t0;              /* mono time the run began */
 	char dir[PATH_MAX];
 	struct ab_phase cur;
 	double phase_t0;            /* mono time this phase began (its switch) */
 	double phase_secs;          /* the phases so far took this long, switches included */
+	int held;                   /* hold_disk's lock, for the whole run */
 	char status[200];
 };
+
+/* Round r's order: A B B A, or in a live run a coin's (ablive.h). */
+static void order_of(struct ab_run *r, int round)
+{
+	if (r->cfg.live)
+		ablive_order(r->cfg.seed, round, r->cfg.nv, r->order);
+	else
+		ab_order(r->cfg.nv, round, r->order);
+}
 
 /* The queue attributes the variants name, with their values now. */
 static void base_read(struct ab_run *r)
@@ -185,6 +227,15 @@ static void base_read(struct ab_run *r)
 		}
 }
 
+/* A run refused before its first change: nothing of it is kept. */
+static int begin_failed(struct ab_run *r)
+{
+	if (r->held >= 0)
+		close(r->held);
+	free(r);
+	return -1;
+}
+
 int ab_begin(const struct ab_config *cfg, struct ab_result *res, struct ab_run **out, char *err, size_t len)
 {
 	memset(res, 0, sizeof *res);
@@ -196,10 +247,15 @@ int ab_begin(const struct ab_config *cfg, struct ab_result *res, struct ab_run *
 	char paced[64] = "none (--probe-rate max)";
 	if (cfg->paced_rate_hz > 0)
 		util_fmt(paced, sizeof paced, "%g reads/s, jittered", cfg->paced_rate_hz);
-	util_fmt(res->probe, sizeof res->probe,
-		 "QD1 %u B O_DIRECT random reads; steady: back-to-back, one process for the whole run; fresh: %d "
-		 "new processes per phase, each a job of %u reads; paced: %s",
-		 cfg->probe_size, AB_FRESH_RUNS, cfg->fresh_reads, paced);
+	if (cfg->live)
+		util_fmt(res->probe, sizeof res->probe,
+			 "QD1 %u B O_DIRECT random reads, %s, one process for the whole run (the paced reader)",
+			 cfg->probe_size, cfg->paced_rate_hz > 0 ? paced : "back-to-back");
+	else
+		util_fmt(res->probe, sizeof res->probe,
+			 "QD1 %u B O_DIRECT random reads; steady: back-to-back, one process for the whole run; fresh: %d "
+			 "new processes per phase, each a job of %u reads; paced: %s",
+			 cfg->probe_size, AB_FRESH_RUNS, cfg->fresh_reads, paced);
 	/* The settings a variant does not name stay as they are: say which. */
 	char nr[24] = "?", ra[24] = "?", wbt[24] = "?", nm[24] = "?";
 	tune_read(cfg->disk, TUNE_QUEUE, "nr_requests", nr, sizeof nr);
@@ -217,12 +273,13 @@ int ab_begin(const struct ab_config *cfg, struct ab_result *res, struct ab_run *
 	}
 	r->cfg = *cfg;
 	r->res = res;
-	if (check(cfg, err, len) < 0 ||
-	    (cfg->load != LOAD_NONE && load_pick_dir(cfg->disk, cfg->load_dir, r->dir, sizeof r->dir, err, len) < 0)) {
-		free(r);
-		return -1;
-	}
-	if (cfg->load == LOAD_NONE)
+	r->held = -1;
+	if (check(cfg, err, len) < 0 || (r->held = hold_disk(cfg, err, len)) < 0 ||
+	    (cfg->load != LOAD_NONE && load_pick_dir(cfg->disk, cfg->load_dir, r->dir, sizeof r->dir, err, len) < 0))
+		return begin_failed(r);
+	if (cfg->live)
+		util_strlcpy(res->load, "yours: the tool writes nothing and reads with its probe only", sizeof res->load);
+	else if (cfg->load == LOAD_NONE)
 		util_strlcpy(res->load, "none (the user's own)", sizeof res->load);
 	else
 		util_fmt(res->load, sizeof res->load, "%s (built in, %llu MiB in %s)", load_kind_name(cfg->load),
@@ -230,12 +287,15 @@ int ab_begin(const struct ab_config *cfg, struct ab_result *res, struct ab_run *
 	r->baseline = cfg->baseline;
 	/* Without a baseline the load starts before the first phase: a load
 	 * that does not fit is refused before anything changes. */
-	if (!r->baseline && load_start(cfg->load, r->dir, cfg->load_size, &r->load, err, len) < 0) {
-		free(r);
-		return -1;
+	if (!r->baseline && load_start(cfg->load, r->dir, cfg->load_size, &r->load, err, len) < 0)
+		return begin_failed(r);
+	if (cfg->live && ablive_begin(cfg, res, &r->live) < 0) {
+		util_fmt(err, len, "out of memory");
+		return begin_failed(r);
 	}
-	ab_order(cfg->nv, 0, r->order);
+	order_of(r, 0);
 	base_read(r);
+	r->run_t0 = util_mono_now();
 	*out = r;
 	return 0;
 }
@@ -278,6 +338,9 @@ static int advance(struct ab_run *r, char *err, size_t len)
 			return 0;
 		}
 	}
+	/* a live run ends at its time bound, at a round's end */
+	if (r->cfg.live && r->idx == 0 && r->round > 0 && util_mono_now() - r->run_t0 >= r->cfg.max_time_s)
+		return 0;
 	if (r->round == rounds) {
 		if (!r->baseline)
 			return 0;
@@ -287,7 +350,7 @@ static int advance(struct ab_run *r, char *err, size_t len)
 		if (load_start(r->cfg.load, r->dir, r->cfg.load_size, &r->load, err, len) < 0)
 			return -1;
 	}
-	ab_order(r->cfg.nv, r->round, r->order);
+	order_of(r, r->round);
 	return 1;
 }
 
@@ -301,10 +364,13 @@ static int begin_measure(struct ab_run *r)
 	r->cur.start_ts = util_real_now();
 	disk_row(r->cfg.disk, &r->d0);
 	r->t0 = util_mono_now();
-	probe_read(r->steady, r->t0, rd);
+	if (r->steady)
+		probe_read(r->steady, r->t0, rd);
 	if (r->paced)
 		probe_read(r->paced, r->t0, rd);
 	free(rd);
+	ablive_slot_begin(r->live);
+	r->cur.washout_s = r->cfg.warmup_s;
 	r->until = r->t0 + r->cfg.dwell_s;
 	r->next_fresh = r->t0;
 	r->fresh_started = 0;
@@ -318,12 +384,14 @@ static int take_readers(struct ab_run *r)
 	if (!rd)
 		return -1;
 	double now = util_mono_now();
-	probe_read(r->steady, now, rd);
-	r->cur.h = rd->interval;
-	r->cur.sec_p50 = rd->interval_sec_p50;
-	r->cur.flagged = rd->flagged_interval;
 	r->cur.secs = now - r->t0;
-	r->cur.steady_pid = rd->st.reader_pid;
+	if (r->steady) {
+		probe_read(r->steady, now, rd);
+		r->cur.h = rd->interval;
+		r->cur.sec_p50 = rd->interval_sec_p50;
+		r->cur.flagged = rd->flagged_interval;
+		r->cur.steady_pid = rd->st.reader_pid;
+	}
 	if (r->paced) {
 		probe_read(r->paced, now, rd);
 		r->cur.paced = rd->interval;
@@ -336,6 +404,7 @@ static int take_readers(struct ab_run *r)
 		r->cur.read_MBps = io.rkB_s / 1024.0;
 		r->cur.write_MBps = io.wkB_s / 1024.0;
 	}
+	ablive_slot_end(r->live, &r->cur);
 	return 0;
 }
 
@@ -361,6 +430,8 @@ static int reader_ended(struct probe *p, char *err, size_t len)
  * a time, each a new process. Returns -1 when one fails. */
 static int fresh_step(struct ab_run *r, double now, char *err, size_t len)
 {
+	if (r->cfg.live)
+		return 0; /* the user's own programs start as they will */
 	if (r->fresh.started) {
 		double ms;
 		int rc = freshjob_poll(&r->fresh, &ms, err, len);
@@ -386,10 +457,27 @@ static int fresh_step(struct ab_run *r, double now, char *err, size_t len)
 	return 0;
 }
 
+/* A live run's one reader, the paced probe, started with the first
+ * slot's washout; its reads are left out of the user's once it reads. */
+static int live_reader_ready(struct ab_run *r, char *err, size_t len)
+{
+	if (!r->paced && start_probe(&r->cfg, r->cfg.paced_rate_hz, r->cfg.seed + 1, NULL, &r->paced, err, len) < 0)
+		return -1;
+	probe_get_status(r->paced, util_mono_now(), &r->where);
+	if (r->where.state == PROBE_ENDED) {
+		util_fmt(err, len, "the probe stopped: %s", r->where.why);
+		return -1;
+	}
+	ablive_exclude(r->live, r->where.reader_pid);
+	return r->where.state == PROBE_RUNNING && r->where.reader_pid > 0;
+}
+
 /* The readers that run for the whole A/B start with the first phase's
  * warm-up; the paced one once the steady one reads (its file is ready). */
 static int readers_ready(struct ab_run *r, char *err, size_t len)
 {
+	if (r->cfg.live)
+		return live_reader_ready(r, err, len);
 	if (!r->steady && start_probe(&r->cfg, 0, r->cfg.seed, NULL, &r->steady, err, len) < 0)
 		return -1;
 	probe_get_status(r->steady, util_mono_now(), &r->where);
@@ -445,6 +533,10 @@ static int startup_step(struct ab_run *r)
 int ab_step(struct ab_run *r, struct control *c, char *err, size_t len)
 {
 	double now = util_mono_now();
+	ablive_tick(r->live, now);
+	if (r->live && (r->st == AB_WARMUP || r->st == AB_MEASURE) &&
+	    ablive_guard_switch(r->live, r->cfg.disk, r->cfg.v[r->cur.variant].sched, r->res, err, len) < 0)
+		return -1;
 	switch (r->st) {
 	case AB_NEXT: {
 		int more = advance(r, err, len);
@@ -483,7 +575,7 @@ int ab_step(struct ab_run *r, struct control *c, char *err, size_t len)
 	}
 	case AB_STARTUP:
 	case AB_MEASURE:
-		if (fresh_step(r, now, err, len) < 0 || reader_ended(r->steady, err, len) ||
+		if (fresh_step(r, now, err, len) < 0 || (r->steady && reader_ended(r->steady, err, len)) ||
 		    (r->paced && reader_ended(r->paced, err, len)))
 			return -1;
 		if (r->st == AB_STARTUP) {
@@ -504,6 +596,8 @@ int ab_step(struct ab_run *r, struct control *c, char *err, size_t len)
 		if (r->fresh.started)
 			return 0;
 		end_phase(r);
+		if (r->live && ablive_guard_slot(&r->cfg, r->res, &r->cur, err, len) < 0)
+			return -1;
 		r->idx++;
 		r->st = AB_NEXT;
 		return 0;
@@ -530,6 +624,13 @@ const char *ab_status(const struct ab_run *r)
 {
 	struct ab_run *w = (struct ab_run *)r; /* the status text is a cache */
 	size_t total = r->cfg.nv * (size_t)(r->cfg.rounds + (r->cfg.baseline ? 1 : 0));
+	if (r->cfg.live) {
+		util_fmt(w->status, sizeof w->status, "live A/B on %s: round %d (at most %d), %s, %s; %s", r->cfg.disk,
+			 r->cur.round, r->cfg.rounds, r->cfg.v[r->cur.variant].text,
+			 r->st == AB_APPLY ? "switching" : r->st == AB_WARMUP ? "washout" : "measuring",
+			 ablive_lead(r->live, &r->cfg, r->res));
+		return r->status;
+	}
 	const char *what = r->st == AB_APPLY ? "switching" : r->st == AB_WARMUP ? "warming up" :
 			   r->st == AB_STARTUP ? "timing cold starts" : r->st == AB_MEASURE ? "measuring" :
 			   r->st == AB_FRESH_TAIL ? "waiting for a fresh reader" : "";
@@ -544,12 +645,14 @@ void ab_end(struct ab_run *r, int cancelled)
 	if (!r)
 		return;
 	coldstart_cancel(&r->cs);
+	ablive_end(r->live);
 	if (r->fresh.started)
 		freshjob_cancel(&r->fresh);
 	probe_stop(r->steady);
 	probe_stop(r->paced);
 	load_stop(r->load);
 	r->res->partial = cancelled || r->st != AB_DONE;
+	close(r->held); /* the caller puts the scheduler back right after */
 	free(r);
 }
 

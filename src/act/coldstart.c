@@ -23,10 +23,16 @@ static void helper(const char *cmd, int fd)
 		double t0 = util_mono_now();
 		pid_t pid = fork();
 		if (pid == 0) {
+			/* the command starts as from a shell: its streams on
+			 * /dev/null and no other descriptor, SIGXFSZ (ignored by
+			 * the tool) back to its default */
 			int null = open("/dev/null", O_RDWR);
 			dup2(null, 0);
 			dup2(null, 1);
 			dup2(null, 2);
+			if (null > 2)
+				close(null);
+			signal(SIGXFSZ, SIG_DFL);
 			execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 			_exit(127);
 		}

@@ -321,14 +321,19 @@ static unsigned code_point(const unsigned char *p, int n)
  * (U+200B-U+200D, U+2060-U+2064, U+FEFF, the soft hyphen, U+034F, the
  * Hangul fillers, U+180E, variation selectors, the tag characters that can
  * carry hidden text, interlinear annotation marks) hide in a name; line
- * and paragraph separators (U+2028, U+2029) break it. */
+ * and paragraph separators (U+2028, U+2029) break it. With them the rest
+ * of Unicode's Default_Ignorable_Code_Point set (Mongolian and Khmer
+ * fillers, U+2065-U+206F, U+FFF0-U+FFF8, shorthand and musical format
+ * controls) and the other format controls (Cf: Arabic number marks,
+ * Egyptian hieroglyph controls). */
 static int is_hidden(unsigned c)
 {
 	static const unsigned ranges[][2] = {
-		{0x00ad, 0x00ad},   {0x034f, 0x034f},   {0x061c, 0x061c},   {0x115f, 0x1160}, {0x180e, 0x180e},
-		{0x200b, 0x200f},   {0x2028, 0x202e},   {0x2060, 0x2064},   {0x2066, 0x2069}, {0x3164, 0x3164},
-		{0xfe00, 0xfe0f},   {0xfeff, 0xfeff},   {0xffa0, 0xffa0},   {0xfff9, 0xfffb}, {0xe0000, 0xe007f},
-		{0xe0100, 0xe01ef},
+		{0x00ad, 0x00ad},   {0x034f, 0x034f},   {0x0600, 0x0605},   {0x061c, 0x061c},   {0x06dd, 0x06dd},
+		{0x070f, 0x070f},   {0x0890, 0x0891},   {0x08e2, 0x08e2},   {0x115f, 0x1160},   {0x17b4, 0x17b5},
+		{0x180b, 0x180f},   {0x200b, 0x200f},   {0x2028, 0x202e},   {0x2060, 0x206f},   {0x3164, 0x3164},
+		{0xfe00, 0xfe0f},   {0xfeff, 0xfeff},   {0xffa0, 0xffa0},   {0xfff0, 0xfffb},   {0x110bd, 0x110bd},
+		{0x110cd, 0x110cd}, {0x13430, 0x1343f}, {0x1bca0, 0x1bca3}, {0x1d173, 0x1d17a}, {0xe0000, 0xe0fff},
 	};
 	for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
 		if (c >= ranges[i][0] && c <= ranges[i][1])

@@ -66,6 +66,19 @@ void blklat_close(struct blklat *b)
 	(void)b;
 }
 
+int blklat_pool(struct blklat *b, const char *disk)
+{
+	(void)b;
+	(void)disk;
+	return -ENOTSUP;
+}
+
+void blklat_pool_take(struct blklat *b, struct blk_pool *out)
+{
+	(void)b;
+	memset(out, 0, sizeof *out);
+}
+
 #else
 
 #include <bpf/bpf.h>
@@ -302,6 +315,7 @@ void blklat_close(struct blklat *b)
 	free(b->names);
 	free(b->found);
 	free(b->bseen);
+	free(b->pool);
 	free(b);
 }
 

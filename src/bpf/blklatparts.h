@@ -50,6 +50,9 @@ struct blklat {
 	size_t nbseen, bseen_cap;
 	int watched[BLKMAP_WATCHED];
 	size_t nwatched;
+	/* the live A/B's pool of one disk's reads (blklat_pool); NULL: none */
+	struct blk_pool *pool;
+	char pool_disk[DISK_NAME_MAX];
 };
 
 #endif

@@ -150,6 +150,72 @@ static int group_end(struct blklat *b, struct blk_reading *r, const struct blkma
 	return err;
 }
 
+/* The name a pooled reader goes by: its comm now, else the one the
+ * programs saw, else its pid. */
+static void pool_comm(struct blklat *b, int tgid, char *comm, size_t len)
+{
+	char path[64], buf[32];
+	util_fmt(path, sizeof path, "/proc/%d/comm", tgid);
+	if (util_read_small(path, buf, sizeof buf) > 0) {
+		util_strlcpy(comm, util_trim(buf), len);
+		return;
+	}
+	if (blklat_name(b, tgid, comm, len, NULL) < 0)
+		util_fmt(comm, len, "pid %d", tgid);
+}
+
+/* A key's delta into the pool, when it is a read of the pooled disk by
+ * a process that is no probe reader. */
+static void pool_add(struct blklat *b, const struct blkmap_key *k, const struct hist *delta, uint64_t bytes)
+{
+	if (op_of(k) != BLK_READ || strcmp(dev_name(b, k->dev), b->pool_disk) != 0)
+		return;
+	for (size_t w = 0; w < b->nwatched; w++)
+		if (b->watched[w] == (int)k->tgid)
+			return;
+	struct blk_pool *p = b->pool;
+	hist_merge(&p->all, delta);
+	p->bytes += bytes;
+	char comm[16];
+	pool_comm(b, (int)k->tgid, comm, sizeof comm);
+	size_t i = 0;
+	while (i < p->nnames && strcmp(p->name[i].comm, comm) != 0)
+		i++;
+	if (i == BLK_POOL_NAMES) {
+		p->other_n += delta->n;
+		return;
+	}
+	if (i == p->nnames)
+		util_strlcpy(p->name[p->nnames++].comm, comm, sizeof p->name[i].comm);
+	hist_merge(&p->name[i].h, delta);
+	p->name[i].bytes += bytes;
+}
+
+int blklat_pool(struct blklat *b, const char *disk)
+{
+	if (!b)
+		return -ENOTSUP;
+	if (!disk) {
+		free(b->pool);
+		b->pool = NULL;
+		return 0;
+	}
+	if (!b->pool && !(b->pool = calloc(1, sizeof *b->pool)))
+		return -ENOMEM;
+	util_strlcpy(b->pool_disk, disk, sizeof b->pool_disk);
+	return 0;
+}
+
+void blklat_pool_take(struct blklat *b, struct blk_pool *out)
+{
+	if (!b || !b->pool) {
+		memset(out, 0, sizeof *out);
+		return;
+	}
+	*out = *b->pool;
+	memset(b->pool, 0, sizeof *b->pool);
+}
+
 static int req_cmp(const void *a, const void *b)
 {
 	const struct blk_req *x = a, *y = b;
@@ -360,6 +426,8 @@ int blklat_read(struct blklat *b, struct blk_reading *r)
 		if (b->delta.n == 0)
 			continue;
 		stat_from(&r->stats[r->nstats++], &keys[i], dev_name(b, keys[i].dev), &b->delta, g);
+		if (b->pool)
+			pool_add(b, &keys[i], &b->delta, g.bytes);
 		if (keys[i].tgid != at.tgid || keys[i].op != at.op) {
 			int e = group_end(b, r, &at, group);
 			err = err ? err : e;

@@ -59,6 +59,8 @@ enum {
 	OPT_READ_ONLY,
 	OPT_ALL_DISKS,
 	OPT_DEMO_DISK,
+	OPT_AB_LIVE,
+	OPT_MAX_TIME,
 };
 
 /* The options given are kept as bits of a uint64_t (from_config, seen):

@@ -52,11 +52,14 @@ static const struct option_def defs[] = {
 	{.name = "no-bpf", .short_name = OPT_NO_BPF, .arg = NULL, .help = "no block-layer latency per process (the BPF program is not loaded)"},
 	{.name = "enable-delayacct", .short_name = OPT_DELAYACCT, .arg = NULL, .help = "turn kernel.task_delayacct on for the run (back as it was when the last run that asked for it ends)"},
 	{.name = "ab", .short_name = OPT_AB, .arg = "VAR,VAR[,...]", .help = "A/B: compare schedulers (SCHED[:key=value...]) on the --disk, print a report, exit"},
-	{.name = "rounds", .short_name = OPT_ROUNDS, .arg = "N", .help = "A/B rounds at most, each pair in the order A B B A; a verdict needs 6 or more, and a run of more stops after 6 when every figure is decided",
+	{.name = "ab-live", .short_name = OPT_AB_LIVE, .arg = "VAR,VAR[,...]", .help = "live A/B on your own load (a build, a copy): switch the --disk between the variants in rounds of one slot each, in a coin's order, and decide for your programs' reads; no load of its own; print a report, exit"},
+	{.name = "max-time", .short_name = OPT_MAX_TIME, .arg = "SECS", .help = "--ab-live: stop after this long, at the end of a round",
+	 NUM(OV_SECS, max_time_s, 30, 3600, 300, "seconds")},
+	{.name = "rounds", .short_name = OPT_ROUNDS, .arg = "N", .help = "A/B rounds at most, each pair in the order A B B A (--ab-live: as many as --max-time holds); a verdict needs 6 or more, and a run of more stops after 6 when every figure is decided",
 	 NUM(OV_INT, rounds, 1, 100, 6, "a whole number")},
-	{.name = "dwell", .short_name = OPT_DWELL, .arg = "SECS", .help = "A/B seconds measured per phase",
+	{.name = "dwell", .short_name = OPT_DWELL, .arg = "SECS", .help = "A/B seconds measured per phase (--ab-live: per slot, 4; 10 where bfq is compared)",
 	 NUM(OV_SECS, dwell_s, 1, 3600, 3, "seconds")},
-	{.name = "warmup", .short_name = OPT_WARMUP, .arg = "SECS", .help = "A/B seconds after each switch, measured but left out",
+	{.name = "warmup", .short_name = OPT_WARMUP, .arg = "SECS", .help = "A/B seconds after each switch, measured but left out (--ab-live: the washout, 1; 5 where bfq is compared)",
 	 NUM(OV_SECS, warmup_s, 0, 600, 0.5, "seconds")},
 	{.name = "load", .short_name = OPT_LOAD, .arg = "KIND", .help = "A/B background load: write (default), fsync or none"},
 	{.name = "load-dir", .short_name = OPT_LOAD_DIR, .arg = "DIR", .help = "where the load writes (default: a filesystem on the disk)"},
@@ -392,6 +395,9 @@ static int set_udev_file(const char *arg, struct options *o, char *err, size_t l
 static int apply_value(int i, const char *arg, struct options *o, char *err, size_t len)
 {
 	o->fresh_reads_given |= defs[i].short_name == OPT_FRESH_READS;
+	o->rounds_given |= defs[i].short_name == OPT_ROUNDS;
+	o->dwell_given |= defs[i].short_name == OPT_DWELL;
+	o->warmup_given |= defs[i].short_name == OPT_WARMUP;
 	if (defs[i].short_name == OPT_LOAD_SIZE)
 		o->load_size_given = 1;
 	o->probe_file_size_given |= defs[i].short_name == OPT_PROBE_FILE_SIZE;
@@ -434,7 +440,14 @@ int options_apply(int c, const char *arg, struct options *o, char *err, size_t l
 	case OPT_DISK: return add_names("--disk", arg, o->disks, &o->ndisks, err, len);
 	case OPT_SEED: return parse_seed(arg, o, err, len);
 	case OPT_SET: return add_set(arg, o, err, len);
-	case OPT_AB: return set_string(&o->ab, arg, err, len);
+	case OPT_AB:
+	case OPT_AB_LIVE:
+		if (o->ab && o->ab_live != (c == OPT_AB_LIVE)) {
+			snprintf(err, len, "--ab and --ab-live are two kinds of A/B: give one");
+			return -1;
+		}
+		o->ab_live = c == OPT_AB_LIVE;
+		return set_string(&o->ab, arg, err, len);
 	case OPT_LOAD: return set_load(arg, o, err, len);
 	case OPT_LOAD_DIR: return set_string(&o->load_dir, arg, err, len);
 	case OPT_FORMAT: return set_ab_format(arg, o, err, len);

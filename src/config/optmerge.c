@@ -79,12 +79,28 @@ static int ab_only_in_batch(const struct options *o, uint64_t cli, char *err, si
 {
 	static const int ab_only[] = {OPT_LOAD,  OPT_LOAD_DIR, OPT_LOAD_SIZE, OPT_BASELINE, OPT_STARTUP,
 				      OPT_STARTUP_RUNS, OPT_FRESH_READS, OPT_ROUNDS, OPT_DWELL, OPT_WARMUP, OPT_FORMAT};
+	/* a live A/B has no load, readers or cold starts of its own */
+	static const int built_in_only[] = {OPT_LOAD, OPT_LOAD_DIR, OPT_LOAD_SIZE, OPT_BASELINE,
+					    OPT_STARTUP, OPT_STARTUP_RUNS, OPT_FRESH_READS};
+	int i = options_index_of(OPT_MAX_TIME);
+	if (!o->ab_live && i >= 0 && (cli >> i & 1)) {
+		snprintf(err, len, "--max-time goes with --ab-live");
+		return -1;
+	}
+	for (size_t k = 0; o->ab_live && k < sizeof built_in_only / sizeof built_in_only[0]; k++) {
+		i = options_index_of(built_in_only[k]);
+		if (i >= 0 && (cli >> i & 1)) {
+			snprintf(err, len, "--ab-live measures your own load and programs: --%s goes with --ab",
+				 name_of(built_in_only[k]));
+			return -1;
+		}
+	}
 	if (o->ab || !o->batch)
 		return 0;
 	for (size_t k = 0; k < sizeof ab_only / sizeof ab_only[0]; k++) {
-		int i = options_index_of(ab_only[k]);
+		i = options_index_of(ab_only[k]);
 		if (i >= 0 && (cli >> i & 1)) {
-			snprintf(err, len, "--%s goes with --ab (or the full screen's A, L, S and F)", name_of(ab_only[k]));
+			snprintf(err, len, "--%s goes with --ab or --ab-live (or the full screen's A, L, S and F)", name_of(ab_only[k]));
 			return -1;
 		}
 	}
@@ -101,7 +117,7 @@ static int check_replay(const struct options *o, char *err, size_t len)
 	}
 	if (!o->replay)
 		return 0;
-	const char *clash = o->record ? "--record" : o->nsets ? "--set" : o->ab ? "--ab" : o->restore ? "--restore" :
+	const char *clash = o->record ? "--record" : o->nsets ? "--set" : o->ab ? (o->ab_live ? "--ab-live" : "--ab") : o->restore ? "--restore" :
 			    o->enable_delayacct ? "--enable-delayacct" : o->print_udev_rule ? "--print-udev-rule" :
 			    o->probe_file ? "--probe-file" : o->nprobe_disks ? "--probe" : o->probe_rate_given ? "--probe-rate" :
 			    NULL;
@@ -137,7 +153,7 @@ static void config_args(int argc, char **argv, const char **path, int *none)
 static int root_file_only(int opt, const char *value)
 {
 	static const int list[] = {OPT_RECORD, OPT_PROM,    OPT_STARTUP,  OPT_UDEV_FILE, OPT_SET,
-				   OPT_LOAD_DIR, OPT_PROBE_FILE, OPT_DELAYACCT, OPT_AB, OPT_REPLAY};
+				   OPT_LOAD_DIR, OPT_PROBE_FILE, OPT_DELAYACCT, OPT_AB, OPT_AB_LIVE, OPT_REPLAY};
 	for (size_t k = 0; k < sizeof list / sizeof list[0]; k++)
 		if (list[k] == opt)
 			return 1;
@@ -166,7 +182,7 @@ static int root_refuses(const struct config_file *f, int sudo_users, const struc
 	snprintf(err, len, "%s:%d: %s is not taken from a file %s: "
 		 "as root it would %s; give it on the command line", f->path, e->line, e->name,
 		 whose, opt == OPT_STARTUP ? "run that user's command" :
-		 opt == OPT_SET || opt == OPT_DELAYACCT || opt == OPT_AB ? "change kernel settings for that user" :
+		 opt == OPT_SET || opt == OPT_DELAYACCT || opt == OPT_AB || opt == OPT_AB_LIVE ? "change kernel settings for that user" :
 		 "open a path that user names");
 	return 1;
 }
@@ -278,28 +294,29 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t le
 		snprintf(err, len, "unexpected argument '%s'; options start with '-' (see --help)", argv[optind]);
 		return -1;
 	}
+	const char *ab = o->ab_live ? "--ab-live" : "--ab";
 	if (o->read_only && (o->nsets || o->enable_delayacct || o->ab)) {
 		snprintf(err, len, "%s changes the system: refused in read-only mode (--read-only)",
-			 o->nsets ? "--set" : o->enable_delayacct ? "--enable-delayacct" : "--ab");
+			 o->nsets ? "--set" : o->enable_delayacct ? "--enable-delayacct" : ab);
 		return -1;
 	}
 	if (o->demo_disk && (o->read_only || o->replay || o->ab || o->ndisks || o->nprobe_disks || o->no_probe)) {
 		snprintf(err, len, "--demo-disk makes its own disk and probes it: %s conflicts with it",
-			 o->read_only ? "--read-only" : o->replay ? "--replay" : o->ab ? "--ab" : o->ndisks ? "--disk" :
+			 o->read_only ? "--read-only" : o->replay ? "--replay" : o->ab ? ab : o->ndisks ? "--disk" :
 			 o->nprobe_disks ? "--probe" : "--no-probe");
 		return -1;
 	}
 	if (o->ab && o->ndisks != 1) {
-		snprintf(err, len, "--ab compares schedulers on one disk: give exactly one --disk NAME");
+		snprintf(err, len, "%s compares schedulers on one disk: give exactly one --disk NAME", ab);
 		return -1;
 	}
 	if (o->ab && (o->nsets || o->enable_delayacct)) {
-		snprintf(err, len, "%s does nothing with --ab (the A/B sets the schedulers it compares itself)",
-			 o->nsets ? "--set" : "--enable-delayacct");
+		snprintf(err, len, "%s does nothing with %s (the A/B sets the schedulers it compares itself)",
+			 o->nsets ? "--set" : "--enable-delayacct", ab);
 		return -1;
 	}
 	if (o->ab && o->no_probe) {
-		snprintf(err, len, "--ab measures with the probe: --no-probe conflicts with it");
+		snprintf(err, len, "%s measures with the probe: --no-probe conflicts with it", ab);
 		return -1;
 	}
 	if (ab_only_in_batch(o, cli, err, len) < 0)

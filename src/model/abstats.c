@@ -5,13 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probe/prng.h"
+#include "signflip.h"
 #include "probe/readfig.h"
 #include "base/util.h"
 
-#define EXACT_MAX 12                /* rounds tested over all 2^n sign patterns; above, a fixed sample */
-#define SAMPLED_FLIPS 5000
-#define FLIP_SEED 0x5eedab17u       /* fixed: the same data always gets the same p-value */
 #define POWER_Z 0.8416              /* 80 % power, for "about N rounds would tell" */
 
 static const struct abv_fig_info figs[ABV_NFIGS] = {
@@ -21,9 +18,12 @@ static const struct abv_fig_info figs[ABV_NFIGS] = {
 	[ABV_P50] = {"p50_us", ABV_PACED, 0},
 	[ABV_P99] = {"p99_us", ABV_PACED, 0},
 	[ABV_COLD] = {"cold_start_s", ABV_START, 0},
+	[ABV_YP50] = {"your_read_p50_us", ABV_YOURS, 0},
+	[ABV_YP99] = {"your_read_p99_us", ABV_YOURS, 0},
+	[ABV_WMB] = {"write_MBps", ABV_WRITES, 1},
 };
 
-static const char *const readers[ABV_NREADERS] = {"steady", "fresh", "paced", "cold"};
+static const char *const readers[ABV_NREADERS] = {"steady", "fresh", "paced", "cold", "yours", "writes"};
 
 const struct abv_fig_info *abstats_fig(enum abv_fig f)
 {
@@ -32,7 +32,14 @@ const struct abv_fig_info *abstats_fig(enum abv_fig f)
 
 int abstats_reader_used(const struct ab_config *cfg, enum abv_reader rd)
 {
-	return rd != ABV_START || cfg->startup_cmd;
+	switch (rd) {
+	case ABV_STEADY:
+	case ABV_FRESH: return !cfg->live;
+	case ABV_START: return !cfg->live && cfg->startup_cmd;
+	case ABV_YOURS:
+	case ABV_WRITES: return cfg->live;
+	default: return 1;
+	}
 }
 
 int abstats_fig_used(const struct ab_config *cfg, enum abv_fig f)
@@ -69,6 +76,12 @@ double abstats_phase_value(const struct ab_phase *p, enum abv_fig f)
 		memcpy(starts, p->startup_s, sizeof(double) * (size_t)(n > 0 ? n : 0));
 		return util_median(starts, n);
 	}
+	case ABV_YP50:
+		return p->yours_on ? hist_quantile_us(&p->yours, 0.5) : NAN;
+	case ABV_YP99:
+		return p->yours_on ? hist_quantile_us(&p->yours, 0.99) : NAN;
+	case ABV_WMB:
+		return p->secs > 0 ? p->write_MBps : NAN;
 	default:
 		return NAN;
 	}
@@ -82,7 +95,7 @@ static double goodness(enum abv_fig f, double x)
 {
 	if (f == ABV_STALL)
 		return -log(x > ABV_STALL_FLOOR ? x : ABV_STALL_FLOOR);
-	if (f == ABV_RPS)
+	if (figs[f].higher_better) /* reads/s, MB/s: nothing at all counts as a hundredth */
 		return log(x > 0.01 ? x : 0.01);
 	return -log(x > 1e-3 ? x : 1e-3);
 }
@@ -91,7 +104,7 @@ static double goodness(enum abv_fig f, double x)
  * all its loaded phases' reads together. */
 static int pool(const struct ab_result *res, int v, double *out)
 {
-	struct hist *h = calloc(2, sizeof *h);
+	struct hist *h = calloc(3, sizeof *h);
 	double *jobs = malloc(sizeof(double) * AB_FRESH_RUNS * (res->nphases + 1));
 	double *starts = malloc(sizeof(double) * AB_MAX_STARTUPS * (res->nphases + 1));
 	if (!h || !jobs || !starts) {
@@ -100,15 +113,20 @@ static int pool(const struct ab_result *res, int v, double *out)
 		free(starts);
 		return -1;
 	}
-	double secs = 0;
-	int nj = 0, ns = 0;
+	double secs = 0, wmb = 0;
+	int nj = 0, ns = 0, nw = 0;
 	for (size_t i = 0; i < res->nphases; i++) {
 		const struct ab_phase *p = &res->phases[i];
 		if (p->variant != v || p->round == 0)
 			continue;
 		hist_merge(&h[0], &p->h);
 		hist_merge(&h[1], &p->paced);
+		hist_merge(&h[2], &p->yours);
 		secs += p->secs;
+		if (p->secs > 0) {
+			wmb += p->write_MBps;
+			nw++;
+		}
 		for (int k = 0; k < p->nfresh; k++)
 			jobs[nj++] = p->fresh_ms[k];
 		for (int k = 0; k < p->nstartup && k < AB_MAX_STARTUPS; k++)
@@ -122,6 +140,9 @@ static int pool(const struct ab_result *res, int v, double *out)
 	out[ABV_P50] = hist_quantile_us(&h[1], 0.5);
 	out[ABV_P99] = hist_quantile_us(&h[1], 0.99);
 	out[ABV_COLD] = util_median(starts, ns);
+	out[ABV_YP50] = hist_quantile_us(&h[2], 0.5);
+	out[ABV_YP99] = hist_quantile_us(&h[2], 0.99);
+	out[ABV_WMB] = nw ? wmb / nw : NAN;
 	free(h);
 	free(jobs);
 	free(starts);
@@ -136,7 +157,7 @@ struct table {
 	int rounds;
 };
 
-static int table_build(const struct ab_result *res, struct table *t)
+static int table_build(const struct ab_config *cfg, const struct ab_result *res, struct table *t)
 {
 	t->res = res;
 	t->rounds = 0;
@@ -146,7 +167,8 @@ static int table_build(const struct ab_result *res, struct table *t)
 	for (size_t i = 0; i < res->nphases; i++) {
 		t->rounds = res->phases[i].round > t->rounds ? res->phases[i].round : t->rounds;
 		for (int f = 0; f < ABV_NFIGS; f++)
-			t->val[i][f] = abstats_phase_value(&res->phases[i], (enum abv_fig)f);
+			t->val[i][f] = abstats_fig_used(cfg, (enum abv_fig)f) ? abstats_phase_value(&res->phases[i], (enum abv_fig)f)
+									    : NAN;
 	}
 	return 0;
 }
@@ -164,140 +186,6 @@ static int phase_of(const struct table *t, int v, int r)
 static double value_of(const struct table *t, int i, enum abv_fig f)
 {
 	return i < 0 ? NAN : t->val[i][f];
-}
-
-/* The sign patterns a test runs over: all 2^n of them for up to
- * EXACT_MAX rounds, else a fixed sample (the observed one counted too).
- * For pattern k, a[k] = sum s_i d_i and b[k] = sum s_i, so the flipped sum
- * of (d - theta) is a[k] - theta b[k]: one multiply per pattern for any
- * theta the interval's bisection tries. */
-struct flips {
-	const double *d;
-	int n, m, exact;
-	double sum;
-	double *a;
-	int *b;
-};
-
-static int flips_build(const double *d, int n, struct flips *fl)
-{
-	fl->d = d;
-	fl->n = n;
-	fl->exact = n <= EXACT_MAX;
-	fl->m = fl->exact ? 1 << n : SAMPLED_FLIPS;
-	fl->a = malloc(sizeof *fl->a * (size_t)fl->m);
-	fl->b = malloc(sizeof *fl->b * (size_t)fl->m);
-	if (!fl->a || !fl->b) {
-		free(fl->a);
-		free(fl->b);
-		return -1;
-	}
-	struct prng g;
-	prng_seed(&g, FLIP_SEED);
-	fl->sum = 0;
-	for (int i = 0; i < n; i++)
-		fl->sum += d[i];
-	for (int k = 0; k < fl->m; k++) {
-		uint64_t bits = fl->exact ? (uint64_t)k : 0;
-		fl->a[k] = 0;
-		fl->b[k] = 0;
-		for (int i = 0; i < n; i++) {
-			if (!fl->exact)
-				bits = i % 64 ? bits >> 1 : prng_next(&g);
-			int sgn = (fl->exact ? (bits >> i) : bits) & 1 ? 1 : -1;
-			fl->a[k] += sgn * d[i];
-			fl->b[k] += sgn;
-		}
-	}
-	return 0;
-}
-
-static void flips_free(struct flips *fl)
-{
-	free(fl->a);
-	free(fl->b);
-}
-
-/* The share of sign patterns of (d - theta) whose sum is at least as far
- * from 0 as the observed one. */
-static double flip_p(const struct flips *fl, double theta)
-{
-	double scale = 0;
-	for (int i = 0; i < fl->n; i++)
-		scale += fabs(fl->d[i] - theta);
-	double obs = fabs(fl->sum - fl->n * theta) - 1e-9 * (scale + 1e-12); /* ties count as reached */
-	int hit = 0;
-	for (int k = 0; k < fl->m; k++)
-		hit += fabs(fl->a[k] - theta * fl->b[k]) >= obs;
-	return fl->exact ? (double)hit / fl->m : (double)(hit + 1) / (fl->m + 1);
-}
-
-/* The edge of the interval between an accepted x_in and a rejected x_out. */
-static double edge(const struct flips *fl, double alpha, double x_in, double x_out)
-{
-	for (int k = 0; k < 30; k++) { /* to a billionth of the data's range */
-		double mid = (x_in + x_out) / 2;
-		if (flip_p(fl, mid) > alpha)
-			x_in = mid;
-		else
-			x_out = mid;
-	}
-	return x_in;
-}
-
-/* The normal quantile z with P(|Z| > z) = a, by bisection on erfc. */
-static double z_two_sided(double a)
-{
-	double lo = 0, hi = 10;
-	for (int k = 0; k < 60; k++) {
-		double mid = (lo + hi) / 2;
-		if (erfc(mid / sqrt(2)) > a)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-static void compare(const double *d, int n, double alpha, int min_pairs, struct abv_cmp *c)
-{
-	double sum = 0, lo = INFINITY, hi = -INFINITY;
-	for (int i = 0; i < n; i++) {
-		sum += d[i];
-		lo = d[i] < lo ? d[i] : lo;
-		hi = d[i] > hi ? d[i] : hi;
-	}
-	memset(c, 0, sizeof *c);
-	c->npairs = n;
-	c->ratio = c->lo = c->hi = c->spread = NAN;
-	c->p = 1;
-	if (n == 0)
-		return;
-	double m = sum / n, ss = 0;
-	for (int i = 0; i < n; i++)
-		ss += (d[i] - m) * (d[i] - m);
-	c->ratio = exp(m);
-	c->spread = n >= 2 ? sqrt(ss / (n - 1)) : NAN;
-	struct flips fl;
-	if (flips_build(d, n, &fl) < 0)
-		return; /* without memory: undecided */
-	c->p = flip_p(&fl, 0);
-	if (n >= min_pairs) { /* below, no interval is bounded and nothing can be decided */
-		double width = hi - lo + 1e-6;
-		c->lo = exp(edge(&fl, alpha, m, lo - width));
-		c->hi = exp(edge(&fl, alpha, m, hi + width));
-		c->decided = c->p <= alpha && (c->lo > 1 || c->hi < 1);
-	}
-	flips_free(&fl);
-}
-
-/* b against a from a against b: the same test, the ratios turned over. */
-static void mirror(const struct abv_cmp *ab, struct abv_cmp *ba)
-{
-	*ba = *ab;
-	ba->ratio = 1 / ab->ratio;
-	ba->lo = 1 / ab->hi;
-	ba->hi = 1 / ab->lo;
 }
 
 /* The log ratios of a against b over rounds 1..upto where both were
@@ -328,11 +216,11 @@ static int compare_looks(const struct abv_report *r, const struct table *t, int 
 	if (!d)
 		return -1;
 	int n = pairs(t, a, b, f, r->look[0], d, NULL, NULL);
-	compare(d, n, r->look_alpha[0], r->min_pairs, c);
+	signflip_compare(d, n, r->look_alpha[0], r->min_pairs, c);
 	c->look = r->look[0];
 	if (!c->decided && r->nlooks == 2) {
 		n = pairs(t, a, b, f, r->look[1], d, NULL, NULL);
-		compare(d, n, r->look_alpha[1], r->min_pairs, c);
+		signflip_compare(d, n, r->look_alpha[1], r->min_pairs, c);
 		c->look = r->look[1];
 	}
 	free(d);
@@ -388,7 +276,7 @@ static void need(struct abv_report *r, struct abv_verdict *v)
 		v->rounds_needed = c->npairs < r->min_pairs ? r->min_pairs : 0;
 		return;
 	}
-	double k = (z_two_sided(later_alpha(r)) + POWER_Z) * c->spread / e;
+	double k = (signflip_z(later_alpha(r)) + POWER_Z) * c->spread / e;
 	double n = ceil(k * k);
 	n = n < r->min_pairs ? r->min_pairs : n;
 	n = n <= c->npairs ? c->npairs + 2 : n;
@@ -443,7 +331,7 @@ static int table_agrees(const struct abv_report *r, const struct abv_verdict *v)
 /* A value back from its goodness (the inverse of goodness()). */
 static double from_goodness(enum abv_fig f, double g)
 {
-	return f == ABV_RPS ? exp(g) : exp(-g);
+	return figs[f].higher_better ? exp(g) : exp(-g);
 }
 
 /* The verdict's two figures: each variant's geometric mean over the rounds
@@ -548,16 +436,6 @@ static void reader_verdict(struct abv_report *r, enum abv_reader rd)
 		out->best = x;
 }
 
-/* The attained bound of a sign-flip test at alpha over n rounds: the
- * largest p-value it can give that is still at or under alpha. */
-static double attained(double alpha, int n)
-{
-	if (n > EXACT_MAX)
-		return alpha;
-	double total = ldexp(1, n);
-	return 2 * floor(alpha * total / 2) / total;
-}
-
 /* The looks (abstats.h): the first at min_pairs rounds, spending the
  * smallest p-value those rounds can give; the last at the rounds the run
  * ended with, spending the rest. */
@@ -569,16 +447,16 @@ static void looks_plan(struct abv_report *out, int planned)
 	out->look[0] = out->look[1] = out->rounds > n0 ? n0 : out->rounds;
 	out->look_alpha[0] = out->look_alpha[1] = out->alpha;
 	if (planned <= n0) { /* one look, at the rounds there are */
-		out->level = out->rounds < n0 ? out->alpha : attained(out->alpha, out->rounds);
+		out->level = out->rounds < n0 ? out->alpha : signflip_attained(out->alpha, out->rounds);
 		return;
 	}
 	out->look_alpha[0] = ldexp(2, -n0);
 	out->look_alpha[1] = out->alpha - out->look_alpha[0];
-	out->level = out->rounds < n0 ? out->alpha : attained(out->look_alpha[0], n0);
+	out->level = out->rounds < n0 ? out->alpha : signflip_attained(out->look_alpha[0], n0);
 	if (out->rounds > n0) {
 		out->nlooks = 2;
 		out->look[1] = out->rounds;
-		out->level += attained(out->look_alpha[1], out->rounds);
+		out->level += signflip_attained(out->look_alpha[1], out->rounds);
 	}
 }
 
@@ -601,39 +479,54 @@ static int figure_compute(struct abv_report *out, size_t nv, const struct table 
 	for (size_t a = 0; a < nv; a++)
 		for (size_t b = a; b < nv; b++) {
 			if (a == b)
-				compare(NULL, 0, out->alpha, out->min_pairs, &out->pair[a][b][f]);
+				signflip_compare(NULL, 0, out->alpha, out->min_pairs, &out->pair[a][b][f]);
 			else if (compare_looks(out, t, (int)a, (int)b, f, &out->pair[a][b][f]) < 0)
 				return -1;
-			mirror(&out->pair[a][b][f], &out->pair[b][a][f]);
+			signflip_mirror(&out->pair[a][b][f], &out->pair[b][a][f]);
 		}
 	if (verdict(out, t, f) < 0)
 		return -1;
 	const struct abv_cmp *c = &out->v[f].c;
-	double z = z_two_sided(final_alpha(out)) + POWER_Z;
+	double z = signflip_z(final_alpha(out)) + POWER_Z;
 	out->smallest[f] = c->npairs >= out->min_pairs && !isnan(c->spread) ? exp(z * c->spread / sqrt(c->npairs)) : NAN;
 	return 0;
+}
+
+/* Each pair of variants' share of ABV_ALPHA (Bonferroni). */
+static double pair_alpha(size_t nv)
+{
+	double npairs_k = (double)nv * (double)(nv - 1) / 2;
+	return ABV_ALPHA / (npairs_k > 1 ? npairs_k : 1);
+}
+
+int abstats_min_rounds(size_t nv)
+{
+	return (int)ceil(1 + log2(1 / pair_alpha(nv)) - 1e-9);
 }
 
 int abstats_compute(const struct ab_config *cfg, const struct ab_result *res, struct abv_report *out)
 {
 	struct table t;
-	if (table_build(res, &t) < 0)
+	if (table_build(cfg, res, &t) < 0)
 		return -1;
 	memset(out, 0, sizeof *out);
 	out->nv = cfg->nv;
+	out->live = cfg->live;
 	out->aa = 1;
 	for (size_t v = 1; v < cfg->nv; v++)
 		out->aa &= !strcmp(cfg->v[v].text, cfg->v[0].text);
-	double npairs_k = (double)cfg->nv * (double)(cfg->nv - 1) / 2;
-	out->alpha = ABV_ALPHA / (npairs_k > 1 ? npairs_k : 1);
-	out->min_pairs = (int)ceil(1 + log2(1 / out->alpha) - 1e-9);
+	out->alpha = pair_alpha(cfg->nv);
+	out->min_pairs = abstats_min_rounds(cfg->nv);
 	out->rounds = complete_rounds(&t, cfg->nv);
 	looks_plan(out, cfg->rounds);
 	int rc = 0;
 	for (size_t v = 0; v < cfg->nv && rc == 0; v++) {
 		rc = pool(res, (int)v, out->pooled[v]);
-		for (int f = 0; f < ABV_NFIGS; f++)
+		for (int f = 0; f < ABV_NFIGS; f++) {
+			if (!abstats_fig_used(cfg, (enum abv_fig)f))
+				out->pooled[v][f] = NAN;
 			out->own_spread[v][f] = own_spread(&t, (int)v, (enum abv_fig)f);
+		}
 	}
 	for (int f = 0; f < ABV_NFIGS; f++) {
 		out->noise[f] = NAN;

@@ -40,8 +40,16 @@ void abnext_decide(const struct abv_report *r, struct abn_next *out)
 	/* a real program's cold starts, where timed, stand for starting
 	 * programs; the fresh readers' direct reads only where they are not */
 	out->cold = r->v[ABV_COLD].leader >= 0;
-	out->use[ABN_DESKTOP] = combine(out->reader[out->cold ? ABV_START : ABV_FRESH], out->reader[ABV_PACED]);
-	out->use[ABN_SERVER] = out->reader[ABV_STEADY];
+	out->live = r->live;
+	if (r->live) {
+		/* the user's own load: their programs' reads (where the BPF part
+		 * timed them) with the probe's, and apart, their writers' MB/s */
+		out->use[ABN_DESKTOP] = combine(out->reader[ABV_YOURS], out->reader[ABV_PACED]);
+		out->use[ABN_SERVER] = out->reader[ABV_WRITES];
+	} else {
+		out->use[ABN_DESKTOP] = combine(out->reader[out->cold ? ABV_START : ABV_FRESH], out->reader[ABV_PACED]);
+		out->use[ABN_SERVER] = out->reader[ABV_STEADY];
+	}
 	int d = out->use[ABN_DESKTOP].v, s = out->use[ABN_SERVER].v;
 	out->keep = d >= 0 ? d : s;
 	out->keep_other = d >= 0 && s >= 0 && s != d ? s : -1;
@@ -54,16 +62,27 @@ const char *abnext_reader_use(enum abv_reader rd)
 		[ABV_FRESH] = "new processes' direct reads (fresh)",
 		[ABV_PACED] = "interactive programs (paced)",
 		[ABV_START] = "programs starting cold (--startup)",
+		[ABV_YOURS] = "your programs' reads of the disk",
+		[ABV_WRITES] = "your writers' throughput",
 	};
 	return rd < ABV_NREADERS ? uses[rd] : "?";
 }
 
 const char *abnext_use_name(enum abn_use u, const struct abn_next *n)
 {
+	if (n->live)
+		return u == ABN_SERVER ? "throughput of this load's writes" : "this load's reads (yours and the probe's)";
 	if (u == ABN_SERVER)
 		return "a server (steady reader)";
 	return n->cold ? "a desktop or laptop (cold starts and paced reader)"
 		       : "a desktop or laptop (fresh and paced readers)";
+}
+
+const char *abnext_use_key(enum abn_use u, const struct ab_config *cfg)
+{
+	if (cfg->live)
+		return u == ABN_DESKTOP ? "reads" : "writes";
+	return u == ABN_DESKTOP ? "desktop" : "server";
 }
 
 void abnext_choice_text(const struct abn_choice *c, const struct ab_config *cfg, char *buf, size_t len)

@@ -41,6 +41,7 @@ struct abn_next {
 	int keep;                   /* the variant the keep command is for: the desktop's, else the server's; -1 */
 	int keep_other;             /* the server's, when it differs from the desktop's; -1 */
 	int cold;                   /* the desktop's choice came from timed cold starts */
+	int live;                   /* a live run: the uses are this load's reads and its writes */
 };
 
 void abnext_decide(const struct abv_report *r, struct abn_next *out);
@@ -49,6 +50,10 @@ void abnext_decide(const struct abv_report *r, struct abn_next *out);
  * reads (fresh)", "a desktop or laptop (cold starts and paced reader)". */
 const char *abnext_reader_use(enum abv_reader rd);
 const char *abnext_use_name(enum abn_use u, const struct abn_next *n);
+
+/* A use's key in JSON and CSV: "desktop", "server"; a live run's
+ * "reads", "writes". */
+const char *abnext_use_key(enum abn_use u, const struct ab_config *cfg);
 
 /* A choice in words: the variant's label, "no difference worth a change",
  * "no single choice (...)", "A/A: ...". */

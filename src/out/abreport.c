@@ -19,6 +19,11 @@
 static const enum col shown_order[] = {C_N,     C_P50,   C_P50S,  C_P99,  C_MAX,  C_RPS,  C_ST10,
 				       C_ST100, C_FRESH, C_PP50,  C_PP99, C_WMB, C_STARTUP};
 #define NSHOWN (sizeof shown_order / sizeof shown_order[0])
+/* A live run's one table: the user's reads, the probe's, the disk's rates. */
+static const enum col text_live[] = {C_YN, C_YP50, C_YP99, C_PP50, C_PP99, C_WMB, C_DIRTY}; /* read MB/s: in JSON, CSV, md */
+#define NLIVE (sizeof text_live / sizeof text_live[0])
+static const enum col md_live[] = {C_YN, C_YP50, C_YP99, C_PP50, C_PP99, C_RMB, C_WMB, C_DIRTY};
+#define NMDLIVE (sizeof md_live / sizeof md_live[0])
 
 /* The text report's widest line: it reads whole at 100 columns. */
 #define TEXT_WIDTH 100
@@ -73,28 +78,32 @@ __attribute__((format(printf, 4, 5))) static void sayf(FILE *f, enum ab_format f
 	say(f, fmt, pre, buf);
 }
 
-/* Markdown: the table's head. */
-static void md_head(FILE *f, const char *first)
+/* Markdown: the table's head (live: a live run's columns). */
+static void md_head(FILE *f, const char *first, int live)
 {
+	const enum col *cols = live ? md_live : shown_order;
+	size_t n = live ? NMDLIVE : NSHOWN;
 	fprintf(f, "| %s | round |", first);
-	for (size_t i = 0; i < NSHOWN; i++)
-		fprintf(f, " %s |", abrows_col(shown_order[i])->head);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, " %s |", abrows_col(cols[i])->head);
 	fputs("\n|---|---:|", f);
-	for (size_t i = 0; i < NSHOWN; i++)
+	for (size_t i = 0; i < n; i++)
 		fputs("---:|", f);
 	fputc('\n', f);
 }
 
 /* Markdown: one row of the shown columns. */
-static void md_row(FILE *f, const struct row *r)
+static void md_row(FILE *f, const struct row *r, int live)
 {
+	const enum col *cols = live ? md_live : shown_order;
+	size_t n = live ? NMDLIVE : NSHOWN;
 	double v[NCOL];
 	char b[32], round[16];
 	abrows_values(r, v);
 	snprintf(round, sizeof round, "%d", r->round);
 	fprintf(f, "| %s | %s |", r->label, r->round < 0 ? "all" : r->round == 0 ? "base" : round);
-	for (size_t i = 0; i < NSHOWN; i++) {
-		abrows_fig(v[shown_order[i]], shown_order[i], AB_MD, b, sizeof b);
+	for (size_t i = 0; i < n; i++) {
+		abrows_fig(v[cols[i]], cols[i], AB_MD, b, sizeof b);
 		fprintf(f, " %s |", b);
 	}
 	fputc('\n', f);
@@ -196,17 +205,23 @@ static void text_tables(FILE *f, const struct ab_config *cfg, const struct ab_re
 	size_t nothers = sizeof text_others / sizeof text_others[0] - !cfg->startup_cmd;
 	struct ttable t[2] = {{"steady reader", text_steady, sizeof text_steady / sizeof text_steady[0], {0}, 0, 0},
 			      {"fresh, paced, writer", text_others, nothers, {0}, 0, 0}};
-	for (int k = 0; k < 2; k++)
+	int ntables = 2;
+	if (cfg->live) {
+		t[0] = (struct ttable){"variant", text_live, NLIVE, {0}, 0, 0};
+		ntables = 1;
+	}
+	for (int k = 0; k < ntables; k++)
 		ttable_fit(&t[k], rows, n);
-	sayf(f, AB_TEXT, "", "per variant, pooled over all phases%s:", cfg->baseline ? " with load (the baselines apart)" : "");
-	for (int k = 0; k < 2; k++) {
+	sayf(f, AB_TEXT, "", "per variant, pooled over all %s%s:", cfg->live ? "slots" : "phases",
+	     cfg->baseline ? " with load (the baselines apart)" : "");
+	for (int k = 0; k < ntables; k++) {
 		ttable_write(f, &t[k], rows, cfg->nv);
 		fputc('\n', f);
 	}
-	say(f, AB_TEXT, "", "per phase:");
-	for (int k = 0; k < 2; k++) {
+	say(f, AB_TEXT, "", cfg->live ? "per slot (round: its pair):" : "per phase:");
+	for (int k = 0; k < ntables; k++) {
 		ttable_write(f, &t[k], rows + cfg->nv, res->nphases);
-		if (k == 0)
+		if (k == 0 && ntables > 1)
 			fputc('\n', f);
 	}
 	free(r);
@@ -221,8 +236,9 @@ static void conclusions(FILE *f, enum ab_format fmt, const struct ab_config *cfg
 	char text[1024], verdict[ABW_VERDICT_LEN], reader[ABW_READER_LEN];
 	const char *pre = fmt == AB_MD ? "- " : "  ";
 	fputc('\n', f);
-	sayf(f, fmt, "", "verdicts (each phase one observation, rounds paired A B B A; a sign-flip test over the "
-			 "rounds: at most %.1f %% false positives per verdict%s):%s",
+	sayf(f, fmt, "", "verdicts (each %s one observation, %s; a sign-flip test over the rounds: at most %.1f %% "
+			 "false positives per verdict%s):%s",
+	     cfg->live ? "slot" : "phase", cfg->live ? "rounds of one slot each, in a coin's order" : "rounds paired A B B A",
 	     vr->level * 100, vr->nv > 2 ? ", corrected for the pairs of variants" : "", fmt == AB_MD ? "\n" : "");
 	if (vr->aa)
 		say(f, fmt, pre, "A/A: every variant is the same setting, so a verdict decided here is a false positive");
@@ -253,7 +269,7 @@ static void conclusions(FILE *f, enum ab_format fmt, const struct ab_config *cfg
 		abwords_change(vr, cfg, v, abrows_write_change(sum, v), text, sizeof text);
 		sayf(f, fmt, "", "%s.", text);
 	}
-	for (size_t v = 0; v < cfg->nv; v++) {
+	for (size_t v = 0; v < cfg->nv && !cfg->live; v++) {
 		struct readfig rf;
 		char name[48];
 		readfig_compute(&sum[v].h, &sum[v].sec_p50, sum[v].secs, &rf);
@@ -285,13 +301,14 @@ static void adds_line(FILE *f, enum ab_format fmt, const char *pre, const char *
  * order people name them (starting programs, long-running, interactive). */
 static void next_lines(FILE *f, enum ab_format fmt, const struct ab_config *cfg, const struct abn_words *w)
 {
-	static const enum abv_reader order[ABV_NREADERS] = {ABV_START, ABV_FRESH, ABV_STEADY, ABV_PACED};
+	static const enum abv_reader order[ABV_NREADERS] = {ABV_START, ABV_FRESH, ABV_STEADY, ABV_YOURS, ABV_PACED,
+							    ABV_WRITES};
 	const char *pre = fmt == AB_MD ? "- " : "  ";
 	fprintf(f, "\nnext step:\n%s", fmt == AB_MD ? "\n" : "");
 	for (int k = 0; k < ABV_NREADERS; k++)
 		if (abstats_reader_used(cfg, order[k]))
 			sayf(f, fmt, pre, "%s: %s", abnext_reader_use(order[k]), w->reader[order[k]]);
-		else /* the fresh readers are no program's start: say what would time one */
+		else if (order[k] == ABV_START && !cfg->live) /* the fresh readers are no program's start: say what would time one */
 			sayf(f, fmt, pre, "%s: not timed (--startup CMD times one under the same load)",
 			     abnext_reader_use(order[k]));
 	for (int u = 0; u < ABN_NUSES; u++)
@@ -305,7 +322,7 @@ static void next_lines(FILE *f, enum ab_format fmt, const struct ab_config *cfg,
 	command_line(f, fmt, w->keep);
 	adds_line(f, fmt, pre, w->keep_name, w->adds);
 	if (w->n.keep_other >= 0) {
-		sayf(f, fmt, pre, "for a server, %s instead:", w->other_name);
+		sayf(f, fmt, pre, "%s, %s instead:", cfg->live ? "for the most written" : "for a server", w->other_name);
 		command_line(f, fmt, w->keep_other);
 		adds_line(f, fmt, pre, w->other_name, w->adds_other);
 	}
@@ -338,10 +355,42 @@ static void startups(FILE *f, enum ab_format fmt, const struct ab_config *cfg, c
 	}
 }
 
+/* A live run's header: the user's load, how their reads are measured,
+ * the slots and the coin, and a guard that ended it. */
+static void live_header(FILE *f, enum ab_format fmt, const struct ab_config *cfg, const struct ab_result *res)
+{
+	const char *pre = fmt == AB_MD ? "- " : "";
+	sayf(f, fmt, fmt == AB_MD ? "### " : "", "iosched-top live A/B on %s, kernel %s%s", res->disk, res->kernel,
+	     res->partial ? "  -- PARTIAL: stopped before the end" : "");
+	if (fmt == AB_MD)
+		fputc('\n', f);
+	if (res->stopped[0])
+		sayf(f, fmt, pre, "STOPPED: %s", res->stopped);
+	sayf(f, fmt, pre, "load: %s", res->load);
+	sayf(f, fmt, pre, "your programs' reads: %s", res->yours);
+	sayf(f, fmt, pre, "probe: %s", res->probe);
+	sayf(f, fmt, pre, "queue settings not named by a variant: %s", res->queue);
+	sayf(f, fmt, pre, "up to %d round(s) of one slot per variant (--max-time %g s), %g s measured per slot after a %g "
+		       "s washout (left out); each round's order by a coin (--seed %llu)",
+	     cfg->rounds, cfg->max_time_s, cfg->dwell_s, cfg->warmup_s, (unsigned long long)cfg->seed);
+	if (res->settled_at)
+		sayf(f, fmt, pre, "stopped after %d of the %d rounds: every figure was decided there (the first look; "
+			     "the bound below covers both looks)", res->settled_at, cfg->rounds);
+	say(f, fmt, pre, "your reads: the block layer's time from issue to completion of every read of the disk by "
+		       "your programs (queue time included), p50 and p99; paced: the probe's reads; write MB/s: the "
+		       "disk's (read MB/s: in the CSV, JSON and Markdown reports); "
+		       "dirty MB: the page cache waiting to be written, at the slot's end");
+	fputc('\n', f);
+}
+
 /* What was measured how: disk, kernel, readers, load, rounds. */
 static void header(FILE *f, enum ab_format fmt, const struct ab_config *cfg, const struct ab_result *res)
 {
 	const char *pre = fmt == AB_MD ? "- " : "";
+	if (cfg->live) {
+		live_header(f, fmt, cfg, res);
+		return;
+	}
 	sayf(f, fmt, fmt == AB_MD ? "### " : "", "iosched-top A/B on %s, kernel %s%s", res->disk, res->kernel,
 	     res->partial ? "  -- PARTIAL: stopped before the end" : "");
 	if (fmt == AB_MD)
@@ -368,14 +417,14 @@ static void md_tables(FILE *f, const struct ab_config *cfg, const struct ab_resu
 		      struct row *r)
 {
 	fprintf(f, "per variant, pooled over all phases%s:\n\n", cfg->baseline ? " with load (the baselines apart)" : "");
-	md_head(f, "variant (all phases)");
+	md_head(f, cfg->live ? "variant (all slots)" : "variant (all phases)", cfg->live);
 	for (size_t v = 0; v < cfg->nv; v++)
-		md_row(f, &sum[v]);
+		md_row(f, &sum[v], cfg->live);
 	fputc('\n', f);
-	md_head(f, "phase");
+	md_head(f, cfg->live ? "slot" : "phase", cfg->live);
 	for (size_t i = 0; i < res->nphases; i++) {
 		abrows_phase(cfg, &res->phases[i], r);
-		md_row(f, r);
+		md_row(f, r, cfg->live);
 	}
 }
 

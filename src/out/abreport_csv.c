@@ -1,5 +1,6 @@
 /* abreport_csv: the A/B report as CSV (include/out/abreport.h): one header,
- * then rows of kind "summary" (a variant, its phases pooled), "phase",
+ * then rows of kind "summary" (a variant, its phases pooled), "phase" (a
+ * live run: "slot"),
  * "verdict" and "next", each with every column of the header. */
 #include "abrows.h"
 
@@ -19,15 +20,16 @@ static void quoted(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void write_head(FILE *f)
+static void write_head(FILE *f, const struct ab_config *cfg)
 {
 	fprintf(f, "kind,variant,round");
 	for (int i = 0; i < NCOL; i++)
-		fprintf(f, ",%s", abrows_col((enum col)i)->key);
+		if (abrows_col_used(cfg, (enum col)i))
+			fprintf(f, ",%s", abrows_col((enum col)i)->key);
 	fputs(",profile,figure,decided,ratio,ratio_lo,ratio_hi,rounds_needed,text\n", f);
 }
 
-static void write_row(FILE *f, const char *kind, const struct row *r)
+static void write_row(FILE *f, const struct ab_config *cfg, const char *kind, const struct row *r)
 {
 	double v[NCOL];
 	char b[32], round[16];
@@ -37,6 +39,8 @@ static void write_row(FILE *f, const char *kind, const struct row *r)
 	quoted(f, r->label);
 	fprintf(f, ",%s", r->round < 0 ? "" : round);
 	for (int i = 0; i < NCOL; i++) {
+		if (!abrows_col_used(cfg, (enum col)i))
+			continue;
 		abrows_fig(v[i], (enum col)i, AB_CSV, b, sizeof b);
 		fprintf(f, ",%s", b);
 	}
@@ -60,7 +64,8 @@ static void verdicts(FILE *f, const struct ab_config *cfg, const struct abv_repo
 		quoted(f, name);
 		fputc(',', f);
 		for (int i = 0; i < NCOL; i++)
-			fputc(',', f);
+			if (abrows_col_used(cfg, (enum col)i))
+				fputc(',', f);
 		const double x[3] = {v->c.ratio, v->c.lo, v->c.hi};
 		for (int i = 0; i < 3; i++)
 			abrows_fig(isinf(x[i]) ? NAN : x[i], C_MEAN, AB_CSV, num[i], sizeof num[i]);
@@ -77,13 +82,14 @@ static void verdicts(FILE *f, const struct ab_config *cfg, const struct abv_repo
 /* A row of kind "next" under the same header: the variant (empty for
  * none), what it is for in the profile column, the words or the command
  * in text. */
-static void next_row(FILE *f, const char *variant, const char *what, const char *text)
+static void next_row(FILE *f, const struct ab_config *cfg, const char *variant, const char *what, const char *text)
 {
 	fputs("next,", f);
 	quoted(f, variant);
 	fputc(',', f);
 	for (int i = 0; i < NCOL; i++)
-		fputc(',', f);
+		if (abrows_col_used(cfg, (enum col)i))
+			fputc(',', f);
 	fprintf(f, ",%s,,,,,,,", what);
 	quoted(f, text);
 	fputc('\n', f);
@@ -98,36 +104,36 @@ static void next(FILE *f, const struct ab_config *cfg, const struct abn_words *w
 		name[0] = '\0';
 		if (w->n.reader[rd].v >= 0)
 			abwords_label(cfg, (size_t)w->n.reader[rd].v, name, sizeof name);
-		next_row(f, name, abstats_reader_name((enum abv_reader)rd), w->reader[rd]);
+		next_row(f, cfg, name, abstats_reader_name((enum abv_reader)rd), w->reader[rd]);
 	}
 	for (int u = 0; u < ABN_NUSES; u++) {
 		name[0] = '\0';
 		if (w->n.use[u].v >= 0)
 			abwords_label(cfg, (size_t)w->n.use[u].v, name, sizeof name);
-		next_row(f, name, u == ABN_DESKTOP ? "desktop" : "server", w->use[u]);
+		next_row(f, cfg, name, abnext_use_key((enum abn_use)u, cfg), w->use[u]);
 	}
 	if (w->n.keep < 0)
 		return;
-	next_row(f, w->keep_name, "keep", w->keep);
+	next_row(f, cfg, w->keep_name, "keep", w->keep);
 	if (w->adds[0])
-		next_row(f, w->keep_name, "rule_adds", w->adds);
+		next_row(f, cfg, w->keep_name, "rule_adds", w->adds);
 	if (w->n.keep_other >= 0)
-		next_row(f, w->other_name, "keep_server", w->keep_other);
+		next_row(f, cfg, w->other_name, "keep_server", w->keep_other);
 	if (w->adds_other[0])
-		next_row(f, w->other_name, "rule_adds_server", w->adds_other);
-	next_row(f, "", "undo", w->undo);
+		next_row(f, cfg, w->other_name, "rule_adds_server", w->adds_other);
+	next_row(f, cfg, "", "undo", w->undo);
 }
 
 void abreport_csv(FILE *f, const struct ab_config *cfg, const struct ab_result *res, const struct row *sum,
 		  const struct abv_report *vr)
 {
 	struct row *r = malloc(sizeof *r);
-	write_head(f);
+	write_head(f, cfg);
 	for (size_t v = 0; v < cfg->nv; v++)
-		write_row(f, "summary", &sum[v]);
+		write_row(f, cfg, "summary", &sum[v]);
 	for (size_t i = 0; i < res->nphases && r; i++) {
 		abrows_phase(cfg, &res->phases[i], r);
-		write_row(f, "phase", r);
+		write_row(f, cfg, cfg->live ? "slot" : "phase", r);
 	}
 	free(r);
 	if (vr)

@@ -18,6 +18,7 @@ static void header(FILE *f, const struct ab_config *cfg, const struct ab_result 
 {
 	fputs("{\"disk\":", f);
 	jsonv_write_string(f, res->disk);
+	jsonv_write_key_string(f, "mode", cfg->live ? "live" : "built-in");
 	jsonv_write_key_string(f, "kernel", res->kernel);
 	jsonv_write_key_string(f, "load", res->load);
 	jsonv_write_key_string(f, "probe", res->probe);
@@ -33,6 +34,29 @@ static void header(FILE *f, const struct ab_config *cfg, const struct ab_result 
 		fputs("null", f);
 	if (cfg->startup_cmd)
 		jsonv_write_key_string(f, "startup_cmd", cfg->startup_cmd);
+	if (cfg->live) {
+		jsonv_write_key_significant(f, "max_time_s", cfg->max_time_s, 6);
+		fprintf(f, ",\"seed\":%llu", (unsigned long long)cfg->seed);
+		jsonv_write_key_string(f, "yours", res->yours);
+		jsonv_write_key_string(f, "stopped", res->stopped[0] ? res->stopped : NULL);
+	}
+}
+
+/* A live slot's own: its washout, the busiest of the user's readers. */
+static void slot_extra(FILE *f, const struct row *r)
+{
+	const struct ab_phase *p = r->phase;
+	jsonv_write_key_significant(f, "washout_s", p->washout_s, 6);
+	fputs(",\"top_readers\":[", f);
+	for (int k = 0; k < p->ntop && k < AB_TOPS; k++) {
+		fputs(k ? ",{\"comm\":" : "{\"comm\":", f);
+		jsonv_write_string(f, p->top[k].comm);
+		fprintf(f, ",\"n\":%llu", (unsigned long long)p->top[k].n);
+		jsonv_write_key_number(f, "p50_us", p->top[k].p50_us, 3);
+		jsonv_write_key_number(f, "p99_us", p->top[k].p99_us, 3);
+		fputc('}', f);
+	}
+	fputc(']', f);
 }
 
 /* The three readers as objects of their own. */
@@ -74,7 +98,7 @@ static void profiles(FILE *f, const struct row *r, const double *v)
 	fputc('}', f);
 }
 
-static void write_row(FILE *f, const struct row *r, int first)
+static void write_row(FILE *f, const struct ab_config *cfg, const struct row *r, int first)
 {
 	double v[NCOL];
 	abrows_values(r, v);
@@ -85,8 +109,12 @@ static void write_row(FILE *f, const struct row *r, int first)
 		jsonv_write_key_number(f, "start_ts", r->start_ts, 3);
 	}
 	for (int i = 0; i < NCOL; i++)
-		jsonv_write_key_number(f, abrows_col((enum col)i)->key, v[i], 3);
-	profiles(f, r, v);
+		if (abrows_col_used(cfg, (enum col)i))
+			jsonv_write_key_number(f, abrows_col((enum col)i)->key, v[i], 3);
+	if (!cfg->live)
+		profiles(f, r, v);
+	else if (r->phase)
+		slot_extra(f, r);
 	fputc('}', f);
 }
 
@@ -96,11 +124,11 @@ static void tables(FILE *f, const struct ab_config *cfg, const struct ab_result 
 	struct row *r = malloc(sizeof *r);
 	fputs(",\"summary\":[", f);
 	for (size_t v = 0; v < cfg->nv; v++)
-		write_row(f, &sum[v], v == 0);
-	fputs("],\"phases\":[", f);
+		write_row(f, cfg, &sum[v], v == 0);
+	fprintf(f, "],\"%s\":[", cfg->live ? "slots" : "phases");
 	for (size_t i = 0; i < res->nphases && r; i++) {
 		abrows_phase(cfg, &res->phases[i], r);
-		write_row(f, r, i == 0);
+		write_row(f, cfg, r, i == 0);
 	}
 	fputc(']', f);
 	free(r);
@@ -127,12 +155,12 @@ static void key_variant(FILE *f, const char *key, const struct ab_config *cfg, i
 	jsonv_write_key_string(f, key, v >= 0 ? name : NULL);
 }
 
-static void verdict(FILE *f, const struct ab_config *cfg, const struct abv_report *vr, enum abv_fig k)
+static void verdict(FILE *f, const struct ab_config *cfg, const struct abv_report *vr, enum abv_fig k, int first)
 {
 	const struct abv_verdict *v = &vr->v[k];
 	const struct abv_fig_info *fi = abstats_fig(k);
 	char text[ABW_VERDICT_LEN];
-	fputs(k ? ",{\"profile\":" : "{\"profile\":", f);
+	fputs(first ? "{\"profile\":" : ",{\"profile\":", f);
 	jsonv_write_string(f, abstats_reader_name(fi->reader));
 	jsonv_write_key_string(f, "figure", fi->key);
 	key_variant(f, "best", cfg, v->best);
@@ -162,14 +190,17 @@ static void verdicts(FILE *f, const struct ab_config *cfg, const struct abv_repo
 {
 	char text[ABW_READER_LEN];
 	fputs(",\"verdict\":[", f);
-	for (int k = 0; k < ABV_NFIGS; k++)
-		if (abstats_fig_used(cfg, (enum abv_fig)k))
-			verdict(f, cfg, vr, (enum abv_fig)k);
+	for (int k = 0, first = 1; k < ABV_NFIGS; k++)
+		if (abstats_fig_used(cfg, (enum abv_fig)k)) {
+			verdict(f, cfg, vr, (enum abv_fig)k, first);
+			first = 0;
+		}
 	fputs("],\"readers\":[", f);
-	for (int rd = 0; rd < ABV_NREADERS; rd++) {
+	for (int rd = 0, first = 1; rd < ABV_NREADERS; rd++) {
 		if (!abstats_reader_used(cfg, (enum abv_reader)rd))
 			continue;
-		fputs(rd ? ",{\"profile\":" : "{\"profile\":", f);
+		fputs(first ? "{\"profile\":" : ",{\"profile\":", f);
+		first = 0;
 		jsonv_write_string(f, abstats_reader_name((enum abv_reader)rd));
 		key_variant(f, "best", cfg, vr->reader[rd].best);
 		fprintf(f, ",\"tradeoff\":%s", vr->reader[rd].tradeoff ? "true" : "false");
@@ -182,10 +213,11 @@ static void verdicts(FILE *f, const struct ab_config *cfg, const struct abv_repo
 	jsonv_write_key_number(f, "alpha", vr->alpha, 4);
 	jsonv_write_key_number(f, "false_positive_bound", vr->level, 4);
 	fprintf(f, ",\"rounds\":%d,\"min_rounds\":%d},\"noise\":[", vr->rounds, vr->min_pairs);
-	for (int k = 0; k < ABV_NFIGS; k++) {
+	for (int k = 0, first = 1; k < ABV_NFIGS; k++) {
 		if (!abstats_fig_used(cfg, (enum abv_fig)k))
 			continue;
-		fputs(k ? ",{\"figure\":" : "{\"figure\":", f);
+		fputs(first ? "{\"figure\":" : ",{\"figure\":", f);
+		first = 0;
 		jsonv_write_string(f, abstats_fig((enum abv_fig)k)->key);
 		jsonv_write_key_number(f, "own_spread", vr->noise[k], 3);
 		jsonv_write_key_number(f, "smallest_decidable", vr->smallest[k], 3);
@@ -219,29 +251,30 @@ static void key_text(FILE *f, const char *key, const char *s)
  * (each reader's variant) and why (each choice in words). */
 static void next(FILE *f, const struct ab_config *cfg, const struct abn_words *w)
 {
-	fputs(",\"next\":{\"desktop\":", f);
+	fprintf(f, ",\"next\":{\"%s\":", abnext_use_key(ABN_DESKTOP, cfg));
 	variant_value(f, cfg, w->n.use[ABN_DESKTOP].v);
-	key_variant(f, "server", cfg, w->n.use[ABN_SERVER].v);
+	key_variant(f, abnext_use_key(ABN_SERVER, cfg), cfg, w->n.use[ABN_SERVER].v);
 	key_text(f, "keep", w->keep);
 	key_text(f, "undo", w->n.keep >= 0 ? w->undo : NULL);
 	key_text(f, "keep_server", w->keep_other);
 	key_text(f, "rule_adds", w->adds);
 	key_text(f, "rule_adds_server", w->adds_other);
 	fputs(",\"uses\":{", f);
-	for (int rd = 0; rd < ABV_NREADERS; rd++) {
+	for (int rd = 0, first = 1; rd < ABV_NREADERS; rd++) {
 		if (!abstats_reader_used(cfg, (enum abv_reader)rd))
 			continue;
-		fputs(rd ? "," : "", f);
+		fputs(first ? "" : ",", f);
+		first = 0;
 		jsonv_write_string(f, abstats_reader_name((enum abv_reader)rd));
 		fputc(':', f);
 		variant_value(f, cfg, w->n.reader[rd].v);
 	}
-	fputs("},\"why\":{\"desktop\":", f);
+	fprintf(f, "},\"why\":{\"%s\":", abnext_use_key(ABN_DESKTOP, cfg));
 	if (w->use[ABN_DESKTOP][0])
 		jsonv_write_string(f, w->use[ABN_DESKTOP]);
 	else
 		fputs("null", f);
-	key_text(f, "server", w->use[ABN_SERVER]);
+	key_text(f, abnext_use_key(ABN_SERVER, cfg), w->use[ABN_SERVER]);
 	fputs("}}", f);
 }
 

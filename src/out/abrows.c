@@ -26,7 +26,28 @@ static const struct col_info cols[NCOL] = {
 	[C_FRESH] = {"fresh_ms", "fresh ms", 1, 0},
 	[C_PP50] = {"paced_p50_us", "paced p50 ms", 1, 1},
 	[C_PP99] = {"paced_p99_us", "paced p99 ms", 1, 1},
+	[C_YN] = {"your_reads", "your reads", 1, 0},
+	[C_YP50] = {"your_read_p50_us", "your p50 ms", 1, 1},
+	[C_YP99] = {"your_read_p99_us", "your p99 ms", 1, 1},
+	[C_DIRTY] = {"dirty_MB", "dirty MB", 1, 0},
 };
+
+int abrows_col_used(const struct ab_config *cfg, enum col c)
+{
+	if (!cfg->live)
+		return c < C_YN; /* every column a built-in run's reports have always listed */
+	switch (c) {
+	case C_YN:
+	case C_YP50:
+	case C_YP99:
+	case C_DIRTY:
+	case C_PP50:
+	case C_PP99:
+	case C_RMB:
+	case C_WMB: return 1;
+	default: return 0;
+	}
+}
 
 const struct col_info *abrows_col(enum col c)
 {
@@ -61,6 +82,10 @@ void abrows_values(const struct row *r, double *v)
 	v[C_FRESH] = fresh_median(r);
 	v[C_PP50] = hist_quantile_us(&r->paced, 0.5);
 	v[C_PP99] = hist_quantile_us(&r->paced, 0.99);
+	v[C_YN] = r->yours_on ? (double)r->yours.n : NAN;
+	v[C_YP50] = r->yours_on ? hist_quantile_us(&r->yours, 0.5) : NAN;
+	v[C_YP99] = r->yours_on ? hist_quantile_us(&r->yours, 0.99) : NAN;
+	v[C_DIRTY] = r->dirty_MB;
 }
 
 void abrows_fig(double v, enum col c, enum ab_format fmt, char *b, size_t n)
@@ -72,7 +97,7 @@ void abrows_fig(double v, enum col c, enum ab_format fmt, char *b, size_t n)
 	else if (cols[c].us && fmt != AB_CSV)
 		snprintf(b, n, "%.3f", v / 1000);
 	else
-		snprintf(b, n, c == C_N ? "%.0f" : c == C_STARTUP || c == C_ST10 || c == C_ST100 ? "%.3f" : "%.1f", v);
+		snprintf(b, n, c == C_N || c == C_YN ? "%.0f" : c == C_STARTUP || c == C_ST10 || c == C_ST100 ? "%.3f" : "%.1f", v);
 }
 
 static void add_phase(struct row *r, const struct ab_phase *p)
@@ -80,6 +105,8 @@ static void add_phase(struct row *r, const struct ab_phase *p)
 	hist_merge(&r->h, &p->h);
 	hist_merge(&r->sec_p50, &p->sec_p50);
 	hist_merge(&r->paced, &p->paced);
+	hist_merge(&r->yours, &p->yours);
+	r->yours_on |= p->yours_on;
 	r->secs += p->secs;
 	for (int k = 0; k < p->nfresh && r->nfresh < (int)(sizeof r->fresh / sizeof r->fresh[0]); k++)
 		r->fresh[r->nfresh++] = p->fresh_ms[k];
@@ -101,12 +128,14 @@ void abrows_summary(const struct ab_config *cfg, const struct ab_result *res, in
 		add_phase(r, p);
 		r->read_MBps += p->read_MBps;
 		r->write_MBps += p->write_MBps;
+		r->dirty_MB += p->dirty_MB;
 		n++;
 		for (int k = 0; k < p->nstartup && nst < (int)(sizeof st / sizeof st[0]); k++)
 			st[nst++] = p->startup_s[k];
 	}
 	r->read_MBps = n ? r->read_MBps / n : NAN;
 	r->write_MBps = n ? r->write_MBps / n : NAN;
+	r->dirty_MB = n ? r->dirty_MB / n : NAN;
 	r->startup_med = util_median(st, nst);
 }
 
@@ -121,6 +150,8 @@ void abrows_phase(const struct ab_config *cfg, const struct ab_phase *p, struct 
 	add_phase(r, p);
 	r->read_MBps = p->read_MBps;
 	r->write_MBps = p->write_MBps;
+	r->dirty_MB = p->dirty_MB;
+	r->washout_s = p->washout_s;
 	memcpy(st, p->startup_s, sizeof st);
 	r->startup_med = util_median(st, p->nstartup);
 }

@@ -21,6 +21,9 @@ struct row {
 	double secs;
 	double read_MBps, write_MBps;
 	double startup_med;         /* NAN: none */
+	struct hist yours;          /* live: the user's programs' reads (yours_on: measured) */
+	int yours_on;
+	double dirty_MB, washout_s; /* live: dirty page cache at the slot's end (a summary: mean), washout */
 	double fresh[AB_MAX_PHASES * AB_FRESH_RUNS];
 	int nfresh, fresh_cut;
 	const struct ab_phase *phase; /* a phase row's phase; NULL for a summary */
@@ -31,8 +34,14 @@ struct row {
  * kept); text and Markdown show those marked. */
 enum col {
 	C_N, C_P50, C_MEAN, C_P90, C_P99, C_P999, C_MAX, C_RMB, C_WMB, C_STARTUP,
-	C_P50S, C_RPS, C_ST10, C_ST100, C_FRESH, C_PP50, C_PP99, NCOL
+	C_P50S, C_RPS, C_ST10, C_ST100, C_FRESH, C_PP50, C_PP99,
+	C_YN, C_YP50, C_YP99, C_DIRTY, NCOL
 };
+
+/* Whether CSV and JSON list a column for a run of cfg: a built-in run
+ * every column before the live ones (as its reports always have); a live
+ * run the user's reads, the probe's, the disk's rates and dirty pages. */
+int abrows_col_used(const struct ab_config *cfg, enum col c);
 
 /* key: CSV and JSON, in the unit it names; head: text and Markdown, where
  * every time is in ms (us: the value is in us and is shown / 1000), so one

@@ -14,6 +14,9 @@ static const struct abw_fig figs[ABV_NFIGS] = {
 	[ABV_P50] = {"p50", "lower p50", "higher p50"},
 	[ABV_P99] = {"p99", "lower p99", "higher p99"},
 	[ABV_COLD] = {"start time", "faster starts", "slower starts"},
+	[ABV_YP50] = {"read p50", "lower p50 for your reads", "higher p50 for your reads"},
+	[ABV_YP99] = {"read p99", "lower p99 for your reads", "higher p99 for your reads"},
+	[ABV_WMB] = {"write MB/s", "more MB/s written", "fewer MB/s written"},
 };
 
 const struct abw_fig *abwords_fig(enum abv_fig f)
@@ -21,10 +24,17 @@ const struct abw_fig *abwords_fig(enum abv_fig f)
 	return &figs[f];
 }
 
+/* How a reader is named in the words: its key ("steady"), but "your
+ * programs'" and "the disk's" in a live run's, which read as sentences. */
+static const char *reader_words(enum abv_reader rd)
+{
+	return rd == ABV_YOURS ? "your programs'" : rd == ABV_WRITES ? "the disk's" : abstats_reader_name(rd);
+}
+
 /* "steady" for a figure of the steady reader. */
 static const char *reader_of(enum abv_fig f)
 {
-	return abstats_reader_name(abstats_fig(f)->reader);
+	return reader_words(abstats_fig(f)->reader);
 }
 
 void abwords_ratio_text(double x, char *buf, size_t len)
@@ -41,6 +51,8 @@ static void value_text(enum abv_fig f, double x, char *buf, size_t len)
 		util_strlcpy(buf, "-", len);
 	else if (f == ABV_RPS)
 		util_fmt(buf, len, "%.1f/s", x);
+	else if (f == ABV_WMB)
+		util_fmt(buf, len, "%.1f MB/s", x);
 	else if (f == ABV_STALL && x <= ABV_STALL_FLOOR * (1 + 1e-9))
 		util_fmt(buf, len, "under %.0f %%", ABV_STALL_FLOOR * 100); /* the floor it counts as */
 	else if (f == ABV_STALL)
@@ -88,6 +100,12 @@ static void missing_why(enum abv_fig f, unsigned long long paced_n, char *buf, s
 {
 	if (f == ABV_JOB)
 		util_strlcpy(buf, "no fresh job ended", len);
+	else if (f == ABV_YP50)
+		util_strlcpy(buf, "your programs read nothing from the disk, or the BPF part is off", len);
+	else if (f == ABV_YP99)
+		util_strlcpy(buf, "under 100 reads of your programs, or the BPF part is off", len);
+	else if (f == ABV_WMB)
+		util_strlcpy(buf, "no disk statistics", len);
 	else if (f == ABV_COLD)
 		util_strlcpy(buf, "no cold start timed", len);
 	else if (f == ABV_P99 && paced_n > 0)
@@ -190,7 +208,8 @@ void abwords_reader(const struct abv_report *r, const struct ab_config *cfg, enu
 		    size_t len)
 {
 	const struct abv_reader_verdict *out = &r->reader[rd];
-	const char *name_rd = abstats_reader_name(rd);
+	const char *name_rd = rd == ABV_YOURS ? "your programs' reads" : rd == ABV_WRITES ? "the disk's writes"
+							      : abstats_reader_name(rd);
 	int any = out->best >= 0 || out->tradeoff; /* a figure of the reader decided */
 	char parts[300] = "", name[48];
 	for (int f = 0; f < ABV_NFIGS; f++) {
@@ -240,15 +259,19 @@ static void cmp_phrase(const struct abv_cmp *c, enum abv_fig f, char *buf, size_
 void abwords_change(const struct abv_report *r, const struct ab_config *cfg, size_t v, double write_change,
 		    char *buf, size_t len)
 {
-	static const char *const who[ABV_NREADERS] = {"a steady reader", "new readers", "paced reads", "cold starts"};
-	static const enum abv_reader order[] = {ABV_START, ABV_FRESH, ABV_STEADY, ABV_PACED};
+	static const char *const who[ABV_NREADERS] = {"a steady reader", "new readers", "paced reads", "cold starts",
+						      "your programs' reads", "the disk's writes"};
+	static const enum abv_reader order[] = {ABV_START, ABV_FRESH, ABV_STEADY, ABV_YOURS, ABV_PACED, ABV_WRITES};
 	char a[48], b[48];
 	abwords_label(cfg, v, a, sizeof a);
 	abwords_label(cfg, 0, b, sizeof b);
 	util_fmt(buf, len, "%s against %s:", a, b);
-	for (size_t k = cfg->startup_cmd ? 0 : 1, first_k = k; k < sizeof order / sizeof order[0]; k++) {
+	for (size_t k = 0, first_k = 1; k < sizeof order / sizeof order[0]; k++) {
+		if (!abstats_reader_used(cfg, order[k]))
+			continue;
 		size_t used = strlen(buf);
-		util_fmt(buf + used, len - used, "%s %s:", k > first_k ? ";" : "", who[order[k]]);
+		util_fmt(buf + used, len - used, "%s %s:", first_k ? "" : ";", who[order[k]]);
+		first_k = 0;
 		for (int f = 0, first = 1; f < ABV_NFIGS; f++) {
 			if (abstats_fig((enum abv_fig)f)->reader != order[k])
 				continue;
@@ -260,6 +283,8 @@ void abwords_change(const struct abv_report *r, const struct ab_config *cfg, siz
 		}
 	}
 	size_t used = strlen(buf);
+	if (cfg->live) /* the writes are a figure of their own there */
+		return;
 	if (isnan(write_change))
 		util_fmt(buf + used, len - used, "; the writer not measured");
 	else

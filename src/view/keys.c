@@ -35,7 +35,7 @@ static const struct key_binding table[] = {
 	{KM_MAIN, {'c'}, "c", KEY_ACT_CMDLINE, "full command lines (again: names)", 0},
 	{KM_MAIN, {'i'}, "i", KEY_ACT_IOPRIO, "change the selected process's I/O priority, like ionice", KEYS_CHANGES},
 	{KM_MAIN, {'D'}, "D", KEY_ACT_DELAYACCT, "turn delay accounting (per-process I/O wait) on or off", KEYS_CHANGES},
-	{KM_MAIN, {'A'}, "A", KEY_ACT_AB, "A/B: compare schedulers on the selected disk (asks which)", KEYS_CHANGES},
+	{KM_MAIN, {'A'}, "A", KEY_ACT_AB, "A/B: compare schedulers on the selected disk (asks which; live: on your own load)", KEYS_CHANGES},
 	{KM_MAIN, {ESC}, "Esc", KEY_ACT_CANCEL, "stop a running A/B (its settings are put back)", 0},
 	{KM_MAIN, {'L'}, "L", KEY_ACT_LOAD, "start or stop the built-in load (--load, default write) on the selected disk", KEYS_CHANGES},
 	{KM_MAIN, {'S'}, "S", KEY_ACT_STARTUP, "time one cold start of the --startup command", KEYS_CHANGES},

@@ -281,7 +281,7 @@ static void draw_status(const struct tui *t)
 	char rate[32];
 	screen_rate_text(t->s.probe_rate_hz, rate, sizeof rate);
 	if (t->ab_prompt)
-		util_fmt(line, sizeof line, "A/B on %s, variants (SCHED[:key=value],...) load=SIZE: %s_   (Enter starts, Esc cancels)",
+		util_fmt(line, sizeof line, "A/B on %s, variants (SCHED[:key=value],...) load=SIZE, or live for your own load: %s_   (Enter starts, Esc cancels)",
 			 t->selected, t->ab_input);
 	else if (t->units.prompt)
 		/* The field first: a long unit name is cut at the right, not it. */

@@ -102,8 +102,20 @@ static int ab_load_word(char *in, uint64_t *size)
 	return 0;
 }
 
-/* Enter in the prompt: the variants, and the load's size when given;
- * a refusal stays on screen until a key (and is in the event log). */
+/* The prompt's "live" word (an A/B on the user's own load), taken out
+ * of in: 1 when it was there. */
+static int ab_live_word(char *in)
+{
+	for (char *w = strstr(in, "live"); w; w = strstr(w + 1, "live"))
+		if ((w == in || w[-1] == ' ') && (w[4] == ' ' || !w[4])) {
+			memmove(w, w + 4, strlen(w + 4) + 1);
+			return 1;
+		}
+	return 0;
+}
+
+/* Enter in the prompt: the variants, and the load's size when given, or
+ * live; a refusal stays on screen until a key (and is in the event log). */
 static void ab_start(struct tui *t, struct reply *r)
 {
 	char in[sizeof t->ab_input];
@@ -113,8 +125,9 @@ static void ab_start(struct tui *t, struct reply *r)
 		screen_reply(r, "load=SIZE: give a size such as 512M or 1G (64M or more)");
 		return; /* the prompt stays, to mend it */
 	}
+	int live = ab_live_word(in);
 	t->ab_prompt = 0;
-	if (session_ab_start(t->sess, t->selected, util_trim(in), size, r->msg, sizeof r->msg) < 0)
+	if (session_ab_start(t->sess, t->selected, util_trim(in), size, live, r->msg, sizeof r->msg) < 0)
 		r->react |= REACT_HOLD;
 }
 

@@ -3,9 +3,10 @@
 # this test makes: A asks for the variants (offering the first and last
 # scheduler), runs while the screen keeps drawing, opens its report, w saves
 # it as Markdown, the disk is back on its scheduler afterwards; Esc stops a
-# run with a partial report; L starts and stops the built-in load (shown in
+# run with a partial report; "live" in the prompt runs a live A/B (its own
+# status, no load, Esc stops and restores); L starts and stops the built-in load (shown in
 # the header, files removed); S times a cold start.
-# suite-budget: 30
+# suite-budget: 40
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_root
@@ -52,6 +53,22 @@ wait_for "PARTIAL" || fail "Esc did not stop the run with a partial report"
 keys Escape
 for _ in $(seq 30); do [ "$(sched_of "$N")" = none ] && break; sleep 0.1; done
 [ "$(sched_of "$N")" = none ] || fail "a stopped A/B left $N on $(sched_of "$N")"
+
+# live: the prompt's word "live" instead of load= runs the A/B on the
+# user's own load (here none but the probe): its own status, no load files,
+# Esc stops it with a partial report and the disk goes back.
+keys A
+wait_for "A/B on $N, variants .*: $AB_OFFER load=64M_" || fail "A/B prompt not shown again"
+keys BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace
+keys l i v e Enter
+wait_for "live A/B on $N: round 1 \(at most 2\)" || fail "the live A/B did not start: $(screen | tail -n 3)"
+sleep 1.5
+ls -A "$SCRATCH/mnt" | grep -q iosched-top-load && fail "the live A/B wrote a load"
+keys Escape
+wait_for "PARTIAL" || fail "Esc did not stop the live run with a partial report"
+keys Escape
+for _ in $(seq 30); do [ "$(sched_of "$N")" = none ] && break; sleep 0.1; done
+[ "$(sched_of "$N")" = none ] || fail "a stopped live A/B left $N on $(sched_of "$N")"
 
 select_disk "$N"
 keys L

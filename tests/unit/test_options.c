@@ -324,10 +324,13 @@ static void test_numeric_options(void **state)
 		const double ends[2] = {d[i].lo, d[i].hi};
 		for (int e = 0; e < 2; e++) {
 			snprintf(v, sizeof v, "%.17g", ends[e]);
-			/* the A/B's settings need --ab and a --disk; --replay-speed a replay */
+			/* the A/B's settings need --ab (--max-time --ab-live) and a --disk;
+			 * --replay-speed a replay */
 			int rc = strcmp(d[i].name, "replay-speed") == 0
 					 ? parse(&o, err, sizeof err, "--no-config", "--replay", "x.rec", opt, v, NULL)
-					 : parse(&o, err, sizeof err, "--no-config", "--ab", "bfq,none", "--disk", "sda", opt, v, NULL);
+					 : parse(&o, err, sizeof err, "--no-config",
+						 strcmp(d[i].name, "max-time") == 0 ? "--ab-live" : "--ab", "bfq,none", "--disk",
+						 "sda", opt, v, NULL);
 			if (rc != 0)
 				fail_msg("%s %s refused: %s", opt, v, err);
 			if (field_of(&d[i], &o) != ends[e])

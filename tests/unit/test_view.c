@@ -607,6 +607,12 @@ static void safe_text(void **state)
 		 * selector; an emoji (four bytes too) left alone */
 		{"A\xf3\xa0\x81\x81" "B\xe3\x85\xa4" "C\xef\xb8\x8f" "D\xf0\x9f\x98\x80",
 		 "A\\U0e0041B\\u3164C\\ufe0fD\xf0\x9f\x98\x80"},
+		/* the rest of Unicode's default-ignorable code points a name
+		 * could hide behind: U+206A, U+180B, U+17B4, U+1D173, U+2065,
+		 * U+FFF0, U+1BCA0, and a format control, U+13430 */
+		{"s\xe2\x81\xaa" "d\xe1\xa0\x8b" "X\xe1\x9e\xb4" "Y\xf0\x9d\x85\xb3" "Z\xe2\x81\xa5" "W\xef\xbf\xb0" "V"
+		 "\xf0\x9b\xb2\xa0" "U\xf0\x93\x90\xb0",
+		 "s\\u206ad\\u180bX\\u17b4Y\\U01d173Z\\u2065W\\ufff0V\\U01bca0U\\U013430"},
 	};
 	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
 		char b[64];
