@@ -14,17 +14,21 @@
 #   seed004-nvme       labnvme: fio's 4 KiB random reads at depth 32,
 #                      IOPS and CPU per I/O, none, mq-deadline and bfq;
 #                      the tool: --ab none,mq-deadline
+#   card-live          labhdd: fio's QD1 4 KiB random reads of a file under
+#                      a buffered writer, kyber against none, p99; the
+#                      tool: --ab-live kyber,none with that reader as the
+#                      user's program, and --ab kyber,none
 # Each figure is a line "LAB {json}" (scene, disk, scheduler, figure,
 # value, unit, source, run); each scene ends with a line whose "agree" is
 # true when the tool's winner is fio's, false when not, null when fio's
 # own runs disagree. Ends with GUEST-DONE.
-#   /opt/iosched/lab/scenes  the scenes to play (default: all three)
+#   /opt/iosched/lab/scenes  the scenes to play (default: all four)
 set -u
 export LC_ALL=C.UTF-8
 BIN=/opt/iosched/iosched-top
 L=/opt/iosched/lab
 . "$L/disks.sh"
-SCENES=$(cat "$L/scenes" 2>/dev/null || echo "seed003-coldstart seed000-qd1 seed004-nvme")
+SCENES=$(cat "$L/scenes" 2>/dev/null || echo "seed003-coldstart seed000-qd1 seed004-nvme card-live")
 ROUNDS=${LAB_ROUNDS:-3}
 W=/run/iosched-lab
 mkdir -p "$W"
@@ -193,6 +197,59 @@ scene_nvme() {
 	umount "$M"
 }
 
+# --- the card's scene: the user's own reader and writer, switched live ---
+# labhdd with ext4: a buffered writer and a QD1 4 KiB direct random reader
+# (fio, on a 256 MiB file) stand for the user's load. fio's reader p99
+# under each of kyber and none alone (ROUNDS rounds), then the tool's
+# --ab-live kyber,none with that reader running as the user's program (its
+# reads' p99 decides), then the tool's --ab kyber,none with its own load
+# (the paced reader's p99).
+scene_live() {
+	local S=card-live D=labhdd M=/mnt/labhdd r s
+	mkfs.ext4 -q -F -E nodiscard "/dev/$D" && mkdir -p "$M" && mount "/dev/$D" "$M" || { say "$S: no filesystem"; return; }
+	dd if=/dev/urandom of="$M/data" bs=1M count=256 status=none conv=fsync
+	( while :; do dd if=/dev/zero of="$M/writer" bs=1M count=256 status=none; done ) &
+	WRITER=$!
+	sleep 3
+	: > "$W/runs"
+	for r in $(seq "$ROUNDS"); do
+		for s in $(rotate "$r" kyber none); do
+			set_sched "$D" "$s" || continue
+			sleep 1
+			fio --output-format=json --filename="$M/data" --name=reader --rw=randread --bs=4k --iodepth=1 \
+				--ioengine=libaio --direct=1 --time_based --runtime=8 > "$W/fio.json" 2> "$W/fio.err" ||
+				{ say "$S: fio failed: $(tail -c 300 "$W/fio.err")"; continue; }
+			local p99
+			p99=$(fio_json "$W/fio.json" reader '.read.clat_ns.percentile["99.000000"] / 1e3')
+			emit "$S" "$D" "$s" p99_us "$p99" us fio "$r"
+			echo "$s $r $p99" >> "$W/runs"
+		done
+	done
+	set_sched "$D" none
+	fio --filename="$M/data" --name=reader --rw=randread --bs=4k --iodepth=1 --ioengine=libaio --direct=1 \
+		--time_based --runtime=600 > /dev/null 2>&1 &
+	local FIO=$! t0=$SECONDS
+	sleep 2
+	TOOL_WINNER="" TOOL_TEXT=""
+	if "$BIN" --ab-live kyber,none --disk "$D" --max-time 120 --format json > "$W/live.json" 2> "$W/live.err"; then
+		TOOL_WINNER=$(jq -r '.verdict[] | select(.figure == "your_read_p99_us") | .best // ""' "$W/live.json")
+		TOOL_TEXT=$(jq -r '.verdict[] | select(.figure == "your_read_p99_us") | .text' "$W/live.json")
+		for s in kyber none; do
+			emit "$S" "$D" "$s" your_read_p99_us "$(jq -r --arg s "$s" '.summary[] | select(.scheduler == $s) | .your_read_p99_us // ""' "$W/live.json")" us tool
+		done
+	else
+		TOOL_TEXT="--ab-live failed: $(tail -c 300 "$W/live.err")"
+	fi
+	kill "$FIO"; wait "$FIO" 2>/dev/null
+	say "$S: the tool's --ab-live kyber,none in $((SECONDS - t0)) s: $TOOL_TEXT"
+	verdict "$S" "$D" p99_us 1 kyber none "$W/runs" "$TOOL_WINNER" "$TOOL_TEXT"
+	kill "$WRITER"; wait "$WRITER" 2>/dev/null; WRITER=""
+	rm -f "$M/writer"; sync
+	tool_ab "$S-ab" "$D" "$M" kyber,none p99_us
+	verdict "$S-ab" "$D" p99_us 1 kyber none "$W/runs" "$TOOL_WINNER" "$TOOL_TEXT"
+	umount "$M"
+}
+
 say "kernel $(uname -r), $(nproc) CPUs"
 modprobe bfq && modprobe kyber-iosched || say "bfq or kyber not loaded"
 lab_disks_make || { say "cannot make the lab's disks (null_blk through configfs)"; exit 1; }
@@ -203,6 +260,7 @@ for s in $SCENES; do
 	seed003-coldstart) scene_coldstart ;;
 	seed000-qd1) scene_qd1 ;;
 	seed004-nvme) scene_nvme ;;
+	card-live) scene_live ;;
 	*) say "unknown scene $s" ;;
 	esac
 	say "$s: $((SECONDS - t0)) s"

@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sys/file.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 
 #include "model/abstats.h"
 #include "act/ablive.h"
+#include "ablock.h"
 #include "act/coldstart.h"
 #include "act/control.h"
 #include "read/diskstats.h"
@@ -86,34 +86,6 @@ void ab_order(size_t nv, int round, int *out)
 {
 	for (size_t i = 0; i < nv; i++)
 		out[i] = round % 2 ? (int)(nv - 1 - i) : (int)i;
-}
-
-/* The disk held for this run: a lock on its scheduler file (sysfs files
- * take flock), so that a second A/B of any run of the tool on the same
- * disk is refused instead of switching under this one. Returns the fd,
- * or -1 with why in err. */
-static int hold_disk(const struct ab_config *cfg, char *err, size_t len)
-{
-	char path[PATH_MAX];
-	int fd = tune_path(cfg->disk, TUNE_SCHEDULER, "scheduler", path, sizeof path) == 0
-			 ? open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-			 : -1;
-	if (fd < 0) {
-		util_fmt(err, len, "%s has no scheduler file: %s", cfg->disk, strerror(errno));
-		return -1;
-	}
-	if (access(path, W_OK) != 0) {
-		util_fmt(err, len, "switching %s's scheduler needs root: run it with sudo", cfg->disk);
-		close(fd);
-		return -1;
-	}
-	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-		util_fmt(err, len, "%s is under an A/B of another run of the tool: wait for it to end, or stop it",
-			 cfg->disk);
-		close(fd);
-		return -1;
-	}
-	return fd;
 }
 
 /* Everything that can be checked before the first change. */
@@ -197,7 +169,7 @@ struct ab_run {
 	struct ab_phase cur;
 	double phase_t0;            /* mono time this phase began (its switch) */
 	double phase_secs;          /* the phases so far took this long, switches included */
-	int held;                   /* hold_disk's lock, for the whole run */
+	int held;                   /* ablock's lock on the disk, for the whole run; -1 */
 	char status[200];
 };
 
@@ -230,8 +202,7 @@ static void base_read(struct ab_run *r)
 /* A run refused before its first change: nothing of it is kept. */
 static int begin_failed(struct ab_run *r)
 {
-	if (r->held >= 0)
-		close(r->held);
+	ablock_release(r->cfg.disk, r->held);
 	free(r);
 	return -1;
 }
@@ -274,7 +245,7 @@ int ab_begin(const struct ab_config *cfg, struct ab_result *res, struct ab_run *
 	r->cfg = *cfg;
 	r->res = res;
 	r->held = -1;
-	if (check(cfg, err, len) < 0 || (r->held = hold_disk(cfg, err, len)) < 0 ||
+	if (check(cfg, err, len) < 0 || (r->held = ablock_take(cfg->disk, err, len)) < 0 ||
 	    (cfg->load != LOAD_NONE && load_pick_dir(cfg->disk, cfg->load_dir, r->dir, sizeof r->dir, err, len) < 0))
 		return begin_failed(r);
 	if (cfg->live)
@@ -652,7 +623,7 @@ void ab_end(struct ab_run *r, int cancelled)
 	probe_stop(r->paced);
 	load_stop(r->load);
 	r->res->partial = cancelled || r->st != AB_DONE;
-	close(r->held); /* the caller puts the scheduler back right after */
+	ablock_release(r->cfg.disk, r->held); /* the caller puts the scheduler back right after */
 	free(r);
 }
 

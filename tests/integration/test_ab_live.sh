@@ -15,7 +15,9 @@
 #  - the disk is back on none after every run;
 #  - while one live A/B runs, a second on the same disk is refused (exit
 #    2, nothing switched), and a switch made outside the tool ends the
-#    run at once (exit 1, the report's "stopped" says why, none back);
+#    run at once (exit 1, the report's "stopped" says why, none back); a
+#    lock nobody holds on the sysfs scheduler file stops neither, and the
+#    run's own lock file is gone at its end;
 #  - with --no-bpf the report says the user's reads are not measured and
 #    the probe decides alone; SIGTERM gives a partial report and restores;
 #  - too short a --max-time for a verdict is refused with what to give.
@@ -86,7 +88,11 @@ note "$rounds rounds; your reads per slot $yours; write_bytes $(cat "$J.wb"); ne
 # 2. A second A/B on the same disk is refused; a switch from outside stops
 # the first. The reader is stopped: what is left of "your reads" is the
 # writer's, far fewer than the reader's (the probe's are not counted).
+# A user holding a lock on the sysfs scheduler file (anyone may open it)
+# stops nothing: the runs' lock is root's own.
 reader_off
+nobody flock "/sys/block/$N/queue/scheduler" sleep 60 &
+LOCKER=$!
 live_run "$SCRATCH/b.json" --dwell 1.5 --warmup 0.5 --max-time 30
 sleep 3
 "$BIN" --ab-live "$V" --disk "$N" --dwell 1.5 --warmup 0.5 --max-time 30 > "$SCRATCH/second.out" 2>&1
@@ -110,6 +116,8 @@ echo "$took < 3" | bc | grep -q 1 || fail "the run took $took s to stop after th
 [ "$(sched_of "$N")" = none ] || fail "after the switch from outside the disk is on $(sched_of "$N"), not none"
 fewer=$(jq --argjson y "$yours" '[.slots[].your_reads] | (add / length) < $y / 4' "$SCRATCH/b.json")
 [ "$fewer" = true ] || fail "without the reader, your reads per slot: $(jq -c '[.slots[].your_reads]' "$SCRATCH/b.json") (with it $yours)"
+kill "$LOCKER"
+[ -e "/run/iosched-top/ab.$N.lock" ] && fail "the run's lock file was left: /run/iosched-top/ab.$N.lock"
 note "stopped $took s after the switch to $other; without the reader: $(jq -c '[.slots[].your_reads]' "$SCRATCH/b.json")"
 
 # 3. --no-bpf: the probe decides alone, and says so; SIGTERM: partial, none back.
