@@ -150,6 +150,11 @@ struct blk_pool {
 	uint64_t other_n;                 /* reads of processes past the named ones */
 };
 
+/* One process name's reads (delta, bytes) into the pool; with the table
+ * full, a name with more reads in this delta than the table's least
+ * takes its place (that one's reads go to other_n). */
+void blkpool_add(struct blk_pool *p, const char *comm, const struct hist *delta, uint64_t bytes);
+
 /* Pool disk's reads from the next reading on (NULL: stop). Returns 0,
  * -ENOMEM, or -ENOTSUP without the BPF part. */
 int blklat_pool(struct blklat *b, const char *disk);

@@ -18,6 +18,7 @@
 #include "read/cgroup.h"
 #include "read/sched.h"
 #include "base/util.h"
+#include "iofam.h"
 #include "tunecg.h"
 
 /* The queue attributes the panel offers, with the values the kernel takes. */
@@ -37,32 +38,12 @@ _Static_assert(NQUEUE <= TUNE_QUEUE_MAX, "a switch may reset every queue attribu
 
 #define IOPRIO_WHO_PROCESS 1
 
-/* A task's stat file (/proc/PID/stat, /proc/PID/task/TID/stat) parsed:
- * 0, or -ESRCH when it is gone or unreadable. */
-static int read_stat(const char *path, struct proc_seen *e)
-{
-	char text[1024];
-	return util_read_text(path, text, sizeof text) < 0 || procs_parse_stat(text, e) < 0 ? -ESRCH : 0;
-}
-
-/* A process's start time, clock ticks after boot: with the pid, it names
- * one process for the whole boot (a pid alone is reused). */
-static int proc_start(int pid, unsigned long long *start)
-{
-	char path[64];
-	struct proc_seen e;
-	util_fmt(path, sizeof path, "/proc/%d/stat", pid);
-	if (read_stat(path, &e) < 0)
-		return -ESRCH;
-	*start = e.start;
-	return 0;
-}
-
 void tune_req_ioprio(struct tune_req *r, int pid, const char *comm, const char *value)
 {
 	tune_req_init(r, comm, TUNE_IOPRIO, "ioprio", value);
 	r->pid = pid;
-	if (proc_start(pid, &r->start) < 0)
+	r->since = iofam_ticks_now();
+	if (iofam_start(pid, &r->start, &r->uid) < 0)
 		r->start = 0;
 }
 
@@ -71,7 +52,7 @@ int tune_req_same_process(const struct tune_req *r)
 	unsigned long long now;
 	if (r->kind != TUNE_IOPRIO)
 		return 1;
-	return r->start && proc_start(r->pid, &now) == 0 && now == r->start;
+	return r->start && iofam_start(r->pid, &now, NULL) == 0 && now == r->start;
 }
 
 int tune_parse_ioprio(const char *s, int *out)
@@ -102,75 +83,6 @@ static void format_ioprio(int v, char *buf, size_t len)
 		util_strlcpy(buf, "idle", len);
 	else
 		util_strlcpy(buf, "none", len);
-}
-
-/* Whether thread tid of pid still runs: an ended thread (a main thread
- * that called pthread_exit stays a zombie while the others run) has no
- * I/O priority that counts. */
-static int thread_live(int pid, int tid)
-{
-	char path[64];
-	struct proc_seen e;
-	util_fmt(path, sizeof path, "/proc/%d/task/%d/stat", pid, tid);
-	return read_stat(path, &e) == 0 && e.state != 'Z' && e.state != 'X';
-}
-
-/* The I/O priority of the process's live threads: *prio the first one's,
- * and, where another live thread has another, that thread's tid (and its
- * priority in *its); 0 when all agree. -1 when no live thread was read. */
-static int threads_ioprio(int pid, long *prio, long *its)
-{
-	char dir[64];
-	snprintf(dir, sizeof dir, "/proc/%d/task", pid);
-	DIR *d = opendir(dir);
-	if (!d)
-		return -1;
-	struct dirent *e;
-	int apart = 0, seen = 0;
-	while (!apart && (e = readdir(d))) {
-		int tid = atoi(e->d_name);
-		long v = tid > 0 && thread_live(pid, tid) ? syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, tid) : -1;
-		if (v < 0)
-			continue;
-		if (!seen++)
-			*prio = v;
-		else if (v != *prio) {
-			apart = tid;
-			*its = v;
-		}
-	}
-	closedir(d);
-	return seen ? apart : -1;
-}
-
-/* Every thread of the process: ioprio_set(IOPRIO_WHO_PROCESS) sets one.
- * only >= 0: just the threads whose priority is that value now (an undo:
- * a thread its owner changed since keeps the owner's); *kept counts the
- * others. */
-static int set_ioprio_all(int pid, int prio, long only, int *kept)
-{
-	char dir[64];
-	snprintf(dir, sizeof dir, "/proc/%d/task", pid);
-	DIR *d = opendir(dir);
-	if (!d)
-		return -errno;
-	struct dirent *e;
-	int rc = 0, done = 0;
-	while ((e = readdir(d))) {
-		int tid = atoi(e->d_name);
-		if (tid <= 0)
-			continue;
-		if (only >= 0 && syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, tid) != only) {
-			*kept += thread_live(pid, tid);
-			continue;
-		}
-		if (syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, tid, prio) != 0 && errno != ESRCH)
-			rc = -errno;
-		else
-			done++;
-	}
-	closedir(d);
-	return rc ? rc : done ? 0 : -ESRCH;
 }
 
 void tune_req_init(struct tune_req *r, const char *disk, enum tune_kind kind, const char *key,
@@ -396,25 +308,48 @@ static const char *hint(int e)
 	return "";
 }
 
-/* An undo: every thread still at the value the change set goes back;
- * a thread whose owner changed it since keeps the owner's value (the
- * owner may: it is their thread), and the event says how many did. */
+/* What an undo did, in the event's "to": the value, then what else it
+ * did, as much as fits. */
+static void undo_words(const struct tune_req *r, const struct iofam_undo *u, struct event *ev)
+{
+	char procs[48] = "", kept[48] = "";
+	if (u->procs)
+		util_fmt(procs, sizeof procs, ", and %d it started since", u->procs);
+	if (u->kept)
+		util_fmt(kept, sizeof kept, "; %d thread(s) kept the owner's", u->kept);
+	if ((size_t)snprintf(ev->to, sizeof ev->to, "%s%s%s", r->value, procs, kept) >= sizeof ev->to)
+		util_fmt(ev->to, sizeof ev->to, "%s; +%d procs; %d kept", r->value, u->procs, u->kept);
+}
+
+/* An undo: every task still at the value the change set goes back, the
+ * process's threads and the processes it started since (they inherited
+ * the value: a child, or a thread started while the undo ran, must not
+ * keep a realtime class the tool gave); a thread whose owner changed it
+ * since keeps the owner's value (the owner may: it is their thread). */
 static int undo_ioprio(const struct tune_req *r, struct event *ev)
 {
-	int prio, applied, kept = 0;
+	int prio, applied;
+	struct iofam_undo u = {0};
+	struct iofam_target t = {.pid = r->pid, .alive = tune_req_same_process(r), .since = r->since, .uid = r->uid};
 	util_strlcpy(ev->from, r->expect, sizeof ev->from);
 	int rc = tune_parse_ioprio(r->value, &prio) == 0 && tune_parse_ioprio(r->expect, &applied) == 0 ? 0 : -EINVAL;
-	if (rc == 0)
-		rc = set_ioprio_all(r->pid, prio, applied, &kept);
-	if (rc == -ESRCH && kept)
-		rc = 0; /* every live thread was changed by its owner: nothing of the tool's is left */
+	if (rc == 0 && r->since)
+		rc = iofam_undo(&t, prio, applied, &u);
+	else if (rc == 0)
+		rc = -ESRCH; /* not a change this run made: no time to tell its children by */
 	ev->ms = (util_mono_now() - ev->mono) * 1e3;
 	ev->ok = rc == 0;
-	if (rc < 0)
+	if (rc == -ESRCH)
+		util_fmt(ev->error, sizeof ev->error, "pid %d (%s) has ended: its I/O priority is not set (the pid may name another process now)",
+			 r->pid, r->disk);
+	else if (rc == -EAGAIN)
+		util_fmt(ev->error, sizeof ev->error, "pid %d (%s) keeps starting tasks at %s: after %d passes some still "
+			 "have it (ionice -p PID shows one)", r->pid, r->disk, r->expect, IOFAM_PASSES);
+	else if (rc < 0)
 		util_fmt(ev->error, sizeof ev->error, "cannot set the I/O priority of %d (%s) back to %s: %s%s", r->pid,
 			 r->disk, r->value, strerror(-rc), hint(-rc));
-	else if (kept)
-		util_fmt(ev->to, sizeof ev->to, "%s; %d thread(s) kept the owner's", r->value, kept);
+	else
+		undo_words(r, &u, ev);
 	return rc;
 }
 
@@ -428,6 +363,8 @@ static int apply_ioprio(const struct tune_req *r, struct event *ev)
 	/* An undo at exit may come long after the change: the process may have
 	 * ended and its pid gone to another's, which must not get the class
 	 * (a realtime one, say) that was this one's. */
+	if (r->undo && r->expect[0])
+		return undo_ioprio(r, ev); /* its children get theirs back even where it has ended */
 	if (!tune_req_same_process(r)) {
 		ev->ok = 0;
 		util_fmt(ev->error, sizeof ev->error, "pid %d (%s) has ended: its I/O priority is not set (the pid may name another process now)",
@@ -439,10 +376,8 @@ static int apply_ioprio(const struct tune_req *r, struct event *ev)
 	 * reads as none). One value for every thread would lose a thread's own
 	 * (a realtime audio thread, say), and the undo, which keeps one value,
 	 * could not put it back: such a process is left as it is. */
-	if (r->undo && r->expect[0])
-		return undo_ioprio(r, ev);
 	long before = 0, its = 0;
-	int tid = threads_ioprio(r->pid, &before, &its);
+	int tid = iofam_threads_differ(r->pid, &before, &its);
 	if (tid >= 0)
 		format_ioprio((int)before, ev->from, sizeof ev->from);
 	else
@@ -458,9 +393,8 @@ static int apply_ioprio(const struct tune_req *r, struct event *ev)
 		return -EINVAL;
 	}
 	int rc = tune_parse_ioprio(r->value, &prio);
-	int kept = 0;
 	if (rc == 0)
-		rc = set_ioprio_all(r->pid, prio, -1, &kept);
+		rc = iofam_set(r->pid, prio);
 	double t1 = util_mono_now();
 	ev->ms = (t1 - ev->mono) * 1e3;
 	ev->ok = rc == 0;

@@ -154,13 +154,18 @@ static int append_entry(char *buf, size_t len, size_t *used, const struct undo_e
 	if (b->kind == TUNE_IOPRIO && tune_parse_ioprio(b->value, &prio) == 0) {
 		/* ionice -p sets one thread, like the kernel call, and the
 		 * change set every thread: each is named; a level only for
-		 * the classes that have one (ionice warns otherwise). */
+		 * the classes that have one (ionice warns otherwise). The
+		 * line may be run long after: only while the pid's start time
+		 * (stat's field 22, the 20th after the name) is still this
+		 * process's, so a pid given to another since gets nothing. */
 		int cls = prio >> 13;
 		char lvl[8] = "";
 		if (cls == 1 || cls == 2)
 			util_fmt(lvl, sizeof lvl, " -n %d", prio & 7);
-		return append_cmd(buf, len, used, "for t in /proc/%d/task/*; do ionice -c %d%s -p ${t##*/}; done",
-				  b->pid, cls, lvl);
+		return append_cmd(buf, len, used,
+				  "{ read -r s < /proc/%d/stat && s=${s##*) } && set -- $s && [ \"${20}\" = %llu ] && "
+				  "for t in /proc/%d/task/*; do ionice -c %d%s -p ${t##*/}; done; }",
+				  b->pid, b->start, b->pid, cls, lvl);
 	}
 	int rc = append_echo(buf, len, used, b);
 	for (size_t k = 0; rc == 0 && k < e->nresets; k++) {

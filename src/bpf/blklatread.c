@@ -173,22 +173,9 @@ static void pool_add(struct blklat *b, const struct blkmap_key *k, const struct 
 	for (size_t w = 0; w < b->nwatched; w++)
 		if (b->watched[w] == (int)k->tgid)
 			return;
-	struct blk_pool *p = b->pool;
-	hist_merge(&p->all, delta);
-	p->bytes += bytes;
 	char comm[16];
 	pool_comm(b, (int)k->tgid, comm, sizeof comm);
-	size_t i = 0;
-	while (i < p->nnames && strcmp(p->name[i].comm, comm) != 0)
-		i++;
-	if (i == BLK_POOL_NAMES) {
-		p->other_n += delta->n;
-		return;
-	}
-	if (i == p->nnames)
-		util_strlcpy(p->name[p->nnames++].comm, comm, sizeof p->name[i].comm);
-	hist_merge(&p->name[i].h, delta);
-	p->name[i].bytes += bytes;
+	blkpool_add(b->pool, comm, delta, bytes);
 }
 
 int blklat_pool(struct blklat *b, const char *disk)

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -295,6 +296,25 @@ static void test_write_planted_modes(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* The revert line, run by sh, puts the process's priority back; with
+ * another start time in it (a pid given to another process since) it
+ * sets nothing. */
+static void revert_runs(const char *line, pid_t child, unsigned long long start)
+{
+	char cmd[1400], other[1200], num[32], *at;
+	long be1 = (2 << 13) | 1, be4 = (2 << 13) | 4;
+	snprintf(num, sizeof num, "= %llu ]", start);
+	assert_non_null(at = strstr(line, num));
+	snprintf(other, sizeof other, "%.*s= %llu ]%s", (int)(at - line), line, start + 1, at + strlen(num));
+	assert_int_equal(syscall(SYS_ioprio_set, 1, child, be1), 0);
+	snprintf(cmd, sizeof cmd, "sh -c '%s' 2>/dev/null", other);
+	assert_int_not_equal(system(cmd), -1);
+	assert_int_equal(syscall(SYS_ioprio_get, 1, child), be1);
+	snprintf(cmd, sizeof cmd, "sh -c '%s'", line);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(syscall(SYS_ioprio_get, 1, child), be4);
+}
+
 /* An I/O priority's undo names its process by pid and start time: once
  * the process has ended (or its pid names another, with another start
  * time), the revert line has no ionice for it, which would reach
@@ -318,10 +338,12 @@ static void test_ioprio_ended(void **state)
 	assert_true(tune_req_same_process(&r));
 	assert_int_equal(undo_push(&l, &r, &ev), 0);
 	undo_script(&l, buf, sizeof buf);
-	/* every thread named, as the change set every thread */
+	/* every thread named, as the change set every thread, and only
+	 * while the pid's start time is this process's */
 	char want[128];
 	snprintf(want, sizeof want, "for t in /proc/%d/task/*; do ionice -c 2 -n 4 -p ${t##*/}; done", (int)child);
 	assert_non_null(strstr(buf, want));
+	revert_runs(buf, child, r.start);
 	/* an unknown start time is no process to act on */
 	unsigned long long st = l.e[0].back.start;
 	l.e[0].back.start = 0;

@@ -1,0 +1,302 @@
+/* iofam: see iofam.h */
+#include "iofam.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/util.h"
+#include "procs/procs.h"
+
+#define IOPRIO_WHO_PROCESS 1
+#define CHAIN_MAX 256 /* parents walked up from a process: deeper trees are not real */
+
+int iofam_read_stat(const char *path, struct proc_seen *e)
+{
+	char text[1024];
+	return util_read_text(path, text, sizeof text) < 0 || procs_parse_stat(text, e) < 0 ? -ESRCH : 0;
+}
+
+/* A process's real uid, from its status file (/proc/PID itself is root's
+ * once a process changed its ids: not dumpable). 0 or -ESRCH. */
+static int read_uid(int pid, unsigned *uid)
+{
+	char path[64], text[4096];
+	util_fmt(path, sizeof path, "/proc/%d/status", pid);
+	if (util_read_text(path, text, sizeof text) < 0)
+		return -ESRCH;
+	const char *u = strstr(text, "\nUid:");
+	return u && sscanf(u + 5, "%u", uid) == 1 ? 0 : -ESRCH;
+}
+
+int iofam_start(int pid, unsigned long long *start, unsigned *uid)
+{
+	char path[64];
+	struct proc_seen e;
+	util_fmt(path, sizeof path, "/proc/%d/stat", pid);
+	if (iofam_read_stat(path, &e) < 0 || (uid && read_uid(pid, uid) < 0))
+		return -ESRCH;
+	*start = e.start;
+	return 0;
+}
+
+unsigned long long iofam_ticks_now(void)
+{
+	struct timespec ts;
+	long hz = sysconf(_SC_CLK_TCK);
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (unsigned long long)ts.tv_sec * (unsigned long long)hz +
+	       (unsigned long long)ts.tv_nsec / (1000000000ULL / (unsigned long long)hz);
+}
+
+/* Whether thread tid of pid still runs: an ended thread (a main thread
+ * that called pthread_exit stays a zombie while the others run) has no
+ * I/O priority that counts. */
+static int thread_live(int pid, int tid)
+{
+	char path[64];
+	struct proc_seen e;
+	util_fmt(path, sizeof path, "/proc/%d/task/%d/stat", pid, tid);
+	return iofam_read_stat(path, &e) == 0 && e.state != 'Z' && e.state != 'X';
+}
+
+static DIR *open_tasks(int pid)
+{
+	char dir[64];
+	util_fmt(dir, sizeof dir, "/proc/%d/task", pid);
+	return opendir(dir);
+}
+
+int iofam_threads_differ(int pid, long *prio, long *its)
+{
+	DIR *d = open_tasks(pid);
+	if (!d)
+		return -1;
+	struct dirent *e;
+	int apart = 0, seen = 0;
+	while (!apart && (e = readdir(d))) {
+		int tid = atoi(e->d_name);
+		long v = tid > 0 && thread_live(pid, tid) ? syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, tid) : -1;
+		if (v < 0)
+			continue;
+		if (!seen++)
+			*prio = v;
+		else if (v != *prio) {
+			apart = tid;
+			*its = v;
+		}
+	}
+	closedir(d);
+	return seen ? apart : -1;
+}
+
+/* What one pass over a process's threads saw. */
+struct pass {
+	int at_value;  /* threads found at the value (and set back) */
+	int vanished;  /* threads listed that ended before they were read or set */
+	int kept;      /* live threads at another value (their owner's) */
+	int n;         /* threads listed */
+	unsigned long long sig; /* of the listed tids: two passes alike list the same threads */
+};
+
+/* One pass over pid's threads: each set to prio, or with only >= 0 just
+ * those whose priority is that value now (an undo). 0 or a negative errno
+ * (-ESRCH: no such process). */
+static int set_threads(int pid, int prio, long only, struct pass *p)
+{
+	DIR *d = open_tasks(pid);
+	memset(p, 0, sizeof *p);
+	if (!d)
+		return errno == ENOENT ? -ESRCH : -errno;
+	struct dirent *e;
+	int rc = 0;
+	while ((e = readdir(d))) {
+		int tid = atoi(e->d_name);
+		if (tid <= 0)
+			continue;
+		p->n++;
+		p->sig = p->sig * 1000003ULL + (unsigned long long)tid;
+		long v = only >= 0 ? syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, tid) : only;
+		if (only >= 0 && v != only) {
+			if (v < 0 || !thread_live(pid, tid))
+				p->vanished++;
+			else
+				p->kept++;
+			continue;
+		}
+		p->at_value++;
+		if (syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, tid, prio) == 0)
+			continue;
+		if (errno == ESRCH)
+			p->vanished++;
+		else
+			rc = -errno;
+	}
+	closedir(d);
+	return rc;
+}
+
+int iofam_set(int pid, int prio)
+{
+	struct pass p;
+	int rc = set_threads(pid, prio, -1, &p);
+	return rc < 0 ? rc : p.at_value > p.vanished ? 0 : -ESRCH;
+}
+
+/* Undo on one process until two passes in a row list the same threads,
+ * all alive, none at the value: a thread started while a pass ran (by
+ * one not yet set back) inherited the value and would show in the next
+ * listing. 0 (*any: some thread was at the value), or a negative errno;
+ * -EAGAIN after IOFAM_PASSES (threads that keep replacing themselves). */
+static int undo_threads(int pid, int prio, int applied, int *kept, int *any)
+{
+	struct pass last = {.n = -1};
+	for (int i = 0; i < IOFAM_PASSES; i++) {
+		struct pass p;
+		int rc = set_threads(pid, prio, applied, &p);
+		if (rc < 0)
+			return rc;
+		*kept = p.kept;
+		*any |= p.at_value > 0;
+		int clean = !p.at_value && !p.vanished;
+		if (clean && last.n == p.n && last.sig == p.sig)
+			return 0;
+		last = clean ? p : (struct pass){.n = -1};
+	}
+	return -EAGAIN;
+}
+
+struct fam_proc {
+	int pid, ppid;
+	unsigned long long start;
+};
+
+static int by_pid(const void *a, const void *b)
+{
+	const struct fam_proc *x = a, *y = b;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* Every process now, sorted by pid; NULL on no memory. */
+static struct fam_proc *table_read(size_t *n)
+{
+	DIR *d = opendir("/proc");
+	size_t cap = 256;
+	struct fam_proc *t = malloc(cap * sizeof *t);
+	*n = 0;
+	if (!d || !t) {
+		if (d)
+			closedir(d);
+		free(t);
+		return NULL;
+	}
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		int pid = atoi(e->d_name);
+		struct proc_seen s;
+		char path[64];
+		util_fmt(path, sizeof path, "/proc/%d/stat", pid);
+		if (pid <= 0 || iofam_read_stat(path, &s) < 0)
+			continue;
+		if (*n == cap) {
+			struct fam_proc *bigger = realloc(t, 2 * cap * sizeof *t);
+			if (!bigger)
+				break;
+			t = bigger;
+			cap *= 2;
+		}
+		t[(*n)++] = (struct fam_proc){.pid = pid, .ppid = s.ppid, .start = s.start};
+	}
+	closedir(d);
+	qsort(t, *n, sizeof *t, by_pid);
+	return t;
+}
+
+static const struct fam_proc *table_find(const struct fam_proc *t, size_t n, int pid)
+{
+	struct fam_proc key = {.pid = pid};
+	return bsearch(&key, t, n, sizeof *t, by_pid);
+}
+
+/* Whether p, started since the change, is of t's family: a descendant, or
+ * (realtime) a process of the same unprivileged owner. */
+static int in_family(const struct fam_proc *tab, size_t n, const struct fam_proc *p, const struct iofam_target *t,
+		     int realtime)
+{
+	if (p->pid == t->pid || p->start < t->since)
+		return 0;
+	unsigned uid;
+	if (realtime && t->uid != 0 && read_uid(p->pid, &uid) == 0 && uid == t->uid)
+		return 1;
+	const struct fam_proc *q = p;
+	for (int step = 0; q && q->ppid > 1 && step < CHAIN_MAX; step++) {
+		if (q->ppid == t->pid)
+			return t->alive;
+		q = table_find(tab, n, q->ppid);
+	}
+	return 0;
+}
+
+static int seen_add(int **pids, int *n, int pid)
+{
+	for (int i = 0; i < *n; i++)
+		if ((*pids)[i] == pid)
+			return 0;
+	int *more = realloc(*pids, (size_t)(*n + 1) * sizeof **pids);
+	if (!more)
+		return 0;
+	*pids = more;
+	more[(*n)++] = pid;
+	return 1;
+}
+
+/* One round over /proc: the family's processes set back; the number that
+ * had a task at the value (0: none left), or a negative errno. */
+static int family_round(const struct iofam_target *t, int prio, int applied, int **seen, int *nseen)
+{
+	size_t n;
+	struct fam_proc *tab = table_read(&n);
+	if (!tab)
+		return -ENOMEM;
+	int put = 0, rc = 0, realtime = applied >> 13 == 1;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		int kept = 0, any = 0;
+		if (!in_family(tab, n, &tab[i], t, realtime))
+			continue;
+		int r = undo_threads(tab[i].pid, prio, applied, &kept, &any);
+		if (r < 0 && r != -ESRCH)
+			rc = r;
+		put += any;
+		if (any)
+			seen_add(seen, nseen, tab[i].pid);
+	}
+	free(tab);
+	return rc ? rc : put;
+}
+
+int iofam_undo(const struct iofam_target *t, int prio, int applied, struct iofam_undo *out)
+{
+	int any = 0, rc = 0, *seen = NULL, nseen = 0;
+	memset(out, 0, sizeof *out);
+	if (prio == applied)
+		return 0; /* the change changed nothing */
+	if (t->alive)
+		rc = undo_threads(t->pid, prio, applied, &out->kept, &any);
+	int fam = rc == 0 || rc == -ESRCH ? 1 : 0;
+	for (int round = 0; fam > 0 && round < IOFAM_PASSES; round++)
+		fam = family_round(t, prio, applied, &seen, &nseen);
+	free(seen);
+	out->procs = nseen;
+	if (fam > 0)
+		return -EAGAIN;
+	if (fam < 0)
+		return fam;
+	if (rc == -ESRCH && (nseen || out->kept))
+		return 0;
+	return !t->alive && !nseen ? -ESRCH : rc;
+}

@@ -1,0 +1,58 @@
+/* iofam: the I/O priority of a process's whole family, for tune.c: every
+ * thread (the kernel call sets one), and on an undo the processes it
+ * started since the change, which inherited the tool's value. */
+#ifndef IOSCHED_ACT_IOFAM_H
+#define IOSCHED_ACT_IOFAM_H
+
+#include "procs/procread.h"
+
+/* Passes over a process's threads, or rounds over /proc for its
+ * children, before an undo gives up on a family that keeps starting
+ * tasks at the tool's value faster than they are put back. */
+#define IOFAM_PASSES 50
+
+/* The process an undo acts for: pid and start time name it; since is
+ * when the change was made and uid its owner (a realtime class cannot be
+ * taken by an unprivileged process itself: another of that owner's
+ * started since with the tool's realtime value inherited it, even after
+ * a double fork took it out of the family tree). */
+struct iofam_target {
+	int pid;
+	int alive;                  /* still the process the change was made to */
+	unsigned long long since;   /* clock ticks after boot, as /proc's start times */
+	unsigned uid;
+};
+
+/* What an undo did: threads it left (their owner changed them since) and
+ * other processes of the family it put back. */
+struct iofam_undo {
+	int kept;
+	int procs;
+};
+
+/* A task's stat file parsed: 0, or -ESRCH when gone or unreadable. */
+int iofam_read_stat(const char *path, struct proc_seen *e);
+
+/* A process's start time (clock ticks after boot) and owner: 0 or -ESRCH. */
+int iofam_start(int pid, unsigned long long *start, unsigned *uid);
+
+/* Clock ticks after boot now, on the clock of /proc's start times. */
+unsigned long long iofam_ticks_now(void);
+
+/* The live threads' I/O priority: *prio the first one's, and where another
+ * live thread has another, that thread's tid (its value in *its); 0 when
+ * all agree, -1 when no live thread was read. */
+int iofam_threads_differ(int pid, long *prio, long *its);
+
+/* Set every thread of pid to prio: 0 or a negative errno. */
+int iofam_set(int pid, int prio);
+
+/* Put every task of t's family still at applied back to prio: its own
+ * threads (if alive), then processes started since that descend from it
+ * (or, with a realtime value and an owner other than root, are that
+ * owner's). Repeats until a pass finds none left. 0, -ESRCH (nothing of
+ * it left), -EAGAIN (still tasks at the value after IOFAM_PASSES), or a
+ * failed set's errno. */
+int iofam_undo(const struct iofam_target *t, int prio, int applied, struct iofam_undo *out);
+
+#endif
