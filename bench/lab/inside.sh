@@ -18,6 +18,9 @@
 #                      a buffered writer, kyber against none, p99; the
 #                      tool: --ab-live kyber,none with that reader as the
 #                      user's program, and --ab kyber,none
+#   washout            labhdd: how long after a switch a QD1 reader's
+#                      latency settles under a buffered writer, per
+#                      scheduler switched to (the live A/B's washout)
 # Each figure is a line "LAB {json}" (scene, disk, scheduler, figure,
 # value, unit, source, run); each scene ends with a line whose "agree" is
 # true when the tool's winner is fio's, false when not, null when fio's
@@ -254,6 +257,82 @@ scene_live() {
 	umount "$M"
 }
 
+# --- washout: how long after a switch the user's reads settle ---
+# labhdd with ext4 and the card's load (a synced writer; fio's QD1 4 KiB
+# direct random reader logging every read's latency); the scheduler goes
+# kyber, none, bfq, mq-deadline, again and again, WASH_PERIOD s each (15),
+# WASH_CYCLES times (3). Per switch: the reader's mean latency per second
+# after it, over the mean of the segment's last 5 s (settled); per
+# scheduler switched to, the median of those ratios per second, and the
+# settle time: the start of the first second from which the ratio stays
+# within 0.75-1.33 up to the settled part. The live A/B's washout (the
+# part of a slot left out) should cover it. The switch times are taken
+# from fio's start, so within a few tenths of a second.
+wash_settle() {
+	awk -v P="$1" '
+		FNR == NR { st[++ns] = $1; to[ns] = $2; next }
+		{ t = $1 / 1000; v = $2 / 1000
+		  for (j = ns; j >= 1 && st[j] > t; j--) ;
+		  if (j < 1) next
+		  end = (j < ns) ? st[j + 1] : st[j] + P
+		  if (t >= end - 5) { ss[j] += v; sn[j]++ }
+		  b = int(t - st[j]); bs[j, b] += v; bn[j, b]++ }
+		END {
+		  nb = P - 5
+		  for (j = 1; j <= ns; j++) {
+		    if (!sn[j]) continue
+		    set = ss[j] / sn[j]; k = ++cnt[to[j]]
+		    for (b = 0; b < nb; b++) r[to[j], k, b] = bn[j, b] ? (bs[j, b] / bn[j, b]) / set : 1
+		  }
+		  for (s in cnt) {
+		    line = ""; settle = 0
+		    for (b = 0; b < nb; b++) {
+		      n = 0; for (k = 1; k <= cnt[s]; k++) x[++n] = r[s, k, b]
+		      for (i = 2; i <= n; i++) { y = x[i]; for (m = i - 1; m >= 1 && x[m] > y; m--) x[m + 1] = x[m]; x[m + 1] = y }
+		      med[b] = x[int((n + 1) / 2)]
+		      line = line sprintf(" %.2f", med[b])
+		    }
+		    for (b = nb - 1; b >= 0 && med[b] >= 0.75 && med[b] <= 1.33; b--) ;
+		    printf "%s %d %d%s\n", s, b + 1, cnt[s], line
+		  }
+		}' "$2" "$3"
+}
+
+scene_washout() {
+	local S=washout D=labhdd M=/mnt/labhdd P=${WASH_PERIOD:-15} C=${WASH_CYCLES:-3} c s
+	mkfs.ext4 -q -F -E nodiscard "/dev/$D" && mkdir -p "$M" && mount "/dev/$D" "$M" || { say "$S: no filesystem"; return; }
+	dd if=/dev/urandom of="$M/data" bs=1M count=256 status=none conv=fsync
+	( while :; do dd if=/dev/zero of="$M/writer" bs=1M count=256 conv=fsync status=none; done ) &
+	WRITER=$!
+	set_sched "$D" mq-deadline
+	sleep 3
+	rm -f "$W"/wash_*.log
+	fio --filename="$M/data" --name=reader --rw=randread --bs=4k --iodepth=1 --ioengine=libaio --direct=1 \
+		--time_based --runtime=$((P * C * 4 + 30)) --write_lat_log="$W/wash" --log_avg_msec=0 > /dev/null 2>&1 &
+	local FIO=$! t0
+	t0=$(date +%s.%N)
+	sleep 5
+	: > "$W/switches"
+	for c in $(seq "$C"); do
+		for s in kyber none bfq mq-deadline; do
+			set_sched "$D" "$s" || continue
+			echo "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }') $s" >> "$W/switches"
+			sleep "$P"
+		done
+	done
+	kill "$FIO"; wait "$FIO" 2>/dev/null
+	kill "$WRITER"; wait "$WRITER" 2>/dev/null; WRITER=""
+	rm -f "$M/writer"; sync
+	local log
+	log=$(ls "$W"/wash_clat.*.log 2>/dev/null | head -n 1)
+	[ -n "$log" ] || { say "$S: fio wrote no latency log"; umount "$M"; return; }
+	wash_settle "$P" "$W/switches" "$log" | while read -r s settle n curve; do
+		say "$S: to $s ($n switches): settled after $settle s; mean read latency per second after the switch / settled:$curve"
+		emit "$S" "$D" "$s" settle_s "$settle" s fio
+	done
+	umount "$M"
+}
+
 say "kernel $(uname -r), $(nproc) CPUs"
 modprobe bfq && modprobe kyber-iosched || say "bfq or kyber not loaded"
 lab_disks_make || { say "cannot make the lab's disks (null_blk through configfs)"; exit 1; }
@@ -265,6 +344,7 @@ for s in $SCENES; do
 	seed000-qd1) scene_qd1 ;;
 	seed004-nvme) scene_nvme ;;
 	card-live) scene_live ;;
+	washout) scene_washout ;;
 	*) say "unknown scene $s" ;;
 	esac
 	say "$s: $((SECONDS - t0)) s"

@@ -31,6 +31,7 @@ struct worker_result {
 	 * still owed. (One array: a result is never both.) */
 	struct tune_reset resets[TUNE_RESETS_MAX];
 	size_t nresets;
+	int rc; /* tune_apply's: 0, or a negative errno (-ESRCH: no such process) */
 };
 
 struct worker;

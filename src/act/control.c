@@ -288,6 +288,11 @@ static void record(struct control *c, const struct worker_result *res)
 	if (res->ev.ok && !res->req.undo) {
 		if (undo_push(&c->undo, &res->req, &res->ev) == 0)
 			undo_attach_resets(&c->undo, res->resets, res->nresets);
+	} else if (!res->ev.ok && res->req.undo && res->req.kind == TUNE_IOPRIO && res->rc == -ESRCH) {
+		/* Its process has ended, and nothing it started since has the
+		 * tool's value: nothing to put back, nothing failed (the pid
+		 * may be another's now). */
+		c->undone_ended++;
 	} else if (!res->ev.ok && res->req.undo) {
 		/* The undo failed: keep it, with what it still owes, so u can
 		 * try again. */
@@ -371,12 +376,9 @@ static int undo_all(struct control *c, double deadline)
 	struct undo_log aside = {0};
 	struct undo_entry e;
 	while (undo_pop(&c->undo, &e) == 0) {
-		/* its process has ended (the pid may be another's now): nothing
-		 * to put back, and nothing failed */
-		if (e.back.kind == TUNE_IOPRIO && !tune_req_same_process(&e.back)) {
-			c->undone_ended++;
-			continue;
-		}
+		/* An I/O priority whose process has ended goes too: what it
+		 * started since inherited the value (record counts it as ended
+		 * when nothing of it is left). */
 		if (submit_undo(c, &e) < 0) {
 			undo_repush(&c->undo, &e);
 			failed++;

@@ -22,24 +22,29 @@ int iofam_read_stat(const char *path, struct proc_seen *e)
 	return util_read_text(path, text, sizeof text) < 0 || procs_parse_stat(text, e) < 0 ? -ESRCH : 0;
 }
 
-/* A process's real uid, from its status file (/proc/PID itself is root's
- * once a process changed its ids: not dumpable). 0 or -ESRCH. */
-static int read_uid(int pid, unsigned *uid)
+/* Whether pid could set the realtime I/O class itself: CAP_SYS_ADMIN or
+ * CAP_SYS_NICE in its effective set (root's processes, as a rule). A
+ * process that could not and has that class was given it: by inheritance
+ * from a change, whatever its owner or parent now. Unreadable: it could. */
+static int can_take_rt(int pid)
 {
 	char path[64], text[4096];
+	unsigned long long eff;
 	util_fmt(path, sizeof path, "/proc/%d/status", pid);
 	if (util_read_text(path, text, sizeof text) < 0)
-		return -ESRCH;
-	const char *u = strstr(text, "\nUid:");
-	return u && sscanf(u + 5, "%u", uid) == 1 ? 0 : -ESRCH;
+		return 1;
+	const char *c = strstr(text, "\nCapEff:");
+	if (!c || sscanf(c + 8, "%llx", &eff) != 1)
+		return 1;
+	return (eff >> 21 & 1) || (eff >> 23 & 1);
 }
 
-int iofam_start(int pid, unsigned long long *start, unsigned *uid)
+int iofam_start(int pid, unsigned long long *start)
 {
 	char path[64];
 	struct proc_seen e;
 	util_fmt(path, sizeof path, "/proc/%d/stat", pid);
-	if (iofam_read_stat(path, &e) < 0 || (uid && read_uid(pid, uid) < 0))
+	if (iofam_read_stat(path, &e) < 0)
 		return -ESRCH;
 	*start = e.start;
 	return 0;
@@ -119,14 +124,16 @@ static int set_threads(int pid, int prio, long only, struct pass *p)
 		int tid = atoi(e->d_name);
 		if (tid <= 0)
 			continue;
+		if (only >= 0 && !thread_live(pid, tid))
+			continue; /* ended (a zombie main thread keeps its value): nothing to set */
 		p->n++;
 		p->sig = p->sig * 1000003ULL + (unsigned long long)tid;
 		long v = only >= 0 ? syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, tid) : only;
 		if (only >= 0 && v != only) {
 			if (v < 0 || !thread_live(pid, tid))
 				p->vanished++;
-			else
-				p->kept++;
+			else if (v != prio)
+				p->kept++; /* neither the tool's value nor the one put back: its owner's */
 			continue;
 		}
 		p->at_value++;
@@ -201,7 +208,7 @@ static struct fam_proc *table_read(size_t *n)
 		struct proc_seen s;
 		char path[64];
 		util_fmt(path, sizeof path, "/proc/%d/stat", pid);
-		if (pid <= 0 || iofam_read_stat(path, &s) < 0)
+		if (pid <= 0 || iofam_read_stat(path, &s) < 0 || s.state == 'Z' || s.state == 'X')
 			continue;
 		if (*n == cap) {
 			struct fam_proc *bigger = realloc(t, 2 * cap * sizeof *t);
@@ -224,22 +231,21 @@ static const struct fam_proc *table_find(const struct fam_proc *t, size_t n, int
 }
 
 /* Whether p, started since the change, is of t's family: a descendant, or
- * (realtime) a process of the same unprivileged owner. */
+ * (realtime) any process that could not have taken the class itself (a
+ * double fork, another uid through su or a user namespace, leaves the
+ * tree but not the class). Only its tasks at the value are put back. */
 static int in_family(const struct fam_proc *tab, size_t n, const struct fam_proc *p, const struct iofam_target *t,
 		     int realtime)
 {
 	if (p->pid == t->pid || p->start < t->since)
 		return 0;
-	unsigned uid;
-	if (realtime && t->uid != 0 && read_uid(p->pid, &uid) == 0 && uid == t->uid)
-		return 1;
 	const struct fam_proc *q = p;
-	for (int step = 0; q && q->ppid > 1 && step < CHAIN_MAX; step++) {
+	for (int step = 0; t->alive && q && q->ppid > 1 && step < CHAIN_MAX; step++) {
 		if (q->ppid == t->pid)
-			return t->alive;
+			return 1;
 		q = table_find(tab, n, q->ppid);
 	}
-	return 0;
+	return realtime && !can_take_rt(p->pid);
 }
 
 static int seen_add(int **pids, int *n, int pid)

@@ -12,15 +12,11 @@
 #define IOFAM_PASSES 50
 
 /* The process an undo acts for: pid and start time name it; since is
- * when the change was made and uid its owner (a realtime class cannot be
- * taken by an unprivileged process itself: another of that owner's
- * started since with the tool's realtime value inherited it, even after
- * a double fork took it out of the family tree). */
+ * when the change was made (processes started since inherited its value). */
 struct iofam_target {
 	int pid;
 	int alive;                  /* still the process the change was made to */
 	unsigned long long since;   /* clock ticks after boot, as /proc's start times */
-	unsigned uid;
 };
 
 /* What an undo did: threads it left (their owner changed them since) and
@@ -33,8 +29,8 @@ struct iofam_undo {
 /* A task's stat file parsed: 0, or -ESRCH when gone or unreadable. */
 int iofam_read_stat(const char *path, struct proc_seen *e);
 
-/* A process's start time (clock ticks after boot) and owner: 0 or -ESRCH. */
-int iofam_start(int pid, unsigned long long *start, unsigned *uid);
+/* A process's start time (clock ticks after boot): 0 or -ESRCH. */
+int iofam_start(int pid, unsigned long long *start);
 
 /* Clock ticks after boot now, on the clock of /proc's start times. */
 unsigned long long iofam_ticks_now(void);
@@ -49,8 +45,8 @@ int iofam_set(int pid, int prio);
 
 /* Put every task of t's family still at applied back to prio: its own
  * threads (if alive), then processes started since that descend from it
- * (or, with a realtime value and an owner other than root, are that
- * owner's). Repeats until a pass finds none left. 0, -ESRCH (nothing of
+ * (or, with a realtime value, could not have taken it themselves).
+ * Repeats until a pass finds none left. 0, -ESRCH (nothing of
  * it left), -EAGAIN (still tasks at the value after IOFAM_PASSES), or a
  * failed set's errno. */
 int iofam_undo(const struct iofam_target *t, int prio, int applied, struct iofam_undo *out);

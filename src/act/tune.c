@@ -43,7 +43,7 @@ void tune_req_ioprio(struct tune_req *r, int pid, const char *comm, const char *
 	tune_req_init(r, comm, TUNE_IOPRIO, "ioprio", value);
 	r->pid = pid;
 	r->since = iofam_ticks_now();
-	if (iofam_start(pid, &r->start, &r->uid) < 0)
+	if (iofam_start(pid, &r->start) < 0)
 		r->start = 0;
 }
 
@@ -52,7 +52,7 @@ int tune_req_same_process(const struct tune_req *r)
 	unsigned long long now;
 	if (r->kind != TUNE_IOPRIO)
 		return 1;
-	return r->start && iofam_start(r->pid, &now, NULL) == 0 && now == r->start;
+	return r->start && iofam_start(r->pid, &now) == 0 && now == r->start;
 }
 
 int tune_parse_ioprio(const char *s, int *out)
@@ -330,7 +330,7 @@ static int undo_ioprio(const struct tune_req *r, struct event *ev)
 {
 	int prio, applied;
 	struct iofam_undo u = {0};
-	struct iofam_target t = {.pid = r->pid, .alive = tune_req_same_process(r), .since = r->since, .uid = r->uid};
+	struct iofam_target t = {.pid = r->pid, .alive = tune_req_same_process(r), .since = r->since};
 	util_strlcpy(ev->from, r->expect, sizeof ev->from);
 	int rc = tune_parse_ioprio(r->value, &prio) == 0 && tune_parse_ioprio(r->expect, &applied) == 0 ? 0 : -EINVAL;
 	if (rc == 0 && r->since)

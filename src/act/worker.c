@@ -36,7 +36,7 @@ static size_t run_job(const struct worker_job *j, struct worker_result *out)
 	struct worker_result *res = &out[n++];
 	memset(res, 0, sizeof *res);
 	res->req = j->req;
-	tune_apply(&j->req, &res->ev, res->resets, &res->nresets);
+	res->rc = tune_apply(&j->req, &res->ev, res->resets, &res->nresets);
 	if (!res->ev.ok) {
 		memcpy(res->resets, j->after, j->nafter * sizeof *j->after);
 		res->nresets = j->nafter;
@@ -54,7 +54,7 @@ static size_t run_job(const struct worker_job *j, struct worker_result *out)
 		char now[TUNE_VALUE_MAX];
 		if (tune_req_read(&r->req, now, sizeof now) == 0 && !strcmp(now, r->req.value))
 			continue;
-		tune_apply(&r->req, &r->ev, r->resets, &r->nresets);
+		r->rc = tune_apply(&r->req, &r->ev, r->resets, &r->nresets);
 		n++;
 	}
 	return n;

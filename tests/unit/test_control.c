@@ -547,6 +547,54 @@ static void test_restore_ioprio_ended(void **state)
 	assert_null(strstr(text, "failed"));
 }
 
+/* --restore at exit after the process has ended: what it started since
+ * (here nobody's child, its parent gone) inherited the realtime class and
+ * goes back too; the report counts it restored (it skipped every ended
+ * process, which left the child realtime under "all settings are as
+ * they were"). */
+static void test_restore_ioprio_ended_child(void **state)
+{
+	struct fake *f = *state;
+	char text[4096], msg[256], b;
+	int go[2], back[2];
+	assert_int_equal(pipe(go), 0);
+	assert_int_equal(pipe(back), 0);
+	pid_t child = fork();
+	if (child == 0) {
+		if (setgid(65534) || setuid(65534) || read(go[0], &b, 1) != 1)
+			_exit(1);
+		pid_t k = fork();
+		if (k == 0) {
+			pid_t me = getpid();
+			if (write(back[1], &me, sizeof me) != sizeof me)
+				_exit(1);
+			for (;;)
+				pause();
+		}
+		_exit(0);
+	}
+	assert_true(child > 0);
+	usleep(50000);
+	long before = syscall(SYS_ioprio_get, 1, child);
+	struct tune_req r;
+	tune_req_ioprio(&r, child, "forker", "rt/0");
+	assert_int_equal(control_request(&f->ctl, &r, msg, sizeof msg), 0);
+	settle(f);
+	assert_true(f->ctl.last_ok);
+	pid_t kid = 0;
+	assert_int_equal(write(go[1], "x", 1), 1);
+	assert_int_equal(read(back[0], &kid, sizeof kid), (ssize_t)sizeof kid);
+	waitpid(child, NULL, 0);
+	assert_int_equal(syscall(SYS_ioprio_get, 1, kid), 1 << 13);
+	int rc = finish(f, 1, 5.0, text, sizeof text);
+	long kid_now = syscall(SYS_ioprio_get, 1, kid);
+	kill(kid, SIGKILL);
+	assert_int_equal(rc, 0);
+	assert_int_equal(kid_now, before);
+	assert_non_null(strstr(text, "restored 1 change(s)"));
+	assert_null(strstr(text, "failed"));
+}
+
 static void *thread_pause(void *arg)
 {
 	(void)arg;
@@ -738,6 +786,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_validate_refuses, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_worker_queue, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_restore_ioprio_ended, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_restore_ioprio_ended_child, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_restore_ioprio_owner_changed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_finish_report, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_undo_gives_scheduler_files_back, setup, teardown),

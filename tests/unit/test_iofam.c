@@ -97,7 +97,7 @@ static void end(pid_t c)
 static struct iofam_target target_of(pid_t pid)
 {
 	struct iofam_target t = {.pid = pid, .alive = 1};
-	assert_int_equal(iofam_start(pid, &(unsigned long long){0}, &t.uid), 0);
+	assert_int_equal(iofam_start(pid, &(unsigned long long){0}), 0);
 	t.since = iofam_ticks_now();
 	return t;
 }
@@ -136,25 +136,73 @@ static void test_relay_threads(void **state)
 	}
 }
 
-/* A pipe byte tells the child to fork (once, twice for a double fork). */
-static void child_loop(int rd, int dbl)
+enum fork_how { FORK_CHILD, FORK_DOUBLE, FORK_DOUBLE_NOBODY, FORK_CHILD_AND_END };
+
+static void drop_to_nobody(void)
+{
+	if (setgid(NOBODY) || setuid(NOBODY))
+		_exit(1);
+}
+
+/* A pipe byte tells the process to fork: a child; a double fork (the
+ * grandchild's parent ends: it leaves the tree), its grandchild as nobody
+ * or not; or a child, and then it ends itself. */
+static void child_loop(int rd, enum fork_how how)
 {
 	char b;
 	while (read(rd, &b, 1) == 1) {
 		pid_t k = fork();
-		if (k == 0 && dbl) {
-			if (fork() == 0)
+		if (k == 0 && (how == FORK_DOUBLE || how == FORK_DOUBLE_NOBODY)) {
+			if (fork() == 0) {
+				if (how == FORK_DOUBLE_NOBODY)
+					drop_to_nobody();
 				for (;;)
 					pause();
+			}
 			_exit(0);
 		}
 		if (k == 0)
 			for (;;)
 				pause();
-		if (dbl)
+		if (how == FORK_CHILD_AND_END)
+			_exit(0);
+		if (how != FORK_CHILD)
 			waitpid(k, NULL, 0);
 	}
 	_exit(0);
+}
+
+/* A process running child_loop, as nobody or not; *wr its pipe. */
+static pid_t forker(enum fork_how how, int nobody, int *wr)
+{
+	int fd[2];
+	assert_int_equal(pipe(fd), 0);
+	pid_t c = fork();
+	if (c == 0) {
+		close(fd[1]);
+		if (nobody)
+			drop_to_nobody();
+		child_loop(fd[0], how);
+	}
+	close(fd[0]);
+	*wr = fd[1];
+	sleep_ms(50);
+	return c;
+}
+
+/* A process's real uid (its status file). */
+static int uid_of(int pid, unsigned *uid)
+{
+	char path[64], line[256];
+	int rc = -1;
+	snprintf(path, sizeof path, "/proc/%d/status", pid);
+	FILE *f = fopen(path, "r");
+	while (f && rc < 0 && fgets(line, sizeof line, f))
+		if (sscanf(line, "Uid: %u", uid) == 1)
+			rc = 0;
+	if (f)
+		fclose(f);
+	return rc;
 }
 
 /* Processes of owner uid started after the test began, newest first. */
@@ -170,7 +218,7 @@ static int newest_of(pid_t parent_or_0, unsigned uid, unsigned long long since, 
 		char path[64];
 		FILE *f;
 		int pp = -1;
-		if (p <= 0 || p == skip || iofam_start(p, &st, &u) < 0 || st < since || u != uid)
+		if (p <= 0 || p == skip || iofam_start(p, &st) < 0 || st < since || uid_of(p, &u) < 0 || u != uid)
 			continue;
 		snprintf(path, sizeof path, "/proc/%d/stat", p);
 		if ((f = fopen(path, "r"))) {
@@ -188,20 +236,15 @@ static int newest_of(pid_t parent_or_0, unsigned uid, unsigned long long since, 
 
 /* A child forked after the change inherited the tool's value and goes
  * back with its parent; a child started before (its owner gave it the
- * same realtime class) keeps what it had. */
+ * same realtime class) keeps what it had; a clean undo reports no thread
+ * kept by its owner. */
 static void test_forked_child(void **state)
 {
 	(void)state;
-	int fd[2];
-	assert_int_equal(pipe(fd), 0);
-	pid_t c = fork();
-	if (c == 0) {
-		close(fd[1]);
-		child_loop(fd[0], 0);
-	}
-	close(fd[0]);
+	int wr;
+	pid_t c = forker(FORK_CHILD, 0, &wr);
 	unsigned long long t0 = iofam_ticks_now();
-	assert_int_equal(write(fd[1], "x", 1), 1);
+	assert_int_equal(write(wr, "x", 1), 1);
 	sleep_ms(100);
 	pid_t before = newest_of(c, 0, t0, c);
 	assert_true(before > 0);
@@ -209,7 +252,7 @@ static void test_forked_child(void **state)
 	sleep_ms(20);
 	struct iofam_target t = target_of(c);
 	assert_int_equal(iofam_set(c, RT0), 0);
-	assert_int_equal(write(fd[1], "x", 1), 1);
+	assert_int_equal(write(wr, "x", 1), 1);
 	sleep_ms(100);
 	pid_t since = newest_of(c, 0, t.since, before);
 	assert_true(since > 0 && since != before);
@@ -217,44 +260,36 @@ static void test_forked_child(void **state)
 	struct iofam_undo u;
 	int rc = iofam_undo(&t, BE4, RT0, &u);
 	long c_now = prio_of(c), since_now = prio_of(since), before_now = prio_of(before);
-	close(fd[1]);
+	close(wr);
 	end(since);
 	end(before);
 	end(c);
 	assert_int_equal(rc, 0);
 	assert_int_equal(u.procs, 1);
+	assert_int_equal(u.kept, 0);
 	assert_int_equal(c_now, BE4);
 	assert_int_equal(since_now, BE4);
 	assert_int_equal(before_now, RT0);
 }
 
-/* An unprivileged owner's process double-forks after the change: the
- * grandchild is no longer in its tree, but the realtime class is not one
- * that owner can take: the undo finds it by owner and start time. A
- * process of another owner at the same value is left alone. */
-static void test_double_fork(void **state)
+/* A double fork after the change takes the grandchild out of the tree,
+ * not out of the realtime class, which it could not have taken itself:
+ * the undo finds it by its class and start time, whether the process
+ * changed was nobody's or root's with a grandchild that became nobody.
+ * A root process started since at the same value (it could set it
+ * itself) is left alone. */
+static void double_fork_case(int target_nobody)
 {
-	(void)state;
-	int fd[2];
-	assert_int_equal(pipe(fd), 0);
-	pid_t c = fork();
-	if (c == 0) {
-		close(fd[1]);
-		if (setgid(NOBODY) || setuid(NOBODY))
-			_exit(1);
-		child_loop(fd[0], 1);
-	}
-	close(fd[0]);
-	sleep_ms(50);
+	int wr;
+	pid_t c = forker(target_nobody ? FORK_DOUBLE : FORK_DOUBLE_NOBODY, target_nobody, &wr);
 	struct iofam_target t = target_of(c);
-	assert_int_equal(t.uid, NOBODY);
 	pid_t other = fork();
 	if (other == 0)
 		for (;;)
 			pause();
 	assert_int_equal(iofam_set(c, RT0), 0);
 	assert_int_equal(syscall(SYS_ioprio_set, 1, other, RT0), 0);
-	assert_int_equal(write(fd[1], "x", 1), 1);
+	assert_int_equal(write(wr, "x", 1), 1);
 	sleep_ms(150);
 	pid_t gc = newest_of(0, NOBODY, t.since, c);
 	assert_true(gc > 0);
@@ -262,13 +297,81 @@ static void test_double_fork(void **state)
 	struct iofam_undo u;
 	int rc = iofam_undo(&t, BE4, RT0, &u);
 	long gc_now = prio_of(gc), other_now = prio_of(other);
-	close(fd[1]);
+	close(wr);
 	end(gc);
 	end(other);
 	end(c);
 	assert_int_equal(rc, 0);
 	assert_int_equal(gc_now, BE4);
 	assert_int_equal(other_now, RT0);
+}
+
+static void test_double_fork(void **state)
+{
+	(void)state;
+	double_fork_case(1);
+	double_fork_case(0);
+}
+
+/* The process changed has ended, its child started since lives on with
+ * the realtime class: the undo puts the child back; with nothing of it
+ * left, -ESRCH. */
+static void test_ended_target(void **state)
+{
+	(void)state;
+	int wr;
+	pid_t c = forker(FORK_CHILD_AND_END, 1, &wr);
+	struct iofam_target t = target_of(c);
+	assert_int_equal(iofam_set(c, RT0), 0);
+	assert_int_equal(write(wr, "x", 1), 1);
+	waitpid(c, NULL, 0);
+	sleep_ms(100);
+	pid_t kid = newest_of(0, NOBODY, t.since, c);
+	assert_true(kid > 0);
+	assert_int_equal(prio_of(kid), RT0);
+	t.alive = 0;
+	struct iofam_undo u;
+	int rc = iofam_undo(&t, BE4, RT0, &u);
+	long kid_now = prio_of(kid);
+	end(kid);
+	close(wr);
+	assert_int_equal(rc, 0);
+	assert_int_equal(u.procs, 1);
+	assert_int_equal(kid_now, BE4);
+	sleep_ms(50);
+	assert_int_equal(iofam_undo(&t, BE4, RT0, &u), -ESRCH);
+}
+
+static void *pause_thread(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/* A process whose main thread has ended (a zombie that keeps its value):
+ * the undo puts its live thread back and is done (the zombie, which
+ * cannot be set, once made every pass count as unsettled). */
+static void test_zombie_main_thread(void **state)
+{
+	(void)state;
+	pid_t c = fork();
+	if (c == 0) {
+		pthread_t t;
+		pthread_create(&t, NULL, pause_thread, NULL);
+		pthread_exit(NULL);
+	}
+	sleep_ms(50);
+	struct iofam_target t = target_of(c);
+	assert_int_equal(iofam_set(c, RT0), 0);
+	struct iofam_undo u;
+	int rc = iofam_undo(&t, BE4, RT0, &u);
+	int left = threads_at(c, RT0, 5), back = threads_at(c, BE4, 5);
+	end(c);
+	assert_int_equal(rc, 0);
+	assert_int_equal(left, 0);
+	assert_int_equal(back, 1);
 }
 
 int main(void)
@@ -281,6 +384,8 @@ int main(void)
 		cmocka_unit_test(test_relay_threads),
 		cmocka_unit_test(test_forked_child),
 		cmocka_unit_test(test_double_fork),
+		cmocka_unit_test(test_ended_target),
+		cmocka_unit_test(test_zombie_main_thread),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
