@@ -233,8 +233,8 @@ scene_live() {
 		done
 	done
 	set_sched "$D" none
-	fio --filename="$M/data" --name=reader --rw=randread --bs=4k --iodepth=1 --ioengine=libaio --direct=1 \
-		--time_based --runtime=600 > /dev/null 2>&1 &
+	fio --output-format=json --filename="$M/data" --name=reader --rw=randread --bs=4k --iodepth=1 --ioengine=libaio \
+		--direct=1 --time_based --runtime=600 > "$W/live-fio.json" 2> /dev/null &
 	local FIO=$! t0=$SECONDS
 	sleep 2
 	TOOL_WINNER="" TOOL_TEXT=""
@@ -243,11 +243,17 @@ scene_live() {
 		TOOL_TEXT=$(jq -r '.verdict[] | select(.figure == "your_read_p99_us") | .text' "$W/live.json")
 		for s in kyber none; do
 			emit "$S" "$D" "$s" your_read_p99_us "$(jq -r --arg s "$s" '.summary[] | select(.scheduler == $s) | .your_read_p99_us // ""' "$W/live.json")" us tool
+			emit "$S" "$D" "$s" your_read_p50_us "$(jq -r --arg s "$s" '.summary[] | select(.scheduler == $s) | .your_read_p50_us // ""' "$W/live.json")" us tool
 		done
+		say "$S: top readers per slot: $(jq -c '[.slots[] | .scheduler + " " + ([.top_readers[]? | .comm + ":" + (.n | tostring)] | join(","))] | .[0:4]' "$W/live.json")"
 	else
 		TOOL_TEXT="--ab-live failed: $(tail -c 300 "$W/live.err")"
 	fi
-	kill "$FIO"; wait "$FIO" 2>/dev/null
+	kill -INT "$FIO"; wait "$FIO" 2>/dev/null
+	# the same reads as fio saw them over the whole run (both schedulers):
+	# the tool's figure is the same reads timed in the kernel
+	emit "$S" "$D" both p50_us "$(fio_json "$W/live-fio.json" reader '.read.clat_ns.percentile["50.000000"] / 1e3')" us fio-during-live
+	emit "$S" "$D" both p99_us "$(fio_json "$W/live-fio.json" reader '.read.clat_ns.percentile["99.000000"] / 1e3')" us fio-during-live
 	say "$S: the tool's --ab-live kyber,none in $((SECONDS - t0)) s: $TOOL_TEXT"
 	verdict "$S" "$D" p99_us 1 kyber none "$W/runs" "$TOOL_WINNER" "$TOOL_TEXT"
 	kill "$WRITER"; wait "$WRITER" 2>/dev/null; WRITER=""

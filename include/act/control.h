@@ -30,6 +30,7 @@ struct control {
 	size_t undone, undone_resets, undone_own;
 	size_t undone_ended;       /* I/O priorities of processes that had ended: not put back */
 	char last[256];              /* the last result, for the status line */
+	char first_failed[256];      /* --restore at exit: the first undo that failed, for the report */
 	int last_ok;
 	double last_mono;
 };

@@ -131,7 +131,9 @@ void blklat_watch_cgroup(struct blklat *b, uint64_t id);
 int blklat_name(struct blklat *b, int tgid, char *comm, size_t len, uint64_t *cgroup_id);
 
 /* The reads of one disk by the programs on it, pooled (the live A/B's
- * figure: what its user's programs waited for, queue time included):
+ * figure: what its user's programs waited for, from each read's
+ * submission to its completion where the kernel allows, see
+ * from_submission):
  * once blklat_pool names a disk, each blklat_read adds that disk's reads,
  * none of the watched probe readers' (blklat_watch), to a pool, in all and
  * per process name (the first BLK_POOL_NAMES names; later ones count in
@@ -148,6 +150,9 @@ struct blk_pool {
 	struct blk_pool_name name[BLK_POOL_NAMES];
 	size_t nnames;
 	uint64_t other_n;                 /* reads of processes past the named ones */
+	int from_submission;              /* timed from each read's submission (the wait for the
+					   * scheduler and for a tag in it); 0: from issue to the
+					   * driver, as the other block figures (a kernel before 5.11) */
 };
 
 /* One process name's reads (delta, bytes) into the pool; with the table
@@ -159,6 +164,10 @@ void blkpool_add(struct blk_pool *p, const char *comm, const struct hist *delta,
  * -ENOMEM, or -ENOTSUP without the BPF part. */
 int blklat_pool(struct blklat *b, const char *disk);
 void blklat_pool_take(struct blklat *b, struct blk_pool *out);
+
+/* Whether the pool times its reads from their submission (1) or from
+ * issue to the driver (0: before 5.11, or no pool). */
+int blklat_pool_from_submission(const struct blklat *b);
 
 /* Load and attach the program. On failure returns a negative errno and
  * why says in a few words what is missing ("needs root or

@@ -28,6 +28,7 @@ struct tune_req {
 				      * to another process since is not it; 0 unknown: no process to act on */
 	unsigned long long since;    /* TUNE_IOPRIO: when the change was asked for (ticks after boot, as start):
 				      * processes started since inherited its value; 0 unknown */
+	unsigned uid;                /* TUNE_IOPRIO: the process's owner (real uid) */
 	char expect[16];             /* TUNE_IOPRIO undo: the value the change set; only threads still at it
 				      * are set back (one its owner changed since keeps the owner's) */
 	char cgroup[TUNE_CGROUP_MAX]; /* TUNE_BFQ_WEIGHT: the path under the v2 root ("a.slice/b.service") */

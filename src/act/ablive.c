@@ -63,9 +63,17 @@ int ablive_begin(const struct ab_config *cfg, struct ab_result *res, struct abli
 		l->bl = NULL;
 		util_strlcpy(res->yours, "not measured: out of memory", sizeof res->yours);
 	} else {
-		util_fmt(res->yours, sizeof res->yours,
-			 "every read of %s by a process other than the probe's, timed from issue to completion (the "
-			 "BPF part, owner from %s)", cfg->disk, blklat_owner_stage(l->bl));
+		/* From submission, the wait a scheduler decides is in the
+		 * figure; from issue (older kernels) it is not, and the
+		 * figure says so. */
+		if (blklat_pool_from_submission(l->bl))
+			util_fmt(res->yours, sizeof res->yours,
+				 "every read of %s by a process other than the probe's, timed from its submission to "
+				 "its completion, queue and tag waits included (the BPF part)", cfg->disk);
+		else
+			util_fmt(res->yours, sizeof res->yours,
+				 "every read of %s but the probe's, timed from issue to the driver to completion: the "
+				 "scheduler's queue is left out (this kernel's block_bio_queue cannot be used)", cfg->disk);
 	}
 	*out = l;
 	return 0;

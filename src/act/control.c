@@ -370,22 +370,50 @@ static int wait_idle(struct control *c, double deadline)
 }
 
 /* Walk the undo log back completely. Returns the number that failed. */
+/* Whether r's setting has an undo set aside as failed: an older change
+ * of it is held back too, or its revert would pass over the failed one
+ * (the revert line would then give the older value). */
+static int behind_failed(const struct undo_log *aside, const struct tune_req *r)
+{
+	for (size_t i = 0; i < aside->n; i++)
+		if (same_setting(&aside->e[i].back, r))
+			return 1;
+	return 0;
+}
+
+static void note_failed(struct control *c)
+{
+	if (!c->first_failed[0])
+		util_strlcpy(c->first_failed, c->last, sizeof c->first_failed);
+}
+
 static int undo_all(struct control *c, double deadline)
 {
 	int failed = 0;
 	struct undo_log aside = {0};
 	struct undo_entry e;
+	c->first_failed[0] = '\0';
 	while (undo_pop(&c->undo, &e) == 0) {
+		if (behind_failed(&aside, &e.back)) {
+			undo_repush(&aside, &e);
+			failed++;
+			continue;
+		}
 		/* An I/O priority whose process has ended goes too: what it
 		 * started since inherited the value (record counts it as ended
 		 * when nothing of it is left). */
 		if (submit_undo(c, &e) < 0) {
 			undo_repush(&c->undo, &e);
 			failed++;
+			note_failed(c);
 			break;
 		}
 		if (wait_idle(c, deadline) < 0) {
-			failed++; /* still in the kernel: not in the log, not done */
+			/* still under way: listed with its revert line, as not done */
+			undo_repush(&c->undo, &e);
+			failed++;
+			util_fmt(c->last, sizeof c->last, "an undo still under way after the wait (%s)", e.back.disk);
+			note_failed(c);
 			break;
 		}
 		/* A failed undo was pushed back by record() (a switch's reset that
@@ -396,6 +424,7 @@ static int undo_all(struct control *c, double deadline)
 		if (top && same_setting(top, &e.back) && !strcmp(top->value, e.back.value)) {
 			undo_repush(&aside, &c->undo.e[--c->undo.n]);
 			failed++;
+			note_failed(c);
 		}
 	}
 	/* Set aside newest first: back in the log oldest first. */
@@ -507,7 +536,8 @@ static int finish_report(struct control *c, int restore, double wait_s, FILE *f)
 		/* Whatever undo_all left in the log, it counted as failed. */
 		if (failed) {
 			rc = 1;
-			fprintf(f, "iosched-top: %d write(s) to put things back failed (the last: %s)\n", failed, c->last);
+			fprintf(f, "iosched-top: %d write(s) to put things back failed or were held back (the first: %s)\n",
+				failed, c->first_failed[0] ? c->first_failed : c->last);
 		}
 	}
 	if (c->undo.n) {

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -22,21 +23,47 @@ int iofam_read_stat(const char *path, struct proc_seen *e)
 	return util_read_text(path, text, sizeof text) < 0 || procs_parse_stat(text, e) < 0 ? -ESRCH : 0;
 }
 
+/* A field of /proc/PID/status ("Uid:", "CapEff:"): its first word, as
+ * a number in base; 0, or -ESRCH when gone or absent. */
+static int status_field(int pid, const char *name, int base, unsigned long long *out)
+{
+	char path[64], text[4096], key[32];
+	util_fmt(path, sizeof path, "/proc/%d/status", pid);
+	util_fmt(key, sizeof key, "\n%s", name);
+	if (util_read_text(path, text, sizeof text) < 0)
+		return -ESRCH;
+	const char *f = strstr(text, key);
+	char *end;
+	if (!f)
+		return -ESRCH;
+	*out = strtoull(f + strlen(key), &end, base);
+	return end == f + strlen(key) ? -ESRCH : 0;
+}
+
 /* Whether pid could set the realtime I/O class itself: CAP_SYS_ADMIN or
- * CAP_SYS_NICE in its effective set (root's processes, as a rule). A
- * process that could not and has that class was given it: by inheritance
- * from a change, whatever its owner or parent now. Unreadable: it could. */
+ * CAP_SYS_NICE in its effective set, in the tool's own user namespace (a
+ * process in one of its own, `unshare -U`, shows every capability, but
+ * they count only there). Unreadable: it could. */
 static int can_take_rt(int pid)
 {
-	char path[64], text[4096];
+	char path[64];
+	struct stat mine, its;
 	unsigned long long eff;
-	util_fmt(path, sizeof path, "/proc/%d/status", pid);
-	if (util_read_text(path, text, sizeof text) < 0)
+	util_fmt(path, sizeof path, "/proc/%d/ns/user", pid);
+	if (stat("/proc/self/ns/user", &mine) < 0 || stat(path, &its) < 0 || status_field(pid, "CapEff:", 16, &eff) < 0)
 		return 1;
-	const char *c = strstr(text, "\nCapEff:");
-	if (!c || sscanf(c + 8, "%llx", &eff) != 1)
-		return 1;
+	if (mine.st_ino != its.st_ino || mine.st_dev != its.st_dev)
+		return 0;
 	return (eff >> 21 & 1) || (eff >> 23 & 1);
+}
+
+int iofam_uid(int pid, unsigned *uid)
+{
+	unsigned long long v;
+	if (status_field(pid, "Uid:", 10, &v) < 0)
+		return -ESRCH;
+	*uid = (unsigned)v;
+	return 0;
 }
 
 int iofam_start(int pid, unsigned long long *start)
@@ -124,10 +151,16 @@ static int set_threads(int pid, int prio, long only, struct pass *p)
 		int tid = atoi(e->d_name);
 		if (tid <= 0)
 			continue;
-		if (only >= 0 && !thread_live(pid, tid))
-			continue; /* ended (a zombie main thread keeps its value): nothing to set */
 		p->n++;
 		p->sig = p->sig * 1000003ULL + (unsigned long long)tid;
+		if (only >= 0 && !thread_live(pid, tid)) {
+			/* A main thread that ended stays a zombie while the
+			 * others run: nothing to set, for good. Any other thread
+			 * that ended was listed as one passed on to a new one,
+			 * perhaps with the value, after the listing: not settled. */
+			p->vanished += tid != pid;
+			continue;
+		}
 		long v = only >= 0 ? syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, tid) : only;
 		if (only >= 0 && v != only) {
 			if (v < 0 || !thread_live(pid, tid))
@@ -208,7 +241,7 @@ static struct fam_proc *table_read(size_t *n)
 		struct proc_seen s;
 		char path[64];
 		util_fmt(path, sizeof path, "/proc/%d/stat", pid);
-		if (pid <= 0 || iofam_read_stat(path, &s) < 0 || s.state == 'Z' || s.state == 'X')
+		if (pid <= 0 || iofam_read_stat(path, &s) < 0)
 			continue;
 		if (*n == cap) {
 			struct fam_proc *bigger = realloc(t, 2 * cap * sizeof *t);
@@ -230,22 +263,56 @@ static const struct fam_proc *table_find(const struct fam_proc *t, size_t n, int
 	return bsearch(&key, t, n, sizeof *t, by_pid);
 }
 
-/* Whether p, started since the change, is of t's family: a descendant, or
- * (realtime) any process that could not have taken the class itself (a
- * double fork, another uid through su or a user namespace, leaves the
- * tree but not the class). Only its tasks at the value are put back. */
-static int in_family(const struct fam_proc *tab, size_t n, const struct fam_proc *p, const struct iofam_target *t,
-		     int realtime)
+/* Whether p, started since the change, descends from the process (alive:
+ * its pid is still its own). */
+static int descends(const struct fam_proc *tab, size_t n, const struct fam_proc *p, const struct iofam_target *t)
 {
-	if (p->pid == t->pid || p->start < t->since)
+	if (!t->alive || p->pid == t->pid || p->start < t->since)
 		return 0;
 	const struct fam_proc *q = p;
-	for (int step = 0; t->alive && q && q->ppid > 1 && step < CHAIN_MAX; step++) {
+	for (int step = 0; q && q->ppid > 1 && step < CHAIN_MAX; step++) {
 		if (q->ppid == t->pid)
 			return 1;
 		q = table_find(tab, n, q->ppid);
 	}
-	return realtime && !can_take_rt(p->pid);
+	return 0;
+}
+
+/* Whether a live thread of pid has the value. */
+static int has_value(int pid, int applied)
+{
+	long prio = 0, its = 0;
+	int tid = iofam_threads_differ(pid, &prio, &its);
+	return tid >= 0 && (prio == applied || (tid > 0 && its == applied));
+}
+
+/* Whether an ancestor of p has the value now: p may have it from there
+ * (another change of the same value, or its own parent's class). */
+static int ancestor_has(const struct fam_proc *tab, size_t n, const struct fam_proc *p, int applied)
+{
+	const struct fam_proc *q = p;
+	for (int step = 0; q && q->ppid > 1 && step < CHAIN_MAX; step++) {
+		if (syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, q->ppid) == applied)
+			return 1;
+		q = table_find(tab, n, q->ppid);
+	}
+	return 0;
+}
+
+/* A realtime value on p, started since the change, outside the family
+ * tree, that it could not have taken itself, nor had from an ancestor:
+ * it came from somewhere, most likely the change through a double fork
+ * or a change of user. 1 when it is the process's owner's (put back), 2
+ * when another's (named, not touched: it cannot be told from a class
+ * another change gave), else 0. */
+static int stray(const struct fam_proc *tab, size_t n, const struct fam_proc *p, const struct iofam_target *t,
+		 int applied)
+{
+	unsigned uid;
+	if (applied >> 13 != 1 || p->pid == t->pid || p->start < t->since || descends(tab, n, p, t) ||
+	    !has_value(p->pid, applied) || can_take_rt(p->pid) || ancestor_has(tab, n, p, applied))
+		return 0;
+	return t->uid != 0 && iofam_uid(p->pid, &uid) == 0 && uid == t->uid ? 1 : 2;
 }
 
 static int seen_add(int **pids, int *n, int pid)
@@ -261,21 +328,28 @@ static int seen_add(int **pids, int *n, int pid)
 	return 1;
 }
 
-/* One round over /proc: the family's processes set back; the number that
- * had a task at the value (0: none left), or a negative errno. */
-static int family_round(const struct iofam_target *t, int prio, int applied, int **seen, int *nseen)
+/* One round over /proc: the family's processes set back (descendants,
+ * and strays of the owner); strays of others noted in out. The number
+ * that had a task at the value (0: none left), or a negative errno (the
+ * first; the round goes on past a process that keeps its tasks coming). */
+static int family_round(const struct iofam_target *t, int prio, int applied, int **seen, int *nseen,
+			struct iofam_undo *out)
 {
 	size_t n;
 	struct fam_proc *tab = table_read(&n);
 	if (!tab)
 		return -ENOMEM;
-	int put = 0, rc = 0, realtime = applied >> 13 == 1;
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		int kept = 0, any = 0;
-		if (!in_family(tab, n, &tab[i], t, realtime))
+	int put = 0, rc = 0;
+	out->others = 0;
+	for (size_t i = 0; i < n; i++) {
+		int kept = 0, any = 0, s = descends(tab, n, &tab[i], t) ? 1 : stray(tab, n, &tab[i], t, applied);
+		if (s == 2 && out->others < IOFAM_OTHERS)
+			out->other_pid[out->others] = tab[i].pid;
+		out->others += s == 2;
+		if (s != 1)
 			continue;
 		int r = undo_threads(tab[i].pid, prio, applied, &kept, &any);
-		if (r < 0 && r != -ESRCH)
+		if (r < 0 && r != -ESRCH && !rc)
 			rc = r;
 		put += any;
 		if (any)
@@ -295,14 +369,14 @@ int iofam_undo(const struct iofam_target *t, int prio, int applied, struct iofam
 		rc = undo_threads(t->pid, prio, applied, &out->kept, &any);
 	int fam = rc == 0 || rc == -ESRCH ? 1 : 0;
 	for (int round = 0; fam > 0 && round < IOFAM_PASSES; round++)
-		fam = family_round(t, prio, applied, &seen, &nseen);
+		fam = family_round(t, prio, applied, &seen, &nseen, out);
 	free(seen);
 	out->procs = nseen;
 	if (fam > 0)
 		return -EAGAIN;
 	if (fam < 0)
 		return fam;
-	if (rc == -ESRCH && (nseen || out->kept))
+	if (rc == -ESRCH && (nseen || out->kept || out->others))
 		return 0;
-	return !t->alive && !nseen ? -ESRCH : rc;
+	return !t->alive && !nseen && !out->others ? -ESRCH : rc;
 }

@@ -17,17 +17,30 @@ struct iofam_target {
 	int pid;
 	int alive;                  /* still the process the change was made to */
 	unsigned long long since;   /* clock ticks after boot, as /proc's start times */
+	unsigned uid;               /* its owner (real uid) when the change was made */
 };
+
+#define IOFAM_OTHERS 4 /* strays of other owners named in a report */
 
 /* What an undo did: threads it left (their owner changed them since) and
  * other processes of the family it put back. */
 struct iofam_undo {
 	int kept;
 	int procs;
+	/* Processes started since with the (realtime) value, outside the
+	 * family tree, which could not have taken it and have no ancestor
+	 * with it, of another owner than the process's: they may have it
+	 * from the change (a double fork and a change of user) or from
+	 * another grant; not touched, named (the first IOFAM_OTHERS). */
+	int others;
+	int other_pid[IOFAM_OTHERS];
 };
 
 /* A task's stat file parsed: 0, or -ESRCH when gone or unreadable. */
 int iofam_read_stat(const char *path, struct proc_seen *e);
+
+/* A process's real uid: 0 or -ESRCH. */
+int iofam_uid(int pid, unsigned *uid);
 
 /* A process's start time (clock ticks after boot): 0 or -ESRCH. */
 int iofam_start(int pid, unsigned long long *start);
@@ -44,11 +57,13 @@ int iofam_threads_differ(int pid, long *prio, long *its);
 int iofam_set(int pid, int prio);
 
 /* Put every task of t's family still at applied back to prio: its own
- * threads (if alive), then processes started since that descend from it
- * (or, with a realtime value, could not have taken it themselves).
- * Repeats until a pass finds none left. 0, -ESRCH (nothing of
- * it left), -EAGAIN (still tasks at the value after IOFAM_PASSES), or a
- * failed set's errno. */
+ * threads (if alive), the processes started since that descend from it,
+ * and, for a realtime value, strays of its owner (started since outside
+ * the tree, at the value, which they could not have taken themselves nor
+ * have from an ancestor: a double fork); strays of other owners are
+ * named in out->others. Repeats until a round finds none left. 0,
+ * -ESRCH (nothing of it left), -EAGAIN (still tasks at the value after
+ * IOFAM_PASSES), or a failed set's errno. */
 int iofam_undo(const struct iofam_target *t, int prio, int applied, struct iofam_undo *out);
 
 #endif

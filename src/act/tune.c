@@ -43,7 +43,7 @@ void tune_req_ioprio(struct tune_req *r, int pid, const char *comm, const char *
 	tune_req_init(r, comm, TUNE_IOPRIO, "ioprio", value);
 	r->pid = pid;
 	r->since = iofam_ticks_now();
-	if (iofam_start(pid, &r->start) < 0)
+	if (iofam_start(pid, &r->start) < 0 || iofam_uid(pid, &r->uid) < 0)
 		r->start = 0;
 }
 
@@ -321,6 +321,22 @@ static void undo_words(const struct tune_req *r, const struct iofam_undo *u, str
 		util_fmt(ev->to, sizeof ev->to, "%s; +%d procs; %d kept", r->value, u->procs, u->kept);
 }
 
+/* The undo did its part, but processes of other owners started since
+ * have the realtime value without a way to have taken it: they may have
+ * it from the change, and the undo does not say all is as it was. */
+static int others_left(const struct tune_req *r, const struct iofam_undo *u, struct event *ev)
+{
+	char pids[64] = "";
+	size_t at = 0;
+	for (int i = 0; i < u->others && i < IOFAM_OTHERS; i++)
+		at += (size_t)snprintf(pids + at, sizeof pids - at, "%s%d", i ? " " : "", u->other_pid[i]);
+	ev->ok = 0;
+	util_fmt(ev->error, sizeof ev->error, "pid %d (%s) back to %s, but %d other process(es) started since have %s, "
+		 "which they could not take (pid %s%s): from this change? (ionice -p PID)", r->pid, r->disk, r->value,
+		 u->others, r->expect, pids, u->others > IOFAM_OTHERS ? " ..." : "");
+	return -EEXIST;
+}
+
 /* An undo: every task still at the value the change set goes back, the
  * process's threads and the processes it started since (they inherited
  * the value: a child, or a thread started while the undo ran, must not
@@ -330,7 +346,7 @@ static int undo_ioprio(const struct tune_req *r, struct event *ev)
 {
 	int prio, applied;
 	struct iofam_undo u = {0};
-	struct iofam_target t = {.pid = r->pid, .alive = tune_req_same_process(r), .since = r->since};
+	struct iofam_target t = {.pid = r->pid, .alive = tune_req_same_process(r), .since = r->since, .uid = r->uid};
 	util_strlcpy(ev->from, r->expect, sizeof ev->from);
 	int rc = tune_parse_ioprio(r->value, &prio) == 0 && tune_parse_ioprio(r->expect, &applied) == 0 ? 0 : -EINVAL;
 	if (rc == 0 && r->since)
@@ -348,6 +364,8 @@ static int undo_ioprio(const struct tune_req *r, struct event *ev)
 	else if (rc < 0)
 		util_fmt(ev->error, sizeof ev->error, "cannot set the I/O priority of %d (%s) back to %s: %s%s", r->pid,
 			 r->disk, r->value, strerror(-rc), hint(-rc));
+	else if (u.others)
+		rc = others_left(r, &u, ev);
 	else
 		undo_words(r, &u, ev);
 	return rc;

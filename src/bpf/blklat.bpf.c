@@ -51,6 +51,8 @@ struct request_queue {
 struct bio_vec;
 struct bio {
 	struct bio_vec *bi_io_vec;
+	struct block_device *bi_bdev;
+	unsigned int bi_opf;
 } __attribute__((preserve_access_index));
 
 struct request {
@@ -98,6 +100,11 @@ enum req_flag_bits {
 
 #define PF_KTHREAD 0x00200000
 #define BDEVFS_MAGIC 0x62646576 /* a block device's own pages: journal, metadata */
+
+/* Before 5.12 a bio named its disk, not its block device. */
+struct bio___old {
+	struct gendisk *bi_disk;
+} __attribute__((preserve_access_index));
 
 /* Before 5.17 the disk hung off the request itself. */
 struct request___old {
@@ -224,6 +231,29 @@ struct {
 	__type(value, struct blkmap_hist);
 } zero SEC(".maps");
 
+/* The live A/B's pool (blklat_pool): the reads of one disk timed from
+ * their submission (block_bio_queue) to completion, per process: what a
+ * program waited for, the scheduler's queue and a wait for a tag
+ * included (the histograms above start at issue, which leaves both out:
+ * on a shallow queue most of the wait is there). pool_dev 0: off (the
+ * submission program is attached only while a pool runs). */
+__u32 pool_dev;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u64);   /* the bio's address */
+	__type(value, __u64); /* ns at submission */
+} bio_start SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BLKMAP_POOL_PROCS);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, __u32);   /* tgid of the request's owner */
+	__type(value, struct blkmap_hist);
+} pool_hists SEC(".maps");
+
 /* tp_btf programs may read kernel structures directly (the verifier
  * knows their types): cheaper than bpf_probe_read_kernel per field. */
 static __always_inline struct gendisk *disk_of(struct request *rq)
@@ -249,7 +279,7 @@ static __always_inline __u32 disk_dev(struct request *rq)
  * middle of another program on the same CPU, and a shared word was
  * overwritten under it (seen here: requests never found at completion).
  * The same program does not nest: the kernel skips a recursive run. */
-enum scratch_word { W_OWNER, W_ISSUE, W_MERGE, W_COMPLETE, W_COUNT };
+enum scratch_word { W_OWNER, W_ISSUE, W_MERGE, W_COMPLETE, W_BIO, W_BIO_DONE, W_COUNT };
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -264,6 +294,16 @@ static __always_inline __u64 addr_of(struct request *rq, __u32 word)
 	if (!w)
 		return 0;
 	*(volatile __u64 *)w = (__u64)rq;
+	return *(volatile __u64 *)w;
+}
+
+/* The same for a bio's address (the live A/B's pool keys its start on it). */
+static __always_inline __u64 bio_addr(struct bio *bio, __u32 word)
+{
+	__u64 *w = bpf_map_lookup_elem(&scratch, &word);
+	if (!w)
+		return 0;
+	*(volatile __u64 *)w = (__u64)bio;
 	return *(volatile __u64 *)w;
 }
 
@@ -607,6 +647,60 @@ int BPF_PROG(on_issue, struct request *rq)
 	return 0;
 }
 
+static __always_inline __u32 bio_dev(struct bio *bio)
+{
+	struct gendisk *disk;
+	if (bpf_core_field_exists(((struct bio___old *)bio)->bi_disk))
+		disk = ((struct bio___old *)bio)->bi_disk;
+	else
+		disk = bio->bi_bdev ? bio->bi_bdev->bd_disk : 0;
+	if (!disk)
+		return 0;
+	return ((__u32)disk->major << MINORBITS) | (__u32)disk->first_minor;
+}
+
+SEC("tp_btf/block_bio_queue")
+int BPF_PROG(on_bio_queue, struct bio *bio)
+{
+	__u32 dev = pool_dev;
+	if (!dev || (bio->bi_opf & REQ_OP_MASK) != REQ_OP_READ || bio_dev(bio) != dev)
+		return 0;
+	__u64 a = bio_addr(bio, W_BIO), now = bpf_ktime_get_ns();
+	if (a)
+		bpf_map_update_elem(&bio_start, &a, &now, BPF_ANY);
+	return 0;
+}
+
+/* A read of the pooled disk completed: from its first bio's submission
+ * to now, into its owner's pool histogram. A bio seen by no submission
+ * (queued before the pool began, or split from another) is left out. */
+static __always_inline void pool_count(struct request *rq, __u32 tgid, __u64 now)
+{
+	__u64 a = bio_addr(rq->bio, W_BIO_DONE);
+	__u64 *t0 = a ? bpf_map_lookup_elem(&bio_start, &a) : 0;
+	if (!t0)
+		return;
+	__u64 ns = now > *t0 ? now - *t0 : 0;
+	bpf_map_delete_elem(&bio_start, &a);
+	struct blkmap_hist *h = bpf_map_lookup_elem(&pool_hists, &tgid);
+	if (!h) {
+		__u32 z = 0;
+		struct blkmap_hist *empty = bpf_map_lookup_elem(&zero, &z);
+		if (!empty)
+			return;
+		bpf_map_update_elem(&pool_hists, &tgid, empty, BPF_NOEXIST);
+		h = bpf_map_lookup_elem(&pool_hists, &tgid);
+		if (!h)
+			return;
+	}
+	unsigned int b = blkmap_bucket(ns);
+	barrier_var(b);
+	if (b >= BLKMAP_BUCKETS)
+		return;
+	__sync_fetch_and_add(&h->count[b], 1);
+	__sync_fetch_and_add(&h->bytes, rq->__data_len);
+}
+
 /* rq was merged into another request and is about to be freed. */
 SEC("tp_btf/block_rq_merge")
 int BPF_PROG(on_merge, struct request *rq)
@@ -649,6 +743,8 @@ int BPF_PROG(on_complete, struct request *rq, int error, unsigned int nr_bytes)
 		add_behind(bpf_map_lookup_elem(&unit_waiting, &k.dev), &k, kind, BLKMAP_FOR_UNIT, bytes);
 	__u64 now = bpf_ktime_get_ns();
 	__u64 ns = now > issued ? now - issued : 0;
+	if (pool_dev && k.dev == pool_dev && k.op == BLKMAP_READ)
+		pool_count(rq, k.tgid, now);
 
 	struct blkmap_hist *h = bpf_map_lookup_elem(&hists, &k);
 	if (!h) {

@@ -79,6 +79,12 @@ void blklat_pool_take(struct blklat *b, struct blk_pool *out)
 	memset(out, 0, sizeof *out);
 }
 
+int blklat_pool_from_submission(const struct blklat *b)
+{
+	(void)b;
+	return 0;
+}
+
 #else
 
 #include <bpf/bpf.h>
@@ -104,6 +110,7 @@ struct tracepoints {
 	int complete;              /* block_rq_issue and block_rq_complete */
 	int io_start, insert, merge;
 	int dirty;                 /* writeback_dirty_folio: writeback charged to the dirtier */
+	int bio_queue;             /* block_bio_queue(bio) (5.11 on; before, it took the queue too) */
 };
 
 static int tracepoint_in(const struct btf *vm, const char *name)
@@ -118,7 +125,21 @@ static int tracepoint_in(const struct btf *vm, const char *name)
 	return btf__find_by_name_kind(vm, type, BTF_KIND_TYPEDEF) > 0;
 }
 
-/* One parse of the kernel's BTF answers all five questions. It is 5 MiB
+/* How many arguments tracepoint name passes (its btf_trace_ typedef is a
+ * pointer to a function whose first parameter is the context); -1 when
+ * the kernel has none of that name. */
+static int tracepoint_args(const struct btf *vm, const char *name)
+{
+	char type[64];
+	util_fmt(type, sizeof type, "btf_trace_%s", name);
+	int id = btf__find_by_name_kind(vm, type, BTF_KIND_TYPEDEF);
+	const struct btf_type *t = id > 0 ? btf__type_by_id(vm, id) : NULL;
+	t = t ? btf__type_by_id(vm, t->type) : NULL;
+	t = t && btf_is_ptr(t) ? btf__type_by_id(vm, t->type) : NULL;
+	return t && btf_is_func_proto(t) ? (int)btf_vlen(t) - 1 : -1;
+}
+
+/* One parse of the kernel's BTF answers all six questions. It is 5 MiB
  * and takes about 0.25 s to parse (5 s under valgrind); asking through
  * libbpf_find_vmlinux_btf_id parsed it again for each name, which made
  * block latency come on a second later, and 25 s later under valgrind.
@@ -135,6 +156,7 @@ static int tracepoints_find(struct tracepoints *tp)
 	tp->insert = tracepoint_in(vm, "block_rq_insert");
 	tp->merge = tracepoint_in(vm, "block_rq_merge");
 	tp->dirty = tracepoint_in(vm, "writeback_dirty_folio");
+	tp->bio_queue = tracepoint_args(vm, "block_bio_queue") == 1;
 	btf__free(vm);
 	return 0;
 }
@@ -219,6 +241,10 @@ int blklat_open(struct blklat **out, char *why, size_t len)
 	bpf_program__set_autoload(b->skel->progs.on_merge, tp.merge);
 	/* Before 5.17 (writeback_dirty_page): writeback stays with the flusher. */
 	bpf_program__set_autoload(b->skel->progs.on_dirty, tp.dirty);
+	/* Every bio passes it: attached only while a live A/B pools a disk. */
+	b->can_submit = tp.bio_queue;
+	bpf_program__set_autoload(b->skel->progs.on_bio_queue, tp.bio_queue);
+	bpf_program__set_autoattach(b->skel->progs.on_bio_queue, false);
 	unsigned bits = blkmap_slot_bits(count_tags());
 	b->nslots = 1u << bits;
 	b->skel->rodata->slot_bits = bits;
@@ -310,6 +336,7 @@ void blklat_close(struct blklat *b)
 		return;
 	if (b->slots)
 		munmap((void *)b->slots, b->slots_len);
+	bpf_link__destroy(b->pool_link);
 	blklat_bpf__destroy(b->skel);
 	free(b->seen);
 	free(b->names);

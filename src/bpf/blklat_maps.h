@@ -45,6 +45,10 @@ struct blkmap_key {
 	unsigned int pad;
 };
 
+/* Processes whose reads the live A/B's pool keeps apart between two
+ * readings (blklat.bpf.c's pool_hists; drained each reading). */
+#define BLKMAP_POOL_PROCS 1024
+
 struct blkmap_hist {
 	unsigned long long bytes;   /* bytes of the requests */
 	unsigned long long journal; /* of which journal and metadata (BLKMAP_JOURNAL) */

@@ -53,6 +53,8 @@ struct blklat {
 	/* the live A/B's pool of one disk's reads (blklat_pool); NULL: none */
 	struct blk_pool *pool;
 	char pool_disk[DISK_NAME_MAX];
+	int can_submit;             /* on_bio_queue was loaded (this kernel's block_bio_queue takes a bio) */
+	struct bpf_link *pool_link; /* on_bio_queue attached: the pool times reads from submission */
 };
 
 #endif

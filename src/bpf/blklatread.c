@@ -178,11 +178,45 @@ static void pool_add(struct blklat *b, const struct blkmap_key *k, const struct 
 	blkpool_add(b->pool, comm, delta, bytes);
 }
 
+/* The pool's map emptied (entries from before are not this run's). */
+static void pool_clear(struct blklat *b)
+{
+	int fd = bpf_map__fd(b->skel->maps.pool_hists);
+	__u32 k;
+	while (bpf_map_get_next_key(fd, NULL, &k) == 0 && bpf_map_delete_elem(fd, &k) == 0)
+		;
+}
+
+/* The pooled reads timed from submission: the submission program
+ * attached and told the disk. 0, or a negative errno (no such disk, or
+ * the program cannot run here: the pool then times from issue). */
+static int pool_from_submission(struct blklat *b, const char *disk)
+{
+	char path[300], text[32];
+	unsigned maj, min;
+	util_fmt(path, sizeof path, "/sys/block/%s/dev", disk);
+	if (!b->can_submit || util_read_small(path, text, sizeof text) <= 0 || sscanf(text, "%u:%u", &maj, &min) != 2)
+		return -ENOTSUP;
+	pool_clear(b);
+	if (!b->pool_link) {
+		struct bpf_link *l = bpf_program__attach(b->skel->progs.on_bio_queue);
+		if (libbpf_get_error(l))
+			return -ENOTSUP;
+		b->pool_link = l;
+	}
+	__atomic_store_n(&b->skel->bss->pool_dev, maj << 20 | min, __ATOMIC_RELEASE);
+	return 0;
+}
+
 int blklat_pool(struct blklat *b, const char *disk)
 {
 	if (!b)
 		return -ENOTSUP;
 	if (!disk) {
+		__atomic_store_n(&b->skel->bss->pool_dev, 0, __ATOMIC_RELEASE);
+		bpf_link__destroy(b->pool_link);
+		b->pool_link = NULL;
+		pool_clear(b);
 		free(b->pool);
 		b->pool = NULL;
 		return 0;
@@ -190,7 +224,43 @@ int blklat_pool(struct blklat *b, const char *disk)
 	if (!b->pool && !(b->pool = calloc(1, sizeof *b->pool)))
 		return -ENOMEM;
 	util_strlcpy(b->pool_disk, disk, sizeof b->pool_disk);
+	b->pool->from_submission = pool_from_submission(b, disk) == 0;
 	return 0;
+}
+
+int blklat_pool_from_submission(const struct blklat *b)
+{
+	return b && b->pool && b->pool->from_submission;
+}
+
+/* The pool's histograms since the last reading, drained from the map:
+ * each entry deleted once read, so a process that ended keeps no place
+ * (an update racing the delete loses a read or two at most). */
+static void pool_drain(struct blklat *b)
+{
+	if (!b->pool || !b->pool->from_submission)
+		return; /* no pool, or one timed from issue: pool_add fed it */
+	int fd = bpf_map__fd(b->skel->maps.pool_hists);
+	__u32 keys[BLKMAP_POOL_PROCS], k, *prev = NULL;
+	size_t n = 0;
+	while (n < BLKMAP_POOL_PROCS && bpf_map_get_next_key(fd, prev, &k) == 0) {
+		keys[n] = k;
+		prev = &keys[n++];
+	}
+	struct blkmap_hist cur;
+	for (size_t i = 0; i < n; i++) {
+		if (bpf_map_lookup_elem(fd, &keys[i], &cur) != 0 || bpf_map_delete_elem(fd, &keys[i]) != 0)
+			continue;
+		int probe = 0;
+		for (size_t w = 0; w < b->nwatched; w++)
+			probe |= b->watched[w] == (int)keys[i];
+		if (probe)
+			continue;
+		char comm[16];
+		blklat_diff(NULL, cur.count, BLKMAP_BUCKETS, &b->delta);
+		pool_comm(b, (int)keys[i], comm, sizeof comm);
+		blkpool_add(b->pool, comm, &b->delta, cur.bytes);
+	}
 }
 
 void blklat_pool_take(struct blklat *b, struct blk_pool *out)
@@ -200,7 +270,9 @@ void blklat_pool_take(struct blklat *b, struct blk_pool *out)
 		return;
 	}
 	*out = *b->pool;
+	int from = b->pool->from_submission;
 	memset(b->pool, 0, sizeof *b->pool);
+	b->pool->from_submission = from;
 }
 
 static int req_cmp(const void *a, const void *b)
@@ -413,7 +485,7 @@ int blklat_read(struct blklat *b, struct blk_reading *r)
 		if (b->delta.n == 0)
 			continue;
 		stat_from(&r->stats[r->nstats++], &keys[i], dev_name(b, keys[i].dev), &b->delta, g);
-		if (b->pool)
+		if (b->pool && !b->pool->from_submission)
 			pool_add(b, &keys[i], &b->delta, g.bytes);
 		if (keys[i].tgid != at.tgid || keys[i].op != at.op) {
 			int e = group_end(b, r, &at, group);
@@ -434,6 +506,7 @@ int blklat_read(struct blklat *b, struct blk_reading *r)
 	if (b->nseen)
 		qsort(b->seen, b->nseen, sizeof *b->seen, seen_cmp);
 	forget_gone(b, fd);
+	pool_drain(b);
 	r->unattributed = count_of(b, BLKMAP_UNATTRIBUTED);
 	r->untimed = count_of(b, BLKMAP_UNTIMED);
 	r->uncounted = count_of(b, BLKMAP_UNCOUNTED);

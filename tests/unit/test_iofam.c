@@ -10,6 +10,7 @@
 #include <cmocka.h>
 #include <dirent.h>
 #include <errno.h>
+#include <sched.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -98,6 +99,7 @@ static struct iofam_target target_of(pid_t pid)
 {
 	struct iofam_target t = {.pid = pid, .alive = 1};
 	assert_int_equal(iofam_start(pid, &(unsigned long long){0}), 0);
+	assert_int_equal(iofam_uid(pid, &t.uid), 0);
 	t.since = iofam_ticks_now();
 	return t;
 }
@@ -136,7 +138,15 @@ static void test_relay_threads(void **state)
 	}
 }
 
-enum fork_how { FORK_CHILD, FORK_DOUBLE, FORK_DOUBLE_NOBODY, FORK_CHILD_AND_END };
+static void *pause_thread(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+enum fork_how { FORK_CHILD, FORK_CHILD_MAIN_ENDS, FORK_DOUBLE, FORK_DOUBLE_NOBODY, FORK_DOUBLE_USERNS, FORK_CHILD_AND_END };
 
 static void drop_to_nobody(void)
 {
@@ -152,14 +162,21 @@ static void child_loop(int rd, enum fork_how how)
 	char b;
 	while (read(rd, &b, 1) == 1) {
 		pid_t k = fork();
-		if (k == 0 && (how == FORK_DOUBLE || how == FORK_DOUBLE_NOBODY)) {
+		if (k == 0 && (how == FORK_DOUBLE || how == FORK_DOUBLE_NOBODY || how == FORK_DOUBLE_USERNS)) {
 			if (fork() == 0) {
 				if (how == FORK_DOUBLE_NOBODY)
 					drop_to_nobody();
+				if (how == FORK_DOUBLE_USERNS && unshare(CLONE_NEWUSER) != 0)
+					_exit(1); /* every capability, in a namespace of its own */
 				for (;;)
 					pause();
 			}
 			_exit(0);
+		}
+		if (k == 0 && how == FORK_CHILD_MAIN_ENDS) {
+			pthread_t t;
+			pthread_create(&t, NULL, pause_thread, NULL);
+			pthread_exit(NULL); /* the process shows as a zombie; its thread runs */
 		}
 		if (k == 0)
 			for (;;)
@@ -273,15 +290,18 @@ static void test_forked_child(void **state)
 }
 
 /* A double fork after the change takes the grandchild out of the tree,
- * not out of the realtime class, which it could not have taken itself:
- * the undo finds it by its class and start time, whether the process
- * changed was nobody's or root's with a grandchild that became nobody.
- * A root process started since at the same value (it could set it
- * itself) is left alone. */
-static void double_fork_case(int target_nobody)
+ * not out of the realtime class, which it could not have taken itself
+ * (nor could it in a user namespace of its own, where it shows every
+ * capability): the undo finds it by its class and start time and puts it
+ * back where it is the owner's. A grandchild that became another user
+ * (from root's process) cannot be told from a class another grant gave:
+ * it is named, not touched, and the undo does not say all is back. A
+ * root process started since at the same value (it could set it itself)
+ * is left alone and not named. */
+static void double_fork_case(enum fork_how how, int target_nobody, int put_back)
 {
 	int wr;
-	pid_t c = forker(target_nobody ? FORK_DOUBLE : FORK_DOUBLE_NOBODY, target_nobody, &wr);
+	pid_t c = forker(how, target_nobody, &wr);
 	struct iofam_target t = target_of(c);
 	pid_t other = fork();
 	if (other == 0)
@@ -302,15 +322,48 @@ static void double_fork_case(int target_nobody)
 	end(other);
 	end(c);
 	assert_int_equal(rc, 0);
-	assert_int_equal(gc_now, BE4);
 	assert_int_equal(other_now, RT0);
+	if (put_back) {
+		assert_int_equal(gc_now, BE4);
+		assert_int_equal(u.others, 0);
+	} else {
+		assert_int_equal(gc_now, RT0);
+		assert_int_equal(u.others, 1);
+		assert_int_equal(u.other_pid[0], gc);
+	}
 }
 
 static void test_double_fork(void **state)
 {
 	(void)state;
-	double_fork_case(1);
-	double_fork_case(0);
+	double_fork_case(FORK_DOUBLE, 1, 1);
+	double_fork_case(FORK_DOUBLE_USERNS, 1, 1);
+	double_fork_case(FORK_DOUBLE_NOBODY, 0, 0);
+}
+
+/* A child started since whose main thread has ended (it shows as a
+ * zombie while its other thread runs) goes back too. */
+static void test_child_main_ended(void **state)
+{
+	(void)state;
+	int wr;
+	pid_t c = forker(FORK_CHILD_MAIN_ENDS, 0, &wr);
+	struct iofam_target t = target_of(c);
+	assert_int_equal(iofam_set(c, RT0), 0);
+	assert_int_equal(write(wr, "x", 1), 1);
+	sleep_ms(100);
+	pid_t kid = newest_of(c, 0, t.since, c);
+	assert_true(kid > 0);
+	assert_true(threads_at(kid, RT0, 1) > 0);
+	struct iofam_undo u;
+	int rc = iofam_undo(&t, BE4, RT0, &u);
+	int left = threads_at(kid, RT0, 5);
+	close(wr);
+	end(kid);
+	end(c);
+	assert_int_equal(rc, 0);
+	assert_int_equal(left, 0);
+	assert_int_equal(u.procs, 1);
 }
 
 /* The process changed has ended, its child started since lives on with
@@ -340,14 +393,6 @@ static void test_ended_target(void **state)
 	assert_int_equal(kid_now, BE4);
 	sleep_ms(50);
 	assert_int_equal(iofam_undo(&t, BE4, RT0, &u), -ESRCH);
-}
-
-static void *pause_thread(void *arg)
-{
-	(void)arg;
-	for (;;)
-		pause();
-	return NULL;
 }
 
 /* A process whose main thread has ended (a zombie that keeps its value):
@@ -384,6 +429,7 @@ int main(void)
 		cmocka_unit_test(test_relay_threads),
 		cmocka_unit_test(test_forked_child),
 		cmocka_unit_test(test_double_fork),
+		cmocka_unit_test(test_child_main_ended),
 		cmocka_unit_test(test_ended_target),
 		cmocka_unit_test(test_zombie_main_thread),
 	};
