@@ -25,12 +25,15 @@
 # value, unit, source, run); each scene ends with a line whose "agree" is
 # true when the tool's winner is fio's, false when not, null when fio's
 # own runs disagree. Ends with GUEST-DONE.
-#   /opt/iosched/lab/scenes  the scenes to play (default: all four)
+#   /opt/iosched/lab/scenes    the scenes to play (default: all four)
+#   /opt/iosched/lab/settings  LAB_ROUNDS, LAB_LIVE_A/B/TIME, WASH_PERIOD/CYCLES
+#                              as bench/lab/run found them
 set -u
 export LC_ALL=C.UTF-8
 BIN=/opt/iosched/iosched-top
 L=/opt/iosched/lab
 . "$L/disks.sh"
+[ -f "$L/settings" ] && . "$L/settings"
 SCENES=$(cat "$L/scenes" 2>/dev/null || echo "seed003-coldstart seed000-qd1 seed004-nvme card-live")
 ROUNDS=${LAB_ROUNDS:-3}
 W=/run/iosched-lab
@@ -77,6 +80,13 @@ verdict() {
 		  fio_winner: (if $fio == "" then null else $fio end),
 		  tool_winner: (if $tool == "" then null else $tool end), tool_says: $text,
 		  agree: (if $fio == "" then null else ($fio == $tool) end)}' | sed 's/^/LAB /'
+}
+
+# writer_stop MOUNT: the looping writer and the dd it runs (it holds its
+# file open: the space would come back only when it ends), its file gone
+writer_stop() {
+	kill "$WRITER"; pkill -f "of=$1/writer"; wait "$WRITER" 2>/dev/null; WRITER=""
+	rm -f "$1/writer"; sync
 }
 
 # set_sched DISK NAME: NAME may be bfq-nolowlat (bfq, low_latency 0)
@@ -142,8 +152,7 @@ scene_coldstart() {
 			emit "$S" "$D" "$s" coldread_s "$t" s coldread "$r"
 		done
 	done
-	kill "$WRITER"; wait "$WRITER" 2>/dev/null; WRITER=""
-	rm -f "$M/writer"; sync
+	writer_stop "$M"
 	set_sched "$D" none
 	tool_ab "$S" "$D" "$M" none,bfq cold_start_s --startup "$COLD" --startup-runs 1
 	verdict "$S" "$D" coldread_s 1 none bfq "$W/runs" "$TOOL_WINNER" "$TOOL_TEXT"
@@ -203,12 +212,13 @@ scene_nvme() {
 # --- the card's scene: the user's own reader and writer, switched live ---
 # labhdd with ext4: a buffered writer and a QD1 4 KiB direct random reader
 # (fio, on a 256 MiB file) stand for the user's load. fio's reader p99
-# under each of kyber and none alone (ROUNDS rounds), then the tool's
-# --ab-live kyber,none with that reader running as the user's program (its
-# reads' p99 decides), then the tool's --ab kyber,none with its own load
+# under each of A and B alone (LAB_LIVE_A, LAB_LIVE_B: kyber and none;
+# ROUNDS rounds), then the tool's --ab-live A,B (--max-time LAB_LIVE_TIME,
+# 120) with that reader running as the user's program (its reads' p99
+# decides), then the tool's --ab A,B with its own load
 # (the paced reader's p99).
 scene_live() {
-	local S=card-live D=labhdd M=/mnt/labhdd r s
+	local S=card-live D=labhdd M=/mnt/labhdd r s A=${LAB_LIVE_A:-kyber} B=${LAB_LIVE_B:-none} T=${LAB_LIVE_TIME:-120}
 	mkfs.ext4 -q -F -E nodiscard "/dev/$D" && mkdir -p "$M" && mount "/dev/$D" "$M" || { say "$S: no filesystem"; return; }
 	dd if=/dev/urandom of="$M/data" bs=1M count=256 status=none conv=fsync
 	# a copy's writes reach the disk: each file synced before the next
@@ -220,7 +230,7 @@ scene_live() {
 	sleep 3
 	: > "$W/runs"
 	for r in $(seq "$ROUNDS"); do
-		for s in $(rotate "$r" kyber none); do
+		for s in $(rotate "$r" "$A" "$B"); do
 			set_sched "$D" "$s" || continue
 			sleep 1
 			fio --output-format=json --filename="$M/data" --name=reader --rw=randread --bs=4k --iodepth=1 \
@@ -238,10 +248,10 @@ scene_live() {
 	local FIO=$! t0=$SECONDS
 	sleep 2
 	TOOL_WINNER="" TOOL_TEXT=""
-	if "$BIN" --ab-live kyber,none --disk "$D" --max-time 120 --format json > "$W/live.json" 2> "$W/live.err"; then
+	if "$BIN" --ab-live "$A,$B" --disk "$D" --max-time "$T" --format json > "$W/live.json" 2> "$W/live.err"; then
 		TOOL_WINNER=$(jq -r '.verdict[] | select(.figure == "your_read_p99_us") | .best // ""' "$W/live.json")
 		TOOL_TEXT=$(jq -r '.verdict[] | select(.figure == "your_read_p99_us") | .text' "$W/live.json")
-		for s in kyber none; do
+		for s in "$A" "$B"; do
 			emit "$S" "$D" "$s" your_read_p99_us "$(jq -r --arg s "$s" '.summary[] | select(.scheduler == $s) | .your_read_p99_us // ""' "$W/live.json")" us tool
 			emit "$S" "$D" "$s" your_read_p50_us "$(jq -r --arg s "$s" '.summary[] | select(.scheduler == $s) | .your_read_p50_us // ""' "$W/live.json")" us tool
 		done
@@ -254,12 +264,11 @@ scene_live() {
 	# the tool's figure is the same reads timed in the kernel
 	emit "$S" "$D" both p50_us "$(fio_json "$W/live-fio.json" reader '.read.clat_ns.percentile["50.000000"] / 1e3')" us fio-during-live
 	emit "$S" "$D" both p99_us "$(fio_json "$W/live-fio.json" reader '.read.clat_ns.percentile["99.000000"] / 1e3')" us fio-during-live
-	say "$S: the tool's --ab-live kyber,none in $((SECONDS - t0)) s: $TOOL_TEXT"
-	verdict "$S" "$D" p99_us 1 kyber none "$W/runs" "$TOOL_WINNER" "$TOOL_TEXT"
-	kill "$WRITER"; wait "$WRITER" 2>/dev/null; WRITER=""
-	rm -f "$M/writer"; sync
-	tool_ab "$S-ab" "$D" "$M" kyber,none p99_us
-	verdict "$S-ab" "$D" p99_us 1 kyber none "$W/runs" "$TOOL_WINNER" "$TOOL_TEXT"
+	say "$S: the tool's --ab-live $A,$B in $((SECONDS - t0)) s: $TOOL_TEXT"
+	verdict "$S" "$D" p99_us 1 "$A" "$B" "$W/runs" "$TOOL_WINNER" "$TOOL_TEXT"
+	writer_stop "$M"
+	tool_ab "$S-ab" "$D" "$M" "$A,$B" p99_us
+	verdict "$S-ab" "$D" p99_us 1 "$A" "$B" "$W/runs" "$TOOL_WINNER" "$TOOL_TEXT"
 	umount "$M"
 }
 
@@ -327,8 +336,7 @@ scene_washout() {
 		done
 	done
 	kill "$FIO"; wait "$FIO" 2>/dev/null
-	kill "$WRITER"; wait "$WRITER" 2>/dev/null; WRITER=""
-	rm -f "$M/writer"; sync
+	writer_stop "$M"
 	local log
 	log=$(ls "$W"/wash_clat.*.log 2>/dev/null | head -n 1)
 	[ -n "$log" ] || { say "$S: fio wrote no latency log"; umount "$M"; return; }

@@ -11,10 +11,7 @@ need_root
 need_cmd jq losetup mkfs.ext4 mount
 setup_scratch
 
-attach_loop 1024; L=$LOOP
-N=$(basename "$L")
-mkfs.ext4 -q -E nodiscard "$L" || fail "mkfs failed"
-mount_scratch "$L" "$SCRATCH/mnt"
+ext4_loop 1024
 clean() { [ "$(ls -A "$SCRATCH/mnt" | grep -v lost+found)" = "" ]; }
 other_sched "$N" # ALT: bfq where offered, else kyber; ALT_TUNE one of its settings
 V="$ALT:$ALT_TUNE"

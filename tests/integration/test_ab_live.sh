@@ -27,10 +27,7 @@ need_root
 need_cmd jq losetup mkfs.ext4 mount
 setup_scratch
 
-attach_loop 1024; L=$LOOP
-N=$(basename "$L")
-mkfs.ext4 -q -E nodiscard "$L" || fail "mkfs failed"
-mount_scratch "$L" "$SCRATCH/mnt"
+ext4_loop 1024
 other_sched "$N"
 V="none,$ALT"
 M=$SCRATCH/mnt

@@ -341,17 +341,26 @@ static void test_double_fork(void **state)
 	double_fork_case(FORK_DOUBLE_NOBODY, 0, 0);
 }
 
+/* A forker (as nobody or not) given the realtime class, then told to
+ * fork: its pid, *t the change's target. */
+static pid_t changed_then_forks(enum fork_how how, int nobody, int *wr, struct iofam_target *t)
+{
+	pid_t c = forker(how, nobody, wr);
+	*t = target_of(c);
+	assert_int_equal(iofam_set(c, RT0), 0);
+	assert_int_equal(write(*wr, "x", 1), 1);
+	sleep_ms(100);
+	return c;
+}
+
 /* A child started since whose main thread has ended (it shows as a
  * zombie while its other thread runs) goes back too. */
 static void test_child_main_ended(void **state)
 {
 	(void)state;
 	int wr;
-	pid_t c = forker(FORK_CHILD_MAIN_ENDS, 0, &wr);
-	struct iofam_target t = target_of(c);
-	assert_int_equal(iofam_set(c, RT0), 0);
-	assert_int_equal(write(wr, "x", 1), 1);
-	sleep_ms(100);
+	struct iofam_target t;
+	pid_t c = changed_then_forks(FORK_CHILD_MAIN_ENDS, 0, &wr, &t);
 	pid_t kid = newest_of(c, 0, t.since, c);
 	assert_true(kid > 0);
 	assert_true(threads_at(kid, RT0, 1) > 0);
@@ -373,12 +382,9 @@ static void test_ended_target(void **state)
 {
 	(void)state;
 	int wr;
-	pid_t c = forker(FORK_CHILD_AND_END, 1, &wr);
-	struct iofam_target t = target_of(c);
-	assert_int_equal(iofam_set(c, RT0), 0);
-	assert_int_equal(write(wr, "x", 1), 1);
+	struct iofam_target t;
+	pid_t c = changed_then_forks(FORK_CHILD_AND_END, 1, &wr, &t);
 	waitpid(c, NULL, 0);
-	sleep_ms(100);
 	pid_t kid = newest_of(0, NOBODY, t.since, c);
 	assert_true(kid > 0);
 	assert_int_equal(prio_of(kid), RT0);
