@@ -188,6 +188,48 @@ int iofam_set(int pid, int prio)
 	return rc < 0 ? rc : p.at_value > p.vanished ? 0 : -ESRCH;
 }
 
+struct snap {
+	int pid;
+	long v;
+};
+
+/* Every process but skip, with its main thread's I/O priority now. */
+static struct snap *snap_read(int skip, size_t *n)
+{
+	DIR *d = opendir("/proc");
+	size_t cap = 0;
+	struct snap *t = NULL;
+	struct dirent *e;
+	*n = 0;
+	while (d && (e = readdir(d))) {
+		int p = atoi(e->d_name);
+		long v = p > 0 && p != skip ? syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, p) : -1;
+		if (v < 0 || util_grow((void **)&t, &cap, *n + 1, sizeof *t) < 0)
+			continue;
+		t[(*n)++] = (struct snap){p, v};
+	}
+	if (d)
+		closedir(d);
+	return t;
+}
+
+int iofam_set_alone(int pid, int prio, int before, int *sharer)
+{
+	size_t n;
+	struct snap *was = snap_read(pid, &n);
+	int rc = iofam_set(pid, prio);
+	*sharer = 0;
+	for (size_t i = 0; rc == 0 && i < n && !*sharer; i++)
+		if (was[i].v != prio && syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, was[i].pid) == prio)
+			*sharer = was[i].pid;
+	free(was);
+	if (*sharer) {
+		iofam_set(pid, before); /* the sharer's goes back with it: one context */
+		return -EBUSY;
+	}
+	return rc;
+}
+
 /* Undo on one process until two passes in a row list the same threads,
  * all alive, none at the value: a thread started while a pass ran (by
  * one not yet set back) inherited the value and would show in the next
@@ -269,50 +311,79 @@ static int descends(const struct fam_proc *tab, size_t n, const struct fam_proc 
 {
 	if (!t->alive || p->pid == t->pid || p->start < t->since)
 		return 0;
+	/* Every process between it and the process started since the change
+	 * too: one from before has its own value, which p may have from it. */
 	const struct fam_proc *q = p;
 	for (int step = 0; q && q->ppid > 1 && step < CHAIN_MAX; step++) {
 		if (q->ppid == t->pid)
 			return 1;
 		q = table_find(tab, n, q->ppid);
+		if (q && q->start < t->since)
+			return 0;
 	}
 	return 0;
 }
 
-/* Whether a live thread of pid has the value. */
+/* Whether a live thread of pid has the value (every thread: they may
+ * have three values or more). */
 static int has_value(int pid, int applied)
 {
-	long prio = 0, its = 0;
-	int tid = iofam_threads_differ(pid, &prio, &its);
-	return tid >= 0 && (prio == applied || (tid > 0 && its == applied));
+	DIR *d = open_tasks(pid);
+	if (!d)
+		return 0;
+	struct dirent *e;
+	int found = 0;
+	while (!found && (e = readdir(d))) {
+		int tid = atoi(e->d_name);
+		found = tid > 0 && syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, tid) == applied && thread_live(pid, tid);
+	}
+	closedir(d);
+	return found;
 }
 
-/* Whether an ancestor of p has the value now: p may have it from there
- * (another change of the same value, or its own parent's class). */
-static int ancestor_has(const struct fam_proc *tab, size_t n, const struct fam_proc *p, int applied)
+/* Whether the owner's: its real uid is the changed process's owner's,
+ * not root. */
+static int owners(int pid, const struct iofam_target *t)
+{
+	unsigned uid;
+	return t->uid != 0 && iofam_uid(pid, &uid) == 0 && uid == t->uid;
+}
+
+/* Whether an ancestor of p has the value now and explains p's: one that
+ * started before the change, or another owner's (another change of the
+ * same value, or its own parent's class). An owner's ancestor started
+ * since is a stray itself, explained by nothing. */
+static int ancestor_has(const struct fam_proc *tab, size_t n, const struct fam_proc *p, const struct iofam_target *t,
+			int applied)
 {
 	const struct fam_proc *q = p;
 	for (int step = 0; q && q->ppid > 1 && step < CHAIN_MAX; step++) {
-		if (syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, q->ppid) == applied)
+		const struct fam_proc *up = table_find(tab, n, q->ppid);
+		if (syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, q->ppid) == applied &&
+		    (!up || up->start < t->since || !owners(q->ppid, t)))
 			return 1;
-		q = table_find(tab, n, q->ppid);
+		q = up;
 	}
 	return 0;
 }
 
 /* A realtime value on p, started since the change, outside the family
- * tree, that it could not have taken itself, nor had from an ancestor:
- * it came from somewhere, most likely the change through a double fork
- * or a change of user. 1 when it is the process's owner's (put back), 2
- * when another's (named, not touched: it cannot be told from a class
- * another change gave), else 0. */
+ * tree, nor had from an ancestor that explains it: it came from
+ * somewhere, most likely the change through a double fork, a setuid
+ * program (sg, su to oneself) or a change of user. 1 when it is the
+ * process's owner's (put back, whatever capabilities a setuid program
+ * gave it), 2 when another's that could not have taken the class itself
+ * (named, not touched: it cannot be told from a class another change
+ * gave), else 0. */
 static int stray(const struct fam_proc *tab, size_t n, const struct fam_proc *p, const struct iofam_target *t,
 		 int applied)
 {
-	unsigned uid;
 	if (applied >> 13 != 1 || p->pid == t->pid || p->start < t->since || descends(tab, n, p, t) ||
-	    !has_value(p->pid, applied) || can_take_rt(p->pid) || ancestor_has(tab, n, p, applied))
+	    !has_value(p->pid, applied) || ancestor_has(tab, n, p, t, applied))
 		return 0;
-	return t->uid != 0 && iofam_uid(p->pid, &uid) == 0 && uid == t->uid ? 1 : 2;
+	if (owners(p->pid, t))
+		return 1;
+	return can_take_rt(p->pid) ? 0 : 2;
 }
 
 static int seen_add(int **pids, int *n, int pid)

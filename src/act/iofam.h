@@ -56,6 +56,14 @@ int iofam_threads_differ(int pid, long *prio, long *its);
 /* Set every thread of pid to prio: 0 or a negative errno. */
 int iofam_set(int pid, int prio);
 
+/* iofam_set, checked: a process that shares an I/O context with one of
+ * pid's threads (clone with CLONE_IO) would take the value too, where no
+ * undo could follow it (it started before, and outlives the thread): its
+ * pid in *sharer, pid put back to before, -EBUSY. A process that set
+ * itself to prio in between reads as a sharer too (a refusal, nothing
+ * changed). */
+int iofam_set_alone(int pid, int prio, int before, int *sharer);
+
 /* Put every task of t's family still at applied back to prio: its own
  * threads (if alive), the processes started since that descend from it,
  * and, for a realtime value, strays of its owner (started since outside

@@ -410,9 +410,17 @@ static int apply_ioprio(const struct tune_req *r, struct event *ev)
 		ev->ms = (util_mono_now() - ev->mono) * 1e3;
 		return -EINVAL;
 	}
-	int rc = tune_parse_ioprio(r->value, &prio);
+	int rc = tune_parse_ioprio(r->value, &prio), sharer = 0;
 	if (rc == 0)
-		rc = iofam_set(r->pid, prio);
+		rc = iofam_set_alone(r->pid, prio, (int)before, &sharer);
+	if (rc == -EBUSY) {
+		ev->ok = 0;
+		util_fmt(ev->error, sizeof ev->error, "pid %d (%s) is left as it is: pid %d shares its I/O context (started "
+			 "with CLONE_IO) and would take %s too, where an undo could not follow", r->pid, r->disk, sharer,
+			 r->value);
+		ev->ms = (util_mono_now() - ev->mono) * 1e3;
+		return rc;
+	}
 	double t1 = util_mono_now();
 	ev->ms = (t1 - ev->mono) * 1e3;
 	ev->ok = rc == 0;

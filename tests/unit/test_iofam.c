@@ -146,7 +146,16 @@ static void *pause_thread(void *arg)
 	return NULL;
 }
 
-enum fork_how { FORK_CHILD, FORK_CHILD_MAIN_ENDS, FORK_DOUBLE, FORK_DOUBLE_NOBODY, FORK_DOUBLE_USERNS, FORK_CHILD_AND_END };
+static void *be6_thread(void *arg)
+{
+	(void)arg;
+	syscall(SYS_ioprio_set, 1, 0, (2 << 13) | 6);
+	for (;;)
+		pause();
+	return NULL;
+}
+
+enum fork_how { FORK_CHILD, FORK_CHILD_MAIN_ENDS, FORK_DOUBLE, FORK_DOUBLE_NOBODY, FORK_DOUBLE_USERNS, FORK_DOUBLE_SG, FORK_DOUBLE_THREE, FORK_CHILD_AND_END };
 
 static void drop_to_nobody(void)
 {
@@ -162,12 +171,22 @@ static void child_loop(int rd, enum fork_how how)
 	char b;
 	while (read(rd, &b, 1) == 1) {
 		pid_t k = fork();
-		if (k == 0 && (how == FORK_DOUBLE || how == FORK_DOUBLE_NOBODY || how == FORK_DOUBLE_USERNS)) {
+		if (k == 0 && (how == FORK_DOUBLE || how == FORK_DOUBLE_NOBODY || how == FORK_DOUBLE_USERNS || how == FORK_DOUBLE_SG ||
+			       how == FORK_DOUBLE_THREE)) {
 			if (fork() == 0) {
 				if (how == FORK_DOUBLE_NOBODY)
 					drop_to_nobody();
 				if (how == FORK_DOUBLE_USERNS && unshare(CLONE_NEWUSER) != 0)
 					_exit(1); /* every capability, in a namespace of its own */
+				if (how == FORK_DOUBLE_THREE) { /* threads at be/7, be/6 and the value */
+					pthread_t t;
+					pthread_create(&t, NULL, be6_thread, NULL);
+					pthread_create(&t, NULL, pause_thread, NULL);
+					sleep_ms(20);
+					syscall(SYS_ioprio_set, 1, 0, (2 << 13) | 7);
+				}
+				if (how == FORK_DOUBLE_SG) /* setuid root, stays as the parent */
+					execlp("sg", "sg", "nogroup", "-c", "sleep 30", (char *)NULL);
 				for (;;)
 					pause();
 			}
@@ -289,6 +308,18 @@ static void test_forked_child(void **state)
 	assert_int_equal(before_now, RT0);
 }
 
+/* A forker (as nobody or not) given the realtime class, then told to
+ * fork: its pid, *t the change's target. */
+static pid_t changed_then_forks(enum fork_how how, int nobody, int *wr, struct iofam_target *t)
+{
+	pid_t c = forker(how, nobody, wr);
+	*t = target_of(c);
+	assert_int_equal(iofam_set(c, RT0), 0);
+	assert_int_equal(write(*wr, "x", 1), 1);
+	sleep_ms(100);
+	return c;
+}
+
 /* A double fork after the change takes the grandchild out of the tree,
  * not out of the realtime class, which it could not have taken itself
  * (nor could it in a user namespace of its own, where it shows every
@@ -341,16 +372,145 @@ static void test_double_fork(void **state)
 	double_fork_case(FORK_DOUBLE_NOBODY, 0, 0);
 }
 
-/* A forker (as nobody or not) given the realtime class, then told to
- * fork: its pid, *t the change's target. */
-static pid_t changed_then_forks(enum fork_how how, int nobody, int *wr, struct iofam_target *t)
+/* A stray whose threads have three values, the realtime one last: found
+ * (a check that stopped at the second value missed it). */
+static void test_stray_three_values(void **state)
 {
-	pid_t c = forker(how, nobody, wr);
-	*t = target_of(c);
-	assert_int_equal(iofam_set(c, RT0), 0);
-	assert_int_equal(write(*wr, "x", 1), 1);
+	(void)state;
+	int wr;
+	struct iofam_target t;
+	pid_t c = changed_then_forks(FORK_DOUBLE_THREE, 1, &wr, &t);
 	sleep_ms(100);
-	return c;
+	pid_t gc = newest_of(0, NOBODY, t.since, c);
+	assert_true(gc > 0);
+	int had = threads_at(gc, RT0, 1);
+	struct iofam_undo u;
+	int rc = iofam_undo(&t, BE4, RT0, &u);
+	int left = threads_at(gc, RT0, 5);
+	close(wr);
+	end(gc);
+	end(c);
+	assert_int_equal(had, 1);
+	assert_int_equal(rc, 0);
+	assert_int_equal(left, 0);
+}
+
+
+/* Processes of uid started since with a thread at value. */
+static int at_value_since(unsigned uid, unsigned long long since, long value)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int n = 0;
+	while ((e = readdir(d))) {
+		int p = atoi(e->d_name);
+		unsigned long long st;
+		unsigned u;
+		if (p > 0 && iofam_start(p, &st) == 0 && st >= since && uid_of(p, &u) == 0 && u == uid)
+			n += threads_at(p, value, 1) > 0;
+	}
+	closedir(d);
+	return n;
+}
+
+/* The sg this test started (its command line, started since) and its
+ * child, ended by pid. */
+static void end_sg(unsigned long long since)
+{
+	static const char want[] = "sg\0nogroup\0-c\0sleep 30";
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		int p = atoi(e->d_name);
+		unsigned long long st;
+		char path[64], cmd[64] = "";
+		snprintf(path, sizeof path, "/proc/%d/cmdline", p);
+		FILE *f = p > 0 && iofam_start(p, &st) == 0 && st >= since ? fopen(path, "r") : NULL;
+		size_t got = f ? fread(cmd, 1, sizeof cmd, f) : 0;
+		if (f)
+			fclose(f);
+		if (got != sizeof want || memcmp(cmd, want, sizeof want) != 0)
+			continue;
+		char kids[300];
+		snprintf(kids, sizeof kids, "pkill -KILL -P %d", p);
+		assert_true(system(kids) >= 0);
+		kill(p, SIGKILL);
+	}
+	closedir(d);
+}
+
+/* After the change, nobody's process double-forks into sg (setuid root:
+ * every capability, its real uid nobody's) which runs a child: neither
+ * keeps the class, though sg could have taken it and is the child's
+ * ancestor at the value (an owner's process started since explains
+ * nothing). */
+static void test_setuid_between(void **state)
+{
+	(void)state;
+	int wr;
+	struct iofam_target t;
+	pid_t c = changed_then_forks(FORK_DOUBLE_SG, 1, &wr, &t);
+	sleep_ms(400);
+	int before = at_value_since(NOBODY, t.since, RT0);
+	struct iofam_undo u;
+	int rc = iofam_undo(&t, BE4, RT0, &u);
+	int after = at_value_since(NOBODY, t.since, RT0);
+	close(wr);
+	end(c);
+	end_sg(t.since);
+	assert_true(before >= 2);
+	assert_int_equal(rc, 0);
+	assert_int_equal(after, 0);
+}
+
+/* A process started before the change has its own value (nobody's
+ * child of root's process, idle of its own), and forks after the change:
+ * its child has the value from it, not from the change, and keeps it
+ * (an undo once walked up through it and set the child back). */
+static void test_own_value_before(void **state)
+{
+	(void)state;
+	long idle = 3 << 13;
+	int fd[2];
+	assert_int_equal(pipe(fd), 0);
+	pid_t c = fork();
+	if (c == 0) {
+		if (fork() == 0) { /* c's child, started before the change */
+			char b;
+			close(fd[1]);
+			drop_to_nobody();
+			if (syscall(SYS_ioprio_set, 1, 0, idle) != 0 || read(fd[0], &b, 1) != 1)
+				_exit(1);
+			if (fork() == 0)
+				for (;;)
+					pause();
+			for (;;)
+				pause();
+		}
+		for (;;)
+			pause();
+	}
+	close(fd[0]);
+	sleep_ms(100);
+	pid_t k = newest_of(c, NOBODY, 0, c);
+	assert_true(k > 0);
+	struct iofam_target t = target_of(c);
+	assert_int_equal(iofam_set(c, (int)idle), 0);
+	assert_int_equal(write(fd[1], "x", 1), 1);
+	sleep_ms(100);
+	pid_t gk = newest_of(k, NOBODY, t.since, k);
+	assert_true(gk > 0);
+	struct iofam_undo u;
+	int rc = iofam_undo(&t, BE4, (int)idle, &u);
+	long gk_now = prio_of(gk), c_now = prio_of(c);
+	end(gk);
+	end(k);
+	close(fd[1]);
+	end(c);
+	assert_int_equal(rc, 0);
+	assert_int_equal(c_now, BE4);
+	assert_int_equal(gk_now, idle);
+	assert_int_equal(u.procs, 0);
 }
 
 /* A child started since whose main thread has ended (it shows as a
@@ -425,6 +585,56 @@ static void test_zombie_main_thread(void **state)
 	assert_int_equal(back, 1);
 }
 
+static int share_pause(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return 0;
+}
+
+/* A process that shares an I/O context with the process's thread
+ * (clone with CLONE_IO) would take the value with it and keep it after
+ * the thread ends, where no undo could follow: the set is refused, named,
+ * and both are as they were. */
+static void test_io_context_sharer(void **state)
+{
+	(void)state;
+	int fd[2];
+	assert_int_equal(pipe(fd), 0);
+	pid_t c = fork();
+	if (c == 0) {
+		static char stack[64 * 1024];
+		/* an I/O context to share: made by a set of its own */
+		if (syscall(SYS_ioprio_set, 1, 0, BE4) != 0)
+			_exit(1);
+		pid_t s = clone(share_pause, stack + sizeof stack, CLONE_IO | SIGCHLD, NULL);
+		if (write(fd[1], &s, sizeof s) != sizeof s)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	pid_t sharer_pid = 0;
+	assert_int_equal(read(fd[0], &sharer_pid, sizeof sharer_pid), (ssize_t)sizeof sharer_pid);
+	assert_true(sharer_pid > 0);
+	long before = prio_of(c);
+	int sharer = 0;
+	int rc = iofam_set_alone(c, RT0, (int)before, &sharer);
+	long c_now = prio_of(c), s_now = prio_of(sharer_pid);
+	/* without the check the sharer takes the value: the kernel's own */
+	assert_int_equal(iofam_set(c, (2 << 13) | 6), 0);
+	long s_shared = prio_of(sharer_pid);
+	kill(sharer_pid, SIGKILL);
+	end(c);
+	close(fd[0]);
+	close(fd[1]);
+	assert_int_equal(s_shared, (2 << 13) | 6);
+	assert_int_equal(rc, -EBUSY);
+	assert_int_equal(sharer, sharer_pid);
+	assert_int_equal(c_now, before);
+	assert_int_equal(s_now, before);
+}
+
 int main(void)
 {
 	if (geteuid() != 0) {
@@ -438,6 +648,10 @@ int main(void)
 		cmocka_unit_test(test_child_main_ended),
 		cmocka_unit_test(test_ended_target),
 		cmocka_unit_test(test_zombie_main_thread),
+		cmocka_unit_test(test_io_context_sharer),
+		cmocka_unit_test(test_setuid_between),
+		cmocka_unit_test(test_own_value_before),
+		cmocka_unit_test(test_stray_three_values),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
