@@ -254,6 +254,15 @@ struct {
 	__type(value, struct blkmap_hist);
 } pool_hists SEC(".maps");
 
+/* The submitters' names, taken at submission: a short-lived reader (a
+ * dd, a compiler) has often ended before user space reads its figures. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4 * BLKMAP_POOL_PROCS);
+	__type(key, __u32);
+	__type(value, struct blkmap_comm);
+} pool_names SEC(".maps");
+
 /* tp_btf programs may read kernel structures directly (the verifier
  * knows their types): cheaper than bpf_probe_read_kernel per field. */
 static __always_inline struct gendisk *disk_of(struct request *rq)
@@ -668,6 +677,12 @@ int BPF_PROG(on_bio_queue, struct bio *bio)
 	__u64 a = bio_addr(bio, W_BIO), now = bpf_ktime_get_ns();
 	if (a)
 		bpf_map_update_elem(&bio_start, &a, &now, BPF_ANY);
+	__u32 tgid = (__u32)(bpf_get_current_pid_tgid() >> 32);
+	if (!bpf_map_lookup_elem(&pool_names, &tgid)) {
+		struct blkmap_comm c;
+		bpf_get_current_comm(c.comm, sizeof c.comm);
+		bpf_map_update_elem(&pool_names, &tgid, &c, BPF_NOEXIST);
+	}
 	return 0;
 }
 

@@ -49,6 +49,11 @@ struct blkmap_key {
  * readings (blklat.bpf.c's pool_hists; drained each reading). */
 #define BLKMAP_POOL_PROCS 1024
 
+/* A submitter's name as the pool saw it (blklat.bpf.c's pool_names). */
+struct blkmap_comm {
+	char comm[16];
+};
+
 struct blkmap_hist {
 	unsigned long long bytes;   /* bytes of the requests */
 	unsigned long long journal; /* of which journal and metadata (BLKMAP_JOURNAL) */

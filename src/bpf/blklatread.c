@@ -181,10 +181,11 @@ static void pool_add(struct blklat *b, const struct blkmap_key *k, const struct 
 /* The pool's map emptied (entries from before are not this run's). */
 static void pool_clear(struct blklat *b)
 {
-	int fd = bpf_map__fd(b->skel->maps.pool_hists);
+	int fds[] = {bpf_map__fd(b->skel->maps.pool_hists), bpf_map__fd(b->skel->maps.pool_names)};
 	__u32 k;
-	while (bpf_map_get_next_key(fd, NULL, &k) == 0 && bpf_map_delete_elem(fd, &k) == 0)
-		;
+	for (size_t i = 0; i < sizeof fds / sizeof *fds; i++)
+		while (bpf_map_get_next_key(fds[i], NULL, &k) == 0 && bpf_map_delete_elem(fds[i], &k) == 0)
+			;
 }
 
 /* The pooled reads timed from submission: the submission program
@@ -257,8 +258,13 @@ static void pool_drain(struct blklat *b)
 		if (probe)
 			continue;
 		char comm[16];
+		struct blkmap_comm seen;
 		blklat_diff(NULL, cur.count, BLKMAP_BUCKETS, &b->delta);
-		pool_comm(b, (int)keys[i], comm, sizeof comm);
+		/* its name at submission: it may have ended since */
+		if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.pool_names), &keys[i], &seen) == 0 && seen.comm[0])
+			util_fmt(comm, sizeof comm, "%.15s", seen.comm);
+		else
+			pool_comm(b, (int)keys[i], comm, sizeof comm);
 		blkpool_add(b->pool, comm, &b->delta, cur.bytes);
 	}
 }
