@@ -549,7 +549,7 @@ static int finish_report(struct control *c, int restore, double wait_s, FILE *f)
 			tune_label(e->back.kind, e->back.key, label, sizeof label);
 			if (e->back.kind == TUNE_IOPRIO)
 				fprintf(f, "  pid %d (%s) I/O priority: %s -> %s%s\n", e->back.pid, e->back.disk, e->back.value,
-					e->applied, tune_req_same_process(&e->back) ? "" : " (it has ended: nothing to put back)");
+					e->applied, tune_req_same_process(&e->back) ? "" : " (it has ended; what it started may have it)");
 			else if (e->back.kind == TUNE_BFQ_WEIGHT)
 				fprintf(f, "  cgroup %s io.bfq.weight: %s -> %s\n", e->back.cgroup, e->back.value, e->applied);
 			else

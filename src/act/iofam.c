@@ -439,8 +439,14 @@ int iofam_undo(const struct iofam_target *t, int prio, int applied, struct iofam
 	if (t->alive)
 		rc = undo_threads(t->pid, prio, applied, &out->kept, &any);
 	int fam = rc == 0 || rc == -ESRCH ? 1 : 0;
-	for (int round = 0; fam > 0 && round < IOFAM_PASSES; round++)
-		fam = family_round(t, prio, applied, &seen, &nseen, out);
+	struct iofam_target now = *t;
+	for (int round = 0; fam > 0 && round < IOFAM_PASSES; round++) {
+		/* it may end while the undo runs, and its pid go to another,
+		 * whose children are not its */
+		unsigned long long st;
+		now.alive = now.alive && (!t->start || (iofam_start(t->pid, &st) == 0 && st == t->start));
+		fam = family_round(&now, prio, applied, &seen, &nseen, out);
+	}
 	free(seen);
 	out->procs = nseen;
 	if (fam > 0)

@@ -16,6 +16,7 @@
 struct iofam_target {
 	int pid;
 	int alive;                  /* still the process the change was made to */
+	unsigned long long start;   /* its start time: alive is checked again each round */
 	unsigned long long since;   /* clock ticks after boot, as /proc's start times */
 	unsigned uid;               /* its owner (real uid) when the change was made */
 };

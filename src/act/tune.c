@@ -346,7 +346,8 @@ static int undo_ioprio(const struct tune_req *r, struct event *ev)
 {
 	int prio, applied;
 	struct iofam_undo u = {0};
-	struct iofam_target t = {.pid = r->pid, .alive = tune_req_same_process(r), .since = r->since, .uid = r->uid};
+	struct iofam_target t = {.pid = r->pid, .alive = tune_req_same_process(r), .start = r->start, .since = r->since,
+				  .uid = r->uid};
 	util_strlcpy(ev->from, r->expect, sizeof ev->from);
 	int rc = tune_parse_ioprio(r->value, &prio) == 0 && tune_parse_ioprio(r->expect, &applied) == 0 ? 0 : -EINVAL;
 	if (rc == 0 && r->since)
