@@ -69,8 +69,11 @@ for c in "2 empty.rec:1: not a recording (over the limit of [0-9]* values at byt
 	t0=$(date +%s.%N)
 	expect "${c%% *}" "${c#* }" bash -c "$limit exec \"\$0\" --replay \"\$1\" --json" "$BIN" "$SCRATCH/$f"
 	took=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-	# 4.9 s at most measured (sanitizer build, two at once beside a writer)
-	awk -v t="$took" 'BEGIN { exit !(t < 15) }' || fail "$f: refused after $took s"
+	# The plain build is held by its address space above; the sanitizer
+	# build only by time, which is loose: 4.9 s at most measured beside a
+	# writer, 18.6 s once in a suite run beside a build of the project
+	# (the unbounded tree took minutes and gigabytes there)
+	awk -v t="$took" -v most="${limit:+15}" 'BEGIN { exit !(t < (most ? most : 60)) }' || fail "$f: refused after $took s"
 	note "$f: ${limit:+under $limit }refused in $took s: $(cat "$SCRATCH/err")"
 done
 
