@@ -250,6 +250,47 @@ static int read_config(int argc, char **argv, struct options *o, char *err, size
 	return rc;
 }
 
+/* Edits (insert, delete, change one character) from a to b, at most
+ * OPTION_NAME_MAX long each; a large number past that. */
+#define OPTION_NAME_MAX 32
+static size_t edits(const char *a, size_t na, const char *b)
+{
+	size_t nb = strlen(b), row[OPTION_NAME_MAX + 1];
+	if (na > OPTION_NAME_MAX || nb > OPTION_NAME_MAX)
+		return SIZE_MAX;
+	for (size_t j = 0; j <= nb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= na; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= nb; j++) {
+			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+			best = up + 1 < best ? up + 1 : best;
+			best = row[j - 1] + 1 < best ? row[j - 1] + 1 : best;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[nb];
+}
+
+/* The option a mistyped long option most likely meant ("--jsn": json),
+ * within two edits and less than half its length; NULL when none is. */
+static const char *option_meant(const char *arg, const struct option_def *defs, size_t n)
+{
+	const char *name = arg + 2, *eq = strchr(name, '=');
+	size_t len = eq ? (size_t)(eq - name) : strlen(name), best = SIZE_MAX;
+	const char *meant = NULL;
+	for (size_t i = 0; i < n; i++) {
+		size_t d = edits(name, len, defs[i].name);
+		if (d < best) {
+			best = d;
+			meant = defs[i].name;
+		}
+	}
+	return best <= 2 && 2 * best < len ? meant : NULL;
+}
+
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t len)
 {
 	memset(o, 0, sizeof *o);
@@ -270,6 +311,9 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t le
 		if (c == '?') {
 			if (optopt && optopt < 256)
 				snprintf(err, len, "unknown option '-%c'; see --help", optopt);
+			else if (strncmp(argv[optind - 1], "--", 2) == 0 && option_meant(argv[optind - 1], defs, n))
+				snprintf(err, len, "unknown option '%s'; did you mean --%s? (see --help)", argv[optind - 1],
+					 option_meant(argv[optind - 1], defs, n));
 			else
 				snprintf(err, len, "unknown option '%s'; see --help", argv[optind - 1]);
 			return -1;

@@ -29,8 +29,12 @@ cp "$(command -v fio)" "$SCRATCH/iosched-wr80"
 disown $! # killed by the cleanup: no job report
 
 TMUX_W=80 TMUX_H=24 tmux_start "LANG=C.UTF-8 $BIN -d 0.5 --disk $D --probe $N --probe-rate max 2> $SCRATCH/stderr"
-wait_for "^$N probe: steady" 10 || fail "no probe line for $N at 80x24"
+# The probe's lines are the selected disk's: select it first (the test's
+# other loop devices may sort before it: loop0 was another test's when
+# this one attached its first, and came back free for the next)
+wait_for "^$N +\[" 10 || fail "no row for $N at 80x24"
 select_disk "$N"
+wait_for "^$N probe: steady" 10 || fail "no probe line for $N at 80x24"
 wait_for "block latency: on" 5 || skip "the BPF part is off here: $(screen | grep -o 'block latency off: .*')"
 keys / iosched-wr80 Enter
 wait_for "iosched-wr80$" 5 || fail "the filter shows no row of the writer"

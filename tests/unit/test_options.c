@@ -109,7 +109,11 @@ static void test_invalid(void **state)
 	expect_error("--disk", "sda,,sdb", "empty name");
 	expect_error("--disk", "sda,sda", "given twice");
 	expect_error("--disk", "/dev/sda", "kernel name");
-	expect_error("--bogus", NULL, "unknown option '--bogus'");
+	expect_error("--bogus", NULL, "unknown option '--bogus'; see --help");
+	expect_error("--jsn", NULL, "unknown option '--jsn'; did you mean --json?");
+	expect_error("--dleay", "1", "did you mean --delay?");
+	expect_error("--ab-liev", "none,kyber", "did you mean --ab-live?");
+	expect_error("--xy", NULL, "unknown option '--xy'; see --help");
 	expect_error("-x", NULL, "unknown option '-x'");
 	expect_error("-d", NULL, "--delay needs a value");
 	expect_error("--disk", NULL, "--disk needs a value");
