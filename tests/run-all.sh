@@ -223,7 +223,13 @@ if [ "$what" = unit ] || [ "$what" = quick ] || [ "$what" = all ]; then
 	for t in build/tests/test_* build/san/tests/test_*; do
 		case $t in *.d) continue ;; esac # the compiler's dependency lists beside them
 		[ -e "$t" ] || continue
-		add "unit ${t#build/}" "$t" "" "" "$BUDGET_UNIT"
+		# These set other processes' I/O priorities and undo them, the
+		# undo following what inherited the value (any process of an
+		# owner started since): beside each other, or their twin build,
+		# each would put back the other's.
+		alone=""
+		case $t in */test_iofam | */test_control) alone=1 ;; esac
+		add "unit ${t#build/}" "$t" "" "$alone" "$BUDGET_UNIT"
 	done
 fi
 if [ "$what" = static ] || [ "$what" = quick ] || [ "$what" = all ]; then

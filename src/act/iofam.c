@@ -194,6 +194,23 @@ struct snap {
 };
 
 /* Every process but skip, with its main thread's I/O priority now. */
+/* One process's live threads into the snapshot (every thread: one whose
+ * process's main thread has ended shares a context as well). */
+static void snap_threads(int pid, struct snap **t, size_t *cap, size_t *n)
+{
+	DIR *d = open_tasks(pid);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		int tid = atoi(e->d_name);
+		long v = tid > 0 ? syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, tid) : -1;
+		if (v >= 0 && util_grow((void **)t, cap, *n + 1, sizeof **t) == 0)
+			(*t)[(*n)++] = (struct snap){tid, v};
+	}
+	if (d)
+		closedir(d);
+}
+
+/* Every thread of every process but skip, with its I/O priority now. */
 static struct snap *snap_read(int skip, size_t *n)
 {
 	DIR *d = opendir("/proc");
@@ -203,10 +220,8 @@ static struct snap *snap_read(int skip, size_t *n)
 	*n = 0;
 	while (d && (e = readdir(d))) {
 		int p = atoi(e->d_name);
-		long v = p > 0 && p != skip ? syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, p) : -1;
-		if (v < 0 || util_grow((void **)&t, &cap, *n + 1, sizeof *t) < 0)
-			continue;
-		t[(*n)++] = (struct snap){p, v};
+		if (p > 0 && p != skip)
+			snap_threads(p, &t, &cap, n);
 	}
 	if (d)
 		closedir(d);
@@ -256,6 +271,7 @@ static int undo_threads(int pid, int prio, int applied, int *kept, int *any)
 struct fam_proc {
 	int pid, ppid;
 	unsigned long long start;
+	int at_value; /* started since the change, and a thread had the value when listed */
 };
 
 static int by_pid(const void *a, const void *b)
@@ -264,8 +280,11 @@ static int by_pid(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-/* Every process now, sorted by pid; NULL on no memory. */
-static struct fam_proc *table_read(size_t *n)
+static int has_value(int pid, int applied);
+
+/* Every process now, sorted by pid, those started since (t) with a
+ * thread at applied marked; NULL on no memory. */
+static struct fam_proc *table_read(const struct iofam_target *tg, int applied, size_t *n)
 {
 	DIR *d = opendir("/proc");
 	size_t cap = 256;
@@ -292,7 +311,8 @@ static struct fam_proc *table_read(size_t *n)
 			t = bigger;
 			cap *= 2;
 		}
-		t[(*n)++] = (struct fam_proc){.pid = pid, .ppid = s.ppid, .start = s.start};
+		t[(*n)++] = (struct fam_proc){.pid = pid, .ppid = s.ppid, .start = s.start,
+					      .at_value = s.start >= tg->since && has_value(pid, applied)};
 	}
 	closedir(d);
 	qsort(t, *n, sizeof *t, by_pid);
@@ -407,12 +427,17 @@ static int family_round(const struct iofam_target *t, int prio, int applied, int
 			struct iofam_undo *out)
 {
 	size_t n;
-	struct fam_proc *tab = table_read(&n);
+	struct fam_proc *tab = table_read(t, applied, &n);
 	if (!tab)
 		return -ENOMEM;
-	int put = 0, rc = 0;
+	int put = 0, rc = 0, gone = 0;
 	out->others = 0;
 	for (size_t i = 0; i < n; i++) {
+		unsigned long long st;
+		/* listed at the value, ended before it was seen to: it may have
+		 * passed the value to a child not listed (a chain of short
+		 * processes): the round is not settled */
+		gone += tab[i].at_value && (iofam_start(tab[i].pid, &st) < 0 || st != tab[i].start);
 		int kept = 0, any = 0, s = descends(tab, n, &tab[i], t) ? 1 : stray(tab, n, &tab[i], t, applied);
 		if (s == 2 && out->others < IOFAM_OTHERS)
 			out->other_pid[out->others] = tab[i].pid;
@@ -427,7 +452,7 @@ static int family_round(const struct iofam_target *t, int prio, int applied, int
 			seen_add(seen, nseen, tab[i].pid);
 	}
 	free(tab);
-	return rc ? rc : put;
+	return rc ? rc : put + gone;
 }
 
 int iofam_undo(const struct iofam_target *t, int prio, int applied, struct iofam_undo *out)

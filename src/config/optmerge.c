@@ -291,6 +291,19 @@ static const char *option_meant(const char *arg, const struct option_def *defs, 
 	return best <= 2 && 2 * best < len ? meant : NULL;
 }
 
+/* The message for an option getopt did not know (arg as given): -1. */
+static int unknown_option(const char *arg, const struct option_def *defs, size_t n, char *err, size_t len)
+{
+	const char *meant = optopt && optopt < 256 ? NULL : strncmp(arg, "--", 2) == 0 ? option_meant(arg, defs, n) : NULL;
+	if (optopt && optopt < 256)
+		snprintf(err, len, "unknown option '-%c'; see --help", optopt);
+	else if (meant)
+		snprintf(err, len, "unknown option '%s'; did you mean --%s? (see --help)", arg, meant);
+	else
+		snprintf(err, len, "unknown option '%s'; see --help", arg);
+	return -1;
+}
+
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t len)
 {
 	memset(o, 0, sizeof *o);
@@ -308,16 +321,8 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t le
 	int c;
 	uint64_t cli = 0, cli_values = 0; /* options on the command line; those with values */
 	while ((c = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
-		if (c == '?') {
-			if (optopt && optopt < 256)
-				snprintf(err, len, "unknown option '-%c'; see --help", optopt);
-			else if (strncmp(argv[optind - 1], "--", 2) == 0 && option_meant(argv[optind - 1], defs, n))
-				snprintf(err, len, "unknown option '%s'; did you mean --%s? (see --help)", argv[optind - 1],
-					 option_meant(argv[optind - 1], defs, n));
-			else
-				snprintf(err, len, "unknown option '%s'; see --help", argv[optind - 1]);
-			return -1;
-		}
+		if (c == '?')
+			return unknown_option(argv[optind - 1], defs, n, err, len);
 		if (c == ':') {
 			snprintf(err, len, "--%s needs a value; see --help", optopt ? name_of(optopt) : argv[optind - 1] + 2);
 			return -1;
