@@ -69,8 +69,12 @@ rounds=$(jq '.rounds' "$J")
 [ "$rounds" -ge 6 ] || fail "30 s held $rounds rounds"
 jq -e --argjson r "$rounds" '(.slots | length) == 2 * $r and
 	all(range(1; $r + 1) as $k | [.slots[] | select(.round == $k) | .scheduler] | sort | length == 2; .)
-	and all(.slots[]; .washout_s == 0.5 and .your_reads > 100 and .top_readers[0].comm == "dd")' "$J" > /dev/null ||
+	and all(.slots[]; .washout_s == 0.5 and .your_reads > 0 and .top_readers[0].comm == "dd")
+	and ([.slots[].your_reads] | add) > 600' "$J" > /dev/null ||
 	fail "slots wrong: $(jq -c '[.slots[] | {scheduler, round, washout_s, your_reads, top: .top_readers[0].comm}]' "$J")"
+# (a slot under the writer's first flush may hold few reads: 66 in one
+# suite run, thousands alone; the reader must be in every slot, by name)
+note "your reads per slot: $(jq -c '[.slots[].your_reads]' "$J")"
 orders=$(jq -r '[.slots[] | .scheduler] | [range(0; length; 2) as $i | .[$i]] | unique | length' "$J")
 [ "$orders" = 2 ] || fail "the coin drew one order for every round: $(jq -c '[.slots[].scheduler]' "$J")"
 jq -e '[.verdict[].figure] == ["p50_us", "p99_us", "your_read_p50_us", "your_read_p99_us", "write_MBps"]
