@@ -376,8 +376,8 @@ static void live_header(FILE *f, enum ab_format fmt, const struct ab_config *cfg
 	if (res->settled_at)
 		sayf(f, fmt, pre, "stopped after %d of the %d rounds: every figure was decided there (the first look; "
 			     "the bound below covers both looks)", res->settled_at, cfg->rounds);
-	say(f, fmt, pre, "your reads: the block layer's time from issue to completion of every read of the disk by "
-		       "your programs (queue time included), p50 and p99; paced: the probe's reads; write MB/s: the "
+	say(f, fmt, pre, "your reads: the time each read of the disk by your programs took in the kernel (from "
+		       "where, above), p50 and p99; paced: the probe's reads; write MB/s: the "
 		       "disk's (read MB/s: in the CSV, JSON and Markdown reports); "
 		       "dirty MB: the page cache waiting to be written, at the slot's end");
 	fputc('\n', f);

@@ -101,9 +101,9 @@ static void missing_why(enum abv_fig f, unsigned long long paced_n, char *buf, s
 	if (f == ABV_JOB)
 		util_strlcpy(buf, "no fresh job ended", len);
 	else if (f == ABV_YP50)
-		util_strlcpy(buf, "your programs read nothing from the disk, or the BPF part is off", len);
+		util_strlcpy(buf, "no reads of your programs (or the BPF part is off)", len);
 	else if (f == ABV_YP99)
-		util_strlcpy(buf, "under 100 reads of your programs, or the BPF part is off", len);
+		util_strlcpy(buf, "under 100 reads of yours (or the BPF part is off)", len);
 	else if (f == ABV_WMB)
 		util_strlcpy(buf, "no disk statistics", len);
 	else if (f == ABV_COLD)
@@ -123,9 +123,9 @@ static void dropped(const struct ab_config *cfg, const struct abv_verdict *v, ch
 	buf[0] = '\0';
 	for (int n = 0; n < v->ngaps && n < 3 && n < ABV_MAX_GAPS; n++) {
 		const struct abv_gap *g = &v->gap[n];
-		char why[80] = "the run stopped before its phases", name[48];
+		char why[160] = "the run stopped before its phases", name[48];
 		if (g->variant >= 0) {
-			char w[64];
+			char w[96];
 			missing_why(v->fig, g->paced_n, w, sizeof w);
 			abwords_label(cfg, (size_t)g->variant, name, sizeof name);
 			util_fmt(why, sizeof why, "%s: %s", name, w);
