@@ -595,6 +595,31 @@ static int share_pause(void *arg)
 	return 0;
 }
 
+/* A process at be/4 (an I/O context of its own, made by the set) that
+ * started another with CLONE_IO running fn: its pid, the other's in *q. */
+static pid_t with_sharer(int (*fn)(void *), pid_t *q)
+{
+	int fd[2];
+	assert_int_equal(pipe(fd), 0);
+	pid_t c = fork();
+	if (c == 0) {
+		static char stack[64 * 1024];
+		if (syscall(SYS_ioprio_set, 1, 0, BE4) != 0)
+			_exit(1);
+		pid_t s = clone(fn, stack + sizeof stack, CLONE_IO | SIGCHLD, NULL);
+		if (write(fd[1], &s, sizeof s) != sizeof s)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	*q = 0;
+	assert_int_equal(read(fd[0], q, sizeof *q), (ssize_t)sizeof *q);
+	assert_true(*q > 0);
+	close(fd[0]);
+	close(fd[1]);
+	return c;
+}
+
 /* A process that shares an I/O context with the process's thread
  * (clone with CLONE_IO) would take the value with it and keep it after
  * the thread ends, where no undo could follow: the set is refused, named,
@@ -602,23 +627,8 @@ static int share_pause(void *arg)
 static void test_io_context_sharer(void **state)
 {
 	(void)state;
-	int fd[2];
-	assert_int_equal(pipe(fd), 0);
-	pid_t c = fork();
-	if (c == 0) {
-		static char stack[64 * 1024];
-		/* an I/O context to share: made by a set of its own */
-		if (syscall(SYS_ioprio_set, 1, 0, BE4) != 0)
-			_exit(1);
-		pid_t s = clone(share_pause, stack + sizeof stack, CLONE_IO | SIGCHLD, NULL);
-		if (write(fd[1], &s, sizeof s) != sizeof s)
-			_exit(1);
-		for (;;)
-			pause();
-	}
-	pid_t sharer_pid = 0;
-	assert_int_equal(read(fd[0], &sharer_pid, sizeof sharer_pid), (ssize_t)sizeof sharer_pid);
-	assert_true(sharer_pid > 0);
+	pid_t sharer_pid;
+	pid_t c = with_sharer(share_pause, &sharer_pid);
 	long before = prio_of(c);
 	int sharer = 0;
 	int rc = iofam_set_alone(c, RT0, (int)before, &sharer);
@@ -628,8 +638,6 @@ static void test_io_context_sharer(void **state)
 	long s_shared = prio_of(sharer_pid);
 	kill(sharer_pid, SIGKILL);
 	end(c);
-	close(fd[0]);
-	close(fd[1]);
 	assert_int_equal(s_shared, (2 << 13) | 6);
 	assert_int_equal(rc, -EBUSY);
 	assert_int_equal(sharer, sharer_pid);
@@ -662,28 +670,13 @@ static int main_ends(void *arg)
 static void test_io_context_sharer_main_ended(void **state)
 {
 	(void)state;
-	int fd[2];
-	assert_int_equal(pipe(fd), 0);
-	pid_t c = fork();
-	if (c == 0) {
-		static char stack[64 * 1024];
-		if (syscall(SYS_ioprio_set, 1, 0, BE4) != 0)
-			_exit(1);
-		pid_t q = clone(main_ends, stack + sizeof stack, CLONE_IO | SIGCHLD, NULL);
-		if (write(fd[1], &q, sizeof q) != sizeof q)
-			_exit(1);
-		for (;;)
-			pause();
-	}
-	pid_t q = 0;
-	assert_int_equal(read(fd[0], &q, sizeof q), (ssize_t)sizeof q);
+	pid_t q;
+	pid_t c = with_sharer(main_ends, &q);
 	sleep_ms(100);
 	int sharer = 0, rc = iofam_set_alone(c, RT0, BE4, &sharer);
 	long c_now = prio_of(c);
 	kill(q, SIGKILL);
 	end(c);
-	close(fd[0]);
-	close(fd[1]);
 	assert_int_equal(rc, -EBUSY);
 	assert_true(sharer > 0 && sharer != q);
 	assert_int_equal(c_now, BE4);
