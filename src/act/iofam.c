@@ -419,6 +419,56 @@ static int seen_add(int **pids, int *n, int pid)
 	return 1;
 }
 
+/* The last pid the kernel gave out in this pid namespace (the last field
+ * of /proc/loadavg), or -1. */
+static int last_pid(void)
+{
+	char text[128];
+	if (util_read_text("/proc/loadavg", text, sizeof text) < 0)
+		return -1;
+	const char *p = strrchr(text, ' ');
+	return p ? atoi(p + 1) : -1;
+}
+
+/* Whether pid, not looked at in tab, started since the change and has a
+ * thread at the value now. */
+static int unseen_at_value(int pid, const struct iofam_target *t, int applied, const struct fam_proc *tab, size_t n)
+{
+	char path[64];
+	struct proc_seen s;
+	util_fmt(path, sizeof path, "/proc/%d/stat", pid);
+	if (iofam_read_stat(path, &s) < 0 || s.start < t->since)
+		return 0; /* gone: a child it had comes later in the range */
+	const struct fam_proc *was = table_find(tab, n, pid);
+	return !(was && was->start == s.start) && has_value(pid, applied);
+}
+
+#define NEW_PIDS_MAX 65536 /* given out while a round ran: more is a fork storm */
+
+/* After a round whose listing found nothing at the value: processes
+ * given pids after from (the last pid before the listing) and not in
+ * its table, at the value. A listing of /proc shows nothing started
+ * after it reached its end, so one that ended meanwhile (a chain of
+ * short processes, each forking the next) can hand the value to a child
+ * it never shows; every such child has a pid given out since, checked
+ * here one by one until no new pid comes. The count; 0: the round
+ * holds. After a pid wrap the order is lost (a known limit). */
+static int new_at_value(const struct iofam_target *t, int applied, const struct fam_proc *tab, size_t n, int from)
+{
+	uint64_t most = 4194304;
+	int at = 0, checked = 0;
+	util_read_u64("/proc/sys/kernel/pid_max", &most);
+	for (int to = last_pid(); from >= 0 && to >= 0 && from != to; to = last_pid()) {
+		while (from != to && checked++ < NEW_PIDS_MAX) {
+			from = (uint64_t)from + 1 >= most ? 1 : from + 1;
+			at += unseen_at_value(from, t, applied, tab, n);
+		}
+		if (checked >= NEW_PIDS_MAX)
+			return 1;
+	}
+	return from < 0 || last_pid() < 0 ? 1 : at;
+}
+
 /* One round over /proc: the family's processes set back (descendants,
  * and strays of the owner); strays of others noted in out. The number
  * that had a task at the value (0: none left), or a negative errno (the
@@ -427,6 +477,7 @@ static int family_round(const struct iofam_target *t, int prio, int applied, int
 			struct iofam_undo *out)
 {
 	size_t n;
+	int before = last_pid();
 	struct fam_proc *tab = table_read(t, applied, &n);
 	if (!tab)
 		return -ENOMEM;
@@ -434,25 +485,26 @@ static int family_round(const struct iofam_target *t, int prio, int applied, int
 	out->others = 0;
 	for (size_t i = 0; i < n; i++) {
 		unsigned long long st;
-		/* listed at the value, ended before it was seen to: it may have
-		 * passed the value to a child not listed (a chain of short
-		 * processes): the round is not settled */
-		gone += tab[i].at_value && (iofam_start(tab[i].pid, &st) < 0 || st != tab[i].start);
 		int kept = 0, any = 0, s = descends(tab, n, &tab[i], t) ? 1 : stray(tab, n, &tab[i], t, applied);
 		if (s == 2 && out->others < IOFAM_OTHERS)
 			out->other_pid[out->others] = tab[i].pid;
 		out->others += s == 2;
-		if (s != 1)
-			continue;
-		int r = undo_threads(tab[i].pid, prio, applied, &kept, &any);
+		int r = s == 1 ? undo_threads(tab[i].pid, prio, applied, &kept, &any) : 0;
 		if (r < 0 && r != -ESRCH && !rc)
 			rc = r;
 		put += any;
 		if (any)
 			seen_add(seen, nseen, tab[i].pid);
+		/* listed at the value and ended by now, set back or not: it may
+		 * have passed the value to a child forked after the listing
+		 * (a chain of short processes) before it was set back or
+		 * looked at, so the round is not settled. Checked after the
+		 * look: one that ends between a check and the look would slip. */
+		gone += tab[i].at_value && !any && (iofam_start(tab[i].pid, &st) < 0 || st != tab[i].start);
 	}
+	int left = rc ? rc : put + gone ? put + gone : new_at_value(t, applied, tab, n, before);
 	free(tab);
-	return rc ? rc : put + gone;
+	return left;
 }
 
 int iofam_undo(const struct iofam_target *t, int prio, int applied, struct iofam_undo *out)
