@@ -11,6 +11,10 @@
 #include "out/prom.h"
 #include "out/record.h"
 
+/* The "version" of every JSON line and report: raised when a field
+ * changes its meaning (adding a field does not raise it). */
+#define OUTPUTS_JSON_VERSION 1
+
 struct outputs {
 	struct recorder *rec;      /* NULL: not recording */
 	const char *rec_path;      /* for messages */

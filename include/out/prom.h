@@ -117,8 +117,12 @@ struct prom_state {
 void prom_count_cgroups(struct prom_state *st, const struct sample *s);
 void prom_format_cgroups(FILE *f, const struct prom_state *st);
 void prom_free_cgroups(struct prom_state *st);
-/* A label value, escaped (prom.c) */
+/* A label value, escaped (promlabel.c) */
 void prom_label(FILE *f, const char *raw);
+/* The comm label's text of a process (comm, and its parent ppid): its
+ * name escaped, every kernel worker as "kworker", one named "other" as
+ * PROM_OTHER_PROCESS. */
+void prom_comm_key(char *key, size_t len, const char *comm, int ppid);
 
 /* Count the sample into st (call once per sample). */
 void prom_count(struct prom_state *st, const struct sample *s);

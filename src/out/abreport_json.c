@@ -10,13 +10,14 @@
 
 #include "abnext.h"
 #include "out/abwords.h"
+#include "out/outputs.h"
 #include "base/jsonv.h"
 #include "probe/readfig.h"
 #include "base/util.h"
 
 static void header(FILE *f, const struct ab_config *cfg, const struct ab_result *res)
 {
-	fputs("{\"disk\":", f);
+	fprintf(f, "{\"version\":%d,\"disk\":", OUTPUTS_JSON_VERSION);
 	jsonv_write_string(f, res->disk);
 	jsonv_write_key_string(f, "mode", cfg->live ? "live" : "built-in");
 	jsonv_write_key_string(f, "kernel", res->kernel);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "out/detail.h"
+#include "out/outputs.h"
 #include "model/proccols.h"
 #include "base/util.h"
 
@@ -392,7 +393,7 @@ static void write_procs(FILE *f, const struct sample *s, size_t max)
 
 void json_write_sample(FILE *f, const struct sample *s, size_t max_procs)
 {
-	fputs("{\"ts\":", f);
+	fprintf(f, "{\"version\":%d,\"ts\":", OUTPUTS_JSON_VERSION);
 	jsonv_write_number(f, s->ts, 3);
 	jsonv_write_key_number(f, "interval_s", s->interval_s, 3);
 	fputs(",\"host\":", f);

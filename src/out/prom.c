@@ -65,11 +65,7 @@ static void count_to_disk(struct prom_state *st, const struct sample *s)
 			continue;
 		double b = r->to_disk_Bps * s->interval_s;
 		char key[sizeof st->names[0].comm];
-		util_safe_text(key, sizeof key, r->comm);
-		/* the bucket is "other": a process of that name is labelled
-		 * longer than any name a process can give itself (15 bytes) */
-		if (!strcmp(key, "other"))
-			util_strlcpy(key, PROM_OTHER_PROCESS, sizeof key);
+		prom_comm_key(key, sizeof key, r->comm, r->ppid);
 		struct prom_name *n = name_of(st, key);
 		if (n) {
 			n->sr.recent += b;

@@ -20,7 +20,7 @@ V="$ALT:$ALT_TUNE"
 	> "$SCRATCH/ab.json" 2> "$SCRATCH/ab.err" || fail "A/B exited $?: $(cat "$SCRATCH/ab.err")"
 jq -e . "$SCRATCH/ab.json" > /dev/null || fail "report is not JSON"
 # The paced reader reads fast enough for a p99 in a 2 s phase (120 reads).
-jq -e --arg n "$N" '.disk == $n and .partial == false and .restored == "none" and (.load | test("^write"))
+jq -e --arg n "$N" '.version == 1 and .disk == $n and .partial == false and .restored == "none" and (.load | test("^write"))
 	and .rate_hz == 60' "$SCRATCH/ab.json" > /dev/null || fail "report header wrong: $(jq -c 'del(.summary, .phases)' "$SCRATCH/ab.json")"
 jq -e --arg v "$V" '[.summary[].scheduler] == ["none", $v] and all(.summary[]; .n > 0 and .p50_us > 0)' \
 	"$SCRATCH/ab.json" > /dev/null || fail "summary wrong: $(jq -c .summary "$SCRATCH/ab.json")"
