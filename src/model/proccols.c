@@ -37,7 +37,8 @@ static double key_wcalls(const struct proc_row *r, int totals)
 static double key_wait(const struct proc_row *r, int totals)
 {
 	(void)totals;
-	return r->wait == WAIT_OK ? r->io_wait_pct : -1;
+	/* no I/O and no wait is a known 0 (shown 0.0%) */
+	return r->wait == WAIT_OK ? r->io_wait_pct : r->wait == WAIT_NONE ? 0 : -1;
 }
 static double key_avg(const struct proc_row *r, int totals)
 {

@@ -206,9 +206,15 @@ void procpane_arrange(struct procpane_state *st, const struct sample *s)
 		n++;
 	}
 	sort_keyed(k, n);
-	/* Numbers sort largest first and text A to Z; r turns either round. */
+	/* Numbers sort largest first and text A to Z; r turns either round.
+	 * Rows without the figure (a negative key: n/a, unreadable; an empty
+	 * text) come last either way: sorted by IO-WAIT, a column of n/a*
+	 * above the real figures hid them. */
+	size_t known = 0;
+	while (known < n && (k[known].text ? k[known].text[0] != '\0' : k[known].key >= 0))
+		known++;
 	for (size_t i = 0; i < n; i++)
-		st->order[i] = k[st->reverse ? n - 1 - i : i].idx;
+		st->order[i] = k[st->reverse && i < known ? known - 1 - i : i].idx;
 	st->norder = n;
 	free(k);
 }

@@ -57,13 +57,25 @@ static void big_digits(void **state)
 /* The pane's order: numbers largest first (unknown, -1, last), ties by
  * tid, whatever order the rows came in and however many keys are 0 (the
  * idle tasks are set apart from the sort); r reverses all of it. */
+/* Largest first (r: smallest first) with ties in tid order (r: turned),
+ * and rows without the figure (a negative key) after all the others in
+ * either direction, in tid order. */
 static void check_order(const struct procpane_state *st, const struct sample *s, enum pcol c)
 {
 	assert_int_equal(st->norder, s->nprocs);
+	size_t known = 0;
+	while (known < st->norder && proccols_sort_key(c, &s->procs[st->order[known]], 0) >= 0)
+		known++;
+	for (size_t i = known; i < st->norder; i++)
+		if (proccols_sort_key(c, &s->procs[st->order[i]], 0) >= 0)
+			fail_msg("row %zu has the figure after a row without it (row %zu)", i, known);
 	for (size_t i = 1; i < st->norder; i++) {
-		const struct proc_row *a = &s->procs[st->order[st->reverse ? st->norder - i : i - 1]];
-		const struct proc_row *b = &s->procs[st->order[st->reverse ? st->norder - 1 - i : i]];
+		int turn = st->reverse && i < known;
+		const struct proc_row *a = &s->procs[st->order[turn ? i : i - 1]];
+		const struct proc_row *b = &s->procs[st->order[turn ? i - 1 : i]];
 		double ka = proccols_sort_key(c, a, 0), kb = proccols_sort_key(c, b, 0);
+		if (i == known)
+			continue;
 		if (ka < kb || (ka == kb && a->tid >= b->tid))
 			fail_msg("rows %zu and %zu out of order: %g/%d before %g/%d", i - 1, i, ka, a->tid, kb, b->tid);
 	}
@@ -88,10 +100,13 @@ static void pane_order(void **state)
 		r->write_Bps = seed % 5 == 0 ? (double)(seed % 7) * 4096 : 0;
 		r->to_disk_Bps = seed % 3 == 0 ? -1 : seed % 3 == 1 ? 0 : (double)(seed % 11);
 		snprintf(r->comm, sizeof r->comm, "c%u", seed % 13);
+		/* IO-WAIT: measured, none (a known 0), or unknown (n/a*) */
+		r->wait = seed % 4 == 0 ? WAIT_OK : seed % 4 == 1 ? WAIT_NONE : WAIT_BEFORE;
+		r->io_wait_pct = r->wait == WAIT_OK ? (double)(seed % 9) : 0;
 	}
 	struct procpane_state st;
 	procpane_init(&st);
-	enum pcol cols[] = {PC_WRITE, PC_TODISK, PC_PID};
+	enum pcol cols[] = {PC_WRITE, PC_TODISK, PC_PID, PC_WAIT};
 	for (int rev = 0; rev < 2; rev++)
 		for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++) {
 			st.sort = cols[c];
