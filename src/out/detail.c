@@ -340,6 +340,16 @@ void detail_fresh_change(const struct switch_compare *c, char *buf, size_t len)
 		util_fmt(buf, len, "fresh job %s->%s", x, y);
 }
 
+/* Whether another process of the list has entry i's name: then each is
+ * told by its pid ("dd 15088"). */
+static int name_repeats(const struct probe_slow *sl, int i)
+{
+	for (int j = 0; j < sl->n && j < PROBE_AHEAD_MAX; j++)
+		if (j != i && sl->ahead[j].pid != sl->ahead[i].pid && !strcmp(sl->ahead[j].comm, sl->ahead[i].comm))
+			return 1;
+	return 0;
+}
+
 void detail_behind(const struct probe_slow *sl, char *buf, size_t len)
 {
 	buf[0] = '\0';
@@ -348,9 +358,13 @@ void detail_behind(const struct probe_slow *sl, char *buf, size_t len)
 	size_t at = (size_t)snprintf(buf, len, "waited behind:");
 	/* under 1 % is noise on one line: the detail panel lists it */
 	for (int i = 0; i < sl->n && i < PROBE_AHEAD_MAX && at < len && (i == 0 || sl->ahead[i].share >= 0.005); i++) {
-		char comm[64];
+		char comm[64], who[80];
 		util_safe_text(comm, sizeof comm, sl->ahead[i].comm);
-		at += (size_t)snprintf(buf + at, len - at, "%s %s %.0f%% %s", i ? "," : "", comm, sl->ahead[i].share * 100,
+		if (name_repeats(sl, i) && sl->ahead[i].pid > 0)
+			util_fmt(who, sizeof who, "%s %d", comm, sl->ahead[i].pid);
+		else
+			util_strlcpy(who, comm, sizeof who);
+		at += (size_t)snprintf(buf + at, len - at, "%s %s %.0f%% %s", i ? "," : "", who, sl->ahead[i].share * 100,
 				       blk_kind_name(sl->ahead[i].kind));
 	}
 }

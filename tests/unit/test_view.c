@@ -485,6 +485,10 @@ static void disk_detail_slow(void **state)
 	d.slow.ahead[1].share = 0.08;
 	detail_behind(&d.slow, buf, sizeof buf);
 	assert_string_equal(buf, "waited behind: dd 92% writeback, jbd2/vdb-8 8% journal");
+	/* two processes of one name: each with its pid */
+	d.slow.ahead[1] = (struct probe_ahead){.pid = 5000, .comm = "dd", .kind = BLK_WRITEBACK, .share = 0.08};
+	detail_behind(&d.slow, buf, sizeof buf);
+	assert_string_equal(buf, "waited behind: dd 4186 92% writeback, dd 5000 8% writeback");
 	s.blk_on = 0;
 	util_strlcpy(s.blk_why, "needs root", sizeof s.blk_why);
 	detail_disk(&s, &d, buf, sizeof buf);
