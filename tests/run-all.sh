@@ -228,7 +228,7 @@ if [ "$what" = unit ] || [ "$what" = quick ] || [ "$what" = all ]; then
 		# owner started since): beside each other, or their twin build,
 		# each would put back the other's.
 		alone=""
-		case $t in */test_iofam | */test_control) alone=1 ;; esac
+		case $t in */test_iofam | */test_iofork | */test_control) alone=1 ;; esac
 		add "unit ${t#build/}" "$t" "" "$alone" "$BUDGET_UNIT"
 	done
 fi

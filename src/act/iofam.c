@@ -1,5 +1,6 @@
 /* iofam: see iofam.h */
 #include "iofam.h"
+#include "iofork.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -440,7 +441,12 @@ static int unseen_at_value(int pid, const struct iofam_target *t, int applied, c
 	if (iofam_read_stat(path, &s) < 0 || s.start < t->since)
 		return 0; /* gone: a child it had comes later in the range */
 	const struct fam_proc *was = table_find(tab, n, pid);
-	return !(was && was->start == s.start) && has_value(pid, applied);
+	if (was && was->start == s.start)
+		return 0;
+	/* only what a round would act on (a descendant, a stray): another's
+	 * process at the same value, forking away, is none of this undo's */
+	struct fam_proc p = {.pid = pid, .ppid = s.ppid, .start = s.start, .at_value = 1};
+	return (descends(tab, n, &p, t) && has_value(pid, applied)) || stray(tab, n, &p, t, applied);
 }
 
 #define NEW_PIDS_MAX 65536 /* given out while a round ran: more is a fork storm */
@@ -503,6 +509,8 @@ static int family_round(const struct iofam_target *t, int prio, int applied, int
 		gone += tab[i].at_value && !any && (iofam_start(tab[i].pid, &st) < 0 || st != tab[i].start);
 	}
 	int left = rc ? rc : put + gone ? put + gone : new_at_value(t, applied, tab, n, before);
+	if (!left)
+		left = iofork_in_flight(t); /* a child not in /proc yet has the value it had */
 	free(tab);
 	return left;
 }

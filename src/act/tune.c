@@ -360,8 +360,9 @@ static int undo_ioprio(const struct tune_req *r, struct event *ev)
 		util_fmt(ev->error, sizeof ev->error, "pid %d (%s) has ended: its I/O priority is not set (the pid may name another process now)",
 			 r->pid, r->disk);
 	else if (rc == -EAGAIN)
-		util_fmt(ev->error, sizeof ev->error, "pid %d (%s) keeps starting tasks at %s: after %d passes some still "
-			 "have it (ionice -p PID shows one)", r->pid, r->disk, r->expect, IOFAM_PASSES);
+		util_fmt(ev->error, sizeof ev->error, "pid %d (%s) or what it started keeps starting tasks at %s, or is held "
+			 "in a fork: after %d passes some may still have it (ionice -p PID shows one; try u again)",
+			 r->pid, r->disk, r->expect, IOFAM_PASSES);
 	else if (rc < 0)
 		util_fmt(ev->error, sizeof ev->error, "cannot set the I/O priority of %d (%s) back to %s: %s%s", r->pid,
 			 r->disk, r->value, strerror(-rc), hint(-rc));

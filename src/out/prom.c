@@ -192,6 +192,28 @@ static void schedulers(FILE *f, const struct sample *s)
 	}
 }
 
+/* One series of 1 per disk with what it is (node_exporter's info-metric
+ * convention): `device` as node_disk_* name it, so their series can be
+ * grouped by scheduler with `* on(instance, device) group_left(scheduler)`. */
+static void disk_info(FILE *f, const struct sample *s)
+{
+	head(f, "iosched_disk_info", "gauge",
+	     "What each disk is: its active scheduler, rotational (1, 0, or empty when unknown) and model; always 1.");
+	for (size_t i = 0; i < s->ndisks; i++) {
+		const struct disk_info *d = &s->disks[i].info;
+		const char *act = sched_active(&d->sched);
+		fputs("iosched_disk_info{disk=\"", f);
+		prom_label(f, d->name);
+		fputs("\",device=\"", f);
+		prom_label(f, d->name);
+		fputs("\",scheduler=\"", f);
+		prom_label(f, act ? act : "");
+		fprintf(f, "\",rotational=\"%s\",model=\"", d->rotational < 0 ? "" : d->rotational ? "1" : "0");
+		prom_label(f, d->model);
+		fputs("\"} 1\n", f);
+	}
+}
+
 static void disk_label(FILE *f, const char *name, const char *disk)
 {
 	fprintf(f, "%s{disk=\"", name);
@@ -297,6 +319,7 @@ static void who_the_disk_serves(FILE *f, const struct prom_state *st)
 void prom_format(FILE *f, const struct sample *s, const struct prom_state *st)
 {
 	schedulers(f, s);
+	disk_info(f, s);
 	per_disk(f, s, "iosched_read_bytes_per_second", "gauge", "Bytes read per second over the last interval.", r_bytes);
 	per_disk(f, s, "iosched_write_bytes_per_second", "gauge", "Bytes written per second over the last interval.",
 		 w_bytes);

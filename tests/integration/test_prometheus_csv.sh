@@ -2,7 +2,8 @@
 # --prometheus-textfile and --csv on a loop device this test attaches,
 # switched to kyber at start (--set):
 #  - the text file passes `promtool check metrics` (Prometheus's own
-#    checker), carries the scheduler sysfs shows, counts the switch, has
+#    checker), carries the scheduler sysfs shows (and in iosched_disk_info
+#    with rotational), counts the switch, has
 #    probe quantiles of the last 10 s and a cumulative probe histogram,
 #    and no temporary file is left beside it;
 #  - counters are counters: two scrapes 5 s apart of a running instance,
@@ -27,6 +28,11 @@ promtool check metrics < "$P" > "$SCRATCH/promtool.out" 2>&1 || fail "promtool: 
 active=$(sched_of "$N")
 grep -qx "iosched_scheduler{disk=\"$N\",scheduler=\"$active\"} 1" "$P" || fail "active scheduler $active not 1 in the file"
 [ "$(grep -c "^iosched_scheduler{disk=\"$N\",.*} 1$" "$P")" -eq 1 ] || fail "more than one active scheduler for $N"
+# the info metric node_exporter's node_disk_* join on (device), with the
+# active scheduler and rotational as sysfs has them
+rot=$(cat "/sys/block/$N/queue/rotational")
+grep -qx "iosched_disk_info{disk=\"$N\",device=\"$N\",scheduler=\"$active\",rotational=\"$rot\",model=\"[^\"]*\"} 1" "$P" ||
+	fail "no info metric of $N on $active (rotational $rot): $(grep disk_info "$P")"
 grep -qx "iosched_scheduler_switches_total{disk=\"$N\"} 1" "$P" || fail "switch not counted: $(grep switches_total "$P")"
 grep -q "^iosched_probe_p50_10s_seconds{disk=\"$N\"} [0-9.e-]*$" "$P" || fail "no probe p50 for $N"
 grep -q "^iosched_probe_latency_seconds_bucket{disk=\"$N\",le=\"+Inf\"} [1-9][0-9]*$" "$P" || fail "no probe histogram for $N"

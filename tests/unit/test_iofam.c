@@ -747,6 +747,48 @@ static void test_process_chain(void **state)
 	}
 }
 
+/* Another's job at the same value, forking all the time (root's own
+ * realtime job): none of its processes is the undo's, which finishes
+ * (counting every new process at the value made it fail now and then,
+ * blaming the process undone). */
+static void test_other_forker_at_value(void **state)
+{
+	(void)state;
+	pid_t busy = fork();
+	if (busy == 0) {
+		syscall(SYS_ioprio_set, 1, 0, RT0);
+		for (;;) { /* a new one every millisecond, 20 alive at a time */
+			if (fork() == 0) {
+				sleep_ms(20);
+				_exit(0);
+			}
+			sleep_ms(1);
+			while (waitpid(-1, NULL, WNOHANG) > 0)
+				;
+		}
+	}
+	pid_t c = fork();
+	if (c == 0) {
+		drop_to_nobody();
+		for (;;)
+			pause();
+	}
+	sleep_ms(50);
+	struct iofam_target t = target_of(c);
+	int done = 0;
+	for (int i = 0; i < 10; i++) {
+		struct iofam_undo u;
+		assert_int_equal(iofam_set(c, RT0), 0);
+		int rc = iofam_undo(&t, BE4, RT0, &u);
+		done += rc == 0;
+		if (rc)
+			fprintf(stderr, "another's forker: undo %s\n", strerror(-rc));
+	}
+	end(c);
+	end(busy);
+	assert_int_equal(done, 10);
+}
+
 /* The owner busy elsewhere, as during a build: its processes start and
  * end all the time (none at the value, none of the family). The undo
  * still finishes: what ends while it looks is no reason to give up. */
@@ -812,6 +854,7 @@ int main(void)
 		cmocka_unit_test(test_io_context_sharer_main_ended),
 		cmocka_unit_test(test_process_chain),
 		cmocka_unit_test(test_busy_owner),
+		cmocka_unit_test(test_other_forker_at_value),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

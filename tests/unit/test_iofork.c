@@ -1,0 +1,144 @@
+/* iofork: a fork held between the child's copy of its parent's I/O
+ * priority and its place in /proc. The held parent is nobody's process
+ * the tool gave the realtime class; its clone3 writes the child's pidfd
+ * to a page whose fault a userfaultfd (made while still root) holds
+ * until the test lets it go. An undo meanwhile must not say done: the
+ * child would come out at the realtime class after a reported success
+ * (as with a page of the owner's own FUSE file system, which any user
+ * can mount). Needs root; kernel faults through a userfaultfd made with
+ * privilege work whatever vm.unprivileged_userfaultfd says. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/sched.h>
+#include <linux/userfaultfd.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "act/iofam.h"
+#include "act/iofork.h"
+
+#define RT0 (1 << 13)
+#define BE4 ((2 << 13) | 4)
+#define NOBODY 65534
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+	nanosleep(&ts, NULL);
+}
+
+struct holder {
+	int uffd, release; /* release: a byte here lets the fault go */
+};
+
+/* Waits for the fault, then for the test's byte, then fills the page. */
+static void *hold_fault(void *arg)
+{
+	struct holder *h = arg;
+	struct pollfd p = {h->uffd, POLLIN, 0};
+	struct uffd_msg m;
+	char b;
+	if (poll(&p, 1, -1) != 1 || read(h->uffd, &m, sizeof m) != sizeof m || read(h->release, &b, 1) != 1)
+		_exit(3);
+	static char page[4096] __attribute__((aligned(4096)));
+	struct uffdio_copy c = {.dst = m.arg.pagefault.address & ~4095ULL, .src = (uintptr_t)page, .len = 4096};
+	ioctl(h->uffd, UFFDIO_COPY, &c);
+	return NULL;
+}
+
+/* The held process: a userfaultfd on one page, made as root, then
+ * nobody; waits for go, then clone3 with its pidfd written to that page;
+ * once the fork is let go, the child's pid to report and the child
+ * pauses. */
+static void held_forker(int go, int release, int report)
+{
+	int uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC);
+	struct uffdio_api api = {.api = UFFD_API};
+	void *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct uffdio_register reg = {.range = {(uintptr_t)page, 4096}, .mode = UFFDIO_REGISTER_MODE_MISSING};
+	if (uffd < 0 || ioctl(uffd, UFFDIO_API, &api) || page == MAP_FAILED || ioctl(uffd, UFFDIO_REGISTER, &reg))
+		_exit(2);
+	if (setgid(NOBODY) || setuid(NOBODY))
+		_exit(1);
+	struct holder h = {uffd, release};
+	pthread_t th;
+	char b;
+	if (pthread_create(&th, NULL, hold_fault, &h) || read(go, &b, 1) != 1)
+		_exit(2);
+	struct clone_args a = {.flags = CLONE_PIDFD, .pidfd = (uintptr_t)page, .exit_signal = SIGCHLD};
+	long kid = syscall(SYS_clone3, &a, sizeof a);
+	if (kid == 0) {
+		for (;;)
+			pause();
+	}
+	int k = (int)kid;
+	if (write(report, &k, sizeof k) != sizeof k)
+		_exit(2);
+	for (;;)
+		pause();
+}
+
+static void test_fork_held(void **state)
+{
+	(void)state;
+	int go[2], release[2], report[2];
+	assert_int_equal(pipe(go) | pipe(release) | pipe(report), 0);
+	pid_t c = fork();
+	if (c == 0)
+		held_forker(go[0], release[0], report[1]);
+	sleep_ms(100);
+	struct iofam_target t = {.pid = c, .alive = 1, .uid = NOBODY};
+	assert_int_equal(iofam_start(c, &t.start), 0);
+	t.since = iofam_ticks_now();
+	assert_int_equal(iofam_set(c, RT0), 0);
+	assert_int_equal(write(go[1], "x", 1), 1);
+	sleep_ms(200); /* the clone3 is in the fault now */
+	int held = iofork_in_flight(&t);
+	struct iofam_undo u;
+	int rc = iofam_undo(&t, BE4, RT0, &u);
+	assert_int_equal(write(release[1], "x", 1), 1);
+	int kid = -1;
+	struct pollfd p = {report[0], POLLIN, 0};
+	if (poll(&p, 1, 5000) == 1 && read(report[0], &kid, sizeof kid) != sizeof kid)
+		kid = -1;
+	long kid_prio = kid > 0 ? syscall(SYS_ioprio_get, 1, kid) : -1;
+	if (kid > 0)
+		kill(kid, SIGKILL);
+	kill(c, SIGKILL);
+	waitpid(c, NULL, 0);
+	fprintf(stderr, "held fork: %d thread(s) seen in it; undo %s; the child %d came out at %ld\n", held,
+		rc ? strerror(-rc) : "done", kid, kid_prio);
+	assert_true(kid > 0);
+	assert_int_equal(held, 1);
+	/* never done with the child to come at the value */
+	if (rc == 0)
+		assert_int_not_equal(kid_prio, RT0);
+	else
+		assert_int_equal(rc, -EAGAIN);
+}
+
+int main(void)
+{
+	if (geteuid() != 0) {
+		fprintf(stderr, "test_iofork: needs root (a userfaultfd for kernel faults, others' I/O priorities)\n");
+		return 1;
+	}
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fork_held),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
