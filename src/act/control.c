@@ -493,6 +493,15 @@ int control_delayacct(struct control *c, int on, char *msg, size_t len)
 	return 0;
 }
 
+/* "sudo " before a command that needs root, for a user who came through
+ * sudo (or is not root); none for a root login, where sudo may not even
+ * be installed. */
+static const char *sudo_prefix(void)
+{
+	const char *via = getenv("SUDO_USER");
+	return geteuid() != 0 || (via && via[0]) ? "sudo " : "";
+}
+
 /* At exit: the last run holding delay accounting puts it back. */
 static void delayacct_release(struct control *c, FILE *f)
 {
@@ -557,11 +566,12 @@ static int finish_report(struct control *c, int restore, double wait_s, FILE *f)
 			print_resets(f, e);
 		}
 		size_t whole = undo_script(&c->undo, script, sizeof script);
+		const char *sudo = sudo_prefix();
 		if (whole == c->undo.n)
-			fprintf(f, "to revert: sudo sh -c '%s'\n", script);
+			fprintf(f, "to revert: %ssh -c '%s'\n", sudo, script);
 		else
-			fprintf(f, "to revert the newest %zu of these %zu changes (all would not fit on one line; run it, then revert the rest as listed): sudo sh -c '%s'\n",
-				whole, c->undo.n, script);
+			fprintf(f, "to revert the newest %zu of these %zu changes (all would not fit on one line; run it, then revert the rest as listed): %ssh -c '%s'\n",
+				whole, c->undo.n, sudo, script);
 	}
 	if (c->undo.dropped) {
 		/* The log keeps the newest UNDO_MAX: the oldest values are gone. */

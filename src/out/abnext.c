@@ -153,6 +153,8 @@ void abnext_words(const struct abv_report *vr, const struct ab_config *cfg, cons
 	abnext_undo(cfg, original, w->undo, sizeof w->undo);
 	abnext_undo_command(cfg, original, w->undo_cmd, sizeof w->undo_cmd);
 	w->keep_name[0] = w->other_name[0] = '\0';
+	w->keep_is_now = w->n.keep >= 0 && (size_t)w->n.keep < cfg->nv && original &&
+			 !strcmp(cfg->v[w->n.keep].sched, original) && cfg->v[w->n.keep].ntun == 0;
 	if (w->n.keep >= 0)
 		abwords_label(cfg, (size_t)w->n.keep, w->keep_name, sizeof w->keep_name);
 	if (w->n.keep_other >= 0)

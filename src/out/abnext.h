@@ -86,6 +86,7 @@ struct abn_words {
 	char reader[ABV_NREADERS][96], use[ABN_NUSES][96];
 	char keep[256], keep_other[256], adds[400], adds_other[400], undo[320], undo_cmd[160];
 	char keep_name[48], other_name[48];
+	int keep_is_now; /* the kept variant is what the disk is on now (its scheduler, no tunables): nothing to change */
 };
 
 void abnext_words(const struct abv_report *vr, const struct ab_config *cfg, const char *original,

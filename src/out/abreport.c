@@ -317,14 +317,27 @@ static void next_lines(FILE *f, enum ab_format fmt, const struct ab_config *cfg,
 		sayf(f, fmt, pre, "nothing to keep: %s stays as it is", cfg->disk);
 		return;
 	}
-	sayf(f, fmt, pre, "to keep %s on %s across reboots, as root (it switches now and prints the udev rule and "
-			  "where it goes; or P, then w, in the full screen):", w->keep_name, cfg->disk);
-	command_line(f, fmt, w->keep);
-	adds_line(f, fmt, pre, w->keep_name, w->adds);
+	if (w->keep_is_now) {
+		/* the rule only keeps what a reboot (the kernel's default, or a
+		 * distribution's rule) might not give it again */
+		sayf(f, fmt, pre, "%s is on %s already: nothing to change now; to be sure it comes back on it after a "
+				  "reboot, as root (it prints the udev rule and where it goes):", cfg->disk, w->keep_name);
+		command_line(f, fmt, w->keep);
+	} else {
+		sayf(f, fmt, pre, "to keep %s on %s across reboots, as root (it switches now and prints the udev rule and "
+				  "where it goes; or P, then w, in the full screen):", w->keep_name, cfg->disk);
+		command_line(f, fmt, w->keep);
+		adds_line(f, fmt, pre, w->keep_name, w->adds);
+	}
 	if (w->n.keep_other >= 0) {
 		sayf(f, fmt, pre, "%s, %s instead:", cfg->live ? "for the most written" : "for a server", w->other_name);
 		command_line(f, fmt, w->keep_other);
 		adds_line(f, fmt, pre, w->other_name, w->adds_other);
+	}
+	if (w->keep_is_now && w->n.keep_other < 0) {
+		sayf(f, fmt, pre, "to undo: delete the rule for %s from the rules file it went into (nothing was switched)",
+		     cfg->disk);
+		return;
 	}
 	sayf(f, fmt, pre, "to undo: delete the rule for %s from the rules file it went into, then switch back now "
 			  "(the keep command's message names any other setting the switch reset):", cfg->disk);

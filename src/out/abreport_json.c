@@ -260,6 +260,7 @@ static void next(FILE *f, const struct ab_config *cfg, const struct abn_words *w
 	key_text(f, "keep_server", w->keep_other);
 	key_text(f, "rule_adds", w->adds);
 	key_text(f, "rule_adds_server", w->adds_other);
+	fprintf(f, ",\"keep_is_now\":%s", w->keep_is_now ? "true" : "false");
 	fputs(",\"uses\":{", f);
 	for (int rd = 0, first = 1; rd < ABV_NREADERS; rd++) {
 		if (!abstats_reader_used(cfg, (enum abv_reader)rd))

@@ -74,7 +74,7 @@ tui_weight() {
 	for _ in $(seq 50); do [ -e "$W/tui.rc" ] && break; sleep 0.2; done
 	local now revert
 	now=$(bfq_now)
-	revert=$(sed -n 's/^to revert: sudo //p' "$W/tui.err")
+	revert=$(sed -n 's/^to revert: \(sudo \)\{0,1\}//p' "$W/tui.err")
 	[ -n "$revert" ] && sh -c "$revert"
 	check tui-weight "$([ "$now" = 500 ] && [ "$(cat "$W/tui.rc" 2>/dev/null)" = 0 ] && [ "$(bfq_now)" = "$BFQW" ] &&
 		echo 1 || echo 0)" "w set io.bfq.weight to $now (asked 500, after u put back $BFQW), exit $(cat "$W/tui.rc" 2>/dev/null), the revert line put back $(bfq_now) (was $BFQW)"

@@ -104,7 +104,7 @@ keys q
 rc=$(wait_exit)
 [ "$rc" = 0 ] || fail "exit $rc"
 grep -q "$N scheduler: none -> $LAST" "$SCRATCH/stderr" || fail "exit report lacks the change: $(cat "$SCRATCH/stderr")"
-cmd=$(sed -n "s/^to revert: sudo sh -c '\(.*\)'$/\1/p" "$SCRATCH/stderr")
+cmd=$(sed -n "s/^to revert: \(sudo \)\{0,1\}sh -c '\(.*\)'$/\2/p" "$SCRATCH/stderr")
 [ -n "$cmd" ] || fail "no revert command: $(cat "$SCRATCH/stderr")"
 sh -c "$cmd" || fail "the revert command failed: $cmd"
 [ "$(sched_of "$N")" = none ] || fail "the revert command did not revert"

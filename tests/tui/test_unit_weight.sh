@@ -92,7 +92,7 @@ wait_for "io.bfq.weight 100 -> 700" || fail "the second change did not show"
 keys q
 [ "$(wait_exit)" = 0 ] || fail "q did not exit 0: $(cat "$SCRATCH/stderr")"
 grep -q "cgroup $SLICE/$UNIT io.bfq.weight: 100 -> 700" "$SCRATCH/stderr" || fail "the exit report does not list it: $(cat "$SCRATCH/stderr")"
-line=$(sed -n "s/^to revert: sudo //p" "$SCRATCH/stderr")
+line=$(sed -n "s/^to revert: \(sudo \)\{0,1\}//p" "$SCRATCH/stderr")
 [ -n "$line" ] || fail "no revert line: $(cat "$SCRATCH/stderr")"
 note "revert line: $line"
 [ "$(weight)" = 700 ] || fail "io.bfq.weight not left at 700: $(cat "$FILE")"

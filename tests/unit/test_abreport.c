@@ -384,6 +384,19 @@ static void next_step(void **state)
 	expect(csv, ",desktop,,,,,,,\"bfq\"\n");
 	expect(csv, ",keep,,,,,,,\"iosched-top --disk sda --set sda=bfq --print-udev-rule\"\n");
 	free(csv);
+	/* The winner is what the disk is on already: nothing to change, no
+	 * switch back to undo. */
+	util_strlcpy(res->original, "bfq", sizeof res->original);
+	text = report(&cfg, res, AB_TEXT);
+	expect(unwrapped(text), " sda is on bfq already: nothing to change now; to be sure it comes back on it after a "
+				"reboot, as root (it prints the udev rule and where it goes): "
+				"iosched-top --disk sda --set sda=bfq --print-udev-rule "
+				"to undo: delete the rule for sda from the rules file it went into (nothing was switched)\n");
+	assert_null(strstr(text, "echo bfq >"));
+	free(text);
+	json = report(&cfg, res, AB_JSON);
+	expect(json, ",\"keep_is_now\":true,");
+	free(json);
 	free_res(res);
 	/* One round: nothing decided, nothing to keep. */
 	res = make(&cfg, 1700, 1, "none,bfq");

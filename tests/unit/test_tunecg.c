@@ -234,21 +234,39 @@ static void test_restore_to_oldest(void **state)
 }
 
 /* Without --restore: listed, and the revert line, run by sh, puts both
- * back (the odd name quoted). */
+ * back (the odd name quoted). Root's own login gets no sudo before it
+ * (sudo may not be there); one who came through sudo does. */
 static void test_revert_line_runs(void **state)
 {
 	struct fake *f = *state;
 	char msg[256], out[8192], cmd[PATH_MAX];
+	const char *was = getenv("SUDO_USER");
+	char keep[64];
+	util_strlcpy(keep, was ? was : "", sizeof keep);
+	setenv("SUDO_USER", "alice", 1);
 	assert_int_equal(set(f, "test.slice/writer.service", "250", msg, sizeof msg), 0);
-	assert_int_equal(set(f, ODD, "900", msg, sizeof msg), 0);
 	FILE *o = fmemopen(out, sizeof out, "w");
 	assert_int_equal(control_finish(&f->ctl, 0, 1.0, o), 0);
 	fclose(o);
 	assert_int_equal(control_init(&f->ctl, &f->sysfs), 0);
+	const char *first = strstr(out, "to revert: sudo sh -c '");
+	assert_non_null(first);
+	util_fmt(cmd, sizeof cmd, "%.*s", (int)(strchr(first, '\n') - first - strlen("to revert: sudo ")),
+		 first + strlen("to revert: sudo "));
+	assert_int_equal(system(cmd), 0); /* back to 100 for what follows */
+	unsetenv("SUDO_USER");
+	assert_int_equal(set(f, "test.slice/writer.service", "250", msg, sizeof msg), 0);
+	assert_int_equal(set(f, ODD, "900", msg, sizeof msg), 0);
+	o = fmemopen(out, sizeof out, "w");
+	assert_int_equal(control_finish(&f->ctl, 0, 1.0, o), 0);
+	fclose(o);
+	if (was)
+		setenv("SUDO_USER", keep, 1);
+	assert_int_equal(control_init(&f->ctl, &f->sysfs), 0);
 	assert_non_null(strstr(out, "  cgroup test.slice/writer.service io.bfq.weight: 100 -> 250\n"));
-	const char *line = strstr(out, "to revert: sudo sh -c '");
+	const char *line = strstr(out, "to revert: sh -c '");
 	assert_non_null(line);
-	line += strlen("to revert: sudo ");
+	line += strlen("to revert: ");
 	const char *end = strchr(line, '\n');
 	assert_non_null(end);
 	/* The line as a user would paste it, without sudo (the files are ours). */
@@ -286,7 +304,7 @@ static void test_exit_report_escaped(void **state)
 	util_fmt(want, sizeof want, "pid %d (zz^[]0;PWN^G^[[31m) I/O priority: be/4 -> be/1\n", (int)getpid());
 	assert_non_null(strstr(out, want));
 	assert_non_null(strstr(out, "cgroup u.slice/a\\x9b31m\\u202eb.service io.bfq.weight: 100 -> 555\n"));
-	assert_non_null(strstr(out, "to revert: sudo sh -c '"));
+	assert_non_null(strstr(out, "to revert: "));
 }
 
 static void expect_refused(struct fake *f, const char *unit, const char *value, const char *says)
