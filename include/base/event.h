@@ -40,6 +40,7 @@ struct event {
 	double ms;            /* how long the change took */
 	int ok;
 	char error[200];      /* "" when ok */
+	char cause[64];       /* why the tool made the change ("A/B phase 3"), "" when asked for */
 };
 
 #define EVENTLOG_PENDING 64

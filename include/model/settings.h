@@ -33,6 +33,7 @@ struct tune_req {
 				      * are set back (one its owner changed since keeps the owner's) */
 	char cgroup[TUNE_CGROUP_MAX]; /* TUNE_BFQ_WEIGHT: the path under the v2 root ("a.slice/b.service") */
 	const struct tune_sysfs *sysfs; /* NULL: the real /sys (tune.h) */
+	char cause[64];              /* why, for the event log ("A/B phase 3"); "" a user's own */
 };
 
 /* One queue setting as it is now (the tunables panel). */

@@ -271,6 +271,23 @@ int ab_begin(const struct ab_config *cfg, struct ab_result *res, struct ab_run *
 	return 0;
 }
 
+enum ab_cause { CAUSE_PHASE, CAUSE_AWAY, CAUSE_BACK };
+
+/* Request k's cause in the event log: "A/B phase N", and why a switch
+ * to a scheduler no variant names, or a queue setting put back, is in it. */
+static void cause_of(struct ab_run *r, size_t k, enum ab_cause why)
+{
+	char *c = r->reqs[k].cause;
+	size_t phase = r->res->nphases + 1;
+	if (why == CAUSE_AWAY)
+		util_fmt(c, sizeof r->reqs[k].cause, "A/B phase %zu: away first, so %s starts afresh", phase,
+			 r->cfg.v[r->cur.variant].sched);
+	else if (why == CAUSE_BACK)
+		util_fmt(c, sizeof r->reqs[k].cause, "A/B phase %zu: back as before the run", phase);
+	else
+		util_fmt(c, sizeof r->reqs[k].cause, "A/B phase %zu", phase);
+}
+
 /* The requests of the next phase: through another scheduler first when
  * the variant's is in force (writing the scheduler in force changes
  * nothing, and its tunables would carry over from the last variant); then
@@ -280,19 +297,26 @@ static void plan(struct ab_run *r, const struct ab_variant *v)
 {
 	char now[32];
 	r->nreqs = r->nextreq = 0;
-	if (tune_read(r->cfg.disk, TUNE_SCHEDULER, "scheduler", now, sizeof now) == 0 && !strcmp(now, v->sched))
-		tune_req_init(&r->reqs[r->nreqs++], r->cfg.disk, TUNE_SCHEDULER, "scheduler",
+	if (tune_read(r->cfg.disk, TUNE_SCHEDULER, "scheduler", now, sizeof now) == 0 && !strcmp(now, v->sched)) {
+		tune_req_init(&r->reqs[r->nreqs], r->cfg.disk, TUNE_SCHEDULER, "scheduler",
 			      strcmp(v->sched, "none") ? "none" : "mq-deadline");
-	tune_req_init(&r->reqs[r->nreqs++], r->cfg.disk, TUNE_SCHEDULER, "scheduler", v->sched);
+		cause_of(r, r->nreqs++, CAUSE_AWAY);
+	}
+	tune_req_init(&r->reqs[r->nreqs], r->cfg.disk, TUNE_SCHEDULER, "scheduler", v->sched);
+	cause_of(r, r->nreqs++, CAUSE_PHASE);
 	for (size_t b = 0; b < r->nbase; b++) {
 		int named = 0;
 		for (size_t k = 0; k < v->ntun && !named; k++)
 			named = v->tun[k].kind == TUNE_QUEUE && !strcmp(v->tun[k].key, r->base[b].key);
-		if (!named)
-			r->reqs[r->nreqs++] = r->base[b];
+		if (!named) {
+			r->reqs[r->nreqs] = r->base[b];
+			cause_of(r, r->nreqs++, CAUSE_BACK);
+		}
 	}
-	for (size_t k = 0; k < v->ntun; k++)
-		r->reqs[r->nreqs++] = v->tun[k];
+	for (size_t k = 0; k < v->ntun; k++) {
+		r->reqs[r->nreqs] = v->tun[k];
+		cause_of(r, r->nreqs++, CAUSE_PHASE);
+	}
 }
 
 /* Position to the next phase; 0 when there is none left. */

@@ -531,6 +531,7 @@ int tune_apply(const struct tune_req *r, struct event *ev, struct tune_reset *re
 	size_t nown = 0;
 	*nresets = 0;
 	memset(ev, 0, sizeof *ev);
+	util_strlcpy(ev->cause, r->cause, sizeof ev->cause);
 	ev->ts = util_real_now();
 	ev->mono = util_mono_now();
 	util_strlcpy(ev->to, r->value, sizeof ev->to);

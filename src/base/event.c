@@ -70,4 +70,7 @@ void event_describe(const struct event *e, char *buf, size_t len)
 		util_fmt(buf, len, "scheduler %s -> %s, switched outside the tool", e->from, e->to);
 	else
 		util_fmt(buf, len, "%s %s -> %s in %.1f ms", e->key[0] ? e->key : event_type_name(e->type), e->from, e->to, e->ms);
+	size_t used = strlen(buf);
+	if (e->cause[0] && e->type != EV_AB && used < len)
+		util_fmt(buf + used, len - used, " (%s)", e->cause);
 }

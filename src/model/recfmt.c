@@ -207,6 +207,7 @@ const struct rf_field recfmt_event[] = {
 	F("ms", RF_DBL, struct event, ms),
 	F("ok", RF_INT, struct event, ok),
 	F("error", RF_STR, struct event, error),
+	F("cause", RF_STR, struct event, cause),
 	END,
 };
 

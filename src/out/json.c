@@ -159,6 +159,10 @@ static void write_event(FILE *f, const struct event *e)
 	}
 	if (e->type == EV_SCHEDULER)
 		fprintf(f, ",\"external\":%s", !strcmp(e->key, EVENT_KEY_EXTERNAL) ? "true" : "false");
+	if (e->cause[0]) {
+		fputs(",\"cause\":", f);
+		jsonv_write_string(f, e->cause);
+	}
 	if (change) {
 		fputs(",\"from\":", f);
 		jsonv_write_string(f, e->from);

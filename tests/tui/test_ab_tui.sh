@@ -2,7 +2,8 @@
 # A/B, load and cold start from the full screen, on a loop device with ext4
 # this test makes: A asks for the variants (offering the first and last
 # scheduler), runs while the screen keeps drawing, opens its report, w saves
-# it as Markdown, the disk is back on its scheduler afterwards; Esc stops a
+# it as Markdown, the disk is back on its scheduler afterwards, the event
+# log says which A/B phase each switch was for; Esc stops a
 # run with a partial report; "live" in the prompt runs a live A/B (its own
 # status, no load, Esc stops and restores); L starts and stops the built-in load (shown in
 # the header, files removed); S times a cold start.
@@ -44,6 +45,11 @@ if [ "$(sched_of "$N")" != none ]; then
 	keys l; sleep 0.5; screen; fail "A/B left $N on $(sched_of "$N")"
 fi
 clean || fail "A/B left scratch files"
+# the event log gives each of the run's switches its cause (its switch
+# away from a scheduler in force, with none, looked like a stray change)
+keys l
+wait_for "in [0-9.]+ ms \(A/B phase [0-9]" || { screen; fail "the event log gives the A/B's switches no cause"; }
+keys l
 
 keys A Enter
 wait_for "A/B $N: phase" || fail "second A/B did not start"

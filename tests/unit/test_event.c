@@ -56,6 +56,12 @@ static void test_describe(void **state)
 	char buf[200];
 	event_describe(&e, buf, sizeof buf);
 	assert_string_equal(buf, "scheduler none -> bfq in 12.5 ms");
+	/* a change the tool made for a reason says it (an A/B's own switch away
+	 * and back looked like a stray change) */
+	strcpy(e.cause, "A/B phase 3: away first, so bfq starts afresh");
+	event_describe(&e, buf, sizeof buf);
+	assert_string_equal(buf, "scheduler none -> bfq in 12.5 ms (A/B phase 3: away first, so bfq starts afresh)");
+	e.cause[0] = '\0';
 	e.ok = 0;
 	strcpy(e.error, "Invalid argument");
 	event_describe(&e, buf, sizeof buf);
