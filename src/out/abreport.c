@@ -237,7 +237,8 @@ static void conclusions(FILE *f, enum ab_format fmt, const struct ab_config *cfg
 	const char *pre = fmt == AB_MD ? "- " : "  ";
 	fputc('\n', f);
 	sayf(f, fmt, "", "verdicts (each %s one observation, %s; a sign-flip test over the rounds: at most %.1f %% "
-			 "false positives per verdict%s):%s",
+			 "false positives per verdict%s; figures as in the table above, pooled; \"by round\": the typical "
+			 "ratio of one round, which the test decides on):%s",
 	     cfg->live ? "slot" : "phase", cfg->live ? "rounds of one slot each, in a coin's order" : "rounds paired A B B A",
 	     vr->level * 100, vr->nv > 2 ? ", corrected for the pairs of variants" : "", fmt == AB_MD ? "\n" : "");
 	if (vr->aa)

@@ -180,16 +180,19 @@ void abwords_verdict(const struct abv_report *r, const struct ab_config *cfg, en
 	char a[48], b[48], va[24], vb[24], ch[64], lo[24], hi[24], tail[400], gone[240];
 	abwords_label(cfg, (size_t)v->leader, a, sizeof a);
 	abwords_label(cfg, (size_t)v->against, b, sizeof b);
-	value_text(f, v->val_leader, va, sizeof va);
-	value_text(f, v->val_against, vb, sizeof vb);
+	/* the figures the table shows (pooled); the ratio and its range are
+	 * the rounds' (the mean of each round's log ratio), which the
+	 * sentence says: the two need not divide to it */
+	value_text(f, r->pooled[v->leader][f], va, sizeof va);
+	value_text(f, r->pooled[v->against][f], vb, sizeof vb);
 	change_words(f, v->c.ratio, ch, sizeof ch);
 	abwords_ratio_text(v->c.lo, lo, sizeof lo);
 	abwords_ratio_text(v->c.hi, hi, sizeof hi);
 	dropped(cfg, v, gone, sizeof gone);
 	const char *head = reader_of(f);
 	if (v->best >= 0) {
-		util_fmt(buf, len, "%s %s: %s best, %s against %s %s: %s (%s-%s, %d rounds)%s", head, figs[f].name, a, va,
-			 b, vb, ch, lo, hi, v->c.npairs, gone);
+		util_fmt(buf, len, "%s %s: %s best, %s against %s %s; by round %s (%s-%s, %d rounds)%s", head,
+			 figs[f].name, a, va, b, vb, ch, lo, hi, v->c.npairs, gone);
 		return;
 	}
 	if (v->all_decided && !v->pooled_agrees)
