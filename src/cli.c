@@ -377,6 +377,11 @@ int cli_print_udev_rules(const struct options *o, struct sampler *smp, FILE *f)
 		udevrule_heading(all[i].name, all[i].model[0] ? all[i].model : disk_kind_name(all[i].kind), line,
 				 sizeof line);
 		fprintf(f, "\n%s\n%s\n", line, rule);
+		if (udevrule_absent()) { /* the note says why */
+			char alt[160];
+			udevrule_fallback(all[i].name, a, alt, sizeof alt);
+			fprintf(f, "#   without udev: %s\n", alt);
+		}
 		size_t k = udevrule_find(NULL, &id, found, 8);
 		for (size_t j = 0; j < k; j++) {
 			udevrule_found_line(&found[j], line, sizeof line);
@@ -384,7 +389,7 @@ int cli_print_udev_rules(const struct options *o, struct sampler *smp, FILE *f)
 		}
 	}
 	char note[1024];
-	udevrule_note(file, note, sizeof note);
+	udevrule_note(file, NULL, NULL, note, sizeof note);
 	fprintf(f, "\n# %s\n", note);
 	free(all);
 	/* Rules redirected into rules.d on a full disk must not pass for

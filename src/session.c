@@ -489,7 +489,7 @@ int session_udev_prepare(struct session *s, const char *disk, const char *sched,
 	u->nfound = udevrule_find(NULL, &id, found, SESSION_UDEV_FOUND);
 	for (size_t i = 0; i < u->nfound; i++)
 		util_fmt(u->found[i], sizeof u->found[i], "%s:%u: %s", found[i].file, found[i].line, found[i].text);
-	udevrule_note(u->file, u->note, sizeof u->note);
+	udevrule_note(u->file, disk, sched, u->note, sizeof u->note);
 	return rc;
 }
 
@@ -497,6 +497,10 @@ int session_udev_write(struct session *s, const struct session_udev *u, char *ms
 {
 	if (read_only(s, msg, len))
 		return -1;
+	if (udevrule_absent() && !s->o->udev_rules_file) {
+		util_fmt(msg, len, "not written: udev does not run here, a rule would do nothing (the panel says what does)");
+		return -1;
+	}
 	/* The disk's identity as the rule was made from it: udev's properties
 	 * of a disk do not change while it is attached. */
 	struct udevrule_ident id;

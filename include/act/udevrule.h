@@ -40,8 +40,20 @@ int udevrule_line(const struct udevrule_ident *id, const char *sched, char *buf,
 void udevrule_heading(const char *disk, const char *what, char *buf, size_t len);
 void udevrule_found_line(const struct udevrule_found *x, char *buf, size_t len);
 
-/* The explanation shown with a rule: where it goes, rule order, how to apply. */
-void udevrule_note(const char *file, char *buf, size_t len);
+/* The explanation shown with a rule: where it goes, rule order, how to
+ * apply; where udev does not run (udevrule_absent), that a rule would do
+ * nothing and what does instead, for disk's scheduler sched (NULL: every
+ * disk's, as the lines above give them). */
+void udevrule_note(const char *file, const char *disk, const char *sched, char *buf, size_t len);
+
+/* Whether udev does not run here: no udevadm, or no /etc/udev (a
+ * container, a minimal system). A rule would never be read. */
+int udevrule_absent(void);
+
+/* What keeps disk on sched across reboots without udev: a systemd-tmpfiles
+ * line ("w /sys/block/sda/queue/scheduler - - - - bfq") where there is
+ * systemd-tmpfiles, else the echo for a boot script. */
+void udevrule_fallback(const char *disk, const char *sched, char *buf, size_t len);
 
 /* Scan the rules directories (dirs: NULL-terminated; NULL for udev's
  * own: /etc/udev/rules.d, /run/udev/rules.d, /usr/lib/udev/rules.d,

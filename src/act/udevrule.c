@@ -81,8 +81,60 @@ void udevrule_found_line(const struct udevrule_found *x, char *buf, size_t len)
 	util_fmt(buf, len, "#   already set by %s:%u: %s", file, x->line, text);
 }
 
-void udevrule_note(const char *file, char *buf, size_t len)
+static int have_any(const char *const *paths)
 {
+	for (size_t i = 0; paths[i]; i++)
+		if (access(paths[i], X_OK) == 0)
+			return 1;
+	return 0;
+}
+
+int udevrule_absent(void)
+{
+	static const char *const udevadm[] = {"/usr/bin/udevadm", "/bin/udevadm", "/usr/sbin/udevadm", "/sbin/udevadm",
+					      NULL};
+	return access("/etc/udev", F_OK) != 0 || !have_any(udevadm);
+}
+
+static int have_tmpfiles(void)
+{
+	static const char *const tmpfiles[] = {"/usr/bin/systemd-tmpfiles", "/bin/systemd-tmpfiles", NULL};
+	return have_any(tmpfiles);
+}
+
+void udevrule_fallback(const char *disk, const char *sched, char *buf, size_t len)
+{
+	if (have_tmpfiles())
+		util_fmt(buf, len, "w /sys/block/%s/queue/scheduler - - - - %s", disk, sched);
+	else
+		util_fmt(buf, len, "echo %s > /sys/block/%s/queue/scheduler", sched, disk);
+}
+
+void udevrule_note(const char *file, const char *disk, const char *sched, char *buf, size_t len)
+{
+	if (udevrule_absent()) {
+		char line[200] = "what follows \"without udev:\" under each disk above";
+		if (disk && sched) {
+			char alt[160];
+			udevrule_fallback(disk, sched, alt, sizeof alt);
+			util_fmt(line, sizeof line, "\"%s\"", alt);
+		}
+		if (have_tmpfiles())
+			util_fmt(buf, len,
+				 "udev does not run here (no udevadm or no /etc/udev): a rule in %s would never be read. "
+				 "What works here: systemd-tmpfiles writes the scheduler at boot; put %s in "
+				 "/etc/tmpfiles.d/iosched-top.conf (systemd-tmpfiles --create /etc/tmpfiles.d/iosched-top.conf "
+				 "applies it now). It names the disk by its kernel name, which can change between boots, "
+				 "where a rule would follow the disk.",
+				 file, line);
+		else
+			util_fmt(buf, len,
+				 "udev does not run here (no udevadm or no /etc/udev): a rule in %s would never be read. "
+				 "What works here: %s in what the system runs at boot (/etc/rc.local, say). It names "
+				 "the disk by its kernel name, which can change between boots.",
+				 file, line);
+		return;
+	}
 	util_fmt(buf, len,
 		 "File: %s. udev reads all rules files in the lexical order of their names, whatever their "
 		 "directory (a file in /etc hides one of the same name in /usr/lib), and the last assignment "

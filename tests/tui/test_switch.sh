@@ -95,6 +95,14 @@ keys Escape
 keys P
 wait_for "KERNEL==\"$N\", ATTR\{queue/scheduler\}=\"none\"" || fail "udev rule not shown"
 wait_for "60-iosched-top.rules" || fail "udev panel lacks the file"
+if [ ! -e /etc/udev ] || ! command -v udevadm > /dev/null; then
+	# a rule would never be read here: the panel says what works instead,
+	# and w writes nothing
+	wait_for "udev does not run here" || fail "the udev panel does not say udev does not run here"
+	keys w
+	wait_for "not written: udev does not run here" || fail "w did not say why it wrote nothing"
+	[ -e /etc/udev/rules.d/60-iosched-top.rules ] && fail "w wrote a rule where udev does not run"
+fi
 keys Escape
 
 LAST=$(neighbour 1)
