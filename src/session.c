@@ -551,9 +551,13 @@ int session_probe_disk(struct session *s, const char *disk, char *msg, size_t le
 {
 	for (size_t i = 0; i < s->smp->ndisks; i++)
 		if (strcmp(s->smp->disks[i].name, disk) == 0) {
-			if (sampler_probe_add(s->smp, &s->smp->disks[i], msg, len) < 0)
+			int rc = sampler_probe_add(s->smp, &s->smp->disks[i], msg, len);
+			if (rc < 0)
 				return -1;
-			util_fmt(msg, len, "%s: probed from the next refresh", disk);
+			if (rc == 1)
+				util_fmt(msg, len, "%s: probe stopped (O probes it again)", disk);
+			else
+				util_fmt(msg, len, "%s: probed from the next refresh (O again stops it)", disk);
 			return 0;
 		}
 	util_fmt(msg, len, "%s is gone", disk);

@@ -420,8 +420,10 @@ void sampler_refresh_pending(struct sampler *s, struct sample *out, const struct
 void sampler_hold_probe(struct sampler *s, const char *disk);
 
 /* Probe disk from the next refresh, whatever the default set, --probe or
- * --no-probe say (a user asked for it by name). Returns 0, or -1 with why
- * in err (no scheduler, size 0, too many asked already, probed already). */
+ * --no-probe say (a user asked for it by name, O); asked again, the probe
+ * it added stops. Returns 0 (added), 1 (stopped), or -1 with why in err
+ * (no scheduler, size 0, too many asked already, probed already by
+ * --probe or by default). */
 int sampler_probe_add(struct sampler *s, const struct disk_info *d, char *err, size_t len);
 
 /* Why d is not probed, and how to probe it, as the screen and JSON say it. */

@@ -79,7 +79,9 @@ void sampleprobes_sync(struct sampler *s, const struct disk_info *disks, size_t 
 		size_t k;
 		for (k = 0; k < n && strcmp(disks[k].name, s->probes[i].disk) != 0; k++)
 			;
-		if (k < n && strcmp(s->held, s->probes[i].disk) != 0) {
+		/* kept while its disk is there and wanted (not held by an A/B,
+		 * not stopped with O) */
+		if (k < n && sampler_wants_probe(s, &disks[k])) {
 			i++;
 			continue;
 		}
@@ -198,8 +200,15 @@ void sampler_unprobed_why(const struct sampler *s, const struct disk_info *d, ch
 
 int sampler_probe_add(struct sampler *s, const struct disk_info *d, char *err, size_t len)
 {
-	if (sampleprobes_find(s, d->name) || sampledisks_asked(s, d->name)) {
-		util_fmt(err, len, "%s is probed already", d->name);
+	for (size_t i = 0; i < s->nasked; i++)
+		if (strcmp(s->asked[i], d->name) == 0) { /* O again: the probe it added stops */
+			memmove(s->asked[i], s->asked[i + 1], (s->nasked - i - 1) * sizeof s->asked[0]);
+			s->nasked--;
+			return 1;
+		}
+	if (sampleprobes_find(s, d->name)) {
+		util_fmt(err, len, "%s is probed already (by --probe or by default: O stops only a probe O started)",
+			 d->name);
 		return -1;
 	}
 	if (d->sched.n == 0 || d->size_bytes == 0) {

@@ -50,7 +50,7 @@ static const struct key_binding table[] = {
 	{KM_MAIN, {'P'}, "P", KEY_ACT_UDEV, "the udev rule that keeps the selected disk's scheduler across reboots", KEYS_CHANGES},
 	{KM_MAIN, {'l'}, "l", KEY_ACT_LOG, "the event log: every change, when, how long, ok or why not", 0},
 	{KM_MAIN, {'O'}, "O", KEY_ACT_PROBE,
-	 "probe the selected disk too (one not probed by default: a loop device, a virtual disk)", KEYS_LIVE},
+	 "probe the selected disk too (one not probed by default: a loop device, a virtual disk); again: stop that probe", KEYS_LIVE},
 	{KM_MAIN, {'C'}, "C", KEY_ACT_CHART, "hide the latency chart (the process pane takes its rows); again to show it", 0},
 	{KM_MAIN, {'R'}, "R", KEY_ACT_RATE, "cycle the probe's pace: 20 Hz, 100 Hz, max (back-to-back)", KEYS_LIVE},
 	{KM_MAIN, {'T'}, "T", KEY_ACT_THEME, "next colour theme: default, light, mono, high-contrast, colorblind, stream", 0},

@@ -298,13 +298,15 @@ static void draw_status(const struct tui *t)
 		util_strlcpy(line, "h help  q quit  Space pause  . step  + - speed  Tab procs  U units  Enter details  C chart  T theme   (a replay)",
 			     sizeof line);
 	else if (t->o->read_only)
-		snprintf(line, sizeof line, "h help  q quit  (read-only)  Tab procs  U units  Enter details  t tunables  l log  C chart  R pace (%s)  F fresh reader  T theme",
+		snprintf(line, sizeof line, "h help  q quit  (read-only)  B big  Tab procs  U units  Enter details  t tunables  l log  C chart  R pace (%s)  F fresh reader  T theme",
 			 rate);
 	else if (screen_key_off(t, KEY_ACT_AB)) /* not root: why A is missing, before the cut at the right */
-		snprintf(line, sizeof line, "h help  q quit  (not root: no A/B, h says why)  s sched  t tunables  Tab procs  U units  C chart  l log  R pace (%s)  T theme",
+		snprintf(line, sizeof line, "h help  q quit  (not root: no A/B, h says why)  B big  s sched  t tunables  Tab procs  U units  C chart  l log  R pace (%s)  T theme",
 			 rate);
 	else
-		snprintf(line, sizeof line, "h help  q quit  s sched  ] [ next/prev  u undo  t tunables  Tab procs  U units  C chart  l log  P udev  R pace (%s)  i ionice  D delayacct  O probe  T theme",
+		/* what a newcomer came for within 80 columns: switch, A/B, the
+		 * presentation mode, undo */
+		snprintf(line, sizeof line, "h help  q quit  s sched  A A/B  B big  u undo  ] [ next/prev  t tunables  Tab procs  U units  C chart  l log  P udev  R pace (%s)  i ionice  D delayacct  O probe  T theme",
 			 rate);
 	/* A message in the status colours; the key reminder as a bar. */
 	attr_t a = (attr_t)t->th[t->msg[0] && util_mono_now() < t->msg_until ? TH_STATUS : TH_TABLE_HEAD];

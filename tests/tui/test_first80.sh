@@ -1,0 +1,31 @@
+#!/bin/bash
+# The first minutes at 80x24, as root: the key bar shows A (A/B) and B
+# (presentation) within the 80 columns, besides h, q and s; O on a loop
+# device of this test's own (--no-probe: none is probed) probes it, and O again
+# stops that probe (the probe line says why it is not probed again), as
+# doc/screen.md asks when done.
+# suite-budget: 25
+. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../lib/tmux.sh"
+need_root
+need_cmd tmux losetup
+setup_scratch
+
+attach_loop 64 fill; L=$LOOP
+N=$(basename "$L")
+TMUX_W=80 TMUX_H=24 tmux_start "$BIN -d 0.5 --disk $N --no-probe 2> $SCRATCH/stderr"
+wait_for "^$N +" || fail "no row for $N"
+bar=$(screen | tail -1)
+for k in "h help" "q quit" "s sched" "A A/B" "B big"; do
+	case $bar in *"$k"*) ;; *) fail "the key bar at 80 columns lacks '$k': $bar" ;; esac
+done
+wait_for "$N: not probed" || fail "$N is probed despite --no-probe"
+keys O
+wait_for "$N: probed from the next refresh" || fail "O did not say it probes $N"
+wait_for "p50 [0-9.]+(us|ms)|reads/s [0-9]" 10 || fail "no probe figures for $N after O"
+keys O
+wait_for "$N: probe stopped" || fail "O again did not say it stopped the probe"
+wait_for "$N: not probed" 5 || fail "the probe line does not say $N is not probed any more"
+keys q
+[ "$(wait_exit)" = 0 ] || fail "q did not exit 0: $(cat "$SCRATCH/stderr")"
+echo "PASS"
