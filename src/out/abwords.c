@@ -80,6 +80,19 @@ static void change_words(enum abv_fig f, double ratio, char *buf, size_t len)
 	util_fmt(buf, len, "%s %s", x, ratio >= 1 ? figs[f].better : figs[f].worse);
 }
 
+/* Where most slots held too few of the user's reads for a figure (a
+ * bursty program: a build's reads come and go), what would give each slot
+ * more: a longer --dwell, by as many times as slots lacked them. */
+static void longer_dwell(const struct ab_config *cfg, const struct abv_verdict *v, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if ((v->fig != ABV_YP50 && v->fig != ABV_YP99) || v->phases_total <= 0 || 2 * v->phases_with >= v->phases_total)
+		return;
+	double times = v->phases_with > 0 ? ceil((double)v->phases_total / v->phases_with) : 4;
+	util_fmt(buf, len, "; %d of %d slots held too few of your reads: --dwell %.0f gives each more", v->phases_total -
+		 v->phases_with, v->phases_total, cfg->dwell_s * times);
+}
+
 /* Why a figure has no verdict at all. */
 static void unmeasured(const struct ab_config *cfg, const struct abv_verdict *v, char *buf, size_t len)
 {
@@ -91,8 +104,9 @@ static void unmeasured(const struct ab_config *cfg, const struct abv_verdict *v,
 			 head, figs[v->fig].name, v->phases_with, v->phases_total,
 			 cfg->paced_rate_hz > 0 ? ceil(100 / cfg->paced_rate_hz) + 1 : 10, cfg->paced_rate_hz);
 	else
-		util_fmt(buf, len, "%s %s: not measured in any round (%d of %d phases have it)", head, figs[v->fig].name,
-			 v->phases_with, v->phases_total);
+		util_fmt(buf, len, "%s %s: not measured in any round (%d of %d %s have it)", head, figs[v->fig].name,
+			 v->phases_with, v->phases_total, cfg->live ? "slots" : "phases");
+	longer_dwell(cfg, v, buf + strlen(buf), len - strlen(buf));
 }
 
 /* Why a phase gave no figure f (paced_n: its paced reads). */
@@ -137,6 +151,7 @@ static void dropped(const struct ab_config *cfg, const struct abv_verdict *v, ch
 		size_t used = strlen(buf);
 		util_fmt(buf + used, len - used, " and %d more", v->ngaps - 3);
 	}
+	longer_dwell(cfg, v, buf + strlen(buf), len - strlen(buf));
 }
 
 /* The tail of an undecided verdict: why, in numbers, and what would decide. */

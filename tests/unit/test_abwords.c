@@ -341,6 +341,18 @@ static void words_of_struct(void **state)
 	r->v[ABV_JOB].phases_with = 3;
 	r->v[ABV_JOB].phases_total = 12;
 	assert_string_equal(said(r, &cfg, ABV_JOB), "fresh job time: not measured in any round (3 of 12 phases have it)");
+	/* a live run whose slots mostly held too few of the user's reads (a
+	 * bursty build): a longer --dwell, by as many times as slots lacked them */
+	cfg.live = 1;
+	cfg.dwell_s = 4;
+	r->v[ABV_YP99].phases_with = 2;
+	r->v[ABV_YP99].phases_total = 12;
+	assert_string_equal(said(r, &cfg, ABV_YP99), "your programs' read p99: not measured in any round (2 of 12 slots "
+						     "have it); 10 of 12 slots held too few of your reads: --dwell 24 "
+						     "gives each more");
+	r->v[ABV_YP99].phases_with = 7; /* most had them: no hint */
+	assert_null(strstr(said(r, &cfg, ABV_YP99), "--dwell"));
+	cfg.live = 0;
 	assert_string_equal(said_reader(r, &cfg, ABV_PACED),
 			    "paced: not decided (p50 not measured, bfq 1.25x lower p99)");
 	/* decided for bfq: best, with its interval and rounds */
