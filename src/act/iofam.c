@@ -483,6 +483,10 @@ static int family_round(const struct iofam_target *t, int prio, int applied, int
 			struct iofam_undo *out)
 {
 	size_t n;
+	/* forks held now: one let go while the round lists /proc attaches a
+	 * child whose pid the listing may have passed and the walk from
+	 * `before` does not reach (its pid is older): looked at again after */
+	int forking = iofork_in_flight(t);
 	int before = last_pid();
 	struct fam_proc *tab = table_read(t, applied, &n);
 	if (!tab)
@@ -510,7 +514,7 @@ static int family_round(const struct iofam_target *t, int prio, int applied, int
 	}
 	int left = rc ? rc : put + gone ? put + gone : new_at_value(t, applied, tab, n, before);
 	if (!left)
-		left = iofork_in_flight(t); /* a child not in /proc yet has the value it had */
+		left = forking + iofork_in_flight(t); /* a child not in /proc yet has the value it had */
 	free(tab);
 	return left;
 }
@@ -525,12 +529,18 @@ int iofam_undo(const struct iofam_target *t, int prio, int applied, struct iofam
 		rc = undo_threads(t->pid, prio, applied, &out->kept, &any);
 	int fam = rc == 0 || rc == -ESRCH ? 1 : 0;
 	struct iofam_target now = *t;
-	for (int round = 0; fam > 0 && round < IOFAM_PASSES; round++) {
+	/* done after two settled rounds in a row: what one round's checks
+	 * raced with (a fork let go as they looked) shows in the next */
+	for (int round = 0, settled = 0; fam >= 0 && settled < 2 && round < IOFAM_PASSES && (rc == 0 || rc == -ESRCH);
+	     round++) {
 		/* it may end while the undo runs, and its pid go to another,
 		 * whose children are not its */
 		unsigned long long st;
 		now.alive = now.alive && (!t->start || (iofam_start(t->pid, &st) == 0 && st == t->start));
 		fam = family_round(&now, prio, applied, &seen, &nseen, out);
+		settled = fam == 0 ? settled + 1 : 0;
+		if (fam == 0 && settled < 2)
+			fam = 1; /* not done until the second */
 	}
 	free(seen);
 	out->procs = nseen;

@@ -42,8 +42,17 @@ static void sleep_ms(int ms)
 }
 
 struct holder {
-	int uffd, release; /* release: a byte here lets the fault go */
+	int uffd, release; /* release: a byte here lets the fault go; -1: when the process's value goes back */
+	int delay_us;      /* after that, before letting go */
 };
+
+/* Until the process's own I/O priority is no longer the tool's: the
+ * undo's first step, which the owner can watch. */
+static void wait_set_back(void)
+{
+	while (syscall(SYS_ioprio_get, 1, getpid()) == RT0)
+		usleep(100);
+}
 
 /* Waits for the fault, then for the test's byte, then fills the page. */
 static void *hold_fault(void *arg)
@@ -52,8 +61,14 @@ static void *hold_fault(void *arg)
 	struct pollfd p = {h->uffd, POLLIN, 0};
 	struct uffd_msg m;
 	char b;
-	if (poll(&p, 1, -1) != 1 || read(h->uffd, &m, sizeof m) != sizeof m || read(h->release, &b, 1) != 1)
+	if (poll(&p, 1, -1) != 1 || read(h->uffd, &m, sizeof m) != sizeof m)
 		_exit(3);
+	if (h->release >= 0 && read(h->release, &b, 1) != 1)
+		_exit(3);
+	if (h->release < 0) {
+		wait_set_back();
+		usleep((useconds_t)h->delay_us);
+	}
 	static char page[4096] __attribute__((aligned(4096)));
 	struct uffdio_copy c = {.dst = m.arg.pagefault.address & ~4095ULL, .src = (uintptr_t)page, .len = 4096};
 	ioctl(h->uffd, UFFDIO_COPY, &c);
@@ -64,7 +79,7 @@ static void *hold_fault(void *arg)
  * nobody; waits for go, then clone3 with its pidfd written to that page;
  * once the fork is let go, the child's pid to report and the child
  * pauses. */
-static void held_forker(int go, int release, int report)
+static void held_forker(int go, int release, int delay_us, int report)
 {
 	int uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC);
 	struct uffdio_api api = {.api = UFFD_API};
@@ -74,7 +89,7 @@ static void held_forker(int go, int release, int report)
 		_exit(2);
 	if (setgid(NOBODY) || setuid(NOBODY))
 		_exit(1);
-	struct holder h = {uffd, release};
+	struct holder h = {uffd, release, delay_us};
 	pthread_t th;
 	char b;
 	if (pthread_create(&th, NULL, hold_fault, &h) || read(go, &b, 1) != 1)
@@ -99,7 +114,7 @@ static void test_fork_held(void **state)
 	assert_int_equal(pipe(go) | pipe(release) | pipe(report), 0);
 	pid_t c = fork();
 	if (c == 0)
-		held_forker(go[0], release[0], report[1]);
+		held_forker(go[0], release[0], 0, report[1]);
 	sleep_ms(100);
 	struct iofam_target t = {.pid = c, .alive = 1, .uid = NOBODY};
 	assert_int_equal(iofam_start(c, &t.start), 0);
@@ -131,6 +146,52 @@ static void test_fork_held(void **state)
 		assert_int_equal(rc, -EAGAIN);
 }
 
+/* The fork let go during the undo, as soon as the owner sees its value
+ * go back (the undo's first step) or a little after: the child attaches
+ * while the undo lists /proc, with a pid older than the round. Never
+ * done with the child at the value. */
+static void let_go_case(int delay_us)
+{
+	int go[2], report[2];
+	assert_int_equal(pipe(go) | pipe(report), 0);
+	pid_t c = fork();
+	if (c == 0)
+		held_forker(go[0], -1, delay_us, report[1]);
+	sleep_ms(100);
+	struct iofam_target t = {.pid = c, .alive = 1, .uid = NOBODY};
+	assert_int_equal(iofam_start(c, &t.start), 0);
+	t.since = iofam_ticks_now();
+	assert_int_equal(iofam_set(c, RT0), 0);
+	assert_int_equal(write(go[1], "x", 1), 1);
+	sleep_ms(100);
+	struct iofam_undo u;
+	int rc = iofam_undo(&t, BE4, RT0, &u);
+	int kid = -1;
+	struct pollfd p = {report[0], POLLIN, 0};
+	if (poll(&p, 1, 5000) == 1 && read(report[0], &kid, sizeof kid) != sizeof kid)
+		kid = -1;
+	long kid_prio = kid > 0 ? syscall(SYS_ioprio_get, 1, kid) : -1;
+	if (kid > 0)
+		kill(kid, SIGKILL);
+	kill(c, SIGKILL);
+	waitpid(c, NULL, 0);
+	fprintf(stderr, "fork let go %d us after the value went back: undo %s; the child came out at %ld\n", delay_us,
+		rc ? strerror(-rc) : "done", kid_prio);
+	assert_true(kid > 0);
+	if (rc == 0)
+		assert_int_not_equal(kid_prio, RT0);
+	else
+		assert_int_equal(rc, -EAGAIN);
+}
+
+static void test_fork_let_go(void **state)
+{
+	(void)state;
+	static const int delays[] = {0, 200, 1000, 3000, 10000, 20000};
+	for (size_t i = 0; i < sizeof delays / sizeof delays[0]; i++)
+		let_go_case(delays[i]);
+}
+
 int main(void)
 {
 	if (geteuid() != 0) {
@@ -139,6 +200,7 @@ int main(void)
 	}
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fork_held),
+		cmocka_unit_test(test_fork_let_go),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
