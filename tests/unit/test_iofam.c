@@ -747,6 +747,33 @@ static void test_process_chain(void **state)
 	}
 }
 
+/* Ten changes to realtime and undos of nobody's idle process while what
+ * the caller started runs: how many undos were done, and its value after
+ * the last in *now. */
+static int ten_undos(const char *what, long *now)
+{
+	pid_t c = fork();
+	if (c == 0) {
+		drop_to_nobody();
+		for (;;)
+			pause();
+	}
+	sleep_ms(50);
+	struct iofam_target t = target_of(c);
+	int done = 0;
+	for (int i = 0; i < 10; i++) {
+		struct iofam_undo u;
+		assert_int_equal(iofam_set(c, RT0), 0);
+		int rc = iofam_undo(&t, BE4, RT0, &u);
+		done += rc == 0;
+		if (rc)
+			fprintf(stderr, "%s: undo %s\n", what, strerror(-rc));
+	}
+	*now = prio_of(c);
+	end(c);
+	return done;
+}
+
 /* Another's job at the same value, forking all the time (root's own
  * realtime job): none of its processes is the undo's, which finishes
  * (counting every new process at the value made it fail now and then,
@@ -767,26 +794,11 @@ static void test_other_forker_at_value(void **state)
 				;
 		}
 	}
-	pid_t c = fork();
-	if (c == 0) {
-		drop_to_nobody();
-		for (;;)
-			pause();
-	}
-	sleep_ms(50);
-	struct iofam_target t = target_of(c);
-	int done = 0;
-	for (int i = 0; i < 10; i++) {
-		struct iofam_undo u;
-		assert_int_equal(iofam_set(c, RT0), 0);
-		int rc = iofam_undo(&t, BE4, RT0, &u);
-		done += rc == 0;
-		if (rc)
-			fprintf(stderr, "another's forker: undo %s\n", strerror(-rc));
-	}
-	end(c);
+	long now;
+	int done = ten_undos("another's forker", &now);
 	end(busy);
 	assert_int_equal(done, 10);
+	assert_int_equal(now, BE4);
 }
 
 /* The owner busy elsewhere, as during a build: its processes start and
@@ -809,25 +821,8 @@ static void test_busy_owner(void **state)
 					waitpid(k, NULL, 0);
 			}
 		}
-	pid_t c = fork();
-	if (c == 0) {
-		drop_to_nobody();
-		for (;;)
-			pause();
-	}
-	sleep_ms(50);
-	struct iofam_target t = target_of(c);
-	int done = 0;
-	for (int i = 0; i < 10; i++) {
-		struct iofam_undo u;
-		assert_int_equal(iofam_set(c, RT0), 0);
-		int rc = iofam_undo(&t, BE4, RT0, &u);
-		done += rc == 0;
-		if (rc)
-			fprintf(stderr, "busy owner: undo %s\n", strerror(-rc));
-	}
-	long now = prio_of(c);
-	end(c);
+	long now;
+	int done = ten_undos("busy owner", &now);
 	end(busy[0]);
 	end(busy[1]);
 	assert_int_equal(done, 10);

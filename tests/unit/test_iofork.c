@@ -107,6 +107,22 @@ static void held_forker(int go, int release, int delay_us, int report)
 		pause();
 }
 
+/* The child the held process reports once its fork is let go, and its
+ * I/O priority then (-1: none came); both processes ended. */
+static int child_out(int report, pid_t holder, long *prio)
+{
+	int kid = -1;
+	struct pollfd p = {report, POLLIN, 0};
+	if (poll(&p, 1, 5000) == 1 && read(report, &kid, sizeof kid) != sizeof kid)
+		kid = -1;
+	*prio = kid > 0 ? syscall(SYS_ioprio_get, 1, kid) : -1;
+	if (kid > 0)
+		kill(kid, SIGKILL);
+	kill(holder, SIGKILL);
+	waitpid(holder, NULL, 0);
+	return kid;
+}
+
 static void test_fork_held(void **state)
 {
 	(void)state;
@@ -126,15 +142,8 @@ static void test_fork_held(void **state)
 	struct iofam_undo u;
 	int rc = iofam_undo(&t, BE4, RT0, &u);
 	assert_int_equal(write(release[1], "x", 1), 1);
-	int kid = -1;
-	struct pollfd p = {report[0], POLLIN, 0};
-	if (poll(&p, 1, 5000) == 1 && read(report[0], &kid, sizeof kid) != sizeof kid)
-		kid = -1;
-	long kid_prio = kid > 0 ? syscall(SYS_ioprio_get, 1, kid) : -1;
-	if (kid > 0)
-		kill(kid, SIGKILL);
-	kill(c, SIGKILL);
-	waitpid(c, NULL, 0);
+	long kid_prio;
+	int kid = child_out(report[0], c, &kid_prio);
 	fprintf(stderr, "held fork: %d thread(s) seen in it; undo %s; the child %d came out at %ld\n", held,
 		rc ? strerror(-rc) : "done", kid, kid_prio);
 	assert_true(kid > 0);
@@ -166,15 +175,8 @@ static void let_go_case(int delay_us)
 	sleep_ms(100);
 	struct iofam_undo u;
 	int rc = iofam_undo(&t, BE4, RT0, &u);
-	int kid = -1;
-	struct pollfd p = {report[0], POLLIN, 0};
-	if (poll(&p, 1, 5000) == 1 && read(report[0], &kid, sizeof kid) != sizeof kid)
-		kid = -1;
-	long kid_prio = kid > 0 ? syscall(SYS_ioprio_get, 1, kid) : -1;
-	if (kid > 0)
-		kill(kid, SIGKILL);
-	kill(c, SIGKILL);
-	waitpid(c, NULL, 0);
+	long kid_prio;
+	int kid = child_out(report[0], c, &kid_prio);
 	fprintf(stderr, "fork let go %d us after the value went back: undo %s; the child came out at %ld\n", delay_us,
 		rc ? strerror(-rc) : "done", kid_prio);
 	assert_true(kid > 0);
