@@ -58,9 +58,6 @@ const char *session_error(const struct session *s);
 
 /* The sampler's first reading (no rates yet; the disks are listed). */
 int session_prime(struct session *s);
-/* Before session_prime: wait at most max_s for the BPF part, so the
- * first sample has its figures (sampler_wait_blk). */
-int session_wait_blk(struct session *s, double max_s);
 
 /* Whether samples come from a recording (keys that change the system are
  * off), and why a replay ended early ("" if it did not). */

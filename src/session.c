@@ -532,11 +532,6 @@ int session_prime(struct session *s)
 	return sampler_prime(s->smp);
 }
 
-int session_wait_blk(struct session *s, double max_s)
-{
-	return sampler_wait_blk(s->smp, max_s);
-}
-
 int session_replaying(const struct session *s)
 {
 	return s->smp->replay != NULL;

@@ -365,12 +365,6 @@ void sampler_use_replay(struct sampler *s, struct replay *r);
 /* Take the first diskstats reading so the first sample has rates. */
 int sampler_prime(struct sampler *s);
 
-/* Before sampler_prime, for an output whose first line needs the BPF
- * part's figures (a JSON line's TO-DISK): load it now and wait for it, at
- * most max_s. Whether the first sample will have them (if not, its
- * blk_why says so). */
-int sampler_wait_blk(struct sampler *s, double max_s);
-
 /* Fill out with a new tick; pend (n of them) are the changes queued or in
  * the kernel now. Returns 0 or a negative errno (when /proc/diskstats
  * cannot be read); a disk that vanished is just absent. */

@@ -92,11 +92,6 @@ int sampler_prime(struct sampler *s)
 	return 0;
 }
 
-int sampler_wait_blk(struct sampler *s, double max_s)
-{
-	return sampleblk_wait(s, max_s);
-}
-
 /* The process rows, every figure set as they are made: the BPF part's
  * too, from its reading (blk: whether out->blk is one). */
 static void collect_procs(struct sampler *s, struct sample *out, int blk)

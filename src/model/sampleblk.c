@@ -80,30 +80,6 @@ static int blk_ready(struct sampler *s)
 	return 0;
 }
 
-int sampleblk_wait(struct sampler *s, double max_s)
-{
-	if (s->replay)
-		return 0;
-	start_blk(s);
-	double until = util_mono_now() + max_s;
-	while (s->blk_tried == 1 && __atomic_load_n(&s->blk_loader->state, __ATOMIC_ACQUIRE) == LOADING &&
-	       util_mono_now() < until)
-		util_sleep_until(util_mono_now() + 0.005);
-	if (s->blk_tried != 1 || __atomic_load_n(&s->blk_loader->state, __ATOMIC_ACQUIRE) != LOADED) {
-		if (s->blk_tried == 1) /* said in the first line, which comes without */
-			util_fmt(s->blk_why, sizeof s->blk_why, "still loading after %.0f s (figures from a later line)",
-				 max_s);
-		return 0;
-	}
-	blk_ready(s);
-	/* the baseline, which the first tick would otherwise take and so
-	 * give no figures: the first interval has them */
-	struct blk_reading r = {0};
-	int rc = s->blk ? blklat_read(s->blk, &r) : -1;
-	blk_reading_free(&r);
-	return rc == 0;
-}
-
 /* At exit: a finished load is closed here; one still running is left to
  * its thread, which closes it when done (the process may end first). */
 void sampleblk_stop(struct sampler *s)

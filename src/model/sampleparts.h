@@ -52,9 +52,6 @@ int samplefigs_top_writer(const struct sample *out);
  * tick. At exit, the loader stopped. */
 int sampleblk_read(struct sampler *s, struct sample *out);
 void sampleblk_start(struct sampler *s, struct sample *out);
-/* The loader started now and waited for, at most max_s; when it is there,
- * its baseline taken. Whether the first tick will have its figures. */
-int sampleblk_wait(struct sampler *s, double max_s);
 void sampleblk_stop(struct sampler *s);
 
 /* samplebehind.c: each probed disk's "waited behind" and slowest reads. */

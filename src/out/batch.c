@@ -335,21 +335,9 @@ static double next_wait(const struct options *o, const struct session *sess, con
 	return o->replay_speed > 0 ? s->interval_s / o->replay_speed : 0;
 }
 
-/* Whether the output's lines carry the BPF part's figures per process or
- * unit (TO-DISK): its first line waits for the part. The text lines, the
- * disk table first, do not: they come at once and say it is loading. */
-static int needs_blk(enum output_format fmt)
-{
-	return fmt == OUT_JSON || fmt == OUT_CSV_PROCS || fmt == OUT_CSV_CGROUPS;
-}
-
-#define BLK_WAIT_S 1.0 /* at most, before a first line without TO-DISK */
-
 int batch_run(const struct options *o, struct session *sess, volatile sig_atomic_t *stop)
 {
 	struct sample s = {0};
-	if (needs_blk(o->format))
-		session_wait_blk(sess, BLK_WAIT_S);
 	int rc = session_prime(sess), out_rc = 0;
 	double next = util_mono_now(), wait = session_replaying(sess) ? 0 : o->delay_s;
 	for (long i = 0; rc == 0 && (o->iterations == 0 || i < o->iterations);) {

@@ -55,18 +55,6 @@ fi
 "$BIN" --json -n 2 -d 0.05 --no-probe | jq -e '.version == 1 and has("ts") and has("interval_s") and (.disks | type == "array")' >/dev/null ||
 	fail "JSON lines lack version/ts/interval_s/disks"
 
-# A single JSON line (the README's example) has the BPF part's figures
-# (TO-DISK): its first line waits for the part to load (at most 1 s), or
-# says in the line why not. Where the part works at all (a later line has
-# it on), the one line has it on too.
-one=$("$BIN" --json -n 1 -d 0.2 --no-probe | jq -c '.blk')
-if "$BIN" --json -n 4 -d 0.3 --no-probe | jq -e -s 'any(.[]; .blk.on == true)' > /dev/null; then
-	echo "$one" | jq -e '.on == true' > /dev/null || fail "--json -n 1 came without the BPF part that a later line has: $one"
-else
-	echo "$one" | jq -e '.on == false and (.why | length > 0)' > /dev/null || fail "--json -n 1: the BPF part is off without a reason: $one"
-	note "BPF part off here: $one"
-fi
-
 # Start-up: the first sample (it needs one interval, for its rates) is
 # out soon after that interval: with a 50 ms interval, start-up adds
 # little. The bound is from tests/timing-margins.sh, 20 runs under
