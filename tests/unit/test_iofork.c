@@ -107,6 +107,26 @@ static void held_forker(int go, int release, int delay_us, int report)
 		pause();
 }
 
+/* The held process started (release, delay_us: as held_forker's), given
+ * the realtime class and told to fork: its pid, and the undo's target. */
+static pid_t start_held(int release, int delay_us, int report, struct iofam_target *t)
+{
+	int go[2];
+	assert_int_equal(pipe(go), 0);
+	pid_t c = fork();
+	if (c == 0)
+		held_forker(go[0], release, delay_us, report);
+	sleep_ms(100);
+	*t = (struct iofam_target){.pid = c, .alive = 1, .uid = NOBODY};
+	assert_int_equal(iofam_start(c, &t->start), 0);
+	t->since = iofam_ticks_now();
+	assert_int_equal(iofam_set(c, RT0), 0);
+	assert_int_equal(write(go[1], "x", 1), 1);
+	close(go[0]);
+	close(go[1]);
+	return c;
+}
+
 /* The child the held process reports once its fork is let go, and its
  * I/O priority then (-1: none came); both processes ended. */
 static int child_out(int report, pid_t holder, long *prio)
@@ -126,17 +146,10 @@ static int child_out(int report, pid_t holder, long *prio)
 static void test_fork_held(void **state)
 {
 	(void)state;
-	int go[2], release[2], report[2];
-	assert_int_equal(pipe(go) | pipe(release) | pipe(report), 0);
-	pid_t c = fork();
-	if (c == 0)
-		held_forker(go[0], release[0], 0, report[1]);
-	sleep_ms(100);
-	struct iofam_target t = {.pid = c, .alive = 1, .uid = NOBODY};
-	assert_int_equal(iofam_start(c, &t.start), 0);
-	t.since = iofam_ticks_now();
-	assert_int_equal(iofam_set(c, RT0), 0);
-	assert_int_equal(write(go[1], "x", 1), 1);
+	int release[2], report[2];
+	assert_int_equal(pipe(release) | pipe(report), 0);
+	struct iofam_target t;
+	pid_t c = start_held(release[0], 0, report[1], &t);
 	sleep_ms(200); /* the clone3 is in the fault now */
 	int held = iofork_in_flight(&t);
 	struct iofam_undo u;
@@ -161,17 +174,10 @@ static void test_fork_held(void **state)
  * done with the child at the value. */
 static void let_go_case(int delay_us)
 {
-	int go[2], report[2];
-	assert_int_equal(pipe(go) | pipe(report), 0);
-	pid_t c = fork();
-	if (c == 0)
-		held_forker(go[0], -1, delay_us, report[1]);
-	sleep_ms(100);
-	struct iofam_target t = {.pid = c, .alive = 1, .uid = NOBODY};
-	assert_int_equal(iofam_start(c, &t.start), 0);
-	t.since = iofam_ticks_now();
-	assert_int_equal(iofam_set(c, RT0), 0);
-	assert_int_equal(write(go[1], "x", 1), 1);
+	int report[2];
+	assert_int_equal(pipe(report), 0);
+	struct iofam_target t;
+	pid_t c = start_held(-1, delay_us, report[1], &t);
 	sleep_ms(100);
 	struct iofam_undo u;
 	int rc = iofam_undo(&t, BE4, RT0, &u);
