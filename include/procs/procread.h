@@ -72,6 +72,7 @@ struct proc_seen {
 	 * (1), or did but comm is a workqueue worker's, whose /proc name
 	 * says its current work item (2); 0: read from /proc/PID/stat */
 	signed char from_walk;
+	signed char stat_ok;         /* stat read into this entry in this reading */
 	int nice;
 	/* Read once, the first time the task's row is named (procs_name),
 	 * and handed from one reading to the next (procs.c owns it); read

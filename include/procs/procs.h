@@ -118,6 +118,8 @@ struct procs_status {
 	int delayacct;             /* kernel.task_delayacct */
 	char missing[200];         /* what permission or setting is missing, or "" */
 	size_t unreadable;         /* rows whose /proc/PID/io could not be read */
+	size_t stuck;              /* tasks whose /proc files do not answer (timedread.h), skipped */
+	int stuck_pid;             /* one of them */
 	int as_root;               /* read as root: an unreadable row is not for want of root */
 	int exits;                 /* exit records on: short-lived processes under their own names */
 	unsigned long exits_lost;  /* refreshes at which the kernel had dropped exit records (buffer full) */
@@ -225,6 +227,13 @@ void procs_rates(const struct proc_seen *old, struct proc_seen *e, double dt, in
  * first '(' and the last ')', which may hold blanks and parentheses),
  * state, ppid, nice and start time. Returns 0 or -EINVAL. */
 int procs_parse_stat(const char *text, struct proc_seen *e);
+
+/* The stat lines of processes pids[0..n) into out[i], each one's rc[i]:
+ * 0, -ESRCH (gone or unreadable) or -ETIMEDOUT (held in execve: it did
+ * not answer), read in batches through tr (timedread.h; NULL: one made
+ * for this call). */
+struct timedread;
+void procs_read_stats(struct timedread *tr, const int *pids, size_t n, struct proc_seen *out, int *rc);
 
 /* Parse /proc/PID/io text into c (read_bytes, write_bytes, syscr, syscw).
  * Returns 0 or -EINVAL. */

@@ -12,16 +12,20 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/timedread.h"
 #include "base/util.h"
 #include "procs/procs.h"
 
 #define IOPRIO_WHO_PROCESS 1
 #define CHAIN_MAX 256 /* parents walked up from a process: deeper trees are not real */
 
-int iofam_read_stat(const char *path, struct proc_seen *e)
+int iofam_read_stat(struct timedread *tr, int id, const char *path, struct proc_seen *e)
 {
 	char text[1024];
-	return util_read_text(path, text, sizeof text) < 0 || procs_parse_stat(text, e) < 0 ? -ESRCH : 0;
+	long n = timedread_text(tr, path, id, text, sizeof text);
+	if (n == -ETIMEDOUT)
+		return -ETIMEDOUT;
+	return n <= 0 || procs_parse_stat(text, e) < 0 ? -ESRCH : 0;
 }
 
 /* A field of /proc/PID/status ("Uid:", "CapEff:"): its first word, as
@@ -67,15 +71,22 @@ int iofam_uid(int pid, unsigned *uid)
 	return 0;
 }
 
-int iofam_start(int pid, unsigned long long *start)
+/* iofam_start, read through tr (iofam_read_stat) */
+static int start_through(struct timedread *tr, int pid, unsigned long long *start)
 {
 	char path[64];
 	struct proc_seen e;
 	util_fmt(path, sizeof path, "/proc/%d/stat", pid);
-	if (iofam_read_stat(path, &e) < 0)
-		return -ESRCH;
+	int rc = iofam_read_stat(tr, pid, path, &e);
+	if (rc < 0)
+		return rc;
 	*start = e.start;
 	return 0;
+}
+
+int iofam_start(int pid, unsigned long long *start)
+{
+	return start_through(NULL, pid, start);
 }
 
 unsigned long long iofam_ticks_now(void)
@@ -89,13 +100,17 @@ unsigned long long iofam_ticks_now(void)
 
 /* Whether thread tid of pid still runs: an ended thread (a main thread
  * that called pthread_exit stays a zombie while the others run) has no
- * I/O priority that counts. */
+ * I/O priority that counts. From status, not stat: status does not wait
+ * on a task held in execve. */
 static int thread_live(int pid, int tid)
 {
-	char path[64];
-	struct proc_seen e;
-	util_fmt(path, sizeof path, "/proc/%d/task/%d/stat", pid, tid);
-	return iofam_read_stat(path, &e) == 0 && e.state != 'Z' && e.state != 'X';
+	char path[64], text[4096];
+	util_fmt(path, sizeof path, "/proc/%d/task/%d/status", pid, tid);
+	const char *s = util_read_text(path, text, sizeof text) < 0 ? NULL : strstr(text, "\nState:");
+	if (!s)
+		return 0;
+	s += strspn(s + 7, " \t") + 7;
+	return *s && *s != 'Z' && *s != 'X';
 }
 
 static DIR *open_tasks(int pid)
@@ -284,39 +299,37 @@ static int by_pid(const void *a, const void *b)
 static int has_value(int pid, int applied);
 
 /* Every process now, sorted by pid, those started since (t) with a
- * thread at applied marked; NULL on no memory. */
-static struct fam_proc *table_read(const struct iofam_target *tg, int applied, size_t *n)
+ * thread at applied marked; NULL on no memory. A process held in execve
+ * (its stat does not answer; its other threads are gone by then) is left
+ * out, unless it is at applied: then its pid in *held (it cannot be
+ * placed in the family). */
+static struct fam_proc *table_read(const struct iofam_target *tg, int applied, size_t *n, int *held)
 {
-	DIR *d = opendir("/proc");
-	size_t cap = 256;
-	struct fam_proc *t = malloc(cap * sizeof *t);
+	size_t np;
+	int *pids = iofork_list_pids(&np), *rc = calloc(np ? np : 1, sizeof *rc);
+	struct proc_seen *st = calloc(np ? np : 1, sizeof *st);
+	struct fam_proc *t = calloc(np ? np : 1, sizeof *t);
 	*n = 0;
-	if (!d || !t) {
-		if (d)
-			closedir(d);
+	if (!pids || !rc || !st || !t) {
 		free(t);
-		return NULL;
+		t = NULL;
+		np = 0;
 	}
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		int pid = atoi(e->d_name);
-		struct proc_seen s;
-		char path[64];
-		util_fmt(path, sizeof path, "/proc/%d/stat", pid);
-		if (pid <= 0 || iofam_read_stat(path, &s) < 0)
-			continue;
-		if (*n == cap) {
-			struct fam_proc *bigger = realloc(t, 2 * cap * sizeof *t);
-			if (!bigger)
-				break;
-			t = bigger;
-			cap *= 2;
-		}
-		t[(*n)++] = (struct fam_proc){.pid = pid, .ppid = s.ppid, .start = s.start,
-					      .at_value = s.start >= tg->since && has_value(pid, applied)};
+	/* the stat lines in batches: one wait on the reader a batch, not a
+	 * process (a round must be quick beside a fork storm) */
+	procs_read_stats(tg->tr, pids, np, st, rc);
+	for (size_t i = 0; i < np; i++) {
+		if (rc[i] == -ETIMEDOUT && syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, pids[i]) == applied)
+			*held = pids[i];
+		if (rc[i] == 0)
+			t[(*n)++] = (struct fam_proc){.pid = pids[i], .ppid = st[i].ppid, .start = st[i].start,
+						      .at_value = st[i].start >= tg->since && has_value(pids[i], applied)};
 	}
-	closedir(d);
-	qsort(t, *n, sizeof *t, by_pid);
+	free(pids);
+	free(rc);
+	free(st);
+	if (t)
+		qsort(t, *n, sizeof *t, by_pid);
 	return t;
 }
 
@@ -433,20 +446,44 @@ static int last_pid(void)
 
 /* Whether pid, not looked at in tab, started since the change and has a
  * thread at the value now. */
-static int unseen_at_value(int pid, const struct iofam_target *t, int applied, const struct fam_proc *tab, size_t n)
+static int unseen_at_value(int pid, int rc, const struct proc_seen *s, const struct iofam_target *t, int applied,
+			   const struct fam_proc *tab, size_t n)
 {
-	char path[64];
-	struct proc_seen s;
-	util_fmt(path, sizeof path, "/proc/%d/stat", pid);
-	if (iofam_read_stat(path, &s) < 0 || s.start < t->since)
+	if (rc == -ETIMEDOUT) /* held in execve: cannot be placed; settled only if not at the value */
+		return syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, pid) == applied;
+	if (rc < 0 || s->start < t->since)
 		return 0; /* gone: a child it had comes later in the range */
 	const struct fam_proc *was = table_find(tab, n, pid);
-	if (was && was->start == s.start)
+	if (was && was->start == s->start)
 		return 0;
 	/* only what a round would act on (a descendant, a stray): another's
 	 * process at the same value, forking away, is none of this undo's */
-	struct fam_proc p = {.pid = pid, .ppid = s.ppid, .start = s.start, .at_value = 1};
+	struct fam_proc p = {.pid = pid, .ppid = s->ppid, .start = s->start, .at_value = 1};
 	return (descends(tab, n, &p, t) && has_value(pid, applied)) || stray(tab, n, &p, t, applied);
+}
+
+#define NEW_PIDS_CHUNK 256
+
+/* The pids after *from up to to, at most NEW_PIDS_CHUNK and *left, one
+ * batch of their stat lines read: how many are at the value. */
+static int new_chunk(const struct iofam_target *t, int applied, const struct fam_proc *tab, size_t n, int *from, int to,
+		     uint64_t most, int *left)
+{
+	int pids[NEW_PIDS_CHUNK] = {0}, rc[NEW_PIDS_CHUNK] = {0}, at = 0;
+	struct proc_seen *st = calloc(NEW_PIDS_CHUNK, sizeof *st);
+	size_t k = 0;
+	while (*from != to && k < NEW_PIDS_CHUNK && *left > 0) {
+		*from = (uint64_t)*from + 1 >= most ? 1 : *from + 1;
+		pids[k++] = *from;
+		(*left)--;
+	}
+	if (!st)
+		return 1; /* cannot tell: not settled */
+	procs_read_stats(t->tr, pids, k, st, rc);
+	for (size_t j = 0; j < k; j++)
+		at += unseen_at_value(pids[j], rc[j], &st[j], t, applied, tab, n);
+	free(st);
+	return at;
 }
 
 #define NEW_PIDS_MAX 65536 /* given out while a round ran: more is a fork storm */
@@ -462,14 +499,12 @@ static int unseen_at_value(int pid, const struct iofam_target *t, int applied, c
 static int new_at_value(const struct iofam_target *t, int applied, const struct fam_proc *tab, size_t n, int from)
 {
 	uint64_t most = 4194304;
-	int at = 0, checked = 0;
+	int at = 0, left = NEW_PIDS_MAX;
 	util_read_u64("/proc/sys/kernel/pid_max", &most);
 	for (int to = last_pid(); from >= 0 && to >= 0 && from != to; to = last_pid()) {
-		while (from != to && checked++ < NEW_PIDS_MAX) {
-			from = (uint64_t)from + 1 >= most ? 1 : from + 1;
-			at += unseen_at_value(from, t, applied, tab, n);
-		}
-		if (checked >= NEW_PIDS_MAX)
+		while (from != to && left > 0)
+			at += new_chunk(t, applied, tab, n, &from, to, most, &left);
+		if (left <= 0)
 			return 1;
 	}
 	return from < 0 || last_pid() < 0 ? 1 : at;
@@ -488,7 +523,7 @@ static int family_round(const struct iofam_target *t, int prio, int applied, int
 	 * `before` does not reach (its pid is older): looked at again after */
 	int forking = iofork_in_flight(t);
 	int before = last_pid();
-	struct fam_proc *tab = table_read(t, applied, &n);
+	struct fam_proc *tab = table_read(t, applied, &n, &out->stuck_pid);
 	if (!tab)
 		return -ENOMEM;
 	int put = 0, rc = 0, gone = 0;
@@ -510,13 +545,15 @@ static int family_round(const struct iofam_target *t, int prio, int applied, int
 		 * (a chain of short processes) before it was set back or
 		 * looked at, so the round is not settled. Checked after the
 		 * look: one that ends between a check and the look would slip. */
-		gone += tab[i].at_value && !any && (iofam_start(tab[i].pid, &st) < 0 || st != tab[i].start);
+		gone += tab[i].at_value && !any && (start_through(t->tr, tab[i].pid, &st) < 0 || st != tab[i].start);
 	}
 	int left = rc ? rc : put + gone ? put + gone : new_at_value(t, applied, tab, n, before);
 	if (!left)
 		left = forking + iofork_in_flight(t); /* a child not in /proc yet has the value it had */
 	free(tab);
-	return left;
+	/* a process at the value held in execve could not be placed: it
+	 * stays so for as long as its owner likes, so the undo fails now */
+	return out->stuck_pid ? -ETIMEDOUT : left;
 }
 
 int iofam_undo(const struct iofam_target *t, int prio, int applied, struct iofam_undo *out)
@@ -529,6 +566,9 @@ int iofam_undo(const struct iofam_target *t, int prio, int applied, struct iofam
 		rc = undo_threads(t->pid, prio, applied, &out->kept, &any);
 	int fam = rc == 0 || rc == -ESRCH ? 1 : 0;
 	struct iofam_target now = *t;
+	now.tr = timedread_new(TIMEDREAD_PATIENCE_S);
+	if (!now.tr)
+		return -ENOMEM;
 	/* done after two settled rounds in a row: what one round's checks
 	 * raced with (a fork let go as they looked) shows in the next */
 	for (int round = 0, settled = 0; fam >= 0 && settled < 2 && round < IOFAM_PASSES && (rc == 0 || rc == -ESRCH);
@@ -536,13 +576,14 @@ int iofam_undo(const struct iofam_target *t, int prio, int applied, struct iofam
 		/* it may end while the undo runs, and its pid go to another,
 		 * whose children are not its */
 		unsigned long long st;
-		now.alive = now.alive && (!t->start || (iofam_start(t->pid, &st) == 0 && st == t->start));
+		now.alive = now.alive && (!t->start || (start_through(now.tr, t->pid, &st) == 0 && st == t->start));
 		fam = family_round(&now, prio, applied, &seen, &nseen, out);
 		settled = fam == 0 ? settled + 1 : 0;
 		if (fam == 0 && settled < 2)
 			fam = 1; /* not done until the second */
 	}
 	free(seen);
+	timedread_free(now.tr);
 	out->procs = nseen;
 	if (fam > 0)
 		return -EAGAIN;

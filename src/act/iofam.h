@@ -4,7 +4,11 @@
 #ifndef IOSCHED_ACT_IOFAM_H
 #define IOSCHED_ACT_IOFAM_H
 
+#include <stddef.h>
+
 #include "procs/procread.h"
+
+struct timedread;
 
 /* Passes over a process's threads, or rounds over /proc for its
  * children, before an undo gives up on a family that keeps starting
@@ -19,7 +23,11 @@ struct iofam_target {
 	unsigned long long start;   /* its start time: alive is checked again each round */
 	unsigned long long since;   /* clock ticks after boot, as /proc's start times */
 	unsigned uid;               /* its owner (real uid) when the change was made */
+	/* the undo's reads of stat and syscall, which give up on a task
+	 * held in execve (timedread.h); NULL: a reader made for each read */
+	struct timedread *tr;
 };
+
 
 #define IOFAM_OTHERS 4 /* strays of other owners named in a report */
 
@@ -35,10 +43,13 @@ struct iofam_undo {
 	 * another grant; not touched, named (the first IOFAM_OTHERS). */
 	int others;
 	int other_pid[IOFAM_OTHERS];
+	int stuck_pid;              /* -ETIMEDOUT: a process at the value held in execve (its stat does not answer) */
 };
 
-/* A task's stat file parsed: 0, or -ESRCH when gone or unreadable. */
-int iofam_read_stat(const char *path, struct proc_seen *e);
+/* A task's stat file parsed, read through tr (timedread_text; NULL: a
+ * reader made for this read): 0, -ETIMEDOUT (it did not answer: a task
+ * held in execve), or -ESRCH when gone or unreadable. */
+int iofam_read_stat(struct timedread *tr, int id, const char *path, struct proc_seen *e);
 
 /* A process's real uid: 0 or -ESRCH. */
 int iofam_uid(int pid, unsigned *uid);
@@ -72,7 +83,10 @@ int iofam_set_alone(int pid, int prio, int before, int *sharer);
  * have from an ancestor: a double fork); strays of other owners are
  * named in out->others. Repeats until a round finds none left. 0,
  * -ESRCH (nothing of it left), -EAGAIN (still tasks at the value after
- * IOFAM_PASSES), or a failed set's errno. */
+ * IOFAM_PASSES), -ETIMEDOUT (a process at the value is held in execve,
+ * where its stat does not answer, so it cannot be placed in the family:
+ * out->stuck_pid; one not at the value is left out), or a failed set's
+ * errno. */
 int iofam_undo(const struct iofam_target *t, int prio, int applied, struct iofam_undo *out);
 
 #endif

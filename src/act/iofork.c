@@ -2,10 +2,12 @@
 #include "iofork.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 
+#include "base/timedread.h"
 #include "base/util.h"
 #include "procs/procs.h"
 
@@ -38,20 +40,22 @@ static int forks(long nr)
  * attached its child: /proc/TID/syscall gives the call a blocked thread
  * is in ("running" for one that runs); a vfork parent waits in
  * wait_for_vfork_done with its child attached. */
-static int thread_forking(int pid, int tid)
+static int thread_forking(struct timedread *tr, int pid, int tid)
 {
 	char path[80], text[128], *end;
 	util_fmt(path, sizeof path, "/proc/%d/task/%d/syscall", pid, tid);
-	if (util_read_text(path, text, sizeof text) < 0)
-		return 0;
+	long n = timedread_text(tr, path, tid, text, sizeof text);
+	if (n < 0)
+		return 0; /* gone, or held in execve (its other threads are gone by then): not in a fork */
 	long nr = strtol(text, &end, 10);
 	if (end == text || !forks(nr))
 		return 0;
 	util_fmt(path, sizeof path, "/proc/%d/task/%d/wchan", pid, tid);
-	return util_read_text(path, text, sizeof text) < 0 || strcmp(util_trim(text), "wait_for_vfork_done") != 0;
+	return timedread_text(tr, path, tid, text, sizeof text) < 0 ||
+	       strcmp(util_trim(text), "wait_for_vfork_done") != 0;
 }
 
-static int process_forking(int pid)
+static int process_forking(struct timedread *tr, int pid)
 {
 	char dir[64];
 	util_fmt(dir, sizeof dir, "/proc/%d/task", pid);
@@ -59,39 +63,57 @@ static int process_forking(int pid)
 	struct dirent *e;
 	int n = 0;
 	while (d && (e = readdir(d)))
-		n += atoi(e->d_name) > 0 && thread_forking(pid, atoi(e->d_name));
+		n += atoi(e->d_name) > 0 && thread_forking(tr, pid, atoi(e->d_name));
 	if (d)
 		closedir(d);
 	return n;
 }
 
-/* Whether pid may carry t's value: t's process, its owner's (real uid,
- * as iofam counts owners), or started since the change. */
-static int may_carry(int pid, const struct iofam_target *t)
+int *iofork_list_pids(size_t *n)
+{
+	DIR *d = opendir("/proc");
+	size_t cap = 0;
+	int *pids = NULL;
+	struct dirent *e;
+	*n = 0;
+	while (d && (e = readdir(d))) {
+		int pid = atoi(e->d_name);
+		if (pid > 0 && util_grow((void **)&pids, &cap, *n + 1, sizeof *pids) == 0)
+			pids[(*n)++] = pid;
+	}
+	if (d)
+		closedir(d);
+	return d ? pids : NULL;
+}
+
+/* Whether pid is t's process or its owner's (real uid, as iofam counts
+ * owners): read from status, which does not wait on an exec. */
+static int owners(int pid, const struct iofam_target *t)
 {
 	char path[64], text[4096];
-	struct proc_seen s;
 	if (pid == t->pid)
 		return 1;
 	util_fmt(path, sizeof path, "/proc/%d/status", pid);
 	const char *u = util_read_text(path, text, sizeof text) < 0 ? NULL : strstr(text, "\nUid:");
-	if (t->uid && u && strtoul(u + 5, NULL, 10) == t->uid)
-		return 1;
-	util_fmt(path, sizeof path, "/proc/%d/stat", pid);
-	return util_read_text(path, text, sizeof text) >= 0 && procs_parse_stat(text, &s) == 0 && s.start >= t->since;
+	return t->uid && u && strtoul(u + 5, NULL, 10) == t->uid;
 }
 
+/* The processes that may carry t's value: t's process, its owner's, or
+ * started since the change (stat lines read in one batch). */
 int iofork_in_flight(const struct iofam_target *t)
 {
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	int n = 0;
-	while (d && (e = readdir(d))) {
-		int pid = atoi(e->d_name);
-		if (pid > 0 && may_carry(pid, t))
-			n += process_forking(pid);
-	}
-	if (d)
-		closedir(d);
-	return n;
+	size_t n;
+	int *pids = iofork_list_pids(&n), *rc = calloc(n ? n : 1, sizeof *rc);
+	struct proc_seen *st = calloc(n ? n : 1, sizeof *st);
+	int forking = 0;
+	if (!pids || !rc || !st)
+		n = 0;
+	procs_read_stats(t->tr, pids, n, st, rc);
+	for (size_t i = 0; i < n; i++)
+		if (owners(pids[i], t) || (rc[i] == 0 && st[i].start >= t->since))
+			forking += process_forking(t->tr, pids[i]);
+	free(pids);
+	free(rc);
+	free(st);
+	return forking;
 }

@@ -17,4 +17,8 @@
  * blocks is not seen (it attaches its child within microseconds). */
 int iofork_in_flight(const struct iofam_target *t);
 
+/* The pids in /proc now, on the heap (*n of them); NULL when /proc cannot
+ * be listed. */
+int *iofork_list_pids(size_t *n);
+
 #endif

@@ -363,6 +363,10 @@ static int undo_ioprio(const struct tune_req *r, struct event *ev)
 		util_fmt(ev->error, sizeof ev->error, "pid %d (%s) or what it started keeps starting tasks at %s, or is held "
 			 "in a fork: after %d passes some may still have it (ionice -p PID shows one; try u again)",
 			 r->pid, r->disk, r->expect, IOFAM_PASSES);
+	else if (rc == -ETIMEDOUT)
+		util_fmt(ev->error, sizeof ev->error, "pid %d is at %s and held in execve (its /proc files do not answer): "
+			 "whether pid %d (%s) started it cannot be told, so it is left as it is (ionice -p %d; try u "
+			 "again once it runs)", u.stuck_pid, r->expect, r->pid, r->disk, u.stuck_pid);
 	else if (rc < 0)
 		util_fmt(ev->error, sizeof ev->error, "cannot set the I/O priority of %d (%s) back to %s: %s%s", r->pid,
 			 r->disk, r->value, strerror(-rc), hint(-rc));

@@ -450,6 +450,12 @@ void detail_unreadable(const struct procs_status *ps, char *buf, size_t len)
 	buf[0] = '\0';
 	if (!ps->unreadable)
 		return;
+	if (ps->stuck) {
+		/* first: the cause is on the machine, not in a permission */
+		util_fmt(buf, len, "%zu without I/O figures: /proc files of %zu task(s) do not answer (pid %d: held in execve?)",
+			 ps->unreadable, ps->stuck, ps->stuck_pid);
+		return;
+	}
 	/* Needs root only when it is not root already: as root an EPERM comes
 	 * from a container or a hardened kernel (ptrace rules), and root is
 	 * not the cure. */

@@ -1,7 +1,11 @@
 /* procfiles: a task's files in /proc, read with tight parsers: stat, io
  * (its descriptor kept open between readings) and cmdline (procparts.h;
  * the parsers in procs.h). Through libproc2 its sscanf-based parsing of
- * /proc/PID/io and stat cost 17 ms per refresh with 1,000 processes. */
+ * /proc/PID/io and stat cost 17 ms per refresh with 1,000 processes.
+ * stat and io wait on a lock a task holds through part of an execve,
+ * which a user can make last for good: they are read in batches through
+ * timedread.h, which gives up on such a task; cmdline and cgroup do not
+ * wait on it. */
 #include "procparts.h"
 
 #include <errno.h>
@@ -11,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/timedread.h"
 #include "read/cgroup.h"
 
 /* The command line as one string (arguments joined by blanks), on the
@@ -113,59 +118,112 @@ static void task_path(char *buf, size_t len, int pid, int tid, int threads, cons
 		snprintf(buf, len, "/proc/%d/%s", pid, name);
 }
 
-static ssize_t read_at_0(int fd, char *buf, size_t len)
+/* p's batch of reads (timedread.h), made the first time. */
+static int batch_room(struct procs *p)
 {
-	ssize_t n;
-	do
-		n = pread(fd, buf, len - 1, 0);
-	while (n < 0 && errno == EINTR);
-	if (n >= 0)
-		buf[n] = '\0';
-	return n < 0 ? -errno : n;
+	if (!p->tr)
+		p->tr = timedread_new(TIMEDREAD_PATIENCE_S);
+	if (!p->tri)
+		p->tri = calloc(PROCS_READ_CHUNK, sizeof *p->tri);
+	if (!p->tri_text)
+		p->tri_text = malloc((size_t)PROCS_READ_CHUNK * PROCS_READ_TEXT);
+	return p->tr && p->tri && p->tri_text ? 0 : -ENOMEM;
 }
 
-/* The task's I/O counters into e->c: through the descriptor its previous
- * reading held (old; it moves to e), else a new one, kept while there is
- * room. A held descriptor belongs to the task it was opened for: once that
- * task has ended it reads ESRCH, even if its pid is someone else's by now,
- * and the file is opened again by path. */
-int procfiles_read_io(struct procs *p, struct proc_seen *old, int pid, int tid, int threads, struct proc_seen *e)
+static void item_for(struct procs *p, size_t j, const struct proc_row *r, int threads, const char *name)
 {
-	char path[64], buf[512];
-	ssize_t n;
+	struct timedread_item *it = &p->tri[j];
+	it->fd = -1;
+	it->keep = 0;
+	it->id = r->tid;
+	it->buf = p->tri_text + j * PROCS_READ_TEXT;
+	it->cap = PROCS_READ_TEXT;
+	task_path(it->path, sizeof it->path, r->pid, r->tid, threads, name);
+}
+
+/* Read through the descriptor the task's previous reading held (old; it
+ * moves to the item); else opened again and kept while there is room. A
+ * held descriptor belongs to the task it was opened for: once that task
+ * has ended it reads ESRCH, even if its pid is someone else's by now, and
+ * the file is opened again by path. */
+static void io_item(struct procs *p, size_t j, const struct proc_row *r, int threads, struct proc_seen *old)
+{
+	item_for(p, j, r, threads, "io");
+	p->tri[j].keep = 1;
 	if (old && old->io_held) {
 		old->io_held = 0;
-		n = read_at_0(old->io_fd, buf, sizeof buf);
-		if (n > 0) {
-			e->io_fd = old->io_fd;
-			e->io_held = 1;
-			/* The parser looks for "\nread_bytes": the first line is rchar. */
-			return procs_parse_io(buf, &e->c);
-		}
-		close(old->io_fd);
+		p->tri[j].fd = old->io_fd;
 		p->io_held--;
 	}
-	task_path(path, sizeof path, pid, tid, threads, "io");
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read_at_0(fd, buf, sizeof buf);
-	if (n > 0 && p->io_held < p->io_max) {
-		e->io_fd = fd;
-		e->io_held = 1;
-		p->io_held++;
-	} else {
-		close(fd);
-	}
-	if (n <= 0)
-		return n < 0 ? (int)n : -EIO;
-	return procs_parse_io(buf, &e->c);
 }
 
-int procfiles_read_stat(int pid, int tid, int threads, struct proc_seen *e)
+static void io_take(struct procs *p, const struct timedread_item *it, struct proc_seen *e)
 {
-	char path[64], buf[1024];
-	task_path(path, sizeof path, pid, tid, threads, "stat");
-	long n = util_read_small(path, buf, sizeof buf);
-	return n < 0 ? (int)n : procs_parse_stat(buf, e);
+	if (it->fd >= 0 && p->io_held < p->io_max) {
+		e->io_fd = it->fd;
+		e->io_held = 1;
+		p->io_held++;
+	} else if (it->fd >= 0) {
+		close(it->fd);
+	}
+	/* The parser looks for "\nread_bytes": the first line is rchar. */
+	e->readable = it->n > 0 && procs_parse_io(it->buf, &e->c) == 0;
+}
+
+void procfiles_read_io_all(struct procs *p, int threads, const struct proc_row *rows, struct proc_seen *cur, size_t n)
+{
+	size_t next_prev = 0;
+	if (batch_room(p) < 0) {
+		for (size_t i = 0; i < n; i++)
+			cur[i].readable = 0;
+		return;
+	}
+	for (size_t from = 0; from < n; from += PROCS_READ_CHUNK) {
+		size_t k = n - from < PROCS_READ_CHUNK ? n - from : PROCS_READ_CHUNK;
+		for (size_t j = 0; j < k; j++)
+			io_item(p, j, &rows[from + j], threads,
+				procseen_lookup_next(p->prev, p->nprev, &next_prev, cur[from + j].id));
+		timedread_batch(p->tr, p->tri, k);
+		for (size_t j = 0; j < k; j++)
+			io_take(p, &p->tri[j], &cur[from + j]);
+	}
+}
+
+void procfiles_read_stats(struct procs *p, int threads, const struct procfiles_want *want, size_t n)
+{
+	if (n == 0 || batch_room(p) < 0)
+		return;
+	for (size_t j = 0; j < n; j++)
+		item_for(p, j, want[j].r, threads, "stat");
+	timedread_batch(p->tr, p->tri, n);
+	for (size_t j = 0; j < n; j++)
+		want[j].e->stat_ok = p->tri[j].n > 0 && procs_parse_stat(p->tri[j].buf, want[j].e) == 0;
+}
+
+void procs_read_stats(struct timedread *tr, const int *pids, size_t n, struct proc_seen *out, int *rc)
+{
+	struct timedread *own = tr ? NULL : timedread_new(TIMEDREAD_PATIENCE_S);
+	size_t most = n < PROCS_READ_CHUNK ? (n ? n : 1) : PROCS_READ_CHUNK; /* a few pids: a few pages */
+	struct timedread_item *it = calloc(most, sizeof *it);
+	char *text = malloc(most * PROCS_READ_TEXT);
+	for (size_t from = 0; from < n; from += PROCS_READ_CHUNK) {
+		size_t k = n - from < PROCS_READ_CHUNK ? n - from : PROCS_READ_CHUNK;
+		for (size_t j = 0; it && text && j < k; j++) {
+			it[j] = (struct timedread_item){.fd = -1, .id = pids[from + j], .buf = text + j * PROCS_READ_TEXT,
+							.cap = PROCS_READ_TEXT};
+			snprintf(it[j].path, sizeof it[j].path, "/proc/%d/stat", pids[from + j]);
+		}
+		if (!it || !text || (!tr && !own)) {
+			for (size_t j = 0; j < k; j++)
+				rc[from + j] = -ENOMEM;
+			continue;
+		}
+		timedread_batch(tr ? tr : own, it, k);
+		for (size_t j = 0; j < k; j++)
+			rc[from + j] = it[j].n == -ETIMEDOUT ? -ETIMEDOUT
+				       : it[j].n > 0 && procs_parse_stat(it[j].buf, &out[from + j]) == 0 ? 0 : -ESRCH;
+	}
+	free(it);
+	free(text);
+	timedread_free(own);
 }

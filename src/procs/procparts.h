@@ -84,7 +84,16 @@ struct procs {
 	size_t nto_disk, to_disk_cap;
 	struct proccgroups *cg;      /* the cgroup paths seen (proccgroup.c); NULL: none yet */
 	int cg_on;                   /* read cgroups (procs_use_cgroups); off: rows keep what was read */
+	/* /proc's io and stat files are read through tr (timedread.h), up to
+	 * PROCS_READ_CHUNK at a time into tri and its texts */
+	struct timedread *tr;
+	struct timedread_item *tri;
+	char *tri_text;
 };
+
+#define PROCS_READ_CHUNK 512
+#define PROCS_READ_TEXT 1024
+
 
 /* What one reading is made with, the same for every task. */
 struct reading {
@@ -96,11 +105,19 @@ struct reading {
 	double up;              /* uptime (s) of this reading: when a cgroup was read */
 };
 
-/* procfiles.c: a task's files in /proc. Its I/O counters into e->c
- * (through the descriptor old held, else a new one, kept while p has room
- * for it); its stat line into e; its command line (NULL: none). */
-int procfiles_read_io(struct procs *p, struct proc_seen *old, int pid, int tid, int threads, struct proc_seen *e);
-int procfiles_read_stat(int pid, int tid, int threads, struct proc_seen *e);
+/* procfiles.c: a task's files in /proc. The I/O counters of a
+ * listing's tasks (rows[i], cur[i]) into cur[i].c (through the descriptor
+ * the task's previous entry held, else a new one, kept while p has room
+ * for it); readable says which were read. The stat lines of n tasks
+ * (want[i]) into their entries, stat_ok says which. Its command line
+ * (NULL: none). */
+void procfiles_read_io_all(struct procs *p, int threads, const struct proc_row *rows, struct proc_seen *cur,
+			   size_t n);
+struct procfiles_want {
+	const struct proc_row *r;
+	struct proc_seen *e;
+};
+void procfiles_read_stats(struct procs *p, int threads, const struct procfiles_want *want, size_t n);
 char *procfiles_read_cmdline(int pid);
 
 /* procseen.c: the readings kept from one refresh to the next (p->prev)

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "procparts.h"
+#include "base/timedread.h"
 #include "bpf/taskiter.h"
 #include "read/taskstats.h"
 
@@ -70,14 +71,47 @@ void procs_free(struct procs *p)
 	util_texts_free(&p->user_texts);
 	free(p->users);
 	proccgroup_free(p);
+	timedread_free(p->tr);
+	free(p->tri);
+	free(p->tri_text);
 	free(p);
 }
 
-/* stat only for new tasks and tasks that did I/O: their state and nice
- * may have changed, and a new start time means a reused pid. The others
- * keep what was read before. */
-static void refresh_stat(const struct proc_row *r, int threads, int moved, const struct proc_seen *old,
-			 struct proc_seen *e)
+static int counters_moved(const struct proc_seen *old, const struct proc_seen *e)
+{
+	return old && (old->c.rbytes != e->c.rbytes || old->c.wbytes != e->c.wbytes || old->c.syscr != e->c.syscr ||
+		       old->c.syscw != e->c.syscw);
+}
+
+/* Whether e's stat line is read in this reading: only for new tasks and
+ * tasks that did I/O: their state and nice may have changed, and a new
+ * start time means a reused pid. The others keep what was read before. */
+static int wants_stat(const struct proc_seen *old, const struct proc_seen *e)
+{
+	return e->from_walk != 1 && (!old || counters_moved(old, e));
+}
+
+/* The stat lines this reading wants, read in batches before the rows are
+ * made (procfiles_read_stats: a task whose files do not answer is given
+ * up on, not waited for). */
+static void read_stats(struct procs *p, int threads, const struct proc_row *rows, size_t n)
+{
+	struct procfiles_want want[PROCS_READ_CHUNK];
+	size_t k = 0, next_cur = 0, next_prev = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct proc_seen *e = procseen_lookup_next(p->cur, p->ncur, &next_cur, rows[i].tid);
+		if (e && wants_stat(procseen_lookup_next(p->prev, p->nprev, &next_prev, rows[i].tid), e))
+			want[k++] = (struct procfiles_want){.r = &rows[i], .e = e};
+		if (k == PROCS_READ_CHUNK || (i + 1 == n && k)) {
+			procfiles_read_stats(p, threads, want, k);
+			k = 0;
+		}
+	}
+}
+
+/* What read_stats read for e (wants_stat), else what its previous
+ * reading had. */
+static void refresh_stat(int moved, const struct proc_seen *old, struct proc_seen *e)
 {
 	if (e->from_walk == 1)
 		return; /* all of it fresh from the task walk */
@@ -86,7 +120,7 @@ static void refresh_stat(const struct proc_row *r, int threads, int moved, const
 		memcpy(e->comm, old->comm, sizeof e->comm);
 		return;
 	}
-	if ((!old || moved) && procfiles_read_stat(r->pid, r->tid, threads, e) == 0)
+	if ((!old || moved) && e->stat_ok)
 		return; /* fresh: state, nice, ppid, start as they are now */
 	if (old) {
 		e->start = old->start;
@@ -112,9 +146,8 @@ static int born_since(const struct procs *p, const struct reading *rd, const str
 static void fill_row(struct procs *p, const struct reading *rd, struct proc_seen *e, struct proc_seen *old,
 		     struct proc_row *r, struct procs_status *st)
 {
-	int moved = old && (old->c.rbytes != e->c.rbytes || old->c.wbytes != e->c.wbytes ||
-			    old->c.syscr != e->c.syscr || old->c.syscw != e->c.syscw);
-	refresh_stat(r, rd->threads, moved, old, e);
+	int moved = counters_moved(old, e);
+	refresh_stat(moved, old, e);
 	procseen_carry(old, e);
 	proccgroup_fill(p, rd, old, e, moved, r);
 	struct proc_seen born = {.start = e->start};
@@ -190,6 +223,8 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 	p->ncur = total;
 	procseen_sort_current(p);
 	size_t nx = procgone_settle(p, threads, st);
+	read_stats(p, threads, *rows, total);
+	st->stuck = p->tr ? timedread_stuck(p->tr, &st->stuck_pid) : 0;
 	size_t next_cur = 0, next_prev = 0;
 	for (size_t i = 0; i < total; i++) {
 		struct proc_row *r = &(*rows)[i];

@@ -28,9 +28,9 @@ int procwalk_open(struct procs *p)
 	return rc;
 }
 
-/* One libproc2 row: who the task is, and its I/O counters. */
-static void take(struct procs *p, const struct pids_stack *s, int threads, struct proc_seen *e, struct proc_row *r,
-		 size_t *next_prev)
+/* One libproc2 row: who the task is (its I/O counters are read for all
+ * rows at once, after). */
+static void take(struct procs *p, const struct pids_stack *s, int threads, struct proc_seen *e, struct proc_row *r)
 {
 	const struct pids_info *info = p->info;
 	(void)info; /* PIDS_VAL names it but does not use it */
@@ -43,9 +43,6 @@ static void take(struct procs *p, const struct pids_stack *s, int threads, struc
 	r->user = procname_user(p, r->uid);
 	e->id = r->tid;
 	e->ioprio = -1;
-	/* An unreadable /proc/PID/io is told apart from a real 0 here. */
-	struct proc_seen *old = procseen_lookup_next(p->prev, p->nprev, next_prev, e->id);
-	e->readable = procfiles_read_io(p, old, r->pid, r->tid, threads, e) == 0;
 }
 
 /* Room for this many rows. */
@@ -181,8 +178,9 @@ ssize_t procwalk_take_all(struct procs *p, int threads, struct proc_row **rows, 
 	size_t total = (size_t)f->counts->total;
 	if (make_room(p, total, rows, cap) < 0)
 		return -ENOMEM;
-	size_t next_prev = 0;
 	for (size_t i = 0; i < total; i++)
-		take(p, f->stacks[i], threads, &p->cur[i], &(*rows)[i], &next_prev);
+		take(p, f->stacks[i], threads, &p->cur[i], &(*rows)[i]);
+	/* An unreadable /proc/PID/io is told apart from a real 0 here. */
+	procfiles_read_io_all(p, threads, *rows, p->cur, total);
 	return (ssize_t)total;
 }

@@ -1,0 +1,59 @@
+/* timedread: reads of /proc files that give up on a file whose read does
+ * not return. A task's stat, io, syscall and wchan wait on a lock the
+ * task holds while it runs execve; a user can hold an exec there for good
+ * (a FUSE file opened with O_CLOEXEC whose flush is never answered), and
+ * a plain read() of such a file never returns: root's monitor froze
+ * behind one such process. The reads run on a worker thread; a read that
+ * takes longer than the patience is given up (-ETIMEDOUT), its worker is
+ * left to it and a new one goes on, and that task's reads are skipped
+ * until the stuck read has returned. */
+#ifndef IOSCHED_BASE_TIMEDREAD_H
+#define IOSCHED_BASE_TIMEDREAD_H
+
+#include <stddef.h>
+
+/* Tasks stuck at once before reads stop altogether (each holds one
+ * thread of the tool until its read returns). */
+#define TIMEDREAD_STUCK_MAX 64
+/* How long a read of a task's stat, io or syscall may take before the
+ * task is taken to be held in execve: an exec holds the lock they wait on
+ * for well under a millisecond. */
+#define TIMEDREAD_PATIENCE_S 0.3
+/* The most one read returns. */
+#define TIMEDREAD_TEXT_MAX 4096
+
+struct timedread_item {
+	char path[64];   /* opened when fd < 0, or when reading fd fails */
+	int fd;          /* in: a descriptor to read from offset 0, or -1; out: the one read, open if keep and read */
+	int keep;        /* keep a descriptor opened from path */
+	int id;          /* whose file (a task id): skipped while a read of this id is stuck */
+	char *buf;       /* out: the text read, NUL-terminated */
+	size_t cap;
+	long n;          /* out: bytes read, or -errno; -ETIMEDOUT: given up or skipped (fd then belongs to no one here) */
+};
+
+struct timedread;
+
+/* Reads that wait at most patience_s seconds each; NULL on no memory.
+ * No thread is started until the first read. */
+struct timedread *timedread_new(double patience_s);
+
+/* Read items[0..n): each one's n says how it went. Returns how many
+ * gave up or were skipped. Not for two threads at once. */
+size_t timedread_batch(struct timedread *tr, struct timedread_item *items, size_t n);
+
+/* One file of task id: its text into buf, bytes or -errno (-ETIMEDOUT:
+ * given up). tr NULL: a reader made for this read, with
+ * TIMEDREAD_PATIENCE_S. */
+long timedread_text(struct timedread *tr, const char *path, int id, char *buf, size_t cap);
+
+/* Reads given up since tr was made. */
+unsigned long timedread_given_up(const struct timedread *tr);
+
+/* How many tasks' reads are stuck now; *first_id one of them. */
+size_t timedread_stuck(const struct timedread *tr, int *first_id);
+
+/* Workers stuck in a read are left to end on their own. */
+void timedread_free(struct timedread *tr);
+
+#endif
