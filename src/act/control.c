@@ -387,7 +387,7 @@ static void note_failed(struct control *c)
 		util_strlcpy(c->first_failed, c->last, sizeof c->first_failed);
 }
 
-static int undo_all(struct control *c, double deadline)
+static int undo_pass(struct control *c, double deadline)
 {
 	int failed = 0;
 	struct undo_log aside = {0};
@@ -432,6 +432,34 @@ static int undo_all(struct control *c, double deadline)
 		undo_repush(&c->undo, &aside.e[i]);
 	undo_free(&aside);
 	return failed;
+}
+
+/* The I/O priorities of log moved to out, both kept in their order. */
+static void split_prios(struct undo_log *log, struct undo_log *out)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < log->n; i++) {
+		if (log->e[i].back.kind == TUNE_IOPRIO)
+			undo_repush(out, &log->e[i]);
+		else
+			log->e[k++] = log->e[i];
+	}
+	log->n = k;
+}
+
+/* Every change put back, newest first: the disks' and units' settings,
+ * then the I/O priorities. A priority's undo can take long or fail (a
+ * family that keeps forking, a process held in execve) and must not hold
+ * back a scheduler's, which does not depend on it. */
+static int undo_all(struct control *c, double deadline)
+{
+	struct undo_log prios = {0};
+	split_prios(&c->undo, &prios);
+	int failed = undo_pass(c, deadline);
+	for (size_t i = 0; i < prios.n; i++)
+		undo_repush(&c->undo, &prios.e[i]);
+	undo_free(&prios);
+	return failed + undo_pass(c, deadline);
 }
 
 int control_apply_now(struct control *c, const struct tune_req *r, size_t n, char *err, size_t len)

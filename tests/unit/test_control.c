@@ -30,6 +30,7 @@
 
 #include "act/control.h"
 #include "base/util.h"
+#include "heldfs.h"
 
 #define LOG_MAX 64
 
@@ -595,6 +596,40 @@ static void test_restore_ioprio_ended_child(void **state)
 	assert_null(strstr(text, "failed"));
 }
 
+/* At exit the disks' settings go back before the I/O priorities: a
+ * priority's undo that takes long (here it fails after the read of a
+ * process held in execve at the value has been given up on) must not
+ * hold back an older queue setting past the wait. */
+static void test_restore_disk_before_slow_prio(void **state)
+{
+	struct fake *f = *state;
+	char text[4096], msg[256], buf[64];
+	struct heldfs h;
+	if (heldfs_start(&h) < 0)
+		skip();
+	pid_t child = fork();
+	if (child == 0)
+		for (;;)
+			pause();
+	usleep(50000);
+	request(f, TUNE_QUEUE, "nr_requests", "32");
+	struct tune_req r;
+	tune_req_ioprio(&r, child, "target", "rt/0");
+	assert_int_equal(control_request(&f->ctl, &r, msg, sizeof msg), 0);
+	settle(f);
+	assert_true(f->ctl.last_ok);
+	pid_t held = heldfs_hold(&h, 1 << 13);
+	int rc = finish(f, 1, 0.2, text, sizeof text);
+	long child_now = syscall(SYS_ioprio_get, 1, child);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	heldfs_stop(&h);
+	fprintf(stderr, "beside pid %d held in execve: %s", held, text);
+	assert_string_equal(fake_read(f, "nr_requests", buf, sizeof buf), "100");
+	assert_int_not_equal(child_now, 1 << 13); /* its own threads went back */
+	assert_int_equal(rc, 1);                  /* the family's check did not */
+}
+
 static void *thread_pause(void *arg)
 {
 	(void)arg;
@@ -788,6 +823,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_restore_ioprio_ended, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_restore_ioprio_ended_child, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_restore_ioprio_owner_changed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_restore_disk_before_slow_prio, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_finish_report, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_undo_gives_scheduler_files_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_finish_scheduler_files, setup, teardown),

@@ -37,6 +37,7 @@
 
 #include "act/iofam.h"
 #include "act/iofork.h"
+#include "heldfs.h"
 
 #define RT0 (1 << 13)
 #define BE4 ((2 << 13) | 4)
@@ -205,79 +206,6 @@ static void test_fork_let_go(void **state)
 	static const int delays[] = {0, 200, 1000, 3000, 10000, 20000};
 	for (size_t i = 0; i < sizeof delays / sizeof delays[0]; i++)
 		let_go_case(delays[i]);
-}
-
-/* tests/lib/heldfs.py mounted on a fresh directory, and the process it
- * holds in execve. */
-struct heldfs {
-	char dir[64], mnt[80], go[96];
-	pid_t server, holder;
-	int log; /* the server's stderr: "held" once a flush waits */
-};
-
-#define FUSE_MAGIC 0x65735546
-
-/* 0, or -1 when this machine cannot (no fusepy, no /dev/fuse). */
-static int heldfs_start(struct heldfs *h)
-{
-	char flags[80];
-	int p[2];
-	if (access("/usr/bin/python3", X_OK) || access("tests/lib/heldfs.py", R_OK) || access("/dev/fuse", W_OK))
-		return -1;
-	snprintf(h->dir, sizeof h->dir, "/tmp/heldfs.XXXXXX");
-	assert_non_null(mkdtemp(h->dir));
-	snprintf(h->mnt, sizeof h->mnt, "%s/mnt", h->dir);
-	snprintf(flags, sizeof flags, "%s/flags", h->dir);
-	snprintf(h->go, sizeof h->go, "%s/go", flags);
-	assert_int_equal(mkdir(h->mnt, 0755) | mkdir(flags, 0755) | pipe(p), 0);
-	h->server = fork();
-	if (h->server == 0) {
-		dup2(p[1], 2);
-		execl("/usr/bin/python3", "python3", "tests/lib/heldfs.py", h->mnt, flags, (char *)NULL);
-		_exit(127);
-	}
-	close(p[1]);
-	h->log = p[0];
-	struct statfs fs;
-	for (int i = 0; i < 100 && !(statfs(h->mnt, &fs) == 0 && fs.f_type == FUSE_MAGIC); i++)
-		sleep_ms(50);
-	return statfs(h->mnt, &fs) == 0 && fs.f_type == FUSE_MAGIC ? 0 : -1;
-}
-
-/* A process at prio (-1: as it comes) held in execve: its pid. */
-static pid_t heldfs_hold(struct heldfs *h, long prio)
-{
-	char path[96], b[16];
-	snprintf(path, sizeof path, "%s/held", h->mnt);
-	h->holder = fork();
-	if (h->holder == 0) {
-		if (prio >= 0 && syscall(SYS_ioprio_set, 1, 0, (int)prio) < 0)
-			_exit(2);
-		if (open(path, O_RDONLY | O_CLOEXEC) < 0)
-			_exit(2);
-		execl("/bin/true", "true", (char *)NULL);
-		_exit(3);
-	}
-	struct pollfd p = {h->log, POLLIN, 0};
-	assert_int_equal(poll(&p, 1, 5000), 1);
-	assert_true(read(h->log, b, sizeof b) > 0);
-	return h->holder;
-}
-
-static void heldfs_stop(struct heldfs *h)
-{
-	char flags[80];
-	close(open(h->go, O_WRONLY | O_CREAT, 0600));
-	waitpid(h->holder, NULL, 0);
-	kill(h->server, SIGKILL);
-	waitpid(h->server, NULL, 0);
-	umount2(h->mnt, MNT_DETACH);
-	unlink(h->go);
-	snprintf(flags, sizeof flags, "%s/flags", h->dir);
-	rmdir(flags);
-	rmdir(h->mnt);
-	rmdir(h->dir);
-	close(h->log);
 }
 
 /* An undo of a root process's realtime class, beside a process at
