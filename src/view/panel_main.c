@@ -39,7 +39,9 @@ static void draw_writers(const struct tui *t, int y)
 
 /* Why IO-WAIT and AVG-WAIT show "-" and which key turns them on, for the
  * process pane's title (it keeps it at any width); "" when they are
- * measured. D does nothing in a replay or read-only. */
+ * measured. D does nothing in a replay or read-only. Below 100 columns
+ * the key alone (the help screen and D's message say what it sets), so
+ * that the title keeps its count and sort. */
 static void iowait_note(const struct tui *t, char *buf, size_t len)
 {
 	const struct procs_status *p = &t->s.pstat;
@@ -47,7 +49,9 @@ static void iowait_note(const struct tui *t, char *buf, size_t len)
 	if (!t->s.have_procs || !p->missing[0])
 		return;
 	int key = p->taskstats && !t->o->read_only && !session_replaying(t->sess);
-	if (p->taskstats && !p->delayacct)
+	if (p->taskstats && !p->delayacct && key && COLS < 100)
+		util_strlcpy(buf, "IO-WAIT off: D turns it on", len);
+	else if (p->taskstats && !p->delayacct)
 		util_fmt(buf, len, "IO-WAIT off: kernel.task_delayacct=0%s", key ? ", D turns it on" : "");
 	else if (!p->taskstats)
 		util_strlcpy(buf, "IO-WAIT off: needs root (taskstats)", len); /* the detail line has the errno */

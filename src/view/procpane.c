@@ -260,9 +260,29 @@ const size_t *procpane_visible(const struct procpane_state *st, const struct sam
 	return st->order + first;
 }
 
+/* The title's text: in words, or compact (at 80 columns beside a note:
+ * "Processes (all disks): 161 by WRITE/s, I/O only"), the count and the
+ * sort kept whole rather than cut after the count. */
+static void title_text(const struct procpane_state *st, const struct sample *s, const char *name, const char *unread,
+		       int compact, char *line, size_t len)
+{
+	const char *col = proccols_header(st->sort, st->accumulated);
+	if (compact)
+		util_fmt(line, len, "%s %zu%s by %s%s%s%s%s%s%s%s", name, st->norder, s->pstat.threads ? " threads" : "",
+			 col, st->reverse ? " (reversed)" : "", st->only_active ? ", I/O only" : "",
+			 st->accumulated ? ", totals" : "", st->filter[0] ? ", \"" : "", st->filter,
+			 st->filter[0] ? "\"" : "", unread);
+	else
+		util_fmt(line, len, "%s %zu %s, sorted by %s%s%s%s%s%s%s%s", name, st->norder,
+			 s->pstat.threads ? "threads" : "processes", col, st->reverse ? " (reversed)" : "",
+			 st->only_active ? ", with I/O only" : "", st->accumulated ? ", totals since start" : ", per second",
+			 st->filter[0] ? ", matching \"" : "", st->filter, st->filter[0] ? "\"" : "", unread);
+}
+
 /* The title, and after it what the pane cannot show and why (why rows are
  * empty, then the note), which keeps its place at any width: the title is
- * cut first, down to its name (23 columns), then the rest from its end. */
+ * made compact, then cut, down to its name (23 columns), then the rest
+ * from its end. */
 static void title(const struct procpane_state *st, const struct sample *s, int y, const char *note, const unsigned long *th)
 {
 	char line[512], unread[200] = "", tail[400] = "";
@@ -282,16 +302,15 @@ static void title(const struct procpane_state *st, const struct sample *s, int y
 	util_safe_text(safe_unit, sizeof safe_unit, st->unit); /* anyone who can make a cgroup names it */
 	if (st->cgroup[0])
 		util_fmt(name, sizeof name, "Processes of %s:", safe_unit);
-	util_fmt(line, sizeof line, "%s %zu %s, sorted by %s%s%s%s%s%s%s%s", name,
-		 st->norder, s->pstat.threads ? "threads" : "processes", proccols_header(st->sort, st->accumulated),
-		 st->reverse ? " (reversed)" : "",
-		 st->only_active ? ", with I/O only" : "", st->accumulated ? ", totals since start" : ", per second",
-		 st->filter[0] ? ", matching \"" : "", st->filter, st->filter[0] ? "\"" : "", unread);
 	char safe[240];
 	util_safe_text(safe, sizeof safe, note ? note : ""); /* a replay's note is the recording's text */
 	util_fmt(tail, sizeof tail, "%s%s%s", why, why[0] && safe[0] ? "  " : "", safe);
+	int nl = (int)strlen(tail);
+	title_text(st, s, name, unread, 0, line, sizeof line);
+	if ((int)strlen(line) + 2 + nl > COLS)
+		title_text(st, s, name, unread, 1, line, sizeof line);
 	int utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
-	int nl = (int)strlen(tail), at = (int)strlen(line) + 2;
+	int at = (int)strlen(line) + 2;
 	int keep = (int)strlen(name) + 3;
 	if (nl && at + nl > COLS) /* the pane's name stays: "Processes (all disks):" */
 		at = COLS - nl >= keep ? COLS - nl : keep;
