@@ -89,4 +89,16 @@ static void heldfs_stop(struct heldfs *h)
 	close(h->log);
 }
 
+/* A process of root's that only waits, started beside a held one (the
+ * undo's target): its pid, a moment after. */
+static pid_t idle_child(void)
+{
+	pid_t c = fork();
+	if (c == 0)
+		for (;;)
+			pause();
+	usleep(50000);
+	return c;
+}
+
 #endif

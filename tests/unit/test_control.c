@@ -607,11 +607,7 @@ static void test_restore_disk_before_slow_prio(void **state)
 	struct heldfs h;
 	if (heldfs_start(&h) < 0)
 		skip();
-	pid_t child = fork();
-	if (child == 0)
-		for (;;)
-			pause();
-	usleep(50000);
+	pid_t child = idle_child();
 	request(f, TUNE_QUEUE, "nr_requests", "32");
 	struct tune_req r;
 	tune_req_ioprio(&r, child, "target", "rt/0");

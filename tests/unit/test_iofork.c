@@ -217,11 +217,7 @@ static int undo_beside_held(long held_prio, pid_t *held, int *stuck, double *too
 	if (heldfs_start(&h) < 0)
 		skip();
 	*held = heldfs_hold(&h, held_prio);
-	pid_t c = fork();
-	if (c == 0)
-		for (;;)
-			pause();
-	sleep_ms(50);
+	pid_t c = idle_child();
 	struct iofam_target t = {.pid = c, .alive = 1, .uid = 0};
 	assert_int_equal(iofam_start(c, &t.start), 0);
 	t.since = iofam_ticks_now();
