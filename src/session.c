@@ -189,13 +189,19 @@ void session_tunable_label(const struct tunable *t, char *buf, size_t len)
 	tune_label(t->kind, t->key, buf, len);
 }
 
-/* An A/B line in the event log (l): its start, end, verdicts, refusals. */
-void session_ab_log(struct session *s, const char *disk, int ok, const char *text)
+/* A line of its own in the event log (l): an A/B's start, end, verdicts,
+ * refusals (EV_AB); a udev rule written or not (EV_UDEV). */
+static void log_text(struct session *s, enum event_type type, const char *disk, int ok, const char *text)
 {
-	struct event e = {.ts = util_real_now(), .mono = util_mono_now(), .type = EV_AB, .ok = ok};
+	struct event e = {.ts = util_real_now(), .mono = util_mono_now(), .type = type, .ok = ok};
 	util_strlcpy(e.disk, disk, sizeof e.disk);
 	util_strlcpy(e.error, text, sizeof e.error);
 	sampler_post(s->smp, &e);
+}
+
+void session_ab_log(struct session *s, const char *disk, int ok, const char *text)
+{
+	log_text(s, EV_AB, disk, ok, text);
 }
 
 const char *session_ab_off(const struct session *s)
@@ -493,7 +499,9 @@ int session_udev_prepare(struct session *s, const char *disk, const char *sched,
 	return rc;
 }
 
-int session_udev_write(struct session *s, const struct session_udev *u, char *msg, size_t len)
+/* session_udev_write's work; its message (what was written, or why not)
+ * goes to the event log as well: the status line cuts it at 80 columns. */
+static int udev_write(struct session *s, const struct session_udev *u, char *msg, size_t len)
 {
 	if (read_only(s, msg, len))
 		return -1;
@@ -509,6 +517,13 @@ int session_udev_write(struct session *s, const struct session_udev *u, char *ms
 		return -1;
 	util_fmt(msg, len, "wrote %s; apply now: udevadm control --reload && udevadm trigger", u->file);
 	return 0;
+}
+
+int session_udev_write(struct session *s, const struct session_udev *u, char *msg, size_t len)
+{
+	int rc = udev_write(s, u, msg, len);
+	log_text(s, EV_UDEV, u->disk, rc == 0, msg);
+	return rc;
 }
 
 int session_save_config(struct session *s, const char *const *keys, const char *const *values, size_t n, char *msg,

@@ -20,6 +20,7 @@ enum event_type {
 	EV_CLEANUP,    /* a killed run's scratch item removed */
 	EV_AB,         /* an A/B run started, ended (its verdicts) or was refused; its text in error */
 	EV_BFQ_WEIGHT, /* a cgroup's io.bfq.weight (key: "io.bfq.weight UNIT") */
+	EV_UDEV,       /* a udev rule written (P, w), or why not; its text in error */
 	EV_NTYPES
 };
 

@@ -38,7 +38,7 @@ size_t eventlog_recent(const struct eventlog *l, struct event *out, size_t max)
 static const char *const type_names[EV_NTYPES] = {
 	[EV_SCHEDULER] = "scheduler", [EV_TUNABLE] = "tunable", [EV_IOPRIO] = "ioprio", [EV_DELAYACCT] = "delayacct",
 	[EV_PROBE] = "probe",         [EV_DISK] = "disk",       [EV_FRESH] = "fresh",   [EV_CLEANUP] = "cleanup",
-	[EV_AB] = "ab",               [EV_BFQ_WEIGHT] = "bfq_weight",
+	[EV_AB] = "ab",               [EV_BFQ_WEIGHT] = "bfq_weight", [EV_UDEV] = "udev",
 };
 
 const char *event_type_name(enum event_type t)
@@ -58,8 +58,8 @@ int event_type_parse(const char *s, enum event_type *out)
 
 void event_describe(const struct event *e, char *buf, size_t len)
 {
-	if (e->type == EV_AB)
-		util_strlcpy(buf, e->error, len); /* "A/B started: ...", "A/B refused: ..." */
+	if (e->type == EV_AB || e->type == EV_UDEV)
+		util_strlcpy(buf, e->error, len); /* "A/B started: ...", "wrote /etc/udev/rules.d/..." */
 	else if (!e->ok)
 		util_fmt(buf, len, "%s: %s", event_type_name(e->type), e->error);
 	else if (e->type == EV_FRESH)
@@ -71,6 +71,6 @@ void event_describe(const struct event *e, char *buf, size_t len)
 	else
 		util_fmt(buf, len, "%s %s -> %s in %.1f ms", e->key[0] ? e->key : event_type_name(e->type), e->from, e->to, e->ms);
 	size_t used = strlen(buf);
-	if (e->cause[0] && e->type != EV_AB && used < len)
+	if (e->cause[0] && e->type != EV_AB && e->type != EV_UDEV && used < len)
 		util_fmt(buf + used, len - used, " (%s)", e->cause);
 }

@@ -102,6 +102,10 @@ if [ ! -e /etc/udev ] || ! command -v udevadm > /dev/null; then
 	keys w
 	wait_for "not written: udev does not run here" || fail "w did not say why it wrote nothing"
 	[ -e /etc/udev/rules.d/60-iosched-top.rules ] && fail "w wrote a rule where udev does not run"
+	# the whole reason in the event log too (the status line cuts it at 80 columns)
+	keys Escape
+	keys l
+	wait_for "$N +not written: udev does not run here, a rule would do nothing" || fail "the event log lacks why w wrote nothing"
 fi
 keys Escape
 
