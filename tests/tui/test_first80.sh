@@ -3,7 +3,9 @@
 # (presentation) within the 80 columns, besides h, q and s; O on a loop
 # device of this test's own (--no-probe: none is probed) probes it, and O again
 # stops that probe (the probe line says why it is not probed again), as
-# doc/screen.md asks when done.
+# doc/screen.md asks when done. Where udev does not run, P then w says why
+# it wrote nothing, and the event log (l) shows that reason whole, wrapped
+# within its box, not cut at 80 columns.
 # suite-budget: 25
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
@@ -26,6 +28,16 @@ wait_for "p50 [0-9.]+(us|ms)|reads/s [0-9]" 10 || fail "no probe figures for $N 
 keys O
 wait_for "$N: probe stopped" || fail "O again did not say it stopped the probe"
 wait_for "$N: not probed" 5 || fail "the probe line does not say $N is not probed any more"
+if [ ! -e /etc/udev ] || ! command -v udevadm > /dev/null; then
+	keys P
+	wait_for "udev does not run here" || fail "the udev panel does not say udev does not run here"
+	keys w
+	keys Escape
+	keys l
+	wait_for "a rule would do nothing" || fail "the event log lacks why w wrote nothing"
+	wait_for "\(the panel says what does\)" 5 || fail "the event log cut the reason at 80 columns: $(screen | grep -A1 'not written')"
+	keys Escape
+fi
 keys q
 [ "$(wait_exit)" = 0 ] || fail "q did not exit 0: $(cat "$SCRATCH/stderr")"
 echo "PASS"
