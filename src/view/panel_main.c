@@ -279,14 +279,37 @@ static void draw_detail(const struct tui *t, int y)
 	}
 }
 
+/* The A/B prompt: in words while the typed text's end (the cursor) fits
+ * (what follows it may be cut), else with the syntax in short; past that
+ * the typed text alone, its end kept in view: at 80 columns the words had
+ * left no room for it. */
+static void ab_prompt(const struct tui *t, char *line, size_t len)
+{
+	static const char *const lead[] = {"variants (SCHED[:key=value],...) load=SIZE, or live for your own load",
+					   "(SCHED,... load=SIZE | live)"};
+	static const char *const tail[] = {"   (Enter starts, Esc cancels)", "  Enter/Esc"};
+	int typed = (int)strlen(t->ab_input);
+	for (size_t i = 0; i < 2; i++) {
+		util_fmt(line, len, "A/B on %s%s%s: %s_%s", t->selected, i ? " " : ", ", lead[i], t->ab_input, tail[i]);
+		if ((int)(strlen(line) - strlen(tail[i])) <= COLS)
+			return;
+	}
+	const char *in = t->ab_input;
+	int room = COLS - (int)strlen(t->selected) - (int)strlen("A/B on : _") - 1;
+	if (typed > room && room > 4)
+		in += typed - (room - 1); /* "…" and the end the cursor is at */
+	while (((unsigned char)*in & 0xC0) == 0x80)
+		in++; /* not inside a character */
+	util_fmt(line, len, "A/B on %s: %s%s_", t->selected, in == t->ab_input ? "" : "…", in);
+}
+
 static void draw_status(const struct tui *t)
 {
 	char line[512];
 	char rate[32];
 	screen_rate_text(t->s.probe_rate_hz, rate, sizeof rate);
 	if (t->ab_prompt)
-		util_fmt(line, sizeof line, "A/B on %s, variants (SCHED[:key=value],...) load=SIZE, or live for your own load: %s_   (Enter starts, Esc cancels)",
-			 t->selected, t->ab_input);
+		ab_prompt(t, line, sizeof line);
 	else if (t->units.prompt)
 		/* The field first: a long unit name is cut at the right, not it. */
 		util_fmt(line, sizeof line, "io.bfq.weight (1-1000, now %d): %s_   of %s   (Enter sets it, Esc cancels)",

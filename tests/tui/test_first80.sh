@@ -5,16 +5,21 @@
 # stops that probe (the probe line says why it is not probed again), as
 # doc/screen.md asks when done. Where udev does not run, P then w says why
 # it wrote nothing, and the event log (l) shows that reason whole, wrapped
-# within its box, not cut at 80 columns.
+# within its box, not cut at 80 columns. A's prompt keeps what is typed
+# in view (the syntax in short), not cut off behind the words.
 # suite-budget: 25
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
 need_root
-need_cmd tmux losetup
+need_cmd tmux losetup mkfs.ext4 mount
 setup_scratch
 
-attach_loop 64 fill; L=$LOOP
+attach_loop 512; L=$LOOP
 N=$(basename "$L")
+# a file system for A's load to write into, as a user's disk has
+mkfs.ext4 -q -E nodiscard "$L" || fail "mkfs failed"
+mkdir "$SCRATCH/mnt"
+mount_scratch "$L" "$SCRATCH/mnt"
 TMUX_W=80 TMUX_H=24 tmux_start "$BIN -d 0.5 --disk $N --no-probe 2> $SCRATCH/stderr"
 wait_for "^$N +" || fail "no row for $N"
 bar=$(screen | tail -1)
@@ -28,6 +33,10 @@ wait_for "p50 [0-9.]+(us|ms)|reads/s [0-9]" 10 || fail "no probe figures for $N 
 keys O
 wait_for "$N: probe stopped" || fail "O again did not say it stopped the probe"
 wait_for "$N: not probed" 5 || fail "the probe line does not say $N is not probed any more"
+keys A
+wait_for "^A/B on $N \(SCHED,\.\.\. load=SIZE \| live\): [a-z,-]+ load=[0-9]+[KMG]_" ||
+	fail "the A/B prompt hides what is typed at 80 columns: $(screen | tail -1)"
+keys Escape
 if [ ! -e /etc/udev ] || ! command -v udevadm > /dev/null; then
 	keys P
 	wait_for "udev does not run here" || fail "the udev panel does not say udev does not run here"
