@@ -12,6 +12,34 @@
 #include "out/detail.h"
 
 /* The Details panel: text from detail.c, redrawn with every sample. */
+/* The text's lines from row y, rows of them: a line wider than w wraps
+ * onto the rows under it while the rows left over hold it (at 80 columns
+ * a disk's iostat line), else it is cut with a mark. */
+static void put_lines(const char *text, int y, int x, int w, int rows)
+{
+	int lines = 0;
+	for (const char *q = text; q && *q; q = strchr(q, '\n') ? strchr(q, '\n') + 1 : NULL)
+		lines++;
+	int spare = rows - lines;
+	const char *p = text;
+	for (int r = 0; p && *p && r < rows;) {
+		const char *nl = strchr(p, '\n');
+		int n = nl ? (int)(nl - p) : (int)strlen(p);
+		char seg[1024];
+		util_fmt(seg, sizeof seg, "%.*s", n, p);
+		int need = screen_wrapped_rows(w, seg, rows - r);
+		if (need > 1 && need - 1 <= spare) {
+			screen_put_wrapped(y + r, x, w, seg, rows - r);
+			spare -= need - 1;
+			r += need;
+		} else {
+			screen_put_within(y + r, x, seg, w);
+			r++;
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+}
+
 static void draw_detail_panel(const struct tui *t)
 {
 	int w = COLS - 4, x = 2, y = 2, h = LINES - 4;
@@ -27,15 +55,7 @@ static void draw_detail_panel(const struct tui *t)
 		detail_disk(&t->s, d, text, sizeof text);
 	screen_box(y, x, h, w, t->detail.unit[0] ? " unit details (Esc: its processes) "
 			       : t->detail.pid ? " process details (Esc closes) " : " disk details (Esc closes) ");
-	const char *p = text;
-	for (int r = 0; p && *p && r < h - 2; r++) {
-		const char *nl = strchr(p, '\n');
-		int n = nl ? (int)(nl - p) : (int)strlen(p);
-		char seg[1024];
-		util_fmt(seg, sizeof seg, "%.*s", n, p);
-		screen_put_within(y + 1 + r, x + 2, seg, w - 4);
-		p = nl ? nl + 1 : NULL;
-	}
+	put_lines(text, y + 1, x + 2, w - 4, h - 2);
 }
 
 /* Enter on the main screen: details of what is selected. */

@@ -51,7 +51,8 @@ void screen_put_within(int y, int x, const char *text, int w)
 	mvaddstr(y, x, safe);
 }
 
-int screen_put_wrapped(int y, int x, int w, const char *raw, int max)
+/* screen_put_wrapped, drawn or (draw 0) only counted. */
+static int wrap(int y, int x, int w, const char *raw, int max, int draw)
 {
 	char safe[2048];
 	util_safe_text(safe, sizeof safe, raw);
@@ -66,13 +67,24 @@ int screen_put_wrapped(int y, int x, int w, const char *raw, int max)
 			if (text[n] != ' ')
 				n = w;
 		}
-		mvaddnstr(y + used, x, text, n);
+		if (draw)
+			mvaddnstr(y + used, x, text, n);
 		text += n;
 		while (*text == ' ')
 			text++;
 		used++;
 	}
 	return used;
+}
+
+int screen_put_wrapped(int y, int x, int w, const char *raw, int max)
+{
+	return wrap(y, x, w, raw, max, 1);
+}
+
+int screen_wrapped_rows(int w, const char *raw, int max)
+{
+	return wrap(0, 0, w, raw, max, 0);
 }
 
 void screen_box(int y, int x, int h, int w, const char *title)

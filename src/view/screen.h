@@ -57,6 +57,8 @@ void screen_put_within(int y, int x, const char *text, int w);
 /* text in lines of at most w columns from (y, x), broken at spaces, at
  * most max lines. Returns the lines used. */
 int screen_put_wrapped(int y, int x, int w, const char *text, int max);
+/* How many rows screen_put_wrapped would take. */
+int screen_wrapped_rows(int w, const char *text, int max);
 
 /* A bordered box with a title, its inside cleared. */
 void screen_box(int y, int x, int h, int w, const char *title);

@@ -6,7 +6,8 @@
 # doc/screen.md asks when done. Where udev does not run, P then w says why
 # it wrote nothing, and the event log (l) shows that reason whole, wrapped
 # within its box, not cut at 80 columns. A's prompt keeps what is typed
-# in view (the syntax in short), not cut off behind the words.
+# in view (the syntax in short), not cut off behind the words. The disk's
+# details (Enter) wrap its iostat line where the box has rows to spare.
 # suite-budget: 25
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
@@ -33,6 +34,10 @@ wait_for "p50 [0-9.]+(us|ms)|reads/s [0-9]" 10 || fail "no probe figures for $N 
 keys O
 wait_for "$N: probe stopped" || fail "O again did not say it stopped the probe"
 wait_for "$N: not probed" 5 || fail "the probe line does not say $N is not probed any more"
+keys Enter
+wait_for "disk details" || fail "Enter opened no disk details"
+wait_for "aqu-sz [0-9.]+ +%util [0-9.]+" 5 || fail "the disk details cut the iostat line at 80 columns: $(screen | grep -A1 'r/s')"
+keys Escape
 keys A
 wait_for "^A/B on $N \(SCHED,\.\.\. load=SIZE \| live\): [a-z,-]+ load=[0-9]+[KMG]_" ||
 	fail "the A/B prompt hides what is typed at 80 columns: $(screen | tail -1)"
