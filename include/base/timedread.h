@@ -50,8 +50,9 @@ long timedread_text(struct timedread *tr, const char *path, int id, char *buf, s
 /* Reads given up since tr was made. */
 unsigned long timedread_given_up(const struct timedread *tr);
 
-/* How many tasks' reads are stuck now; *first_id one of them. */
-size_t timedread_stuck(const struct timedread *tr, int *first_id);
+/* How many tasks' reads are stuck now; the first max of their ids into
+ * ids (NULL: none wanted). */
+size_t timedread_stuck(const struct timedread *tr, int *ids, size_t max);
 
 /* Workers stuck in a read are left to end on their own. */
 void timedread_free(struct timedread *tr);

@@ -112,6 +112,9 @@ const char *procs_row_cmdline(const struct proc_row *r);
  * A recording keeps such rows, and their command lines are read at once. */
 int procs_row_notable(const struct proc_row *r);
 
+/* Tasks whose /proc files do not answer named in the status, at most. */
+#define PROCS_STUCK_NAMED 3
+
 struct procs_status {
 	int threads;               /* rows are threads */
 	int taskstats;             /* 0: no taskstats (why in missing) */
@@ -119,7 +122,7 @@ struct procs_status {
 	char missing[200];         /* what permission or setting is missing, or "" */
 	size_t unreadable;         /* rows whose /proc/PID/io could not be read */
 	size_t stuck;              /* tasks whose /proc files do not answer (timedread.h), skipped */
-	int stuck_pid;             /* one of them */
+	int stuck_pid[PROCS_STUCK_NAMED]; /* the first of them */
 	int as_root;               /* read as root: an unreadable row is not for want of root */
 	int exits;                 /* exit records on: short-lived processes under their own names */
 	unsigned long exits_lost;  /* refreshes at which the kernel had dropped exit records (buffer full) */

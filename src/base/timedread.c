@@ -321,10 +321,10 @@ unsigned long timedread_given_up(const struct timedread *tr)
 	return tr->given_up;
 }
 
-size_t timedread_stuck(const struct timedread *tr, int *first_id)
+size_t timedread_stuck(const struct timedread *tr, int *ids, size_t max)
 {
-	if (tr->nstuck && first_id)
-		*first_id = tr->stuck[0].id;
+	for (size_t i = 0; ids && i < tr->nstuck && i < max; i++)
+		ids[i] = tr->stuck[i].id;
 	return tr->nstuck;
 }
 

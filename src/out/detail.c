@@ -452,8 +452,11 @@ void detail_unreadable(const struct procs_status *ps, char *buf, size_t len)
 		return;
 	if (ps->stuck) {
 		/* first: the cause is on the machine, not in a permission */
-		util_fmt(buf, len, "%zu without I/O figures: /proc files of %zu task(s) do not answer (pid %d: held in execve?)",
-			 ps->unreadable, ps->stuck, ps->stuck_pid);
+		char pids[64] = "";
+		for (size_t i = 0; i < ps->stuck && i < PROCS_STUCK_NAMED; i++)
+			util_fmt(pids + strlen(pids), sizeof pids - strlen(pids), "%s%d", i ? ", " : "", ps->stuck_pid[i]);
+		util_fmt(buf, len, "%zu without I/O figures: /proc files of %zu task(s) do not answer (pid %s%s: held in execve?)",
+			 ps->unreadable, ps->stuck, pids, ps->stuck > PROCS_STUCK_NAMED ? ", ..." : "");
 		return;
 	}
 	/* Needs root only when it is not root already: as root an EPERM comes

@@ -224,7 +224,7 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 	procseen_sort_current(p);
 	size_t nx = procgone_settle(p, threads, st);
 	read_stats(p, threads, *rows, total);
-	st->stuck = p->tr ? timedread_stuck(p->tr, &st->stuck_pid) : 0;
+	st->stuck = p->tr ? timedread_stuck(p->tr, st->stuck_pid, PROCS_STUCK_NAMED) : 0;
 	size_t next_cur = 0, next_prev = 0;
 	for (size_t i = 0; i < total; i++) {
 		struct proc_row *r = &(*rows)[i];

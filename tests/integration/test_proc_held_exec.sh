@@ -32,18 +32,24 @@ grep -q held "$SCRATCH/fs.log" || fail "the exec was not held: $(cat "$SCRATCH/f
 # SIGTERM: with no handler a fatal signal ends that wait)
 timeout 1 cat "/proc/$HELD/stat" > /dev/null 2>&1 && fail "pid $HELD's stat answered: not held"
 
+# The sanitized build's leak check stops every thread with ptrace at exit,
+# and a thread in the killable wait of a read given up on never stops: its
+# exit would hang there (the shipped build's exit ends such a thread).
+# While the process is held, that check is off; the rest of ASan is on.
+held_asan=${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0
 t0=$(date +%s.%N)
-timeout -s KILL 20 "$BIN" -b -n 3 -d 0.5 --no-probe --no-bpf > "$SCRATCH/out.txt" 2> "$SCRATCH/err.txt"
+ASAN_OPTIONS=$held_asan timeout -s KILL 20 "$BIN" -b -n 3 -d 0.5 --no-probe --no-bpf > "$SCRATCH/out.txt" 2> "$SCRATCH/err.txt"
 rc=$?
 t1=$(date +%s.%N)
 [ $rc -eq 0 ] || fail "the text run exited $rc (137: it hung and was killed): $(tail -3 "$SCRATCH/err.txt")"
-grep -q "do not answer (pid $HELD" "$SCRATCH/out.txt" ||
+# (others held on the machine are named too: the first three)
+grep -qE "do not answer \(pid ([0-9]+, ){0,2}$HELD[,:]" "$SCRATCH/out.txt" ||
 	fail "no word of pid $HELD's files: $(grep -o 'I/O wait.*' "$SCRATCH/out.txt" | head -3)"
 # three refreshes 0.5 s apart and one wait of patience (the task is then
 # skipped): well under 20 s
 awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 8) }' || fail "the text run took $(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}') s"
 
-timeout -s KILL 20 "$BIN" --json -n 2 -d 0.5 --no-probe --no-bpf > "$SCRATCH/out.json" 2> "$SCRATCH/err.txt" ||
+ASAN_OPTIONS=$held_asan timeout -s KILL 20 "$BIN" --json -n 2 -d 0.5 --no-probe --no-bpf > "$SCRATCH/out.json" 2> "$SCRATCH/err.txt" ||
 	fail "the JSON run exited $?: $(tail -3 "$SCRATCH/err.txt")"
 [ "$(wc -l < "$SCRATCH/out.json")" -eq 2 ] || fail "the JSON run wrote $(wc -l < "$SCRATCH/out.json") lines, not 2"
 

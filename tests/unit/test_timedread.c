@@ -125,7 +125,7 @@ static void test_gives_up(void **state)
 	assert_string_equal(b[2], "beta\n");
 	assert_int_equal(it[3].n, -ETIMEDOUT); /* the stuck task's other file: skipped */
 	int id = 0;
-	assert_int_equal(timedread_stuck(tr, &id), 1);
+	assert_int_equal(timedread_stuck(tr, &id, 1), 1);
 	assert_int_equal(id, 7);
 	assert_int_equal(timedread_given_up(tr), 1);
 	/* while stuck: skipped at once, the others read */
@@ -138,12 +138,12 @@ static void test_gives_up(void **state)
 	assert_string_equal(b[1], "beta\n");
 	/* let go: once the stuck read has returned, the task is read again */
 	let_go(f);
-	for (int i = 0; i < 200 && timedread_stuck(tr, NULL); i++) {
+	for (int i = 0; i < 200 && timedread_stuck(tr, NULL, 0); i++) {
 		usleep(10000);
 		item(&it[0], f->a, 7, b[0], sizeof b[0]);
 		timedread_batch(tr, it, 1);
 	}
-	assert_int_equal(timedread_stuck(tr, NULL), 0);
+	assert_int_equal(timedread_stuck(tr, NULL, 0), 0);
 	assert_int_equal(it[0].n, 6);
 	assert_string_equal(b[0], "alpha\n");
 	timedread_free(tr);
@@ -173,15 +173,15 @@ static void test_stuck_max(void **state)
 	char b[64];
 	for (int i = 0; i < TIMEDREAD_STUCK_MAX; i++)
 		assert_int_equal(timedread_text(tr, f->fifo, 100 + i, b, sizeof b), -ETIMEDOUT);
-	assert_int_equal(timedread_stuck(tr, NULL), TIMEDREAD_STUCK_MAX);
+	assert_int_equal(timedread_stuck(tr, NULL, 0), TIMEDREAD_STUCK_MAX);
 	assert_int_equal(timedread_text(tr, f->a, 1, b, sizeof b), -ETIMEDOUT);
 	/* one writer lets every waiting open go */
 	let_go(f);
-	for (int i = 0; i < 200 && timedread_stuck(tr, NULL); i++) {
+	for (int i = 0; i < 200 && timedread_stuck(tr, NULL, 0); i++) {
 		usleep(10000);
 		timedread_text(tr, f->a, 1, b, sizeof b);
 	}
-	assert_int_equal(timedread_stuck(tr, NULL), 0);
+	assert_int_equal(timedread_stuck(tr, NULL, 0), 0);
 	assert_int_equal(timedread_text(tr, f->a, 1, b, sizeof b), 6);
 	timedread_free(tr);
 }
