@@ -29,7 +29,8 @@ struct timedread_item {
 	int id;          /* whose file (a task id): skipped while a read of this id is stuck */
 	char *buf;       /* out: the text read, NUL-terminated */
 	size_t cap;
-	long n;          /* out: bytes read, or -errno; -ETIMEDOUT: given up or skipped (fd then belongs to no one here) */
+	long n;          /* out: bytes read, or -errno; -ETIMEDOUT: given up, or skipped as its task's read is stuck
+			  * (fd then belongs to no one here); -EBUSY: not read, TIMEDREAD_STUCK_MAX are stuck */
 };
 
 struct timedread;
@@ -39,7 +40,8 @@ struct timedread;
 struct timedread *timedread_new(double patience_s);
 
 /* Read items[0..n): each one's n says how it went. Returns how many
- * gave up or were skipped. Not for two threads at once. */
+ * gave up or were skipped (-ETIMEDOUT, -EBUSY). Not for two threads at
+ * once. */
 size_t timedread_batch(struct timedread *tr, struct timedread_item *items, size_t n);
 
 /* One file of task id: its text into buf, bytes or -errno (-ETIMEDOUT:

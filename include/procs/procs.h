@@ -231,10 +231,15 @@ void procs_rates(const struct proc_seen *old, struct proc_seen *e, double dt, in
  * state, ppid, nice and start time. Returns 0 or -EINVAL. */
 int procs_parse_stat(const char *text, struct proc_seen *e);
 
-/* The stat lines of processes pids[0..n) into out[i], each one's rc[i]:
- * 0, -ESRCH (gone or unreadable) or -ETIMEDOUT (held in execve: it did
- * not answer), read in batches through tr (timedread.h; NULL: one made
- * for this call). */
+/* A read of a stat line (n: timedread's bytes or -errno; text) parsed
+ * into e: 0, -ESRCH (gone or unreadable), -ETIMEDOUT (held in execve: it
+ * did not answer), or what kept it from being read (-EBUSY: too many
+ * stuck; -ENOMEM, -EAGAIN): not a sign the process is gone. */
+int procs_stat_rc(long n, const char *text, struct proc_seen *e);
+
+/* The stat lines of processes pids[0..n) into out[i], each one's rc[i]
+ * as procs_stat_rc says, read in batches through tr (timedread.h; NULL:
+ * one made for this call). */
 struct timedread;
 void procs_read_stats(struct timedread *tr, const int *pids, size_t n, struct proc_seen *out, int *rc);
 

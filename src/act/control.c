@@ -392,7 +392,6 @@ static int undo_pass(struct control *c, double deadline)
 	int failed = 0;
 	struct undo_log aside = {0};
 	struct undo_entry e;
-	c->first_failed[0] = '\0';
 	while (undo_pop(&c->undo, &e) == 0) {
 		if (behind_failed(&aside, &e.back)) {
 			undo_repush(&aside, &e);
@@ -434,6 +433,15 @@ static int undo_pass(struct control *c, double deadline)
 	return failed;
 }
 
+/* The entries of from moved to the end of to, in their order (to keeps
+ * what it counts as dropped or lost). */
+static void move_all(struct undo_log *from, struct undo_log *to)
+{
+	for (size_t i = 0; i < from->n; i++)
+		undo_repush(to, &from->e[i]);
+	from->n = 0;
+}
+
 /* The I/O priorities of log moved to out, both kept in their order. */
 static void split_prios(struct undo_log *log, struct undo_log *out)
 {
@@ -450,16 +458,31 @@ static void split_prios(struct undo_log *log, struct undo_log *out)
 /* Every change put back, newest first: the disks' and units' settings,
  * then the I/O priorities. A priority's undo can take long or fail (a
  * family that keeps forking, a process held in execve) and must not hold
- * back a scheduler's, which does not depend on it. */
+ * back a scheduler's, which does not depend on it. What a pass leaves
+ * (failed, held back) is not tried again by the next; the priorities are
+ * not begun past the deadline (one queued then would run after the
+ * report). */
 static int undo_all(struct control *c, double deadline)
 {
-	struct undo_log prios = {0};
+	struct undo_log prios = {0}, left = {0};
+	c->first_failed[0] = '\0';
 	split_prios(&c->undo, &prios);
 	int failed = undo_pass(c, deadline);
-	for (size_t i = 0; i < prios.n; i++)
-		undo_repush(&c->undo, &prios.e[i]);
+	move_all(&c->undo, &left);
+	move_all(&prios, &c->undo);
+	if (c->undo.n && util_mono_now() < deadline && worker_idle(c->w))
+		failed += undo_pass(c, deadline);
+	else if (c->undo.n) {
+		failed += (int)c->undo.n; /* not tried: listed with their revert lines */
+		util_fmt(c->last, sizeof c->last, "%zu I/O priorit%s not tried: the wait had ended", c->undo.n,
+			 c->undo.n == 1 ? "y" : "ies");
+		note_failed(c);
+	}
+	move_all(&c->undo, &left);
+	move_all(&left, &c->undo);
 	undo_free(&prios);
-	return failed + undo_pass(c, deadline);
+	undo_free(&left);
+	return failed;
 }
 
 int control_apply_now(struct control *c, const struct tune_req *r, size_t n, char *err, size_t len)

@@ -23,9 +23,7 @@ int iofam_read_stat(struct timedread *tr, int id, const char *path, struct proc_
 {
 	char text[1024];
 	long n = timedread_text(tr, path, id, text, sizeof text);
-	if (n == -ETIMEDOUT)
-		return -ETIMEDOUT;
-	return n <= 0 || procs_parse_stat(text, e) < 0 ? -ESRCH : 0;
+	return procs_stat_rc(n, text, e);
 }
 
 /* A field of /proc/PID/status ("Uid:", "CapEff:"): its first word, as
@@ -301,9 +299,10 @@ static int has_value(int pid, int applied);
 /* Every process now, sorted by pid, those started since (t) with a
  * thread at applied marked; NULL on no memory. A process held in execve
  * (its stat does not answer; its other threads are gone by then) is left
- * out, unless it is at applied: then its pid in *held (it cannot be
- * placed in the family). */
-static struct fam_proc *table_read(const struct iofam_target *tg, int applied, size_t *n, int *held)
+ * out, unless a thread of it is at applied: then its pid in *held (it
+ * cannot be placed in the family). A stat that could not be read for
+ * want of the reader (too many held, no memory, no thread): *err. */
+static struct fam_proc *table_read(const struct iofam_target *tg, int applied, size_t *n, int *held, int *err)
 {
 	size_t np;
 	int *pids = iofork_list_pids(&np), *rc = calloc(np ? np : 1, sizeof *rc);
@@ -319,8 +318,10 @@ static struct fam_proc *table_read(const struct iofam_target *tg, int applied, s
 	 * process (a round must be quick beside a fork storm) */
 	procs_read_stats(tg->tr, pids, np, st, rc);
 	for (size_t i = 0; i < np; i++) {
-		if (rc[i] == -ETIMEDOUT && syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, pids[i]) == applied)
+		if (rc[i] == -ETIMEDOUT && has_value(pids[i], applied)) /* every live thread: not its stat */
 			*held = pids[i];
+		else if (rc[i] < 0 && rc[i] != -ETIMEDOUT && rc[i] != -ESRCH)
+			*err = rc[i];
 		if (rc[i] == 0)
 			t[(*n)++] = (struct fam_proc){.pid = pids[i], .ppid = st[i].ppid, .start = st[i].start,
 						      .at_value = st[i].start >= tg->since && has_value(pids[i], applied)};
@@ -449,8 +450,10 @@ static int last_pid(void)
 static int unseen_at_value(int pid, int rc, const struct proc_seen *s, const struct iofam_target *t, int applied,
 			   const struct fam_proc *tab, size_t n)
 {
-	if (rc == -ETIMEDOUT) /* held in execve: cannot be placed; settled only if not at the value */
-		return syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, pid) == applied;
+	if (rc == -ETIMEDOUT) /* held in execve: cannot be placed; settled only if no thread is at the value */
+		return has_value(pid, applied);
+	if (rc < 0 && rc != -ESRCH)
+		return 1; /* not read (the reader is full or short): not settled */
 	if (rc < 0 || s->start < t->since)
 		return 0; /* gone: a child it had comes later in the range */
 	const struct fam_proc *was = table_find(tab, n, pid);
@@ -523,9 +526,14 @@ static int family_round(const struct iofam_target *t, int prio, int applied, int
 	 * `before` does not reach (its pid is older): looked at again after */
 	int forking = iofork_in_flight(t);
 	int before = last_pid();
-	struct fam_proc *tab = table_read(t, applied, &n, &out->stuck_pid);
+	int err = 0;
+	struct fam_proc *tab = table_read(t, applied, &n, &out->stuck_pid, &err);
 	if (!tab)
 		return -ENOMEM;
+	if (err) {
+		free(tab);
+		return err;
+	}
 	int put = 0, rc = 0, gone = 0;
 	out->others = 0;
 	for (size_t i = 0; i < n; i++) {

@@ -85,8 +85,10 @@ int iofam_set_alone(int pid, int prio, int before, int *sharer);
  * -ESRCH (nothing of it left), -EAGAIN (still tasks at the value after
  * IOFAM_PASSES), -ETIMEDOUT (a process at the value is held in execve,
  * where its stat does not answer, so it cannot be placed in the family:
- * out->stuck_pid; one not at the value is left out), or a failed set's
- * errno. */
+ * out->stuck_pid; one not at the value is left out), -EBUSY (too many
+ * processes held so for their stat to be read at all), or a failed
+ * set's or read's errno (-ENOMEM, -EAGAIN: never taken for a process
+ * gone). */
 int iofam_undo(const struct iofam_target *t, int prio, int applied, struct iofam_undo *out);
 
 #endif

@@ -36,6 +36,22 @@ static int forks(long nr)
 	return 0;
 }
 
+/* How many threads pid has: its task directory, which does not wait on
+ * an exec. */
+static int tasks_of(int pid)
+{
+	char dir[64];
+	util_fmt(dir, sizeof dir, "/proc/%d/task", pid);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+	while (d && (e = readdir(d)))
+		n += atoi(e->d_name) > 0;
+	if (d)
+		closedir(d);
+	return n;
+}
+
 /* Whether thread tid of pid is blocked inside a fork that has not
  * attached its child: /proc/TID/syscall gives the call a blocked thread
  * is in ("running" for one that runs); a vfork parent waits in
@@ -45,8 +61,12 @@ static int thread_forking(struct timedread *tr, int pid, int tid)
 	char path[80], text[128], *end;
 	util_fmt(path, sizeof path, "/proc/%d/task/%d/syscall", pid, tid);
 	long n = timedread_text(tr, path, tid, text, sizeof text);
+	if (n == -ENOENT || n == -ESRCH)
+		return 0; /* gone */
+	if (n == -ETIMEDOUT && tid == pid && tasks_of(pid) == 1)
+		return 0; /* held in execve: its other threads are gone by then, and it is not in a fork */
 	if (n < 0)
-		return 0; /* gone, or held in execve (its other threads are gone by then): not in a fork */
+		return 1; /* not known (another thread stuck, the reader full or short): not settled */
 	long nr = strtol(text, &end, 10);
 	if (end == text || !forks(nr))
 		return 0;
@@ -109,8 +129,11 @@ int iofork_in_flight(const struct iofam_target *t)
 	if (!pids || !rc || !st)
 		n = 0;
 	procs_read_stats(t->tr, pids, n, st, rc);
+	/* one whose stat could not be read for want of the reader (too many
+	 * held, no memory) may be anyone's: looked at */
 	for (size_t i = 0; i < n; i++)
-		if (owners(pids[i], t) || (rc[i] == 0 && st[i].start >= t->since))
+		if (owners(pids[i], t) || (rc[i] == 0 && st[i].start >= t->since) ||
+		    (rc[i] < 0 && rc[i] != -ESRCH && rc[i] != -ETIMEDOUT))
 			forking += process_forking(t->tr, pids[i]);
 	free(pids);
 	free(rc);

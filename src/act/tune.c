@@ -52,7 +52,10 @@ int tune_req_same_process(const struct tune_req *r)
 	unsigned long long now;
 	if (r->kind != TUNE_IOPRIO)
 		return 1;
-	return r->start && iofam_start(r->pid, &now) == 0 && now == r->start;
+	int rc = r->start ? iofam_start(r->pid, &now) : -ESRCH;
+	/* held in execve (its stat does not answer): alive, and a pid in use
+	 * is not given to another; the revert line checks again when run */
+	return rc == -ETIMEDOUT || (rc == 0 && now == r->start);
 }
 
 int tune_parse_ioprio(const char *s, int *out)
@@ -363,6 +366,10 @@ static int undo_ioprio(const struct tune_req *r, struct event *ev)
 		util_fmt(ev->error, sizeof ev->error, "pid %d (%s) or what it started keeps starting tasks at %s, or is held "
 			 "in a fork: after %d passes some may still have it (ionice -p PID shows one; try u again)",
 			 r->pid, r->disk, r->expect, IOFAM_PASSES);
+	else if (rc == -EBUSY)
+		util_fmt(ev->error, sizeof ev->error, "what pid %d (%s) started cannot be checked: too many processes on "
+			 "this machine are held in execve (their /proc files do not answer); some may still have %s "
+			 "(try u again once they run)", r->pid, r->disk, r->expect);
 	else if (rc == -ETIMEDOUT)
 		util_fmt(ev->error, sizeof ev->error, "pid %d is at %s and held in execve (its /proc files do not answer): "
 			 "whether pid %d (%s) started it cannot be told, so it is left as it is (ionice -p %d; try u "

@@ -121,8 +121,8 @@ static void *run_main(void *arg)
 		if (r->abandoned || r->quit)
 			break;
 		size_t i = r->next++;
-		if (r->items[i].n == -ETIMEDOUT)
-			continue; /* skipped: its task is stuck */
+		if (r->items[i].n == -ETIMEDOUT || r->items[i].n == -EBUSY)
+			continue; /* skipped: its task is stuck, or too many are */
 		if (work_one(r, i, text))
 			break;
 		if (r->next >= r->n)
@@ -209,14 +209,15 @@ static void reap(struct timedread *tr)
 	tr->nstuck = kept;
 }
 
-static int is_stuck(const struct timedread *tr, int id)
+/* What an item of task id starts as: -ETIMEDOUT when a read of id is
+ * stuck, -EBUSY when as many threads are held as allowed (nothing is
+ * read), else -EIO until it is read. */
+static long start_as(const struct timedread *tr, int id)
 {
-	if (tr->nstuck >= TIMEDREAD_STUCK_MAX)
-		return 1; /* as many threads held as allowed: no more reads */
 	for (size_t i = 0; i < tr->nstuck; i++)
 		if (tr->stuck[i].id == id)
-			return 1;
-	return 0;
+			return -ETIMEDOUT;
+	return tr->nstuck >= TIMEDREAD_STUCK_MAX ? -EBUSY : -EIO;
 }
 
 /* Wait, the lock held, until r has read every item: -1; or the index
@@ -254,15 +255,17 @@ static void give_up(struct timedread *tr, struct run *r, struct timedread_item *
 	else
 		run_let_go(r);
 	for (size_t j = i + 1; j < n; j++)
-		if (items[j].id == id || tr->nstuck >= TIMEDREAD_STUCK_MAX)
+		if (items[j].id == id)
 			items[j].n = -ETIMEDOUT;
+		else if (tr->nstuck >= TIMEDREAD_STUCK_MAX)
+			items[j].n = -EBUSY;
 }
 
 static size_t count_given_up(const struct timedread_item *items, size_t n)
 {
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
-		k += items[i].n == -ETIMEDOUT;
+		k += items[i].n == -ETIMEDOUT || items[i].n == -EBUSY;
 	return k;
 }
 
@@ -270,7 +273,7 @@ size_t timedread_batch(struct timedread *tr, struct timedread_item *items, size_
 {
 	reap(tr);
 	for (size_t i = 0; i < n; i++)
-		items[i].n = is_stuck(tr, items[i].id) ? -ETIMEDOUT : -EIO;
+		items[i].n = start_as(tr, items[i].id);
 	size_t from = 0;
 	while (from < n) {
 		struct run *r = tr->run ? tr->run : (tr->run = run_start());

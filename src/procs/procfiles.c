@@ -20,12 +20,16 @@
 
 /* The command line as one string (arguments joined by blanks), on the
  * heap, as long as a row holds; NULL when empty or unreadable. Three
- * system calls a task: read only for tasks named (procs_name). */
-char *procfiles_read_cmdline(int pid)
+ * system calls a task: read only for tasks named (procs_name). Through
+ * p's reader too: it reads the task's memory, under a lock its own page
+ * faults can hold (one on its FUSE file that is not answered). */
+char *procfiles_read_cmdline(struct procs *p, int pid)
 {
 	char path[64], buf[PROCS_CMDLINE_MAX];
 	snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
-	long n = util_read_text(path, buf, sizeof buf);
+	if (!p->tr)
+		p->tr = timedread_new(TIMEDREAD_PATIENCE_S);
+	long n = p->tr ? timedread_text(p->tr, path, pid, buf, sizeof buf) : -ENOMEM;
 	if (n <= 0)
 		return NULL;
 	for (long i = 0; i < n - 1; i++)
@@ -200,6 +204,13 @@ void procfiles_read_stats(struct procs *p, int threads, const struct procfiles_w
 		want[j].e->stat_ok = p->tri[j].n > 0 && procs_parse_stat(p->tri[j].buf, want[j].e) == 0;
 }
 
+int procs_stat_rc(long n, const char *text, struct proc_seen *e)
+{
+	if (n > 0)
+		return procs_parse_stat(text, e) == 0 ? 0 : -ESRCH;
+	return n == 0 || n == -ENOENT || n == -ESRCH ? -ESRCH : (int)n;
+}
+
 void procs_read_stats(struct timedread *tr, const int *pids, size_t n, struct proc_seen *out, int *rc)
 {
 	struct timedread *own = tr ? NULL : timedread_new(TIMEDREAD_PATIENCE_S);
@@ -220,8 +231,7 @@ void procs_read_stats(struct timedread *tr, const int *pids, size_t n, struct pr
 		}
 		timedread_batch(tr ? tr : own, it, k);
 		for (size_t j = 0; j < k; j++)
-			rc[from + j] = it[j].n == -ETIMEDOUT ? -ETIMEDOUT
-				       : it[j].n > 0 && procs_parse_stat(it[j].buf, &out[from + j]) == 0 ? 0 : -ESRCH;
+			rc[from + j] = procs_stat_rc(it[j].n, it[j].buf, &out[from + j]);
 	}
 	free(it);
 	free(text);

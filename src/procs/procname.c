@@ -37,10 +37,10 @@ const char *procname_user(struct procs *p, unsigned uid)
 }
 
 /* Row r's command line from its task's entry e, read the first time. */
-void procname_from(struct proc_seen *e, struct proc_row *r)
+void procname_from(struct procs *p, struct proc_seen *e, struct proc_row *r)
 {
 	if (!e->cmdline_read) {
-		e->cmdline = procfiles_read_cmdline(r->pid);
+		e->cmdline = procfiles_read_cmdline(p, r->pid);
 		e->cmdline_read = 1;
 	}
 	r->cmdline = e->cmdline;
@@ -52,5 +52,5 @@ void procs_name(struct procs *p, struct proc_row *r)
 		return;
 	struct proc_seen *e = procseen_lookup(p->prev, p->nprev, r->tid);
 	if (e && e->start == r->start)
-		procname_from(e, r);
+		procname_from(p, e, r);
 }

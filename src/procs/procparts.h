@@ -118,7 +118,7 @@ struct procfiles_want {
 	struct proc_seen *e;
 };
 void procfiles_read_stats(struct procs *p, int threads, const struct procfiles_want *want, size_t n);
-char *procfiles_read_cmdline(int pid);
+char *procfiles_read_cmdline(struct procs *p, int pid);
 
 /* procseen.c: the readings kept from one refresh to the next (p->prev)
  * and the one being taken (p->cur), both sorted by id. */
@@ -140,7 +140,7 @@ void procseen_carry(struct proc_seen *old, struct proc_seen *e);
 /* procname.c: the owner's name of uid (kept for p's lifetime); r's
  * command line from its task's entry e, read the first time. */
 const char *procname_user(struct procs *p, unsigned uid);
-void procname_from(struct proc_seen *e, struct proc_row *r);
+void procname_from(struct procs *p, struct proc_seen *e, struct proc_row *r);
 
 /* procprio.c: a task's I/O priority as ioprio_get says it (-1: unknown). */
 int procprio_read(int tid);

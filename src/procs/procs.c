@@ -183,7 +183,7 @@ static void fill_row(struct procs *p, const struct reading *rd, struct proc_seen
 		r->wait = WAIT_BEFORE;
 	/* lives until let_go, after the next reading */
 	if (procs_row_notable(r))
-		procname_from(e, r);
+		procname_from(p, e, r);
 	else
 		r->cmdline = e->cmdline;
 }

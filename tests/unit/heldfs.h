@@ -4,6 +4,8 @@
 #ifndef IOSCHED_TEST_HELDFS_H
 #define IOSCHED_TEST_HELDFS_H
 
+#define HELDFS_MAX 80 /* processes held at once */
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -20,7 +22,8 @@
  * holds in execve. */
 struct heldfs {
 	char dir[64], mnt[80], go[96];
-	pid_t server, holder;
+	pid_t server, holder[HELDFS_MAX];
+	int nheld;
 	int log; /* the server's stderr: "held" once a flush waits */
 };
 
@@ -33,6 +36,7 @@ static int heldfs_start(struct heldfs *h)
 	int p[2];
 	if (access("/usr/bin/python3", X_OK) || access("tests/lib/heldfs.py", R_OK) || access("/dev/fuse", W_OK))
 		return -1;
+	h->nheld = 0;
 	snprintf(h->dir, sizeof h->dir, "/tmp/heldfs.XXXXXX");
 	assert_non_null(mkdtemp(h->dir));
 	snprintf(h->mnt, sizeof h->mnt, "%s/mnt", h->dir);
@@ -58,8 +62,9 @@ static pid_t heldfs_hold(struct heldfs *h, long prio)
 {
 	char path[96], b[16];
 	snprintf(path, sizeof path, "%s/held", h->mnt);
-	h->holder = fork();
-	if (h->holder == 0) {
+	assert_true(h->nheld < HELDFS_MAX);
+	pid_t c = h->holder[h->nheld++] = fork();
+	if (c == 0) {
 		if (prio >= 0 && syscall(SYS_ioprio_set, 1, 0, (int)prio) < 0)
 			_exit(2);
 		if (open(path, O_RDONLY | O_CLOEXEC) < 0)
@@ -70,14 +75,15 @@ static pid_t heldfs_hold(struct heldfs *h, long prio)
 	struct pollfd p = {h->log, POLLIN, 0};
 	assert_int_equal(poll(&p, 1, 5000), 1);
 	assert_true(read(h->log, b, sizeof b) > 0);
-	return h->holder;
+	return c;
 }
 
 static void heldfs_stop(struct heldfs *h)
 {
 	char flags[80];
 	close(open(h->go, O_WRONLY | O_CREAT, 0600));
-	waitpid(h->holder, NULL, 0);
+	for (int i = 0; i < h->nheld; i++)
+		waitpid(h->holder[i], NULL, 0);
 	kill(h->server, SIGKILL);
 	waitpid(h->server, NULL, 0);
 	umount2(h->mnt, MNT_DETACH);

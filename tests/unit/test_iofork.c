@@ -37,6 +37,7 @@
 
 #include "act/iofam.h"
 #include "act/iofork.h"
+#include "base/timedread.h"
 #include "heldfs.h"
 
 #define RT0 (1 << 13)
@@ -261,6 +262,33 @@ static void test_held_exec_at_value(void **state)
 	assert_true(took < 10);
 }
 
+/* More processes held in execve than the reader waits on: it reads no
+ * stat then, and the undo must fail (not take every process for a held
+ * one and say done). */
+static void test_held_exec_reader_full(void **state)
+{
+	(void)state;
+	struct heldfs h;
+	if (heldfs_start(&h) < 0)
+		skip();
+	for (int i = 0; i < TIMEDREAD_STUCK_MAX + 1; i++)
+		heldfs_hold(&h, -1);
+	pid_t c = idle_child();
+	struct iofam_target t = {.pid = c, .alive = 1, .uid = 0};
+	assert_int_equal(iofam_start(c, &t.start), 0);
+	t.since = iofam_ticks_now();
+	assert_int_equal(iofam_set(c, RT0), 0);
+	struct iofam_undo u;
+	int rc = iofam_undo(&t, BE4, RT0, &u);
+	long back = syscall(SYS_ioprio_get, 1, c);
+	kill(c, SIGKILL);
+	waitpid(c, NULL, 0);
+	heldfs_stop(&h);
+	fprintf(stderr, "beside %d processes held in execve: undo %s\n", h.nheld, rc ? strerror(-rc) : "done");
+	assert_int_equal(back, BE4);
+	assert_int_equal(rc, -EBUSY);
+}
+
 int main(void)
 {
 	if (geteuid() != 0) {
@@ -272,6 +300,7 @@ int main(void)
 		cmocka_unit_test(test_fork_let_go),
 		cmocka_unit_test(test_held_exec_elsewhere),
 		cmocka_unit_test(test_held_exec_at_value),
+		cmocka_unit_test(test_held_exec_reader_full),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
