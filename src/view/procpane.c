@@ -260,9 +260,9 @@ const size_t *procpane_visible(const struct procpane_state *st, const struct sam
 	return st->order + first;
 }
 
-/* The title's text: in words, or compact (at 80 columns beside a note:
- * "Processes (all disks): 161 by WRITE/s, I/O only"), the count and the
- * sort kept whole rather than cut after the count. */
+/* The title's text: in words, or compact (below 100 columns beside a
+ * note: "Processes (all disks): 161 by WRITE/s, I/O only"), the count
+ * and the sort kept whole rather than cut after the count. */
 static void title_text(const struct procpane_state *st, const struct sample *s, const char *name, const char *unread,
 		       int compact, char *line, size_t len)
 {
@@ -307,7 +307,7 @@ static void title(const struct procpane_state *st, const struct sample *s, int y
 	util_fmt(tail, sizeof tail, "%s%s%s", why, why[0] && safe[0] ? "  " : "", safe);
 	int nl = (int)strlen(tail);
 	title_text(st, s, name, unread, 0, line, sizeof line);
-	if ((int)strlen(line) + 2 + nl > COLS)
+	if (COLS < 100 && (int)strlen(line) + 2 + nl > COLS) /* in words wherever the note leaves room for them */
 		title_text(st, s, name, unread, 1, line, sizeof line);
 	int utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	int at = (int)strlen(line) + 2;
