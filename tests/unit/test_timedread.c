@@ -11,6 +11,7 @@
 #include <cmocka.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,12 +70,14 @@ static void item(struct timedread_item *it, const char *path, int id, char *buf,
 	it->cap = cap;
 }
 
-/* The stuck open let go: a writer comes and goes. */
+/* The stuck opens let go: a writer comes and goes (each waiting open
+ * returns once one has come). Nothing is written: the reader may have
+ * closed its end by then (pread on a FIFO fails), and a write would
+ * raise SIGPIPE. */
 static void let_go(const struct fixture *f)
 {
 	int w = open(f->fifo, O_WRONLY | O_NONBLOCK);
 	assert_true(w >= 0);
-	assert_int_equal(write(w, "x", 1), 1);
 	close(w);
 }
 
@@ -188,6 +191,7 @@ static void test_stuck_max(void **state)
 
 int main(void)
 {
+	signal(SIGPIPE, SIG_IGN);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_reads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gives_up, setup, teardown),
