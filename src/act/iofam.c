@@ -19,13 +19,6 @@
 #define IOPRIO_WHO_PROCESS 1
 #define CHAIN_MAX 256 /* parents walked up from a process: deeper trees are not real */
 
-int iofam_read_stat(struct timedread *tr, int id, const char *path, struct proc_seen *e)
-{
-	char text[1024];
-	long n = timedread_text(tr, path, id, text, sizeof text);
-	return procs_stat_rc(n, text, e);
-}
-
 /* A field of /proc/PID/status ("Uid:", "CapEff:"): its first word, as
  * a number in base; 0, or -ESRCH when gone or absent. */
 static int status_field(int pid, const char *name, int base, unsigned long long *out)
@@ -69,13 +62,13 @@ int iofam_uid(int pid, unsigned *uid)
 	return 0;
 }
 
-/* iofam_start, read through tr (iofam_read_stat) */
+/* iofam_start, read through tr (procs_read_stats: -ETIMEDOUT for a task
+ * held in execve) */
 static int start_through(struct timedread *tr, int pid, unsigned long long *start)
 {
-	char path[64];
 	struct proc_seen e;
-	util_fmt(path, sizeof path, "/proc/%d/stat", pid);
-	int rc = iofam_read_stat(tr, pid, path, &e);
+	int rc;
+	procs_read_stats(tr, &pid, 1, &e, &rc);
 	if (rc < 0)
 		return rc;
 	*start = e.start;

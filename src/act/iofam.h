@@ -46,11 +46,6 @@ struct iofam_undo {
 	int stuck_pid;              /* -ETIMEDOUT: a process at the value held in execve (its stat does not answer) */
 };
 
-/* A task's stat file parsed, read through tr (timedread_text; NULL: a
- * reader made for this read): 0, -ETIMEDOUT (it did not answer: a task
- * held in execve), or -ESRCH when gone or unreadable. */
-int iofam_read_stat(struct timedread *tr, int id, const char *path, struct proc_seen *e);
-
 /* A process's real uid: 0 or -ESRCH. */
 int iofam_uid(int pid, unsigned *uid);
 

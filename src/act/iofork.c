@@ -36,34 +36,18 @@ static int forks(long nr)
 	return 0;
 }
 
-/* How many threads pid has: its task directory, which does not wait on
- * an exec. */
-static int tasks_of(int pid)
-{
-	char dir[64];
-	util_fmt(dir, sizeof dir, "/proc/%d/task", pid);
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int n = 0;
-	while (d && (e = readdir(d)))
-		n += atoi(e->d_name) > 0;
-	if (d)
-		closedir(d);
-	return n;
-}
-
 /* Whether thread tid of pid is blocked inside a fork that has not
  * attached its child: /proc/TID/syscall gives the call a blocked thread
  * is in ("running" for one that runs); a vfork parent waits in
  * wait_for_vfork_done with its child attached. */
-static int thread_forking(struct timedread *tr, int pid, int tid)
+static int thread_forking(struct timedread *tr, int pid, int tid, int alone)
 {
 	char path[80], text[128], *end;
 	util_fmt(path, sizeof path, "/proc/%d/task/%d/syscall", pid, tid);
 	long n = timedread_text(tr, path, tid, text, sizeof text);
 	if (n == -ENOENT || n == -ESRCH)
 		return 0; /* gone */
-	if (n == -ETIMEDOUT && tid == pid && tasks_of(pid) == 1)
+	if (n == -ETIMEDOUT && tid == pid && alone)
 		return 0; /* held in execve: its other threads are gone by then, and it is not in a fork */
 	if (n < 0)
 		return 1; /* not known (another thread stuck, the reader full or short): not settled */
@@ -75,17 +59,24 @@ static int thread_forking(struct timedread *tr, int pid, int tid)
 	       strcmp(util_trim(text), "wait_for_vfork_done") != 0;
 }
 
+/* pid's threads in a fork: its task directory listed first (it does not
+ * wait on an exec), so that a lone thread is known as one. */
 static int process_forking(struct timedread *tr, int pid)
 {
 	char dir[64];
 	util_fmt(dir, sizeof dir, "/proc/%d/task", pid);
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	int n = 0;
+	int *tids = NULL, n = 0;
+	size_t cap = 0, k = 0;
 	while (d && (e = readdir(d)))
-		n += atoi(e->d_name) > 0 && thread_forking(tr, pid, atoi(e->d_name));
+		if (atoi(e->d_name) > 0 && util_grow((void **)&tids, &cap, k + 1, sizeof *tids) == 0)
+			tids[k++] = atoi(e->d_name);
 	if (d)
 		closedir(d);
+	for (size_t i = 0; i < k; i++)
+		n += thread_forking(tr, pid, tids[i], k == 1);
+	free(tids);
 	return n;
 }
 
