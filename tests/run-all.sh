@@ -341,6 +341,9 @@ reap() {
 	else
 		fail=$((fail + 1)) result=FAIL failed="$failed $label"
 		echo "FAIL  $label (exit $rc)"
+		# the reason first: a report cut short (a CI page's tail, a
+		# terminal) still says why, before the screen dumps and notes
+		grep -m1 -E '^FAIL' "$log/out" | sed 's/^/      why: /'
 		sed 's/^/      /' "$log/out"
 	fi
 	table+=("$label|$result|$secs|${BUDGETS[i]}")
