@@ -97,7 +97,12 @@ int tune_validate(const struct tune_req *r, char *err, size_t len);
  * attributes it changed and the old scheduler's files it took away, and
  * sets *nresets; anything else sets it to 0. Returns 0 or a negative
  * errno. */
-int tune_apply(const struct tune_req *r, struct event *ev, struct tune_reset *resets, size_t *nresets);
+struct timedread;
+/* tr: where an I/O priority's undo reads /proc (timedread.h), so that the
+ * tasks held in execve it meets hold threads of one reader, not of a new
+ * one per undo; NULL: one is made for the undo. */
+int tune_apply(const struct tune_req *r, struct event *ev, struct tune_reset *resets, size_t *nresets,
+	       struct timedread *tr);
 
 /* The queue attributes and the active scheduler's files with their values,
  * for the tunables panel. Returns how many were written to out. */

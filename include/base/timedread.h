@@ -6,7 +6,9 @@
  * behind one such process. The reads run on a worker thread; a read that
  * takes longer than the patience is given up (-ETIMEDOUT), its worker is
  * left to it and a new one goes on, and that task's reads are skipped
- * until the stuck read has returned. */
+ * until the stuck read has returned. Several workers read side by side,
+ * so that many held tasks cost about one patience per TIMEDREAD_WORKERS
+ * of them, not one each. */
 #ifndef IOSCHED_BASE_TIMEDREAD_H
 #define IOSCHED_BASE_TIMEDREAD_H
 
@@ -15,6 +17,8 @@
 /* Tasks stuck at once before reads stop altogether (each holds one
  * thread of the tool until its read returns). */
 #define TIMEDREAD_STUCK_MAX 64
+/* Workers reading a batch at once. */
+#define TIMEDREAD_WORKERS 4
 /* How long a read of a task's stat, io or syscall may take before the
  * task is taken to be held in execve: an exec holds the lock they wait on
  * for well under a millisecond. */
@@ -39,9 +43,10 @@ struct timedread;
  * No thread is started until the first read. */
 struct timedread *timedread_new(double patience_s);
 
-/* Read items[0..n): each one's n says how it went. Returns how many
- * gave up or were skipped (-ETIMEDOUT, -EBUSY). Not for two threads at
- * once. */
+/* Read items[0..n): each one's n says how it went (-EAGAIN: not read,
+ * no thread could be started). Returns how many gave up or were skipped
+ * (-ETIMEDOUT, -EBUSY). Items are read in no set order. Not for two
+ * threads at once. */
 size_t timedread_batch(struct timedread *tr, struct timedread_item *items, size_t n);
 
 /* One file of task id: its text into buf, bytes or -errno (-ETIMEDOUT:

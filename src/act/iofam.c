@@ -567,7 +567,8 @@ int iofam_undo(const struct iofam_target *t, int prio, int applied, struct iofam
 		rc = undo_threads(t->pid, prio, applied, &out->kept, &any);
 	int fam = rc == 0 || rc == -ESRCH ? 1 : 0;
 	struct iofam_target now = *t;
-	now.tr = timedread_new(TIMEDREAD_PATIENCE_S);
+	struct timedread *own = t->tr ? NULL : timedread_new(TIMEDREAD_PATIENCE_S);
+	now.tr = t->tr ? t->tr : own;
 	if (!now.tr)
 		return -ENOMEM;
 	/* done after two settled rounds in a row: what one round's checks
@@ -584,7 +585,7 @@ int iofam_undo(const struct iofam_target *t, int prio, int applied, struct iofam
 			fam = 1; /* not done until the second */
 	}
 	free(seen);
-	timedread_free(now.tr);
+	timedread_free(own);
 	out->procs = nseen;
 	if (fam > 0)
 		return -EAGAIN;

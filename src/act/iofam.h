@@ -24,7 +24,8 @@ struct iofam_target {
 	unsigned long long since;   /* clock ticks after boot, as /proc's start times */
 	unsigned uid;               /* its owner (real uid) when the change was made */
 	/* the undo's reads of stat and syscall, which give up on a task
-	 * held in execve (timedread.h); NULL: a reader made for each read */
+	 * held in execve (timedread.h); NULL: iofam_undo makes one for the
+	 * undo */
 	struct timedread *tr;
 };
 

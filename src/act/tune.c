@@ -345,12 +345,12 @@ static int others_left(const struct tune_req *r, const struct iofam_undo *u, str
  * the value: a child, or a thread started while the undo ran, must not
  * keep a realtime class the tool gave); a thread whose owner changed it
  * since keeps the owner's value (the owner may: it is their thread). */
-static int undo_ioprio(const struct tune_req *r, struct event *ev)
+static int undo_ioprio(const struct tune_req *r, struct event *ev, struct timedread *tr)
 {
 	int prio, applied;
 	struct iofam_undo u = {0};
 	struct iofam_target t = {.pid = r->pid, .alive = tune_req_same_process(r), .start = r->start, .since = r->since,
-				  .uid = r->uid};
+				  .uid = r->uid, .tr = tr};
 	util_strlcpy(ev->from, r->expect, sizeof ev->from);
 	int rc = tune_parse_ioprio(r->value, &prio) == 0 && tune_parse_ioprio(r->expect, &applied) == 0 ? 0 : -EINVAL;
 	if (rc == 0 && r->since)
@@ -384,7 +384,7 @@ static int undo_ioprio(const struct tune_req *r, struct event *ev)
 	return rc;
 }
 
-static int apply_ioprio(const struct tune_req *r, struct event *ev)
+static int apply_ioprio(const struct tune_req *r, struct event *ev, struct timedread *tr)
 {
 	int prio;
 	ev->type = EV_IOPRIO;
@@ -395,7 +395,7 @@ static int apply_ioprio(const struct tune_req *r, struct event *ev)
 	 * ended and its pid gone to another's, which must not get the class
 	 * (a realtime one, say) that was this one's. */
 	if (r->undo && r->expect[0])
-		return undo_ioprio(r, ev); /* its children get theirs back even where it has ended */
+		return undo_ioprio(r, ev, tr); /* its children get theirs back even where it has ended */
 	if (!tune_req_same_process(r)) {
 		ev->ok = 0;
 		util_fmt(ev->error, sizeof ev->error, "pid %d (%s) has ended: its I/O priority is not set (the pid may name another process now)",
@@ -534,7 +534,8 @@ static size_t diff_queue(char before[][TUNE_VALUE_MAX], char after[][TUNE_VALUE_
 	return n;
 }
 
-int tune_apply(const struct tune_req *r, struct event *ev, struct tune_reset *resets, size_t *nresets)
+int tune_apply(const struct tune_req *r, struct event *ev, struct tune_reset *resets, size_t *nresets,
+	       struct timedread *tr)
 {
 	char path[PATH_MAX], label[80];
 	char before[NQUEUE][TUNE_VALUE_MAX], after[NQUEUE][TUNE_VALUE_MAX];
@@ -547,7 +548,7 @@ int tune_apply(const struct tune_req *r, struct event *ev, struct tune_reset *re
 	ev->mono = util_mono_now();
 	util_strlcpy(ev->to, r->value, sizeof ev->to);
 	if (r->kind == TUNE_IOPRIO)
-		return apply_ioprio(r, ev);
+		return apply_ioprio(r, ev, tr);
 	if (r->kind == TUNE_BFQ_WEIGHT)
 		return tunecg_apply(r, ev);
 	ev->type = r->kind == TUNE_SCHEDULER ? EV_SCHEDULER : EV_TUNABLE;

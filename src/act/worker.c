@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/timedread.h"
 #include "base/util.h"
 
 #define DONE_MAX 64
@@ -30,13 +31,13 @@ struct worker {
  * return its results in out. A switch back writes the settings it owes
  * only once it has succeeded: under the old scheduler they would be reset
  * (or absent) again, and a failed switch keeps them owed. */
-static size_t run_job(const struct worker_job *j, struct worker_result *out)
+static size_t run_job(const struct worker_job *j, struct worker_result *out, struct timedread *tr)
 {
 	size_t n = 0;
 	struct worker_result *res = &out[n++];
 	memset(res, 0, sizeof *res);
 	res->req = j->req;
-	res->rc = tune_apply(&j->req, &res->ev, res->resets, &res->nresets);
+	res->rc = tune_apply(&j->req, &res->ev, res->resets, &res->nresets, tr);
 	if (!res->ev.ok) {
 		memcpy(res->resets, j->after, j->nafter * sizeof *j->after);
 		res->nresets = j->nafter;
@@ -54,7 +55,7 @@ static size_t run_job(const struct worker_job *j, struct worker_result *out)
 		char now[TUNE_VALUE_MAX];
 		if (tune_req_read(&r->req, now, sizeof now) == 0 && !strcmp(now, r->req.value))
 			continue;
-		r->rc = tune_apply(&r->req, &r->ev, r->resets, &r->nresets);
+		r->rc = tune_apply(&r->req, &r->ev, r->resets, &r->nresets, tr);
 		n++;
 	}
 	return n;
@@ -65,6 +66,9 @@ static void *worker_main(void *arg)
 	struct worker *w = arg;
 	pthread_setname_np(pthread_self(), "iosched-tune");
 	util_block_stop_signals();
+	/* the thread's own reader for undos of I/O priorities: a task held in
+	 * execve holds one of its threads, however many undos meet it */
+	struct timedread *tr = timedread_new(TIMEDREAD_PATIENCE_S);
 	pthread_mutex_lock(&w->mu);
 	for (;;) {
 		while (!w->stop && (w->nq == 0 || w->ndone + RESULTS_PER_JOB > DONE_MAX))
@@ -77,7 +81,7 @@ static void *worker_main(void *arg)
 		struct worker_job j = w->q[0];
 		pthread_mutex_unlock(&w->mu);
 		struct worker_result res[RESULTS_PER_JOB];
-		size_t n = run_job(&j, res);
+		size_t n = run_job(&j, res, tr);
 		pthread_mutex_lock(&w->mu);
 		memcpy(&w->done[w->ndone], res, n * sizeof res[0]);
 		w->ndone += n;
@@ -87,6 +91,7 @@ static void *worker_main(void *arg)
 		pthread_cond_broadcast(&w->cv);
 	}
 	pthread_mutex_unlock(&w->mu);
+	timedread_free(tr);
 	return NULL;
 }
 

@@ -1,14 +1,19 @@
-/* timedread: see include/base/timedread.h. One worker thread reads a
- * batch while the caller waits; the worker copies each item in and its
- * text out under the run's lock, and once the caller has given up on it
- * (abandoned) it touches nothing of the caller's again: it reads into its
- * own buffer, closes the descriptor it holds and ends. A run the caller
- * no longer tracks (orphan) frees itself. */
+/* timedread: see include/base/timedread.h. Up to TIMEDREAD_WORKERS
+ * worker threads read a batch while the caller waits; the caller hands
+ * each worker a range of items, and more as each range is done. A worker
+ * copies each item in and its text out under its run's lock, and once the
+ * caller has given up on it (abandoned) it touches nothing of the
+ * caller's again: it reads into its own buffer, closes the descriptor it
+ * holds and ends. A run the caller no longer tracks (orphan) frees
+ * itself. Several workers, so that tasks held in execve are given up on
+ * side by side, not one patience after another (64 held tasks with
+ * neighbouring pids cost a single worker 64 patiences). */
 #include "base/timedread.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -18,14 +23,22 @@
 
 /* A worker's stack: its buffer and a read's kernel call, no more. */
 #define WORKER_STACK (128 * 1024)
+/* Items handed to a worker at once while no read has been given up in
+ * the batch (one hand-over per item would cost more than the reads). */
+#define CHUNK 32
+/* Ranges waiting to be handed out: the batch's rest, and each given-up
+ * range's rest (at most one per worker: after a give-up only single
+ * items are handed out). */
+#define PENDING_MAX (2 * TIMEDREAD_WORKERS + 1)
 
 /* One worker and what it shares with the caller. */
 struct run {
 	pthread_mutex_t mu;
-	pthread_cond_t work, idle;
+	pthread_cond_t work;
 	pthread_t thread;
+	sem_t *wake;       /* the caller's: posted when a range is done */
 	struct timedread_item *items;
-	size_t n, next;
+	size_t n, next;    /* the range being read: [next, n) */
 	long cur;          /* the item being read; -1: none */
 	double cur_since;  /* when its read began (monotonic s) */
 	int abandoned;     /* the caller gave up: touch nothing of its */
@@ -41,10 +54,16 @@ struct stuck {
 
 struct timedread {
 	double patience_s;
-	struct run *run;   /* the worker now; NULL until needed */
+	sem_t wake;
+	struct run *run[TIMEDREAD_WORKERS]; /* the workers now; NULL until needed */
 	struct stuck stuck[TIMEDREAD_STUCK_MAX];
 	size_t nstuck;
 	unsigned long given_up;
+};
+
+/* Items of a batch not yet handed out. */
+struct range {
+	size_t from, to;
 };
 
 static long read_at_0(int fd, char *buf, size_t cap)
@@ -84,7 +103,6 @@ static void run_free(struct run *r)
 {
 	pthread_mutex_destroy(&r->mu);
 	pthread_cond_destroy(&r->work);
-	pthread_cond_destroy(&r->idle);
 	free(r);
 }
 
@@ -121,35 +139,30 @@ static void *run_main(void *arg)
 		if (r->abandoned || r->quit)
 			break;
 		size_t i = r->next++;
-		if (r->items[i].n == -ETIMEDOUT || r->items[i].n == -EBUSY)
-			continue; /* skipped: its task is stuck, or too many are */
-		if (work_one(r, i, text))
+		/* skipped: its task is stuck, or too many are */
+		int skip = r->items[i].n == -ETIMEDOUT || r->items[i].n == -EBUSY;
+		if (!skip && work_one(r, i, text))
 			break;
 		if (r->next >= r->n)
-			pthread_cond_signal(&r->idle);
+			sem_post(r->wake); /* not abandoned: the caller and its semaphore are there */
 	}
 	r->done = 1;
 	int orphan = r->orphan;
-	pthread_cond_signal(&r->idle);
 	pthread_mutex_unlock(&r->mu);
 	if (orphan)
 		run_free(r);
 	return NULL;
 }
 
-static struct run *run_start(void)
+static struct run *run_start(struct timedread *tr)
 {
 	struct run *r = calloc(1, sizeof *r);
 	if (!r)
 		return NULL;
-	pthread_condattr_t ca;
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_mutex_init(&r->mu, NULL);
-	pthread_cond_init(&r->work, &ca);
-	pthread_cond_init(&r->idle, &ca);
-	pthread_condattr_destroy(&ca);
+	pthread_cond_init(&r->work, NULL);
 	r->cur = -1;
+	r->wake = &tr->wake;
 	pthread_attr_t a;
 	pthread_attr_init(&a);
 	pthread_attr_setstacksize(&a, WORKER_STACK);
@@ -185,8 +198,13 @@ static void run_let_go(struct run *r)
 struct timedread *timedread_new(double patience_s)
 {
 	struct timedread *tr = calloc(1, sizeof *tr);
-	if (tr)
-		tr->patience_s = patience_s;
+	if (!tr)
+		return NULL;
+	if (sem_init(&tr->wake, 0, 0) < 0) {
+		free(tr);
+		return NULL;
+	}
+	tr->patience_s = patience_s;
 	return tr;
 }
 
@@ -220,31 +238,12 @@ static long start_as(const struct timedread *tr, int id)
 	return tr->nstuck >= TIMEDREAD_STUCK_MAX ? -EBUSY : -EIO;
 }
 
-/* Wait, the lock held, until r has read every item: -1; or the index
- * of an item whose read has taken longer than the patience. */
-static long wait_idle(const struct timedread *tr, struct run *r)
-{
-	for (;;) {
-		if (r->next >= r->n && r->cur < 0)
-			return -1;
-		double now = util_mono_now();
-		if (r->cur >= 0 && now - r->cur_since >= tr->patience_s)
-			return r->cur;
-		double wait = r->cur >= 0 ? r->cur_since + tr->patience_s - now : tr->patience_s;
-		if (wait < 0.001)
-			wait = 0.001;
-		struct timespec ts;
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		long long ns = (long long)ts.tv_nsec + (long long)(wait * 1e9);
-		ts.tv_sec += (time_t)(ns / 1000000000LL);
-		ts.tv_nsec = (long)(ns % 1000000000LL);
-		pthread_cond_timedwait(&r->idle, &r->mu, &ts);
-	}
-}
-
-/* The worker stuck on item i given up: the task's remaining items are
- * skipped, the run kept until its read returns. */
-static void give_up(struct timedread *tr, struct run *r, struct timedread_item *items, size_t n, size_t i)
+/* Item i, read by a run given up on, and [from, to), the rest of that
+ * run's range: the run kept until its read returns, the task's items in
+ * the rest skipped, and every item of the rest when no more runs may be
+ * held. The rest is handed out again by the caller. */
+static void give_up(struct timedread *tr, struct run *r, struct timedread_item *items, size_t i,
+		    struct range rest)
 {
 	int id = items[i].id;
 	items[i].n = -ETIMEDOUT;
@@ -254,11 +253,134 @@ static void give_up(struct timedread *tr, struct run *r, struct timedread_item *
 		tr->stuck[tr->nstuck++] = (struct stuck){.id = id, .run = r};
 	else
 		run_let_go(r);
-	for (size_t j = i + 1; j < n; j++)
+	for (size_t j = rest.from; j < rest.to; j++)
 		if (items[j].id == id)
 			items[j].n = -ETIMEDOUT;
 		else if (tr->nstuck >= TIMEDREAD_STUCK_MAX)
 			items[j].n = -EBUSY;
+}
+
+/* One batch being read: the ranges not yet handed out, and how many
+ * items a worker gets at once. */
+struct deal {
+	struct timedread_item *items;
+	struct range pending[PENDING_MAX];
+	size_t npending;
+	size_t chunk;
+};
+
+/* The next range for an idle worker, taken from the last pending one;
+ * an empty range when nothing is pending. */
+static struct range deal_take(struct deal *d)
+{
+	struct range r = {0, 0};
+	if (!d->npending)
+		return r;
+	struct range *p = &d->pending[d->npending - 1];
+	r.from = p->from;
+	r.to = p->to - p->from > d->chunk ? p->from + d->chunk : p->to;
+	p->from = r.to;
+	if (p->from >= p->to)
+		d->npending--;
+	return r;
+}
+
+/* Every pending item not read, as code says (-EAGAIN: no worker could
+ * be had; -EBUSY: as many runs are held as allowed); the ones already
+ * skipped keep their -ETIMEDOUT. */
+static void deal_drop(struct deal *d, long code)
+{
+	while (d->npending) {
+		struct range r = deal_take(d);
+		for (size_t j = r.from; j < r.to; j++)
+			if (d->items[j].n == -EIO)
+				d->items[j].n = code;
+	}
+}
+
+/* A range handed back (a given-up worker's rest). There is room: see
+ * PENDING_MAX; were there none, its items would be left unread. */
+static void deal_put(struct deal *d, struct range r)
+{
+	if (r.from >= r.to)
+		return;
+	if (d->npending < PENDING_MAX) {
+		d->pending[d->npending++] = r;
+		return;
+	}
+	for (size_t j = r.from; j < r.to; j++)
+		if (d->items[j].n == -EIO)
+			d->items[j].n = -EAGAIN;
+}
+
+/* A worker, its lock held and its range done: the next range handed to
+ * it. Nonzero when it got one. */
+static int hand_out(struct deal *d, struct run *r)
+{
+	struct range next = deal_take(d);
+	if (next.from >= next.to)
+		return 0;
+	r->items = d->items;
+	r->next = next.from;
+	r->n = next.to;
+	pthread_cond_signal(&r->work);
+	return 1;
+}
+
+/* Worker slot w looked at once: a range handed out, a read given up on,
+ * or how long until its read is due (*due, monotonic s). Returns nonzero
+ * while the worker has work. */
+static int tend(struct timedread *tr, struct deal *d, size_t w, double *due)
+{
+	struct run *r = tr->run[w];
+	pthread_mutex_lock(&r->mu);
+	if (r->next >= r->n && r->cur < 0) {
+		int busy = hand_out(d, r);
+		pthread_mutex_unlock(&r->mu);
+		return busy;
+	}
+	double now = util_mono_now();
+	if (r->cur < 0 || now - r->cur_since < tr->patience_s) {
+		double at = r->cur < 0 ? now + tr->patience_s : r->cur_since + tr->patience_s;
+		*due = at < *due ? at : *due;
+		pthread_mutex_unlock(&r->mu);
+		return 1;
+	}
+	size_t at = (size_t)r->cur;
+	struct range rest = {r->next, r->n};
+	r->abandoned = 1;
+	pthread_cond_signal(&r->work);
+	pthread_mutex_unlock(&r->mu);
+	tr->run[w] = NULL;
+	give_up(tr, r, d->items, at, rest);
+	deal_put(d, rest);
+	if (tr->nstuck >= TIMEDREAD_STUCK_MAX)
+		deal_drop(d, -EBUSY);
+	d->chunk = 1; /* held tasks may sit side by side: one item at a time now */
+	return 1;
+}
+
+/* One more worker, in a free slot, for what is pending. Nonzero when
+ * one was started. */
+static int add_worker(struct timedread *tr)
+{
+	for (size_t w = 0; w < TIMEDREAD_WORKERS; w++)
+		if (!tr->run[w])
+			return (tr->run[w] = run_start(tr)) != NULL;
+	return 0;
+}
+
+static void wait_until(sem_t *s, double due)
+{
+	double left = due - util_mono_now();
+	if (left < 0.001)
+		left = 0.001;
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	long long ns = (long long)ts.tv_nsec + (long long)(left * 1e9);
+	ts.tv_sec += (time_t)(ns / 1000000000LL);
+	ts.tv_nsec = (long)(ns % 1000000000LL);
+	sem_clockwait(s, CLOCK_MONOTONIC, &ts);
 }
 
 static size_t count_given_up(const struct timedread_item *items, size_t n)
@@ -274,32 +396,21 @@ size_t timedread_batch(struct timedread *tr, struct timedread_item *items, size_
 	reap(tr);
 	for (size_t i = 0; i < n; i++)
 		items[i].n = start_as(tr, items[i].id);
-	size_t from = 0;
-	while (from < n) {
-		struct run *r = tr->run ? tr->run : (tr->run = run_start());
-		if (!r) {
-			for (size_t i = from; i < n; i++)
-				items[i].n = -EAGAIN; /* no thread: read nothing rather than block */
+	struct deal d = {.items = items, .chunk = CHUNK};
+	deal_put(&d, (struct range){0, n});
+	for (;;) {
+		int busy = 0;
+		double due = util_mono_now() + tr->patience_s;
+		for (size_t w = 0; w < TIMEDREAD_WORKERS; w++)
+			if (tr->run[w])
+				busy |= tend(tr, &d, w, &due);
+		if (d.npending && add_worker(tr))
+			continue; /* handed a range at the next look */
+		if (d.npending && !busy)
+			deal_drop(&d, -EAGAIN); /* no thread: read nothing rather than block */
+		if (!busy)
 			break;
-		}
-		pthread_mutex_lock(&r->mu);
-		r->items = items;
-		r->n = n;
-		r->next = from;
-		pthread_cond_signal(&r->work);
-		long at = wait_idle(tr, r);
-		if (at < 0) {
-			r->items = NULL;
-			r->n = r->next = 0;
-			pthread_mutex_unlock(&r->mu);
-			break;
-		}
-		r->abandoned = 1;
-		from = r->next;
-		pthread_cond_signal(&r->work);
-		pthread_mutex_unlock(&r->mu);
-		tr->run = NULL;
-		give_up(tr, r, items, n, (size_t)at);
+		wait_until(&tr->wake, due);
 	}
 	return count_given_up(items, n);
 }
@@ -338,7 +449,9 @@ void timedread_free(struct timedread *tr)
 	reap(tr);
 	for (size_t i = 0; i < tr->nstuck; i++)
 		run_let_go(tr->stuck[i].run);
-	if (tr->run)
-		run_let_go(tr->run);
+	for (size_t w = 0; w < TIMEDREAD_WORKERS; w++)
+		if (tr->run[w])
+			run_let_go(tr->run[w]);
+	sem_destroy(&tr->wake);
 	free(tr);
 }

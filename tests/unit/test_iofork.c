@@ -262,6 +262,42 @@ static void test_held_exec_at_value(void **state)
 	assert_true(took < 10);
 }
 
+/* Undos given a reader (the control worker's own) read through it: a
+ * held process holds one of its threads however many undos meet it, not
+ * one thread per undo (each undo's own reader left its stuck thread
+ * behind). */
+static void test_held_exec_shared_reader(void **state)
+{
+	(void)state;
+	struct heldfs h;
+	if (heldfs_start(&h) < 0)
+		skip();
+	pid_t held = heldfs_hold(&h, BE4);
+	struct timedread *tr = timedread_new(TIMEDREAD_PATIENCE_S);
+	int rcs[3];
+	for (int i = 0; i < 3; i++) {
+		pid_t c = idle_child();
+		struct iofam_target t = {.pid = c, .alive = 1, .uid = 0, .tr = tr};
+		assert_int_equal(iofam_start(c, &t.start), 0);
+		t.since = iofam_ticks_now();
+		assert_int_equal(iofam_set(c, RT0), 0);
+		struct iofam_undo u;
+		rcs[i] = iofam_undo(&t, BE4, RT0, &u);
+		kill(c, SIGKILL);
+		waitpid(c, NULL, 0);
+	}
+	int id = 0;
+	size_t stuck = timedread_stuck(tr, &id, 1);
+	heldfs_stop(&h);
+	timedread_free(tr);
+	fprintf(stderr, "3 undos beside pid %d held in execve: %d %d %d; the reader holds %zu stuck (pid %d)\n", held,
+		rcs[0], rcs[1], rcs[2], stuck, id);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(rcs[i], 0);
+	assert_int_equal(stuck, 1);
+	assert_int_equal(id, held);
+}
+
 /* More processes held in execve than the reader waits on: it reads no
  * stat then, and the undo must fail (not take every process for a held
  * one and say done). */
@@ -300,6 +336,7 @@ int main(void)
 		cmocka_unit_test(test_fork_let_go),
 		cmocka_unit_test(test_held_exec_elsewhere),
 		cmocka_unit_test(test_held_exec_at_value),
+		cmocka_unit_test(test_held_exec_shared_reader),
 		cmocka_unit_test(test_held_exec_reader_full),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -152,6 +152,40 @@ static void test_gives_up(void **state)
 	timedread_free(tr);
 }
 
+/* Many held tasks side by side in one batch (an attacker's pids are
+ * neighbours): given up on by several workers at once, so the batch
+ * costs about one patience per TIMEDREAD_WORKERS of them. One worker
+ * alone takes at least HELD patiences; the bound sits well under that. */
+static void test_held_side_by_side(void **state)
+{
+	enum { HELD = 16, N = 64 };
+	struct fixture *f = *state;
+	struct timedread *tr = timedread_new(PATIENCE);
+	static char b[N][64];
+	struct timedread_item it[N];
+	for (int i = 0; i < N; i++) {
+		int held = i >= 20 && i < 20 + HELD;
+		item(&it[i], held ? f->fifo : f->a, 1000 + i, b[i], sizeof b[i]);
+	}
+	double t0 = util_mono_now();
+	assert_int_equal(timedread_batch(tr, it, N), HELD);
+	double took = util_mono_now() - t0;
+	assert_true(took < HELD * PATIENCE * 0.75);
+	for (int i = 0; i < N; i++)
+		if (i >= 20 && i < 20 + HELD)
+			assert_int_equal(it[i].n, -ETIMEDOUT);
+		else
+			assert_string_equal(b[i], "alpha\n");
+	assert_int_equal(timedread_stuck(tr, NULL, 0), HELD);
+	let_go(f);
+	for (int i = 0; i < 200 && timedread_stuck(tr, NULL, 0); i++) {
+		usleep(10000);
+		timedread_text(tr, f->a, 1, b[0], sizeof b[0]);
+	}
+	assert_int_equal(timedread_stuck(tr, NULL, 0), 0);
+	timedread_free(tr);
+}
+
 /* Freed while a read is stuck: at once, and the stuck worker, when it
  * returns, touches nothing freed (the sanitized build says so). */
 static void test_free_while_stuck(void **state)
@@ -195,6 +229,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_reads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gives_up, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_held_side_by_side, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_free_while_stuck, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stuck_max, setup, teardown),
 	};
