@@ -62,6 +62,7 @@ build/bpfgen/%.o: build/bpfgen/%.bpf.o
 build/bpfgen/%.skel.h: build/bpfgen/%.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
 build/bpf/blklat.o build/san/bpf/blklat.o build/bpf/blklatread.o build/san/bpf/blklatread.o \
+	build/bpf/blklatthrottle.o build/san/bpf/blklatthrottle.o \
 	build/bpf/taskiter.o build/san/bpf/taskiter.o: $(BPF_SKEL)
 .PRECIOUS: build/bpfgen/%.o build/bpfgen/%.bpf.o
 

@@ -30,7 +30,7 @@ _iosched_top()
 		COMPREPLY=($(compgen -W "write fsync none" -- "$cur"))
 		return ;;
 	--sort)
-		COMPREPLY=($(compgen -W "pid user prio read/s write/s to-disk r-calls w-calls io-wait avg-wait read-lat write-lat disk command" -- "$cur"))
+		COMPREPLY=($(compgen -W "pid user prio read/s write/s to-disk r-calls w-calls io-wait avg-wait throttled read-lat write-lat disk command" -- "$cur"))
 		return ;;
 	--probe-rate)
 		COMPREPLY=($(compgen -W "max 20 100" -- "$cur"))

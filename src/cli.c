@@ -42,6 +42,10 @@ int cli_config(const struct options *o, struct sampler_config *cfg, char *disk_b
 	cfg->procs = !o->batch || o->procs > 0;
 	cfg->threads = o->threads;
 	cfg->bpf = !o->no_bpf;
+	/* One JSON line: its processes' TO-DISK needs the BPF part for the
+	 * whole interval; worth up to a second's wait. Text and the full
+	 * screen start at once and load it meanwhile. */
+	cfg->bpf_first_s = o->batch && o->format == OUT_JSON && o->iterations == 1 ? 1.0 : 0;
 	cfg->all_disks = o->all_disks;
 	/* What writes cgroups at every tick; the full screen's pane reads
 	 * them only while it is open (sampler_show_cgroups). */

@@ -111,6 +111,13 @@ struct blk_reading {
 	/* Each process's disk of most bytes (blklat_settle_tops), by tgid */
 	struct blk_top { int tgid; const char *disk; } *tops;
 	size_t ntops, tops_cap;
+	/* Time each process spent paused in dirty-page throttling in the
+	 * interval (balance_dirty_pages: it dirtied pages faster than its
+	 * disks write them), by tgid, only the ones paused; throttle_on 0:
+	 * not measured (the kernel's tracepoint has another shape) */
+	struct blk_throttle { int tgid; uint64_t ns; } *throttled;
+	size_t nthrottled, throttled_cap;
+	int throttle_on;
 };
 
 struct blklat;
@@ -206,6 +213,10 @@ void blklat_format_pair(uint64_t n, uint64_t p50_ns, uint64_t p99_ns, char *buf,
 
 /* The blk_proc of tgid in r, or NULL (r->procs sorted by tgid). */
 const struct blk_proc *blklat_find_proc(const struct blk_reading *r, int tgid);
+
+/* Nanoseconds process tgid was paused for dirty pages in r's interval:
+ * 0 when it was not, -1 when r does not measure it (throttle_on 0). */
+int64_t blklat_throttled_ns(const struct blk_reading *r, int tgid);
 
 /* The disk each process moved most bytes on in r (reads and writes; on a
  * stack, the bytes that repeat a write to a device above are left out, so

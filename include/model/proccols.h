@@ -14,8 +14,8 @@
 
 #include "model/sample.h"
 
-enum pcol { PC_PID, PC_USER, PC_PRIO, PC_READ, PC_WRITE, PC_TODISK, PC_RCALLS, PC_WCALLS, PC_WAIT, PC_AVG, PC_RLAT,
-	    PC_WLAT, PC_DISK, PC_COMMAND, PC_COUNT };
+enum pcol { PC_PID, PC_USER, PC_PRIO, PC_READ, PC_WRITE, PC_TODISK, PC_RCALLS, PC_WCALLS, PC_WAIT, PC_AVG,
+	    PC_THROTTLED, PC_RLAT, PC_WLAT, PC_DISK, PC_COMMAND, PC_COUNT };
 
 /* How cells are shown: rates, or totals since start (the pane's a);
  * names, or whole command lines (c). */

@@ -174,6 +174,9 @@ struct cgroup_sample {
 	 * the interval: 150 is one and a half processes waiting all the
 	 * time on average. -1: not known (delay accounting off). */
 	double io_wait_pct;
+	/* Its processes' pauses in dirty-page throttling (BPF), summed, in
+	 * % of the interval, as io_wait_pct. -1: not known. */
+	double throttled_pct;
 	char source[CGROUP_SOURCE_MAX];
 };
 
@@ -271,6 +274,10 @@ struct sampler_config {
 	int threads;               /* per-thread rows */
 	double delayacct_since;    /* uptime when this run turned delay accounting on, or 0 */
 	int bpf;                   /* load the block-latency BPF program (with procs) */
+	/* Seconds to wait for the BPF part before the first reading, so the
+	 * first interval has its figures (a one-line JSON run: its line has
+	 * TO-DISK); 0: it loads after the first sample, which does not wait */
+	double bpf_first_s;
 	int all_disks;             /* --all-disks: the disks hidden by default too (disk.h) */
 	int cgroups;               /* an output writes cgroups (JSON, --csv-cgroups, Prometheus, a
 				    * recording): read them at every tick; else only while shown */
@@ -352,8 +359,17 @@ struct sampler {
  * arrays (a sample not yet filled, or one a replay could not finish). */
 const struct proc_row *sample_top_writer(const struct sample *s);
 const struct disk_sample *sample_top_disk(const struct sample *s);
-/* The process the most bytes reached the disks for (TO-DISK/s), or NULL. */
+/* The process the most bytes of "to disks" (write_MBps) were written
+ * for, by sample_to_disks_part_Bps, or NULL. */
 const struct proc_row *sample_top_to_disk(const struct sample *s);
+/* How many bytes a second of "to disks" were written for process r: its
+ * write requests (its writeback included) on the disks that total counts,
+ * so a writer through a loop device counts at the disk below, as the
+ * total does, not at the loop device as its TO-DISK/s does. Without the
+ * requests (a replay of an older recording): its TO-DISK/s. Never more
+ * than the total: the block layer's count and the disks' own are read a
+ * moment apart, and a part larger than its whole says nothing true. */
+double sample_to_disks_part_Bps(const struct sample *s, const struct proc_row *r);
 
 /* Start a sampler (cfg's arrays must outlive it). Returns 0 or a negative errno. */
 int sampler_init(struct sampler *s, const struct sampler_config *cfg);

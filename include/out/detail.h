@@ -57,6 +57,8 @@ void detail_switch_compare(const struct switch_compare *c, int width, char *buf,
  * write_bytes into the page cache) and what the disks do, each with its
  * top contributor; the first part only with process figures. */
 void detail_writers(const struct sample *s, char *buf, size_t len);
+/* The same without the pids ("dd 395M/s"), for a narrow screen. */
+void detail_writers_brief(const struct sample *s, char *buf, size_t len);
 
 /* Rows whose /proc/PID/io could not be read, and why: "" when none. */
 void detail_unreadable(const struct procs_status *ps, char *buf, size_t len);

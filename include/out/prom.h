@@ -77,6 +77,7 @@ struct prom_name {
 	char comm[4 * PROCS_COMM_MAX]; /* the label's text */
 	double bytes;                  /* its counter: the bytes written while it had a series */
 	double now;                    /* bytes of the interval being counted */
+	double throttled_s, throttled_now; /* the same for its pauses for dirty pages (seconds) */
 };
 
 /* Bytes and pressure per cgroup v2 (the sample's cgroups, samplecgroups.c)
@@ -89,7 +90,7 @@ struct prom_name {
  * (some, full), summed as the bytes are. */
 #define PROM_CGROUPS 16
 #define PROM_CGROUPS_KEPT 256
-enum prom_cg_value { PCG_READ, PCG_WRITE, PCG_TO_DISK, PCG_SOME, PCG_FULL, PCG_N };
+enum prom_cg_value { PCG_READ, PCG_WRITE, PCG_TO_DISK, PCG_SOME, PCG_FULL, PCG_THROTTLED, PCG_N };
 struct prom_cgroup {
 	struct prom_series sr;           /* first: prom_elect */
 	char path[4 * CGROUP_PATH_MAX];  /* the label's text */
@@ -103,6 +104,8 @@ struct prom_state {
 	struct prom_name *names;       /* PROM_NAMES_KEPT at most */
 	size_t nnames, names_cap;
 	double other;                  /* the bytes of the names without a series */
+	double other_throttled;        /* ... and their pauses for dirty pages (s) */
+	int throttled;                 /* the BPF part gave throttled figures */
 	int have_other;                /* "other" has been counted into */
 	int to_disk;                   /* the BPF part gave TO-DISK figures */
 	struct prom_cgroup *cgs;       /* PROM_CGROUPS_KEPT at most */
@@ -110,6 +113,7 @@ struct prom_state {
 	double cg_other[PCG_N];        /* the cgroups without a series */
 	int have_cgroups;              /* a sample had a cgroups list */
 	int cg_to_disk;                /* ... with TO-DISK figures */
+	int cg_throttled;              /* ... with throttled figures */
 };
 
 /* promcgroups.c: the sample's cgroups counted into st; their series

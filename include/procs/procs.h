@@ -83,6 +83,13 @@ struct proc_row {
 	 * them (BPF; -1: not known, the BPF part off) */
 	double to_disk_Bps;
 	uint64_t to_disk_total;    /* the same in bytes, since this run first saw it (when to_disk_Bps >= 0) */
+	/* Share of the interval (%) it was paused in dirty-page throttling:
+	 * it dirtied pages faster than its disks take them and the kernel
+	 * made it sleep (balance_dirty_pages, the wait a buffered writer
+	 * feels; it is not block I/O, so IO-WAIT does not show it). Summed
+	 * over its threads. -1: not known (the BPF part off or without it,
+	 * a thread's row: the BPF part keys by process). */
+	double throttled_pct;
 	/* The disk it moved most bytes on in the interval (blklat_top_disk;
 	 * procblk.c, and a replay from the recorded block stats): a name in the sample's block stats, which live as long as
 	 * its rows. NULL: no block requests, the BPF part off, or a thread's

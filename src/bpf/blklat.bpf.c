@@ -121,6 +121,9 @@ enum owner_stage { OWNER_IO_START = 0, OWNER_INSERT = 1, OWNER_ISSUE = 2 };
 /* Set by user space before load. */
 const volatile int owner_stage = OWNER_IO_START;
 const volatile unsigned int slot_bits = BLKMAP_SLOT_BITS_MAX; /* and inflight's max_entries to match */
+/* The kernel's jiffy in ns (user space: the coarse clocks' resolution):
+ * balance_dirty_pages gives its pause in jiffies. */
+const volatile __u64 ns_per_jiffy = 0;
 
 /* See blkmaps.h: two candidate slots per request, claimed with a
  * compare-and-swap; block_rq_merge gives back the slot of a request merged
@@ -558,6 +561,54 @@ static __always_inline void add_behind(__s64 *waiting_there, struct blkmap_key *
 		__sync_fetch_and_add(v, bytes);
 	else
 		bpf_map_update_elem(&behind, &bk, &bytes, BPF_NOEXIST);
+}
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, BLKMAP_THROTTLED);
+	__type(key, __u32);
+	__type(value, struct blkmap_throttle);
+} throttled SEC(".maps");
+
+/* A writer paused for dirty pages: the tracepoint fires just before the
+ * task sleeps for pause jiffies (killable, so only a fatal signal ends
+ * it sooner); pause <= 0 is the event of a writer let through unpaused. */
+static __always_inline void note_pause(long pause)
+{
+	if (pause <= 0)
+		return;
+	__u32 me = (__u32)(bpf_get_current_pid_tgid() >> 32);
+	__u64 ns = (__u64)pause * ns_per_jiffy;
+	struct blkmap_throttle *t = bpf_map_lookup_elem(&throttled, &me);
+	if (t) {
+		__sync_fetch_and_add(&t->ns, ns);
+		__sync_fetch_and_add(&t->pauses, 1);
+		return;
+	}
+	struct blkmap_throttle n = {.ns = ns, .pauses = 1};
+	bpf_map_update_elem(&throttled, &me, &n, BPF_NOEXIST);
+}
+
+/* The tracepoint's arguments since 6.11 or so (the dirty-throttle
+ * control passed whole); user space loads the one program of the two
+ * that matches the kernel's (blklat.c). */
+SEC("tp_btf/balance_dirty_pages")
+int BPF_PROG(on_throttle, void *wb, void *dtc, unsigned long dirty_ratelimit, unsigned long task_ratelimit,
+	     unsigned long dirtied, unsigned long period, long pause, unsigned long start_time)
+{
+	note_pause(pause);
+	return 0;
+}
+
+/* ... and before (6.1): the thresholds one by one. */
+SEC("tp_btf/balance_dirty_pages")
+int BPF_PROG(on_throttle_wide, void *wb, unsigned long thresh, unsigned long bg_thresh, unsigned long dirty,
+	     unsigned long bdi_thresh, unsigned long bdi_dirty, unsigned long dirty_ratelimit,
+	     unsigned long task_ratelimit, unsigned long dirtied, unsigned long period, long pause,
+	     unsigned long start_time)
+{
+	note_pause(pause);
+	return 0;
 }
 
 SEC("tp_btf/writeback_dirty_folio")

@@ -92,6 +92,7 @@ int blklat_pool_from_submission(const struct blklat *b)
 #include <bpf/libbpf.h>
 #include <dirent.h>
 #include <limits.h>
+#include <time.h>
 #include <sys/mman.h>
 
 #include "blklatparts.h"
@@ -111,6 +112,7 @@ struct tracepoints {
 	int io_start, insert, merge;
 	int dirty;                 /* writeback_dirty_folio: writeback charged to the dirtier */
 	int bio_queue;             /* block_bio_queue(bio) (5.11 on; before, it took the queue too) */
+	int throttle_args;         /* balance_dirty_pages's: 8 (dtc), 12 (thresholds), or another count */
 };
 
 static int tracepoint_in(const struct btf *vm, const char *name)
@@ -157,6 +159,7 @@ static int tracepoints_find(struct tracepoints *tp)
 	tp->merge = tracepoint_in(vm, "block_rq_merge");
 	tp->dirty = tracepoint_in(vm, "writeback_dirty_folio");
 	tp->bio_queue = tracepoint_args(vm, "block_bio_queue") == 1;
+	tp->throttle_args = tracepoint_args(vm, "balance_dirty_pages");
 	btf__free(vm);
 	return 0;
 }
@@ -208,6 +211,28 @@ static int fail(struct blklat *b, int err, char *why, size_t len, const char *wh
 	return err > 0 ? -err : err;
 }
 
+/* The kernel's jiffy in ns: the coarse clocks tick once a jiffy, and
+ * their resolution says how long one is (4 ms at HZ 250). 0: not known. */
+static uint64_t jiffy_ns(void)
+{
+	struct timespec res;
+	if (clock_getres(CLOCK_MONOTONIC_COARSE, &res) < 0 || res.tv_sec || res.tv_nsec < 1000000)
+		return 0; /* not a tick (HZ is 100 to 1000) */
+	return (uint64_t)res.tv_nsec;
+}
+
+/* Dirty-page throttling's pauses: the program whose arguments match this
+ * kernel's tracepoint, none where it has neither shape or the jiffy is
+ * not known (then no throttled figures). */
+static void throttle_setup(struct blklat *b, const struct tracepoints *tp)
+{
+	uint64_t ns = jiffy_ns();
+	b->throttle_on = ns && (tp->throttle_args == 8 || tp->throttle_args == 12);
+	b->skel->rodata->ns_per_jiffy = ns;
+	bpf_program__set_autoload(b->skel->progs.on_throttle, b->throttle_on && tp->throttle_args == 8);
+	bpf_program__set_autoload(b->skel->progs.on_throttle_wide, b->throttle_on && tp->throttle_args == 12);
+}
+
 int blklat_open(struct blklat **out, char *why, size_t len)
 {
 	*out = NULL;
@@ -245,6 +270,7 @@ int blklat_open(struct blklat **out, char *why, size_t len)
 	b->can_submit = tp.bio_queue;
 	bpf_program__set_autoload(b->skel->progs.on_bio_queue, tp.bio_queue);
 	bpf_program__set_autoattach(b->skel->progs.on_bio_queue, false);
+	throttle_setup(b, &tp);
 	unsigned bits = blkmap_slot_bits(count_tags());
 	b->nslots = 1u << bits;
 	b->skel->rodata->slot_bits = bits;
@@ -342,6 +368,7 @@ void blklat_close(struct blklat *b)
 	free(b->names);
 	free(b->found);
 	free(b->bseen);
+	free(b->tseen);
 	free(b->pool);
 	free(b);
 }

@@ -179,6 +179,15 @@ struct blkmap_name {
 	char comm[16];
 };
 
+/* Time a process spent paused in dirty-page throttling (its writes went
+ * faster than its disk takes them: balance_dirty_pages), by tgid, since
+ * the first pause the program saw. */
+#define BLKMAP_THROTTLED 4096
+struct blkmap_throttle {
+	unsigned long long ns;     /* the pauses' sum */
+	unsigned long long pauses;
+};
+
 /* Counters (a per-CPU array, summed by user space). */
 enum blkmap_count {
 	BLKMAP_UNATTRIBUTED,       /* bytes of file-data writes whose dirtier was not known */

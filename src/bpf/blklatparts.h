@@ -55,6 +55,15 @@ struct blklat {
 	char pool_disk[DISK_NAME_MAX];
 	int can_submit;             /* on_bio_queue was loaded (this kernel's block_bio_queue takes a bio) */
 	struct bpf_link *pool_link; /* on_bio_queue attached: the pool times reads from submission */
+	/* dirty-page throttling: a program loaded for it, and the last
+	 * reading of each process's pauses (blklatthrottle.c), by tgid */
+	int throttle_on;
+	struct throttle_seen { int tgid; uint64_t ns; } *tseen;
+	size_t ntseen, tseen_cap;
 };
+
+/* The pauses of the interval into r->throttled (blklatthrottle.c).
+ * Returns 0 or a negative errno. */
+int blklat_read_throttled(struct blklat *b, struct blk_reading *r);
 
 #endif

@@ -68,6 +68,22 @@ const struct blk_proc *blklat_find_proc(const struct blk_reading *r, int tgid)
 	return r->nprocs ? bsearch(&key, r->procs, r->nprocs, sizeof key, proc_by_tgid) : NULL;
 }
 
+static int throttle_by_tgid(const void *a, const void *b)
+{
+	const struct blk_throttle *x = a, *y = b;
+	return (x->tgid > y->tgid) - (x->tgid < y->tgid);
+}
+
+int64_t blklat_throttled_ns(const struct blk_reading *r, int tgid)
+{
+	if (!r->throttle_on)
+		return -1;
+	struct blk_throttle key = {.tgid = tgid};
+	const struct blk_throttle *t =
+		r->nthrottled ? bsearch(&key, r->throttled, r->nthrottled, sizeof key, throttle_by_tgid) : NULL;
+	return t ? (int64_t)t->ns : 0;
+}
+
 /* One stat as the sort of blklat_settle_tops sees it. */
 struct stat_key {
 	int tgid;
@@ -187,5 +203,6 @@ void blk_reading_free(struct blk_reading *r)
 	free(r->unit_behind);
 	free(r->unattr);
 	free(r->tops);
+	free(r->throttled);
 	memset(r, 0, sizeof *r);
 }

@@ -442,6 +442,17 @@ static uint64_t count_of(struct blklat *b, enum blkmap_count which)
 	return sum;
 }
 
+/* The reading's last steps, whatever came before (err): the pauses for
+ * dirty pages (a reading must not keep the last one's), then the requests
+ * in flight. */
+static int read_tail(struct blklat *b, struct blk_reading *r, int err)
+{
+	int t = blklat_read_throttled(b, r);
+	if (!err)
+		err = read_reqs(b, r);
+	return err ? err : t;
+}
+
 int blklat_read(struct blklat *b, struct blk_reading *r)
 {
 	int fd = bpf_map__fd(b->skel->maps.hists);
@@ -520,7 +531,7 @@ int blklat_read(struct blklat *b, struct blk_reading *r)
 	read_behind(b, r);
 	if (blklat_settle_tops(r) < 0)
 		err = err ? err : -ENOMEM;
-	return err ? err : read_reqs(b, r);
+	return read_tail(b, r, err);
 }
 
 int blklat_name(struct blklat *b, int tgid, char *comm, size_t len, uint64_t *cgroup_id)

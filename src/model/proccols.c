@@ -45,6 +45,12 @@ static double key_avg(const struct proc_row *r, int totals)
 	(void)totals;
 	return r->wait == WAIT_OK ? r->avg_wait_us : -1;
 }
+/* -1 without the BPF part (or its tracepoint), and for a thread's row */
+static double key_throttled(const struct proc_row *r, int totals)
+{
+	(void)totals;
+	return r->throttled_pct;
+}
 static double key_rlat(const struct proc_row *r, int totals)
 {
 	(void)totals;
@@ -123,6 +129,15 @@ static void cell_rcalls(const struct proc_row *r, const struct proccols_mode *m,
 static void cell_wcalls(const struct proc_row *r, const struct proccols_mode *m, char *b, size_t n)
 {
 	calls(key_wcalls(r, m->totals), r, m, b, n);
+}
+
+static void cell_throttled(const struct proc_row *r, const struct proccols_mode *m, char *b, size_t n)
+{
+	(void)m;
+	if (r->throttled_pct < 0)
+		util_strlcpy(b, "-", n);
+	else
+		util_fmt(b, n, "%.1f%%", r->throttled_pct);
 }
 
 /* A wait column: its figure, or what stands for none (n/a: moved bytes
@@ -285,6 +300,12 @@ static void json_wait(FILE *f, const struct proc_row *r, const struct sample *s)
 		fputs(",\"partial\":true", f);
 }
 
+static void json_throttled(FILE *f, const struct proc_row *r, const struct sample *s)
+{
+	(void)s;
+	jsonv_write_num_or_null(f, "throttled_pct", r->throttled_pct, r->throttled_pct >= 0);
+}
+
 static void json_avg(FILE *f, const struct proc_row *r, const struct sample *s)
 {
 	(void)s;
@@ -343,12 +364,13 @@ static void json_command(FILE *f, const struct proc_row *r, const struct sample 
 
 /* keep: when the screen is narrow, the columns come in this order (who
  * reads and writes, how much, on which disk, who waits), each if it still
- * fits: at 80 columns DISK takes the place of AVG-WAIT. */
+ * fits: at 80 columns DISK takes the place of AVG-WAIT; at 120, with the
+ * BPF part, THROTTLED that of PRIO. */
 static const struct proccol cols[PC_COUNT] = {
 	[PC_PID] = {"pid", "PID", NULL, 7, 0, 1, 0, "", "process id (thread id with p)", key_pid, NULL, cell_pid,
 		    json_pid, "pid"},
 	[PC_USER] = {"user", "USER", NULL, 9, 1, 7, 0, "", "its user", NULL, text_user, cell_user, json_user, "user"},
-	[PC_PRIO] = {"prio", "PRIO", NULL, 5, 1, 11, 0, "", "I/O priority as ionice shows it (be/4, idle, rt/0)",
+	[PC_PRIO] = {"prio", "PRIO", NULL, 5, 1, 12, 0, "", "I/O priority as ionice shows it (be/4, idle, rt/0)",
 		     key_prio, NULL, cell_prio, json_prio, "prio"},
 	[PC_READ] = {"read/s", "READ/s", "READ", 8, 0, 4, 0, "B/s",
 		     "bytes read from storage for it (/proc/PID/io read_bytes)", key_read, NULL, cell_read, json_read,
@@ -360,21 +382,26 @@ static const struct proccol cols[PC_COUNT] = {
 		       "bytes written to disks for it: its own writes and the writeback of pages it dirtied, "
 		       "whoever wrote them (BPF)",
 		       key_to_disk, NULL, cell_to_disk, json_to_disk, "to_disk_Bps"},
-	[PC_RCALLS] = {"r-calls", "R-CALLS/s", "R-CALLS", 9, 0, 12, 0, "calls/s",
+	[PC_RCALLS] = {"r-calls", "R-CALLS/s", "R-CALLS", 9, 0, 13, 0, "calls/s",
 		       "read() system calls, not disk operations", key_rcalls, NULL, cell_rcalls, json_rcalls,
 		       "read_calls_per_s"},
-	[PC_WCALLS] = {"w-calls", "W-CALLS/s", "W-CALLS", 9, 0, 13, 0, "calls/s",
+	[PC_WCALLS] = {"w-calls", "W-CALLS/s", "W-CALLS", 9, 0, 14, 0, "calls/s",
 		       "write() system calls, not disk operations", key_wcalls, NULL, cell_wcalls, json_wcalls,
 		       "write_calls_per_s"},
 	[PC_WAIT] = {"io-wait", "IO-WAIT", NULL, 7, 0, 6, 0, "%",
-		     "share of the interval waiting for block I/O (delay accounting)", key_wait, NULL, cell_wait,
+		     "share of the interval waiting for block I/O (delay accounting; a buffered writer's "
+		     "pauses for dirty pages are THROTTLED)", key_wait, NULL, cell_wait,
 		     json_wait, "io_wait_pct"},
-	[PC_AVG] = {"avg-wait", "AVG-WAIT", NULL, 8, 0, 10, 0, "time", "mean time of one such wait", key_avg, NULL,
+	[PC_AVG] = {"avg-wait", "AVG-WAIT", NULL, 8, 0, 11, 0, "time", "mean time of one such wait", key_avg, NULL,
 		    cell_avg, json_avg, "avg_wait_us"},
+	[PC_THROTTLED] = {"throttled", "THROTTLED", NULL, 9, 0, 9, 1, "%",
+			  "share of the interval it was paused for dirty pages: it wrote faster than its disks take "
+			  "it and the kernel made it sleep (not block I/O: IO-WAIT does not show it; BPF)",
+			  key_throttled, NULL, cell_throttled, json_throttled, "throttled_pct"},
 	[PC_RLAT] = {"read-lat", "READ p50/p99", NULL, 15, 0, 8, 1, "time",
 		     "latency of its block read requests, issue to completion (BPF)", key_rlat, NULL, cell_rlat,
 		     json_blk, "read_p50_us"},
-	[PC_WLAT] = {"write-lat", "WRITE p50/p99", NULL, 15, 0, 9, 1, "time",
+	[PC_WLAT] = {"write-lat", "WRITE p50/p99", NULL, 15, 0, 10, 1, "time",
 		     "latency of its block write requests (BPF)", key_wlat, NULL, cell_wlat, NULL, "write_p50_us"},
 	[PC_DISK] = {"disk", "DISK", NULL, 7, 1, 5, 1, "",
 		     "the disk it moved most bytes on: its block reads and writes, a stack's at its top (BPF)", NULL,

@@ -262,6 +262,8 @@ const struct rf_field recfmt_proc[] = {
 	{.key = "blk", .type = RF_TUPLE, .off = 0, .size = sizeof(struct proc_row), .sub = proc_blk},
 	F("to_disk_Bps", RF_DBL, struct proc_row, to_disk_Bps, .dflt = -1),
 	F("to_disk_total", RF_U64, struct proc_row, to_disk_total, .flags = RF_OMIT0),
+	/* (recordings before it: -1, not known) */
+	F("throttled_pct", RF_DBL, struct proc_row, throttled_pct, .dflt = -1),
 	/* (recordings before cgroups: null, "unknown") */
 	F("cgroup", RF_STRP, struct proc_row, cgroup, .max = CGROUP_PATH_MAX),
 	F("cgroup_src", RF_ENUM, struct proc_row, cgroup_src, .names = &cgsrcs, .dflt = CGSRC_UNKNOWN),
@@ -384,6 +386,7 @@ const struct rf_field recfmt_cgroup[] = {
 	F("io_latency", RF_STR, struct cgroup_sample, io_latency),
 	/* (recordings before it: -1, not known) */
 	F("io_wait_pct", RF_DBL, struct cgroup_sample, io_wait_pct, .dflt = -1),
+	F("throttled_pct", RF_DBL, struct cgroup_sample, throttled_pct, .dflt = -1),
 	F("source", RF_STR, struct cgroup_sample, source),
 	END,
 };

@@ -73,6 +73,7 @@ int sampler_prime(struct sampler *s)
 {
 	if (s->replay)
 		return 0;
+	sampleblk_first(s); /* before the baseline below: both begin the first interval */
 	int rc = diskstats_read("/proc/diskstats", &s->prev);
 	if (rc < 0)
 		return rc;

@@ -124,6 +124,22 @@ int sampleblk_read(struct sampler *s, struct sample *out)
 	return 1;
 }
 
+void sampleblk_first(struct sampler *s)
+{
+	if (!(s->cfg.bpf_first_s > 0) || s->blk_tried)
+		return;
+	start_blk(s);
+	double end = util_mono_now() + s->cfg.bpf_first_s;
+	while (s->blk_tried == 1 && __atomic_load_n(&s->blk_loader->state, __ATOMIC_ACQUIRE) == LOADING &&
+	       util_mono_now() < end)
+		util_sleep_until(util_mono_now() + 0.005);
+	blk_ready(s); /* taken now (if loaded): the next reading counts */
+	struct blk_reading base = {0};
+	if (s->blk)
+		blklat_read(s->blk, &base); /* the baseline, as the diskstats' that follows */
+	blk_reading_free(&base);
+}
+
 /* Loading starts after the first sample's rows are made: verifying the
  * program takes tens of ms of CPU, which the first sample must not wait
  * for. */

@@ -31,6 +31,8 @@ struct group {
 	int to_disk_known;
 	double wait_pct;    /* its processes' block I/O wait, summed */
 	int wait_known;     /* a row had delay accounting's figure */
+	double throttled_pct; /* its processes' pauses for dirty pages, summed */
+	int throttled_known;  /* a row had the BPF part's figure */
 	unsigned srcs;      /* 1 << enum proc_cgsrc of the rows that gave bytes */
 };
 
@@ -104,6 +106,8 @@ static void add_row(struct groups *g, struct group **last, const struct proc_row
 	if (r->wait == WAIT_OK)
 		x->wait_pct += r->io_wait_pct;
 	x->wait_known |= r->wait == WAIT_OK || r->wait == WAIT_NONE || r->wait == WAIT_NA;
+	x->throttled_pct += r->throttled_pct > 0 ? r->throttled_pct : 0;
+	x->throttled_known |= r->throttled_pct >= 0;
 	if (r->read_Bps > 0 || r->write_Bps > 0 || to_disk > 0)
 		x->srcs |= 1u << r->cgroup_src;
 }
@@ -159,6 +163,7 @@ static void fill_one(const struct group *x, struct cgroup_sample *c)
 	c->write_Bps = x->write_Bps;
 	c->to_disk_Bps = x->to_disk_known ? x->to_disk_Bps : -1;
 	c->io_wait_pct = x->wait_known ? x->wait_pct : -1;
+	c->throttled_pct = x->throttled_known ? x->throttled_pct : -1;
 	c->some_pct = c->full_pct = c->stat_read_Bps = c->stat_write_Bps = -1;
 	c->bfq_weight = c->io_weight = -1;
 	if (x->path)

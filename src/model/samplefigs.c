@@ -3,6 +3,8 @@
  * (sampleparts.h). */
 #include "model/sample.h"
 
+#include <string.h>
+
 #include "sampleparts.h"
 
 static int stacked(const struct disk_sample *d)
@@ -80,13 +82,43 @@ const struct proc_row *sample_top_writer(const struct sample *s)
 		       ? &s->procs[s->top_writer] : NULL;
 }
 
+static const struct disk_sample *disk_named(const struct sample *s, const char *name)
+{
+	for (size_t i = 0; i < s->ndisks; i++)
+		if (strcmp(s->disks[i].info.name, name) == 0)
+			return &s->disks[i];
+	return NULL;
+}
+
+double sample_to_disks_part_Bps(const struct sample *s, const struct proc_row *r)
+{
+	double whole = s->write_MBps * 1048576.0, part = r->to_disk_Bps > 0 ? r->to_disk_Bps : 0;
+	if (s->blk.nstats && s->interval_s > 0) {
+		double b = 0;
+		for (size_t i = 0; i < s->blk.nstats; i++) {
+			const struct blk_stat *st = &s->blk.stats[i];
+			const struct disk_sample *d = st->tgid == r->pid && st->op == BLK_WRITE ? disk_named(s, st->disk) : NULL;
+			if (d && counts_to_disks(s, d))
+				b += (double)st->bytes;
+		}
+		part = b / s->interval_s;
+	}
+	return part < whole ? part : whole;
+}
+
 const struct proc_row *sample_top_to_disk(const struct sample *s)
 {
 	const struct proc_row *top = NULL;
+	double best = 0;
 	for (size_t i = 0; s->have_procs && i < s->nprocs; i++) {
 		const struct proc_row *r = &s->procs[i];
-		if (r->to_disk_Bps > 0 && (!top || r->to_disk_Bps > top->to_disk_Bps) && (!r->exited || !r->ended_ago))
+		if (!(r->to_disk_Bps > 0) || r->tid != r->pid || (r->exited && r->ended_ago))
+			continue;
+		double part = sample_to_disks_part_Bps(s, r);
+		if (part > best) {
+			best = part;
 			top = r;
+		}
 	}
 	return top;
 }

@@ -52,6 +52,10 @@ int samplefigs_top_writer(const struct sample *out);
  * tick. At exit, the loader stopped. */
 int sampleblk_read(struct sampler *s, struct sample *out);
 void sampleblk_start(struct sampler *s, struct sample *out);
+/* At the first reading (sampler_prime): with cfg.bpf_first_s, the loader
+ * started and waited for that long at most; a loaded part's baseline is
+ * read, so the first sample's figures cover its whole interval. */
+void sampleblk_first(struct sampler *s);
 void sampleblk_stop(struct sampler *s);
 
 /* samplebehind.c: each probed disk's "waited behind" and slowest reads. */

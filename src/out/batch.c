@@ -266,7 +266,7 @@ void batch_write_csv_cgroups(FILE *f, const struct sample *s, int header)
 {
 	if (header)
 		fputs("ts,path,unit,parent,procs,read_Bps,write_Bps,to_disk_Bps,io_some_pct,io_full_pct,io_some_avg10,"
-		      "io_full_avg10,stat_read_Bps,stat_write_Bps,bfq_weight,io_weight,io_max,io_latency,io_wait_pct,source\n", f);
+		      "io_full_avg10,stat_read_Bps,stat_write_Bps,bfq_weight,io_weight,io_max,io_latency,io_wait_pct,throttled_pct,source\n", f);
 	for (size_t i = 0; i < s->ncgroups; i++) {
 		const struct cgroup_sample *c = &s->cgroups[i];
 		fprintf(f, "%.3f,", s->ts);
@@ -292,6 +292,7 @@ void batch_write_csv_cgroups(FILE *f, const struct sample *s, int header)
 		fputc(',', f);
 		csv_text(f, c->have_io_latency ? c->io_latency : "", 1);
 		csv_num(f, c->io_wait_pct, c->io_wait_pct >= 0);
+		csv_num(f, c->throttled_pct, c->throttled_pct >= 0);
 		fputc(',', f);
 		csv_text(f, c->source, 1);
 		fputc('\n', f);

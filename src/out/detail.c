@@ -76,6 +76,9 @@ void detail_process(const struct sample *s, int pid, const char *comm, char *buf
 	if (r && r->wait == WAIT_OK)
 		detail_line(buf, len, "delay accounting (all disks, synchronous waits): IO-WAIT %.1f%%, average wait %.0f us",
 		    r->io_wait_pct, r->avg_wait_us);
+	if (r && r->throttled_pct > 0)
+		detail_line(buf, len, "paused for dirty pages (THROTTLED, not block I/O): %.1f%% of the interval: it "
+			    "wrote faster than its disks take it", r->throttled_pct);
 	if (!s->blk_on) {
 		detail_line(buf, len, "block-layer latency is off: %s", s->blk_why);
 		return;
@@ -406,7 +409,7 @@ void detail_behind_change(const struct switch_compare *c, int blk_on, char *buf,
 				       kind_pct(&c->behind_before, order[i]), kind_pct(&c->behind_after, order[i]));
 }
 
-void detail_writers(const struct sample *s, char *buf, size_t len)
+static void writers(const struct sample *s, int pids, char *buf, size_t len)
 {
 	char dirt[96] = "", top[64] = "", disk[160] = "";
 	const struct proc_row *tw = sample_top_writer(s);
@@ -416,7 +419,10 @@ void detail_writers(const struct sample *s, char *buf, size_t len)
 			char sz[16], comm[64];
 			util_format_size(util_to_u64(tw->write_Bps), sz, sizeof sz);
 			util_safe_text(comm, sizeof comm, tw->comm); /* text output prints it */
-			util_fmt(top, sizeof top, " (%s %d %s/s)", comm, tw->pid, sz);
+			if (pids)
+				util_fmt(top, sizeof top, " (%s %d %s/s)", comm, tw->pid, sz);
+			else
+				util_fmt(top, sizeof top, " (%s %s/s)", comm, sz);
 		}
 		util_fmt(dirt, sizeof dirt, "dirtying %.1f MB/s%s | ", s->dirty_MBps, top);
 	}
@@ -428,10 +434,15 @@ void detail_writers(const struct sample *s, char *buf, size_t len)
 		const struct proc_row *tp = sample_top_to_disk(s);
 		if (tp) {
 			char sz[16], comm[64];
-			util_format_size(util_to_u64(tp->to_disk_Bps), sz, sizeof sz);
+			/* its part of the total: a loop device's writer counted
+			 * at the disk below, as the total counts it */
+			util_format_size(util_to_u64(sample_to_disks_part_Bps(s, tp)), sz, sizeof sz);
 			util_safe_text(comm, sizeof comm, tp->comm);
-			util_fmt(disk + strlen(disk), sizeof disk - strlen(disk), "; for %s%s %d %s/s",
-				 tp->exited ? "[exited] " : "", comm, tp->pid, sz);
+			char pid[16] = "";
+			if (pids)
+				util_fmt(pid, sizeof pid, " %d", tp->pid);
+			util_fmt(disk + strlen(disk), sizeof disk - strlen(disk), "; for %s%s%s %s/s",
+				 tp->exited ? "[exited] " : "", comm, pid, sz);
 		}
 		util_fmt(disk + strlen(disk), sizeof disk - strlen(disk), ")");
 	}
@@ -443,6 +454,16 @@ void detail_writers(const struct sample *s, char *buf, size_t len)
 	else if (s->have_procs && ps->exits && ps->exit_records_lost < 0 && ps->exits_lost)
 		util_strlcpy(lost, " | exits lost (how many unknown)", sizeof lost);
 	util_fmt(buf, len, "%sto disks %.1f MB/s%s%s", dirt, s->write_MBps, disk, lost);
+}
+
+void detail_writers(const struct sample *s, char *buf, size_t len)
+{
+	writers(s, 1, buf, len);
+}
+
+void detail_writers_brief(const struct sample *s, char *buf, size_t len)
+{
+	writers(s, 0, buf, len);
 }
 
 void detail_unreadable(const struct procs_status *ps, char *buf, size_t len)

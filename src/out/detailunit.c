@@ -199,6 +199,9 @@ void detail_unit(const struct sample *s, const char *path, const char *unit, cha
 			    c->io_wait_pct);
 	else
 		detail_line(buf, len, "%s", "their I/O wait: not known (kernel.task_delayacct is off, or was turned on after they started)");
+	if (c->throttled_pct > 0)
+		detail_line(buf, len, "their pauses for dirty pages (THROTTLED, summed): %.0f%% (writing faster than the "
+			    "disks take it)", c->throttled_pct);
 	add_files(buf, len, s, c);
 	add_disks(buf, len, s, c);
 	add_behind(buf, len, s, c);

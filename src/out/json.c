@@ -331,6 +331,7 @@ static void write_writers(FILE *f, const struct sample *s)
 		fprintf(f, "{\"pid\":%d,\"comm\":", tp->pid);
 		jsonv_write_string(f, tp->comm);
 		jsonv_write_key_number(f, "to_disk_Bps", tp->to_disk_Bps, 3);
+		jsonv_write_key_number(f, "part_Bps", sample_to_disks_part_Bps(s, tp), 3);
 		fprintf(f, ",\"exited\":%s}", tp->exited ? "true" : "false");
 	} else {
 		fputs("null", f);

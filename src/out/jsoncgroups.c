@@ -46,6 +46,7 @@ static void write_cgroup(FILE *f, const struct cgroup_sample *c)
 	write_limits(f, "io_max", c->io_max, c->have_io_max);
 	write_limits(f, "io_latency", c->io_latency, c->have_io_latency);
 	jsonv_write_num_or_null(f, "io_wait_pct", c->io_wait_pct, c->io_wait_pct >= 0);
+	jsonv_write_num_or_null(f, "throttled_pct", c->throttled_pct, c->throttled_pct >= 0);
 	jsonv_write_key_string(f, "source", c->source);
 	fputc('}', f);
 }

@@ -39,8 +39,9 @@ static struct prom_name *name_of(struct prom_state *st, const char *key)
 			n = &st->names[st->nnames++];
 	} else {
 		n = prom_weakest(st->names, st->nnames, sizeof *st->names);
-		if (n && n->now > 0) { /* this interval's bytes: "other"'s, as the rest of its */
+		if (n && (n->now > 0 || n->throttled_now > 0)) { /* this interval's: "other"'s, as the rest of its */
 			st->other += n->now;
+			st->other_throttled += n->throttled_now;
 			st->have_other = 1;
 		}
 	}
@@ -61,17 +62,21 @@ static void count_to_disk(struct prom_state *st, const struct sample *s)
 		st->names[i].sr.recent *= decay;
 	for (size_t i = 0; i < s->nprocs; i++) {
 		const struct proc_row *r = &s->procs[i];
-		if (!(r->to_disk_Bps > 0) || (r->exited && r->ended_ago))
+		st->throttled |= r->throttled_pct >= 0;
+		double b = r->to_disk_Bps > 0 ? r->to_disk_Bps * s->interval_s : 0;
+		double t = r->throttled_pct > 0 ? r->throttled_pct / 100 * s->interval_s : 0;
+		if (!(b > 0 || t > 0) || (r->exited && r->ended_ago))
 			continue;
-		double b = r->to_disk_Bps * s->interval_s;
 		char key[sizeof st->names[0].comm];
 		prom_comm_key(key, sizeof key, r->comm, r->ppid);
 		struct prom_name *n = name_of(st, key);
 		if (n) {
 			n->sr.recent += b;
 			n->now += b;
+			n->throttled_now += t;
 		} else {
 			st->other += b;
+			st->other_throttled += t;
 			st->have_other = 1;
 		}
 	}
@@ -80,11 +85,15 @@ static void count_to_disk(struct prom_state *st, const struct sample *s)
 	prom_elect(st->names, st->nnames, sizeof *st->names, PROM_NAMES);
 	for (size_t i = 0; i < st->nnames; i++) {
 		struct prom_name *n = &st->names[i];
-		if (n->sr.named)
+		if (n->sr.named) {
 			n->bytes += n->now;
-		else if (n->now > 0)
-			st->other += n->now, st->have_other = 1;
-		n->now = 0;
+			n->throttled_s += n->throttled_now;
+		} else if (n->now > 0 || n->throttled_now > 0) {
+			st->other += n->now;
+			st->other_throttled += n->throttled_now;
+			st->have_other = 1;
+		}
+		n->now = n->throttled_now = 0;
 	}
 }
 
@@ -287,6 +296,27 @@ static void counter(FILE *f, const struct prom_state *st, const char *name, cons
 	}
 }
 
+/* The same names' pauses in dirty-page throttling (the kernel's tracepoint
+ * of another shape: none). */
+static void throttled_series(FILE *f, const struct prom_state *st)
+{
+	if (!st->throttled)
+		return;
+	head(f, "iosched_process_throttled_seconds_total", "counter",
+	     "Seconds each process name was paused for dirty pages since the tool started (THROTTLED): it wrote "
+	     "faster than its disks take it and the kernel made it sleep; the names of "
+	     "iosched_process_to_disk_bytes_total.");
+	for (size_t i = 0; i < st->nnames; i++) {
+		if (!st->names[i].sr.named)
+			continue;
+		fputs("iosched_process_throttled_seconds_total{comm=\"", f);
+		prom_label(f, st->names[i].comm);
+		fprintf(f, "\"} %.6f\n", st->names[i].throttled_s);
+	}
+	if (st->have_other)
+		fprintf(f, "iosched_process_throttled_seconds_total{comm=\"other\"} %.6f\n", st->other_throttled);
+}
+
 /* Whose data the disks wrote, and what the probe's reads waited behind
  * (BPF: nothing without it). */
 static void who_the_disk_serves(FILE *f, const struct prom_state *st)
@@ -306,6 +336,7 @@ static void who_the_disk_serves(FILE *f, const struct prom_state *st)
 	}
 	if (st->have_other)
 		fprintf(f, "iosched_process_to_disk_bytes_total{comm=\"other\"} %.0f\n", st->other);
+	throttled_series(f, st);
 	head(f, "iosched_probe_wait_seconds_total", "counter",
 	     "Seconds the probe's reads waited since the tool started, split by the kind of what the disk served "
 	     "meanwhile (direct, writeback, journal, read, readahead, swap), in proportion to its bytes.");

@@ -57,7 +57,8 @@ static void count_one(struct prom_state *st, const struct cgroup_sample *c, doub
 	/* (/proc's figures are rates over the time between walks) */
 	double v[PCG_N] = {c->read_Bps * walk_s, c->write_Bps * walk_s, c->to_disk_Bps > 0 ? c->to_disk_Bps * dt : 0,
 			   c->have_psi && c->some_pct > 0 ? c->some_pct / 100 * dt : 0,
-			   c->have_psi && c->full_pct > 0 ? c->full_pct / 100 * dt : 0};
+			   c->have_psi && c->full_pct > 0 ? c->full_pct / 100 * dt : 0,
+			   c->throttled_pct > 0 ? c->throttled_pct / 100 * dt : 0};
 	struct prom_cgroup *e = cgroup_of(st, key);
 	for (int k = 0; k < PCG_N; k++) {
 		if (!(v[k] > 0))
@@ -81,6 +82,7 @@ void prom_count_cgroups(struct prom_state *st, const struct sample *s)
 		st->cgs[i].sr.recent *= decay;
 	for (size_t i = 0; i < s->ncgroups; i++) {
 		st->cg_to_disk |= s->cgroups[i].to_disk_Bps >= 0;
+		st->cg_throttled |= s->cgroups[i].throttled_pct >= 0;
 		count_one(st, &s->cgroups[i], dt, s->pstat.walk_s > 0 ? s->pstat.walk_s : dt);
 	}
 	/* the cgroups the sample left out */
@@ -132,9 +134,12 @@ void prom_format_cgroups(FILE *f, const struct prom_state *st)
 		 "\"other\".", PCG_WRITE},
 		{"iosched_cgroup_to_disk_bytes_total", "Bytes written to disks for the processes of each cgroup v2 since "
 		 "the tool started: their own writes and the writeback of pages they dirtied (BPF).", PCG_TO_DISK},
+		{"iosched_cgroup_throttled_seconds_total", "Seconds the processes of each cgroup v2 were paused for "
+		 "dirty pages since the tool started, summed over them: they wrote faster than the disks take it "
+		 "(BPF).", PCG_THROTTLED},
 	};
 	for (size_t i = 0; i < sizeof m / sizeof *m; i++) {
-		if (m[i].k == PCG_TO_DISK && !st->cg_to_disk)
+		if ((m[i].k == PCG_TO_DISK && !st->cg_to_disk) || (m[i].k == PCG_THROTTLED && !st->cg_throttled))
 			continue;
 		fprintf(f, "# HELP %s %s\n# TYPE %s counter\n", m[i].name, m[i].help, m[i].name);
 		metric(f, st, m[i].name, m[i].k, "");

@@ -160,6 +160,8 @@ static void fill_one(struct procs *p, const struct blk_reading *blk, double inte
 	r->to_disk_total = t ? t->bytes : 0;
 	r->kind = writer_kind(r, b, blk);
 	r->disk = b ? blklat_top_disk(blk, r->pid) : NULL;
+	int64_t paused = r->tid == r->pid ? blklat_throttled_ns(blk, r->pid) : -1;
+	r->throttled_pct = paused < 0 ? -1 : interval_s > 0 ? (double)paused / (interval_s * 1e9) * 100.0 : 0;
 }
 
 void procblk_fill(struct procs *p, const struct procs_blk *blk, int threads, double interval_s,
@@ -168,6 +170,7 @@ void procblk_fill(struct procs *p, const struct procs_blk *blk, int threads, dou
 	if (!blk || !blk->r) {
 		for (size_t i = 0; i < *n; i++) {
 			(*rows)[i].to_disk_Bps = -1; /* not known */
+			(*rows)[i].throttled_pct = -1;
 			(*rows)[i].disk = NULL;
 		}
 		return;

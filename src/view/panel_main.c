@@ -16,24 +16,46 @@
 #include "model/columns.h"
 #include "out/detail.h"
 
-/* Who writes (dirtying against to disks), and what waits in the page
- * cache for the flushers. */
-static void draw_writers(const struct tui *t, int y)
+/* The page cache's part of the writers line, in form f: 0 whole, 1
+ * without the limits, 2 short, 3 none. */
+static void cache_part(const struct writeback_info *w, int f, char *buf, size_t len)
 {
-	const struct sample *s = &t->s;
-	char line[512], limit[64];
-	const struct writeback_info *w = &s->wb;
+	unsigned long long dirty = w->dirty_kB / 1024, wb = w->writeback_kB / 1024;
+	char limit[64];
 	if (w->dirty_bytes)
 		util_fmt(limit, sizeof limit, "dirty_bytes %llu/%llu", (unsigned long long)w->dirty_bytes,
 			 (unsigned long long)w->dirty_background_bytes);
 	else
 		util_fmt(limit, sizeof limit, "dirty_ratio %ld%%/%ld%%", w->dirty_ratio, w->dirty_background_ratio);
-	char who[320];
-	detail_writers(s, who, sizeof who);
-	int n = snprintf(line, sizeof line, "%s", who);
-	if (w->ok)
-		snprintf(line + n, sizeof line - (size_t)n, "  Dirty %llu MB  Writeback %llu MB  (%s)",
-			 (unsigned long long)(w->dirty_kB / 1024), (unsigned long long)(w->writeback_kB / 1024), limit);
+	buf[0] = '\0';
+	if (!w->ok || f >= 3)
+		return;
+	if (f == 2)
+		util_fmt(buf, len, "  Dirty %llu/WB %llu MB", dirty, wb);
+	else
+		util_fmt(buf, len, "  Dirty %llu MB  Writeback %llu MB%s%s%s", dirty, wb, f ? "" : "  (", f ? "" : limit,
+			 f ? "" : ")");
+}
+
+/* Who writes (dirtying against to disks), and what waits in the page
+ * cache for the flushers. The first form that fits the width, so that a
+ * narrow screen loses the pids and the limits (in -b and JSON), not the
+ * figures: "(dirty_rat" cut at 80 columns said nothing. */
+static void draw_writers(const struct tui *t, int y)
+{
+	const struct sample *s = &t->s;
+	static const struct { int pids, cache; } forms[] = {{1, 0}, {0, 0}, {0, 1}, {0, 2}, {0, 3}};
+	char line[512], who[320], cache[128];
+	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+		if (forms[i].pids)
+			detail_writers(s, who, sizeof who);
+		else
+			detail_writers_brief(s, who, sizeof who);
+		cache_part(&s->wb, forms[i].cache, cache, sizeof cache);
+		util_fmt(line, sizeof line, "%s%s", who, cache);
+		if ((int)strlen(line) <= COLS) /* bytes: a name's UTF-8 counts wide, a shorter form then */
+			break;
+	}
 	screen_put(y, 0, line);
 }
 

@@ -18,7 +18,7 @@
  * in the order of their keep rank (proccols.c), each if it still fits;
  * they are shown in table order. The block-latency columns need the BPF
  * part. */
-#define COMMAND_MIN(width) ((width) >= 120 ? 34 : 16)
+#define COMMAND_MIN(width) ((width) >= 120 ? 32 : 16)
 
 static int cols_w(int c)
 {

@@ -14,6 +14,7 @@ static double key_to_disk(const struct cgroup_sample *c) { return c->to_disk_Bps
 static double key_some(const struct cgroup_sample *c) { return c->have_psi ? c->some_avg10 : -1; }
 static double key_full(const struct cgroup_sample *c) { return c->have_psi ? c->full_avg10 : -1; }
 static double key_wait(const struct cgroup_sample *c) { return c->io_wait_pct; }
+static double key_throttled(const struct cgroup_sample *c) { return c->throttled_pct; }
 static double key_weight(const struct cgroup_sample *c) { return c->bfq_weight; }
 static const char *text_unit(const struct cgroup_sample *c) { return c->unit; }
 
@@ -54,6 +55,11 @@ static void cell_wait(const struct cgroup_sample *c, char *b, size_t n)
 	pct(c->io_wait_pct, c->io_wait_pct >= 0, b, n);
 }
 
+static void cell_throttled(const struct cgroup_sample *c, char *b, size_t n)
+{
+	pct(c->throttled_pct, c->throttled_pct >= 0, b, n);
+}
+
 static void cell_slice(const struct cgroup_sample *c, char *b, size_t n) { util_strlcpy(b, unitcols_slice(c), n); }
 
 static void cell_weight(const struct cgroup_sample *c, char *b, size_t n)
@@ -81,6 +87,10 @@ static const struct unitcol cols[UC_COUNT] = {
 		     "its processes' block I/O wait summed (delay accounting; 100 = one process waiting all the "
 		     "time; - while it is off)",
 		     key_wait, NULL, cell_wait},
+	[UC_THROTTLED] = {"THROTTLED%", 10, 0, 6,
+			  "its processes' pauses for dirty pages summed: writing faster than the disks take it, the "
+			  "kernel made them sleep (not block I/O; BPF, - without)",
+			  key_throttled, NULL, cell_throttled},
 	[UC_WEIGHT] = {"WEIGHT", 6, 0, 4, "io.bfq.weight under bfq (- where it has none; the detail says why)",
 		       key_weight, NULL, cell_weight},
 	[UC_SLICE] = {"SLICE", 0, 1, 5, "the cgroup above it (its slice)", NULL, unitcols_slice, cell_slice},

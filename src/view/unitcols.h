@@ -10,7 +10,7 @@
 
 #include "model/sample.h"
 
-enum ucol { UC_UNIT, UC_PROCS, UC_READ, UC_WRITE, UC_TODISK, UC_SOME, UC_FULL, UC_WAIT, UC_WEIGHT, UC_SLICE, UC_COUNT };
+enum ucol { UC_UNIT, UC_PROCS, UC_READ, UC_WRITE, UC_TODISK, UC_SOME, UC_FULL, UC_WAIT, UC_THROTTLED, UC_WEIGHT, UC_SLICE, UC_COUNT };
 
 struct unitcol {
 	const char *header;

@@ -62,8 +62,8 @@ child=$(bytes '[.[] | .procs[] | select(.exited and .comm == "bash" and .ppid ==
 	| if ([.[].pid] | unique | length) == 1 and ([.[1:][] | .write_Bps + .read_Bps + .count] | add // 0) == 0 then .[0].pid
 	  else "rows: \([.[] | {pid, count, write_Bps, to_disk_Bps}])" end')
 [[ $child =~ ^[0-9]+$ ]] || fail "the child bash is not listed once as ended ($child)"
-c_total=$(bytes "[.[] | .interval_s as \$t | .procs[] | select(.pid == $child) | .write_Bps * \$t] | add")
-g_total=$(bytes "[.[] | .interval_s as \$t | .procs[] | select(.exited and .comm == \"dd\" and .ppid == $child) | .write_Bps * \$t] | add // 0")
+c_total=$(bytes "[.[] | (.writers.walk_s // .interval_s) as \$t | .procs[] | select(.pid == $child) | .write_Bps * \$t] | add")
+g_total=$(bytes "[.[] | (.writers.walk_s // .interval_s) as \$t | .procs[] | select(.exited and .comm == \"dd\" and .ppid == $child) | .write_Bps * \$t] | add // 0")
 note "child bash ($child): $c_total bytes (2 MiB = 2097152); its dd: $g_total (1 MiB = 1048576)"
 within "$c_total" 2097152 10 || fail "the child bash is charged $c_total bytes, not its own 2 MiB"
 within "$g_total" 1048576 10 || fail "the grandchild dd is charged $g_total bytes, not its 1 MiB"

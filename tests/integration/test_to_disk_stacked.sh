@@ -10,7 +10,10 @@
 #  - its per-disk breakdown shows both layers: the loop device and the disk
 #    under it each carry the 512 MiB (to_disk_by_disk), and the lower one
 #    is labelled as the same bytes (to_disk_stacked_by_disk);
-#  - the Prometheus counter of its name holds the 512 MiB once.
+#  - the Prometheus counter of its name holds the 512 MiB once;
+#  - the header's "to disks" total and its top writer's part
+#    (writers.to_disks_top_process.part_Bps) count the disk below: the
+#    part never exceeds the whole and sums to the 512 MiB.
 # Then three layers: ext4 on a loop device whose backing file is on the
 # first loop device's filesystem; 128 MiB written there are counted once,
 # and both layers below are labelled as the same bytes.
@@ -66,6 +69,18 @@ within "$(jq .up "$SCRATCH/sum.json")" "$total" 10 || fail "the loop device's la
 within "$(jq .down "$SCRATCH/sum.json")" "$total" 10 || fail "the layer below ($below) shows $(mib down) MiB, not 512"
 within "$(jq .same "$SCRATCH/sum.json")" "$total" 10 || fail "$below's bytes are not labelled as the loop device's ($(mib same) MiB)"
 jq -e '.same_up == 0' "$SCRATCH/sum.json" > /dev/null || fail "the top layer ($N) is labelled as repeating another"
+
+# The header's "to disks" total counts the disk below (vda), never the
+# loop device: its "for WRITER" part counts the same way, so it never
+# exceeds the whole, and over the run it is the writer's 512 MiB.
+jq -e -s '[.[] | .writers | select(.to_disks_top_process != null)
+	| .to_disks_top_process.part_Bps <= .to_disks_MBps * 1048576 + 1] | all' "$SCRATCH/out.json" > /dev/null ||
+	fail "a line's top writer has a part of \"to disks\" larger than the total: $(jq -c -s '[.[] | .writers
+	| select(.to_disks_top_process != null) | {t: .to_disks_MBps, p: .to_disks_top_process}] | .[0:3]' "$SCRATCH/out.json")"
+part=$(jq -s --arg w "$W" '[.[] | .interval_s as $i | .writers.to_disks_top_process | select(. != null and .comm == $w)
+	| .part_Bps * $i] | add // 0' "$SCRATCH/out.json")
+note "$W's part of \"to disks\" over the run: $part bytes"
+within "$part" "$total" 15 || fail "$W's part of the header's total sums to $part bytes, not 512 MiB"
 
 prom=$(awk -v w="$W" 'index($0, "iosched_process_to_disk_bytes_total{comm=\"" w "\"}") == 1 { print $2 }' "$P")
 [ -n "$prom" ] || fail "no Prometheus series for $W: $(grep to_disk_bytes "$P" | head -5)"

@@ -8,6 +8,7 @@
 # within its box, not cut at 80 columns. A's prompt keeps what is typed
 # in view (the syntax in short), not cut off behind the words. The disk's
 # details (Enter) wrap its iostat line where the box has rows to spare.
+# The writers line takes a shorter form that fits, its figures whole.
 # suite-budget: 25
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
@@ -28,6 +29,12 @@ for k in "h help" "q quit" "s sched" "A A/B" "B big"; do
 	case $bar in *"$k"*) ;; *) fail "the key bar at 80 columns lacks '$k': $bar" ;; esac
 done
 wait_for "$N: not probed" || fail "$N is probed despite --no-probe"
+# The writers line fits: a shorter form (no pids, no limits), not one cut
+# in the middle of a word ("(dirty_rat").
+writers=$(screen | grep -m1 "^dirtying\|^to disks")
+[ -n "$writers" ] || fail "no writers line: $(screen | head -4)"
+[ ${#writers} -lt 80 ] || case $writers in *")"|*" MB") ;; *) fail "the writers line is cut at 80 columns: '$writers'" ;; esac
+case $writers in *"Dirty "*) ;; *) fail "the writers line lost the page cache's figures at 80 columns: '$writers'" ;; esac
 keys O
 wait_for "$N: probed from the next refresh" || fail "O did not say it probes $N"
 wait_for "p50 [0-9.]+(us|ms)|reads/s [0-9]" 10 || fail "no probe figures for $N after O"

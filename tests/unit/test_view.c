@@ -137,9 +137,10 @@ static void pane_hit_testing(void **state)
 	assert_int_equal(procpane_column_at(&s, 120, 8), PC_USER);
 	assert_int_equal(procpane_column_at(&s, 120, 25), PC_READ);
 	assert_int_equal(procpane_column_at(&s, 120, 119), PC_COMMAND);
-	/* With it, below 163 columns: W-CALLS/s and R-CALLS/s give way to the
-	 * latency columns and DISK (at 120, so does WRITE p50/p99); at 160
-	 * R-CALLS/s is there, and at 80 DISK is, in AVG-WAIT's place. */
+	/* With it, below 171 columns: W-CALLS/s and R-CALLS/s give way to the
+	 * latency columns, THROTTLED and DISK (at 120, so do WRITE p50/p99 and
+	 * PRIO); at 161 R-CALLS/s is there, and at 80 DISK is, in AVG-WAIT's
+	 * place. */
 	s.blk_on = 1;
 	int seen_rlat = 0, seen_riops = 0;
 	for (int x = 0; x < 120; x++) {
@@ -148,9 +149,21 @@ static void pane_hit_testing(void **state)
 	}
 	assert_true(seen_rlat);
 	assert_false(seen_riops);
+	/* who waits, the buffered writers too: THROTTLED beside IO-WAIT at
+	 * 120 (PRIO gives way); at 80 USER is kept before it */
+	int seen_thr = 0, seen_thr80 = 0, seen_user80 = 0;
+	for (int x = 0; x < 120; x++)
+		seen_thr |= procpane_column_at(&s, 120, x) == PC_THROTTLED;
+	for (int x = 0; x < 80; x++) {
+		seen_thr80 |= procpane_column_at(&s, 80, x) == PC_THROTTLED;
+		seen_user80 |= procpane_column_at(&s, 80, x) == PC_USER;
+	}
+	assert_true(seen_thr);
+	assert_false(seen_thr80);
+	assert_true(seen_user80);
 	seen_riops = 0;
-	for (int x = 0; x < 160; x++)
-		seen_riops |= procpane_column_at(&s, 160, x) == PC_RCALLS;
+	for (int x = 0; x < 161; x++)
+		seen_riops |= procpane_column_at(&s, 161, x) == PC_RCALLS;
 	assert_true(seen_riops);
 	int seen_disk = 0, seen_avg = 0;
 	for (int x = 0; x < 80; x++) {
@@ -229,7 +242,8 @@ static void proccols_whole(void **state)
 	assert_int_equal(proccols_get(PC_COMMAND)->keep, 0); /* never dropped */
 	char keys[256];
 	assert_string_equal(proccols_keys(" ", keys, sizeof keys),
-			    "pid user prio read/s write/s to-disk r-calls w-calls io-wait avg-wait read-lat write-lat disk command");
+			    "pid user prio read/s write/s to-disk r-calls w-calls io-wait avg-wait throttled read-lat write-lat disk "
+			    "command");
 }
 
 /* The man page's --sort paragraph and both completions offer exactly the
@@ -312,6 +326,7 @@ static void csv_procs(void **state)
 		rows[i].write_Bps = wr[i];
 		rows[i].io_readable = i != 2;
 		rows[i].to_disk_Bps = i == 1 ? 4e6 : -1; /* -1: not known (no BPF part) */
+		rows[i].throttled_pct = i == 1 ? 12.5 : -1;
 	}
 	rows[1].disk = "loop1";
 	rows[2].read_Bps = 1; /* counts as I/O; its figures were not readable */
@@ -329,8 +344,8 @@ static void csv_procs(void **state)
 	assert_memory_equal(out, head, strlen(head));
 	const char *r1 = out + strlen(head);
 	/* dd 5e6, then cc1, then "a,b" (its figures not readable: empty fields) */
-	assert_non_null(strstr(r1, "100.500,11,root,be/4,0.000,5000000.000,4000000.000,0.000,0.000,,,,,loop1,dd\n"));
-	assert_non_null(strstr(r1, ",,,,,,,,,,\"a,b\"\n"));
+	assert_non_null(strstr(r1, "100.500,11,root,be/4,0.000,5000000.000,4000000.000,0.000,0.000,,,12.500,,,loop1,dd\n"));
+	assert_non_null(strstr(r1, ",,,,,,,,,,,\"a,b\"\n"));
 	assert_non_null(strstr(r1, ",[exited] cc1 x2\n"));
 	assert_true(strstr(r1, "dd\n") < strstr(r1, "cc1") && strstr(r1, "cc1") < strstr(r1, "a,b"));
 	assert_null(strstr(r1, "idle"));
