@@ -208,6 +208,10 @@ int session_udev_prepare(struct session *s, const char *disk, const char *sched,
 /* w in the udev panel: write u's rule into u->file. */
 int session_udev_write(struct session *s, const struct session_udev *u, char *msg, size_t len);
 
+/* A message the status line cannot show whole at this width, whole in
+ * the event log (l) and the recording. */
+void session_note(struct session *s, const char *text);
+
 /* W: save keys (n of them, values[i] NULL for a flag) into the
  * configuration file, as its user. */
 int session_save_config(struct session *s, const char *const *keys, const char *const *values, size_t n, char *msg,

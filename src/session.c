@@ -35,6 +35,9 @@ struct session {
 	char load_disk[DISK_NAME_MAX]; /* ... on this disk */
 	/* A cold start being timed (S) */
 	struct coldstart cs;
+	/* The last line of its own put in the event log (log_text): a
+	 * message is not put there twice (session_note) */
+	char last_logged[sizeof ((struct event *)0)->error];
 };
 
 struct session *session_new(const struct options *o, struct sampler *smp, struct control *ctl,
@@ -190,12 +193,14 @@ void session_tunable_label(const struct tunable *t, char *buf, size_t len)
 }
 
 /* A line of its own in the event log (l): an A/B's start, end, verdicts,
- * refusals (EV_AB); a udev rule written or not (EV_UDEV). */
+ * refusals (EV_AB); a udev rule written or not (EV_UDEV); a message too
+ * wide for the status line (EV_NOTE). */
 static void log_text(struct session *s, enum event_type type, const char *disk, int ok, const char *text)
 {
 	struct event e = {.ts = util_real_now(), .mono = util_mono_now(), .type = type, .ok = ok};
 	util_strlcpy(e.disk, disk, sizeof e.disk);
 	util_strlcpy(e.error, text, sizeof e.error);
+	util_strlcpy(s->last_logged, e.error, sizeof s->last_logged);
 	sampler_post(s->smp, &e);
 }
 
@@ -517,6 +522,14 @@ static int udev_write(struct session *s, const struct session_udev *u, char *msg
 		return -1;
 	util_fmt(msg, len, "wrote %s; apply now: udevadm control --reload && udevadm trigger", u->file);
 	return 0;
+}
+
+void session_note(struct session *s, const char *text)
+{
+	char as_logged[sizeof s->last_logged];
+	util_strlcpy(as_logged, text, sizeof as_logged);
+	if (strcmp(as_logged, s->last_logged) != 0) /* a udev rule's or an A/B's is there already */
+		log_text(s, EV_NOTE, "", 1, text);
 }
 
 int session_udev_write(struct session *s, const struct session_udev *u, char *msg, size_t len)

@@ -21,6 +21,7 @@ enum event_type {
 	EV_AB,         /* an A/B run started, ended (its verdicts) or was refused; its text in error */
 	EV_BFQ_WEIGHT, /* a cgroup's io.bfq.weight (key: "io.bfq.weight UNIT") */
 	EV_UDEV,       /* a udev rule written (P, w), or why not; its text in error */
+	EV_NOTE,       /* a message wider than the status line: its whole text in error */
 	EV_NTYPES
 };
 

@@ -39,6 +39,7 @@ static const char *const type_names[EV_NTYPES] = {
 	[EV_SCHEDULER] = "scheduler", [EV_TUNABLE] = "tunable", [EV_IOPRIO] = "ioprio", [EV_DELAYACCT] = "delayacct",
 	[EV_PROBE] = "probe",         [EV_DISK] = "disk",       [EV_FRESH] = "fresh",   [EV_CLEANUP] = "cleanup",
 	[EV_AB] = "ab",               [EV_BFQ_WEIGHT] = "bfq_weight", [EV_UDEV] = "udev",
+	[EV_NOTE] = "note",
 };
 
 const char *event_type_name(enum event_type t)
@@ -58,7 +59,7 @@ int event_type_parse(const char *s, enum event_type *out)
 
 void event_describe(const struct event *e, char *buf, size_t len)
 {
-	if (e->type == EV_AB || e->type == EV_UDEV)
+	if (e->type == EV_AB || e->type == EV_UDEV || e->type == EV_NOTE)
 		util_strlcpy(buf, e->error, len); /* "A/B started: ...", "wrote /etc/udev/rules.d/..." */
 	else if (!e->ok)
 		util_fmt(buf, len, "%s: %s", event_type_name(e->type), e->error);
@@ -71,6 +72,6 @@ void event_describe(const struct event *e, char *buf, size_t len)
 	else
 		util_fmt(buf, len, "%s %s -> %s in %.1f ms", e->key[0] ? e->key : event_type_name(e->type), e->from, e->to, e->ms);
 	size_t used = strlen(buf);
-	if (e->cause[0] && e->type != EV_AB && e->type != EV_UDEV && used < len)
+	if (e->cause[0] && e->type != EV_AB && e->type != EV_UDEV && e->type != EV_NOTE && used < len)
 		util_fmt(buf + used, len - used, " (%s)", e->cause);
 }

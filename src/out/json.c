@@ -152,7 +152,8 @@ static void write_event(FILE *f, const struct event *e)
 		fprintf(f, ",\"pid\":%d", e->pid);
 	/* Changes carry what was changed; probe, cleanup and A/B events only
 	 * their text; disk events from and to ("absent", "present"). */
-	int change = e->type != EV_PROBE && e->type != EV_CLEANUP && e->type != EV_AB && e->type != EV_UDEV;
+	int change = e->type != EV_PROBE && e->type != EV_CLEANUP && e->type != EV_AB && e->type != EV_UDEV &&
+		     e->type != EV_NOTE;
 	if (change && e->type != EV_SCHEDULER && e->type != EV_DISK) {
 		fputs(",\"key\":", f);
 		jsonv_write_string(f, e->key);

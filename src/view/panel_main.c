@@ -59,6 +59,21 @@ static void draw_writers(const struct tui *t, int y)
 	screen_put(y, 0, line);
 }
 
+/* A message for the status line: whole when it fits, else cut with the
+ * key that shows it whole (tui.c put it in the event log). */
+static void status_message(const char *msg, char *line, size_t len)
+{
+	static const char more[] = " [l: whole]";
+	int utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+	util_strlcpy(line, msg, len);
+	/* (the cut counts bytes, and its mark "…" is 3 of them) */
+	int room = COLS - (int)sizeof more + 1 - (utf8 ? 2 : 0);
+	if ((int)strlen(msg) <= COLS || room < 20)
+		return;
+	util_cut_mark(line, room, utf8);
+	util_strlcpy(line + strlen(line), more, len - strlen(line));
+}
+
 /* Why IO-WAIT and AVG-WAIT show "-" and which key turns them on, for the
  * process pane's title (it keeps it at any width); "" when they are
  * measured. D does nothing in a replay or read-only. Below 100 columns
@@ -341,7 +356,7 @@ static void draw_status(const struct tui *t)
 	else if (session_ab_status(t->sess))
 		util_fmt(line, sizeof line, "%s   (Esc stops it)", session_ab_status(t->sess));
 	else if (t->msg[0] && util_mono_now() < t->msg_until)
-		util_strlcpy(line, t->msg, sizeof line);
+		status_message(t->msg, line, sizeof line);
 	/* Help first, whatever the width: the one key a newcomer needs. */
 	else if (session_replaying(t->sess))
 		util_strlcpy(line, "h help  q quit  Space pause  . step  + - speed  Tab procs  U units  Enter details  C chart  T theme   (a replay)",

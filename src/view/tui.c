@@ -211,6 +211,10 @@ static void react(struct tui *t, const struct reply *r)
 		t->quit = 1;
 	if (r->msg[0])
 		screen_say(t, r->msg);
+	/* too wide for the status line: whole in the event log, which the
+	 * line then points to (panel_main.c) */
+	if (r->msg[0] && (int)strlen(r->msg) > COLS)
+		session_note(t->sess, r->msg);
 	if ((r->react & REACT_HOLD) && r->msg[0])
 		util_strlcpy(t->notice, r->msg, sizeof t->notice);
 }
