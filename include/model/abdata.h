@@ -75,6 +75,9 @@ struct ab_phase {
 	 * run, a new one for each fresh job */
 	int steady_pid, paced_pid, fresh_pid[AB_FRESH_RUNS];
 	double read_MBps, write_MBps;
+	/* of those, the tool's own: its readers' reads and its load's writes
+	 * (-1: not known); the rest is other I/O, which can flip a round */
+	double own_read_MBps, own_write_MBps;
 	double startup_s[AB_MAX_STARTUPS];
 	int nstartup;
 	/* live: the reads of the user's programs on the disk (the BPF part;

@@ -161,6 +161,7 @@ struct ab_run {
 	int fresh_started;          /* in this phase */
 	struct diskstats_row d0;
 	double t0;
+	uint64_t load_b0;           /* the load's bytes at t0 */
 	struct coldstart cs;
 	struct load *load;
 	struct ablive *live;        /* --ab-live's parts; NULL in a built-in run */
@@ -358,6 +359,7 @@ static int begin_measure(struct ab_run *r)
 		return -1;
 	r->cur.start_ts = util_real_now();
 	disk_row(r->cfg.disk, &r->d0);
+	r->load_b0 = r->load ? load_bytes(r->load) : 0;
 	r->t0 = util_mono_now();
 	if (r->steady)
 		probe_read(r->steady, r->t0, rd);
@@ -370,6 +372,22 @@ static int begin_measure(struct ab_run *r)
 	r->next_fresh = r->t0;
 	r->fresh_started = 0;
 	return 0;
+}
+
+/* The tool's own share of the disk's rates in the window: every read of
+ * its readers (the steady and paced ones, the fresh jobs', a job counted
+ * whole) and what its load wrote; a live run has no load but the user's. */
+static void own_io(struct ab_run *r, double now)
+{
+	double secs = now - r->t0;
+	if (!(secs > 0)) {
+		r->cur.own_read_MBps = r->cur.own_write_MBps = -1;
+		return;
+	}
+	double reads = (double)r->cur.h.n + (double)r->cur.paced.n + (double)r->cur.nfresh * r->cfg.fresh_reads;
+	r->cur.own_read_MBps = reads * r->cfg.probe_size / secs / 1048576.0;
+	uint64_t b = r->load ? load_bytes(r->load) : 0;
+	r->cur.own_write_MBps = b >= r->load_b0 ? (double)(b - r->load_b0) / secs / 1048576.0 : -1;
 }
 
 /* The dwell is over: the steady and paced windows and the disk's rates. */
@@ -399,6 +417,7 @@ static int take_readers(struct ab_run *r)
 		r->cur.read_MBps = io.rkB_s / 1024.0;
 		r->cur.write_MBps = io.wkB_s / 1024.0;
 	}
+	own_io(r, now);
 	ablive_slot_end(r->live, &r->cur);
 	return 0;
 }

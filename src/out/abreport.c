@@ -398,6 +398,25 @@ static void live_header(FILE *f, enum ab_format fmt, const struct ab_config *cfg
 }
 
 /* What was measured how: disk, kernel, readers, load, rounds. */
+/* What else the disk did meanwhile, and whether it could have flipped a
+ * round (doc/ab.md: other writers can). */
+static void other_line(FILE *f, enum ab_format fmt, const char *pre, const struct ab_config *cfg,
+		       const struct ab_result *res)
+{
+	struct ab_other o;
+	abrows_other(res, &o);
+	if (o.peak_phase < 0)
+		return;
+	const struct ab_phase *p = &res->phases[o.peak_phase];
+	char label[64];
+	abwords_label(cfg, (size_t)p->variant, label, sizeof label);
+	sayf(f, fmt, pre, "other I/O on %s (not the tool's readers or load): read %.1f MB/s, write %.1f MB/s on "
+		     "average, %.1f MB/s at most (%s, %s %d)%s", res->disk, o.read_MBps, o.write_MBps, o.peak_MBps, label,
+	     p->round ? "round" : "baseline", p->round,
+	     o.matters ? ": enough to flip rounds; run it again on a quieter disk, or with more rounds"
+		       : ": too little to matter");
+}
+
 static void header(FILE *f, enum ab_format fmt, const struct ab_config *cfg, const struct ab_result *res)
 {
 	const char *pre = fmt == AB_MD ? "- " : "";
@@ -411,6 +430,7 @@ static void header(FILE *f, enum ab_format fmt, const struct ab_config *cfg, con
 		fputc('\n', f);
 	sayf(f, fmt, pre, "readers: %s", res->probe);
 	sayf(f, fmt, pre, "load: %s", res->load);
+	other_line(f, fmt, pre, cfg, res);
 	sayf(f, fmt, pre, "queue settings not named by a variant: %s", res->queue);
 	sayf(f, fmt, pre, "%d round(s), %g s per phase after a %g s warm-up (left out); order A B B A per pair of rounds",
 	     cfg->rounds, cfg->dwell_s, cfg->warmup_s);

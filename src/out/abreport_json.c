@@ -15,6 +15,21 @@
 #include "probe/readfig.h"
 #include "base/util.h"
 
+/* The I/O on the disk that was not the tool's (abrows_other); a live
+ * run's is the user's load: not here. */
+static void other_io(FILE *f, const struct ab_config *cfg, const struct ab_result *res)
+{
+	struct ab_other o;
+	abrows_other(res, &o);
+	if (cfg->live || o.peak_phase < 0)
+		return;
+	fputs(",\"other_io\":{\"read_MBps\":", f);
+	jsonv_write_number(f, o.read_MBps, 3);
+	jsonv_write_key_number(f, "write_MBps", o.write_MBps, 3);
+	jsonv_write_key_number(f, "peak_MBps", o.peak_MBps, 3);
+	fprintf(f, ",\"peak_phase\":%d,\"matters\":%s}", o.peak_phase + 1, o.matters ? "true" : "false");
+}
+
 static void header(FILE *f, const struct ab_config *cfg, const struct ab_result *res)
 {
 	fprintf(f, "{\"version\":%d,\"disk\":", OUTPUTS_JSON_VERSION);
@@ -35,6 +50,7 @@ static void header(FILE *f, const struct ab_config *cfg, const struct ab_result 
 		fputs("null", f);
 	if (cfg->startup_cmd)
 		jsonv_write_key_string(f, "startup_cmd", cfg->startup_cmd);
+	other_io(f, cfg, res);
 	if (cfg->live) {
 		jsonv_write_key_significant(f, "max_time_s", cfg->max_time_s, 6);
 		fprintf(f, ",\"seed\":%llu", (unsigned long long)cfg->seed);

@@ -156,6 +156,45 @@ void abrows_phase(const struct ab_config *cfg, const struct ab_phase *p, struct 
 	r->startup_med = util_median(st, p->nstartup);
 }
 
+/* One phase's other I/O (MB/s, reads and writes); -1 when not known. */
+static double phase_other(const struct ab_phase *p, double *rd, double *wr)
+{
+	if (p->own_read_MBps < 0 || p->own_write_MBps < 0 || !(p->secs > 0))
+		return -1;
+	*rd = p->read_MBps > p->own_read_MBps ? p->read_MBps - p->own_read_MBps : 0;
+	*wr = p->write_MBps > p->own_write_MBps ? p->write_MBps - p->own_write_MBps : 0;
+	return *rd + *wr;
+}
+
+void abrows_other(const struct ab_result *res, struct ab_other *o)
+{
+	memset(o, 0, sizeof *o);
+	o->peak_phase = -1;
+	int n = 0, peak_matters = 0;
+	for (size_t i = 0; i < res->nphases; i++) {
+		const struct ab_phase *p = &res->phases[i];
+		double rd, wr, other = phase_other(p, &rd, &wr);
+		if (other < 0)
+			continue;
+		n++;
+		o->read_MBps += rd;
+		o->write_MBps += wr;
+		o->disk_MBps += p->read_MBps + p->write_MBps;
+		if (o->peak_phase < 0 || other > o->peak_MBps) {
+			o->peak_MBps = other;
+			o->peak_phase = (int)i;
+			peak_matters = other >= 1 && other >= 0.25 * (p->read_MBps + p->write_MBps);
+		}
+	}
+	if (!n)
+		return;
+	o->read_MBps /= n;
+	o->write_MBps /= n;
+	o->disk_MBps /= n;
+	double mean = o->read_MBps + o->write_MBps;
+	o->matters = peak_matters || (mean >= 1 && mean >= 0.1 * o->disk_MBps);
+}
+
 double abrows_write_change(const struct row *sum, size_t v)
 {
 	return sum[0].write_MBps > 0 && !isnan(sum[v].write_MBps) ? (sum[v].write_MBps / sum[0].write_MBps - 1) * 100

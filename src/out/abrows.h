@@ -68,6 +68,18 @@ void abrows_phase(const struct ab_config *cfg, const struct ab_phase *p, struct 
  * either was not measured. */
 double abrows_write_change(const struct row *sum, size_t v);
 
+/* The I/O on the disk during the run that was not the tool's (its
+ * readers' reads, its load's writes): a mean over the phases, and the
+ * phase with the most (peak_phase, an index; -1 when no phase was
+ * measured). matters: enough to flip a round (a tenth of the disk's
+ * bytes, or a quarter in one phase, and at least 1 MB/s). */
+struct ab_other {
+	double read_MBps, write_MBps, disk_MBps, peak_MBps;
+	int peak_phase;
+	int matters;
+};
+void abrows_other(const struct ab_result *res, struct ab_other *o);
+
 /* The other formats' whole reports, from the summary rows and the verdicts
  * (vr NULL: none could be made). */
 void abreport_json(FILE *f, const struct ab_config *cfg, const struct ab_result *res, const struct row *sum,

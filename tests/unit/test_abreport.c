@@ -513,6 +513,34 @@ static void long_labels(void **state)
 	free_res(res);
 }
 
+/* The report names the I/O on the disk that was not the tool's, and says
+ * whether it could flip rounds: none beside the load's own writes; a
+ * reader of 40 MB/s in one phase (of the load's 85-100) is enough. */
+static void other_io(void **state)
+{
+	(void)state;
+	struct ab_config cfg;
+	struct ab_result *res = make(&cfg, 1500, 4, "none,bfq");
+	for (size_t i = 0; i < res->nphases; i++) {
+		res->phases[i].own_write_MBps = res->phases[i].write_MBps;
+		res->phases[i].own_read_MBps = 0;
+	}
+	char *text = unwrapped(report(&cfg, res, AB_TEXT));
+	expect(text, "other I/O on  (not the tool's readers or load): read 0.0 MB/s, write 0.0 MB/s on average");
+	expect(text, ": too little to matter");
+	free(text);
+	res->phases[3].read_MBps = 40;
+	text = unwrapped(report(&cfg, res, AB_TEXT));
+	expect(text, "40.0 MB/s at most (");
+	expect(text, ": enough to flip rounds");
+	free(text);
+	char *json = report(&cfg, res, AB_JSON);
+	expect(json, "\"other_io\":{\"read_MBps\":5.000,\"write_MBps\":0.000,\"peak_MBps\":40.000,");
+	expect(json, "\"peak_phase\":4,\"matters\":true}");
+	free(json);
+	free_res(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -525,6 +553,7 @@ int main(void)
 		cmocka_unit_test(cold_starts_decide_desktop),
 		cmocka_unit_test(long_labels),
 		cmocka_unit_test(settled_early),
+		cmocka_unit_test(other_io),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
