@@ -7,8 +7,8 @@
  * takes longer than the patience is given up (-ETIMEDOUT), its worker is
  * left to it and a new one goes on, and that task's reads are skipped
  * until the stuck read has returned. Several workers read side by side,
- * so that many held tasks cost about one patience per TIMEDREAD_WORKERS
- * of them, not one each. */
+ * so that many held tasks cost about one patience per
+ * TIMEDREAD_WORKERS_HELD of them, not one each. */
 #ifndef IOSCHED_BASE_TIMEDREAD_H
 #define IOSCHED_BASE_TIMEDREAD_H
 
@@ -17,8 +17,10 @@
 /* Tasks stuck at once before reads stop altogether (each holds one
  * thread of the tool until its read returns). */
 #define TIMEDREAD_STUCK_MAX 64
-/* Workers reading a batch at once. */
+/* Workers reading a batch at once; once a read of it was given up (held
+ * tasks may sit side by side), up to TIMEDREAD_WORKERS_HELD. */
 #define TIMEDREAD_WORKERS 4
+#define TIMEDREAD_WORKERS_HELD 16
 /* How long a read of a task's stat, io or syscall may take before the
  * task is taken to be held in execve: an exec holds the lock they wait on
  * for well under a millisecond. */

@@ -1,5 +1,6 @@
 /* timedread: see include/base/timedread.h. Up to TIMEDREAD_WORKERS
- * worker threads read a batch while the caller waits; the caller hands
+ * worker threads (TIMEDREAD_WORKERS_HELD once a read of the batch was
+ * given up) read a batch while the caller waits; the caller hands
  * each worker a range of items, and more as each range is done. A worker
  * copies each item in and its text out under its run's lock, and once the
  * caller has given up on it (abandoned) it touches nothing of the
@@ -29,7 +30,7 @@
 /* Ranges waiting to be handed out: the batch's rest, and each given-up
  * range's rest (at most one per worker: after a give-up only single
  * items are handed out). */
-#define PENDING_MAX (2 * TIMEDREAD_WORKERS + 1)
+#define PENDING_MAX (2 * TIMEDREAD_WORKERS_HELD + 1)
 
 /* One worker and what it shares with the caller. */
 struct run {
@@ -55,7 +56,7 @@ struct stuck {
 struct timedread {
 	double patience_s;
 	sem_t wake;
-	struct run *run[TIMEDREAD_WORKERS]; /* the workers now; NULL until needed */
+	struct run *run[TIMEDREAD_WORKERS_HELD]; /* the workers now; NULL until needed */
 	struct stuck stuck[TIMEDREAD_STUCK_MAX];
 	size_t nstuck;
 	unsigned long given_up;
@@ -360,11 +361,11 @@ static int tend(struct timedread *tr, struct deal *d, size_t w, double *due)
 	return 1;
 }
 
-/* One more worker, in a free slot, for what is pending. Nonzero when
- * one was started. */
-static int add_worker(struct timedread *tr)
+/* One more worker, in a free slot of the first max, for what is
+ * pending. Nonzero when one was started. */
+static int add_worker(struct timedread *tr, size_t max)
 {
-	for (size_t w = 0; w < TIMEDREAD_WORKERS; w++)
+	for (size_t w = 0; w < max; w++)
 		if (!tr->run[w])
 			return (tr->run[w] = run_start(tr)) != NULL;
 	return 0;
@@ -401,10 +402,12 @@ size_t timedread_batch(struct timedread *tr, struct timedread_item *items, size_
 	for (;;) {
 		int busy = 0;
 		double due = util_mono_now() + tr->patience_s;
-		for (size_t w = 0; w < TIMEDREAD_WORKERS; w++)
+		for (size_t w = 0; w < TIMEDREAD_WORKERS_HELD; w++)
 			if (tr->run[w])
 				busy |= tend(tr, &d, w, &due);
-		if (d.npending && add_worker(tr))
+		/* more workers once one read was given up (chunk 1): held
+		 * tasks are then given up on side by side */
+		if (d.npending && add_worker(tr, d.chunk == 1 ? TIMEDREAD_WORKERS_HELD : TIMEDREAD_WORKERS))
 			continue; /* handed a range at the next look */
 		if (d.npending && !busy)
 			deal_drop(&d, -EAGAIN); /* no thread: read nothing rather than block */
@@ -449,7 +452,7 @@ void timedread_free(struct timedread *tr)
 	reap(tr);
 	for (size_t i = 0; i < tr->nstuck; i++)
 		run_let_go(tr->stuck[i].run);
-	for (size_t w = 0; w < TIMEDREAD_WORKERS; w++)
+	for (size_t w = 0; w < TIMEDREAD_WORKERS_HELD; w++)
 		if (tr->run[w])
 			run_let_go(tr->run[w]);
 	sem_destroy(&tr->wake);

@@ -296,6 +296,24 @@ static void counter(FILE *f, const struct prom_state *st, const char *name, cons
 	}
 }
 
+/* One series per named process of metric, its value the double at off in
+ * its entry, and "other" (other: its value) once it has been counted. */
+static void name_series(FILE *f, const struct prom_state *st, const char *metric, size_t off, int decimals,
+			double other)
+{
+	for (size_t i = 0; i < st->nnames; i++) {
+		if (!st->names[i].sr.named)
+			continue;
+		double v;
+		memcpy(&v, (const char *)&st->names[i] + off, sizeof v);
+		fprintf(f, "%s{comm=\"", metric);
+		prom_label(f, st->names[i].comm);
+		fprintf(f, "\"} %.*f\n", decimals, v);
+	}
+	if (st->have_other)
+		fprintf(f, "%s{comm=\"other\"} %.*f\n", metric, decimals, other);
+}
+
 /* The same names' pauses in dirty-page throttling (the kernel's tracepoint
  * of another shape: none). */
 static void throttled_series(FILE *f, const struct prom_state *st)
@@ -306,15 +324,8 @@ static void throttled_series(FILE *f, const struct prom_state *st)
 	     "Seconds each process name was paused for dirty pages since the tool started (THROTTLED): it wrote "
 	     "faster than its disks take it and the kernel made it sleep; the names of "
 	     "iosched_process_to_disk_bytes_total.");
-	for (size_t i = 0; i < st->nnames; i++) {
-		if (!st->names[i].sr.named)
-			continue;
-		fputs("iosched_process_throttled_seconds_total{comm=\"", f);
-		prom_label(f, st->names[i].comm);
-		fprintf(f, "\"} %.6f\n", st->names[i].throttled_s);
-	}
-	if (st->have_other)
-		fprintf(f, "iosched_process_throttled_seconds_total{comm=\"other\"} %.6f\n", st->other_throttled);
+	name_series(f, st, "iosched_process_throttled_seconds_total", offsetof(struct prom_name, throttled_s), 6,
+		    st->other_throttled);
 }
 
 /* Whose data the disks wrote, and what the probe's reads waited behind
@@ -327,15 +338,7 @@ static void who_the_disk_serves(FILE *f, const struct prom_state *st)
 	     "Bytes written to disks for each process name since the tool started: its own writes and the writeback "
 	     "of pages it dirtied (TO-DISK/s); the 16 names that wrote the most lately, the rest as \"other\" "
 	     "(a process named other is \"" PROM_OTHER_PROCESS "\").");
-	for (size_t i = 0; i < st->nnames; i++) {
-		if (!st->names[i].sr.named)
-			continue;
-		fputs("iosched_process_to_disk_bytes_total{comm=\"", f);
-		prom_label(f, st->names[i].comm);
-		fprintf(f, "\"} %.0f\n", st->names[i].bytes);
-	}
-	if (st->have_other)
-		fprintf(f, "iosched_process_to_disk_bytes_total{comm=\"other\"} %.0f\n", st->other);
+	name_series(f, st, "iosched_process_to_disk_bytes_total", offsetof(struct prom_name, bytes), 0, st->other);
 	throttled_series(f, st);
 	head(f, "iosched_probe_wait_seconds_total", "counter",
 	     "Seconds the probe's reads waited since the tool started, split by the kind of what the disk served "

@@ -71,3 +71,17 @@ select_unit() {
 	done
 	fail "cannot select the unit $1 with j and k"
 }
+
+# tui_loop SIZE_MB [fill] [CMD...]: a screen test's start on a loop device
+# of its own: root, tmux and losetup (and each CMD) needed, a scratch
+# directory, the device attached (attach_loop): L the device, N its name.
+tui_loop() {
+	local size=$1 fill=""
+	shift
+	[ "${1:-}" = fill ] && { fill=fill; shift; }
+	need_root
+	need_cmd tmux losetup "$@"
+	setup_scratch
+	attach_loop "$size" $fill
+	L=$LOOP N=$(basename "$LOOP")
+}

@@ -6,12 +6,7 @@
 # suite-budget: 15
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
-need_root
-need_cmd tmux losetup setpriv
-setup_scratch
-
-attach_loop 16; L=$LOOP
-N=$(basename "$L")
+tui_loop 16 setpriv
 A_LINE="^ +A +A/B: compare schedulers on the selected disk \(asks which[^)]*\)"
 
 TMUX_W=150 TMUX_H=60 tmux_start "$BIN --read-only -d 0.5 --disk $N --no-probe"

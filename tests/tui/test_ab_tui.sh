@@ -10,12 +10,7 @@
 # suite-budget: 40
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
-need_root
-need_cmd tmux losetup mkfs.ext4 mount
-setup_scratch
-
-attach_loop 512; L=$LOOP
-N=$(basename "$L")
+tui_loop 512 mkfs.ext4 mount
 mkfs.ext4 -q -E nodiscard "$L" || fail "mkfs failed"
 mkdir "$SCRATCH/mnt" "$SCRATCH/cwd"
 mount_scratch "$L" "$SCRATCH/mnt"

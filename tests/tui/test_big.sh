@@ -9,12 +9,7 @@
 # suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
-need_root
-need_cmd tmux losetup
-setup_scratch
-
-attach_loop 64 fill; L=$LOOP
-N=$(basename "$L")
+tui_loop 64 fill
 echo kyber > "/sys/block/$N/queue/scheduler"
 TMUX_W=80 TMUX_H=24 tmux_start "LANG=C.UTF-8 $BIN --big -d 0.5 --disk $N --probe $N --probe-rate max"
 wait_for "^$N kyber \| " || fail "presentation mode not shown"

@@ -12,12 +12,7 @@
 # suite-budget: 25
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
-need_root
-need_cmd tmux losetup mkfs.ext4 mount
-setup_scratch
-
-attach_loop 512; L=$LOOP
-N=$(basename "$L")
+tui_loop 512 mkfs.ext4 mount
 # a file system for A's load to write into, as a user's disk has
 mkfs.ext4 -q -E nodiscard "$L" || fail "mkfs failed"
 mkdir "$SCRATCH/mnt"

@@ -13,12 +13,7 @@
 # suite-budget: 40
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
-need_root
-need_cmd tmux losetup fio jq
-setup_scratch
-
-attach_loop 64 fill; L=$LOOP
-N=$(basename "$L")
+tui_loop 64 fill fio jq
 D=$N
 for _ in 1 2 3; do attach_loop 8; D="$D,$(basename "$LOOP")"; done
 # The writer under a name of its own (fio's job process takes its

@@ -9,12 +9,7 @@
 # suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
-need_root
-need_cmd tmux losetup
-setup_scratch
-
-attach_loop 64 fill; L=$LOOP
-N=$(basename "$L")
+tui_loop 64 fill
 for geo in 80x24 100x30 160x45; do
 	W=${geo%x*} H=${geo#*x}
 	TMUX_W=$W TMUX_H=$H tmux_restart "LANG=C.UTF-8 $BIN -d 0.5 --disk $N --probe $N"

@@ -7,12 +7,7 @@
 # suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
-need_root
-need_cmd tmux losetup
-setup_scratch
-
-attach_loop 64 fill; L=$LOOP
-N=$(basename "$L")
+tui_loop 64 fill
 was_sched=$(sched_of "$N")
 was_nr=$(cat "/sys/block/$N/queue/nr_requests")
 was_da=$(cat /proc/sys/kernel/task_delayacct)

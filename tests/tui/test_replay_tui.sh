@@ -7,12 +7,7 @@
 # suite-budget: 20
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
-need_root
-need_cmd tmux losetup setpriv
-setup_scratch
-
-attach_loop 64 fill; L=$LOOP
-N=$(basename "$L")
+tui_loop 64 fill setpriv
 other_sched "$N"
 REC=$SCRATCH/run.rec
 "$BIN" -b -d 0.5 -n 16 --disk "$N" --probe "$N" --probe-rate max --set "$N=$ALT" --record "$REC" > /dev/null 2>&1 ||

@@ -7,12 +7,7 @@
 # suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
-need_root
-need_cmd tmux losetup
-setup_scratch
-
-attach_loop 16; L=$LOOP
-N=$(basename "$L")
+tui_loop 16
 attach_loop 16; L2=$LOOP
 N2=$(basename "$L2")
 ra0=$(cat "/sys/block/$N/queue/read_ahead_kb")

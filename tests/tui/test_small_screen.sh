@@ -10,12 +10,7 @@
 # suite-budget: 15
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
-need_root
-need_cmd tmux losetup
-setup_scratch
-
-attach_loop 64 fill; L=$LOOP
-N=$(basename "$L")
+tui_loop 64 fill
 cp /bin/sleep "$SCRATCH/iosched-idler"
 for _ in $(seq 12); do "$SCRATCH/iosched-idler" 300 & done
 on_exit "pkill -f $SCRATCH/iosched-idler"

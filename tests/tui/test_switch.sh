@@ -7,12 +7,7 @@
 # suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
-need_root
-need_cmd tmux losetup
-setup_scratch
-
-attach_loop 64 fill; L=$LOOP
-N=$(basename "$L")
+tui_loop 64 fill
 ra0=$(cat "/sys/block/$N/queue/read_ahead_kb")
 tmux_start "$BIN -d 0.5 --disk $N --probe $N 2> $SCRATCH/stderr"
 wait_for "^$N +loop" || fail "no row for $N"

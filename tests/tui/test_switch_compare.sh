@@ -13,12 +13,7 @@
 # suite-budget: 30
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
-need_root
-need_cmd tmux losetup jq
-setup_scratch
-
-attach_loop 64 fill; L=$LOOP
-N=$(basename "$L")
+tui_loop 64 fill jq
 tmux_start "LANG=C.UTF-8 $BIN -d 0.5 --disk $N --probe $N --probe-rate max --fresh-reads 500 --record $SCRATCH/rec 2> $SCRATCH/stderr"
 wait_for "^$N probe: steady \(max\), device, QD1 4K: 10s p50 [^,]+, [0-9]+ reads/s, in reads >10ms [0-9]+% >100ms [0-9]+%" 10 ||
 	fail "the probe line lacks the profile or the time-based figures"

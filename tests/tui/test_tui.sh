@@ -7,12 +7,7 @@
 # suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
-need_root
-need_cmd tmux losetup
-setup_scratch
-
-attach_loop 64 fill; L=$LOOP
-N=$(basename "$L")
+tui_loop 64 fill
 other_sched "$N"
 ROW=$(sched_list_re "$N" "$ALT") # the list, ALT active
 tmux_start "$BIN -d 0.5 --probe $N --probe-rate max --set $N=$ALT"

@@ -6,12 +6,7 @@
 # suite-budget: 10
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/tmux.sh"
-need_root
-need_cmd tmux losetup setpriv
-setup_scratch
-
-attach_loop 16; L=$LOOP
-N=$(basename "$L")
+tui_loop 16 setpriv
 chmod 755 "$SCRATCH"
 cp "$BIN" "$SCRATCH/iosched-top" && chmod 755 "$SCRATCH/iosched-top"
 tmux_start "setpriv --reuid=65534 --regid=65534 --clear-groups $SCRATCH/iosched-top -d 0.5 --disk $N --no-probe"
