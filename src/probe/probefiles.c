@@ -247,9 +247,9 @@ int probefiles_open(struct probe *p)
 	int rc = choose(p, &p->set, why, sizeof why);
 	if (rc == 0 && p->set.span < PROBE_FILES_MIN) {
 		probestatus_end(p, "%s; too little to read on %s's filesystems (%llu MiB in %zu files; the probe needs "
-			        "%llu MiB): name a file with --probe-file PATH, or let it write one with "
-			        "--probe-file-size 1G", first, p->cfg.disk, (unsigned long long)(p->set.span >> 20),
-			        probespan_live_files(&p->set), PROBE_FILES_MIN >> 20);
+				"%llu MiB): name a file with --probe-file PATH, or let it write one with "
+				"--probe-file-size 1G", first, p->cfg.disk, (unsigned long long)(p->set.span >> 20),
+				probespan_live_files(&p->set), PROBE_FILES_MIN >> 20);
 		return -1;
 	}
 	if (rc < 0) {

@@ -74,7 +74,7 @@ for _ in $(seq 100); do
 	sleep 0.1
 done
 [ "$ok" = 1 ] || { echo "$SHOT"; write_column | tr '\n' ' '; fail "within 10 s, the writer is not above the idle units by WRITE/s (rows $w, $i, $d)"; }
-note "first by WRITE/s: $(first_unit); the writer on row $w" 
+note "first by WRITE/s: $(first_unit); the writer on row $w"
 wait_for "^session-$$.scope " || fail "the session scope is not named session-N.scope"
 row_of "$WRITER" | grep -q " iosched-p" || fail "the writer's slice is not shown: $(row_of "$WRITER")"
 
