@@ -263,7 +263,8 @@ static void sweep_probe_file(struct sweep *s, const char *disk, const char *path
  * is refused as the probe opens it (probedevice.c), so it falls back. */
 static int probe_needs_file(const struct options *o, const struct sampler *smp, const char *disk)
 {
-	if (o->probe_file && smp->cfg.probe_file_disk && !strcmp(smp->cfg.probe_file_disk, disk))
+	const char *pf = sampler_probe_file_disk(smp);
+	if (o->probe_file && pf && !strcmp(pf, disk))
 		return 0; /* reads the user's file */
 	char node[80];
 	snprintf(node, sizeof node, "/dev/%s", disk);
@@ -341,7 +342,7 @@ void cli_sweep(const struct options *o, struct sampler *smp, volatile sig_atomic
 	if (s->tui && !*stop)
 		sweep_load_places(s);
 	if (o->probe_file && !o->no_probe)
-		sweep_probe_file(s, smp->cfg.probe_file_disk ? smp->cfg.probe_file_disk : "", o->probe_file, 0);
+		sweep_probe_file(s, sampler_probe_file_disk(smp) ? sampler_probe_file_disk(smp) : "", o->probe_file, 0);
 	free(s);
 }
 
@@ -374,7 +375,7 @@ int cli_print_udev_rules(const struct options *o, struct sampler *smp, FILE *f)
 		struct udevrule_ident id;
 		struct udevrule_found found[8];
 		char rule[512];
-		udevrule_ident(smp->udev, all[i].name, &id);
+		udevrule_ident(sampler_udev(smp), all[i].name, &id);
 		if (udevrule_line(&id, a, rule, sizeof rule) < 0)
 			continue;
 		char line[2048];

@@ -328,7 +328,7 @@ static int run_session(const struct options *o, struct sampler *smp, struct cont
 	session_free(sess);
 	outputs_close(&outs);
 	/* A recording that ended on a bad line was said; the status says it too. */
-	if (!rc && o->replay && smp->replay_msg[0])
+	if (!rc && o->replay && sampler_replay_msg(smp)[0])
 		rc = 1;
 	return rc;
 }

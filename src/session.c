@@ -1,6 +1,7 @@
 /* session: see include/session.h */
 #include "session.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,7 +78,7 @@ static void forward_events(struct session *s)
 			sampler_post(s->smp, &ev[i]);
 	/* Tasks started before delay accounting was turned on have only part
 	 * of their waits: the sampler marks them. */
-	s->smp->cfg.delayacct_since = s->ctl->delayacct_since;
+	sampler_set_delayacct_since(s->smp, s->ctl->delayacct_since);
 }
 
 size_t session_poll(struct session *s)
@@ -490,7 +491,7 @@ int session_udev_prepare(struct session *s, const char *disk, const char *sched,
 	util_strlcpy(u->disk, disk, sizeof u->disk);
 	util_strlcpy(u->file, s->o->udev_rules_file ? s->o->udev_rules_file : UDEVRULE_DEFAULT_FILE, sizeof u->file);
 	struct udevrule_ident id;
-	udevrule_ident(s->smp->udev, disk, &id);
+	udevrule_ident(sampler_udev(s->smp), disk, &id);
 	int rc = 0;
 	if (udevrule_line(&id, sched, u->rule, sizeof u->rule) < 0) {
 		util_strlcpy(u->rule, "(this disk's name or serial cannot be put in a rule safely)", sizeof u->rule);
@@ -517,7 +518,7 @@ static int udev_write(struct session *s, const struct session_udev *u, char *msg
 	/* The disk's identity as the rule was made from it: udev's properties
 	 * of a disk do not change while it is attached. */
 	struct udevrule_ident id;
-	udevrule_ident(s->smp->udev, u->disk, &id);
+	udevrule_ident(sampler_udev(s->smp), u->disk, &id);
 	if (udevrule_write(u->file, &id, u->rule, msg, len) < 0)
 		return -1;
 	util_fmt(msg, len, "wrote %s; apply now: udevadm control --reload && udevadm trigger", u->file);
@@ -562,29 +563,24 @@ int session_prime(struct session *s)
 
 int session_replaying(const struct session *s)
 {
-	return s->smp->replay != NULL;
+	return sampler_replaying(s->smp);
 }
 
 const char *session_replay_msg(const struct session *s)
 {
-	return s->smp->replay_msg;
+	return sampler_replay_msg(s->smp);
 }
 
 int session_probe_disk(struct session *s, const char *disk, char *msg, size_t len)
 {
-	for (size_t i = 0; i < s->smp->ndisks; i++)
-		if (strcmp(s->smp->disks[i].name, disk) == 0) {
-			int rc = sampler_probe_add(s->smp, &s->smp->disks[i], msg, len);
-			if (rc < 0)
-				return -1;
-			if (rc == 1)
-				util_fmt(msg, len, "%s: probe stopped (O probes it again)", disk);
-			else
-				util_fmt(msg, len, "%s: probed from the next refresh (O again stops it)", disk);
-			return 0;
-		}
-	util_fmt(msg, len, "%s is gone", disk);
-	return -1;
+	int rc = sampler_probe_disk(s->smp, disk, msg, len);
+	if (rc == -ENOENT)
+		util_fmt(msg, len, "%s is gone", disk);
+	else if (rc == 1)
+		util_fmt(msg, len, "%s: probe stopped (O probes it again)", disk);
+	else if (rc == 0)
+		util_fmt(msg, len, "%s: probed from the next refresh (O again stops it)", disk);
+	return rc < 0 ? -1 : 0;
 }
 
 void session_set_probe_rate(struct session *s, double hz)
@@ -599,14 +595,12 @@ int session_fresh_start(struct session *s, const char *disk, uint32_t reads, cha
 
 int session_toggle_hidden(struct session *s)
 {
-	s->smp->show_hidden = !s->smp->show_hidden;
-	return s->smp->show_hidden;
+	return sampler_toggle_hidden(s->smp);
 }
 
 int session_toggle_threads(struct session *s)
 {
-	s->smp->cfg.threads = !s->smp->cfg.threads;
-	return s->smp->cfg.threads;
+	return sampler_toggle_threads(s->smp);
 }
 
 void session_show_units(struct session *s, struct sample *out, int on)
@@ -621,7 +615,7 @@ void session_watch_unit(struct session *s, const char *path)
 
 int session_showing_hidden(const struct session *s)
 {
-	return s->smp->show_hidden;
+	return sampler_showing_hidden(s->smp);
 }
 
 const char *session_change_result(struct session *s, double *seen)

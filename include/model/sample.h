@@ -447,6 +447,24 @@ int sampler_fresh_start(struct sampler *s, const char *disk, uint32_t reads, cha
 /* Change every probe's pacing (0: back-to-back). */
 void sampler_set_probe_rate(struct sampler *s, double hz);
 
+/* What a session asks between ticks (sampleset.c). */
+void sampler_set_delayacct_since(struct sampler *s, double since);
+/* x: the disks hidden by default shown or not; returns the new state */
+int sampler_toggle_hidden(struct sampler *s);
+int sampler_showing_hidden(const struct sampler *s);
+/* p: per-thread rows or not; returns the new state */
+int sampler_toggle_threads(struct sampler *s);
+int sampler_replaying(const struct sampler *s);
+/* why a replay ended early, or "" */
+const char *sampler_replay_msg(const struct sampler *s);
+struct udev *sampler_udev(const struct sampler *s);
+/* the disk --probe-file is on, or NULL */
+const char *sampler_probe_file_disk(const struct sampler *s);
+/* sampler_probe_add on the disk named disk: its result (1 stopped, 0
+ * started, -1 refused: why in err), or -ENOENT when the sampler has no
+ * such disk now */
+int sampler_probe_disk(struct sampler *s, const char *disk, char *err, size_t len);
+
 void sampler_free(struct sampler *s);
 void sample_free(struct sample *smp);
 
