@@ -114,6 +114,7 @@ struct probe_slow {
 	struct probe_slowest slowest[PROBE_SLOWEST_MAX];
 };
 
+#define DISK_WAITING_MAX 3
 struct disk_sample {
 	struct disk_info info;
 	int have_rates;            /* 0 on a disk's first tick: no previous reading */
@@ -138,6 +139,10 @@ struct disk_sample {
 	/* Bytes of file-data writes to it since start whose dirtier was not
 	 * known (BPF): what TO-DISK/s could not charge. */
 	uint64_t blk_unattributed;
+	/* The processes waiting longest on it at the reading, oldest request
+	 * first (BPF; sample_settle_waiting): every output reads these */
+	struct blk_wait waiting[DISK_WAITING_MAX];
+	size_t nwaiting;
 };
 
 /* A cgroup's figures over the interval (samplecgroups.c): from the rows
@@ -370,6 +375,9 @@ const struct proc_row *sample_top_to_disk(const struct sample *s);
  * than the total: the block layer's count and the disks' own are read a
  * moment apart, and a part larger than its whole says nothing true. */
 double sample_to_disks_part_Bps(const struct sample *s, const struct proc_row *r);
+/* Each disk's processes waiting longest (disk_sample.waiting), from the
+ * reading's requests in flight: once, live or replayed, for every output. */
+void sample_settle_waiting(struct sample *out);
 
 /* Start a sampler (cfg's arrays must outlive it). Returns 0 or a negative errno. */
 int sampler_init(struct sampler *s, const struct sampler_config *cfg);

@@ -397,6 +397,7 @@ static int fill(struct replay *r, const struct jsonv *o, struct sample *out)
 	 * (not recorded: it is theirs). */
 	if (blklat_settle_tops(&out->blk) < 0)
 		return -ENOMEM;
+	sample_settle_waiting(out);
 	for (size_t i = 0; i < out->nprocs; i++) {
 		struct proc_row *p = &out->procs[i];
 		p->disk = p->tid == p->pid ? blklat_top_disk(&out->blk, p->pid) : NULL;

@@ -104,6 +104,8 @@ int sampleblk_read(struct sampler *s, struct sample *out)
 {
 	int ready = blk_ready(s);
 	out->blk_on = ready;
+	for (size_t i = 0; i < out->ndisks; i++)
+		out->disks[i].nwaiting = 0; /* until a reading says otherwise */
 	out->blk.unattributed = out->blk.untimed = out->blk.uncounted = 0; /* until a reading says otherwise */
 	util_strlcpy(out->blk_why, s->blk && !ready ? "starting (figures from the next refresh)" : s->blk_why,
 		     sizeof out->blk_why);
@@ -114,6 +116,7 @@ int sampleblk_read(struct sampler *s, struct sample *out)
 		out->blk.nstats = out->blk.nprocs = out->blk.nreqs = out->blk.nunattr = out->blk.ntops = 0;
 		return 0;
 	}
+	sample_settle_waiting(out);
 	for (size_t i = 0; i < out->ndisks; i++) {
 		struct disk_sample *d = &out->disks[i];
 		d->blk_unattributed = 0;

@@ -49,6 +49,15 @@ int samplefigs_top_disk(const struct sample *out)
 	return best;
 }
 
+void sample_settle_waiting(struct sample *out)
+{
+	for (size_t i = 0; i < out->ndisks; i++) {
+		struct disk_sample *d = &out->disks[i];
+		d->nwaiting = out->blk_on ? blklat_waiting(&out->blk, d->info.name, d->in_flight, d->waiting,
+							  DISK_WAITING_MAX) : 0;
+	}
+}
+
 /* What processes dirty per second: their write_bytes (a process that
  * ended counts in the interval it ended in only). Not the kernel threads
  * that write for others: a loop device's worker writing the backing file

@@ -120,8 +120,8 @@ static void add_waiting(const struct sample *s, const struct disk_sample *d, cha
 		return;
 	}
 	detail_line(buf, len, "%s", "waiting longest now (oldest block request in flight):");
-	struct blk_wait w[3];
-	size_t n = blklat_waiting(&s->blk, d->info.name, d->in_flight, w, 3);
+	const struct blk_wait *w = d->waiting;
+	size_t n = d->nwaiting;
 	for (size_t i = 0; i < n; i++) {
 		char age[16];
 		util_format_latency(w[i].oldest_ns, age, sizeof age);

@@ -187,8 +187,8 @@ static void write_waiting(FILE *f, const struct sample *s, const struct disk_sam
 		fputs("null", f);
 		return;
 	}
-	struct blk_wait w[3];
-	size_t n = blklat_waiting(&s->blk, d->info.name, d->in_flight, w, 3);
+	const struct blk_wait *w = d->waiting;
+	size_t n = d->nwaiting;
 	fputc('[', f);
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%s{\"pid\":%d,\"inflight\":%u,\"oldest_us\":%.1f}", i ? "," : "", w[i].tgid, w[i].inflight,

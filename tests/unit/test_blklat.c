@@ -237,6 +237,10 @@ static void detail_texts(void **state)
 	memset(&d, 0, sizeof d);
 	util_strlcpy(d.info.name, "sda", sizeof d.info.name);
 	d.in_flight = 3;
+	/* the model settles who waits once (every output reads it) */
+	s.disks = &d;
+	s.ndisks = 1;
+	sample_settle_waiting(&s);
 	detail_disk(&s, &d, buf, sizeof buf);
 	char *wl = strstr(buf, "waiting longest now");
 	assert_non_null(wl);
