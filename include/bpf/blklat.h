@@ -56,6 +56,11 @@ struct blk_proc {
 	uint64_t journal_bytes;           /* of bytes[BLK_WRITE], journal and metadata */
 	uint64_t cgroup_id;               /* the v2 cgroup it issued requests from (0: not seen) */
 	uint64_t p50_ns[2], p99_ns[2];
+	/* a writer's name and v2 cgroup id when it dirtied its pages, for one
+	 * that has ended by the time they are written (blklat_name; "" and
+	 * 0: not known) */
+	char dirtier_comm[16];
+	uint64_t dirtier_cgroup_id;
 };
 
 /* A disk's bytes of file-data writes since start whose dirtier was not

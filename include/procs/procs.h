@@ -157,7 +157,7 @@ struct blk_reading;
 struct blklat;
 struct procs_blk {
 	const struct blk_reading *r; /* NULL: no figures this interval (TO-DISK not known) */
-	struct blklat *names;        /* names a writer that ended (blklat_name) */
+
 	double mono;                 /* the sample's time, the totals' clock */
 };
 

@@ -442,6 +442,20 @@ static uint64_t count_of(struct blklat *b, enum blkmap_count which)
 	return sum;
 }
 
+/* Each writer's name and cgroup as the programs noted them when it
+ * dirtied its pages: the reading carries them, so whoever makes the rows
+ * of writers that have ended needs no handle on the programs. */
+static void name_writers(struct blklat *b, struct blk_reading *r)
+{
+	for (size_t i = 0; i < r->nprocs; i++) {
+		struct blk_proc *p = &r->procs[i];
+		p->dirtier_comm[0] = '\0';
+		p->dirtier_cgroup_id = 0;
+		if (p->bytes[BLK_WRITE])
+			blklat_name(b, p->tgid, p->dirtier_comm, sizeof p->dirtier_comm, &p->dirtier_cgroup_id);
+	}
+}
+
 /* The reading's last steps, whatever came before (err): the pauses for
  * dirty pages (a reading must not keep the last one's), then the requests
  * in flight. */
@@ -529,6 +543,7 @@ int blklat_read(struct blklat *b, struct blk_reading *r)
 	r->uncounted = count_of(b, BLKMAP_UNCOUNTED);
 	read_unattributed(b, r);
 	read_behind(b, r);
+	name_writers(b, r);
 	if (blklat_settle_tops(r) < 0)
 		err = err ? err : -ENOMEM;
 	return read_tail(b, r, err);

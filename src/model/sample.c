@@ -107,7 +107,7 @@ static void collect_procs(struct sampler *s, struct sample *out, int blk)
 	if (open_procs(s) < 0)
 		return;
 	procs_use_cgroups(s->procs, sampler_reads_cgroups(s));
-	struct procs_blk pb = {.r = blk ? &out->blk : NULL, .names = s->blk, .mono = out->mono};
+	struct procs_blk pb = {.r = blk ? &out->blk : NULL, .mono = out->mono};
 	if (procs_collect(s->procs, s->cfg.threads, out->interval_s, s->cfg.delayacct_since, &pb, &out->procs,
 			  &out->nprocs, &out->procs_cap, &out->pstat) == 0) {
 		out->have_procs = 1;

@@ -64,10 +64,11 @@ static void add_gone_writers(struct procs *p, const struct procs_blk *blk, struc
 		*r = (struct proc_row){.pid = b->tgid, .tid = b->tgid, .state = 'X', .ioprio = -1, .exited = 1,
 				       .count = 1, .moved = 1, .io_readable = 1};
 		r->user = "-";
-		uint64_t cgroup_id = 0;
-		if (blklat_name(blk->names, b->tgid, r->comm, sizeof r->comm, &cgroup_id) < 0)
+		if (b->dirtier_comm[0])
+			util_strlcpy(r->comm, b->dirtier_comm, sizeof r->comm);
+		else
 			util_fmt(r->comm, sizeof r->comm, "pid %d", b->tgid);
-		gone_cgroup(p, cgroup_id, r);
+		gone_cgroup(p, b->dirtier_cgroup_id, r);
 	}
 }
 

@@ -51,7 +51,7 @@ static void setup(struct fixture *f, int self, int gone)
 	f->bp[1] = self < gone ? b : a;
 	f->r.procs = f->bp;
 	f->r.nprocs = 2;
-	f->blk = (struct procs_blk){.r = &f->r, .names = NULL, .mono = 100};
+	f->blk = (struct procs_blk){.r = &f->r, .mono = 100};
 	f->cap = 4;
 	f->rows = calloc(f->cap, sizeof *f->rows);
 	assert_non_null(f->rows);
