@@ -48,8 +48,11 @@ struct tune_reset {
 void tune_req_ioprio(struct tune_req *r, int pid, const char *comm, const char *value);
 
 /* Whether r's process (TUNE_IOPRIO) is still the one the request was made
- * for: its pid alive and with the start time noted then. 1 for any other
- * kind of request. */
+ * for: 1, its pid alive and with the start time noted then; 0, not (it
+ * ended, and its pid may be another's now); -1, it cannot be told: the
+ * pid's stat does not answer (a process held in execve), and a pid whose
+ * process ended may be another user's held one, for as long as they like,
+ * so it is never taken for the same. 1 for any other kind of request. */
 int tune_req_same_process(const struct tune_req *r);
 
 /* A request to set the bfq weight (io.bfq.weight's default, 1..1000) of

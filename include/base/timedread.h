@@ -17,8 +17,10 @@
 /* Tasks stuck at once before reads stop altogether (each holds one
  * thread of the tool until its read returns). */
 #define TIMEDREAD_STUCK_MAX 64
-/* Workers reading a batch at once; once a read of it was given up (held
- * tasks may sit side by side), up to TIMEDREAD_WORKERS_HELD. */
+/* Workers reading a batch at once; once a read of it was given up or
+ * has been slow (held tasks may sit side by side), up to
+ * TIMEDREAD_WORKERS_HELD, whose reads may be given up on past
+ * TIMEDREAD_STUCK_MAX (each is kept until its read returns). */
 #define TIMEDREAD_WORKERS 4
 #define TIMEDREAD_WORKERS_HELD 16
 /* How long a read of a task's stat, io or syscall may take before the

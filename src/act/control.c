@@ -262,6 +262,17 @@ size_t control_restore_to(struct control *c, size_t base)
 /* What a switch in the exit report made the kernel reset: each queue
  * attribute on a line; the old scheduler's files, which it dropped, on
  * one (the revert script below puts them back). */
+/* What the exit report adds to a process's I/O priority change left in
+ * place: nothing while it is the process changed. */
+static const char *ioprio_state(const struct tune_req *b)
+{
+	int same = tune_req_same_process(b);
+	if (same < 0)
+		return " (it does not answer, held in execve?: whether it is the process changed cannot be told; no "
+		       "command for it below; ionice -p PID once it runs)";
+	return same ? "" : " (it has ended; what it started may have it)";
+}
+
 static void print_resets(FILE *f, const struct undo_entry *e)
 {
 	size_t own = 0;
@@ -393,6 +404,13 @@ static int undo_pass(struct control *c, double deadline)
 	struct undo_log aside = {0};
 	struct undo_entry e;
 	while (undo_pop(&c->undo, &e) == 0) {
+		if (util_mono_now() >= deadline) {
+			/* past the wait: nothing more is begun; listed, as not done */
+			undo_repush(&c->undo, &e);
+			failed++;
+			note_failed(c);
+			break;
+		}
 		if (behind_failed(&aside, &e.back)) {
 			undo_repush(&aside, &e);
 			failed++;
@@ -609,7 +627,7 @@ static int finish_report(struct control *c, int restore, double wait_s, FILE *f)
 			tune_label(e->back.kind, e->back.key, label, sizeof label);
 			if (e->back.kind == TUNE_IOPRIO)
 				fprintf(f, "  pid %d (%s) I/O priority: %s -> %s%s\n", e->back.pid, e->back.disk, e->back.value,
-					e->applied, tune_req_same_process(&e->back) ? "" : " (it has ended; what it started may have it)");
+					e->applied, ioprio_state(&e->back));
 			else if (e->back.kind == TUNE_BFQ_WEIGHT)
 				fprintf(f, "  cgroup %s io.bfq.weight: %s -> %s\n", e->back.cgroup, e->back.value, e->applied);
 			else

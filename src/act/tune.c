@@ -53,9 +53,9 @@ int tune_req_same_process(const struct tune_req *r)
 	if (r->kind != TUNE_IOPRIO)
 		return 1;
 	int rc = r->start ? iofam_start(r->pid, &now) : -ESRCH;
-	/* held in execve (its stat does not answer): alive, and a pid in use
-	 * is not given to another; the revert line checks again when run */
-	return rc == -ETIMEDOUT || (rc == 0 && now == r->start);
+	if (rc == -ETIMEDOUT)
+		return -1; /* held in execve: this process, or another's on its pid */
+	return rc == 0 && now == r->start;
 }
 
 int tune_parse_ioprio(const char *s, int *out)
@@ -349,7 +349,8 @@ static int undo_ioprio(const struct tune_req *r, struct event *ev, struct timedr
 {
 	int prio, applied;
 	struct iofam_undo u = {0};
-	struct iofam_target t = {.pid = r->pid, .alive = tune_req_same_process(r), .start = r->start, .since = r->since,
+	int same = tune_req_same_process(r);
+	struct iofam_target t = {.pid = r->pid, .alive = same == 1, .start = r->start, .since = r->since,
 				  .uid = r->uid, .tr = tr};
 	util_strlcpy(ev->from, r->expect, sizeof ev->from);
 	int rc = tune_parse_ioprio(r->value, &prio) == 0 && tune_parse_ioprio(r->expect, &applied) == 0 ? 0 : -EINVAL;
@@ -358,8 +359,14 @@ static int undo_ioprio(const struct tune_req *r, struct event *ev, struct timedr
 	else if (rc == 0)
 		rc = -ESRCH; /* not a change this run made: no time to tell its children by */
 	ev->ms = (util_mono_now() - ev->mono) * 1e3;
+	if (same < 0 && (rc == 0 || rc == -ESRCH))
+		rc = -EHOSTDOWN; /* what it started was seen to; the pid itself is left */
 	ev->ok = rc == 0;
-	if (rc == -ESRCH)
+	if (rc == -EHOSTDOWN)
+		util_fmt(ev->error, sizeof ev->error, "pid %d (%s) does not answer (held in execve?): whether it is still the "
+			 "process changed cannot be told, so its I/O priority is left as it is (ionice -p %d; try u again "
+			 "once it runs)", r->pid, r->disk, r->pid);
+	else if (rc == -ESRCH)
 		util_fmt(ev->error, sizeof ev->error, "pid %d (%s) has ended: its I/O priority is not set (the pid may name another process now)",
 			 r->pid, r->disk);
 	else if (rc == -EAGAIN)
@@ -396,10 +403,15 @@ static int apply_ioprio(const struct tune_req *r, struct event *ev, struct timed
 	 * (a realtime one, say) that was this one's. */
 	if (r->undo && r->expect[0])
 		return undo_ioprio(r, ev, tr); /* its children get theirs back even where it has ended */
-	if (!tune_req_same_process(r)) {
+	int same = tune_req_same_process(r);
+	if (same != 1) {
 		ev->ok = 0;
-		util_fmt(ev->error, sizeof ev->error, "pid %d (%s) has ended: its I/O priority is not set (the pid may name another process now)",
-			 r->pid, r->disk);
+		if (same < 0)
+			util_fmt(ev->error, sizeof ev->error, "pid %d (%s) does not answer (held in execve?): whether it is "
+				 "still the process chosen cannot be told, so its I/O priority is not set", r->pid, r->disk);
+		else
+			util_fmt(ev->error, sizeof ev->error, "pid %d (%s) has ended: its I/O priority is not set (the pid may name another process now)",
+				 r->pid, r->disk);
 		ev->ms = (util_mono_now() - ev->mono) * 1e3;
 		return -ESRCH;
 	}

@@ -149,8 +149,8 @@ static int append_entry(char *buf, size_t len, size_t *used, const struct undo_e
 	const struct tune_req *b = &e->back;
 	size_t start = *used;
 	int prio;
-	if (b->kind == TUNE_IOPRIO && !tune_req_same_process(b))
-		return 0; /* ended: nothing to revert, and its pid may be another's now */
+	if (b->kind == TUNE_IOPRIO && tune_req_same_process(b) != 1)
+		return 0; /* ended, or held on a pid that may be another's now: nothing to run */
 	if (b->kind == TUNE_IOPRIO && tune_parse_ioprio(b->value, &prio) == 0) {
 		/* ionice -p sets one thread, like the kernel call, and the
 		 * change set every thread: each is named; a level only for
@@ -163,7 +163,7 @@ static int append_entry(char *buf, size_t len, size_t *used, const struct undo_e
 		if (cls == 1 || cls == 2)
 			util_fmt(lvl, sizeof lvl, " -n %d", prio & 7);
 		return append_cmd(buf, len, used,
-				  "{ read -r s < /proc/%d/stat && s=${s##*) } && set -- $s && [ \"${20}\" = %llu ] && "
+				  "{ s=$(timeout 2 cat /proc/%d/stat) && s=${s##*) } && set -- $s && [ \"${20}\" = %llu ] && "
 				  "for t in /proc/%d/task/*; do ionice -c %d%s -p ${t##*/}; done; }",
 				  b->pid, b->start, b->pid, cls, lvl);
 	}

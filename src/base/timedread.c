@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <semaphore.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -57,7 +58,11 @@ struct timedread {
 	double patience_s;
 	sem_t wake;
 	struct run *run[TIMEDREAD_WORKERS_HELD]; /* the workers now; NULL until needed */
-	struct stuck stuck[TIMEDREAD_STUCK_MAX];
+	/* every run given up on, kept until its read returns: past the
+	 * limit too (the workers in flight when it was reached), so that a
+	 * held task's later reads are skipped, never read again on a new
+	 * thread (forgotten runs stranded thread after thread) */
+	struct stuck stuck[TIMEDREAD_STUCK_MAX + TIMEDREAD_WORKERS_HELD];
 	size_t nstuck;
 	unsigned long given_up;
 };
@@ -167,7 +172,14 @@ static struct run *run_start(struct timedread *tr)
 	pthread_attr_t a;
 	pthread_attr_init(&a);
 	pthread_attr_setstacksize(&a, WORKER_STACK);
+	/* born with every signal blocked (a thread inherits its creator's
+	 * mask): a stop signal taken on a worker would not end the run as
+	 * the main thread's handling does */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
 	int rc = pthread_create(&r->thread, &a, run_main, r);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_attr_destroy(&a);
 	if (rc != 0) {
 		run_free(r);
@@ -250,10 +262,10 @@ static void give_up(struct timedread *tr, struct run *r, struct timedread_item *
 	items[i].n = -ETIMEDOUT;
 	items[i].fd = -1; /* the worker closes what it holds */
 	tr->given_up++;
-	if (tr->nstuck < TIMEDREAD_STUCK_MAX)
+	if (tr->nstuck < sizeof tr->stuck / sizeof tr->stuck[0])
 		tr->stuck[tr->nstuck++] = (struct stuck){.id = id, .run = r};
 	else
-		run_let_go(r);
+		run_let_go(r); /* cannot be: no more runs are in flight */
 	for (size_t j = rest.from; j < rest.to; j++)
 		if (items[j].id == id)
 			items[j].n = -ETIMEDOUT;
@@ -344,6 +356,11 @@ static int tend(struct timedread *tr, struct deal *d, size_t w, double *due)
 	if (r->cur < 0 || now - r->cur_since < tr->patience_s) {
 		double at = r->cur < 0 ? now + tr->patience_s : r->cur_since + tr->patience_s;
 		*due = at < *due ? at : *due;
+		/* a read slow but not given up on (an exec held for just under
+		 * the patience, again and again): the rest one item at a time,
+		 * on more workers, or such reads add up one after another */
+		if (r->cur >= 0 && now - r->cur_since > tr->patience_s / 4)
+			d->chunk = 1;
 		pthread_mutex_unlock(&r->mu);
 		return 1;
 	}

@@ -456,11 +456,12 @@ static void name_writers(struct blklat *b, struct blk_reading *r)
 	}
 }
 
-/* The reading's last steps, whatever came before (err): the pauses for
- * dirty pages (a reading must not keep the last one's), then the requests
- * in flight. */
+/* The reading's last steps, whatever came before (err): the writers'
+ * names, the pauses for dirty pages (a reading must not keep the last
+ * one's), then the requests in flight. */
 static int read_tail(struct blklat *b, struct blk_reading *r, int err)
 {
+	name_writers(b, r);
 	int t = blklat_read_throttled(b, r);
 	if (!err)
 		err = read_reqs(b, r);
@@ -543,7 +544,6 @@ int blklat_read(struct blklat *b, struct blk_reading *r)
 	r->uncounted = count_of(b, BLKMAP_UNCOUNTED);
 	read_unattributed(b, r);
 	read_behind(b, r);
-	name_writers(b, r);
 	if (blklat_settle_tops(r) < 0)
 		err = err ? err : -ENOMEM;
 	return read_tail(b, r, err);

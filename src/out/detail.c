@@ -13,10 +13,14 @@ void detail_line(char *buf, size_t len, const char *fmt, ...)
 	size_t used = strlen(buf);
 	if (used + 1 >= len)
 		return;
+	char line[1024];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf + used, len - used, fmt, ap);
+	vsnprintf(line, sizeof line, fmt, ap);
 	va_end(ap);
+	/* escaped as every text is: a name with a newline in it (a process
+	 * may call itself "x\nFAKE LINE") must not make a line of its own */
+	util_safe_text(buf + used, len - used, line);
 	used = strlen(buf);
 	if (used + 1 < len) {
 		buf[used] = '\n';
@@ -471,6 +475,11 @@ void detail_unreadable(const struct procs_status *ps, char *buf, size_t len)
 	buf[0] = '\0';
 	if (!ps->unreadable)
 		return;
+	if (!ps->stuck && ps->given_up) {
+		util_fmt(buf, len, "%zu without I/O figures: /proc files of some tasks did not answer in time (held in "
+			 "execve for a while?)", ps->unreadable);
+		return;
+	}
 	if (ps->stuck) {
 		/* first: the cause is on the machine, not in a permission */
 		char pids[64] = "";

@@ -202,6 +202,7 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 	 * reads): a clock, not a file to open and parse every refresh. */
 	procwalk_prepare(p);
 	double up = util_boot_now();
+	unsigned long given_up0 = p->tr ? timedread_given_up(p->tr) : 0;
 	ssize_t got = procwalk_take_all(p, threads, rows, cap);
 	if (got < 0) {
 		if (blk && blk->r)
@@ -225,6 +226,9 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 	size_t nx = procgone_settle(p, threads, st);
 	read_stats(p, threads, *rows, total);
 	st->stuck = p->tr ? timedread_stuck(p->tr, st->stuck_pid, PROCS_STUCK_NAMED) : 0;
+	/* (reads given up on whose tasks answered again by now are not
+	 * stuck, but their rows have no figures all the same) */
+	st->given_up = p->tr ? timedread_given_up(p->tr) - given_up0 : 0;
 	size_t next_cur = 0, next_prev = 0;
 	for (size_t i = 0; i < total; i++) {
 		struct proc_row *r = &(*rows)[i];

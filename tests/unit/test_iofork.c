@@ -37,6 +37,8 @@
 
 #include "act/iofam.h"
 #include "act/iofork.h"
+#include "act/tune.h"
+#include "base/util.h"
 #include "base/timedread.h"
 #include "heldfs.h"
 
@@ -298,6 +300,45 @@ static void test_held_exec_shared_reader(void **state)
 	assert_int_equal(id, held);
 }
 
+/* A change whose process has ended, its pid now another's held in
+ * execve (whose stat does not answer, so its start time cannot be told):
+ * the undo must not give that process the old value (here realtime rt/4),
+ * nor may i set one on it; a held target was once taken for alive. */
+static void test_held_pid_not_written(void **state)
+{
+	(void)state;
+	struct heldfs h;
+	if (heldfs_start(&h) < 0)
+		skip();
+	pid_t held = heldfs_hold(&h, BE4);
+	struct tune_req r;
+	tune_req_ioprio(&r, held, "gone", "rt/4");
+	r.start = 12345; /* the process changed: started then, ended since */
+	r.since = iofam_ticks_now();
+	r.undo = 1;
+	util_strlcpy(r.expect, "be/4", sizeof r.expect);
+	int same = tune_req_same_process(&r);
+	struct event ev;
+	struct tune_reset resets[TUNE_RESETS_MAX];
+	size_t nresets;
+	tune_apply(&r, &ev, resets, &nresets, NULL);
+	long after_undo = syscall(SYS_ioprio_get, 1, held);
+	struct tune_req set;
+	tune_req_ioprio(&set, held, "held", "rt/0");
+	set.start = 12345;
+	struct event ev2;
+	tune_apply(&set, &ev2, resets, &nresets, NULL);
+	long after_set = syscall(SYS_ioprio_get, 1, held);
+	heldfs_stop(&h);
+	fprintf(stderr, "held pid %d: same %d; undo ok %d (%s), then %#lx; i ok %d (%s), then %#lx\n", held, same, ev.ok,
+		ev.error, after_undo, ev2.ok, ev2.error, after_set);
+	assert_int_equal(same, -1);
+	assert_false(ev.ok);
+	assert_int_equal(after_undo, BE4);
+	assert_false(ev2.ok);
+	assert_int_equal(after_set, BE4);
+}
+
 /* More processes held in execve than the reader waits on: it reads no
  * stat then, and the undo must fail (not take every process for a held
  * one and say done). */
@@ -337,6 +378,7 @@ int main(void)
 		cmocka_unit_test(test_held_exec_elsewhere),
 		cmocka_unit_test(test_held_exec_at_value),
 		cmocka_unit_test(test_held_exec_shared_reader),
+		cmocka_unit_test(test_held_pid_not_written),
 		cmocka_unit_test(test_held_exec_reader_full),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

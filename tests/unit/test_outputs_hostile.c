@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "out/batch.h"
+#include "out/detail.h"
 #include "out/prom.h"
 #include "model/recfmt.h"
 #include "out/record.h"
@@ -218,6 +219,8 @@ static void check_prom(const struct sample *s)
 	check_clean("Prometheus", text, len);
 }
 
+static void details_escape(const struct sample *s);
+
 static void every_output_escapes(void **state)
 {
 	(void)state;
@@ -242,8 +245,30 @@ static void every_output_escapes(void **state)
 		if (on)
 			check_prom(&out);
 	}
+	details_escape(&out);
 	sample_free(&in);
 	sample_free(&out);
+}
+
+/* The details boxes (Enter) too: a process or disk text with a newline in
+ * it ("x\nFAKE LINE 42" as a process's name) must not make a line of its
+ * own there, nor carry a control raw. */
+static void details_escape(const struct sample *s)
+{
+	static char buf[16384];
+	for (int on = 0; on <= 1; on++) {
+		struct sample t = *s;
+		struct proc_row row = s->procs[0];
+		util_strlcpy(row.comm, "x\nFAKE LINE 42", sizeof row.comm);
+		t.procs = &row;
+		t.nprocs = 1;
+		t.blk_on = on;
+		detail_process(&t, row.pid, row.comm, buf, sizeof buf);
+		check_clean("the process's details", buf, strlen(buf));
+		assert_null(strstr(buf, "\nFAKE"));
+		detail_disk(&t, &t.disks[0], buf, sizeof buf);
+		check_clean("the disk's details", buf, strlen(buf));
+	}
 }
 
 /* The cgroups' series keep the tool's buckets apart: a top-level cgroup

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -186,6 +187,42 @@ static void test_held_side_by_side(void **state)
 	timedread_free(tr);
 }
 
+/* The workers take no signal: SIGINT and SIGTERM are blocked in every
+ * thread but the caller's, so the run's handling (the first signal ends
+ * it) happens where it is set up. A worker once took them. */
+static void test_workers_block_signals(void **state)
+{
+	struct fixture *f = *state;
+	struct timedread *tr = timedread_new(PATIENCE);
+	char b[64];
+	assert_int_equal(timedread_text(tr, f->a, 1, b, sizeof b), 6);
+	char path[96], line[256];
+	int me = (int)getpid(), workers = 0;
+	DIR *d = opendir("/proc/self/task");
+	assert_non_null(d);
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		int tid = atoi(e->d_name);
+		if (tid <= 0 || tid == me)
+			continue;
+		snprintf(path, sizeof path, "/proc/self/task/%d/status", tid);
+		FILE *st = fopen(path, "r");
+		if (!st)
+			continue;
+		while (fgets(line, sizeof line, st))
+			if (!strncmp(line, "SigBlk:", 7)) {
+				unsigned long long m = strtoull(line + 7, NULL, 16);
+				assert_true(m & (1ull << (SIGINT - 1)));
+				assert_true(m & (1ull << (SIGTERM - 1)));
+				workers++;
+			}
+		fclose(st);
+	}
+	closedir(d);
+	assert_true(workers >= 1);
+	timedread_free(tr);
+}
+
 /* Freed while a read is stuck: at once, and the stuck worker, when it
  * returns, touches nothing freed (the sanitized build says so). */
 static void test_free_while_stuck(void **state)
@@ -230,6 +267,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_reads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gives_up, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_held_side_by_side, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_workers_block_signals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_free_while_stuck, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stuck_max, setup, teardown),
 	};
