@@ -23,8 +23,8 @@ cp "$(command -v fio)" "$SCRATCH/fio-blk"   # a name the / filter can pick alone
 FIO=$!
 on_exit "kill $FIO"
 
-# 130 wide: both latency columns beside DISK (below 128 WRITE p50/p99 gives way)
-TMUX_W=130 tmux_start "$BIN -d 0.5 --disk $N --no-probe 2> $SCRATCH/stderr"
+# 140 wide: both latency columns beside DISK (below 136 WRITE p50/p99 gives way)
+TMUX_W=140 tmux_start "$BIN -d 0.5 --disk $N --no-probe 2> $SCRATCH/stderr"
 wait_for "block latency: on" || fail "header does not say block latency is on"
 wait_for "READ p50/p99 +WRITE p50/p99 DISK +COMMAND" || fail "no block-latency columns"
 keys / f i o - b l k Enter

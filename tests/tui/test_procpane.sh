@@ -16,11 +16,11 @@ cp "$(command -v sleep)" "$SCRATCH/iosched-sleeper"
 "$SCRATCH/iosched-sleeper" 300 &
 SP=$!
 on_exit "kill $SP"
-# 170 wide: every column, READ p50/p99, WRITE p50/p99 and DISK too (on a
+# 180 wide: every column, THROTTLED, READ p50/p99, WRITE p50/p99 and DISK too (on a
 # narrower screen W-CALLS/s and R-CALLS/s give way first).
-TMUX_W=170 TMUX_H=50 tmux_start "$BIN -d 0.5 --no-probe 2> $SCRATCH/stderr"
+TMUX_W=180 TMUX_H=50 tmux_start "$BIN -d 0.5 --no-probe 2> $SCRATCH/stderr"
 wait_for "Processes \(all disks\)" || fail "no process pane"
-wait_for "PID USER +PRIO +READ/s +WRITE/s +TO-DISK/s +R-CALLS/s +W-CALLS/s +IO-WAIT +AVG-WAIT +READ p50/p99 +WRITE p50/p99 DISK +COMMAND" || fail "pane columns wrong"
+wait_for "PID USER +PRIO +READ/s +WRITE/s +TO-DISK/s +R-CALLS/s +W-CALLS/s +IO-WAIT +AVG-WAIT +THROTTLED +READ p50/p99 +WRITE p50/p99 DISK +COMMAND" || fail "pane columns wrong"
 
 # The filter matches command lines too, of rows never shown as well (the
 # idle sleeper is far down the list): "/iosched-sl" is in its command

@@ -133,7 +133,7 @@ keys q q
 TMUX_W=200 TMUX_H=60 tmux_restart "$BIN -d 0.5 --no-probe --read-only --record $SCRATCH/rec 2> $SCRATCH/stderr"
 wait_for "Processes \(all disks\)" || fail "no process pane at 200x60"
 keys U
-wait_for "^UNIT +PROCS +READ/s +WRITE/s +TO-DISK/s +SOME% +FULL% +IOWAIT% +WEIGHT +SLICE" || fail "the pane's columns at 200x60"
+wait_for "^UNIT +PROCS +READ/s +WRITE/s +TO-DISK/s +SOME% +FULL% +IOWAIT% +THROTTLED% +WEIGHT +SLICE" || fail "the pane's columns at 200x60"
 wait_for "^$WRITER .* $SLICE *$" || fail "the writer's row lacks its slice"
 [ "$(screen | grep -cE '^(/|[^ ]+\.(service|scope|slice)|session-[0-9]+\.scope) ')" -ge 3 ] || fail "fewer than 3 units shown"
 keys g w
