@@ -78,6 +78,9 @@ struct ab_phase {
 	/* of those, the tool's own: its readers' reads and its load's writes
 	 * (-1: not known); the rest is other I/O, which can flip a round */
 	double own_read_MBps, own_write_MBps;
+	/* a loop device's: the disk under its file (ab_result.below), whose
+	 * rates hold the loop device's and its other writers' (-1: none) */
+	double below_read_MBps, below_write_MBps;
 	double startup_s[AB_MAX_STARTUPS];
 	int nstartup;
 	/* live: the reads of the user's programs on the disk (the BPF part;
@@ -96,6 +99,7 @@ struct ab_result {
 	char load[160];             /* what load ran, where */
 	char probe[256];            /* the readers, as run */
 	char original[32];          /* the scheduler before, put back after */
+	char below[32];             /* a loop device's: the disk under its backing file, or "" */
 	char queue[200];            /* the queue settings in effect at the start */
 	int partial;                /* stopped by a signal */
 	int settled_at;             /* the run stopped early after this many rounds, every figure decided; 0: not */

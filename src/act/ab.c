@@ -16,9 +16,8 @@
 #include "ablock.h"
 #include "act/coldstart.h"
 #include "act/control.h"
-#include "read/diskstats.h"
 #include "probe/freshjob.h"
-#include "read/iostat.h"
+#include "abio.h"
 #include "probe/probe.h"
 #include "probe/probefile.h"
 #include "base/util.h"
@@ -103,17 +102,6 @@ static int check(const struct ab_config *cfg, char *err, size_t len)
 	return 0;
 }
 
-static int disk_row(const char *disk, struct diskstats_row *out)
-{
-	struct diskstats_table t = {0};
-	int rc = diskstats_read("/proc/diskstats", &t);
-	const struct diskstats_row *r = rc == 0 ? diskstats_find(&t, disk) : NULL;
-	if (r)
-		*out = *r;
-	diskstats_free(&t);
-	return r ? 0 : -ENOENT;
-}
-
 /* A reader of the run: rate 0 is the steady one. The paced one reads the
  * steady one's probe file, if it has one, and never writes it (file given:
  * checked, not created), so the two never race to prepare it. */
@@ -159,9 +147,8 @@ struct ab_run {
 	struct freshjob fresh;
 	double next_fresh;          /* mono time the next fresh job may start */
 	int fresh_started;          /* in this phase */
-	struct diskstats_row d0;
+	struct abio io;             /* the phase's rates, the tool's share, the disk below */
 	double t0;
-	uint64_t load_b0;           /* the load's bytes at t0 */
 	struct coldstart cs;
 	struct load *load;
 	struct ablive *live;        /* --ab-live's parts; NULL in a built-in run */
@@ -246,6 +233,8 @@ int ab_begin(const struct ab_config *cfg, struct ab_result *res, struct ab_run *
 	r->cfg = *cfg;
 	r->res = res;
 	r->held = -1;
+	abio_init(&r->io, cfg->disk);
+	util_strlcpy(res->below, r->io.below, sizeof res->below);
 	if (check(cfg, err, len) < 0 || (r->held = ablock_take(cfg->disk, err, len)) < 0 ||
 	    (cfg->load != LOAD_NONE && load_pick_dir(cfg->disk, cfg->load_dir, r->dir, sizeof r->dir, err, len) < 0))
 		return begin_failed(r);
@@ -358,9 +347,8 @@ static int begin_measure(struct ab_run *r)
 	if (!rd)
 		return -1;
 	r->cur.start_ts = util_real_now();
-	disk_row(r->cfg.disk, &r->d0);
-	r->load_b0 = r->load ? load_bytes(r->load) : 0;
 	r->t0 = util_mono_now();
+	abio_begin(&r->io, r->load, r->t0);
 	if (r->steady)
 		probe_read(r->steady, r->t0, rd);
 	if (r->paced)
@@ -372,22 +360,6 @@ static int begin_measure(struct ab_run *r)
 	r->next_fresh = r->t0;
 	r->fresh_started = 0;
 	return 0;
-}
-
-/* The tool's own share of the disk's rates in the window: every read of
- * its readers (the steady and paced ones, the fresh jobs', a job counted
- * whole) and what its load wrote; a live run has no load but the user's. */
-static void own_io(struct ab_run *r, double now)
-{
-	double secs = now - r->t0;
-	if (!(secs > 0)) {
-		r->cur.own_read_MBps = r->cur.own_write_MBps = -1;
-		return;
-	}
-	double reads = (double)r->cur.h.n + (double)r->cur.paced.n + (double)r->cur.nfresh * r->cfg.fresh_reads;
-	r->cur.own_read_MBps = reads * r->cfg.probe_size / secs / 1048576.0;
-	uint64_t b = r->load ? load_bytes(r->load) : 0;
-	r->cur.own_write_MBps = b >= r->load_b0 ? (double)(b - r->load_b0) / secs / 1048576.0 : -1;
 }
 
 /* The dwell is over: the steady and paced windows and the disk's rates. */
@@ -411,13 +383,7 @@ static int take_readers(struct ab_run *r)
 		r->cur.paced_pid = rd->st.reader_pid;
 	}
 	free(rd);
-	struct diskstats_row d1;
-	struct iostat_rates io;
-	if (disk_row(r->cfg.disk, &d1) == 0 && iostat_compute(&r->d0, &d1, now - r->t0, &io) == 0) {
-		r->cur.read_MBps = io.rkB_s / 1024.0;
-		r->cur.write_MBps = io.wkB_s / 1024.0;
-	}
-	own_io(r, now);
+	abio_end(&r->io, r->load, &r->cfg, now, &r->cur);
 	ablive_slot_end(r->live, &r->cur);
 	return 0;
 }

@@ -403,18 +403,24 @@ static void live_header(FILE *f, enum ab_format fmt, const struct ab_config *cfg
 static void other_line(FILE *f, enum ab_format fmt, const char *pre, const struct ab_config *cfg,
 		       const struct ab_result *res)
 {
-	struct ab_other o;
-	abrows_other(res, &o);
-	if (o.peak_phase < 0)
-		return;
-	const struct ab_phase *p = &res->phases[o.peak_phase];
-	char label[64];
-	abwords_label(cfg, (size_t)p->variant, label, sizeof label);
-	sayf(f, fmt, pre, "other I/O on %s (not the tool's readers or load): read %.1f MB/s, write %.1f MB/s on "
-		     "average, %.1f MB/s at most (%s, %s %d)%s", res->disk, o.read_MBps, o.write_MBps, o.peak_MBps, label,
-	     p->round ? "round" : "baseline", p->round,
-	     o.matters ? ": enough to flip rounds; run it again on a quieter disk, or with more rounds"
-		       : ": too little to matter");
+	struct ab_other o[2];
+	abrows_other(res, &o[0], &o[1]);
+	for (int k = 0; k < 2; k++) {
+		if (o[k].peak_phase < 0)
+			continue;
+		const struct ab_phase *p = &res->phases[o[k].peak_phase];
+		char label[64], where[96];
+		abwords_label(cfg, (size_t)p->variant, label, sizeof label);
+		if (k)
+			util_fmt(where, sizeof where, "%s under %s (not through it)", res->below, res->disk);
+		else
+			util_fmt(where, sizeof where, "%s (not the tool's readers or load)", res->disk);
+		sayf(f, fmt, pre, "other I/O on %s: read %.1f MB/s, write %.1f MB/s on average, %.1f MB/s at most (%s, "
+			     "%s %d)%s", where, o[k].read_MBps, o[k].write_MBps, o[k].peak_MBps, label,
+		     p->round ? "round" : "baseline", p->round,
+		     o[k].matters ? ": enough to flip rounds; run it again on a quieter disk, or with more rounds"
+				  : ": too little to matter");
+	}
 }
 
 static void header(FILE *f, enum ab_format fmt, const struct ab_config *cfg, const struct ab_result *res)

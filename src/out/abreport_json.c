@@ -15,19 +15,38 @@
 #include "probe/readfig.h"
 #include "base/util.h"
 
+/* One other-I/O object's fields: {"read_MBps", ...} (written whole, or
+ * (inner) without its braces). */
+static void other_fields(FILE *f, const struct ab_other *o, int inner)
+{
+	fputs(inner ? "\"read_MBps\":" : "{\"read_MBps\":", f);
+	jsonv_write_number(f, o->read_MBps, 3);
+	jsonv_write_key_number(f, "write_MBps", o->write_MBps, 3);
+	jsonv_write_key_number(f, "peak_MBps", o->peak_MBps, 3);
+	fprintf(f, ",\"peak_phase\":%d,\"matters\":%s%s", o->peak_phase + 1, o->matters ? "true" : "false",
+		inner ? "" : "}");
+}
+
 /* The I/O on the disk that was not the tool's (abrows_other); a live
  * run's is the user's load: not here. */
 static void other_io(FILE *f, const struct ab_config *cfg, const struct ab_result *res)
 {
-	struct ab_other o;
-	abrows_other(res, &o);
-	if (cfg->live || o.peak_phase < 0)
+	struct ab_other o[2];
+	abrows_other(res, &o[0], &o[1]);
+	if (cfg->live || o[0].peak_phase < 0)
 		return;
-	fputs(",\"other_io\":{\"read_MBps\":", f);
-	jsonv_write_number(f, o.read_MBps, 3);
-	jsonv_write_key_number(f, "write_MBps", o.write_MBps, 3);
-	jsonv_write_key_number(f, "peak_MBps", o.peak_MBps, 3);
-	fprintf(f, ",\"peak_phase\":%d,\"matters\":%s}", o.peak_phase + 1, o.matters ? "true" : "false");
+	fputs(",\"other_io\":", f);
+	other_fields(f, &o[0], 0);
+	fputs(",\"other_io_below\":", f);
+	if (o[1].peak_phase < 0) {
+		fputs("null", f);
+		return;
+	}
+	fputs("{\"disk\":", f);
+	jsonv_write_string(f, res->below);
+	fputc(',', f);
+	other_fields(f, &o[1], 1);
+	fputc('}', f);
 }
 
 static void header(FILE *f, const struct ab_config *cfg, const struct ab_result *res)

@@ -156,34 +156,38 @@ void abrows_phase(const struct ab_config *cfg, const struct ab_phase *p, struct 
 	r->startup_med = util_median(st, p->nstartup);
 }
 
-/* One phase's other I/O (MB/s, reads and writes); -1 when not known. */
-static double phase_other(const struct ab_phase *p, double *rd, double *wr)
+/* One phase's other I/O (MB/s, reads and writes; the disk's total in
+ * *all): on the disk less the tool's own, or (below) on the disk under a
+ * loop device less what went through it; -1 when not known. */
+static double phase_other(const struct ab_phase *p, int below, double *rd, double *wr, double *all)
 {
-	if (p->own_read_MBps < 0 || p->own_write_MBps < 0 || !(p->secs > 0))
+	double r = below ? p->below_read_MBps : p->read_MBps, w = below ? p->below_write_MBps : p->write_MBps;
+	double own_r = below ? p->read_MBps : p->own_read_MBps, own_w = below ? p->write_MBps : p->own_write_MBps;
+	if (r < 0 || w < 0 || own_r < 0 || own_w < 0 || !(p->secs > 0))
 		return -1;
-	*rd = p->read_MBps > p->own_read_MBps ? p->read_MBps - p->own_read_MBps : 0;
-	*wr = p->write_MBps > p->own_write_MBps ? p->write_MBps - p->own_write_MBps : 0;
+	*rd = r > own_r ? r - own_r : 0;
+	*wr = w > own_w ? w - own_w : 0;
+	*all = r + w;
 	return *rd + *wr;
 }
 
-void abrows_other(const struct ab_result *res, struct ab_other *o)
+static void other_of(const struct ab_result *res, int below, struct ab_other *o)
 {
 	memset(o, 0, sizeof *o);
 	o->peak_phase = -1;
 	int n = 0, peak_matters = 0;
 	for (size_t i = 0; i < res->nphases; i++) {
-		const struct ab_phase *p = &res->phases[i];
-		double rd, wr, other = phase_other(p, &rd, &wr);
+		double rd, wr, all, other = phase_other(&res->phases[i], below, &rd, &wr, &all);
 		if (other < 0)
 			continue;
 		n++;
 		o->read_MBps += rd;
 		o->write_MBps += wr;
-		o->disk_MBps += p->read_MBps + p->write_MBps;
+		o->disk_MBps += all;
 		if (o->peak_phase < 0 || other > o->peak_MBps) {
 			o->peak_MBps = other;
 			o->peak_phase = (int)i;
-			peak_matters = other >= 1 && other >= 0.25 * (p->read_MBps + p->write_MBps);
+			peak_matters = other >= 1 && other >= 0.25 * all;
 		}
 	}
 	if (!n)
@@ -193,6 +197,15 @@ void abrows_other(const struct ab_result *res, struct ab_other *o)
 	o->disk_MBps /= n;
 	double mean = o->read_MBps + o->write_MBps;
 	o->matters = peak_matters || (mean >= 1 && mean >= 0.1 * o->disk_MBps);
+}
+
+void abrows_other(const struct ab_result *res, struct ab_other *o, struct ab_other *below)
+{
+	other_of(res, 0, o);
+	if (res->below[0])
+		other_of(res, 1, below);
+	else
+		*below = (struct ab_other){.peak_phase = -1};
 }
 
 double abrows_write_change(const struct row *sum, size_t v)

@@ -78,7 +78,10 @@ struct ab_other {
 	int peak_phase;
 	int matters;
 };
-void abrows_other(const struct ab_result *res, struct ab_other *o);
+/* below: the same for the disk under a loop device's file
+ * (res->below), its rates less the loop device's (what reached it other
+ * than through the loop device); peak_phase -1 when there is none. */
+void abrows_other(const struct ab_result *res, struct ab_other *o, struct ab_other *below);
 
 /* The other formats' whole reports, from the summary rows and the verdicts
  * (vr NULL: none could be made). */

@@ -537,6 +537,21 @@ static void other_io(void **state)
 	char *json = report(&cfg, res, AB_JSON);
 	expect(json, "\"other_io\":{\"read_MBps\":5.000,\"write_MBps\":0.000,\"peak_MBps\":40.000,");
 	expect(json, "\"peak_phase\":4,\"matters\":true}");
+	expect(json, "\"other_io_below\":null");
+	free(json);
+	/* a loop device's run: the disk under its file wrote 30 MB/s more
+	 * than came through the loop device in one phase */
+	util_strlcpy(res->below, "vda", sizeof res->below);
+	for (size_t i = 0; i < res->nphases; i++) {
+		res->phases[i].below_read_MBps = res->phases[i].read_MBps;
+		res->phases[i].below_write_MBps = res->phases[i].write_MBps + (i == 5 ? 30 : 0);
+	}
+	text = unwrapped(report(&cfg, res, AB_TEXT));
+	expect(text, "other I/O on vda under  (not through it): read 0.0 MB/s, write 3.8 MB/s on average, 30.0 MB/s at most");
+	free(text);
+	json = report(&cfg, res, AB_JSON);
+	expect(json, "\"other_io_below\":{\"disk\":\"vda\",\"read_MBps\":0.000,\"write_MBps\":3.750,\"peak_MBps\":30.000,"
+		     "\"peak_phase\":6,\"matters\":true}");
 	free(json);
 	free_res(res);
 }
