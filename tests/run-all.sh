@@ -118,6 +118,18 @@ fi
 TMUX_DEFAULT=/tmp/tmux-$(id -u)
 tmux_default_sockets() { ls -A "$TMUX_DEFAULT" 2>/dev/null | grep '^iosched' | sort; }
 TMUX_AT_START=$(tmux_default_sockets)
+# Loop devices' writeback limits (their bdi outlives a detach: a test that
+# sets them and leaves them throttles the next test on that number):
+# "7:N strict_limit max_ratio" of each.
+loop_bdis() {
+	local b
+	for b in /sys/class/bdi/7:*; do
+		[ -r "$b/strict_limit" ] && echo "${b##*/} $(cat "$b/strict_limit") $(cat "$b/max_ratio")"
+	done
+}
+BDI_AT_START=$(loop_bdis)
+# the ones changed since the start (a loop device new since has 0 100)
+bdi_changed() { comm -13 <(echo "$BDI_AT_START" | sort) <(loop_bdis | sort) | grep -v ' 0 100$'; }
 
 # leftovers DIR [CGROUP]: one line for each thing of a test's still under
 # its directory DIR, or in its cgroup CGROUP.
@@ -147,6 +159,7 @@ global_leftovers() {
 	comm -13 <(echo "$TMUX_AT_START") <(tmux_default_sockets) | sed "s|^|tmux socket $TMUX_DEFAULT/|"
 	[ -z "$DA_START" ] || [ "$(cat $DA_FILE)" = "$DA_START" ] || da_held_elsewhere ||
 		echo "kernel.task_delayacct is $(cat $DA_FILE), was $DA_START"
+	bdi_changed | sed 's|^\([^ ]*\) \([^ ]*\) \([^ ]*\)$|writeback limits of loop device bdi \1 left changed: strict_limit \2, max_ratio \3|'
 }
 
 # remove_leftovers DIR [CGROUP]: take away what leftovers found.
@@ -178,6 +191,11 @@ remove_global_leftovers() {
 		tmux -S "$TMUX_DEFAULT/$s" kill-server 2>/dev/null; rm -f "$TMUX_DEFAULT/$s"
 	done
 	[ -z "$DA_START" ] || da_held_elsewhere || echo "$DA_START" > $DA_FILE 2>/dev/null
+	local b rest
+	bdi_changed | while read -r b rest; do
+		echo 0 > "/sys/class/bdi/$b/strict_limit"
+		echo 100 > "/sys/class/bdi/$b/max_ratio"
+	done
 }
 
 # The tests running now: their number -> pid, and the other way.

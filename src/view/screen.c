@@ -11,7 +11,6 @@
 #include "base/util.h"
 
 /* How long a message stays in the status bar. */
-#define MESSAGE_S 8.0
 
 void screen_reply(struct reply *r, const char *fmt, ...)
 {

@@ -224,11 +224,15 @@ static void react(struct tui *t, const struct reply *r)
  * removed) go to the status bar; changes are announced as they finish. */
 static void announce(const struct tui *t, struct reply *r)
 {
+	/* a message not 3 s old (a key's answer, a change's result) is not
+	 * replaced by what happened on its own (a disk, a probe, a cleanup:
+	 * in the event log anyway); a fresh reader's result answers F */
+	int recent = t->msg[0] && util_mono_now() < t->msg_until - MESSAGE_S + 3.0;
 	for (size_t i = 0; i < t->s.nevents; i++) {
 		const struct event *e = &t->s.events[i];
 		char what[260];
 		int says = e->type == EV_PROBE || e->type == EV_CLEANUP || (!e->ok && e->type == EV_FRESH);
-		if (!says && e->type != EV_DISK && e->type != EV_FRESH)
+		if ((!says && e->type != EV_DISK && e->type != EV_FRESH) || (recent && e->type != EV_FRESH))
 			continue;
 		event_describe(e, what, sizeof what);
 		screen_reply(r, "%s: %s", e->disk, says ? e->error : what);

@@ -20,6 +20,7 @@
 #include "theme.h"
 
 #define MAX_TUNABLES 64
+#define MESSAGE_S 8.0 /* how long the status line shows a message */
 #define ESC 27
 
 /* The scheduler picker (s). */
@@ -95,7 +96,7 @@ struct tui {
 	int utf8;
 	char msg[256];                  /* status bar message ... */
 	char fatal[320];                /* why the run ended on its own, said after endwin */
-	double msg_until;               /* ... shown until this mono time */
+	double msg_until;               /* ... shown until this mono time (MESSAGE_S after it came) */
 	char notice[600];               /* a refusal kept in a box over the screen until a key ("": none) */
 	double ctl_seen;                /* the control result last announced */
 	/* the panels' own state (one file each: src/view/panel_*.c) */

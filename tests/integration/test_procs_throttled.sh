@@ -27,11 +27,15 @@ mkfs.ext4 -q -E nodiscard "$SLOW" || fail "mkfs failed"
 mount_scratch "$SLOW" "$MNT"
 BDI=/sys/class/bdi/$(cat "/sys/block/$N/dev")
 [ -w "$BDI/strict_limit" ] && [ -w "$BDI/max_ratio" ] || skip "no per-device writeback limits here ($BDI)"
+# A loop device's writeback settings outlive its detach (its bdi stays with
+# /dev/loopN): put back before it is let go, or the next test on that
+# number has its writes throttled at 8 MiB.
+ratio0=$(cat "$BDI/max_ratio") strict0=$(cat "$BDI/strict_limit")
+on_exit "echo $strict0 > $BDI/strict_limit; echo $ratio0 > $BDI/max_ratio"
 echo 1 > "$BDI/max_ratio" || fail "cannot set $BDI/max_ratio"
 # (6.2 on: a limit in bytes, smaller than 1 % of this machine's)
 [ -w "$BDI/max_bytes" ] && { echo $((8 << 20)) > "$BDI/max_bytes" || fail "cannot set $BDI/max_bytes"; }
 echo 1 > "$BDI/strict_limit" || fail "cannot set $BDI/strict_limit"
-# (the settings go with the loop device, which the cleanup detaches)
 
 # The kernel's account: a tracefs instance of our own, removed at exit.
 TR=$SCRATCH/tracefs

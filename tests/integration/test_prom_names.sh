@@ -65,7 +65,7 @@ for _ in $(seq 40); do
 done
 scrape
 [ -n "$ok" ] || fail "bigwriter, dup^A or other has no series of its own: $(grep process_to_disk "$P" | cat -v)"
-big=$(awk '/comm="bigwriter"/ { print $2 }' "$P")
+big=$(awk 'index($0, "iosched_process_to_disk_bytes_total{comm=\"bigwriter\"}") == 1 { print $2 }' "$P")
 [ "$big" -ge $((40 << 20)) ] || fail "bigwriter's series counts $big bytes of 48 MiB"
 # one series per name and labels, in every scrape; promtool is content
 for s in "$SCRATCH"/s*.prom; do
@@ -80,5 +80,5 @@ for ((k = 1; k < scrapes; k++)); do
 	     END { exit bad }' "$SCRATCH/s$((k - 1)).prom" "$SCRATCH/s$k.prom" > "$SCRATCH/shrank" ||
 		fail "a counter went down between scrapes $((k - 1)) and $k: $(cat "$SCRATCH/shrank")"
 done
-note "bigwriter $big bytes; $(grep -c 'comm=' "$P") series of names; $scrapes scrapes, no counter went down; promtool ok"
+note "bigwriter $big bytes; $(grep -c '^iosched_process_to_disk_bytes_total{comm=' "$P") series of names; $scrapes scrapes, no counter went down; promtool ok"
 echo "PASS"
