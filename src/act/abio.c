@@ -1,7 +1,6 @@
 /* abio: see src/act/abio.h */
 #include "abio.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <string.h>
 
@@ -10,15 +9,22 @@
 #include "probe/probefile.h"
 #include "read/iostat.h"
 
-static int disk_row(const char *disk, struct diskstats_row *out)
+/* The rows of the disk and of the one below (when there is one) from one
+ * reading of /proc/diskstats; whether each was found. */
+static void both_rows(const struct abio *io, struct diskstats_row *d, int *have_d, struct diskstats_row *b,
+		      int *have_b)
 {
 	struct diskstats_table t = {0};
 	int rc = diskstats_read("/proc/diskstats", &t);
-	const struct diskstats_row *r = rc == 0 ? diskstats_find(&t, disk) : NULL;
-	if (r)
-		*out = *r;
+	const struct diskstats_row *rd = rc == 0 ? diskstats_find(&t, io->disk) : NULL;
+	const struct diskstats_row *rb = rc == 0 && io->below[0] ? diskstats_find(&t, io->below) : NULL;
+	if (rd)
+		*d = *rd;
+	if (rb)
+		*b = *rb;
+	*have_d = rd != NULL;
+	*have_b = rb != NULL;
 	diskstats_free(&t);
-	return r ? 0 : -ENOENT;
 }
 
 void abio_init(struct abio *io, const char *disk)
@@ -36,18 +42,16 @@ void abio_init(struct abio *io, const char *disk)
 
 void abio_begin(struct abio *io, struct load *load, double now)
 {
-	io->have_d0 = disk_row(io->disk, &io->d0) == 0;
-	io->have_b0 = io->below[0] && disk_row(io->below, &io->b0) == 0;
+	both_rows(io, &io->d0, &io->have_d0, &io->b0, &io->have_b0);
 	io->load_b0 = load ? load_bytes(load) : 0;
 	io->t0 = now;
 }
 
-/* Read and write MB/s of disk since row r0; 0 with the rates, or -1. */
-static int rates(const char *disk, const struct diskstats_row *r0, double secs, double *rd, double *wr)
+/* Read and write MB/s between rows r0 and r1; 0 with the rates, or -1. */
+static int rates(const struct diskstats_row *r0, const struct diskstats_row *r1, double secs, double *rd, double *wr)
 {
-	struct diskstats_row r1;
 	struct iostat_rates x;
-	if (disk_row(disk, &r1) < 0 || iostat_compute(r0, &r1, secs, &x) < 0)
+	if (iostat_compute(r0, r1, secs, &x) < 0)
 		return -1;
 	*rd = x.rkB_s / 1024.0;
 	*wr = x.wkB_s / 1024.0;
@@ -60,9 +64,12 @@ void abio_end(struct abio *io, struct load *load, const struct ab_config *cfg, d
 	p->own_read_MBps = p->own_write_MBps = p->below_read_MBps = p->below_write_MBps = -1;
 	if (!(secs > 0))
 		return;
-	if (io->have_d0)
-		rates(io->disk, &io->d0, secs, &p->read_MBps, &p->write_MBps);
-	if (io->have_b0 && rates(io->below, &io->b0, secs, &p->below_read_MBps, &p->below_write_MBps) < 0)
+	struct diskstats_row d1, b1;
+	int have_d1, have_b1;
+	both_rows(io, &d1, &have_d1, &b1, &have_b1);
+	if (io->have_d0 && have_d1)
+		rates(&io->d0, &d1, secs, &p->read_MBps, &p->write_MBps);
+	if (io->have_b0 && have_b1 && rates(&io->b0, &b1, secs, &p->below_read_MBps, &p->below_write_MBps) < 0)
 		p->below_read_MBps = p->below_write_MBps = -1;
 	/* the tool's own: every read of its readers (a fresh job counted
 	 * whole) and what its load wrote; a live run has no load but the

@@ -211,6 +211,18 @@ static void test_fork_let_go(void **state)
 		let_go_case(delays[i]);
 }
 
+/* An idle child of root's at rt/0, as the tool sets it with i: t names it
+ * (the undo's reads through tr, NULL: the undo's own). */
+static pid_t child_at_rt0(struct iofam_target *t, struct timedread *tr)
+{
+	pid_t c = idle_child();
+	*t = (struct iofam_target){.pid = c, .alive = 1, .uid = 0, .tr = tr};
+	assert_int_equal(iofam_start(c, &t->start), 0);
+	t->since = iofam_ticks_now();
+	assert_int_equal(iofam_set(c, RT0), 0);
+	return c;
+}
+
 /* An undo of a root process's realtime class, beside a process at
  * held_prio held in execve: rc, the held pid in *held, *stuck as the undo
  * names it, seconds it took in *took; the process is put back either way. */
@@ -220,11 +232,8 @@ static int undo_beside_held(long held_prio, pid_t *held, int *stuck, double *too
 	if (heldfs_start(&h) < 0)
 		skip();
 	*held = heldfs_hold(&h, held_prio);
-	pid_t c = idle_child();
-	struct iofam_target t = {.pid = c, .alive = 1, .uid = 0};
-	assert_int_equal(iofam_start(c, &t.start), 0);
-	t.since = iofam_ticks_now();
-	assert_int_equal(iofam_set(c, RT0), 0);
+	struct iofam_target t;
+	pid_t c = child_at_rt0(&t, NULL);
 	struct timespec a, b;
 	struct iofam_undo u;
 	clock_gettime(CLOCK_MONOTONIC, &a);
@@ -278,11 +287,8 @@ static void test_held_exec_shared_reader(void **state)
 	struct timedread *tr = timedread_new(TIMEDREAD_PATIENCE_S);
 	int rcs[3];
 	for (int i = 0; i < 3; i++) {
-		pid_t c = idle_child();
-		struct iofam_target t = {.pid = c, .alive = 1, .uid = 0, .tr = tr};
-		assert_int_equal(iofam_start(c, &t.start), 0);
-		t.since = iofam_ticks_now();
-		assert_int_equal(iofam_set(c, RT0), 0);
+		struct iofam_target t;
+		pid_t c = child_at_rt0(&t, tr);
 		struct iofam_undo u;
 		rcs[i] = iofam_undo(&t, BE4, RT0, &u);
 		kill(c, SIGKILL);
@@ -350,11 +356,8 @@ static void test_held_exec_reader_full(void **state)
 		skip();
 	for (int i = 0; i < TIMEDREAD_STUCK_MAX + 1; i++)
 		heldfs_hold(&h, -1);
-	pid_t c = idle_child();
-	struct iofam_target t = {.pid = c, .alive = 1, .uid = 0};
-	assert_int_equal(iofam_start(c, &t.start), 0);
-	t.since = iofam_ticks_now();
-	assert_int_equal(iofam_set(c, RT0), 0);
+	struct iofam_target t;
+	pid_t c = child_at_rt0(&t, NULL);
 	struct iofam_undo u;
 	int rc = iofam_undo(&t, BE4, RT0, &u);
 	long back = syscall(SYS_ioprio_get, 1, c);
