@@ -246,12 +246,12 @@ first_probe_line() {
 	jq -c 'select(.disks[0].probe.n > 0) | .disks[0].probe' "$1" | head -n 1
 }
 
-# files_probe_start: root's probe of $N in files mode (no_dev_nodes), 14
-# half-second intervals at 200 reads/s, its JSON in $SCRATCH/out.json; the
-# run is $RUN, and its first line that read must say files mode with 2
-# files (FIRST: that probe object).
+# files_probe_start: root's probe of $N in files mode (no_dev_nodes),
+# half-second intervals at 200 reads/s (60 at most), its JSON in
+# $SCRATCH/out.json; the run is $RUN, and its first line that read must say
+# files mode with 2 files (FIRST: that probe object).
 files_probe_start() {
-	no_dev_nodes "$BIN" --json -d .5 -n 14 --disk "$N" --probe-rate 200 --no-bpf --procs 0 > "$SCRATCH/out.json" \
+	no_dev_nodes "$BIN" --json -d .5 -n 60 --disk "$N" --probe-rate 200 --no-bpf --procs 0 > "$SCRATCH/out.json" \
 		2> "$SCRATCH/err" &
 	RUN=$!
 	on_exit "kill $RUN 2>/dev/null"
@@ -261,15 +261,28 @@ files_probe_start() {
 	echo "$FIRST" | jq -e '.mode == "files" and .files == 2' > /dev/null || fail "not both files in files mode: $FIRST"
 }
 
-# files_probe_end: the run of files_probe_start ended well and its last
-# line still read in files mode (LAST: that probe object).
+# files_probe_end COND: waits (20 s at most) for a line of the run of
+# files_probe_start whose probe object meets the jq condition COND, then
+# ends the run with SIGINT; the run must end well, and its last line still
+# read in files mode (LAST: that probe object). A run on a loaded machine
+# takes what time it needs; on failure the lines' files and spans are
+# shown, so the report says what the probe did.
 files_probe_end() {
+	local i rc t0=$SECONDS
+	for i in $(seq 80); do
+		tail -n 1 "$SCRATCH/out.json" | jq -e ".disks[0].probe | $1" > /dev/null 2>&1 && break
+		kill -0 "$RUN" 2>/dev/null || break
+		sleep 0.25
+	done
+	kill -INT "$RUN" 2>/dev/null
 	wait "$RUN"
-	local rc=$?
+	rc=$?
 	[ "$rc" -eq 0 ] || fail "the run exited $rc: $(tail -c 600 "$SCRATCH/err")"
 	LAST=$(tail -n 1 "$SCRATCH/out.json" | jq -c '.disks[0].probe')
 	note "last: $(echo "$LAST" | jq -c '{mode, n, files, span_bytes}')"
 	echo "$LAST" | jq -e '.mode == "files" and .n > 0' > /dev/null || fail "the probe did not read on: $LAST"
+	echo "$LAST" | jq -e "$1" > /dev/null ||
+		fail "no line met '$1' in $((SECONDS - t0)) s; the lines' files/span_bytes: $(jq -r '.disks[0].probe | "\(.files)/\(.span_bytes)"' "$SCRATCH/out.json" | uniq -c | awk '{ printf "%s%s x%s", (NR > 1 ? ", " : ""), $2, $1 }')"
 }
 as_nobody() { nobody "$SCRATCH/iosched-top" "$@"; }
 
