@@ -27,6 +27,14 @@
  * task is taken to be held in execve: an exec holds the lock they wait on
  * for well under a millisecond. */
 #define TIMEDREAD_PATIENCE_S 0.3
+/* A round of batches (a refresh) spends about this long on reads that
+ * are slow but under the patience: past its deadline
+ * (timedread_deadline), a read waits TIMEDREAD_LATE_S at most. Tasks
+ * whose exec is held just under the patience, again and again, would
+ * otherwise add up without bound (100 such tasks: 34 s for three
+ * refreshes, and a key waited as long). */
+#define TIMEDREAD_BUDGET_S 1.0
+#define TIMEDREAD_LATE_S 0.05
 /* The most one read returns. */
 #define TIMEDREAD_TEXT_MAX 4096
 
@@ -57,6 +65,10 @@ size_t timedread_batch(struct timedread *tr, struct timedread_item *items, size_
  * given up). tr NULL: a reader made for this read, with
  * TIMEDREAD_PATIENCE_S. */
 long timedread_text(struct timedread *tr, const char *path, int id, char *buf, size_t cap);
+
+/* From monotonic time at on (util_mono_now; 0: never), each read waits
+ * TIMEDREAD_LATE_S at most; a read given up so counts as any other. */
+void timedread_deadline(struct timedread *tr, double at);
 
 /* Reads given up since tr was made. */
 unsigned long timedread_given_up(const struct timedread *tr);

@@ -56,6 +56,7 @@ struct stuck {
 
 struct timedread {
 	double patience_s;
+	double deadline; /* monotonic s; 0: none (timedread_deadline) */
 	sem_t wake;
 	struct run *run[TIMEDREAD_WORKERS_HELD]; /* the workers now; NULL until needed */
 	/* every run given up on, kept until its read returns: past the
@@ -340,6 +341,15 @@ static int hand_out(struct deal *d, struct run *r)
 	return 1;
 }
 
+/* The patience a read has at now: past the deadline only a short one,
+ * so that reads slow but under the patience stop adding up. */
+static double patience_at(const struct timedread *tr, double now)
+{
+	if (tr->deadline > 0 && now >= tr->deadline && tr->patience_s > TIMEDREAD_LATE_S)
+		return TIMEDREAD_LATE_S;
+	return tr->patience_s;
+}
+
 /* Worker slot w looked at once: a range handed out, a read given up on,
  * or how long until its read is due (*due, monotonic s). Returns nonzero
  * while the worker has work. */
@@ -353,13 +363,16 @@ static int tend(struct timedread *tr, struct deal *d, size_t w, double *due)
 		return busy;
 	}
 	double now = util_mono_now();
-	if (r->cur < 0 || now - r->cur_since < tr->patience_s) {
-		double at = r->cur < 0 ? now + tr->patience_s : r->cur_since + tr->patience_s;
+	double patience = patience_at(tr, now);
+	if (r->cur < 0 || now - r->cur_since < patience) {
+		double at = r->cur < 0 ? now + patience : r->cur_since + patience;
+		if (tr->deadline > now && tr->deadline < at)
+			at = tr->deadline; /* a look then, with the short patience */
 		*due = at < *due ? at : *due;
 		/* a read slow but not given up on (an exec held for just under
 		 * the patience, again and again): the rest one item at a time,
 		 * on more workers, or such reads add up one after another */
-		if (r->cur >= 0 && now - r->cur_since > tr->patience_s / 4)
+		if (r->cur >= 0 && now - r->cur_since > patience / 4)
 			d->chunk = 1;
 		pthread_mutex_unlock(&r->mu);
 		return 1;
@@ -448,6 +461,11 @@ long timedread_text(struct timedread *tr, const char *path, int id, char *buf, s
 	buf[0] = '\0';
 	timedread_batch(tr, &it, 1);
 	return it.n;
+}
+
+void timedread_deadline(struct timedread *tr, double at)
+{
+	tr->deadline = at;
 }
 
 unsigned long timedread_given_up(const struct timedread *tr)

@@ -19,23 +19,29 @@
 #include "read/cgroup.h"
 
 /* The command line as one string (arguments joined by blanks), on the
- * heap, as long as a row holds; NULL when empty or unreadable. Three
- * system calls a task: read only for tasks named (procs_name). Through
- * p's reader too: it reads the task's memory, under a lock its own page
- * faults can hold (one on its FUSE file that is not answered). */
-char *procfiles_read_cmdline(struct procs *p, int pid)
+ * heap, as long as a row holds, into *out; NULL when empty or unreadable.
+ * Three system calls a task: read only for tasks named (procs_name).
+ * Through p's reader too: it reads the task's memory, under a lock its own
+ * page faults can hold (one on its FUSE file that is not answered).
+ * Returns -ETIMEDOUT or -EBUSY when the read was given up or skipped (to
+ * be tried again later), else 0. */
+int procfiles_read_cmdline(struct procs *p, int pid, char **out)
 {
 	char path[64], buf[PROCS_CMDLINE_MAX];
 	snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
 	if (!p->tr)
 		p->tr = timedread_new(TIMEDREAD_PATIENCE_S);
 	long n = p->tr ? timedread_text(p->tr, path, pid, buf, sizeof buf) : -ENOMEM;
+	*out = NULL;
+	if (n == -ETIMEDOUT || n == -EBUSY)
+		return (int)n;
 	if (n <= 0)
-		return NULL;
+		return 0;
 	for (long i = 0; i < n - 1; i++)
 		if (buf[i] == '\0')
 			buf[i] = ' ';
-	return buf[0] ? strdup(buf) : NULL;
+	*out = buf[0] ? strdup(buf) : NULL;
+	return 0;
 }
 
 int procfiles_read_cgroup(int pid, int tid, int threads, char *path, size_t len)

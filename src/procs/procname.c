@@ -36,13 +36,13 @@ const char *procname_user(struct procs *p, unsigned uid)
 	return kept;
 }
 
-/* Row r's command line from its task's entry e, read the first time. */
+/* Row r's command line from its task's entry e, read the first time
+ * it answers (a read given up on, as a refresh's time for slow reads ran
+ * out, is tried again at the next). */
 void procname_from(struct procs *p, struct proc_seen *e, struct proc_row *r)
 {
-	if (!e->cmdline_read) {
-		e->cmdline = procfiles_read_cmdline(p, r->pid);
-		e->cmdline_read = 1;
-	}
+	if (!e->cmdline_read)
+		e->cmdline_read = procfiles_read_cmdline(p, r->pid, &e->cmdline) == 0;
 	r->cmdline = e->cmdline;
 }
 

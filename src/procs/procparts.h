@@ -118,7 +118,7 @@ struct procfiles_want {
 	struct proc_seen *e;
 };
 void procfiles_read_stats(struct procs *p, int threads, const struct procfiles_want *want, size_t n);
-char *procfiles_read_cmdline(struct procs *p, int pid);
+int procfiles_read_cmdline(struct procs *p, int pid, char **out);
 
 /* procseen.c: the readings kept from one refresh to the next (p->prev)
  * and the one being taken (p->cur), both sorted by id. */

@@ -201,6 +201,13 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 	/* Since boot, as start times are (CLOCK_BOOTTIME, what /proc/uptime
 	 * reads): a clock, not a file to open and parse every refresh. */
 	procwalk_prepare(p);
+	/* this refresh's reads of /proc wait for tasks held in execve about
+	 * TIMEDREAD_BUDGET_S in all, then only briefly (timedread.h); the
+	 * names read after it, for rows shown, count in the same refresh */
+	if (!p->tr)
+		p->tr = timedread_new(TIMEDREAD_PATIENCE_S);
+	if (p->tr)
+		timedread_deadline(p->tr, util_mono_now() + TIMEDREAD_BUDGET_S);
 	double up = util_boot_now();
 	unsigned long given_up0 = p->tr ? timedread_given_up(p->tr) : 0;
 	ssize_t got = procwalk_take_all(p, threads, rows, cap);

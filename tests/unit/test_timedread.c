@@ -3,7 +3,8 @@
  * read of such a task's /proc/PID/stat does, until the test opens the
  * other end. The batch must come back within its patience, with the
  * other items read, that task's other items skipped, and its later reads
- * skipped at once until the stuck read has returned. */
+ * skipped at once until the stuck read has returned. A refresh's reads
+ * that are slow but under the patience stop adding up at its deadline. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,6 +189,65 @@ static void test_held_side_by_side(void **state)
 	timedread_free(tr);
 }
 
+/* A writer that comes and goes every 0.15 s until told to stop: each
+ * open of the FIFO then waits under the patience, as a task whose exec
+ * is held for just under it, again and again. */
+struct releaser {
+	const struct fixture *f;
+	volatile int stop;
+};
+
+static void *release_often(void *arg)
+{
+	struct releaser *r = arg;
+	while (!r->stop) {
+		usleep(150000);
+		int w = open(r->f->fifo, O_WRONLY | O_NONBLOCK); /* ENXIO: no one waits */
+		if (w >= 0)
+			close(w);
+	}
+	return NULL;
+}
+
+/* 400 such reads among 400 of a plain file: without a deadline the batch
+ * takes about 400 / TIMEDREAD_WORKERS_HELD waits (2.3 s here); with one
+ * 0.3 s ahead it ends soon after it, the reads late then given up after
+ * TIMEDREAD_LATE_S, and every item says how it went. */
+static void test_deadline(void **state)
+{
+	enum { N = 800 };
+	struct fixture *f = *state;
+	struct timedread *tr = timedread_new(PATIENCE);
+	static char b[N][64];
+	struct timedread_item it[N];
+	for (int i = 0; i < N; i++)
+		item(&it[i], i % 2 ? f->a : f->fifo, 2000 + i, b[i], sizeof b[i]);
+	struct releaser rel = {.f = f};
+	pthread_t th;
+	assert_int_equal(pthread_create(&th, NULL, release_often, &rel), 0);
+	double t0 = util_mono_now();
+	timedread_deadline(tr, t0 + 0.3);
+	timedread_batch(tr, it, N);
+	double took = util_mono_now() - t0;
+	int fast_read = 0;
+	for (int i = 0; i < N; i++) {
+		long ok = i % 2 ? 6 : -ESPIPE; /* a FIFO let go: its pread fails */
+		assert_true(it[i].n == ok || it[i].n == -ETIMEDOUT || it[i].n == -EBUSY);
+		fast_read += i % 2 && it[i].n == 6;
+	}
+	print_message("deadline 0.3 s: the batch took %.2f s, %d of %d plain reads done\n", took, fast_read, N / 2);
+	assert_true(took < 1.5);
+	assert_true(fast_read >= 16);
+	for (int i = 0; i < 300 && timedread_stuck(tr, NULL, 0); i++) {
+		usleep(10000);
+		timedread_text(tr, f->a, 1, b[0], sizeof b[0]);
+	}
+	rel.stop = 1;
+	pthread_join(th, NULL);
+	assert_int_equal(timedread_stuck(tr, NULL, 0), 0);
+	timedread_free(tr);
+}
+
 /* The workers take no signal: SIGINT and SIGTERM are blocked in every
  * thread but the caller's, so the run's handling (the first signal ends
  * it) happens where it is set up. A worker once took them. */
@@ -267,6 +328,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_reads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gives_up, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_held_side_by_side, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_deadline, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_workers_block_signals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_free_while_stuck, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stuck_max, setup, teardown),
