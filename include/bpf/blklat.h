@@ -53,6 +53,10 @@ struct blk_stat {
 struct blk_proc {
 	int tgid;
 	uint64_t n[2], bytes[2];
+	/* its TO-DISK: of its writes, those on the disks "to disks" counts
+	 * (the sample settles it: sample_settle_to_disk; a stack's bottom,
+	 * where bytes[BLK_WRITE] counts its top); bytes[BLK_WRITE] as read */
+	uint64_t to_disk_bytes;
 	uint64_t journal_bytes;           /* of bytes[BLK_WRITE], journal and metadata */
 	uint64_t cgroup_id;               /* the v2 cgroup it issued requests from (0: not seen) */
 	uint64_t p50_ns[2], p99_ns[2];

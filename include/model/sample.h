@@ -368,13 +368,18 @@ const struct disk_sample *sample_top_disk(const struct sample *s);
  * for, by sample_to_disks_part_Bps, or NULL. */
 const struct proc_row *sample_top_to_disk(const struct sample *s);
 /* How many bytes a second of "to disks" were written for process r: its
- * write requests (its writeback included) on the disks that total counts,
- * so a writer through a loop device counts at the disk below, as the
- * total does, not at the loop device as its TO-DISK/s does. Without the
- * requests (a replay of an older recording): its TO-DISK/s. Never more
- * than the total: the block layer's count and the disks' own are read a
- * moment apart, and a part larger than its whole says nothing true. */
+ * TO-DISK/s, counted on the disks that total counts (a writer through a
+ * loop device at the disk below, as the total: sample_settle_to_disk).
+ * Never more than the total: the block layer's count and the disks' own
+ * are read a moment apart, and a part larger than its whole says nothing
+ * true. */
 double sample_to_disks_part_Bps(const struct sample *s, const struct proc_row *r);
+/* Each process's TO-DISK in the reading (blk_proc.to_disk_bytes): its
+ * writes on the disks "to disks" counts, the physical ones under a stack
+ * (a loop device's bytes at the disk under its file, where they are
+ * written), so that no process's figure is counted where the total is
+ * not; as read (the top of a stack) while no disk has rates yet. */
+void sample_settle_to_disk(struct sample *out);
 /* Each disk's processes waiting longest (disk_sample.waiting), from the
  * reading's requests in flight: once, live or replayed, for every output. */
 void sample_settle_waiting(struct sample *out);

@@ -139,8 +139,10 @@ static int group_end(struct blklat *b, struct blk_reading *r, const struct blkma
 		/* each byte once: at the top of a stack (a copy racing the
 		 * program may see stacked ahead of bytes for a moment) */
 		p->bytes[op] = g.bytes > g.stacked ? g.bytes - g.stacked : 0;
-		if (op == BLK_WRITE)
+		if (op == BLK_WRITE) {
 			p->journal_bytes = g.journal;
+			p->to_disk_bytes = p->bytes[op]; /* until the sample settles it */
+		}
 		if (g.cgroup_id)
 			p->cgroup_id = g.cgroup_id;
 		p->p50_ns[op] = hist_quantile(&b->group, 0.50);

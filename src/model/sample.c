@@ -321,7 +321,19 @@ int sampler_collect(struct sampler *s, struct sample *out, const struct pending_
 
 int sampler_list_disks(struct sampler *s, struct disk_info **out, size_t *n)
 {
-	return disk_scan(s->udev, out, n);
+	/* the sampler's own list brought up to date, not a walk of its own:
+	 * a walk reads every disk's udev data and a dozen sysfs files, and
+	 * the checks at start, the sweep and the first sample each walked
+	 * (a third of `-b -n 1`'s time on 20 block devices) */
+	int rc = sampledisks_update(s, util_mono_now());
+	if (rc < 0)
+		return rc;
+	*out = malloc((s->ndisks ? s->ndisks : 1) * sizeof **out);
+	if (!*out)
+		return -ENOMEM;
+	memcpy(*out, s->disks, s->ndisks * sizeof **out);
+	*n = s->ndisks;
+	return 0;
 }
 
 void sampler_post(struct sampler *s, const struct event *e)

@@ -117,6 +117,7 @@ int sampleblk_read(struct sampler *s, struct sample *out)
 		return 0;
 	}
 	sample_settle_waiting(out);
+	sample_settle_to_disk(out);
 	for (size_t i = 0; i < out->ndisks; i++) {
 		struct disk_sample *d = &out->disks[i];
 		d->blk_unattributed = 0;

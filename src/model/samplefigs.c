@@ -102,17 +102,32 @@ static const struct disk_sample *disk_named(const struct sample *s, const char *
 double sample_to_disks_part_Bps(const struct sample *s, const struct proc_row *r)
 {
 	double whole = s->write_MBps * 1048576.0, part = r->to_disk_Bps > 0 ? r->to_disk_Bps : 0;
-	if (s->blk.nstats && s->interval_s > 0) {
-		double b = 0;
-		for (size_t i = 0; i < s->blk.nstats; i++) {
-			const struct blk_stat *st = &s->blk.stats[i];
-			const struct disk_sample *d = st->tgid == r->pid && st->op == BLK_WRITE ? disk_named(s, st->disk) : NULL;
-			if (d && counts_to_disks(s, d))
-				b += (double)st->bytes;
-		}
-		part = b / s->interval_s;
-	}
 	return part < whole ? part : whole;
+}
+
+/* The reading's process entry of tgid, to write to (the reading is this
+ * sample's own). */
+static struct blk_proc *proc_of(struct sample *out, int tgid)
+{
+	return (struct blk_proc *)blklat_find_proc(&out->blk, tgid);
+}
+
+void sample_settle_to_disk(struct sample *out)
+{
+	int any = 0;
+	for (size_t i = 0; i < out->ndisks && !any; i++)
+		any = counts_to_disks(out, &out->disks[i]);
+	if (!any)
+		return; /* no disk has rates yet: each byte at the top, as read */
+	for (size_t i = 0; i < out->blk.nprocs; i++)
+		out->blk.procs[i].to_disk_bytes = 0;
+	for (size_t i = 0; i < out->blk.nstats; i++) {
+		const struct blk_stat *st = &out->blk.stats[i];
+		const struct disk_sample *d = st->op == BLK_WRITE ? disk_named(out, st->disk) : NULL;
+		struct blk_proc *b = d && counts_to_disks(out, d) ? proc_of(out, st->tgid) : NULL;
+		if (b)
+			b->to_disk_bytes += st->bytes; /* the stacked ones too: this is the bottom */
+	}
 }
 
 const struct proc_row *sample_top_to_disk(const struct sample *s)

@@ -108,7 +108,7 @@ void procblk_totals(struct procs *p, const struct procs_blk *blk, const struct p
 	size_t n0 = p->nto_disk;
 	for (size_t i = 0; i < blk->r->nprocs; i++) {
 		const struct blk_proc *b = &blk->r->procs[i];
-		if (!b->bytes[BLK_WRITE])
+		if (!b->to_disk_bytes)
 			continue;
 		struct procs_to_disk *t = n0 ? bsearch(&(struct procs_to_disk){.tgid = b->tgid}, p->to_disk, n0,
 						       sizeof *t, by_tgid) : NULL;
@@ -117,7 +117,7 @@ void procblk_totals(struct procs *p, const struct procs_blk *blk, const struct p
 			*t = (struct procs_to_disk){.tgid = b->tgid};
 		}
 		if (t) {
-			t->bytes += b->bytes[BLK_WRITE];
+			t->bytes += b->to_disk_bytes;
 			t->last = blk->mono;
 		}
 	}
@@ -156,7 +156,8 @@ static void fill_one(struct procs *p, const struct blk_reading *blk, double inte
 		r->count = 0; /* none ended in this interval: a sum of counts counts each once */
 	}
 	/* a thread's requests are its process's (the BPF part keys by process) */
-	r->to_disk_Bps = r->tid != r->pid ? -1 : interval_s > 0 ? (double)r->blk_bytes[BLK_WRITE] / interval_s : 0;
+	/* on the disks the header's total counts (sample_settle_to_disk) */
+	r->to_disk_Bps = r->tid != r->pid ? -1 : interval_s > 0 && b ? (double)b->to_disk_bytes / interval_s : 0;
 	const struct procs_to_disk *t = r->tid == r->pid ? find_total(p, r->pid) : NULL;
 	r->to_disk_total = t ? t->bytes : 0;
 	r->kind = writer_kind(r, b, blk);

@@ -45,8 +45,9 @@ static void setup(struct fixture *f, int self, int gone)
 	memset(f, 0, sizeof *f);
 	f->p = calloc(1, sizeof *f->p);
 	assert_non_null(f->p);
-	struct blk_proc a = {.tgid = self, .n = {0, 3}, .bytes = {0, 8192}, .p50_ns = {0, 1000}, .p99_ns = {0, 2000}};
-	struct blk_proc b = {.tgid = gone, .n = {0, 1}, .bytes = {0, 4096}};
+	struct blk_proc a = {.tgid = self, .n = {0, 3}, .bytes = {0, 8192}, .to_disk_bytes = 8192, .p50_ns = {0, 1000},
+			     .p99_ns = {0, 2000}};
+	struct blk_proc b = {.tgid = gone, .n = {0, 1}, .bytes = {0, 4096}, .to_disk_bytes = 4096};
 	f->bp[0] = self < gone ? a : b;
 	f->bp[1] = self < gone ? b : a;
 	f->r.procs = f->bp;
