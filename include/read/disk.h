@@ -40,6 +40,8 @@ struct disk_info {
 	int64_t wbt_lat_usec;
 	int zoned;                 /* queue/zoned is host-managed or host-aware */
 	char hidden[48];           /* why it is left out by default (disk_why_hidden), "" when shown */
+	char below[DISK_NAME_MAX]; /* a loop device: the whole disk under its backing file (set by the
+				    * sampler: sampledisks); "" when none (tmpfs, FUSE) or not known */
 };
 
 /* Why a disk is left out of the default listing, into why ("" when it is

@@ -50,6 +50,8 @@ struct request_queue {
 
 struct bio_vec;
 struct bio {
+	struct bio *bi_next;
+	unsigned short bi_vcnt;
 	struct bio_vec *bi_io_vec;
 	struct block_device *bi_bdev;
 	unsigned int bi_opf;
@@ -193,6 +195,22 @@ struct {
 	__type(key, struct blkmap_file);
 	__type(value, __u32);
 } passed SEC(".maps");
+
+/* Pages a process wrote to a loop device from its own memory (a direct
+ * write to the device), by address, with who and when (see
+ * loop_page_owner). */
+struct loop_page {
+	__u64 ns;
+	__u32 tgid;
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, BLKMAP_LOOP_PAGES);
+	__type(key, __u64);
+	__type(value, struct loop_page);
+} loop_pages SEC(".maps");
 
 /* Reads of the watched cgroup in flight per disk (see watched_cgroup). */
 struct {
@@ -440,6 +458,56 @@ static __always_inline int passes_through(struct request *rq, struct address_spa
 	return fd != disk && top && top != disk;
 }
 
+/* Bios of a loop device's request, and pages of each, noted at most. */
+#define LOOP_NOTE_BIOS 4
+#define LOOP_NOTE_VECS 256
+
+/* Every page of a loop device's request (each bio_vec's, the kernel's
+ * size of one: CO-RE), noted with its writer: the loop device's worker
+ * writes them to the disk below in bios of its own, cut where the backing
+ * file's extents and the disk's limits cut them, each starting at one of
+ * these pages. */
+static __always_inline void note_loop_pages(struct request *rq, __u32 word, __u32 me, __u64 now)
+{
+	struct loop_page v = {.ns = now, .tgid = me};
+	__u64 stride = bpf_core_type_size(struct bio_vec), at = bpf_core_field_offset(struct bio_vec, bv_page);
+	struct bio *b = rq->bio;
+	for (int k = 0; k < LOOP_NOTE_BIOS && b; k++) {
+		__u64 vec = addr_of((struct request *)b->bi_io_vec, word);
+		__u32 n = b->bi_vcnt;
+		for (__u32 i = 0; i < LOOP_NOTE_VECS && i < n; i++) {
+			__u64 page = 0;
+			if (bpf_probe_read_kernel(&page, sizeof page, (void *)(vec + i * stride + at)) || !page)
+				break;
+			bpf_map_update_elem(&loop_pages, &page, &v, BPF_ANY);
+		}
+		b = b->bi_next;
+	}
+}
+
+/* A write of a process's own pages (no file's: O_DIRECT to a block
+ * device). On a loop device its pages are noted with the writer: a loop
+ * device with direct I/O hands the same pages to the disk under its file,
+ * where its worker (a kernel thread) writes them at once; there they are
+ * the writer's, and the same bytes as the loop device's (stacked). Not
+ * swap, and not a note a second old: a page is reused. */
+static __always_inline __u32 loop_page_owner(struct request *rq, struct page *pg, __u32 word, __u32 me,
+					     struct blkmap_inflight *f)
+{
+	__u64 key = addr_of((struct request *)pg, word), now = bpf_ktime_get_ns();
+	if ((disk_dev(rq) >> MINORBITS) == LOOP_MAJOR) {
+		note_loop_pages(rq, word, me, now);
+		return me;
+	}
+	if (f->kind == BLKMAP_SWAP || !(bpf_get_current_task_btf()->flags & PF_KTHREAD))
+		return me;
+	struct loop_page *v = bpf_map_lookup_elem(&loop_pages, &key);
+	if (!v || now - v->ns > 1000000000ull)
+		return me;
+	f->stacked = 1;
+	return v->tgid;
+}
+
 static __always_inline __u32 owner_of(struct request *rq, __u32 word, struct blkmap_inflight *f)
 {
 	f->unattributed = f->stacked = 0;
@@ -458,7 +526,7 @@ static __always_inline __u32 owner_of(struct request *rq, __u32 word, struct blk
 		return me;
 	}
 	if (addr_of((struct request *)m, word) & 1)
-		return me;
+		return loop_page_owner(rq, pg, word, me, f);
 	struct blkmap_file k;
 	if (!file_of(m, &k)) {
 		f->kind = BLKMAP_JOURNAL;

@@ -164,6 +164,7 @@ enum blkmap_watch {
 #define BLKMAP_DIRTIERS 16384
 #define BLKMAP_NAMES 4096
 #define BLKMAP_PASSED 1024         /* files written through loop devices lately */
+#define BLKMAP_LOOP_PAGES 16384    /* pages written to loop devices from a process's memory lately */
 
 struct blkmap_file {
 	unsigned int dev;          /* the filesystem's s_dev */

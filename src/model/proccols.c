@@ -268,11 +268,13 @@ static void json_disk_writes(FILE *f, const char *name, const struct proc_row *r
 
 /* and per disk, from the same requests (the sample's block stats): each
  * layer of a stack, and which of them are the same bytes as a layer above
- * (to_disk_Bps counts those once) */
+ * (to_disk_Bps counts them once, at the bottom); also for a row whose
+ * TO-DISK is 0 as its bytes went no lower (a loop device's own file's
+ * writeback is its worker's) */
 static void json_to_disk(FILE *f, const struct proc_row *r, const struct sample *s)
 {
 	jsonv_write_num_or_null(f, "to_disk_Bps", r->to_disk_Bps, r->to_disk_Bps >= 0);
-	if (r->to_disk_Bps <= 0 || s->interval_s <= 0)
+	if (r->to_disk_Bps < 0 || s->interval_s <= 0)
 		return;
 	json_disk_writes(f, "to_disk_by_disk", r, s, 0);
 	json_disk_writes(f, "to_disk_stacked_by_disk", r, s, 1);
@@ -380,7 +382,7 @@ static const struct proccol cols[PC_COUNT] = {
 		      "write_Bps"},
 	[PC_TODISK] = {"to-disk", "TO-DISK/s", "TO-DISK", 9, 0, 3, 1, "B/s",
 		       "bytes written to disks for it: its own writes and the writeback of pages it dirtied, "
-		       "whoever wrote them (BPF)",
+		       "whoever wrote them, counted on the disks under a stack as \"to disks\" is (BPF)",
 		       key_to_disk, NULL, cell_to_disk, json_to_disk, "to_disk_Bps"},
 	[PC_RCALLS] = {"r-calls", "R-CALLS/s", "R-CALLS", 9, 0, 13, 0, "calls/s",
 		       "read() system calls, not disk operations", key_rcalls, NULL, cell_rcalls, json_rcalls,

@@ -171,6 +171,7 @@ const struct rf_field recfmt_disk[] = {
 	F("read_ahead_kb", RF_I64, struct disk_sample, info.read_ahead_kb, .dflt = -1, .old = "ra"),
 	F("wbt_lat_usec", RF_I64, struct disk_sample, info.wbt_lat_usec, .dflt = -1, .old = "wbt"),
 	F("zoned", RF_INT, struct disk_sample, info.zoned),
+	F("below", RF_STR, struct disk_sample, info.below, .flags = RF_OMIT0),
 	F("have_rates", RF_INT, struct disk_sample, have_rates),
 	F("io", RF_TUPLE, struct disk_sample, io, .sub = io_rates),
 	F("in_flight", RF_ULL, struct disk_sample, in_flight),

@@ -2,9 +2,13 @@
  * enumeration and hot-plug (sampleparts.h). */
 #include "model/sample.h"
 
+#include <limits.h>
+#include <sys/sysmacros.h>
 #include <stdlib.h>
 #include <string.h>
 #include "read/hotplug.h"
+#include "probe/probefile.h"
+#include "read/mountinfo.h"
 #include "sampleparts.h"
 #include "base/util.h"
 
@@ -89,6 +93,49 @@ static void post_disk_changes(struct sampler *s, const struct disk_info *cur, si
 	}
 }
 
+/* The mount a path is under: the one whose mount point is its longest
+ * prefix (the last such, as a later mount hides an earlier one there). */
+struct mount_of {
+	const char *path;
+	size_t len;
+	unsigned major, minor;
+	int found;
+};
+
+static int note_mount(const struct mountinfo_entry *m, const void *ctx)
+{
+	struct mount_of *w = (struct mount_of *)ctx; /* sampledisks' own, passed through */
+	size_t n = strlen(m->point);
+	int under = !strncmp(w->path, m->point, n) && (w->path[n] == '/' || !w->path[n] || !strcmp(m->point, "/"));
+	if (under && (!w->found || n >= w->len)) {
+		*w = (struct mount_of){.path = w->path, .len = n, .major = m->major, .minor = m->minor, .found = 1};
+	}
+	return 0; /* every mount looked at */
+}
+
+/* Each loop device's disk below: the whole disk of the filesystem its
+ * backing file is on, from the mount table, not from the file (a stat
+ * of a path in a user's FUSE mount may never return); "" for none
+ * (tmpfs, FUSE: the loop device is then the bottom). "to disks" counts a
+ * byte at the bottom, once. */
+static void settle_below(struct disk_info *disks, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char path[PATH_MAX], file[PATH_MAX];
+		disks[i].below[0] = '\0';
+		if (disks[i].kind != DISK_LOOP || util_pathf(path, sizeof path, "/sys/block/%s/loop/backing_file",
+							     disks[i].name) < 0 || util_read_text(path, file, sizeof file) <= 0)
+			continue;
+		util_trim(file);
+		struct mount_of w = {.path = file};
+		struct mountinfo_entry m;
+		mountinfo_find(note_mount, &w, &m);
+		if (!w.found || !w.major || probefile_whole_disk(makedev(w.major, w.minor), disks[i].below,
+								sizeof disks[i].below) < 0 || !strcmp(disks[i].below, disks[i].name))
+			disks[i].below[0] = '\0';
+	}
+}
+
 /* Bring s->disks up to date. Enumerating every disk (a udev walk and
  * several sysfs files per disk) happens only when the monitor saw an
  * event, a known disk is gone or emptied, there is no monitor, or
@@ -106,6 +153,7 @@ int sampledisks_update(struct sampler *s, double now)
 	int rc = disk_scan(s->udev, &disks, &n);
 	if (rc < 0)
 		return rc;
+	settle_below(disks, n);
 	if (s->have_disks)
 		post_disk_changes(s, disks, n);
 	free(s->disks);

@@ -7,23 +7,36 @@
 
 #include "sampleparts.h"
 
-static int stacked(const struct disk_sample *d)
+static const struct disk_sample *disk_named(const struct sample *s, const char *name)
 {
-	return d->info.kind == DISK_LOOP || d->info.kind == DISK_DM || d->info.kind == DISK_MD;
+	for (size_t i = 0; i < s->ndisks; i++)
+		if (strcmp(s->disks[i].info.name, name) == 0)
+			return &s->disks[i];
+	return NULL;
+}
+
+/* Whether d passes its writes to a disk shown below it, which counts them
+ * again: a loop device whose backing file is on a shown disk (one over a
+ * file on tmpfs or FUSE, or on a disk not shown, is the bottom), a dm or
+ * md device. */
+static int stacked(const struct sample *out, const struct disk_sample *d)
+{
+	if (d->info.kind == DISK_LOOP)
+		return d->info.below[0] && disk_named(out, d->info.below);
+	return d->info.kind == DISK_DM || d->info.kind == DISK_MD;
 }
 
 /* Whether the writes of d count in "to disks": physical writes, so not a
- * disk stacked on others (loop, dm and md pass their writes to the disks
- * below, which count them again), unless only stacked ones are shown
- * (--disk loop0): then theirs. */
+ * disk stacked on others, unless only stacked ones are shown (a dm device
+ * named alone): then theirs. */
 static int counts_to_disks(const struct sample *out, const struct disk_sample *d)
 {
 	if (!d->have_rates)
 		return 0;
-	if (!stacked(d))
+	if (!stacked(out, d))
 		return 1;
 	for (size_t i = 0; i < out->ndisks; i++)
-		if (!stacked(&out->disks[i]))
+		if (!stacked(out, &out->disks[i]))
 			return 0;
 	return 1;
 }
@@ -91,14 +104,6 @@ const struct proc_row *sample_top_writer(const struct sample *s)
 		       ? &s->procs[s->top_writer] : NULL;
 }
 
-static const struct disk_sample *disk_named(const struct sample *s, const char *name)
-{
-	for (size_t i = 0; i < s->ndisks; i++)
-		if (strcmp(s->disks[i].info.name, name) == 0)
-			return &s->disks[i];
-	return NULL;
-}
-
 double sample_to_disks_part_Bps(const struct sample *s, const struct proc_row *r)
 {
 	double whole = s->write_MBps * 1048576.0, part = r->to_disk_Bps > 0 ? r->to_disk_Bps : 0;
@@ -119,8 +124,8 @@ void sample_settle_to_disk(struct sample *out)
 		any = counts_to_disks(out, &out->disks[i]);
 	if (!any)
 		return; /* no disk has rates yet: each byte at the top, as read */
-	for (size_t i = 0; i < out->blk.nprocs; i++)
-		out->blk.procs[i].to_disk_bytes = 0;
+	for (struct blk_proc *b = out->blk.procs; b < out->blk.procs + out->blk.nprocs; b++)
+		b->to_disk_bytes = 0; /* the reading's entries, not the rows */
 	for (size_t i = 0; i < out->blk.nstats; i++) {
 		const struct blk_stat *st = &out->blk.stats[i];
 		const struct disk_sample *d = st->op == BLK_WRITE ? disk_named(out, st->disk) : NULL;

@@ -45,7 +45,8 @@ static const struct proc_row *find_row(const struct sample *s, int pid)
 }
 
 /* A disk under a stacked device (a loop device's file) writes the same
- * bytes again: say which rows above are those, counted once in TO-DISK/s. */
+ * bytes again: say which rows above are those, counted once in TO-DISK/s,
+ * at this disk, as "to disks" counts them. */
 static void add_stacked(char *buf, size_t len, const struct sample *s, int pid)
 {
 	double dt = s->interval_s > 0 ? s->interval_s : 1;
@@ -56,7 +57,7 @@ static void add_stacked(char *buf, size_t len, const struct sample *s, int pid)
 		char b[16];
 		util_format_size(util_to_u64((double)st->stacked_bytes / dt), b, sizeof b);
 		detail_line(buf, len, "%s write: %s/s of it are the same bytes as its writes to a device stacked on %s "
-			      "(a loop device's file): TO-DISK/s counts them once, there", st->disk, b, st->disk);
+			      "(a loop device's file): TO-DISK/s counts them once, here, as \"to disks\" does", st->disk, b, st->disk);
 	}
 }
 
