@@ -341,8 +341,9 @@ void cli_sweep(const struct options *o, struct sampler *smp, volatile sig_atomic
 	}
 	if (s->tui && !*stop)
 		sweep_load_places(s);
+	const char *file_disk = sampler_probe_file_disk(smp);
 	if (o->probe_file && !o->no_probe)
-		sweep_probe_file(s, sampler_probe_file_disk(smp) ? sampler_probe_file_disk(smp) : "", o->probe_file, 0);
+		sweep_probe_file(s, file_disk ? file_disk : "", o->probe_file, 0);
 	free(s);
 }
 
