@@ -123,7 +123,8 @@ void session_refresh_pending(struct session *s, struct sample *out);
  * while an A/B run owns the settings. */
 int session_set(struct session *s, const char *disk, enum tune_kind kind, const char *key, const char *value,
 		char *msg, size_t len);
-int session_ionice(struct session *s, int pid, const char *comm, const char *value, char *msg, size_t len);
+int session_ionice(struct session *s, int pid, unsigned long long start, const char *comm, const char *value, char *msg,
+		   size_t len);
 /* Queue a change of the bfq weight (1..1000) of the cgroup at path
  * (relative to the v2 root, as a sample's cgroups have it). Refused in
  * read-only mode and while an A/B run owns the settings (its restore

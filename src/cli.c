@@ -406,13 +406,27 @@ int cli_print_udev_rules(const struct options *o, struct sampler *smp, FILE *f)
 	return rc < 0 ? 1 : 0;
 }
 
-/* The report reached its reader: a full disk, a file size limit (EFBIG:
- * SIGXFSZ is ignored) or a reader gone (EPIPE: SIGPIPE is handled) must
- * not pass for a report given, as batch mode checks each of its lines.
- * Returns 0, or -errno with the reason said. */
-static int report_delivered(FILE *f)
+/* The report, to stdout, and whether it reached its reader: a full disk,
+ * a file size limit (EFBIG: SIGXFSZ is ignored) or a reader gone (EPIPE:
+ * SIGPIPE is handled) must not pass for a report given, as batch mode
+ * checks each of its lines. Made whole in memory first, then written as
+ * batch mode writes (util_safe_write), which keeps the reason of the
+ * first write that failed (a failure in one of stdio's own flushes
+ * midway was only "Input/output error" by the end). Returns 0, or -errno
+ * with the reason said. */
+static int report_delivered(const struct ab_config *cfg, const struct ab_result *res, enum ab_format fmt)
 {
-	int rc = util_flush_check(f);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int rc = -ENOMEM;
+	if (m) {
+		abreport_write(m, cfg, res, fmt);
+		rc = fclose(m) != 0 ? -ENOMEM : util_safe_write(stdout, buf, len);
+	}
+	free(buf);
+	if (rc == 0)
+		rc = util_flush_check(stdout);
 	if (rc < 0)
 		util_complain_write("the A/B report", rc);
 	return rc;
@@ -455,8 +469,7 @@ int cli_run_ab(const struct options *o, struct control *ctl, volatile sig_atomic
 		util_complain("%s: %s\n", cfg->live ? "--ab-live" : "--ab", err);
 	int lost = 0;
 	if (res.nphases || rc == 0) {
-		abreport_write(stdout, cfg, &res, o->ab_format);
-		lost = report_delivered(stdout) < 0;
+		lost = report_delivered(cfg, &res, o->ab_format) < 0;
 	}
 	int status = rc < 0 ? (res.nphases ? 1 : 2) : res.partial || unrestored || lost ? 1 : 0;
 	ab_result_free(&res);

@@ -143,12 +143,13 @@ int session_set(struct session *s, const char *disk, enum tune_kind kind, const 
 	return control_request(s->ctl, &r, msg, len);
 }
 
-int session_ionice(struct session *s, int pid, const char *comm, const char *value, char *msg, size_t len)
+int session_ionice(struct session *s, int pid, unsigned long long start, const char *comm, const char *value, char *msg,
+		   size_t len)
 {
 	if (read_only(s, msg, len))
 		return -1;
 	struct tune_req r;
-	tune_req_ioprio(&r, pid, comm, value);
+	tune_req_ioprio(&r, pid, start, comm, value);
 	return control_request(s->ctl, &r, msg, len);
 }
 

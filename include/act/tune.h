@@ -44,8 +44,13 @@ struct tune_reset {
 #define TUNE_IOSCHED_MAX 16 /* a scheduler's own files: bfq has 10 (6.1), mq-deadline 7, kyber 2 */
 #define TUNE_RESETS_MAX (TUNE_QUEUE_MAX + TUNE_IOSCHED_MAX)
 
-/* A request to set the I/O priority of process pid (comm for messages). */
-void tune_req_ioprio(struct tune_req *r, int pid, const char *comm, const char *value);
+/* A request to set the I/O priority of process pid (comm for messages).
+ * start: the start time (clock ticks after boot, /proc/PID/stat) of the
+ * process the caller chose, as it saw it (a row of a sample up to an
+ * interval old, a panel left open): the request is refused if the pid is
+ * another process's by the time it is carried out; 0: the process that
+ * has the pid now. */
+void tune_req_ioprio(struct tune_req *r, int pid, unsigned long long start, const char *comm, const char *value);
 
 /* Whether r's process (TUNE_IOPRIO) is still the one the request was made
  * for: 1, its pid alive and with the start time noted then; 0, not (it

@@ -55,7 +55,9 @@ void util_safe_text(char *dst, size_t len, const char *src);
  * to escape still never reaches a terminal or a file raw (escaping is
  * idempotent: what a cell escaped already stays as it is). text[len]
  * must be a NUL (open_memstream's buffer has one); its newlines are
- * overwritten. Returns 0, or -ENOMEM. */
+ * overwritten. Returns 0, -ENOMEM, or -errno of the first write that
+ * failed (one of stdio's own flushes midway: its reason, which a later
+ * fflush no longer knows). */
 int util_safe_write(FILE *f, char *text, size_t len);
 
 /* Make a figure with a unit fit in width w in place, never losing its unit:

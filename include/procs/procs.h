@@ -129,7 +129,8 @@ struct procs_status {
 	char missing[200];         /* what permission or setting is missing, or "" */
 	size_t unreadable;         /* rows whose /proc/PID/io could not be read */
 	size_t stuck;              /* tasks whose /proc files do not answer (timedread.h), skipped */
-	size_t given_up;           /* reads given up on in this reading (a task held for a while) */
+	size_t given_up;           /* reads given up on in this reading (a task held for a while), or at
+				    * least the io reads skipped for a task stuck since an earlier one */
 	int stuck_pid[PROCS_STUCK_NAMED]; /* the first of them */
 	int as_root;               /* read as root: an unreadable row is not for want of root */
 	int exits;                 /* exit records on: short-lived processes under their own names */

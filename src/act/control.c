@@ -263,14 +263,20 @@ size_t control_restore_to(struct control *c, size_t base)
  * attribute on a line; the old scheduler's files, which it dropped, on
  * one (the revert script below puts them back). */
 /* What the exit report adds to a process's I/O priority change left in
- * place: nothing while it is the process changed. */
-static const char *ioprio_state(const struct tune_req *b)
+ * place, into buf: nothing while it is the process changed. One held in
+ * execve gets no revert command, and the advice is to check it is still
+ * that process first (its pid may be another's: the tool refused to
+ * guess, a bare ionice would not). */
+static const char *ioprio_state(const struct tune_req *b, char *buf, size_t len)
 {
 	int same = tune_req_same_process(b);
 	if (same < 0)
-		return " (it does not answer, held in execve?: whether it is the process changed cannot be told; no "
-		       "command for it below; ionice -p PID once it runs)";
-	return same ? "" : " (it has ended; what it started may have it)";
+		util_fmt(buf, len, " (it does not answer, held in execve?: whether it is the process changed cannot be "
+			 "told, so no command for it below; once it answers, set it by hand only if field 22 of "
+			 "/proc/%d/stat is still %llu)", b->pid, b->start);
+	else
+		util_fmt(buf, len, "%s", same ? "" : " (it has ended; what it started may have it)");
+	return buf;
 }
 
 static void print_resets(FILE *f, const struct undo_entry *e)
@@ -620,14 +626,17 @@ static int finish_report(struct control *c, int restore, double wait_s, FILE *f)
 	}
 	if (c->undo.n) {
 		char script[8192];
-		fprintf(f, "iosched-top: changed and left in place (run with --restore to put them back at exit):\n");
+		fprintf(f, "iosched-top: changed and left in place (%s):\n",
+			restore ? "their undo failed or was held back, as said above"
+				: "run with --restore to put them back at exit");
 		for (size_t i = 0; i < c->undo.n; i++) {
 			const struct undo_entry *e = &c->undo.e[i];
 			char label[80];
 			tune_label(e->back.kind, e->back.key, label, sizeof label);
+			char why[320];
 			if (e->back.kind == TUNE_IOPRIO)
 				fprintf(f, "  pid %d (%s) I/O priority: %s -> %s%s\n", e->back.pid, e->back.disk, e->back.value,
-					e->applied, ioprio_state(&e->back));
+					e->applied, ioprio_state(&e->back, why, sizeof why));
 			else if (e->back.kind == TUNE_BFQ_WEIGHT)
 				fprintf(f, "  cgroup %s io.bfq.weight: %s -> %s\n", e->back.cgroup, e->back.value, e->applied);
 			else
@@ -636,9 +645,11 @@ static int finish_report(struct control *c, int restore, double wait_s, FILE *f)
 		}
 		size_t whole = undo_script(&c->undo, script, sizeof script);
 		const char *sudo = sudo_prefix();
-		if (whole == c->undo.n)
+		/* none at all when every change left is one it can give no
+		 * command for (a process held in execve) */
+		if (script[0] && whole == c->undo.n)
 			fprintf(f, "to revert: %ssh -c '%s'\n", sudo, script);
-		else
+		else if (script[0])
 			fprintf(f, "to revert the newest %zu of these %zu changes (all would not fit on one line; run it, then revert the rest as listed): %ssh -c '%s'\n",
 				whole, c->undo.n, sudo, script);
 	}

@@ -38,13 +38,18 @@ _Static_assert(NQUEUE <= TUNE_QUEUE_MAX, "a switch may reset every queue attribu
 
 #define IOPRIO_WHO_PROCESS 1
 
-void tune_req_ioprio(struct tune_req *r, int pid, const char *comm, const char *value)
+void tune_req_ioprio(struct tune_req *r, int pid, unsigned long long start, const char *comm, const char *value)
 {
 	tune_req_init(r, comm, TUNE_IOPRIO, "ioprio", value);
 	r->pid = pid;
 	r->since = iofam_ticks_now();
 	if (iofam_start(pid, &r->start) < 0 || iofam_uid(pid, &r->uid) < 0)
 		r->start = 0;
+	/* the process chosen, not whichever has its pid now: one that ended
+	 * since its row was drawn left the pid to another (tune_req_same_process
+	 * refuses it then) */
+	if (start && r->start)
+		r->start = start;
 }
 
 int tune_req_same_process(const struct tune_req *r)

@@ -403,9 +403,15 @@ int util_safe_write(FILE *f, char *text, size_t len)
 		size_t end = nl ? (size_t)(nl - text) : len;
 		text[end] = '\0'; /* the newline, or the NUL after the text */
 		util_safe_text(safe, 4 * (end - at) + 1, text + at);
+		errno = 0;
 		fputs(safe, f);
 		if (nl)
 			fputc('\n', f);
+		if (ferror(f)) { /* one of stdio's own flushes failed just now: its reason is errno's */
+			int e = errno ? errno : EIO;
+			free(safe);
+			return -e;
+		}
 		at = end + 1;
 	}
 	free(safe);

@@ -178,6 +178,9 @@ static void io_take(struct procs *p, const struct timedread_item *it, struct pro
 	}
 	/* The parser looks for "\nread_bytes": the first line is rchar. */
 	e->readable = it->n > 0 && procs_parse_io(it->buf, &e->c) == 0;
+	/* not read for a task stuck now or lately (this refresh's give-ups
+	 * are counted by the reader too): not a permission */
+	p->io_skipped += it->n == -ETIMEDOUT || it->n == -EBUSY;
 }
 
 void procfiles_read_io_all(struct procs *p, int threads, const struct proc_row *rows, struct proc_seen *cur, size_t n)

@@ -50,6 +50,7 @@ struct procs {
 	struct proc_seen *prev, *cur;
 	size_t nprev, ncur, prev_cap, cur_cap;
 	size_t io_held, io_max;      /* descriptors kept open; how many may be */
+	size_t io_skipped;           /* io reads of this refresh skipped: their task's read was stuck */
 	struct taskstats_conn *ts;
 	int ts_err;                 /* why taskstats is unavailable, or 0 */
 	int threads;                /* the mode prev was read in */

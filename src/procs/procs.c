@@ -210,6 +210,7 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 		timedread_deadline(p->tr, util_mono_now() + TIMEDREAD_BUDGET_S);
 	double up = util_boot_now();
 	unsigned long given_up0 = p->tr ? timedread_given_up(p->tr) : 0;
+	p->io_skipped = 0;
 	ssize_t got = procwalk_take_all(p, threads, rows, cap);
 	if (got < 0) {
 		if (blk && blk->r)
@@ -236,6 +237,8 @@ int procs_collect(struct procs *p, int threads, double interval_s, double delaya
 	/* (reads given up on whose tasks answered again by now are not
 	 * stuck, but their rows have no figures all the same) */
 	st->given_up = p->tr ? timedread_given_up(p->tr) - given_up0 : 0;
+	if (p->io_skipped > st->given_up)
+		st->given_up = p->io_skipped; /* skipped for a read stuck since an earlier refresh */
 	size_t next_cur = 0, next_prev = 0;
 	for (size_t i = 0; i < total; i++) {
 		struct proc_row *r = &(*rows)[i];

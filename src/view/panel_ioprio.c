@@ -65,9 +65,23 @@ static void set_ioprio(struct tui *t, struct reply *r)
 		screen_reply(r, "%s is real time: it can starve every other process's I/O. Enter again to set it", c);
 		return;
 	}
-	session_ionice(t->sess, t->ioprio.pid, t->ioprio.comm, prio_choices[t->ioprio.list.cur], r->msg, sizeof r->msg);
+	session_ionice(t->sess, t->ioprio.pid, t->ioprio.start, t->ioprio.comm, prio_choices[t->ioprio.list.cur], r->msg,
+		       sizeof r->msg);
 	r->react |= REACT_REDRAW;
 	t->mode = KM_MAIN;
+}
+
+/* The start time of row p's process: its own row's, or in thread mode
+ * its main thread's (0: no such row, the pid's process is taken as it is
+ * at Enter). */
+static unsigned long long main_start(const struct sample *s, const struct proc_row *p)
+{
+	if (p->tid == p->pid)
+		return p->start;
+	for (size_t i = 0; s->have_procs && i < s->nprocs; i++)
+		if (s->procs[i].tid == p->pid && s->procs[i].pid == p->pid)
+			return s->procs[i].start;
+	return 0;
 }
 
 void panel_ioprio_open(struct tui *t, struct reply *r)
@@ -77,7 +91,13 @@ void panel_ioprio_open(struct tui *t, struct reply *r)
 		screen_reply(r, "no process selected (Tab moves the selection to the process pane)");
 		return;
 	}
+	if (p->exited) {
+		screen_reply(r, "pid %d (%s) has ended: it has no I/O priority to set (its pid may be another's now)",
+			     p->pid, p->comm);
+		return;
+	}
 	t->ioprio.pid = p->pid;
+	t->ioprio.start = main_start(&t->s, p);
 	util_strlcpy(t->ioprio.comm, p->comm, sizeof t->ioprio.comm);
 	char cur[16];
 	procs_format_ioprio(p->ioprio, p->nice, cur, sizeof cur);

@@ -42,6 +42,8 @@ struct ioprio_state {
 	struct listbox list;
 	int rt_asked;              /* the real-time choice Enter was pressed on once (its index), or -1 */
 	int pid;
+	unsigned long long start;  /* its start time as its row had it (0: not known): the pid may be
+				    * another's by Enter */
 	char comm[64];
 };
 

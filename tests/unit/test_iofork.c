@@ -318,7 +318,7 @@ static void test_held_pid_not_written(void **state)
 		skip();
 	pid_t held = heldfs_hold(&h, BE4);
 	struct tune_req r;
-	tune_req_ioprio(&r, held, "gone", "rt/4");
+	tune_req_ioprio(&r, held, 0, "gone", "rt/4");
 	r.start = 12345; /* the process changed: started then, ended since */
 	r.since = iofam_ticks_now();
 	r.undo = 1;
@@ -330,7 +330,7 @@ static void test_held_pid_not_written(void **state)
 	tune_apply(&r, &ev, resets, &nresets, NULL);
 	long after_undo = syscall(SYS_ioprio_get, 1, held);
 	struct tune_req set;
-	tune_req_ioprio(&set, held, "held", "rt/0");
+	tune_req_ioprio(&set, held, 0, "held", "rt/0");
 	set.start = 12345;
 	struct event ev2;
 	tune_apply(&set, &ev2, resets, &nresets, NULL);

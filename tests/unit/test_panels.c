@@ -88,6 +88,40 @@ static void move_in(const struct panel_ops *p, struct tui *t, int by)
 	listbox_move(p->list(t), by, p->rows(t, &y));
 }
 
+/* i on a process row keeps the row's start time (a pid another process
+ * has by Enter is refused: test_control's test_ioprio_pid_reused); i on
+ * an [exited] row opens nothing and says why: its pid is free. */
+static void test_ioprio_rows(void **state)
+{
+	(void)state;
+	struct tui *t = make_tui();
+	struct proc_row rows[2] = {
+		{.pid = 4242, .tid = 4242, .start = 777, .comm = "live"},
+		{.pid = 4343, .tid = 4343, .start = 888, .comm = "gone", .exited = 1},
+	};
+	size_t order[2] = {0, 1};
+	t->s.procs = rows;
+	t->s.nprocs = 2;
+	t->s.have_procs = 1;
+	t->pp.order = order;
+	t->pp.norder = 2;
+	struct reply r = {0};
+	t->pp.selected_tid = 4242;
+	panel_ioprio_open(t, &r);
+	assert_int_equal(t->mode, KM_IOPRIO);
+	assert_int_equal(t->ioprio.pid, 4242);
+	assert_true(t->ioprio.start == 777);
+	t->mode = KM_MAIN;
+	t->pp.selected_tid = 4343;
+	memset(&r, 0, sizeof r);
+	panel_ioprio_open(t, &r);
+	assert_int_equal(t->mode, KM_MAIN);
+	assert_non_null(strstr(r.msg, "has ended"));
+	t->s.procs = NULL;
+	t->pp.order = NULL;
+	free_tui(t);
+}
+
 static void test_picker(void **state)
 {
 	(void)state;
@@ -327,6 +361,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_picker),
+		cmocka_unit_test(test_ioprio_rows),
 		cmocka_unit_test(test_tunables_typing),
 		cmocka_unit_test(test_report_scroll),
 		cmocka_unit_test(test_ioprio_no_wrap),

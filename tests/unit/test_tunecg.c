@@ -287,7 +287,7 @@ static void test_exit_report_escaped(void **state)
 	struct tune_req r;
 	struct event ev = {.ok = 1, .ts = 1};
 	util_strlcpy(ev.from, "be/4", sizeof ev.from);
-	tune_req_ioprio(&r, getpid(), "zz\x1b]0;PWN\a\x1b[31m", "be/1"); /* a live process: listed as such */
+	tune_req_ioprio(&r, getpid(), 0, "zz\x1b]0;PWN\a\x1b[31m", "be/1"); /* a live process: listed as such */
 	assert_int_equal(undo_push(&f->ctl.undo, &r, &ev), 0);
 	util_strlcpy(ev.from, "100", sizeof ev.from);
 	tune_req_bfq_weight(&r, "u.slice/a\xc2\x9b" "31m\xe2\x80\xae" "b.service", "555");

@@ -333,7 +333,7 @@ static void test_ioprio_ended(void **state)
 	struct event ev = {.ok = 1, .ts = 1};
 	char buf[1024];
 	util_strlcpy(ev.from, "be/4", sizeof ev.from);
-	tune_req_ioprio(&r, child, "sleeper", "be/1");
+	tune_req_ioprio(&r, child, 0, "sleeper", "be/1");
 	assert_true(r.start > 0);
 	assert_true(tune_req_same_process(&r));
 	assert_int_equal(undo_push(&l, &r, &ev), 0);
