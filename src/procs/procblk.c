@@ -12,6 +12,14 @@
 
 #include "bpf/blklat.h"
 
+/* Whether b wrote in the reading: at the top of a stack or at its
+ * bottom (a write on a loop device in one interval reaches the disk under
+ * it in the next, and TO-DISK counts it there). */
+static int wrote(const struct blk_proc *b)
+{
+	return b->bytes[BLK_WRITE] || b->to_disk_bytes;
+}
+
 /* Whether tgid wrote blocks to a loop device in the reading. */
 static int writes_to_loop(const struct blk_reading *b, int tgid)
 {
@@ -54,7 +62,7 @@ static void add_gone_writers(struct procs *p, const struct procs_blk *blk, struc
 {
 	for (size_t i = 0; i < blk->r->nprocs; i++) {
 		const struct blk_proc *b = &blk->r->procs[i];
-		if (!b->bytes[BLK_WRITE] || has_row(*rows, *n, b->tgid) || kill(b->tgid, 0) == 0)
+		if (!wrote(b) || has_row(*rows, *n, b->tgid) || kill(b->tgid, 0) == 0)
 			continue;
 		if (util_grow((void **)rows, cap, *n + 1, sizeof **rows) < 0)
 			return;
@@ -150,7 +158,7 @@ static void fill_one(struct procs *p, const struct blk_reading *blk, double inte
 	/* An ended process whose pages are written after the interval it
 	 * ended in: its row is this interval's again, for those bytes
 	 * alone (its own I/O was counted when it ended). */
-	if (r->exited && r->ended_ago && b && b->bytes[BLK_WRITE]) {
+	if (r->exited && r->ended_ago && b && wrote(b)) {
 		r->ended_ago = 0;
 		r->read_Bps = r->write_Bps = r->read_calls = r->write_calls = 0;
 		r->count = 0; /* none ended in this interval: a sum of counts counts each once */

@@ -39,7 +39,11 @@ make_cgroups "${DIRS[@]}" # (after ext4_loop: its unmount runs after this remova
 sync # what others left dirty goes now, not in this test's sync
 
 OUT=$SCRATCH/out.json
-json_with_blk "$OUT" -d 1 --no-probe --procs 5
+# Its loop device alone: the bottom of what is shown, so TO-DISK counts
+# the writers' requests there. Under it, part of them reaches vda as
+# writeback of the backing file's own pages, the flusher's (about 10 %
+# here): a stack's figures are test_to_disk_stacked's.
+json_with_blk "$OUT" -d 1 --no-probe --procs 5 --disk "$N"
 
 # The writers, each moving itself into its unit before it becomes dd.
 writers() {

@@ -3,8 +3,9 @@
 # line has the BPF part's figures (it waits for the part, a second at
 # most, before its interval begins), and they cover the line's interval,
 # not more: a direct writer held to 20 MB/s on a loop device shows the
-# TO-DISK the disk's own wMB/s shows, within 25 %, and not more than the
-# 20 MB/s it may write (on a busy machine it gets less). Text output
+# TO-DISK the disk's own wMB/s shows in that line, within 25 % (not 20
+# MB/s itself: on a busy machine fio writes less, then more to catch up;
+# 15 and 42 MB/s were seen, and the disk agreed each time). Text output
 # (-b -n 1) does not wait: its line says the part is loading.
 # suite-budget: 20
 . "$(dirname "$0")/../lib/common.sh"
@@ -34,8 +35,7 @@ esac
 got=$(jq --arg n "$N" '[.procs[] | select(.comm == "fio") | .to_disk_by_disk[$n] // 0] | add // 0' "$SCRATCH/one.json")
 disk=$(jq --arg n "$N" '.disks[] | select(.name == $n) | .wkB_s * 1024' "$SCRATCH/one.json")
 note "one line: fio's TO-DISK on $N $got B/s; $N's own writes $disk B/s (20 MB/s asked)"
-awk -v g="$got" 'BEGIN { exit !(g >= 1048576 && g <= 1.25 * 20 * 1048576) }' ||
-	fail "fio's TO-DISK in the one line is $got B/s: it may write 20 MB/s at most, and writes"
+awk -v g="$got" 'BEGIN { exit !(g >= 1048576) }' || fail "fio's TO-DISK in the one line is $got B/s: it writes"
 within "$got" "$disk" 25 || fail "fio's TO-DISK ($got B/s) does not match $N's writes ($disk B/s)"
 
 "$BIN" -b -n 1 --no-probe > "$SCRATCH/one.txt" 2>&1 || fail "-b -n 1 exited $?"
