@@ -683,11 +683,19 @@ SEC("tp_btf/writeback_dirty_folio")
 int BPF_PROG(on_dirty, struct folio *folio, struct address_space *mapping)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
-	if (t->flags & PF_KTHREAD)
-		return 0; /* a kernel thread dirties for others: keep who asked */
 	struct blkmap_file k;
 	if (!file_of(mapping, &k))
 		return 0;
+	if (t->flags & PF_KTHREAD) {
+		/* a kernel thread (a loop device's worker writing its backing
+		 * file through the page cache) dirties for a process it cannot
+		 * name: the file's last dirtier is not who asked, and is not
+		 * charged for this writeback (a user who once wrote a shared
+		 * backing file was charged for another's writes through it) */
+		if (bpf_map_lookup_elem(&dirtier, &k))
+			bpf_map_delete_elem(&dirtier, &k);
+		return 0;
+	}
 	__u32 me = (__u32)(bpf_get_current_pid_tgid() >> 32);
 	__u32 *who = bpf_map_lookup_elem(&dirtier, &k);
 	if (who && *who == me)

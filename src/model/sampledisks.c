@@ -113,18 +113,33 @@ static int note_mount(const struct mountinfo_entry *m, const void *ctx)
 	return 0; /* every mount looked at */
 }
 
+/* Whether loop device name hands its requests to the disk below as they
+ * are (direct I/O: the same bytes, charged to the same process there);
+ * one without writes into its file's page cache, and what reaches the
+ * disk below is writeback, a flusher's. */
+static int loop_direct(const char *name)
+{
+	char path[PATH_MAX];
+	uint64_t dio = 0;
+	return util_pathf(path, sizeof path, "/sys/block/%s/loop/dio", name) == 0 && util_read_u64(path, &dio) == 0 &&
+	       dio == 1;
+}
+
 /* Each loop device's disk below: the whole disk of the filesystem its
  * backing file is on, from the mount table, not from the file (a stat
  * of a path in a user's FUSE mount may never return); "" for none
- * (tmpfs, FUSE: the loop device is then the bottom). "to disks" counts a
- * byte at the bottom, once. */
+ * (tmpfs, FUSE: the loop device is then the bottom), and for a loop
+ * device without direct I/O: its writers are counted there, as the
+ * writeback below is no one's the block layer can name (counted at the
+ * bottom, they were hidden). "to disks" counts a byte at the bottom. */
 static void settle_below(struct disk_info *disks, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		char path[PATH_MAX], file[PATH_MAX];
 		disks[i].below[0] = '\0';
-		if (disks[i].kind != DISK_LOOP || util_pathf(path, sizeof path, "/sys/block/%s/loop/backing_file",
-							     disks[i].name) < 0 || util_read_text(path, file, sizeof file) <= 0)
+		if (disks[i].kind != DISK_LOOP || !loop_direct(disks[i].name) ||
+		    util_pathf(path, sizeof path, "/sys/block/%s/loop/backing_file", disks[i].name) < 0 ||
+		    util_read_text(path, file, sizeof file) <= 0)
 			continue;
 		util_trim(file);
 		struct mount_of w = {.path = file};

@@ -72,8 +72,7 @@ static void set_ioprio(struct tui *t, struct reply *r)
 }
 
 /* The start time of row p's process: its own row's, or in thread mode
- * its main thread's (0: no such row, the pid's process is taken as it is
- * at Enter). */
+ * its main thread's (0: not known). */
 static unsigned long long main_start(const struct sample *s, const struct proc_row *p)
 {
 	if (p->tid == p->pid)
@@ -96,8 +95,14 @@ void panel_ioprio_open(struct tui *t, struct reply *r)
 			     p->pid, p->comm);
 		return;
 	}
-	t->ioprio.pid = p->pid;
 	t->ioprio.start = main_start(&t->s, p);
+	if (!t->ioprio.start) {
+		/* without it, whichever process has the pid at Enter would be set */
+		screen_reply(r, "pid %d (%s): its start time is not known (its /proc files did not answer), so whether "
+			     "it is still this process cannot be told: try again at the next refresh", p->pid, p->comm);
+		return;
+	}
+	t->ioprio.pid = p->pid;
 	util_strlcpy(t->ioprio.comm, p->comm, sizeof t->ioprio.comm);
 	char cur[16];
 	procs_format_ioprio(p->ioprio, p->nice, cur, sizeof cur);

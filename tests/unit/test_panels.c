@@ -90,7 +90,8 @@ static void move_in(const struct panel_ops *p, struct tui *t, int by)
 
 /* i on a process row keeps the row's start time (a pid another process
  * has by Enter is refused: test_control's test_ioprio_pid_reused); i on
- * an [exited] row opens nothing and says why: its pid is free. */
+ * an [exited] row, or on one whose start time is not known, opens
+ * nothing and says why. */
 static void test_ioprio_rows(void **state)
 {
 	(void)state;
@@ -117,6 +118,12 @@ static void test_ioprio_rows(void **state)
 	panel_ioprio_open(t, &r);
 	assert_int_equal(t->mode, KM_MAIN);
 	assert_non_null(strstr(r.msg, "has ended"));
+	rows[1].exited = 0;
+	rows[1].start = 0; /* its stat not read: which process has the pid cannot be told */
+	memset(&r, 0, sizeof r);
+	panel_ioprio_open(t, &r);
+	assert_int_equal(t->mode, KM_MAIN);
+	assert_non_null(strstr(r.msg, "start time is not known"));
 	t->s.procs = NULL;
 	t->pp.order = NULL;
 	free_tui(t);
