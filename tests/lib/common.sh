@@ -424,6 +424,15 @@ attach_loop() {
 	# A loop device keeps its queue's scheduler from its last attachment
 	# (another run may have left bfq): every test starts from none.
 	echo none > "/sys/block/$(basename "$l")/queue/scheduler" || fail "cannot set the scheduler of $l to none"
+	loop_node_default "$l"
+}
+
+# loop_node_default DEV: the node of a loop device this test attached is
+# root's, mode 600, as the kernel makes it: a node outlives its device, and
+# one left another user's (seen once: loop0-2 nobody's, from a run not
+# found) let nobody open the device, which the attack tests rely on not.
+loop_node_default() {
+	chown 0:0 "$1" && chmod 600 "$1" || fail "cannot give $1 back to root"
 }
 
 # A slow disk: a loop device on a file in a FUSE file system
@@ -454,6 +463,7 @@ slow_loop() {
 	mountpoint -q "$SCRATCH/fuse" || fail "slowfs did not mount"
 	SLOW=$(losetup -f --show "$SCRATCH/fuse/disk.img") || fail "losetup on slowfs failed"
 	LOOPS="$LOOPS $SLOW"
+	loop_node_default "$SLOW"
 	echo none > "/sys/block/$(basename "$SLOW")/queue/scheduler" || fail "cannot set the scheduler of $SLOW to none"
 }
 
