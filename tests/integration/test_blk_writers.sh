@@ -1,7 +1,9 @@
 #!/bin/bash
 # Who block-layer writes are charged to (BPF), on an ext4 filesystem on a
 # loop device this test makes:
-#  - an O_DIRECT dd is charged to dd, on that disk;
+#  - an O_DIRECT dd is charged to dd, on that disk, and on the disk under
+#    the loop device's file only as the same bytes (the loop device hands
+#    its pages down: charged there to dd too, marked as repeating them);
 #  - a buffered dd only dirties pages (it must be seen writing in
 #    /proc/PID/io); after `sync` the flusher writes them, and those block
 #    writes are charged to dd, the process that dirtied them (its row, or
@@ -42,11 +44,20 @@ kill -TERM $OURS
 wait $OURS || fail "iosched-top exited $?: $(cat "$SCRATCH/ours.err")"
 
 jq -e '.blk.on' <(tail -n1 "$SCRATCH/ours.json") >/dev/null || fail "block latency off: $(tail -n1 "$SCRATCH/ours.json" | jq -c .blk)"
-# The O_DIRECT writer: its own block writes on N, and no other disk's.
+# The O_DIRECT writer: its own block writes on N; on the disk under N's
+# file only the same bytes again; no other disk's.
+below=$(lsblk -ndo PKNAME "$(findmnt -no SOURCE -T "$SCRATCH")" 2>/dev/null)
+[ -n "$below" ] || below=$(basename "$(findmnt -no SOURCE -T "$SCRATCH")")
 direct_n=$(jq -s --argjson p "$DIRECT" --arg n "$N" '[.[].procs[] | select(.pid == $p) | .blk[]?
 	| select(.op == "write" and .disk == $n) | .n] | add // 0' "$SCRATCH/ours.json")
-elsewhere=$(jq -s --argjson p "$DIRECT" --arg n "$N" '[.[].procs[] | select(.pid == $p) | .blk[]?
-	| select(.op == "write" and .disk != $n)] | length' "$SCRATCH/ours.json")
+elsewhere=$(jq -s --argjson p "$DIRECT" --arg n "$N" --arg b "$below" '[.[].procs[] | select(.pid == $p) | .blk[]?
+	| select(.op == "write" and .disk != $n and .disk != $b)] | length' "$SCRATCH/ours.json")
+same=$(jq -s --argjson p "$DIRECT" --arg b "$below" '[.[] | .interval_s as $i | .procs[] | select(.pid == $p)
+	| {all: (((.to_disk_by_disk // {})[$b] // 0) * $i), same: (((.to_disk_stacked_by_disk // {})[$b] // 0) * $i)}]
+	| {all: (map(.all) | add // 0), same: (map(.same) | add // 0)}' "$SCRATCH/ours.json")
+note "O_DIRECT dd on $below (under $N): $same"
+jq -e '.all == 0 or .same >= 0.99 * .all' <<< "$same" > /dev/null ||
+	fail "O_DIRECT dd charged on $below with bytes that are not its writes through $N: $same"
 # (Reads elsewhere are its own: loading dd from the root disk is charged to dd.)
 note "O_DIRECT dd: $direct_n block writes on $N charged to it, $elsewhere write entries on other disks"
 [ "$direct_n" -gt 1000 ] || fail "O_DIRECT dd charged with only $direct_n block writes on $N"
