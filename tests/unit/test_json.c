@@ -59,6 +59,20 @@ static void fill(struct sample *s, struct proc_row *rows, struct disk_sample *d,
 	s->blk.nstats = 2;
 }
 
+/* The sample and what it points at, kept together. */
+struct scene {
+	struct sample s;
+	struct proc_row rows[4];
+	struct disk_sample d[2];
+	struct blk_stat st[2];
+};
+
+static struct sample *scene_fill(struct scene *sc)
+{
+	fill(&sc->s, sc->rows, sc->d, sc->st);
+	return &sc->s;
+}
+
 static char *line_of(const struct sample *s, size_t max)
 {
 	char *text = NULL;
@@ -73,29 +87,23 @@ static char *line_of(const struct sample *s, size_t max)
 static void test_busiest(void **state)
 {
 	(void)state;
-	static struct sample s;
-	struct proc_row rows[4];
-	struct disk_sample d[2];
-	struct blk_stat st[2];
-	fill(&s, rows, d, st);
+	static struct scene sc;
+	struct sample *s = scene_fill(&sc);
 	size_t idx[4];
-	assert_int_equal(json_busiest(&s, 4, idx), 3); /* the ended one is not this line's */
+	assert_int_equal(json_busiest(s, 4, idx), 3); /* the ended one is not this line's */
 	assert_int_equal(idx[0], 1);
 	assert_int_equal(idx[1], 2);
 	assert_int_equal(idx[2], 0);
-	assert_int_equal(json_busiest(&s, 1, idx), 1);
+	assert_int_equal(json_busiest(s, 1, idx), 1);
 	assert_int_equal(idx[0], 1);
 }
 
 static void test_line(void **state)
 {
 	(void)state;
-	static struct sample s;
-	struct proc_row rows[4];
-	struct disk_sample d[2];
-	struct blk_stat st[2];
-	fill(&s, rows, d, st);
-	char *text = line_of(&s, 2);
+	static struct scene sc;
+	struct sample *s = scene_fill(&sc);
+	char *text = line_of(s, 2);
 	assert_true(strchr(text, '\n') == text + strlen(text) - 1); /* one line, ended */
 	struct jsonv v;
 	char err[128];
