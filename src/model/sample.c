@@ -289,6 +289,7 @@ int sampler_collect(struct sampler *s, struct sample *out, const struct pending_
 	out->ts = util_real_now();
 	out->mono = now;
 	out->interval_s = s->prev_mono >= 0 ? now - s->prev_mono : 0;
+	int taken = sampleblk_take(s, out); /* with the disks' counters: its bytes are compared with theirs */
 	out->probe_rate_hz = s->cfg.probe_rate_hz;
 	fill_header(out);
 	/* at ts, as the disks' counters: the disks' scan and the probes'
@@ -310,7 +311,7 @@ int sampler_collect(struct sampler *s, struct sample *out, const struct pending_
 	diskstats_free(&s->prev);
 	s->prev = cur;
 	s->prev_mono = now;
-	collect_procs(s, out, sampleblk_read(s, out));
+	collect_procs(s, out, sampleblk_settle(out, taken));
 	samplecgroups_fill(s, out);
 	sampleblk_start(s, out);
 	samplebehind_fill(s, out, now);

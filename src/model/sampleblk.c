@@ -96,16 +96,17 @@ void sampleblk_stop(struct sampler *s)
 	s->blk_tried = 2;
 }
 
-/* The interval's reading into out->blk, taken before the process rows
- * are made (procs_collect gives them its figures). Whether there is one to
- * use: not while the program loads, nor at the first reading after (the
- * baseline), nor when it fails. */
-int sampleblk_read(struct sampler *s, struct sample *out)
+/* The interval's reading into out->blk, taken right after the disks'
+ * counters: the rows' TO-DISK is compared with the disks' writes, and a
+ * loop device's writeback completes in bursts, so a reading taken after
+ * the disk scan and the probes' bookkeeping (hundreds of ms on a loaded
+ * machine) put a burst in the rows' interval and the disks' next one.
+ * Whether there is one to use: not while the program loads, nor at the
+ * first reading after (the baseline), nor when it fails. */
+int sampleblk_take(struct sampler *s, struct sample *out)
 {
 	int ready = blk_ready(s);
 	out->blk_on = ready;
-	for (size_t i = 0; i < out->ndisks; i++)
-		out->disks[i].nwaiting = 0; /* until a reading says otherwise */
 	out->blk.unattributed = out->blk.untimed = out->blk.uncounted = 0; /* until a reading says otherwise */
 	util_strlcpy(out->blk_why, s->blk && !ready ? "starting (figures from the next refresh)" : s->blk_why,
 		     sizeof out->blk_why);
@@ -116,11 +117,24 @@ int sampleblk_read(struct sampler *s, struct sample *out)
 		out->blk.nstats = out->blk.nprocs = out->blk.nreqs = out->blk.nunattr = out->blk.ntops = 0;
 		return 0;
 	}
+	return 1;
+}
+
+/* The taken reading settled on the disks (once they are filled), before
+ * the process rows are made (procs_collect gives them its figures). */
+int sampleblk_settle(struct sample *out, int taken)
+{
+	for (size_t i = 0; i < out->ndisks; i++) {
+		struct disk_sample *d = &out->disks[i];
+		d->nwaiting = 0; /* until a reading says otherwise */
+		d->blk_unattributed = 0;
+	}
+	if (!taken)
+		return 0;
 	sample_settle_waiting(out);
 	sample_settle_to_disk(out);
 	for (size_t i = 0; i < out->ndisks; i++) {
 		struct disk_sample *d = &out->disks[i];
-		d->blk_unattributed = 0;
 		for (size_t k = 0; k < out->blk.nunattr; k++)
 			if (!strcmp(out->blk.unattr[k].disk, d->info.name))
 				d->blk_unattributed = out->blk.unattr[k].bytes;

@@ -45,12 +45,14 @@ int samplefigs_top_disk(const struct sample *out);
 double samplefigs_dirtying_MBps(const struct sample *out);
 int samplefigs_top_writer(const struct sample *out);
 
-/* sampleblk.c: the BPF part's reading of the interval into out->blk
- * (and the disks' unattributed bytes), before the process rows are made:
- * whether it is one to give the rows (procs_collect sets their figures
- * from it). sampleblk_start: the loader started, at the end of the first
+/* sampleblk.c: the BPF part's reading of the interval into out->blk,
+ * taken with the disks' counters (sampleblk_take: whether it is one to
+ * use), then settled on the filled disks (their waiting and unattributed
+ * bytes; sampleblk_settle: whether it is one to give the rows:
+ * procs_collect sets their figures from it). sampleblk_start: the loader started, at the end of the first
  * tick. At exit, the loader stopped. */
-int sampleblk_read(struct sampler *s, struct sample *out);
+int sampleblk_take(struct sampler *s, struct sample *out);
+int sampleblk_settle(struct sample *out, int taken);
 void sampleblk_start(struct sampler *s, struct sample *out);
 /* At the first reading (sampler_prime): with cfg.bpf_first_s, the loader
  * started and waited for that long at most; a loaded part's baseline is

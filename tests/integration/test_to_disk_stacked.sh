@@ -140,6 +140,7 @@ jq -c '{whole: ((.writers.to_disks_MBps // 0) * 1048576), rows: ([.procs[] | .to
 	most: ([.procs[] | .to_disk_Bps // 0] | max // 0), i: .interval_s}' "$SCRATCH/buf.json" > "$SCRATCH/buf.lines"
 over=$(jq -c 'select(.rows > .whole * 1.15 + 2097152)' "$SCRATCH/buf.lines" | head -n 3)
 [ -z "$over" ] || fail "a buffered loop device: processes' TO-DISK add up to more than \"to disks\" on a line: $over"
+note "buffered loop device: the line whose rows exceed \"to disks\" most: $(jq -c -s 'max_by(.rows - .whole)' "$SCRATCH/buf.lines")"
 sums=$(jq -s '{whole: (map(.whole * .i) | add), rows: (map(.rows * .i) | add)}' "$SCRATCH/buf.lines")
 bw() { jq -s --arg w "$1" '[.[] | .interval_s as $i | .procs[] | select(.comm == $w) | (.to_disk_Bps // 0) * $i] | add // 0' "$SCRATCH/buf.json"; }
 wb=$(bw "$W")
