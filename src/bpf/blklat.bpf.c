@@ -81,7 +81,25 @@ struct address_space {
 
 struct page {
 	struct address_space *mapping;
+	unsigned long compound_head; /* bit 0 set: a tail page, the rest its head's address */
 } __attribute__((preserve_access_index));
+
+/* A page's flags word: a plain unsigned long until 6.17 or so, then a
+ * one-member struct (memdesc_flags_t); CO-RE tells which. */
+struct page___flat {
+	unsigned long flags;
+} __attribute__((preserve_access_index));
+
+struct page___desc {
+	struct {
+		unsigned long f;
+	} flags;
+} __attribute__((preserve_access_index));
+
+/* The running kernel decides the bit (CO-RE): any value will do here. */
+enum pageflags {
+	PG_writeback = 3,
+};
 
 struct bio_vec {
 	struct page *bv_page;
@@ -392,17 +410,51 @@ static __always_inline void slot_release(__u64 rq)
 }
 
 /* The file a mapping holds, or 0 when it is not a file's (a block device's
- * own pages: journal and metadata). */
+ * own pages: journal and metadata). Read with probe reads: the mapping may
+ * come from a tail page's head (an address, not a typed pointer). */
 static __always_inline int file_of(struct address_space *m, struct blkmap_file *k)
 {
-	struct inode *ino = m ? m->host : 0;
-	struct super_block *sb = ino ? ino->i_sb : 0;
-	if (!sb || sb->s_magic == BDEVFS_MAGIC)
+	struct inode *ino = m ? BPF_CORE_READ(m, host) : 0;
+	struct super_block *sb = ino ? BPF_CORE_READ(ino, i_sb) : 0;
+	if (!sb || BPF_CORE_READ(sb, s_magic) == BDEVFS_MAGIC)
 		return 0;
-	k->dev = sb->s_dev;
+	k->dev = BPF_CORE_READ(sb, s_dev);
 	k->pad = 0;
-	k->ino = ino->i_ino;
+	k->ino = BPF_CORE_READ(ino, i_ino);
 	return 1;
+}
+
+/* The head page of pg's folio (pg itself when it is not a tail page): a
+ * large folio's mapping and flags are its head's, and a bio may start in
+ * the middle of one. */
+static __always_inline struct page *head_of(struct page *pg)
+{
+	if (!bpf_core_field_exists(pg->compound_head))
+		return pg;
+	unsigned long ch = BPF_CORE_READ(pg, compound_head);
+	return ch & 1 ? (struct page *)(ch - 1) : pg;
+}
+
+/* Whether a (head) page is being written back: set by the filesystem
+ * before it submits the page and cleared when the write completes. A
+ * direct write whose buffer is a mapping of a file hands the block layer
+ * that file's pages too, not under writeback: they are the writer's own
+ * data, not the file's last dirtier's (anyone who may read a file could
+ * charge that file's dirtier with its own writes). */
+static __always_inline int under_writeback(struct page *head)
+{
+	unsigned long fl = 0;
+	__u32 off;
+	if (bpf_core_field_exists(((struct page___desc *)head)->flags))
+		off = bpf_core_field_offset(struct page___desc, flags);
+	else if (bpf_core_field_exists(((struct page___flat *)head)->flags))
+		off = bpf_core_field_offset(struct page___flat, flags);
+	else
+		return 1; /* cannot tell: as before, the file's */
+	if (!bpf_core_enum_value_exists(enum pageflags, PG_writeback) ||
+	    bpf_probe_read_kernel(&fl, sizeof fl, (char *)head + off))
+		return 1;
+	return (fl >> bpf_core_enum_value(enum pageflags, PG_writeback)) & 1;
 }
 
 /* Who a request is charged to: its submitter, or for a write of file
@@ -428,11 +480,11 @@ static __always_inline __u32 plain_kind(struct request *rq, int write)
 /* The whole disk a file's filesystem lives on (0: none known). */
 static __always_inline __u32 file_disk(struct address_space *m)
 {
-	struct inode *ino = m->host;
-	struct super_block *sb = ino ? ino->i_sb : 0;
-	struct block_device *bd = sb ? sb->s_bdev : 0;
-	struct gendisk *d = bd ? bd->bd_disk : 0;
-	return d ? ((__u32)d->major << MINORBITS) | (__u32)d->first_minor : 0;
+	struct inode *ino = BPF_CORE_READ(m, host);
+	struct super_block *sb = ino ? BPF_CORE_READ(ino, i_sb) : 0;
+	struct block_device *bd = sb ? BPF_CORE_READ(sb, s_bdev) : 0;
+	struct gendisk *d = bd ? BPF_CORE_READ(bd, bd_disk) : 0;
+	return d ? ((__u32)BPF_CORE_READ(d, major) << MINORBITS) | (__u32)BPF_CORE_READ(d, first_minor) : 0;
 }
 
 /* Whether a write of file data repeats bytes already counted on a loop
@@ -517,7 +569,8 @@ static __always_inline __u32 owner_of(struct request *rq, __u32 word, struct blk
 	if (!write || !rq->bio || !rq->bio->bi_io_vec)
 		return me;
 	struct page *pg = rq->bio->bi_io_vec->bv_page;
-	struct address_space *m = pg ? pg->mapping : 0;
+	struct page *head = pg ? head_of(pg) : 0;
+	struct address_space *m = head ? BPF_CORE_READ(head, mapping) : 0;
 	if (!m) {
 		/* A page of no file written by a kernel thread: the journal's
 		 * own buffers (jbd2 writes copies of metadata blocks). */
@@ -532,6 +585,8 @@ static __always_inline __u32 owner_of(struct request *rq, __u32 word, struct blk
 		f->kind = BLKMAP_JOURNAL;
 		return me;
 	}
+	if (!under_writeback(head))
+		return me; /* a direct write from a mapping of the file: the writer's */
 	f->kind = BLKMAP_WRITEBACK;
 	f->stacked = passes_through(rq, m, &k);
 	__u32 *who = bpf_map_lookup_elem(&dirtier, &k);
