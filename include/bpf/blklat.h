@@ -38,6 +38,7 @@ struct blk_behind {
 /* One process on one disk in one direction, over the interval. */
 struct blk_stat {
 	int tgid;
+	uint32_t start;                   /* the process's start (blk_proc's) */
 	char disk[DISK_NAME_MAX];
 	enum blk_op op;
 	uint64_t n, bytes;
@@ -52,6 +53,10 @@ struct blk_stat {
  * wrote for a device stacked on it (blk_stat.stacked_bytes). */
 struct blk_proc {
 	int tgid;
+	/* its start, as /proc/PID/stat's field 22 (clock ticks after boot)
+	 * modulo 2^32: a later process under the same pid is another entry
+	 * (0: not known, as in a replay) */
+	uint32_t start;
 	uint64_t n[2], bytes[2];
 	/* its TO-DISK: of its writes, those on the disks "to disks" counts
 	 * (the sample settles it: sample_settle_to_disk; a stack's bottom,
@@ -141,10 +146,11 @@ void blklat_watch(struct blklat *b, const int *tgids, size_t n);
 void blklat_watch_cgroup(struct blklat *b, uint64_t id);
 
 /* The name a process had when it dirtied pages (for a writer that has
- * exited by the time its pages are written), and into *cgroup_id (when
+ * exited by the time its pages are written; with start not 0, only if
+ * the process noted under tgid started then), and into *cgroup_id (when
  * not NULL) the id of the v2 cgroup it dirtied them in (the cgroup
  * directory's inode number; 0: none). Returns 0, or -ENOENT. */
-int blklat_name(struct blklat *b, int tgid, char *comm, size_t len, uint64_t *cgroup_id);
+int blklat_name(struct blklat *b, int tgid, uint32_t start, char *comm, size_t len, uint64_t *cgroup_id);
 
 /* The reads of one disk by the programs on it, pooled (the live A/B's
  * figure: what its user's programs waited for, from each read's
@@ -220,8 +226,17 @@ size_t blklat_waiting(const struct blk_reading *r, const char *disk, unsigned lo
  * show it; "-" where there are too few requests for p50, "p50/-" for p99. */
 void blklat_format_pair(uint64_t n, uint64_t p50_ns, uint64_t p99_ns, char *buf, size_t len);
 
-/* The blk_proc of tgid in r, or NULL (r->procs sorted by tgid). */
-const struct blk_proc *blklat_find_proc(const struct blk_reading *r, int tgid);
+/* The blk_proc of the process tgid that started at start (ticks after
+ * boot, as its row has it) in r, or NULL (r->procs sorted by tgid and
+ * start). An entry whose start is not known (0, as in a replay) is any
+ * process's of that pid; looked for with start 0 (a row of an exit
+ * record: its start is not known), the latest of that pid: an earlier
+ * one is a writer that ended before it started. */
+const struct blk_proc *blklat_find_proc(const struct blk_reading *r, int tgid, unsigned long long start);
+
+/* Whether st is of the process pid that started at start: the blk_proc
+ * blklat_find_proc gives it is st's. */
+int blklat_stat_of(const struct blk_reading *r, const struct blk_stat *st, int pid, unsigned long long start);
 
 /* Nanoseconds process tgid was paused for dirty pages in r's interval:
  * 0 when it was not, -1 when r does not measure it (throttle_on 0). */

@@ -109,6 +109,8 @@ struct folio;
 
 struct task_struct {
 	unsigned int flags;
+	struct task_struct *group_leader;
+	unsigned long long start_boottime;
 } __attribute__((preserve_access_index));
 
 /* Request flags whose bit the running kernel decides (CO-RE relocates the
@@ -144,6 +146,9 @@ const volatile unsigned int slot_bits = BLKMAP_SLOT_BITS_MAX; /* and inflight's 
 /* The kernel's jiffy in ns (user space: the coarse clocks' resolution):
  * balance_dirty_pages gives its pause in jiffies. */
 const volatile __u64 ns_per_jiffy = 0;
+/* A clock tick of /proc/PID/stat's start time in ns (user space:
+ * 1e9 / sysconf(_SC_CLK_TCK)). */
+const volatile __u64 ns_per_tick = 10000000;
 
 /* See blkmaps.h: two candidate slots per request, claimed with a
  * compare-and-swap; block_rq_merge gives back the slot of a request merged
@@ -172,7 +177,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, BLKMAP_DIRTIERS);
 	__type(key, struct blkmap_file);
-	__type(value, __u32);
+	__type(value, struct blkmap_owner);
 } dirtier SEC(".maps");
 
 struct {
@@ -220,7 +225,7 @@ struct {
 struct loop_page {
 	__u64 ns;
 	__u32 tgid;
-	__u32 pad;
+	__u32 start;
 };
 
 struct {
@@ -317,6 +322,15 @@ static __always_inline __u32 disk_dev(struct request *rq)
 	if (!disk)
 		return 0;
 	return ((__u32)disk->major << MINORBITS) | (__u32)disk->first_minor;
+}
+
+/* The running process's start as /proc/PID/stat gives it (its main
+ * thread's, in clock ticks after boot; blkmap_key's start). */
+static __always_inline __u32 my_start(void)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	__u64 ns = BPF_CORE_READ(t, group_leader, start_boottime), tick = ns_per_tick;
+	return tick ? (__u32)(ns / tick) : 0;
 }
 
 /* The verifier allows no arithmetic on a kernel pointer, and the slot
@@ -521,7 +535,7 @@ static __always_inline int passes_through(struct request *rq, struct address_spa
  * these pages. */
 static __always_inline void note_loop_pages(struct request *rq, __u32 word, __u32 me, __u64 now)
 {
-	struct loop_page v = {.ns = now, .tgid = me};
+	struct loop_page v = {.ns = now, .tgid = me, .start = my_start()};
 	__u64 stride = bpf_core_type_size(struct bio_vec), at = bpf_core_field_offset(struct bio_vec, bv_page);
 	struct bio *b = rq->bio;
 	for (int k = 0; k < LOOP_NOTE_BIOS && b; k++) {
@@ -557,12 +571,15 @@ static __always_inline __u32 loop_page_owner(struct request *rq, struct page *pg
 	if (!v || now - v->ns > 1000000000ull)
 		return me;
 	f->stacked = 1;
+	f->start = v->start;
 	return v->tgid;
 }
 
+/* (and sets f->start to the owner's start) */
 static __always_inline __u32 owner_of(struct request *rq, __u32 word, struct blkmap_inflight *f)
 {
 	f->unattributed = f->stacked = 0;
+	f->start = my_start(); /* until another is the owner */
 	__u32 me = (__u32)(bpf_get_current_pid_tgid() >> 32);
 	int write = (rq->cmd_flags & REQ_OP_MASK) == REQ_OP_WRITE;
 	f->kind = plain_kind(rq, write);
@@ -589,9 +606,11 @@ static __always_inline __u32 owner_of(struct request *rq, __u32 word, struct blk
 		return me; /* a direct write from a mapping of the file: the writer's */
 	f->kind = BLKMAP_WRITEBACK;
 	f->stacked = passes_through(rq, m, &k);
-	__u32 *who = bpf_map_lookup_elem(&dirtier, &k);
-	if (who)
-		return *who;
+	struct blkmap_owner *who = bpf_map_lookup_elem(&dirtier, &k);
+	if (who) {
+		f->start = who->start;
+		return who->tgid;
+	}
 	f->unattributed = !f->stacked; /* counted, if at all, above */
 	return me;
 }
@@ -751,16 +770,16 @@ int BPF_PROG(on_dirty, struct folio *folio, struct address_space *mapping)
 			bpf_map_delete_elem(&dirtier, &k);
 		return 0;
 	}
-	__u32 me = (__u32)(bpf_get_current_pid_tgid() >> 32);
-	__u32 *who = bpf_map_lookup_elem(&dirtier, &k);
-	if (who && *who == me)
+	struct blkmap_owner me = {.tgid = (__u32)(bpf_get_current_pid_tgid() >> 32), .start = my_start()};
+	struct blkmap_owner *who = bpf_map_lookup_elem(&dirtier, &k);
+	if (who && who->tgid == me.tgid && who->start == me.start)
 		return 0; /* the common case: a file written page after page */
 	bpf_map_update_elem(&dirtier, &k, &me, BPF_ANY);
 	/* the cgroup too, for when the dirtier has ended unseen: its
 	 * writeback lands on its unit (a new pair only, so off the fast path) */
-	struct blkmap_name n = {.cgroup_id = bpf_get_current_cgroup_id()};
+	struct blkmap_name n = {.cgroup_id = bpf_get_current_cgroup_id(), .start = me.start};
 	bpf_get_current_comm(n.comm, sizeof n.comm);
-	bpf_map_update_elem(&names, &me, &n, BPF_ANY);
+	bpf_map_update_elem(&names, &me.tgid, &n, BPF_ANY);
 	return 0;
 }
 
@@ -916,7 +935,7 @@ int BPF_PROG(on_complete, struct request *rq, int error, unsigned int nr_bytes)
 	if (!f)
 		return 0;
 	__u64 issued = f->issue_ns;
-	struct blkmap_key k = {.tgid = f->tgid, .dev = f->dev, .op = f->op};
+	struct blkmap_key k = {.tgid = f->tgid, .dev = f->dev, .op = f->op, .start = f->start};
 	__u64 bytes = f->bytes;
 	__u32 kind = f->kind, probe = f->probe, unattributed = f->unattributed, stacked = f->stacked;
 	__u64 cgroup_id = f->cgroup_id;

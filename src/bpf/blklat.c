@@ -18,6 +18,14 @@
  * too), the part off and saying why. */
 #ifndef HAVE_BPF
 
+/* A process's start in /proc/PID/stat's ticks (USER_HZ), so the start
+ * the programs key a process by is the one procs reads. */
+static void tick_setup(struct blklat *b)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+	b->skel->rodata->ns_per_tick = hz > 0 ? (uint64_t)(1000000000L / hz) : 0;
+}
+
 int blklat_open(struct blklat **out, char *why, size_t len)
 {
 	*out = NULL;
@@ -51,10 +59,11 @@ void blklat_watch_cgroup(struct blklat *b, uint64_t id)
 	(void)id;
 }
 
-int blklat_name(struct blklat *b, int tgid, char *comm, size_t len, uint64_t *cgroup_id)
+int blklat_name(struct blklat *b, int tgid, uint32_t start, char *comm, size_t len, uint64_t *cgroup_id)
 {
 	(void)b;
 	(void)tgid;
+	(void)start;
 	(void)comm;
 	(void)len;
 	(void)cgroup_id;
@@ -94,6 +103,7 @@ int blklat_pool_from_submission(const struct blklat *b)
 #include <limits.h>
 #include <time.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "blklatparts.h"
 #include "bpfready.h"
@@ -233,6 +243,14 @@ static void throttle_setup(struct blklat *b, const struct tracepoints *tp)
 	bpf_program__set_autoload(b->skel->progs.on_throttle_wide, b->throttle_on && tp->throttle_args == 12);
 }
 
+/* A process's start in /proc/PID/stat's ticks (USER_HZ), so the start
+ * the programs key a process by is the one procs reads. */
+static void tick_setup(struct blklat *b)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+	b->skel->rodata->ns_per_tick = hz > 0 ? (uint64_t)(1000000000L / hz) : 0;
+}
+
 int blklat_open(struct blklat **out, char *why, size_t len)
 {
 	*out = NULL;
@@ -271,6 +289,7 @@ int blklat_open(struct blklat **out, char *why, size_t len)
 	bpf_program__set_autoload(b->skel->progs.on_bio_queue, tp.bio_queue);
 	bpf_program__set_autoattach(b->skel->progs.on_bio_queue, false);
 	throttle_setup(b, &tp);
+	tick_setup(b);
 	unsigned bits = blkmap_slot_bits(count_tags());
 	b->nslots = 1u << bits;
 	b->skel->rodata->slot_bits = bits;

@@ -37,12 +37,22 @@ enum blkmap_op { BLKMAP_READ = 0, BLKMAP_WRITE = 1 };
 
 /* Histograms: one per (process, disk, direction), counting since the
  * entry was made. User space reads them each refresh and subtracts the
- * previous reading, so nothing is lost to a read racing an update. */
+ * previous reading, so nothing is lost to a read racing an update. A
+ * process is its tgid and its start time: a pid is reused, and the bytes
+ * of an ended dirtier's pages written later are not the new process's. */
 struct blkmap_key {
 	unsigned int tgid;
 	unsigned int dev;          /* the whole disk, as the kernel's MKDEV: major << 20 | minor */
 	unsigned int op;           /* enum blkmap_op */
-	unsigned int pad;
+	unsigned int start;        /* the process's start, as /proc/PID/stat's field 22 (clock
+				    * ticks after boot), modulo 2^32 */
+};
+
+/* A process as the programs remember it (a file's dirtier, a loop
+ * device's page's writer): its tgid and start (as blkmap_key's). */
+struct blkmap_owner {
+	unsigned int tgid;
+	unsigned int start;
 };
 
 /* Processes whose reads the live A/B's pool keeps apart between two
@@ -71,8 +81,8 @@ struct blkmap_hist {
  * back by writing 0 there (both taken: the request goes untimed). The
  * array is mmap'd read-only by user space for the "waiting longest" list,
  * which scans it every refresh: user space sizes it before load from the
- * disks' request tags (blkmap_slot_bits), 2^12 to 2^16 slots of 56 bytes,
- * instead of always 3.5 MiB. */
+ * disks' request tags (blkmap_slot_bits), 2^12 to 2^16 slots of 64 bytes,
+ * instead of always 4 MiB. */
 #define BLKMAP_SLOT_BITS_MIN 12
 #define BLKMAP_SLOT_BITS_MAX 16
 
@@ -109,6 +119,7 @@ struct blkmap_inflight {
 	unsigned int op;
 	unsigned int bytes;
 	unsigned int kind;           /* enum blkmap_kind */
+	unsigned int start;          /* the owner's start (blkmap_key's) */
 	unsigned short probe;        /* enum blkmap_watch: a read of the probe's (its reader
 				      * is watched) or of the watched cgroup */
 	unsigned char unattributed;  /* file data whose dirtier was not known: counted at
@@ -173,11 +184,14 @@ struct blkmap_file {
 };
 
 /* A dirtier as it was when it dirtied pages: its v2 cgroup's id (the
- * cgroup directory's inode number, bpf_get_current_cgroup_id()) and its
- * name. 24 bytes, 8-byte aligned: the id first. */
+ * cgroup directory's inode number, bpf_get_current_cgroup_id()), its
+ * name and its start (a later process under its pid is not it). 32
+ * bytes, 8-byte aligned: the id first. */
 struct blkmap_name {
 	unsigned long long cgroup_id;
 	char comm[16];
+	unsigned int start;
+	unsigned int pad;
 };
 
 /* Time a process spent paused in dirty-page throttling (its writes went

@@ -56,16 +56,29 @@ void blklat_format_pair(uint64_t n, uint64_t p50_ns, uint64_t p99_ns, char *buf,
 	util_fmt(buf, len, "%s/%s", lo, hi);
 }
 
-static int proc_by_tgid(const void *a, const void *b)
+const struct blk_proc *blklat_find_proc(const struct blk_reading *r, int tgid, unsigned long long start)
 {
-	const struct blk_proc *x = a, *y = b;
-	return (x->tgid > y->tgid) - (x->tgid < y->tgid);
+	/* the first entry of tgid (a pid has one or two: an ended
+	 * dirtier's and the live process's) */
+	size_t lo = 0, hi = r->nprocs;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r->procs[mid].tgid < tgid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	const struct blk_proc *found = NULL;
+	for (size_t i = lo; i < r->nprocs && r->procs[i].tgid == tgid; i++)
+		if (!start || !r->procs[i].start || r->procs[i].start == (uint32_t)start)
+			found = &r->procs[i]; /* (the latest, for an unknown start) */
+	return found;
 }
 
-const struct blk_proc *blklat_find_proc(const struct blk_reading *r, int tgid)
+int blklat_stat_of(const struct blk_reading *r, const struct blk_stat *st, int pid, unsigned long long start)
 {
-	struct blk_proc key = {.tgid = tgid};
-	return r->nprocs ? bsearch(&key, r->procs, r->nprocs, sizeof key, proc_by_tgid) : NULL;
+	const struct blk_proc *b = st->tgid == pid ? blklat_find_proc(r, pid, start) : NULL;
+	return b && b->start == st->start;
 }
 
 static int throttle_by_tgid(const void *a, const void *b)

@@ -29,6 +29,8 @@ static int key_cmp(const struct blkmap_key *x, const struct blkmap_key *y)
 {
 	if (x->tgid != y->tgid)
 		return x->tgid < y->tgid ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
 	if (x->op != y->op)
 		return x->op < y->op ? -1 : 1;
 	return (x->dev > y->dev) - (x->dev < y->dev);
@@ -108,6 +110,7 @@ static void stat_from(struct blk_stat *st, const struct blkmap_key *k, const cha
 		      struct gained g)
 {
 	st->tgid = (int)k->tgid;
+	st->start = k->start;
 	util_strlcpy(st->disk, disk, sizeof st->disk);
 	st->op = op_of(k);
 	st->n = h->n;
@@ -128,10 +131,10 @@ static int group_end(struct blklat *b, struct blk_reading *r, const struct blkma
 	enum blk_op op = op_of(k);
 	if (b->group.n == 0)
 		return 0;
-	if (!r->nprocs || r->procs[r->nprocs - 1].tgid != tgid) {
+	if (!r->nprocs || r->procs[r->nprocs - 1].tgid != tgid || r->procs[r->nprocs - 1].start != k->start) {
 		err = util_grow((void **)&r->procs, &r->procs_cap, r->nprocs + 1, sizeof *r->procs);
 		if (!err)
-			r->procs[r->nprocs++] = (struct blk_proc){.tgid = tgid};
+			r->procs[r->nprocs++] = (struct blk_proc){.tgid = tgid, .start = k->start};
 	}
 	if (!err) {
 		struct blk_proc *p = &r->procs[r->nprocs - 1];
@@ -162,7 +165,7 @@ static void pool_comm(struct blklat *b, int tgid, char *comm, size_t len)
 		util_strlcpy(comm, util_trim(buf), len);
 		return;
 	}
-	if (blklat_name(b, tgid, comm, len, NULL) < 0)
+	if (blklat_name(b, tgid, 0, comm, len, NULL) < 0)
 		util_fmt(comm, len, "pid %d", tgid);
 }
 
@@ -341,7 +344,14 @@ static void forget_gone(struct blklat *b, int fd)
 	size_t w = 0;
 	for (size_t i = 0; i < b->nseen; i++) {
 		struct seen *s = &b->seen[i];
-		int gone = !s->live || (!s->moved && kill((pid_t)s->key.tgid, 0) != 0 && errno == ESRCH);
+		/* a later start under its pid (b->seen is sorted by pid, then
+		 * start): the pid is another process's now */
+		size_t j = i + 1;
+		while (j < b->nseen && b->seen[j].key.tgid == s->key.tgid && b->seen[j].key.start == s->key.start)
+			j++;
+		int replaced = j < b->nseen && b->seen[j].key.tgid == s->key.tgid;
+		int gone = !s->live ||
+			   (!s->moved && (replaced || (kill((pid_t)s->key.tgid, 0) != 0 && errno == ESRCH)));
 		if (gone && s->live)
 			bpf_map_delete_elem(fd, &s->key);
 		if (!gone)
@@ -454,7 +464,7 @@ static void name_writers(struct blklat *b, struct blk_reading *r)
 		p->dirtier_comm[0] = '\0';
 		p->dirtier_cgroup_id = 0;
 		if (p->bytes[BLK_WRITE])
-			blklat_name(b, p->tgid, p->dirtier_comm, sizeof p->dirtier_comm, &p->dirtier_cgroup_id);
+			blklat_name(b, p->tgid, p->start, p->dirtier_comm, sizeof p->dirtier_comm, &p->dirtier_cgroup_id);
 	}
 }
 
@@ -521,7 +531,7 @@ int blklat_read(struct blklat *b, struct blk_reading *r)
 		stat_from(&r->stats[r->nstats++], &keys[i], dev_name(b, keys[i].dev), &b->delta, g);
 		if (b->pool && !b->pool->from_submission)
 			pool_add(b, &keys[i], &b->delta, g.bytes);
-		if (keys[i].tgid != at.tgid || keys[i].op != at.op) {
+		if (keys[i].tgid != at.tgid || keys[i].start != at.start || keys[i].op != at.op) {
 			int e = group_end(b, r, &at, group);
 			err = err ? err : e;
 			at = keys[i];
@@ -551,12 +561,12 @@ int blklat_read(struct blklat *b, struct blk_reading *r)
 	return read_tail(b, r, err);
 }
 
-int blklat_name(struct blklat *b, int tgid, char *comm, size_t len, uint64_t *cgroup_id)
+int blklat_name(struct blklat *b, int tgid, uint32_t start, char *comm, size_t len, uint64_t *cgroup_id)
 {
 	struct blkmap_name n;
 	__u32 k = (__u32)tgid;
-	if (!b || bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.names), &k, &n) != 0)
-		return -ENOENT;
+	if (!b || bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.names), &k, &n) != 0 || (start && n.start != start))
+		return -ENOENT; /* (another process under that pid dirtied since) */
 	n.comm[sizeof n.comm - 1] = '\0';
 	util_strlcpy(comm, n.comm, len);
 	if (cgroup_id)

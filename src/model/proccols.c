@@ -252,7 +252,7 @@ static void json_disk_writes(FILE *f, const char *name, const struct proc_row *r
 	for (size_t i = 0; i < s->blk.nstats; i++) {
 		const struct blk_stat *st = &s->blk.stats[i];
 		uint64_t b = stacked ? st->stacked_bytes : st->bytes;
-		if (st->tgid != r->pid || st->op != BLK_WRITE || !b)
+		if (st->op != BLK_WRITE || !b || !blklat_stat_of(&s->blk, st, r->pid, r->start))
 			continue;
 		fprintf(f, "%s", first ? ",\"" : ",");
 		if (first)

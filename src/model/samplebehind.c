@@ -56,7 +56,7 @@ static void name_of(struct sampler *s, const struct sample *out, int pid, char *
 			util_strlcpy(comm, out->procs[i].comm, len);
 			return;
 		}
-	if (blklat_name(s->blk, pid, comm, len, NULL) < 0)
+	if (blklat_name(s->blk, pid, 0, comm, len, NULL) < 0)
 		util_fmt(comm, len, "pid %d", pid);
 }
 

@@ -110,11 +110,11 @@ double sample_to_disks_part_Bps(const struct sample *s, const struct proc_row *r
 	return part < whole ? part : whole;
 }
 
-/* The reading's process entry of tgid, to write to (the reading is this
- * sample's own). */
-static struct blk_proc *proc_of(struct sample *out, int tgid)
+/* The reading's process entry of a stat's process, to write to (the
+ * reading is this sample's own). */
+static struct blk_proc *proc_of(struct sample *out, const struct blk_stat *st)
 {
-	return (struct blk_proc *)blklat_find_proc(&out->blk, tgid);
+	return (struct blk_proc *)blklat_find_proc(&out->blk, st->tgid, st->start);
 }
 
 void sample_settle_to_disk(struct sample *out)
@@ -129,7 +129,7 @@ void sample_settle_to_disk(struct sample *out)
 	for (size_t i = 0; i < out->blk.nstats; i++) {
 		const struct blk_stat *st = &out->blk.stats[i];
 		const struct disk_sample *d = st->op == BLK_WRITE ? disk_named(out, st->disk) : NULL;
-		struct blk_proc *b = d && counts_to_disks(out, d) ? proc_of(out, st->tgid) : NULL;
+		struct blk_proc *b = d && counts_to_disks(out, d) ? proc_of(out, st) : NULL;
 		if (b)
 			b->to_disk_bytes += st->bytes; /* the stacked ones too: this is the bottom */
 	}

@@ -30,12 +30,19 @@ static int writes_to_loop(const struct blk_reading *b, int tgid)
 }
 
 /* The block-layer figures of each process go onto its row; in thread
- * mode onto the main thread's row, as they are the whole process's. */
-static int has_row(const struct proc_row *rows, size_t n, int tgid)
+ * mode onto the main thread's row, as they are the whole process's.
+ * Whether b has a row (its pid's, started when it did), and whether its
+ * pid is listed at all (pid_listed). */
+static int has_row(const struct blk_reading *blk, const struct proc_row *rows, size_t n, const struct blk_proc *b,
+		   int *pid_listed)
 {
+	*pid_listed = 0;
 	for (size_t i = 0; i < n; i++)
-		if (rows[i].pid == tgid)
-			return 1;
+		if (rows[i].pid == b->tgid) {
+			*pid_listed = 1;
+			if (blklat_find_proc(blk, b->tgid, rows[i].start) == b)
+				return 1;
+		}
 	return 0;
 }
 
@@ -56,21 +63,24 @@ static void gone_cgroup(struct procs *p, uint64_t cgroup_id, struct proc_row *r)
 /* A process that dirtied pages and ended before they were written: its
  * writeback is charged to it (blklat.bpf.c), under an [exited] row of its
  * own name, as long as its pages are being written (its figures are then
- * filled as any row's). */
+ * filled as any row's). Also when its pid is listed as another process's
+ * (a later start): that one did not write them. A pid alive but not
+ * listed is taken for the writer's. */
 static void add_gone_writers(struct procs *p, const struct procs_blk *blk, struct proc_row **rows, size_t *n,
 			     size_t *cap)
 {
 	for (size_t i = 0; i < blk->r->nprocs; i++) {
 		const struct blk_proc *b = &blk->r->procs[i];
-		if (!wrote(b) || has_row(*rows, *n, b->tgid) || kill(b->tgid, 0) == 0)
+		int listed;
+		if (!wrote(b) || has_row(blk->r, *rows, *n, b, &listed) || (!listed && kill(b->tgid, 0) == 0))
 			continue;
 		if (util_grow((void **)rows, cap, *n + 1, sizeof **rows) < 0)
 			return;
 		struct proc_row *r = &(*rows)[(*n)++];
 		/* It has ended: its own reads and writes this interval are 0,
 		 * known, not unknown (a null would stop a sum of the rows). */
-		*r = (struct proc_row){.pid = b->tgid, .tid = b->tgid, .state = 'X', .ioprio = -1, .exited = 1,
-				       .count = 1, .moved = 1, .io_readable = 1};
+		*r = (struct proc_row){.pid = b->tgid, .tid = b->tgid, .start = b->start, .state = 'X', .ioprio = -1,
+				       .exited = 1, .count = 1, .moved = 1, .io_readable = 1};
 		r->user = "-";
 		if (b->dirtier_comm[0])
 			util_strlcpy(r->comm, b->dirtier_comm, sizeof r->comm);
@@ -102,13 +112,34 @@ static enum proc_kind writer_kind(const struct proc_row *r, const struct blk_pro
 
 static int by_tgid(const void *a, const void *b)
 {
-	return ((const struct procs_to_disk *)a)->tgid - ((const struct procs_to_disk *)b)->tgid;
+	const struct procs_to_disk *x = a, *y = b;
+	if (x->tgid != y->tgid)
+		return x->tgid < y->tgid ? -1 : 1;
+	return (x->start > y->start) - (x->start < y->start);
 }
 
-static struct procs_to_disk *find_total(struct procs *p, int tgid)
+/* The running total of the process tgid that started at start, among
+ * the first n (sorted); by blklat_find_proc's rule for starts. */
+static struct procs_to_disk *find_total_in(struct procs *p, size_t n, int tgid, unsigned long long start)
 {
-	struct procs_to_disk key = {.tgid = tgid};
-	return p->nto_disk ? bsearch(&key, p->to_disk, p->nto_disk, sizeof key, by_tgid) : NULL;
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->to_disk[mid].tgid < tgid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	struct procs_to_disk *found = NULL;
+	for (size_t i = lo; i < n && p->to_disk[i].tgid == tgid; i++)
+		if (!start || !p->to_disk[i].start || p->to_disk[i].start == (uint32_t)start)
+			found = &p->to_disk[i]; /* (as blklat_find_proc: the latest, for an unknown start) */
+	return found;
+}
+
+static struct procs_to_disk *find_total(struct procs *p, int tgid, unsigned long long start)
+{
+	return find_total_in(p, p->nto_disk, tgid, start);
 }
 
 void procblk_totals(struct procs *p, const struct procs_blk *blk, const struct proc_row *rows, size_t n)
@@ -118,11 +149,10 @@ void procblk_totals(struct procs *p, const struct procs_blk *blk, const struct p
 		const struct blk_proc *b = &blk->r->procs[i];
 		if (!b->to_disk_bytes)
 			continue;
-		struct procs_to_disk *t = n0 ? bsearch(&(struct procs_to_disk){.tgid = b->tgid}, p->to_disk, n0,
-						       sizeof *t, by_tgid) : NULL;
+		struct procs_to_disk *t = find_total_in(p, n0, b->tgid, b->start);
 		if (!t && util_grow((void **)&p->to_disk, &p->to_disk_cap, p->nto_disk + 1, sizeof *t) == 0) {
 			t = &p->to_disk[p->nto_disk++];
-			*t = (struct procs_to_disk){.tgid = b->tgid};
+			*t = (struct procs_to_disk){.tgid = b->tgid, .start = b->start};
 		}
 		if (t) {
 			t->bytes += b->to_disk_bytes;
@@ -132,7 +162,7 @@ void procblk_totals(struct procs *p, const struct procs_blk *blk, const struct p
 	if (p->nto_disk > n0)
 		qsort(p->to_disk, p->nto_disk, sizeof *p->to_disk, by_tgid);
 	for (size_t i = 0; i < n; i++) { /* a listed process stays */
-		struct procs_to_disk *t = rows[i].tid == rows[i].pid ? find_total(p, rows[i].pid) : NULL;
+		struct procs_to_disk *t = rows[i].tid == rows[i].pid ? find_total(p, rows[i].pid, rows[i].start) : NULL;
 		if (t)
 			t->last = blk->mono;
 	}
@@ -146,7 +176,7 @@ void procblk_totals(struct procs *p, const struct procs_blk *blk, const struct p
 /* Row r's block-layer figures from the reading. */
 static void fill_one(struct procs *p, const struct blk_reading *blk, double interval_s, struct proc_row *r)
 {
-	const struct blk_proc *b = r->tid == r->pid ? blklat_find_proc(blk, r->pid) : NULL;
+	const struct blk_proc *b = r->tid == r->pid ? blklat_find_proc(blk, r->pid, r->start) : NULL;
 	for (int op = 0; op < 2; op++) {
 		r->blk_n[op] = b ? b->n[op] : 0;
 		r->blk_bytes[op] = b ? b->bytes[op] : 0;
@@ -166,7 +196,7 @@ static void fill_one(struct procs *p, const struct blk_reading *blk, double inte
 	/* a thread's requests are its process's (the BPF part keys by process) */
 	/* on the disks the header's total counts (sample_settle_to_disk) */
 	r->to_disk_Bps = r->tid != r->pid ? -1 : interval_s > 0 && b ? (double)b->to_disk_bytes / interval_s : 0;
-	const struct procs_to_disk *t = r->tid == r->pid ? find_total(p, r->pid) : NULL;
+	const struct procs_to_disk *t = r->tid == r->pid ? find_total(p, r->pid, r->start) : NULL;
 	r->to_disk_total = t ? t->bytes : 0;
 	r->kind = writer_kind(r, b, blk);
 	r->disk = b ? blklat_top_disk(blk, r->pid) : NULL;

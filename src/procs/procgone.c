@@ -75,7 +75,7 @@ static const char *issuer_cgroup(struct procs *p, const struct procs_blk *blk, c
 	*src = x->cgroup_src;
 	if (x->cgroup_src == CGSRC_LAST || !blk || !blk->r || !p->cg_on)
 		return x->cgroup;
-	const struct blk_proc *b = blklat_find_proc(blk->r, x->pid);
+	const struct blk_proc *b = blklat_find_proc(blk->r, x->pid, 0);
 	const char *path = b && b->cgroup_id ? proccgroup_of_id(p, b->cgroup_id) : NULL;
 	if (!path)
 		return x->cgroup;

@@ -81,7 +81,8 @@ struct procs {
 	/* TO-DISK since first seen, per process (the pane's totals, a): by
 	 * tgid; an entry not added to for 10 minutes, of a process no longer
 	 * listed, is dropped (procblk.c) */
-	struct procs_to_disk { int tgid; uint64_t bytes; double last; } *to_disk;
+	/* (a process: its pid and start, as blk_proc's) */
+	struct procs_to_disk { int tgid; uint32_t start; uint64_t bytes; double last; } *to_disk;
 	size_t nto_disk, to_disk_cap;
 	struct proccgroups *cg;      /* the cgroup paths seen (proccgroup.c); NULL: none yet */
 	int cg_on;                   /* read cgroups (procs_use_cgroups); off: rows keep what was read */

@@ -4,7 +4,9 @@
  * before its pages were written gets a row of its own, once; an ended row
  * whose pages are written later is this interval's again, its own I/O 0;
  * in thread mode only the main thread's row has figures and no row is
- * added; without a reading TO-DISK is not known (-1). */
+ * added; without a reading TO-DISK is not known (-1); a pid reused by a
+ * live process keeps the ended writer's bytes off the new process's row
+ * (an [exited] row of the writer's own, its total apart). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -140,6 +142,42 @@ static void test_thread_mode(void **state)
 	teardown(&f);
 }
 
+/* Two entries of one pid: a writer started at tick 100 that ended (its
+ * pages written now), and the live process started at tick 900 under its
+ * pid. The live row (start 900) gets only its own; the writer gets an
+ * [exited] row of its start; a row whose start is not known (an exit
+ * record's) is taken for the later process. */
+static void test_reused_pid(void **state)
+{
+	(void)state;
+	struct fixture f;
+	int self = getpid();
+	setup(&f, self, self);
+	f.bp[0] = (struct blk_proc){.tgid = self, .start = 100, .n = {0, 8}, .bytes = {0, 1 << 20},
+				    .to_disk_bytes = 1 << 20};
+	f.bp[1] = (struct blk_proc){.tgid = self, .start = 900, .n = {0, 1}, .bytes = {0, 4096}, .to_disk_bytes = 4096};
+	for (int reading = 1; reading <= 2; reading++) {
+		f.n = 1;
+		f.rows[0] = (struct proc_row){.pid = self, .tid = self, .start = 900, .ppid = 1, .kind = PROC_NORMAL};
+		procblk_fill(f.p, &f.blk, 0, 1.0, &f.rows, &f.n, &f.cap);
+		assert_int_equal(f.n, 2);
+		assert_int_equal(f.rows[0].blk_n[BLK_WRITE], 1);
+		assert_true(f.rows[0].to_disk_Bps == 4096);
+		assert_int_equal(f.rows[0].to_disk_total, 4096ull * (unsigned)reading);
+		const struct proc_row *g = &f.rows[1];
+		assert_true(g->pid == self && g->exited && g->start == 100);
+		assert_true(g->to_disk_Bps == 1 << 20);
+		assert_int_equal(g->to_disk_total, (1ull << 20) * (unsigned)reading);
+	}
+	f.n = 1;
+	f.rows[0] = (struct proc_row){.pid = self, .tid = self, .exited = 1, .ended_ago = 0, .count = 1};
+	procblk_fill(f.p, &f.blk, 0, 1.0, &f.rows, &f.n, &f.cap);
+	assert_int_equal(f.n, 2); /* the writer's row again: the unknown start is the later process's */
+	assert_true(f.rows[0].to_disk_Bps == 4096);
+	assert_true(f.rows[1].start == 100 && f.rows[1].to_disk_Bps == 1 << 20);
+	teardown(&f);
+}
+
 static void test_no_reading(void **state)
 {
 	(void)state;
@@ -160,6 +198,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_process_mode), cmocka_unit_test(test_ended_row_again),
 		cmocka_unit_test(test_thread_mode),  cmocka_unit_test(test_no_reading),
+		cmocka_unit_test(test_reused_pid),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
