@@ -42,6 +42,7 @@ struct disk_info {
 	char hidden[48];           /* why it is left out by default (disk_why_hidden), "" when shown */
 	char below[DISK_NAME_MAX]; /* a loop device: the whole disk under its backing file (set by the
 				    * sampler: sampledisks); "" when none (tmpfs, FUSE) or not known */
+	int loop_dio;              /* a loop device: direct I/O on when below was settled */
 };
 
 /* Why a disk is left out of the default listing, into why ("" when it is

@@ -137,7 +137,8 @@ static void settle_below(struct disk_info *disks, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		char path[PATH_MAX], file[PATH_MAX];
 		disks[i].below[0] = '\0';
-		if (disks[i].kind != DISK_LOOP || !loop_direct(disks[i].name) ||
+		disks[i].loop_dio = disks[i].kind == DISK_LOOP && loop_direct(disks[i].name);
+		if (!disks[i].loop_dio ||
 		    util_pathf(path, sizeof path, "/sys/block/%s/loop/backing_file", disks[i].name) < 0 ||
 		    util_read_text(path, file, sizeof file) <= 0)
 			continue;
@@ -153,14 +154,19 @@ static void settle_below(struct disk_info *disks, size_t n)
 
 /* Bring s->disks up to date. Enumerating every disk (a udev walk and
  * several sysfs files per disk) happens only when the monitor saw an
- * event, a known disk is gone or emptied, there is no monitor, or
- * RESCAN_S passed (in case an event was missed); otherwise only the
- * settings that change at run time are read again. */
+ * event, a known disk is gone or emptied, a loop device's direct I/O was
+ * turned on or off (no event says so, and it moves where its writers are
+ * counted), there is no monitor, or RESCAN_S passed (in case an event
+ * was missed); otherwise only the settings that change at run time are
+ * read again. */
 int sampledisks_update(struct sampler *s, double now)
 {
 	int rescan = !s->have_disks || !s->hotplug || hotplug_drain(s->hotplug) != 0 || now - s->scanned >= RESCAN_S;
-	for (size_t i = 0; i < s->ndisks && !rescan; i++)
-		rescan = disk_refresh(&s->disks[i]) < 0 || (s->disks[i].kind == DISK_LOOP && !s->disks[i].size_bytes);
+	for (size_t i = 0; i < s->ndisks && !rescan; i++) {
+		const struct disk_info *d = &s->disks[i];
+		rescan = disk_refresh(&s->disks[i]) < 0 ||
+			 (d->kind == DISK_LOOP && (!d->size_bytes || loop_direct(d->name) != d->loop_dio));
+	}
 	if (!rescan)
 		return 0;
 	struct disk_info *disks;
