@@ -311,7 +311,7 @@ int sampler_collect(struct sampler *s, struct sample *out, const struct pending_
 	diskstats_free(&s->prev);
 	s->prev = cur;
 	s->prev_mono = now;
-	collect_procs(s, out, sampleblk_settle(out, taken));
+	collect_procs(s, out, sampleblk_settle(s, out, taken));
 	samplecgroups_fill(s, out);
 	sampleblk_start(s, out);
 	samplebehind_fill(s, out, now);

@@ -120,9 +120,56 @@ int sampleblk_take(struct sampler *s, struct sample *out)
 	return 1;
 }
 
+/* The bytes st's process wrote to the loop devices whose file is on
+ * st's disk (the sampler's disks: shown or not); -1 when none of the
+ * sampler's loop devices is on it (nothing to hold st's figure to). */
+static int64_t written_above(const struct sampler *s, const struct sample *out, const struct blk_stat *st)
+{
+	int64_t sum = -1;
+	for (size_t k = 0; k < s->ndisks; k++) {
+		const struct disk_info *d = &s->disks[k];
+		if (d->kind != DISK_LOOP || strcmp(d->below, st->disk) != 0)
+			continue;
+		sum = sum < 0 ? 0 : sum;
+		for (size_t i = 0; i < out->blk.nstats; i++) {
+			const struct blk_stat *a = &out->blk.stats[i];
+			if (a->op == BLK_WRITE && a->tgid == st->tgid && a->start == st->start && !strcmp(a->disk, d->name))
+				sum += (int64_t)a->bytes;
+		}
+	}
+	return sum;
+}
+
+/* A request on the disk under a loop device is marked as the same bytes
+ * as the loop device's when its first page came down from it; bytes the
+ * filesystem under the file adds to the same request (ext4 zeroes the
+ * rest of an unwritten extent of a preallocated backing file, up to 32
+ * KiB, merged behind the data) are not those bytes. So a process's bytes
+ * marked so on a disk are held to what it wrote to the loop devices on
+ * it in the interval, and the rest are its own writes there (its writes,
+ * each byte once, grow by them; TO-DISK counts them at that disk anyway). */
+static void settle_stacked(const struct sampler *s, struct sample *out)
+{
+	for (size_t i = 0; i < out->blk.nstats; i++) {
+		struct blk_stat *st = &out->blk.stats[i];
+		if (st->op != BLK_WRITE || !st->stacked_bytes)
+			continue;
+		int64_t above = written_above(s, out, st);
+		if (above < 0 || st->stacked_bytes <= (uint64_t)above)
+			continue;
+		uint64_t extra = st->stacked_bytes - (uint64_t)above;
+		st->stacked_bytes = (uint64_t)above;
+		struct blk_proc *b = (struct blk_proc *)blklat_find_proc(&out->blk, st->tgid, st->start);
+		if (b) {
+			b->bytes[BLK_WRITE] += extra;
+			b->to_disk_bytes += extra; /* (as read, until sample_settle_to_disk) */
+		}
+	}
+}
+
 /* The taken reading settled on the disks (once they are filled), before
  * the process rows are made (procs_collect gives them its figures). */
-int sampleblk_settle(struct sample *out, int taken)
+int sampleblk_settle(const struct sampler *s, struct sample *out, int taken)
 {
 	for (size_t i = 0; i < out->ndisks; i++) {
 		struct disk_sample *d = &out->disks[i];
@@ -131,6 +178,7 @@ int sampleblk_settle(struct sample *out, int taken)
 	}
 	if (!taken)
 		return 0;
+	settle_stacked(s, out);
 	sample_settle_waiting(out);
 	sample_settle_to_disk(out);
 	for (size_t i = 0; i < out->ndisks; i++) {

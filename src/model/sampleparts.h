@@ -52,7 +52,7 @@ int samplefigs_top_writer(const struct sample *out);
  * procs_collect sets their figures from it). sampleblk_start: the loader started, at the end of the first
  * tick. At exit, the loader stopped. */
 int sampleblk_take(struct sampler *s, struct sample *out);
-int sampleblk_settle(struct sample *out, int taken);
+int sampleblk_settle(const struct sampler *s, struct sample *out, int taken);
 void sampleblk_start(struct sampler *s, struct sample *out);
 /* At the first reading (sampler_prime): with cfg.bpf_first_s, the loader
  * started and waited for that long at most; a loaded part's baseline is
