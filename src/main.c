@@ -353,13 +353,13 @@ static int run(const struct options *o)
 	int rc = cli_config(o, &cfg, file_disk, sizeof file_disk);
 	if (rc)
 		return rc;
-	struct sampler smp;
-	if (sampler_init(&smp, &cfg) < 0) {
+	struct sampler *smp;
+	if (sampler_new(&smp, &cfg) < 0) {
 		util_complain("cannot start libudev (out of memory?)\n");
 		return 1;
 	}
 	int done = 0;
-	rc = o->replay ? use_replay(o, &smp) : prepare_live(o, &smp, &done);
+	rc = o->replay ? use_replay(o, smp) : prepare_live(o, smp, &done);
 	struct control ctl;
 	if (!rc && !done && control_init(&ctl, NULL) < 0) {
 		util_complain("cannot start the worker thread\n");
@@ -369,21 +369,21 @@ static int run(const struct options *o)
 		 * the exit below restores or reports what was changed. */
 		if (o->ab) {
 			rc = cli_run_ab(o, &ctl, &stop_requested);
-			sampler_free(&smp);
+			sampler_free(smp);
 			return rc;
 		}
 		if (o->print_udev_rule) {
-			rc = set_and_print_rules(o, &smp, &ctl);
-			sampler_free(&smp);
+			rc = set_and_print_rules(o, smp, &ctl);
+			sampler_free(smp);
 			return rc;
 		}
-		rc = run_session(o, &smp, &ctl);
+		rc = run_session(o, smp, &ctl);
 		/* Restoring waits for the kernel (a switch drains the queue) but
 		 * not forever: what did not finish is reported. */
 		if (control_finish(&ctl, o->restore, RESTORE_WAIT_S, stderr) && !rc)
 			rc = 1;
 	}
-	sampler_free(&smp);
+	sampler_free(smp);
 	return rc;
 }
 

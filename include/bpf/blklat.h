@@ -235,7 +235,8 @@ void blklat_format_pair(uint64_t n, uint64_t p50_ns, uint64_t p99_ns, char *buf,
 const struct blk_proc *blklat_find_proc(const struct blk_reading *r, int tgid, unsigned long long start);
 
 /* Whether st is of the process pid that started at start: the blk_proc
- * blklat_find_proc gives it is st's. */
+ * blklat_find_proc gives it is st's (a reading without processes, as a
+ * replay's: st's pid is pid). */
 int blklat_stat_of(const struct blk_reading *r, const struct blk_stat *st, int pid, unsigned long long start);
 
 /* Nanoseconds process tgid was paused for dirty pages in r's interval:

@@ -211,8 +211,6 @@ struct unit_behind {
 	struct unit_behind_disk disks[UNIT_BEHIND_DISKS];
 };
 
-struct samplecg;
-
 struct sample {
 	double ts;                 /* unix seconds (CLOCK_REALTIME) */
 	double mono;               /* CLOCK_MONOTONIC seconds of the reading */
@@ -288,77 +286,10 @@ struct sampler_config {
 				    * recording): read them at every tick; else only while shown */
 };
 
-/* Fresh jobs remembered per disk, for the before/after comparison. */
-#define FRESH_KEPT 16
-
-struct sampler_probe {
-	char disk[DISK_NAME_MAX];
-	double started;            /* mono time the probe started */
-	struct switch_compare cmp;
-	double fresh_mono[FRESH_KEPT], fresh_ms[FRESH_KEPT]; /* ring: when each job ended, its time */
-	unsigned nfresh;           /* jobs ever kept; the ring has the last FRESH_KEPT */
-	struct probe *p;           /* NULL when it could not start */
-	struct probe_status failed;/* why, when p is NULL */
-	enum probe_state last_state;
-	/* What its reads waited behind, per interval, for the last 10 s */
-	struct behind_tick { double mono; struct blk_behind e; } *behind;
-	size_t nbehind, behind_cap;
-	double watched_since;      /* mono time its reader was first watched; 0: not yet */
-};
-
-struct blk_loader;
-
-#define SAMPLER_ASKED_MAX 16
-#define SAMPLER_WATCH_MAX 64       /* probe readers whose reads' waits are counted */
-
-struct sampler {
-	struct sampler_config cfg;
-	int show_hidden;           /* x in the full screen: the hidden disks shown */
-	int show_cgroups;          /* the full screen's units pane is open (sampler_show_cgroups) */
-	struct udev *udev;
-	struct hotplug *hotplug;   /* NULL: no monitor, enumerate at every refresh */
-	struct disk_info *disks;   /* every disk, as last enumerated (sorted by name) */
-	size_t ndisks;
-	int have_disks;            /* disks holds a first enumeration */
-	double scanned;            /* mono time of that enumeration */
-	struct diskstats_table prev;
-	double prev_mono;          /* < 0 until the first reading */
-	struct sampler_probe *probes;
-	size_t nprobes;
-	struct eventlog events;
-	struct procs *procs;       /* NULL until first needed */
-	/* Block latency: loaded by a detached thread of its own (loading takes
-	 * tens of ms, which neither the first sample nor the exit may wait
-	 * for); blk is set once it is done. */
-	int blk_tried;             /* 1: the loader runs; 2: settled */
-	struct blk_loader *blk_loader; /* shared with the loader thread until settled */
-	struct blklat *blk;        /* NULL: off (or still loading), blk_why says why */
-	char blk_why[96];
-	char held[DISK_NAME_MAX];  /* a disk whose probe is held off (an A/B runs its own), or "" */
-	/* Disks probed on request (O in the full screen) beside the default
-	 * set or --probe's */
-	char asked[SAMPLER_ASKED_MAX][DISK_NAME_MAX];
-	size_t nasked;
-	struct replay *replay;     /* --replay: samples come from a recording, not the system */
-	char replay_msg[320];      /* why the replay ended early, or "" */
-	/* A fresh reader's job (F, --fresh-every): its time becomes an event */
-	struct freshjob fresh;
-	char fresh_disk[DISK_NAME_MAX];
-	struct extswitch ext;      /* each disk's scheduler as last seen: switches made outside the tool */
-	struct samplecg *cg;       /* the cgroups' earlier readings (samplecgroups.c); NULL until first */
-	/* The unit whose reads are watched (sampler_watch_unit; path "":
-	 * none), its cgroup id, since when, and the last 10 s of what its
-	 * reads waited behind, per interval */
-	struct sampler_unit {
-		char path[CGROUP_PATH_MAX];
-		uint64_t id;
-		double since;
-		char why[160];
-		int skip;          /* readings still to pass over (sampler_watch_unit) */
-		struct behind_tick *w;
-		size_t n, cap;
-	} unit;
-};
+/* The sampler: opaque (its parts, src/model/sampleparts.h, hold its
+ * state); sampler_new makes one, sampler_free ends it. */
+struct sampler;
+struct replay;
 
 /* The sample's top writer and top disk, or NULL: never an index past its
  * arrays (a sample not yet filled, or one a replay could not finish). */
@@ -384,8 +315,9 @@ void sample_settle_to_disk(struct sample *out);
  * reading's requests in flight: once, live or replayed, for every output. */
 void sample_settle_waiting(struct sample *out);
 
-/* Start a sampler (cfg's arrays must outlive it). Returns 0 or a negative errno. */
-int sampler_init(struct sampler *s, const struct sampler_config *cfg);
+/* Start a sampler into *out (cfg's arrays must outlive it). Returns 0 or
+ * a negative errno (*out NULL). */
+int sampler_new(struct sampler **out, const struct sampler_config *cfg);
 
 /* Read samples from a recording instead of the system (the sampler owns
  * r from here). sampler_collect then returns -ENODATA at its end. */

@@ -77,8 +77,11 @@ const struct blk_proc *blklat_find_proc(const struct blk_reading *r, int tgid, u
 
 int blklat_stat_of(const struct blk_reading *r, const struct blk_stat *st, int pid, unsigned long long start)
 {
-	const struct blk_proc *b = st->tgid == pid ? blklat_find_proc(r, pid, start) : NULL;
-	return b && b->start == st->start;
+	if (st->tgid != pid)
+		return 0;
+	const struct blk_proc *b = blklat_find_proc(r, pid, start);
+	/* a replay keeps the stats, not the processes: by pid there */
+	return b ? b->start == st->start : !r->nprocs;
 }
 
 static int throttle_by_tgid(const void *a, const void *b)

@@ -14,16 +14,22 @@
 #include "sampleparts.h"
 #include "base/util.h"
 
-int sampler_init(struct sampler *s, const struct sampler_config *cfg)
+int sampler_new(struct sampler **out, const struct sampler_config *cfg)
 {
-	memset(s, 0, sizeof *s);
+	struct sampler *s = calloc(1, sizeof *s);
+	*out = NULL;
+	if (!s)
+		return -ENOMEM;
 	s->cfg = *cfg;
 	s->prev_mono = -1;
 	s->udev = udev_new();
-	if (!s->udev)
+	if (!s->udev) {
+		free(s);
 		return -ENOMEM;
+	}
 	if (hotplug_open(s->udev, &s->hotplug) < 0)
 		s->hotplug = NULL; /* then every refresh enumerates */
+	*out = s;
 	return 0;
 }
 
@@ -365,6 +371,8 @@ void sampler_refresh_pending(struct sampler *s, struct sample *out, const struct
 
 void sampler_free(struct sampler *s)
 {
+	if (!s)
+		return;
 	extswitch_free(&s->ext);
 	if (s->fresh.started)
 		freshjob_cancel(&s->fresh);
@@ -387,7 +395,7 @@ void sampler_free(struct sampler *s)
 	hotplug_close(s->hotplug);
 	if (s->udev)
 		udev_unref(s->udev);
-	memset(s, 0, sizeof *s);
+	free(s);
 }
 
 void sample_free(struct sample *smp)

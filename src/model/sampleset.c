@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "sampleparts.h"
+
 void sampler_set_delayacct_since(struct sampler *s, double since)
 {
 	s->cfg.delayacct_since = since;

@@ -102,16 +102,30 @@ static void diff_subtracts_bucketwise(void **state)
 	free(h);
 }
 
+/* A process is its pid and start: a pid with two entries (an ended
+ * writer's, started at tick 5, and the live process's, at 9) gives each
+ * its own; a start of 0 looked for (not known) gives the latest, and an
+ * entry of start 0 (a replay's) is any process's of its pid. */
 static void find_proc_by_tgid(void **state)
 {
 	(void)state;
-	struct blk_proc p[3] = {{.tgid = 10}, {.tgid = 200}, {.tgid = 3000}};
-	struct blk_reading r = {.procs = p, .nprocs = 3};
-	assert_ptr_equal(blklat_find_proc(&r, 200), &p[1]);
-	assert_ptr_equal(blklat_find_proc(&r, 3000), &p[2]);
-	assert_null(blklat_find_proc(&r, 11));
+	struct blk_proc p[4] = {{.tgid = 10, .start = 3}, {.tgid = 200, .start = 5}, {.tgid = 200, .start = 9},
+				{.tgid = 3000}};
+	struct blk_reading r = {.procs = p, .nprocs = 4};
+	assert_ptr_equal(blklat_find_proc(&r, 200, 5), &p[1]);
+	assert_ptr_equal(blklat_find_proc(&r, 200, 9), &p[2]);
+	assert_ptr_equal(blklat_find_proc(&r, 200, 0), &p[2]);
+	assert_null(blklat_find_proc(&r, 200, 7));
+	assert_ptr_equal(blklat_find_proc(&r, 200, 5 + (1ull << 32)), &p[1]); /* starts are kept modulo 2^32 */
+	assert_ptr_equal(blklat_find_proc(&r, 3000, 1234), &p[3]);
+	assert_null(blklat_find_proc(&r, 10, 4));
+	assert_null(blklat_find_proc(&r, 11, 0));
+	struct blk_stat st = {.tgid = 200, .start = 5};
+	assert_true(blklat_stat_of(&r, &st, 200, 5));
+	assert_false(blklat_stat_of(&r, &st, 200, 9));
+	assert_false(blklat_stat_of(&r, &st, 200, 0)); /* an unknown start is the later process */
 	r.nprocs = 0;
-	assert_null(blklat_find_proc(&r, 10));
+	assert_null(blklat_find_proc(&r, 10, 0));
 }
 
 /* The disk a process moved most bytes on: reads and writes summed per
