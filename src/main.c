@@ -360,29 +360,28 @@ static int run(const struct options *o)
 	}
 	int done = 0;
 	rc = o->replay ? use_replay(o, smp) : prepare_live(o, smp, &done);
-	struct control ctl;
-	if (!rc && !done && control_init(&ctl, NULL) < 0) {
+	struct control *ctl = NULL;
+	if (!rc && !done && control_new(&ctl, NULL) < 0) {
 		util_complain("cannot start the worker thread\n");
 		rc = 1;
 	} else if (!rc && !done) {
 		/* From here every change is logged: a signal ends the run, and
-		 * the exit below restores or reports what was changed. */
+		 * the exit below restores or reports what was changed (the A/B
+		 * and the udev rule's run finish the control themselves). */
 		if (o->ab) {
-			rc = cli_run_ab(o, &ctl, &stop_requested);
-			sampler_free(smp);
-			return rc;
+			rc = cli_run_ab(o, ctl, &stop_requested);
+		} else if (o->print_udev_rule) {
+			rc = set_and_print_rules(o, smp, ctl);
+		} else {
+			rc = run_session(o, smp, ctl);
+			/* Restoring waits for the kernel (a switch drains the
+			 * queue) but not forever: what did not finish is
+			 * reported. */
+			if (control_finish(ctl, o->restore, RESTORE_WAIT_S, stderr) && !rc)
+				rc = 1;
 		}
-		if (o->print_udev_rule) {
-			rc = set_and_print_rules(o, smp, &ctl);
-			sampler_free(smp);
-			return rc;
-		}
-		rc = run_session(o, smp, &ctl);
-		/* Restoring waits for the kernel (a switch drains the queue) but
-		 * not forever: what did not finish is reported. */
-		if (control_finish(&ctl, o->restore, RESTORE_WAIT_S, stderr) && !rc)
-			rc = 1;
 	}
+	control_free(ctl);
 	sampler_free(smp);
 	return rc;
 }

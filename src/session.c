@@ -13,11 +13,11 @@
 #include "act/coldstart.h"
 #include "config/config.h"
 #include "act/control.h"
+#include "act/worker.h"
 #include "act/load.h"
 #include "act/tune.h"
 #include "act/udevrule.h"
 #include "base/util.h"
-#include "act/worker.h"
 
 struct session {
 	const struct options *o;
@@ -78,7 +78,7 @@ static void forward_events(struct session *s)
 			sampler_post(s->smp, &ev[i]);
 	/* Tasks started before delay accounting was turned on have only part
 	 * of their waits: the sampler marks them. */
-	sampler_set_delayacct_since(s->smp, s->ctl->delayacct_since);
+	sampler_set_delayacct_since(s->smp, control_delayacct_since(s->ctl));
 }
 
 size_t session_poll(struct session *s)
@@ -309,7 +309,7 @@ int session_ab_start(struct session *s, const char *disk, const char *variants, 
 		return ab_refused(s, disk, msg, len);
 	}
 	ab_result_free(&s->abres);
-	s->ab_undo_base = s->ctl->undo.n;
+	s->ab_undo_base = control_changes(s->ctl);
 	if (ab_begin(c, &s->abres, &s->ab, msg, len) < 0) {
 		s->ab = NULL;
 		return ab_refused(s, disk, msg, len);
@@ -621,13 +621,10 @@ int session_showing_hidden(const struct session *s)
 
 const char *session_change_result(struct session *s, double *seen)
 {
-	if (!s->ctl || s->ctl->last_mono <= *seen)
-		return NULL;
-	*seen = s->ctl->last_mono;
-	return s->ctl->last;
+	return s->ctl ? control_result_since(s->ctl, seen) : NULL;
 }
 
 int session_changing(const struct session *s)
 {
-	return s->ctl && !worker_idle(s->ctl->w);
+	return s->ctl && control_busy(s->ctl);
 }

@@ -10,34 +10,29 @@
 #include <stdio.h>
 
 #include "model/sample.h"
-#include "act/sysctlhold.h"
 #include "act/tune.h"
-#include "act/undo.h"
-#include "act/worker.h"
 
-struct control {
-	const struct tune_sysfs *sysfs; /* NULL: the real /sys (tests give a fake) */
-	struct worker *w;
-	struct undo_log undo;
-	struct eventlog out;         /* finished changes, not yet taken (control_take_events) */
-	double delayacct_since;      /* uptime when this run turned delay accounting on, or 0 */
-	struct sysctl_hold delayacct; /* this run's hold on kernel.task_delayacct (shared with other runs) */
-	int restoring;               /* restores are queued: exit must wait for them */
-	int restore_due;             /* a restore waits for the worker to be idle */
-	size_t restore_base;         /* ... of the changes after this many log entries */
-	/* Undos that succeeded: changes; queue attributes a switch had reset;
-	 * files of a scheduler a switch had dropped, written back. */
-	size_t undone, undone_resets, undone_own;
-	size_t undone_ended;       /* I/O priorities of processes that had ended: not put back */
-	char last[256];              /* the last result, for the status line */
-	char first_failed[256];      /* --restore at exit: the first undo that failed, for the report */
-	int last_ok;
-	double last_mono;
-};
+/* The control: opaque (src/act/controlparts.h holds its state). */
+struct control;
 
-/* Start the worker thread. sysfs: NULL for the real /sys; every request
- * made through this control is carried out there. */
-int control_init(struct control *c, const struct tune_sysfs *sysfs);
+/* Make a control and start its worker thread into *out. sysfs: NULL for
+ * the real /sys; every request made through this control is carried out
+ * there. Returns 0 or a negative errno (*out NULL). control_free frees
+ * it after control_finish (NULL: nothing). */
+int control_new(struct control **out, const struct tune_sysfs *sysfs);
+void control_free(struct control *c);
+
+/* What a session reads between ticks: when this run turned delay
+ * accounting on (uptime, or 0); how many changes the undo log holds; the
+ * last result, when it came after *seen (which it then moves on; NULL
+ * when none is newer); whether a change is queued or in the kernel. */
+double control_delayacct_since(const struct control *c);
+size_t control_changes(const struct control *c);
+const char *control_result_since(const struct control *c, double *seen);
+int control_busy(const struct control *c);
+/* The last result when it came at or after since (mono time) into *text:
+ * 1 it succeeded, 0 it failed (*text says why); -1 none came since. */
+int control_result_after(const struct control *c, double since, const char **text);
 
 /* The events of changes that finished (and of delay accounting turned on
  * or off) since the last call, oldest first, into out (up to max).

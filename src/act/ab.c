@@ -478,11 +478,13 @@ static int readers_ready(struct ab_run *r, char *err, size_t len)
  * are, -1 when one failed. */
 static int apply_step(struct ab_run *r, struct control *c, char *err, size_t len)
 {
-	if (!worker_idle(c->w))
+	if (control_busy(c))
 		return 0;
 	control_poll(c);
-	if (r->nextreq > 0 && (c->last_mono < r->submitted || !c->last_ok)) {
-		util_strlcpy(err, c->last_mono < r->submitted ? "a change got no answer" : c->last, len);
+	const char *why = NULL;
+	int ok = control_result_after(c, r->submitted, &why);
+	if (r->nextreq > 0 && ok != 1) {
+		util_strlcpy(err, ok < 0 ? "a change got no answer" : why, len);
 		return -1;
 	}
 	if (r->nextreq == r->nreqs)

@@ -1,5 +1,5 @@
 /* control: see include/act/control.h */
-#include "act/control.h"
+#include "controlparts.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -1,5 +1,5 @@
 # Delay accounting (kernel.task_delayacct) is shared by the tool's runs
-# (include/act/sysctlhold.h): a run holds it while it keeps its file
+# (src/act/sysctlhold.h): a run holds it while it keeps its file
 # task_delayacct.holder.PID in DA_RECORD locked, and the last one to end
 # puts back the value from before the first (kept in task_delayacct.orig).
 # A change seen while such a run is alive is that run's: once a test's own

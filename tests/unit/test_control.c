@@ -28,7 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "act/control.h"
+#include "act/controlparts.h"
 #include "act/iofam.h"
 #include "base/util.h"
 #include "heldfs.h"
@@ -279,6 +279,44 @@ static void test_undo_newest_first(void **state)
 	assert_string_equal(fake_read(f, "nr_requests", buf, sizeof buf), "100");
 	assert_int_equal(control_undo(&f->ctl, msg, sizeof msg), -1);
 	assert_string_equal(msg, "nothing to undo");
+}
+
+/* What a session reads of a control (controlstate.c): nothing before a
+ * change; after one, its count, its result once (then no newer one), the
+ * same result "after" a time before it and none after it; a control made
+ * with control_new on the same fake /sys works the same. */
+static void test_state_read(void **state)
+{
+	struct fake *f = *state;
+	struct control *c;
+	const char *why;
+	double seen = util_mono_now();
+	assert_int_equal(control_new(&c, &f->sysfs), 0);
+	assert_int_equal(control_changes(c), 0);
+	assert_false(control_busy(c));
+	assert_null(control_result_since(c, &seen));
+	assert_int_equal(control_result_after(c, seen, &why), -1);
+	struct tune_req r;
+	char msg[256];
+	tune_req_init(&r, "fake0", TUNE_SCHEDULER, "scheduler", "kyber");
+	assert_int_equal(control_request(c, &r, msg, sizeof msg), 0);
+	for (int i = 0; i < 500 && control_busy(c); i++)
+		sleep_ms(10);
+	assert_false(control_busy(c));
+	control_poll(c);
+	assert_int_equal(control_changes(c), 1);
+	assert_int_equal(control_result_after(c, seen, &why), 1);
+	const char *res = control_result_since(c, &seen);
+	assert_non_null(res);
+	assert_non_null(strstr(res, "kyber"));
+	assert_null(control_result_since(c, &seen)); /* seen once */
+	assert_int_equal(control_result_after(c, util_mono_now() + 1, &why), -1);
+	assert_string_equal(fake_sched(f), "kyber");
+	FILE *sink = fopen("/dev/null", "w");
+	control_finish(c, 1, 5.0, sink);
+	fclose(sink);
+	control_free(c);
+	assert_string_equal(fake_sched(f), "none");
 }
 
 /* A restore puts a scheduler's own files back while it is in force, then
@@ -897,6 +935,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_undo_newest_first, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_state_read, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_restore_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_undo_says_the_switch, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_restore_oldest_once, setup, teardown),

@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "act/control.h"
+#include "act/controlparts.h"
 #include "act/tunecg.h"
 #include "base/util.h"
 #include "read/cgroup.h"
