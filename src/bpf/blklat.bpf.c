@@ -117,6 +117,7 @@ struct task_struct {
  * values: any will do here). */
 enum req_flag_bits {
 	__REQ_RAHEAD = 11,
+	__REQ_IDLE = 14,
 	__REQ_SWAP = 17,
 };
 
@@ -450,12 +451,8 @@ static __always_inline struct page *head_of(struct page *pg)
 }
 
 /* Whether a (head) page is being written back: set by the filesystem
- * before it submits the page and cleared when the write completes. A
- * direct write whose buffer is a mapping of a file hands the block layer
- * that file's pages too, not under writeback: they are the writer's own
- * data, not the file's last dirtier's (anyone who may read a file could
- * charge that file's dirtier with its own writes). */
-static __always_inline int under_writeback(struct page *head)
+ * before it submits the page and cleared when the write completes. */
+static __always_inline int page_under_writeback(struct page *head)
 {
 	unsigned long fl = 0;
 	__u32 off;
@@ -477,6 +474,27 @@ static __always_inline int under_writeback(struct page *head)
 static __always_inline int has_flag(struct request *rq, unsigned int bit)
 {
 	return bit < 32 && (rq->cmd_flags >> bit) & 1;
+}
+
+/* Whether a request with a file's page (head) is that file's writeback:
+ * the page is being written back, and the request is not a direct write
+ * (REQ_IDLE: every direct I/O path sets it on a write; writeback never
+ * does), unless a kernel thread made it (a loop device's worker passes
+ * its file's pages, under writeback above, down as direct I/O). A direct
+ * write whose buffer is a mapping of a file (or pages spliced from it)
+ * hands the block layer that file's pages too: the writer's own data, not
+ * the file's last dirtier's, even while they are being written back
+ * (anyone who may read a file can start its writeback: sync_file_range
+ * needs no write access), or anyone could charge a file's dirtier with
+ * their writes. */
+static __always_inline int is_writeback(struct request *rq, struct page *head)
+{
+	if (!page_under_writeback(head))
+		return 0;
+	if (bpf_get_current_task_btf()->flags & PF_KTHREAD)
+		return 1;
+	return !(bpf_core_enum_value_exists(enum req_flag_bits, __REQ_IDLE) &&
+		 has_flag(rq, bpf_core_enum_value(enum req_flag_bits, __REQ_IDLE)));
 }
 
 /* A read's kind, or a write's that no page explains. */
@@ -602,7 +620,7 @@ static __always_inline __u32 owner_of(struct request *rq, __u32 word, struct blk
 		f->kind = BLKMAP_JOURNAL;
 		return me;
 	}
-	if (!under_writeback(head))
+	if (!is_writeback(rq, head))
 		return me; /* a direct write from a mapping of the file: the writer's */
 	f->kind = BLKMAP_WRITEBACK;
 	f->stacked = passes_through(rq, m, &k);
