@@ -50,9 +50,8 @@ ATTACKER_DONE=$(wc -l < "$SCRATCH/out.json")
 until [ "$(wc -l < "$SCRATCH/out.json")" -gt $((ATTACKER_DONE + 2)) ]; do sleep 0.1; done
 kill -INT "$TOOL"; wait "$TOOL"
 
-sum() { jq -s --arg c "$1" '[.[] | .interval_s as $i | .procs[] | select(.comm == $c) | (.to_disk_Bps // 0) * $i] | add // 0' "$SCRATCH/out.json"; }
-mine=$(sum attacker-mf)
-theirs=$(sum victim-db)
+mine=$(to_disk_sum "$SCRATCH/out.json" attacker-mf)
+theirs=$(to_disk_sum "$SCRATCH/out.json" victim-db)
 note "TO-DISK over the run: attacker-mf $mine bytes (wrote 64 MiB), victim-db $theirs bytes (wrote 64 KiB)"
 jq -e -n --argjson t "$theirs" '$t <= 65536 + 1048576' > /dev/null ||
 	fail "the victim was charged $theirs bytes for the attacker's direct writes from a mapping of its file"

@@ -48,10 +48,8 @@ DONE=$(wc -l < "$SCRATCH/out.json")
 until [ "$(wc -l < "$SCRATCH/out.json")" -gt $((DONE + 2)) ]; do sleep 0.1; done
 kill -INT "$TOOL"; wait "$TOOL"
 
-over() { jq -s --argjson p "$P" --arg c "$1" '[.[] | .interval_s as $i | .procs[] | select(.pid == $p and .comm == $c)
-	| (.to_disk_Bps // 0) * $i] | add // 0' "$SCRATCH/out.json"; }
-victim=$(over victim-job)
-gone=$(over attacker-dd)
+victim=$(to_disk_sum "$SCRATCH/out.json" victim-job "$P")
+gone=$(to_disk_sum "$SCRATCH/out.json" attacker-dd "$P")
 note "TO-DISK of pid $P over the run: victim-job $victim bytes, [exited] attacker-dd $gone bytes (wrote 32 MiB)"
 jq -e -n --argjson v "$victim" '$v <= 1048576' > /dev/null ||
 	fail "victim-job, which has pid $P now, was charged $victim bytes of the ended attacker-dd's writeback"

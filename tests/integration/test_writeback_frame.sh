@@ -68,9 +68,8 @@ DONE=$(wc -l < "$SCRATCH/out.json")
 until [ "$(wc -l < "$SCRATCH/out.json")" -gt $((DONE + 2)) ]; do sleep 0.1; done
 kill -INT "$TOOL"; wait "$TOOL"
 
-sum() { jq -s --arg c "$1" '[.[] | .interval_s as $i | .procs[] | select(.comm == $c) | (.to_disk_Bps // 0) * $i] | add // 0' "$SCRATCH/out.json"; }
-mine=$(sum attacker-sf)
-theirs=$(sum victim-db)
+mine=$(to_disk_sum "$SCRATCH/out.json" attacker-sf)
+theirs=$(to_disk_sum "$SCRATCH/out.json" victim-db)
 note "TO-DISK over the run: attacker-sf $mine bytes (wrote 4 MiB), victim-db $theirs bytes (dirtied 128 KiB)"
 jq -e -n --argjson t "$theirs" '$t <= 131072 + 524288' > /dev/null ||
 	fail "the victim was charged $theirs bytes for direct writes that led with its pages under writeback"

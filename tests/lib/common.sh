@@ -366,6 +366,14 @@ json_with_blk() {
 	skip "the BPF part is off: $(tail -n1 "$out" | jq -r '.blk.why // empty')$(head -c 300 "$SCRATCH/err")"
 }
 
+# to_disk_sum FILE COMM [PID]: the bytes of TO-DISK over a --json run in
+# FILE of the rows named COMM (and of pid PID), its rate times each line's
+# interval.
+to_disk_sum() {
+	jq -s --arg c "$2" --argjson p "${3:-null}" '[.[] | .interval_s as $i | .procs[]
+		| select(.comm == $c and ($p == null or .pid == $p)) | (.to_disk_Bps // 0) * $i] | add // 0' "$1"
+}
+
 # next_line FILE: wait until FILE has a line more than it has now (the
 # tool's next refresh written).
 next_line() {
