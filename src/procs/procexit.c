@@ -15,17 +15,6 @@ static struct procexit_proc *find(struct procexit *x, int pid)
 	return NULL;
 }
 
-/* The entry of pid still taking records: one whose leader record came
- * is over, and a later record of that pid is another process's (the pid
- * was given out again, within one interval). */
-static struct procexit_proc *find_open(struct procexit *x, int pid)
-{
-	for (size_t i = 0; i < x->n; i++)
-		if (x->v[i].pid == pid && !x->v[i].complete)
-			return &x->v[i];
-	return NULL;
-}
-
 static void add_counters(struct proc_counters *a, const struct proc_counters *b)
 {
 	a->rbytes += b->rbytes;
@@ -44,7 +33,7 @@ int procexit_add(struct procexit *x, const struct ts_record *r, double now)
 	/* Before version 12 there is no tgid: each record is taken as a
 	 * process of its own (right for single-threaded ones). */
 	int pid = (int)(r->tgid ? r->tgid : r->pid);
-	struct procexit_proc *e = find_open(x, pid);
+	struct procexit_proc *e = find(x, pid);
 	if (!e) {
 		if (util_grow((void **)&x->v, &x->cap, x->n + 1, sizeof *x->v) < 0)
 			return -ENOMEM;
@@ -130,12 +119,6 @@ static void settle_one(struct procexit *x, struct procexit_proc *e, struct proc_
 		       struct proc_seen *prev, size_t nprev, struct procexit_row *row)
 {
 	struct proc_seen *old = seen(prev, nprev, e->pid);
-	/* The last listing's process of that pid is the first to settle
-	 * under it (they settle in the order they ended): a later one is a
-	 * process that got the pid after it ended, and the listing's figures
-	 * and cgroup are not its (one ended in another user's unit). */
-	if (old && old->settled)
-		old = NULL;
 	struct proc_counters last = e->own, jump;
 	if (old) {
 		/* Its own I/O at the last reading: that reading less what it had

@@ -4,9 +4,7 @@
  * charged its own bytes and none twice; a process seen alive before it
  * ended gets only its last interval; a zombie waits until reaped; threads
  * add up under their process; a process whose leader record was lost is
- * let go; a burst larger than the room for rows waits, none dropped; a
- * pid given out again within an interval is two processes, the second
- * without the first's last reading or cgroup; and
+ * let go; a burst larger than the room for rows waits, none dropped; and
  * the shell's rate, through procs_rates, is its own. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -131,38 +129,6 @@ static void test_seen_before(void **state)
 	procexit_free(&x);
 }
 
-/* Pid 20 was a victim's (listed in its unit, 6 MiB written); it ended,
- * and an attacker's process got pid 20, wrote 64 MiB and ended before the
- * next listing. Two rows: the victim's with its last interval and its
- * unit, the attacker's with all of its bytes and its parent's unit, not
- * the victim's. */
-static void test_pid_given_again(void **state)
-{
-	(void)state;
-	struct procexit x = {0};
-	struct ts_record v = rec(20, 20, 10, "victim-job", 7 * MIB), a = rec(20, 20, 30, "attacker", 64 * MIB);
-	assert_int_equal(procexit_add(&x, &v, 1.0), 0);
-	assert_int_equal(procexit_add(&x, &a, 1.5), 0);
-	struct proc_seen prev[] = {proc(10, 1, 0), proc(20, 10, 6 * MIB), proc(30, 1, 0)};
-	prev[0].cgroup = "/user.slice/theirs";
-	prev[1].cgroup = "/user.slice/theirs";
-	prev[2].cgroup = "/user.slice/mine";
-	struct proc_seen cur[] = {proc(10, 1, 7 * MIB), proc(30, 1, 64 * MIB)};
-	struct procexit_row rows[4];
-	size_t n = procexit_settle(&x, cur, 2, prev, 3, 2.0, 5, rows, 4);
-	assert_int_equal(n, 2);
-	assert_string_equal(rows[0].comm, "victim-job");
-	assert_int_equal(rows[0].last.wbytes, 1 * MIB);
-	assert_string_equal(rows[0].cgroup, "/user.slice/theirs");
-	assert_string_equal(rows[1].comm, "attacker");
-	assert_int_equal(rows[1].last.wbytes, 64 * MIB);
-	assert_string_equal(rows[1].cgroup, "/user.slice/mine");
-	assert_int_equal(rows[1].cgroup_src, CGSRC_PARENT);
-	procexit_free_reaped(prev, sizeof prev / sizeof prev[0]);
-	procexit_free_reaped(cur, sizeof cur / sizeof cur[0]);
-	procexit_free(&x);
-}
-
 /* A zombie is still in /proc: it waits, and is settled once reaped. */
 static void test_zombie_waits(void **state)
 {
@@ -263,7 +229,7 @@ int main(void)
 		cmocka_unit_test(test_short_children), cmocka_unit_test(test_three_levels),
 		cmocka_unit_test(test_seen_before),    cmocka_unit_test(test_zombie_waits),
 		cmocka_unit_test(test_threads),        cmocka_unit_test(test_lost_leader),
-		cmocka_unit_test(test_burst_beyond_out), cmocka_unit_test(test_pid_given_again),
+		cmocka_unit_test(test_burst_beyond_out),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
