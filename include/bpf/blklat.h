@@ -234,6 +234,11 @@ void blklat_format_pair(uint64_t n, uint64_t p50_ns, uint64_t p99_ns, char *buf,
  * one is a writer that ended before it started. */
 const struct blk_proc *blklat_find_proc(const struct blk_reading *r, int tgid, unsigned long long start);
 
+/* Whether an entry's start (have, modulo 2^32; 0: not known) may be the
+ * process's that started at want (ticks after boot; 0: not known): the
+ * rule blklat_find_proc matches by. */
+int blklat_same_start(uint32_t have, unsigned long long want);
+
 /* Whether st is of the process pid that started at start: the blk_proc
  * blklat_find_proc gives it is st's (a reading without processes, as a
  * replay's: st's pid is pid). */

@@ -329,8 +329,10 @@ static __always_inline __u32 disk_dev(struct request *rq)
  * thread's, in clock ticks after boot; blkmap_key's start). */
 static __always_inline __u32 my_start(void)
 {
+	/* direct loads (the verifier knows current's type): cheaper than
+	 * probe reads, and this runs for every request */
 	struct task_struct *t = bpf_get_current_task_btf();
-	__u64 ns = BPF_CORE_READ(t, group_leader, start_boottime), tick = ns_per_tick;
+	__u64 ns = t->group_leader->start_boottime, tick = ns_per_tick;
 	return tick ? (__u32)(ns / tick) : 0;
 }
 
@@ -551,9 +553,9 @@ static __always_inline int passes_through(struct request *rq, struct address_spa
  * writes them to the disk below in bios of its own, cut where the backing
  * file's extents and the disk's limits cut them, each starting at one of
  * these pages. */
-static __always_inline void note_loop_pages(struct request *rq, __u32 word, __u32 me, __u64 now)
+static __always_inline void note_loop_pages(struct request *rq, __u32 word, __u32 me, __u32 start, __u64 now)
 {
-	struct loop_page v = {.ns = now, .tgid = me, .start = my_start()};
+	struct loop_page v = {.ns = now, .tgid = me, .start = start};
 	__u64 stride = bpf_core_type_size(struct bio_vec), at = bpf_core_field_offset(struct bio_vec, bv_page);
 	struct bio *b = rq->bio;
 	for (int k = 0; k < LOOP_NOTE_BIOS && b; k++) {
@@ -580,7 +582,7 @@ static __always_inline __u32 loop_page_owner(struct request *rq, struct page *pg
 {
 	__u64 key = addr_of((struct request *)pg, word), now = bpf_ktime_get_ns();
 	if ((disk_dev(rq) >> MINORBITS) == LOOP_MAJOR) {
-		note_loop_pages(rq, word, me, now);
+		note_loop_pages(rq, word, me, f->start, now);
 		return me;
 	}
 	if (f->kind == BLKMAP_SWAP || !(bpf_get_current_task_btf()->flags & PF_KTHREAD))

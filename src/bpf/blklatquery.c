@@ -70,9 +70,14 @@ const struct blk_proc *blklat_find_proc(const struct blk_reading *r, int tgid, u
 	}
 	const struct blk_proc *found = NULL;
 	for (size_t i = lo; i < r->nprocs && r->procs[i].tgid == tgid; i++)
-		if (!start || !r->procs[i].start || r->procs[i].start == (uint32_t)start)
+		if (blklat_same_start(r->procs[i].start, start))
 			found = &r->procs[i]; /* (the latest, for an unknown start) */
 	return found;
+}
+
+int blklat_same_start(uint32_t have, unsigned long long want)
+{
+	return !want || !have || have == (uint32_t)want;
 }
 
 int blklat_stat_of(const struct blk_reading *r, const struct blk_stat *st, int pid, unsigned long long start)

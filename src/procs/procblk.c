@@ -132,7 +132,7 @@ static struct procs_to_disk *find_total_in(struct procs *p, size_t n, int tgid, 
 	}
 	struct procs_to_disk *found = NULL;
 	for (size_t i = lo; i < n && p->to_disk[i].tgid == tgid; i++)
-		if (!start || !p->to_disk[i].start || p->to_disk[i].start == (uint32_t)start)
+		if (blklat_same_start(p->to_disk[i].start, start))
 			found = &p->to_disk[i]; /* (as blklat_find_proc: the latest, for an unknown start) */
 	return found;
 }
