@@ -17,6 +17,16 @@ struct ts_record {
 	uint32_t ppid;             /* ac_ppid: the parent's process */
 	uint32_t uid;              /* ac_uid */
 	uint32_t btime;            /* ac_btime: start, unix seconds */
+	/* How long its process had run when the task ended, in µs of the
+	 * monotonic clock: ac_tgetime (its first thread's start to this
+	 * exit) from version 12, before that ac_etime (the task's own). With
+	 * the time the record was read it bounds when the process started,
+	 * which tells a reused pid's records from the old process's. */
+	uint64_t age_us;
+	int group_last;            /* AGROUP: the process's last task (from version 12; before it every record) */
+	/* An exit record's task ended between these (mono seconds): when the
+	 * listener last found its socket empty, and when it read the record. */
+	double ended_after, read_at;
 	char comm[32];             /* ac_comm, always terminated */
 	uint64_t cancelled_write_bytes; /* dirtied, then truncated before writeback */
 	uint64_t blkio_count;      /* synchronous block I/O waits */
@@ -44,7 +54,9 @@ void taskstats_close(struct taskstats_conn *c);
 /* Exit records: the kernel sends one for every task that exits on a
  * registered CPU (its own I/O, without what its reaped children brought
  * it), and one more for a thread group of several threads when its last
- * thread goes. Needs CAP_NET_ADMIN. */
+ * thread goes. Needs CAP_NET_ADMIN. A thread of the listener's reads them
+ * as they come and keeps them for taskstats_drain, each with when its task
+ * ended to a few milliseconds (ended_after, read_at). */
 struct taskstats_listener;
 
 /* Register for the exit records of tasks on cpus, a list as in
@@ -57,15 +69,16 @@ int taskstats_listen(const char *cpus, struct taskstats_listener **out);
 typedef void (*taskstats_exit_fn)(void *ctx, const struct ts_record *r, int tgid);
 
 /* Take the records that have arrived, without waiting (fn NULL: take
- * them off and drop them). Returns how many,
- * or -ENOBUFS when some were lost because the socket's buffer overflowed
- * (those read are still given), or another negative errno. */
+ * them off and drop them). Returns how many, or -ENOBUFS when some were
+ * lost because the socket's buffer or the listener's queue overflowed
+ * (those read are still given), or another negative errno (the reading
+ * ended on it). */
 int taskstats_drain(struct taskstats_listener *l, taskstats_exit_fn fn, void *ctx);
 
-/* How many exit records the kernel dropped since l was opened because its
+/* How many exit records were dropped since l was opened because its
  * socket's buffer was full (each one task's record: the netlink socket's
- * drop count, /proc/net/netlink). Records the kernel could not allocate
- * memory for are not in it. Returns 0 or a negative errno. */
+ * drop count, /proc/net/netlink) or its queue was. Records the kernel could
+ * not allocate memory for are not in it. Returns 0 or a negative errno. */
 int taskstats_dropped(const struct taskstats_listener *l, unsigned long *out);
 
 void taskstats_unlisten(struct taskstats_listener *l);

@@ -28,27 +28,79 @@ static uint64_t minus(uint64_t a, uint64_t b)
 	return a > b ? a - b : 0;
 }
 
+/* Slack on a start time's bounds, seconds. Below: a listing's start is in
+ * whole ticks (up to one early), and the kernel reads the clock for a
+ * record a moment before it sends it, which can fall before the listener
+ * last found the socket empty (a task preempted between the two). Above:
+ * none is needed (the record is read after the clock was; a tick rounds
+ * down), but for the sums' rounding. */
+#define START_SLACK_S 0.25
+#define START_ROUND_S 0.002
+
+/* The entry of r's process: pid's, whose start bounds meet r's. The
+ * records of one process all bound its one start; a process that got the
+ * pid after it ended started after its end: the two are told apart unless
+ * the first lived less than the slack (an unprivileged user cannot get a
+ * pid back that fast: the pids must wrap). */
+static struct procexit_proc *entry_of(struct procexit *x, int pid, double lo, double hi)
+{
+	for (size_t i = 0; i < x->n; i++) {
+		struct procexit_proc *e = &x->v[i];
+		if (e->pid == pid && lo - START_SLACK_S <= e->start_hi + START_ROUND_S &&
+		    e->start_lo - START_SLACK_S <= hi + START_ROUND_S)
+			return e;
+	}
+	return NULL;
+}
+
+static struct procexit_proc *new_entry(struct procexit *x, int pid, double lo, double hi, double now)
+{
+	if (util_grow((void **)&x->v, &x->cap, x->n + 1, sizeof *x->v) < 0)
+		return NULL;
+	struct procexit_proc *e = &x->v[x->n++];
+	memset(e, 0, sizeof *e);
+	e->pid = pid;
+	e->since = now;
+	e->start_lo = lo;
+	e->start_hi = hi;
+	return e;
+}
+
+static void name_from(struct procexit_proc *e, const struct ts_record *r)
+{
+	e->ppid = (int)r->ppid;
+	e->uid = r->uid;
+	util_strlcpy(e->comm, r->comm, sizeof e->comm);
+}
+
 int procexit_add(struct procexit *x, const struct ts_record *r, double now)
 {
 	/* Before version 12 there is no tgid: each record is taken as a
 	 * process of its own (right for single-threaded ones). */
 	int pid = (int)(r->tgid ? r->tgid : r->pid);
-	struct procexit_proc *e = find(x, pid);
+	double age = (double)r->age_us / 1e6;
+	/* Its process started its age before its task ended. */
+	double lo = r->ended_after - age, hi = r->read_at - age;
+	struct procexit_proc *e = entry_of(x, pid, lo, hi);
 	if (!e) {
-		if (util_grow((void **)&x->v, &x->cap, x->n + 1, sizeof *x->v) < 0)
+		if (!(e = new_entry(x, pid, lo, hi, now)))
 			return -ENOMEM;
-		e = &x->v[x->n++];
-		memset(e, 0, sizeof *e);
-		e->pid = pid;
-		e->since = now;
+	} else {
+		e->start_lo = lo > e->start_lo && lo <= e->start_hi ? lo : e->start_lo;
+		e->start_hi = hi < e->start_hi && hi >= e->start_lo ? hi : e->start_hi;
 	}
 	struct proc_counters c = {.rbytes = r->read_bytes, .wbytes = r->write_bytes, .syscr = r->read_syscalls,
 				  .syscw = r->write_syscalls};
 	add_counters(&e->own, &c);
-	if ((int)r->pid == pid) { /* the leader goes last: the process is over */
-		e->ppid = (int)r->ppid;
-		e->uid = r->uid;
-		util_strlcpy(e->comm, r->comm, sizeof e->comm);
+	if ((int)r->pid == pid) {
+		name_from(e, r);
+		e->named = 1;
+	}
+	/* The process is over with its last task's record, which need not be
+	 * the leader's: a main thread can end before its workers. */
+	if (r->group_last && !e->complete) {
+		if (!e->named) /* no leader's record (lost, or still to come): a thread has the same parent and user */
+			name_from(e, r);
 		e->complete = 1;
 		e->order = ++x->next;
 	}
@@ -64,6 +116,28 @@ static struct proc_seen *seen(struct proc_seen *arr, size_t n, int id)
 {
 	struct proc_seen key = {.id = id};
 	return n ? bsearch(&key, arr, n, sizeof *arr, by_id) : NULL;
+}
+
+/* Whether listed s is e's process: e's pid, and a start that can be e's.
+ * The listing's start is on the boot clock, e's bounds on the monotonic
+ * one, which stops while the machine is suspended: on the boot clock a
+ * process started at least as late as on the monotonic one, and at most
+ * the whole time suspended so far later. Without a start (not read) the
+ * pid decides. */
+static int is_listed_as(const struct procexit *x, const struct procexit_proc *e, const struct proc_seen *s)
+{
+	if (x->hz <= 0 || !s->start)
+		return 1;
+	double t = (double)s->start / (double)x->hz;
+	return t >= e->start_lo - START_SLACK_S && t - x->boot_off <= e->start_hi + START_ROUND_S;
+}
+
+/* e's process in a listing, or NULL. */
+static struct proc_seen *listed(const struct procexit *x, struct proc_seen *arr, size_t n,
+				const struct procexit_proc *e)
+{
+	struct proc_seen *s = seen(arr, n, e->pid);
+	return s && is_listed_as(x, e, s) ? s : NULL;
 }
 
 /* The reaped ones first, in completion order. */
@@ -83,7 +157,7 @@ static size_t order_reaped(struct procexit *x, struct proc_seen *cur, size_t ncu
 	size_t n = 0;
 	for (size_t i = 0; i < x->n; i++) {
 		struct procexit_proc *e = &x->v[i];
-		e->reaped = e->complete && !seen(cur, ncur, e->pid);
+		e->reaped = e->complete && !listed(x, cur, ncur, e);
 		n += (size_t)e->reaped;
 	}
 	if (n)
@@ -118,7 +192,7 @@ static const char *cgroup_above(struct procexit *x, int ppid, struct proc_seen *
 static void settle_one(struct procexit *x, struct procexit_proc *e, struct proc_seen *cur, size_t ncur,
 		       struct proc_seen *prev, size_t nprev, struct procexit_row *row)
 {
-	struct proc_seen *old = seen(prev, nprev, e->pid);
+	struct proc_seen *old = listed(x, prev, nprev, e);
 	struct proc_counters last = e->own, jump;
 	if (old) {
 		/* Its own I/O at the last reading: that reading less what it had
@@ -167,12 +241,12 @@ size_t procexit_settle(struct procexit *x, struct proc_seen *cur, size_t ncur, s
 	if (n)
 		memmove(x->v, x->v + n, (x->n - n) * sizeof *x->v);
 	x->n -= n;
-	/* A process whose leader's record never came (lost in an overflow)
+	/* A process whose last task's record never came (lost in an overflow)
 	 * would wait for ever: once it is gone from /proc and old, let go. */
 	struct procexit_proc *e;
 	for (size_t i = 0; i < x->n;) {
 		e = &x->v[i];
-		if (!e->complete && now - e->since > stale_s && !seen(cur, ncur, e->pid))
+		if (!e->complete && now - e->since > stale_s && !listed(x, cur, ncur, e))
 			drop(x, e);
 		else
 			i++;

@@ -26,7 +26,10 @@
 #include "procs/procs.h"
 #include "read/taskstats.h"
 
-/* A process that exited: its threads' records summed. */
+/* A process that exited: its threads' records summed. A pid is given out
+ * again, so a process is its pid and when it started: each record bounds
+ * the start (when its task ended, less the process's age in it), and the
+ * records of one process agree. */
 struct procexit_proc {
 	int pid;                   /* the thread group */
 	int ppid;
@@ -34,7 +37,9 @@ struct procexit_proc {
 	char comm[32];
 	struct proc_counters own;  /* rbytes, wbytes, syscr, syscw of all its threads */
 	struct proc_counters folded; /* jumps of children it reaped after its last reading */
-	int complete;              /* the leader's record came (ppid, comm set) */
+	double start_lo, start_hi; /* mono seconds: its first thread started between these */
+	int named;                 /* the leader's record came (ppid, uid, comm are its) */
+	int complete;              /* its last task's record came: the process is over */
 	unsigned order;            /* completion order: a child completes before the parent that reaped it */
 	int reaped;                /* complete and gone from the listing: settled now (procexit_settle) */
 	double since;              /* mono time of its first record */
@@ -44,6 +49,8 @@ struct procexit {
 	struct procexit_proc *v;
 	size_t n, cap;
 	unsigned next;
+	long hz;                   /* clock ticks a second: listings' start times are in them */
+	double boot_off;           /* CLOCK_BOOTTIME less CLOCK_MONOTONIC now (time suspended) */
 };
 
 /* What procexit_settle reports of one process that ended and was reaped. */
@@ -57,18 +64,21 @@ struct procexit_row {
 };
 
 /* Take one task's exit record (a per-task one: not the thread group's
- * delay-only record). now: mono seconds. Returns 0 or -ENOMEM. */
+ * delay-only record), with when it ended (ended_after, read_at). now: mono
+ * seconds. Returns 0 or -ENOMEM. */
 int procexit_add(struct procexit *x, const struct ts_record *r, double now);
 
-/* Settle what was reaped by now: each complete exited process whose pid
- * is not in cur (sorted by id), in completion order. Its jump goes to its
+/* Settle what was reaped by now: each complete exited process not in cur
+ * (sorted by id; a listed process is the exited one when its pid is and
+ * its start time falls in the exited one's bounds: x->hz and x->boot_off
+ * set), in completion order. Its jump goes to its
  * parent: into cur's entry (procexit_reaped_add) when the parent lives,
  * else into the parent's own exited entry (folded). prev (sorted by id):
  * the last readings, used for the process's own last interval and marked
  * settled so the fallback correction leaves them. Up to max rows go to out
  * (x->n is always enough); the rest stay for the next call. Returns how
  * many. Incomplete entries older than stale_s whose process is
- * gone are dropped (a lost leader record). */
+ * gone are dropped (a lost last record). */
 size_t procexit_settle(struct procexit *x, struct proc_seen *cur, size_t ncur, struct proc_seen *prev, size_t nprev,
 		       double now, double stale_s, struct procexit_row *out, size_t max);
 

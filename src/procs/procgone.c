@@ -48,6 +48,8 @@ size_t procgone_settle(struct procs *p, int threads, struct procs_status *st)
 		/* at most one row per process waiting (out of memory: the rest
 		 * wait for the next refresh) */
 		util_grow((void **)&p->settled, &p->settled_cap, p->px.n, sizeof *p->settled);
+		p->px.hz = p->hz;
+		p->px.boot_off = util_boot_now() - util_mono_now();
 		if (p->exits)
 			nx = procexit_settle(&p->px, p->cur, p->ncur, p->prev, p->nprev, util_mono_now(), EXIT_STALE_S,
 					     p->settled, p->settled_cap);

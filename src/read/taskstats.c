@@ -2,9 +2,13 @@
 #include "read/taskstats.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -26,10 +30,14 @@ struct layout {
 	size_t ac_comm, ac_ppid, ac_btime, cancelled; /* ac_comm is 32 bytes */
 	size_t ac_tgid;            /* from version 12 */
 	size_t ac_uid;
+	size_t ac_flag, ac_etime;
+	size_t ac_tgetime;         /* from version 12 */
 };
 
-static const struct layout classic = {32, 40, 128, 232, 240, 248, 256, 80, 132, 136, 264, 368, 120};
-static const struct layout v15 = {48, 56, 176, 280, 288, 296, 304, 128, 180, 184, 312, 464, 168};
+static const struct layout classic = {32, 40, 128, 232, 240, 248, 256, 80, 132, 136, 264, 368, 120, 8, 144, 376};
+static const struct layout v15 = {48, 56, 176, 280, 288, 296, 304, 128, 180, 184, 312, 464, 168, 8, 192, 472};
+
+#define AGROUP_FLAG 0x20   /* linux/acct.h's AGROUP, version 12 on */
 
 #define MIN_VERSION 4      /* the I/O byte counters came with version 4 */
 #define V15_SIZE 560
@@ -62,8 +70,13 @@ int taskstats_parse(const void *payload, size_t len, struct ts_record *out)
 	memcpy(out->comm, p + l->ac_comm, sizeof out->comm - 1);
 	out->comm[sizeof out->comm - 1] = '\0';
 	out->cancelled_write_bytes = u64_at(p, l->cancelled);
-	if (version >= 12 && len >= l->ac_tgid + 4)
+	out->age_us = u64_at(p, l->ac_etime);
+	out->group_last = 1;
+	if (version >= 12 && len >= l->ac_tgetime + 8) {
 		memcpy(&out->tgid, p + l->ac_tgid, sizeof out->tgid);
+		out->age_us = u64_at(p, l->ac_tgetime);
+		out->group_last = (p[l->ac_flag] & AGROUP_FLAG) != 0;
+	}
 	out->blkio_count = u64_at(p, l->blkio_count);
 	out->blkio_delay_ns = u64_at(p, l->blkio_delay);
 	out->read_syscalls = u64_at(p, l->read_syscalls);
@@ -234,10 +247,43 @@ void taskstats_close(struct taskstats_conn *c)
 	free(c);
 }
 
+/* One record taken off the socket, waiting for a drain. */
+struct queued {
+	struct ts_record r;
+	int tgid;
+};
+
+/* The exit records are read as they come by a thread of their own, so
+ * that each says, to a few milliseconds, when its task ended (between
+ * when the socket was last found empty and when the record was read): a
+ * refresh's drain alone knew it only to the interval, too loose to tell a
+ * process from the one that got its pid next. */
 struct taskstats_listener {
 	struct taskstats_conn c;
 	char cpus[256];
+	pthread_t reader;
+	int wake_fd;               /* an eventfd: tells the reader to stop */
+	int reading;               /* the reader runs */
+	pthread_mutex_t mu;        /* guards what follows */
+	struct queued *q;
+	size_t n, cap;
+	int lost;                  /* records were dropped since the last drain */
+	int err;                   /* the reading ended on this error */
+	unsigned long queue_dropped; /* of those, for want of room in q (the rest: the socket's) */
 };
+
+/* The most records waiting for a drain: about 9 MiB; a main thread that
+ * stops draining for long loses the rest, counted as lost. */
+#define QUEUE_MAX 65536
+
+/* How long the reader waits after a batch before it looks again: a build's
+ * thousands of exits a second cost a few hundred wake-ups, and a record's
+ * end time stays known to a few milliseconds. */
+#define READER_PAUSE_NS 2000000L
+
+/* How often an idle reader notes that no record came: a record after a
+ * quiet minute still says it ended within this of when it was read. */
+#define IDLE_LOOK_MS 250
 
 /* Big enough for a build's burst of exits between two drains (each record
  * is about 600 bytes); SO_RCVBUFFORCE passes rmem_max as root. */
@@ -263,30 +309,6 @@ static int register_cpus(struct taskstats_conn *c, uint16_t attr, const char *cp
 			return ((struct nlmsgerr *)NLMSG_DATA(h))->error;
 	}
 	return rc < 0 ? rc : -ETIMEDOUT;
-}
-
-int taskstats_listen(const char *cpus, struct taskstats_listener **out)
-{
-	struct taskstats_listener *l = calloc(1, sizeof *l);
-	if (!l)
-		return -ENOMEM;
-	struct taskstats_conn *c = &l->c;
-	int size = LISTEN_RCVBUF;
-	int rc = conn_open(c);
-	/* SO_RCVBUFFORCE as root; else what rmem_max allows */
-	if (rc == 0 && setsockopt(c->fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof size) < 0)
-		setsockopt(c->fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof size);
-	util_strlcpy(l->cpus, cpus, sizeof l->cpus);
-	if (rc == 0)
-		rc = register_cpus(c, TASKSTATS_CMD_ATTR_REGISTER_CPUMASK, l->cpus);
-	if (rc < 0) {
-		if (c->fd >= 0)
-			close(c->fd);
-		free(l);
-		return rc;
-	}
-	*out = l;
-	return 0;
 }
 
 /* One exit message: AGGR_PID, and AGGR_TGID after it for a group. */
@@ -315,27 +337,143 @@ static int deliver(char *attrs, size_t alen, taskstats_exit_fn fn, void *ctx)
 	return n;
 }
 
-int taskstats_drain(struct taskstats_listener *l, taskstats_exit_fn fn, void *ctx)
+/* One record into the queue (the mutex held): stamped with when its task
+ * ended, at the earliest and at the latest. */
+struct stamp {
+	struct taskstats_listener *l;
+	double after, at;
+};
+
+static void enqueue(void *ctx, const struct ts_record *r, int tgid)
+{
+	struct stamp *st = ctx;
+	struct taskstats_listener *l = st->l;
+	if (l->n == l->cap && (l->cap >= QUEUE_MAX ||
+			       util_grow((void **)&l->q, &l->cap, l->n ? 2 * l->n : 256, sizeof *l->q) < 0)) {
+		l->lost = 1;
+		l->queue_dropped++;
+		return;
+	}
+	struct queued *e = &l->q[l->n++];
+	e->r = *r;
+	e->r.ended_after = st->after;
+	e->r.read_at = st->at;
+	e->tgid = tgid;
+}
+
+/* Everything on the socket into the queue; *after: when the socket was
+ * found empty (records read later ended after it). Returns 0, or a
+ * negative errno that ends the reading. */
+static int read_all(struct taskstats_listener *l, double *after)
 {
 	struct taskstats_conn *c = &l->c;
-	int total = 0, lost = 0;
 	for (;;) {
 		ssize_t n = recv(c->fd, c->buf, sizeof c->buf, MSG_DONTWAIT);
-		if (n < 0 && errno == EINTR)
+		int e = n < 0 ? errno : 0;
+		double at = util_mono_now();
+		if (e == EINTR)
 			continue;
-		if (n < 0 && errno == ENOBUFS) {
-			lost = 1; /* records were dropped; the socket goes on */
-			continue;
+		if (e == EAGAIN || e == EWOULDBLOCK) {
+			*after = at;
+			return 0;
 		}
-		if (n < 0)
-			return errno == EAGAIN || errno == EWOULDBLOCK ? (lost ? -ENOBUFS : total) : -errno;
-		for (struct nlmsghdr *h = (struct nlmsghdr *)c->buf; NLMSG_OK(h, (size_t)n); h = NLMSG_NEXT(h, n)) {
-			if (h->nlmsg_type != c->family || h->nlmsg_len < NLMSG_LENGTH(GENL_HDRLEN))
-				continue;
-			if (fn)
-				total += deliver(GENL_DATA(NLMSG_DATA(h)), h->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN), fn, ctx);
-		}
+		if (e && e != ENOBUFS)
+			return -e;
+		pthread_mutex_lock(&l->mu);
+		if (e == ENOBUFS)
+			l->lost = 1; /* the socket dropped records; it goes on */
+		struct stamp st = {l, *after, at};
+		for (struct nlmsghdr *h = (struct nlmsghdr *)c->buf; n > 0 && NLMSG_OK(h, (size_t)n); h = NLMSG_NEXT(h, n))
+			if (h->nlmsg_type == c->family && h->nlmsg_len >= NLMSG_LENGTH(GENL_HDRLEN))
+				deliver(GENL_DATA(NLMSG_DATA(h)), h->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN), enqueue, &st);
+		pthread_mutex_unlock(&l->mu);
 	}
+}
+
+static void *reader_main(void *arg)
+{
+	struct taskstats_listener *l = arg;
+	util_block_stop_signals();
+	double after = util_mono_now();
+	struct pollfd pf[2] = {{.fd = l->c.fd, .events = POLLIN}, {.fd = l->wake_fd, .events = POLLIN}};
+	for (;;) {
+		int rc = poll(pf, 2, IDLE_LOOK_MS);
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc < 0 || pf[1].revents)
+			break;
+		if (rc == 0) { /* nothing came: the socket is empty now */
+			after = util_mono_now();
+			continue;
+		}
+		if ((rc = read_all(l, &after)) < 0) {
+			pthread_mutex_lock(&l->mu);
+			l->err = rc;
+			pthread_mutex_unlock(&l->mu);
+			break;
+		}
+		struct timespec pause = {0, READER_PAUSE_NS};
+		nanosleep(&pause, NULL);
+	}
+	return NULL;
+}
+
+static void listener_free(struct taskstats_listener *l)
+{
+	if (l->wake_fd >= 0)
+		close(l->wake_fd);
+	if (l->c.fd >= 0)
+		close(l->c.fd);
+	pthread_mutex_destroy(&l->mu);
+	free(l->q);
+	free(l);
+}
+
+int taskstats_listen(const char *cpus, struct taskstats_listener **out)
+{
+	struct taskstats_listener *l = calloc(1, sizeof *l);
+	if (!l)
+		return -ENOMEM;
+	pthread_mutex_init(&l->mu, NULL);
+	struct taskstats_conn *c = &l->c;
+	int size = LISTEN_RCVBUF;
+	int rc = conn_open(c);
+	/* SO_RCVBUFFORCE as root; else what rmem_max allows */
+	if (rc == 0 && setsockopt(c->fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof size) < 0)
+		setsockopt(c->fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof size);
+	util_strlcpy(l->cpus, cpus, sizeof l->cpus);
+	if (rc == 0)
+		rc = register_cpus(c, TASKSTATS_CMD_ATTR_REGISTER_CPUMASK, l->cpus);
+	l->wake_fd = eventfd(0, EFD_CLOEXEC);
+	if (rc == 0 && l->wake_fd < 0)
+		rc = -errno;
+	if (rc == 0)
+		rc = -pthread_create(&l->reader, NULL, reader_main, l);
+	if (rc < 0) {
+		listener_free(l);
+		return rc;
+	}
+	l->reading = 1;
+	*out = l;
+	return 0;
+}
+
+int taskstats_drain(struct taskstats_listener *l, taskstats_exit_fn fn, void *ctx)
+{
+	pthread_mutex_lock(&l->mu);
+	struct queued *q = l->q;
+	size_t n = l->n;
+	int lost = l->lost, err = l->err;
+	l->q = NULL;
+	l->n = l->cap = 0;
+	l->lost = 0;
+	pthread_mutex_unlock(&l->mu);
+	for (size_t i = 0; fn && i < n; i++)
+		fn(ctx, &q[i].r, q[i].tgid);
+	free(q);
+	if (err)
+		return err;
+	return lost ? -ENOBUFS : (int)(n > INT_MAX ? INT_MAX : n);
 }
 
 /* The kernel counts each message it could not queue on a netlink socket
@@ -358,7 +496,9 @@ int taskstats_dropped(const struct taskstats_listener *l, unsigned long *out)
 		/* sk Eth Pid Groups Rmem Wmem Dump Locks Drops Inode */
 		unsigned long drops, ino;
 		if (sscanf(line, "%*s %*d %*u %*x %*d %*d %*d %*d %lu %lu", &drops, &ino) == 2 && ino == st.st_ino) {
-			*out = drops;
+			pthread_mutex_lock((pthread_mutex_t *)&l->mu);
+			*out = drops + l->queue_dropped;
+			pthread_mutex_unlock((pthread_mutex_t *)&l->mu);
 			rc = 0;
 		}
 	}
@@ -370,10 +510,15 @@ void taskstats_unlisten(struct taskstats_listener *l)
 {
 	if (!l)
 		return;
+	if (l->reading) {
+		uint64_t one = 1;
+		if (write(l->wake_fd, &one, sizeof one) != (ssize_t)sizeof one)
+			pthread_cancel(l->reader); /* (an eventfd write fails only on overflow) */
+		pthread_join(l->reader, NULL);
+	}
 	/* Closing the socket ends the registration too; saying so first
 	 * spares the kernel a failed send per exit until it notices. */
 	send_cmd(&l->c, l->c.family, TASKSTATS_CMD_GET, TASKSTATS_CMD_ATTR_DEREGISTER_CPUMASK, l->cpus,
 		 (uint16_t)(strlen(l->cpus) + 1), 0);
-	close(l->c.fd);
-	free(l);
+	listener_free(l);
 }

@@ -23,9 +23,16 @@
 static struct ts_record rec(uint32_t pid, uint32_t tgid, uint32_t ppid, const char *comm, uint64_t wbytes)
 {
 	struct ts_record r = {.version = 16, .pid = pid, .tgid = tgid, .ppid = ppid, .write_bytes = wbytes,
-			      .write_syscalls = wbytes / 4096};
+			      .write_syscalls = wbytes / 4096, .group_last = pid == tgid || !tgid,
+			      .ended_after = 1.0, .read_at = 1.0}; /* started at 1 s, as proc()'s, and ended then */
 	util_strlcpy(r.comm, comm, sizeof r.comm);
 	return r;
+}
+
+/* Listings' start times are in ticks of 1/100 s; the machine never slept. */
+static struct procexit fresh(void)
+{
+	return (struct procexit){.hz = 100};
 }
 
 static struct proc_seen proc(int id, int ppid, uint64_t wbytes)
@@ -48,7 +55,7 @@ static const struct procexit_row *row_of(const struct procexit_row *rows, size_t
 static void test_short_children(void **state)
 {
 	(void)state;
-	struct procexit x = {0};
+	struct procexit x = fresh();
 	for (uint32_t pid = 20; pid <= 22; pid++) {
 		struct ts_record r = rec(pid, pid, 10, "dd", MIB);
 		assert_int_equal(procexit_add(&x, &r, 1.0), 0);
@@ -82,7 +89,7 @@ static void test_short_children(void **state)
 static void test_three_levels(void **state)
 {
 	(void)state;
-	struct procexit x = {0};
+	struct procexit x = fresh();
 	struct ts_record g = rec(30, 30, 20, "grandchild", 1 * MIB), c = rec(20, 20, 10, "child", 2 * MIB);
 	assert_int_equal(procexit_add(&x, &g, 1.0), 0);
 	assert_int_equal(procexit_add(&x, &c, 1.1), 0);
@@ -109,7 +116,7 @@ static void test_three_levels(void **state)
 static void test_seen_before(void **state)
 {
 	(void)state;
-	struct procexit x = {0};
+	struct procexit x = fresh();
 	struct ts_record c = rec(20, 20, 10, "cc1", 7 * MIB);
 	assert_int_equal(procexit_add(&x, &c, 1.0), 0);
 	struct proc_seen prev[] = {proc(10, 1, 0), proc(20, 10, 6 * MIB)};
@@ -133,7 +140,7 @@ static void test_seen_before(void **state)
 static void test_zombie_waits(void **state)
 {
 	(void)state;
-	struct procexit x = {0};
+	struct procexit x = fresh();
 	struct ts_record z = rec(20, 20, 10, "zombie", MIB);
 	assert_int_equal(procexit_add(&x, &z, 1.0), 0);
 	struct proc_seen cur[] = {proc(10, 1, 0), proc(20, 10, MIB)};
@@ -155,7 +162,7 @@ static void test_zombie_waits(void **state)
 static void test_threads(void **state)
 {
 	(void)state;
-	struct procexit x = {0};
+	struct procexit x = fresh();
 	struct ts_record t = rec(41, 40, 10, "worker", 3 * MIB), l = rec(40, 40, 10, "rustc", 2 * MIB);
 	assert_int_equal(procexit_add(&x, &t, 1.0), 0);
 	assert_int_equal(x.v[0].complete, 0);
@@ -180,7 +187,7 @@ static void test_threads(void **state)
 static void test_lost_leader(void **state)
 {
 	(void)state;
-	struct procexit x = {0};
+	struct procexit x = fresh();
 	struct ts_record t = rec(41, 40, 10, "worker", MIB);
 	assert_int_equal(procexit_add(&x, &t, 1.0), 0);
 	struct proc_seen cur[] = {proc(10, 1, 0)};
@@ -202,7 +209,7 @@ static void test_burst_beyond_out(void **state)
 {
 	(void)state;
 	enum { EACH = 600, ROOM = 1000 };
-	struct procexit x = {0};
+	struct procexit x = fresh();
 	for (uint32_t i = 0; i < 2 * EACH; i++) {
 		struct ts_record r = rec(100 + i, 100 + i, 10 + i % 2, "dd", MIB);
 		assert_int_equal(procexit_add(&x, &r, 1.0), 0);
@@ -223,10 +230,107 @@ static void test_burst_beyond_out(void **state)
 	procexit_free(&x);
 }
 
+/* A record of a process that started at start_s (mono seconds), of a task
+ * that ended just before the record was read at read_s, after after_s. */
+static struct ts_record aged(struct ts_record r, double start_s, double after_s, double read_s)
+{
+	r.age_us = (uint64_t)((read_s - start_s) * 1e6);
+	r.ended_after = after_s;
+	r.read_at = read_s;
+	return r;
+}
+
+/* X (40) started at 10 s; its main thread ended first (no AGROUP), its
+ * worker, which wrote 256 MiB, last; one more worker's record came late
+ * (it ended with the last, its record sent after), when X was settled.
+ * Then V got pid 40 at 30 s, wrote 4 KiB and ended. The worker's bytes are
+ * X's, and V is a process of its own: a record once joined or completed
+ * any open entry of its pid, and V showed X's bytes. */
+static void test_main_thread_first(void **state)
+{
+	(void)state;
+	struct procexit x = fresh();
+	struct ts_record lead = aged(rec(40, 40, 10, "orphangrab", 0), 10.0, 19.99, 20.0);
+	lead.group_last = 0;
+	assert_int_equal(procexit_add(&x, &lead, 20.0), 0);
+	assert_false(x.v[0].complete);
+	struct ts_record worker = aged(rec(41, 40, 10, "orphangrab", 256 * MIB), 10.0, 20.99, 21.0);
+	worker.group_last = 1;
+	assert_int_equal(procexit_add(&x, &worker, 21.0), 0);
+	assert_int_equal(x.n, 1);
+	assert_true(x.v[0].complete);
+	struct proc_seen cur[] = {proc(10, 1, 256 * MIB)};
+	struct procexit_row rows[4];
+	size_t n = procexit_settle(&x, cur, 1, NULL, 0, 21.5, 5, rows, 4);
+	assert_int_equal(n, 1);
+	assert_string_equal(rows[0].comm, "orphangrab");
+	assert_int_equal(rows[0].last.wbytes, 256 * MIB);
+	struct ts_record late = aged(rec(42, 40, 10, "orphangrab", 64 * MIB), 10.0, 21.99, 22.0);
+	late.group_last = 0;
+	assert_int_equal(procexit_add(&x, &late, 22.0), 0);
+	struct ts_record v = aged(rec(40, 40, 10, "victim-job", 4096), 30.0, 30.99, 31.0);
+	assert_int_equal(procexit_add(&x, &v, 31.0), 0);
+	assert_int_equal(x.n, 2);
+	n = procexit_settle(&x, cur, 1, NULL, 0, 31.5, 60, rows, 4);
+	assert_int_equal(n, 1);
+	assert_string_equal(rows[0].comm, "victim-job");
+	assert_int_equal(rows[0].last.wbytes, 4096);
+	procexit_free_reaped(cur, sizeof cur / sizeof cur[0]);
+	procexit_free(&x);
+}
+
+/* X (50, started at 10 s, cgroup "x") was listed, wrote and ended; V got
+ * pid 50 at 20.8 s and is listed before X's entry is settled. X is gone,
+ * though its pid is listed: it settles now, against its own last reading
+ * and in its own cgroup (it once waited for V and took V's row and
+ * cgroup). Then V ends and settles against its own. boot_off: the machine
+ * slept that long before X started, or not at all. */
+static void next_holder_listed(double boot_off)
+{
+	struct procexit x = fresh();
+	x.boot_off = boot_off;
+	unsigned long long b = (unsigned long long)(boot_off * 100);
+	struct ts_record xr = aged(rec(50, 50, 10, "attacker", 128 * MIB), 10.0, 20.99, 21.0);
+	assert_int_equal(procexit_add(&x, &xr, 21.0), 0);
+	struct proc_seen prev[] = {proc(10, 1, 0), proc(50, 10, 0)};
+	prev[1].start = 1000 + b;
+	prev[1].cgroup = "x";
+	struct proc_seen cur[] = {proc(10, 1, 128 * MIB), proc(50, 10, 0)};
+	cur[1].start = 2080 + b;
+	cur[1].cgroup = "v";
+	struct procexit_row rows[4];
+	size_t n = procexit_settle(&x, cur, 2, prev, 2, 21.5, 5, rows, 4);
+	assert_int_equal(n, 1);
+	assert_string_equal(rows[0].comm, "attacker");
+	assert_string_equal(rows[0].cgroup, "x");
+	assert_int_equal(rows[0].last.wbytes, 128 * MIB);
+	assert_true(prev[1].settled);
+	struct ts_record vr = aged(rec(50, 50, 10, "victim", 4096), 20.8, 29.99, 30.0);
+	assert_int_equal(procexit_add(&x, &vr, 30.0), 0);
+	struct proc_seen later[] = {proc(10, 1, 128 * MIB + 4096)};
+	n = procexit_settle(&x, later, 1, cur, 2, 30.5, 5, rows, 4);
+	assert_int_equal(n, 1);
+	assert_string_equal(rows[0].comm, "victim");
+	assert_string_equal(rows[0].cgroup, "v");
+	assert_int_equal(rows[0].last.wbytes, 4096);
+	procexit_free_reaped(prev, sizeof prev / sizeof prev[0]);
+	procexit_free_reaped(cur, sizeof cur / sizeof cur[0]);
+	procexit_free_reaped(later, sizeof later / sizeof later[0]);
+	procexit_free(&x);
+}
+
+static void test_next_holder_listed(void **state)
+{
+	(void)state;
+	next_holder_listed(0);
+	next_holder_listed(3600);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_short_children), cmocka_unit_test(test_three_levels),
+		cmocka_unit_test(test_short_children), cmocka_unit_test(test_main_thread_first),
+		cmocka_unit_test(test_next_holder_listed), cmocka_unit_test(test_three_levels),
 		cmocka_unit_test(test_seen_before),    cmocka_unit_test(test_zombie_waits),
 		cmocka_unit_test(test_threads),        cmocka_unit_test(test_lost_leader),
 		cmocka_unit_test(test_burst_beyond_out),

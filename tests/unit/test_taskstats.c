@@ -48,6 +48,8 @@ static void check_version(int v)
 	assert_int_equal(r.tgid, 4240);
 	assert_int_equal(r.uid, 1000);
 	assert_int_equal(r.btime, 1700000000u + v);
+	assert_int_equal(r.age_us, 9000000ull + v); /* the process's age (ac_tgetime), not the task's */
+	assert_int_equal(r.group_last, 1);
 	assert_int_equal(r.cancelled_write_bytes, 4096ull * v);
 	assert_string_equal(r.comm, "cc1plus");
 }
@@ -57,6 +59,26 @@ static void test_v14(void **s) { (void)s; check_version(14); }
 static void test_v15(void **s) { (void)s; check_version(15); }
 static void test_v16(void **s) { (void)s; check_version(16); }
 static void test_v17(void **s) { (void)s; check_version(17); }
+
+/* A thread that is not its process's last has no AGROUP; before version
+ * 12 there is no tgid and no process age: the task's own age, and every
+ * record stands for a process. */
+static void test_age_and_last(void **state)
+{
+	(void)state;
+	unsigned char buf[1024];
+	struct ts_record r;
+	size_t n = load(16, buf, sizeof buf);
+	buf[8] = 0x01; /* AFORK only */
+	assert_int_equal(taskstats_parse(buf, n, &r), 0);
+	assert_int_equal(r.group_last, 0);
+	uint16_t eleven = 11;
+	memcpy(buf, &eleven, sizeof eleven);
+	assert_int_equal(taskstats_parse(buf, n, &r), 0);
+	assert_int_equal(r.tgid, 0);
+	assert_int_equal(r.age_us, 7000016ull);
+	assert_int_equal(r.group_last, 1);
+}
 
 static void test_bad_payloads(void **state)
 {
@@ -268,6 +290,7 @@ static void test_exit_records(void **state)
 		skip(); /* not root: no exit records (the fallback is tested elsewhere) */
 	assert_int_equal(rc, 0);
 	/* child: forks a grandchild that writes 1 MiB, reaps it, writes 2 MiB */
+	double forked = util_mono_now();
 	pid_t child = fork();
 	assert_true(child >= 0);
 	if (child == 0) {
@@ -289,6 +312,7 @@ static void test_exit_records(void **state)
 	}
 	int st = 1;
 	assert_int_equal(waitpid(child, &st, 0), child);
+	double reaped = util_mono_now();
 	assert_int_equal(st, 0);
 	char path[300], gtext[32];
 	snprintf(path, sizeof path, "%s/gpid", dir);
@@ -314,6 +338,14 @@ static void test_exit_records(void **state)
 	/* Its own 2 MiB and a few pages (the pid file, metadata), not the
 	 * grandchild's MiB it reaped (measured: 2 MiB + 8 KiB). */
 	assert_true(c->write_bytes >= 2u << 20 && c->write_bytes < (2u << 20) + (512u << 10));
+	/* When the child ended, and so when it started, is bounded: it ended
+	 * before it was reaped, and started when forked (a few ms of slack:
+	 * the clock is read at fork and exit, not by us). */
+	double age = (double)c->age_us / 1e6;
+	assert_true(c->ended_after <= c->read_at);
+	assert_true(c->ended_after <= reaped);
+	assert_true(c->read_at - age >= forked - 0.005);
+	assert_true(c->ended_after - age <= reaped);
 	taskstats_unlisten(l);
 }
 
@@ -321,7 +353,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_v13), cmocka_unit_test(test_v14), cmocka_unit_test(test_v15),
-		cmocka_unit_test(test_v16), cmocka_unit_test(test_v17), cmocka_unit_test(test_bad_payloads),
+		cmocka_unit_test(test_v16), cmocka_unit_test(test_v17), cmocka_unit_test(test_age_and_last), cmocka_unit_test(test_bad_payloads),
 		cmocka_unit_test(test_delta), cmocka_unit_test(test_ioprio_and_kinds),
 		cmocka_unit_test(test_rates), cmocka_unit_test(test_waits), cmocka_unit_test(test_reaped_children),
 		cmocka_unit_test_setup_teardown(test_exit_records, make_dir, remove_dir),
