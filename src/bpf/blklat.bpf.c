@@ -17,7 +17,10 @@
  * whoever issues it (a flusher kworker, sync, another's fsync): the
  * dirtier of each file is noted when it dirties a page (writeback_dirty_folio,
  * in its own context), and a write request's first page leads back to
- * its file. Writes of a block device's own pages (a filesystem's journal
+ * its file. A bio that merges into a request made already (block_bio_*merge,
+ * in its submitter's context) has its own owner noted, and the request's
+ * completion charges its bytes to that owner (merged). Writes of a block
+ * device's own pages (a filesystem's journal
  * and metadata) and of pages no known process dirtied stay with the one
  * that issued them; their bytes are counted (unattributed). A loop
  * device's file data reaches the disk below it as a second request with
@@ -48,6 +51,11 @@ struct request_queue {
 	struct gendisk *disk;
 } __attribute__((preserve_access_index));
 
+struct bvec_iter {
+	unsigned long long bi_sector;
+	unsigned int bi_size;
+} __attribute__((preserve_access_index));
+
 struct bio_vec;
 struct bio {
 	struct bio *bi_next;
@@ -55,6 +63,7 @@ struct bio {
 	struct bio_vec *bi_io_vec;
 	struct block_device *bi_bdev;
 	unsigned int bi_opf;
+	struct bvec_iter bi_iter;
 } __attribute__((preserve_access_index));
 
 struct request {
@@ -62,6 +71,7 @@ struct request {
 	unsigned int cmd_flags;
 	unsigned int __data_len;
 	struct bio *bio;
+	struct bio *biotail;
 } __attribute__((preserve_access_index));
 
 struct super_block {
@@ -221,8 +231,8 @@ struct {
 } passed SEC(".maps");
 
 /* Pages a process wrote to a loop device from its own memory (a direct
- * write to the device), by address, with who and when (see
- * loop_page_owner). */
+ * write to the device, or through a filesystem on it), by address, with
+ * who and when (see direct_owner). */
 struct loop_page {
 	__u64 ns;
 	__u32 tgid;
@@ -291,6 +301,32 @@ struct {
 	__type(value, __u64); /* ns at submission */
 } bio_start SEC(".maps");
 
+/* A bio merged into a request after the request's owner was known (the
+ * flusher's plug joins the next file's pages to the request of the file
+ * before it; a scheduler joins another process's adjacent write), or the
+ * bios of a request merged into another: whose bytes they are, so that
+ * the request's completion charges them to their own owner, not to the
+ * owner of its first page. Found again by the bio's address, and checked
+ * by its sector and age (a bio's memory is reused). */
+struct blkmap_merged {
+	__u32 tgid, start, kind;
+	__u8 stacked, unattributed;
+	__u64 cgroup_id;
+	__u64 bytes, sector, ns;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u64); /* the bio's address */
+	__type(value, struct blkmap_merged);
+} merged SEC(".maps");
+
+/* Bios of a request looked at, at most (the rest stay its owner's), and
+ * how old a note may be to count. */
+#define MERGED_WALK 64
+#define MERGED_STALE_NS 30000000000ull
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, BLKMAP_POOL_PROCS);
@@ -344,7 +380,7 @@ static __always_inline __u32 my_start(void)
  * middle of another program on the same CPU, and a shared word was
  * overwritten under it (seen here: requests never found at completion).
  * The same program does not nest: the kernel skips a recursive run. */
-enum scratch_word { W_OWNER, W_ISSUE, W_MERGE, W_COMPLETE, W_BIO, W_BIO_DONE, W_COUNT };
+enum scratch_word { W_OWNER, W_ISSUE, W_MERGE, W_COMPLETE, W_BIO, W_BIO_DONE, W_BIO_MERGE, W_COUNT };
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -473,10 +509,20 @@ static __always_inline int page_under_writeback(struct page *head)
 /* Who a request is charged to: its submitter, or for a write of file
  * data the process that dirtied the file. An anonymous page (swap, a
  * direct write's user buffer) has the low bit of its mapping set. */
-static __always_inline int has_flag(struct request *rq, unsigned int bit)
+static __always_inline int has_flag(__u32 flags, unsigned int bit)
 {
-	return bit < 32 && (rq->cmd_flags >> bit) & 1;
+	return bit < 32 && (flags >> bit) & 1;
 }
+
+/* What owner_of needs of a request, or of a bio merged into one: its
+ * first bio, its flags (cmd_flags, bi_opf: the op in the low bits, then
+ * the REQ_ flags) and its whole disk. */
+struct io_of {
+	struct bio *bio;
+	__u32 flags;
+	__u32 dev;
+	__u32 nbios;               /* its bios from bio on (a merged bio: 1) */
+};
 
 /* Whether a request with a file's page (head) is that file's writeback:
  * the page is being written back, and the request is not a direct write
@@ -489,24 +535,24 @@ static __always_inline int has_flag(struct request *rq, unsigned int bit)
  * (anyone who may read a file can start its writeback: sync_file_range
  * needs no write access), or anyone could charge a file's dirtier with
  * their writes. */
-static __always_inline int is_writeback(struct request *rq, struct page *head)
+static __always_inline int is_writeback(__u32 flags, struct page *head)
 {
 	if (!page_under_writeback(head))
 		return 0;
 	if (bpf_get_current_task_btf()->flags & PF_KTHREAD)
 		return 1;
 	return !(bpf_core_enum_value_exists(enum req_flag_bits, __REQ_IDLE) &&
-		 has_flag(rq, bpf_core_enum_value(enum req_flag_bits, __REQ_IDLE)));
+		 has_flag(flags, bpf_core_enum_value(enum req_flag_bits, __REQ_IDLE)));
 }
 
 /* A read's kind, or a write's that no page explains. */
-static __always_inline __u32 plain_kind(struct request *rq, int write)
+static __always_inline __u32 plain_kind(__u32 flags, int write)
 {
 	if (write)
 		return bpf_core_enum_value_exists(enum req_flag_bits, __REQ_SWAP) &&
-		       has_flag(rq, bpf_core_enum_value(enum req_flag_bits, __REQ_SWAP)) ? BLKMAP_SWAP : BLKMAP_DIRECT;
+		       has_flag(flags, bpf_core_enum_value(enum req_flag_bits, __REQ_SWAP)) ? BLKMAP_SWAP : BLKMAP_DIRECT;
 	return bpf_core_enum_value_exists(enum req_flag_bits, __REQ_RAHEAD) &&
-	       has_flag(rq, bpf_core_enum_value(enum req_flag_bits, __REQ_RAHEAD)) ? BLKMAP_READAHEAD : BLKMAP_READ_OWN;
+	       has_flag(flags, bpf_core_enum_value(enum req_flag_bits, __REQ_RAHEAD)) ? BLKMAP_READAHEAD : BLKMAP_READ_OWN;
 }
 
 #define LOOP_MAJOR 7
@@ -531,9 +577,9 @@ static __always_inline __u32 file_disk(struct address_space *m)
  * below. A device-mapper or md device is bio-based: its bytes count where
  * they land, once. The common case (a filesystem on its own disk, not a
  * loop device) costs no lookup. */
-static __always_inline int passes_through(struct request *rq, struct address_space *m, struct blkmap_file *k)
+static __always_inline int passes_through(__u32 disk, struct address_space *m, struct blkmap_file *k)
 {
-	__u32 disk = disk_dev(rq), fd = file_disk(m);
+	__u32 fd = file_disk(m);
 	int is_loop = (disk >> MINORBITS) == LOOP_MAJOR;
 	if (fd == disk && !is_loop)
 		return 0;
@@ -553,12 +599,13 @@ static __always_inline int passes_through(struct request *rq, struct address_spa
  * writes them to the disk below in bios of its own, cut where the backing
  * file's extents and the disk's limits cut them, each starting at one of
  * these pages. */
-static __always_inline void note_loop_pages(struct request *rq, __u32 word, __u32 me, __u32 start, __u64 now)
+static __always_inline void note_loop_pages(struct bio *first, __u32 nbios, __u32 word, __u32 me, __u32 start,
+					    __u64 now)
 {
 	struct loop_page v = {.ns = now, .tgid = me, .start = start};
 	__u64 stride = bpf_core_type_size(struct bio_vec), at = bpf_core_field_offset(struct bio_vec, bv_page);
-	struct bio *b = rq->bio;
-	for (int k = 0; k < LOOP_NOTE_BIOS && b; k++) {
+	struct bio *b = first;
+	for (__u32 k = 0; k < LOOP_NOTE_BIOS && k < nbios && b; k++) {
 		__u64 vec = addr_of((struct request *)b->bi_io_vec, word);
 		__u32 n = b->bi_vcnt;
 		for (__u32 i = 0; i < LOOP_NOTE_VECS && i < n; i++) {
@@ -571,41 +618,59 @@ static __always_inline void note_loop_pages(struct request *rq, __u32 word, __u3
 	}
 }
 
-/* A write of a process's own pages (no file's: O_DIRECT to a block
- * device). On a loop device its pages are noted with the writer: a loop
- * device with direct I/O hands the same pages to the disk under its file,
- * where its worker (a kernel thread) writes them at once; there they are
- * the writer's, and the same bytes as the loop device's (stacked). Not
- * swap, and not a note a second old: a page is reused. */
-static __always_inline __u32 loop_page_owner(struct request *rq, struct page *pg, __u32 word, __u32 me,
-					     struct blkmap_inflight *f)
+/* The writer a loop device's request noted with page pg, a second ago at
+ * most (a page is reused), for the loop device's worker writing it to the
+ * disk below; f marks those bytes as the loop device's (stacked). 0: none. */
+static __always_inline __u32 noted_writer(struct page *pg, __u32 word, struct blkmap_inflight *f)
 {
 	__u64 key = addr_of((struct request *)pg, word), now = bpf_ktime_get_ns();
-	if ((disk_dev(rq) >> MINORBITS) == LOOP_MAJOR) {
-		note_loop_pages(rq, word, me, f->start, now);
-		return me;
-	}
-	if (f->kind == BLKMAP_SWAP || !(bpf_get_current_task_btf()->flags & PF_KTHREAD))
-		return me;
 	struct loop_page *v = bpf_map_lookup_elem(&loop_pages, &key);
 	if (!v || now - v->ns > 1000000000ull)
-		return me;
+		return 0;
 	f->stacked = 1;
 	f->start = v->start;
 	return v->tgid;
 }
 
+/* A direct write: of a process's own pages (no file's: O_DIRECT to a
+ * block device or a file), or of a file's pages (its mapping as the
+ * buffer: the writer's own data, not that file's writeback). On a loop
+ * device its pages are noted with the writer: a loop device with direct
+ * I/O hands the same pages to the disk under its file, where its worker
+ * (a kernel thread) writes them at once; there they are the writer's, and
+ * the same bytes as the loop device's (stacked), also a layer further down
+ * (noted again). Without this, anyone who may write to a filesystem on a
+ * loop device could lead with another's page under writeback, which the
+ * writeback rule lets a kernel thread through with, and charge its
+ * dirtier. wb: the page is being written back (is_writeback). Returns the
+ * owner, or 0 for writeback (the dirtier's). Not swap, and not a note a
+ * second old: a page is reused. */
+static __always_inline __u32 direct_owner(const struct io_of *io, struct page *pg, int wb, __u32 word, __u32 me,
+					  struct blkmap_inflight *f)
+{
+	__u32 writer = f->kind != BLKMAP_SWAP && (bpf_get_current_task_btf()->flags & PF_KTHREAD)
+			       ? noted_writer(pg, word, f)
+			       : 0;
+	if (!writer && wb)
+		return 0;
+	if (!writer)
+		writer = me;
+	if ((io->dev >> MINORBITS) == LOOP_MAJOR)
+		note_loop_pages(io->bio, io->nbios, word, writer, f->start, bpf_ktime_get_ns());
+	return writer;
+}
+
 /* (and sets f->start to the owner's start) */
-static __always_inline __u32 owner_of(struct request *rq, __u32 word, struct blkmap_inflight *f)
+static __always_inline __u32 owner_of(const struct io_of *io, __u32 word, struct blkmap_inflight *f)
 {
 	f->unattributed = f->stacked = 0;
 	f->start = my_start(); /* until another is the owner */
 	__u32 me = (__u32)(bpf_get_current_pid_tgid() >> 32);
-	int write = (rq->cmd_flags & REQ_OP_MASK) == REQ_OP_WRITE;
-	f->kind = plain_kind(rq, write);
-	if (!write || !rq->bio || !rq->bio->bi_io_vec)
+	int write = (io->flags & REQ_OP_MASK) == REQ_OP_WRITE;
+	f->kind = plain_kind(io->flags, write);
+	if (!write || !io->bio || !io->bio->bi_io_vec)
 		return me;
-	struct page *pg = rq->bio->bi_io_vec->bv_page;
+	struct page *pg = io->bio->bi_io_vec->bv_page;
 	struct page *head = pg ? head_of(pg) : 0;
 	struct address_space *m = head ? BPF_CORE_READ(head, mapping) : 0;
 	if (!m) {
@@ -615,17 +680,18 @@ static __always_inline __u32 owner_of(struct request *rq, __u32 word, struct blk
 			f->kind = BLKMAP_JOURNAL;
 		return me;
 	}
-	if (addr_of((struct request *)m, word) & 1)
-		return loop_page_owner(rq, pg, word, me, f);
+	if (addr_of((struct request *)m, word) & 1) /* an anonymous page */
+		return direct_owner(io, pg, 0, word, me, f);
 	struct blkmap_file k;
 	if (!file_of(m, &k)) {
 		f->kind = BLKMAP_JOURNAL;
 		return me;
 	}
-	if (!is_writeback(rq, head))
-		return me; /* a direct write from a mapping of the file: the writer's */
+	__u32 writer = direct_owner(io, pg, is_writeback(io->flags, head), word, me, f);
+	if (writer)
+		return writer;
 	f->kind = BLKMAP_WRITEBACK;
-	f->stacked = passes_through(rq, m, &k);
+	f->stacked = passes_through(io->dev, m, &k);
 	struct blkmap_owner *who = bpf_map_lookup_elem(&dirtier, &k);
 	if (who) {
 		f->start = who->start;
@@ -636,8 +702,7 @@ static __always_inline __u32 owner_of(struct request *rq, __u32 word, struct blk
 }
 
 /* A write of file data whose dirtier was not known: counted, overall and
- * for its disk, at its final size (bios merge into it after its owner is
- * noted). */
+ * for its disk, at completion (its merged bios apart, by their own). */
 static __always_inline void count_unattributed(__u32 dev, __u64 len)
 {
 	count(BLKMAP_UNATTRIBUTED, len);
@@ -813,7 +878,8 @@ static __always_inline void note_owner(struct request *rq)
 		return;
 	f->start_ns = now;
 	f->issue_ns = 0;
-	f->tgid = owner_of(rq, W_OWNER, f);
+	struct io_of io = {rq->bio, rq->cmd_flags, disk_dev(rq), LOOP_NOTE_BIOS};
+	f->tgid = owner_of(&io, W_OWNER, f);
 	f->cgroup_id = issuer_cgroup(f->tgid);
 	f->probe = watch_of(rq, f->tgid);
 	f->dev = disk_dev(rq); /* so a request still queued shows among the waiting */
@@ -858,7 +924,8 @@ int BPF_PROG(on_issue, struct request *rq)
 		}
 		f->start_ns = now;
 		f->dev = 0; /* the last holder's */
-		f->tgid = owner_of(rq, W_ISSUE, f);
+		struct io_of io = {rq->bio, rq->cmd_flags, disk_dev(rq), LOOP_NOTE_BIOS};
+		f->tgid = owner_of(&io, W_ISSUE, f);
 		f->cgroup_id = issuer_cgroup(f->tgid);
 		f->probe = watch_of(rq, f->tgid);
 	}
@@ -907,6 +974,37 @@ int BPF_PROG(on_bio_queue, struct bio *bio)
 	return 0;
 }
 
+/* A bio joined a request already made: its owner, noted apart. */
+static __always_inline void note_merged(struct bio *bio)
+{
+	__u32 op = bio->bi_opf & REQ_OP_MASK;
+	if (op != REQ_OP_READ && op != REQ_OP_WRITE)
+		return;
+	struct blkmap_inflight f = {};
+	struct io_of io = {bio, bio->bi_opf, bio_dev(bio), 1};
+	__u32 tgid = owner_of(&io, W_BIO_MERGE, &f);
+	struct blkmap_merged m = {.tgid = tgid, .start = f.start, .kind = f.kind, .stacked = f.stacked,
+				  .unattributed = f.unattributed, .cgroup_id = issuer_cgroup(tgid),
+				  .bytes = bio->bi_iter.bi_size, .sector = bio->bi_iter.bi_sector, .ns = bpf_ktime_get_ns()};
+	__u64 a = bio_addr(bio, W_BIO_MERGE);
+	if (a)
+		bpf_map_update_elem(&merged, &a, &m, BPF_ANY);
+}
+
+SEC("tp_btf/block_bio_backmerge")
+int BPF_PROG(on_backmerge, struct bio *bio)
+{
+	note_merged(bio);
+	return 0;
+}
+
+SEC("tp_btf/block_bio_frontmerge")
+int BPF_PROG(on_frontmerge, struct bio *bio)
+{
+	note_merged(bio);
+	return 0;
+}
+
 /* A read of the pooled disk completed: from its first bio's submission
  * to now, into its owner's pool histogram. A bio seen by no submission
  * (queued before the pool began, or split from another) is left out. */
@@ -937,14 +1035,90 @@ static __always_inline void pool_count(struct request *rq, __u32 tgid, __u64 now
 	__sync_fetch_and_add(&h->bytes, rq->__data_len);
 }
 
-/* rq was merged into another request and is about to be freed. */
+/* rq was merged into another request and is about to be freed: its bios
+ * (those not noted as merged into it) are its owner's. */
 SEC("tp_btf/block_rq_merge")
 int BPF_PROG(on_merge, struct request *rq)
 {
 	__u64 a = addr_of(rq, W_MERGE);
-	if (a)
-		slot_release(a);
+	struct blkmap_inflight *f = a ? slot_find(a) : NULL;
+	if (!f)
+		return 0;
+	struct blkmap_merged m = {.tgid = f->tgid, .start = f->start, .kind = f->kind, .stacked = f->stacked,
+				  .unattributed = f->unattributed, .cgroup_id = f->cgroup_id, .ns = bpf_ktime_get_ns()};
+	int noted = f->dev != 0;
+	slot_release(a);
+	struct bio *b = rq->bio;
+	for (int i = 0; noted && i < MERGED_WALK && b; i++) {
+		__u64 k = bio_addr(b, W_MERGE);
+		if (k && !bpf_map_lookup_elem(&merged, &k)) {
+			m.bytes = b->bi_iter.bi_size;
+			m.sector = b->bi_iter.bi_sector;
+			bpf_map_update_elem(&merged, &k, &m, BPF_ANY);
+		}
+		b = b->bi_next;
+	}
 	return 0;
+}
+
+/* k's histogram, made if it is not there yet (NULL: the map is full). */
+static __always_inline struct blkmap_hist *hist_of(struct blkmap_key *k)
+{
+	struct blkmap_hist *h = bpf_map_lookup_elem(&hists, k);
+	if (h)
+		return h;
+	__u32 z = 0;
+	struct blkmap_hist *empty = bpf_map_lookup_elem(&zero, &z);
+	if (!empty)
+		return 0;
+	bpf_map_update_elem(&hists, k, empty, BPF_NOEXIST);
+	h = bpf_map_lookup_elem(&hists, k);
+	if (!h)
+		count(BLKMAP_UNCOUNTED, 1);
+	return h;
+}
+
+/* bytes of k's: its data, its journal's, those counted above it. */
+static __always_inline void add_bytes(struct blkmap_hist *h, __u32 kind, __u32 stacked, __u64 cgroup_id, __u64 bytes)
+{
+	__sync_fetch_and_add(&h->bytes, bytes);
+	if (kind == BLKMAP_JOURNAL)
+		__sync_fetch_and_add(&h->journal, bytes);
+	if (stacked)
+		__sync_fetch_and_add(&h->stacked, bytes);
+	if (cgroup_id && h->cgroup_id != cgroup_id)
+		h->cgroup_id = cgroup_id; /* (a plain store: the same value from every CPU) */
+}
+
+/* The bios merged into rq after its owner was known, each to its own
+ * owner (bytes only: the request counts once, for its owner). Returns
+ * the bytes that went so, at most total. */
+static __always_inline __u64 charge_merged(struct request *rq, __u32 dev, __u32 op, __u64 total)
+{
+	if (rq->bio == rq->biotail)
+		return 0; /* one bio: nothing merged */
+	__u64 taken = 0, now = bpf_ktime_get_ns();
+	struct bio *b = rq->bio;
+	for (int i = 0; i < MERGED_WALK && b; i++) {
+		__u64 a = bio_addr(b, W_COMPLETE);
+		struct blkmap_merged *m = a ? bpf_map_lookup_elem(&merged, &a) : 0;
+		if (m) {
+			struct blkmap_key k = {.tgid = m->tgid, .dev = dev, .op = op, .start = m->start};
+			__u64 n = m->bytes, cgroup_id = m->cgroup_id;
+			__u32 kind = m->kind, stacked = m->stacked, unattributed = m->unattributed;
+			int fresh = m->sector == b->bi_iter.bi_sector && now - m->ns < MERGED_STALE_NS;
+			bpf_map_delete_elem(&merged, &a);
+			struct blkmap_hist *h = fresh && taken + n <= total ? hist_of(&k) : 0;
+			if (h) {
+				if (unattributed)
+					count_unattributed(dev, n);
+				add_bytes(h, kind, stacked, cgroup_id, n);
+				taken += n;
+			}
+		}
+		b = b->bi_next;
+	}
+	return taken;
 }
 
 SEC("tp_btf/block_rq_complete")
@@ -965,6 +1139,7 @@ int BPF_PROG(on_complete, struct request *rq, int error, unsigned int nr_bytes)
 	slot_release(a);
 	if (!issued)
 		return 0; /* completed without an issue seen */
+	bytes -= charge_merged(rq, k.dev, k.op, bytes);
 	if (unattributed)
 		count_unattributed(k.dev, bytes);
 	/* Served while a probe read (or a watched cgroup's) waited on this
@@ -982,19 +1157,9 @@ int BPF_PROG(on_complete, struct request *rq, int error, unsigned int nr_bytes)
 	if (pool_dev && k.dev == pool_dev && k.op == BLKMAP_READ)
 		pool_count(rq, k.tgid, now);
 
-	struct blkmap_hist *h = bpf_map_lookup_elem(&hists, &k);
-	if (!h) {
-		__u32 z = 0;
-		struct blkmap_hist *empty = bpf_map_lookup_elem(&zero, &z);
-		if (!empty)
-			return 0;
-		bpf_map_update_elem(&hists, &k, empty, BPF_NOEXIST);
-		h = bpf_map_lookup_elem(&hists, &k);
-		if (!h) {
-			count(BLKMAP_UNCOUNTED, 1); /* the map is full */
-			return 0;
-		}
-	}
+	struct blkmap_hist *h = hist_of(&k);
+	if (!h)
+		return 0;
 	unsigned int b = blkmap_bucket(ns);
 	/* The verifier cannot follow blkmap_bucket's arithmetic, and clang
 	 * drops a check it can prove: hide b from it so the check stays. */
@@ -1004,13 +1169,7 @@ int BPF_PROG(on_complete, struct request *rq, int error, unsigned int nr_bytes)
 	/* Only the buckets and the bytes: user space counts n from the
 	 * buckets, and each atomic add is paid on every request. */
 	__sync_fetch_and_add(&h->count[b], 1);
-	__sync_fetch_and_add(&h->bytes, bytes);
-	if (kind == BLKMAP_JOURNAL)
-		__sync_fetch_and_add(&h->journal, bytes);
-	if (stacked)
-		__sync_fetch_and_add(&h->stacked, bytes);
-	if (cgroup_id && h->cgroup_id != cgroup_id)
-		h->cgroup_id = cgroup_id; /* (a plain store: the same value from every CPU) */
+	add_bytes(h, kind, stacked, cgroup_id, bytes);
 	return 0;
 }
 

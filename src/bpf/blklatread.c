@@ -106,6 +106,20 @@ static enum blk_op op_of(const struct blkmap_key *k)
  * reading. */
 struct gained { uint64_t bytes, journal, stacked, cgroup_id; };
 
+/* What a key's histogram cur gained since its last reading (old: none,
+ * a new key: all of it). */
+static struct gained gained_since(const struct seen *old, const struct blkmap_hist *cur)
+{
+	if (!old)
+		return (struct gained){cur->bytes, cur->journal, cur->stacked, cur->cgroup_id};
+	return (struct gained){
+		cur->bytes >= old->h.bytes ? cur->bytes - old->h.bytes : cur->bytes,
+		cur->journal >= old->h.journal ? cur->journal - old->h.journal : cur->journal,
+		cur->stacked >= old->h.stacked ? cur->stacked - old->h.stacked : cur->stacked,
+		cur->cgroup_id,
+	};
+}
+
 static void stat_from(struct blk_stat *st, const struct blkmap_key *k, const char *disk, const struct hist *h,
 		      struct gained g)
 {
@@ -129,7 +143,7 @@ static int group_end(struct blklat *b, struct blk_reading *r, const struct blkma
 {
 	int tgid = (int)k->tgid, err = 0;
 	enum blk_op op = op_of(k);
-	if (b->group.n == 0)
+	if (b->group.n == 0 && !g.bytes)
 		return 0;
 	if (!r->nprocs || r->procs[r->nprocs - 1].tgid != tgid || r->procs[r->nprocs - 1].start != k->start) {
 		err = util_grow((void **)&r->procs, &r->procs_cap, r->nprocs + 1, sizeof *r->procs);
@@ -513,20 +527,17 @@ int blklat_read(struct blklat *b, struct blk_reading *r)
 		struct seen key = {.key = keys[i]};
 		struct seen *old = nold ? bsearch(&key, b->seen, nold, sizeof key, seen_cmp) : NULL;
 		blklat_diff(old ? old->h.count : NULL, cur.count, BLKMAP_BUCKETS, &b->delta);
-		struct gained g = {
-			old && cur.bytes >= old->h.bytes ? cur.bytes - old->h.bytes : cur.bytes,
-			old && cur.journal >= old->h.journal ? cur.journal - old->h.journal : cur.journal,
-			old && cur.stacked >= old->h.stacked ? cur.stacked - old->h.stacked : cur.stacked,
-			cur.cgroup_id,
-		};
+		struct gained g = gained_since(old, &cur);
 		if (old) {
 			old->h = cur;
 			old->live = 1;
-			old->moved = b->delta.n > 0;
+			old->moved = b->delta.n > 0 || g.bytes > 0;
 		} else if (util_grow((void **)&b->seen, &b->cap, b->nseen + 1, sizeof *b->seen) == 0) {
 			b->seen[b->nseen++] = (struct seen){.key = keys[i], .h = cur, .live = 1, .moved = 1};
 		}
-		if (b->delta.n == 0)
+		/* bytes with no request of its own: bios merged into another's
+		 * request (charged to their own owner apart) */
+		if (b->delta.n == 0 && !g.bytes)
 			continue;
 		stat_from(&r->stats[r->nstats++], &keys[i], dev_name(b, keys[i].dev), &b->delta, g);
 		if (b->pool && !b->pool->from_submission)

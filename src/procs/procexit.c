@@ -188,6 +188,16 @@ static const char *cgroup_above(struct procexit *x, int ppid, struct proc_seen *
 	return NULL;
 }
 
+/* e's start in ticks as the listings count them, where its bounds fall in
+ * one tick; else 0 (unknown). */
+static unsigned long long tick_of(const struct procexit *x, const struct procexit_proc *e)
+{
+	if (x->hz <= 0 || e->start_hi + x->boot_off < 0)
+		return 0;
+	double lo = (e->start_lo + x->boot_off) * (double)x->hz, hi = (e->start_hi + x->boot_off) * (double)x->hz;
+	return lo >= 0 && (unsigned long long)lo == (unsigned long long)hi ? (unsigned long long)hi : 0;
+}
+
 /* One reaped process: its last interval, and its jump to its parent. */
 static void settle_one(struct procexit *x, struct procexit_proc *e, struct proc_seen *cur, size_t ncur,
 		       struct proc_seen *prev, size_t nprev, struct procexit_row *row)
@@ -212,6 +222,7 @@ static void settle_one(struct procexit *x, struct procexit_proc *e, struct proc_
 	add_counters(&jump, &last);
 	add_counters(&jump, &e->folded);
 	row->pid = e->pid;
+	row->start = old ? old->start : tick_of(x, e);
 	row->ppid = e->ppid;
 	row->uid = e->uid;
 	util_strlcpy(row->comm, e->comm, sizeof row->comm);

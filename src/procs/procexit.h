@@ -56,6 +56,7 @@ struct procexit {
 /* What procexit_settle reports of one process that ended and was reaped. */
 struct procexit_row {
 	int pid, ppid;
+	unsigned long long start;  /* in ticks, as /proc's: its last reading's, else its bounds' tick; 0 unknown */
 	unsigned uid;
 	char comm[32];
 	struct proc_counters last; /* its own I/O since its last reading (or its life, if never read) */

@@ -77,7 +77,7 @@ static const char *issuer_cgroup(struct procs *p, const struct procs_blk *blk, c
 	*src = x->cgroup_src;
 	if (x->cgroup_src == CGSRC_LAST || !blk || !blk->r || !p->cg_on)
 		return x->cgroup;
-	const struct blk_proc *b = blklat_find_proc(blk->r, x->pid, 0);
+	const struct blk_proc *b = blklat_find_proc(blk->r, x->pid, x->start);
 	const char *path = b && b->cgroup_id ? proccgroup_of_id(p, b->cgroup_id) : NULL;
 	if (!path)
 		return x->cgroup;
@@ -131,6 +131,7 @@ void procgone_add(struct procs *p, size_t nx, double dt, const struct procs_blk 
 			r->cgroup_src = src;
 		}
 		r->pid = r->tid = x[i].pid; /* the last one's */
+		r->start = x[i].start;
 		r->count++;
 		r->total.rbytes += x[i].last.rbytes;
 		r->total.wbytes += x[i].last.wbytes;

@@ -303,6 +303,7 @@ static void next_holder_listed(double boot_off)
 	assert_int_equal(n, 1);
 	assert_string_equal(rows[0].comm, "attacker");
 	assert_string_equal(rows[0].cgroup, "x");
+	assert_int_equal(rows[0].start, 1000 + b); /* its own: its TO-DISK is looked up by it */
 	assert_int_equal(rows[0].last.wbytes, 128 * MIB);
 	assert_true(prev[1].settled);
 	struct ts_record vr = aged(rec(50, 50, 10, "victim", 4096), 20.8, 29.99, 30.0);
@@ -326,11 +327,30 @@ static void test_next_holder_listed(void **state)
 	next_holder_listed(3600);
 }
 
+/* A process never listed has the start its bounds give, where they fall
+ * within one tick; else none (0: looked up by pid). */
+static void test_start_tick(void **state)
+{
+	(void)state;
+	struct procexit x = fresh();
+	struct ts_record a = aged(rec(60, 60, 10, "a", MIB), 10.005, 20.996, 21.0);
+	struct ts_record b = aged(rec(61, 61, 10, "b", MIB), 10.001, 20.99, 21.0);
+	assert_int_equal(procexit_add(&x, &a, 21.0), 0);
+	assert_int_equal(procexit_add(&x, &b, 21.0), 0);
+	struct proc_seen cur[] = {proc(10, 1, 2 * MIB)};
+	struct procexit_row rows[4];
+	assert_int_equal(procexit_settle(&x, cur, 1, NULL, 0, 21.5, 5, rows, 4), 2);
+	assert_int_equal(row_of(rows, 2, 60)->start, 1000);
+	assert_int_equal(row_of(rows, 2, 61)->start, 0);
+	procexit_free_reaped(cur, sizeof cur / sizeof cur[0]);
+	procexit_free(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_short_children), cmocka_unit_test(test_main_thread_first),
-		cmocka_unit_test(test_next_holder_listed), cmocka_unit_test(test_three_levels),
+		cmocka_unit_test(test_next_holder_listed), cmocka_unit_test(test_start_tick), cmocka_unit_test(test_three_levels),
 		cmocka_unit_test(test_seen_before),    cmocka_unit_test(test_zombie_waits),
 		cmocka_unit_test(test_threads),        cmocka_unit_test(test_lost_leader),
 		cmocka_unit_test(test_burst_beyond_out),
