@@ -193,6 +193,17 @@ static void fill_one(struct procs *p, const struct blk_reading *blk, double inte
 		r->read_Bps = r->write_Bps = r->read_calls = r->write_calls = 0;
 		r->count = 0; /* none ended in this interval: a sum of counts counts each once */
 	}
+	/* An ended process's cgroup taken from its parent is a guess: the one
+	 * it dirtied its pages in, as the block layer noted it, is known (a
+	 * writer that moved itself into a unit, then ended unseen, had its
+	 * writeback put on its parent's unit). */
+	if (r->exited && b && b->dirtier_cgroup_id && (r->cgroup_src == CGSRC_PARENT || r->cgroup_src == CGSRC_UNKNOWN)) {
+		const char *path = proccgroup_of_id(p, b->dirtier_cgroup_id);
+		if (path) {
+			r->cgroup = path;
+			r->cgroup_src = CGSRC_DIRTIER;
+		}
+	}
 	/* a thread's requests are its process's (the BPF part keys by process) */
 	/* on the disks the header's total counts (sample_settle_to_disk) */
 	r->to_disk_Bps = r->tid != r->pid ? -1 : interval_s > 0 && b ? (double)b->to_disk_bytes / interval_s : 0;

@@ -264,7 +264,11 @@ struct taskstats_listener {
 	pthread_t reader;
 	int wake_fd;               /* an eventfd: tells the reader to stop */
 	int reading;               /* the reader runs */
-	pthread_mutex_t mu;        /* guards what follows */
+	/* Held while the socket is read and for what follows: a drain reads
+	 * what is still on the socket itself, so a record sent before it is in
+	 * it even when the thread has not run since (a loaded machine). */
+	pthread_mutex_t mu;
+	double after;              /* mono seconds: the socket was last found empty then */
 	struct queued *q;
 	size_t n, cap;
 	int lost;                  /* records were dropped since the last drain */
@@ -361,32 +365,32 @@ static void enqueue(void *ctx, const struct ts_record *r, int tgid)
 	e->tgid = tgid;
 }
 
-/* Everything on the socket into the queue; *after: when the socket was
- * found empty (records read later ended after it). Returns 0, or a
- * negative errno that ends the reading. */
-static int read_all(struct taskstats_listener *l, double *after)
+/* Everything on the socket into the queue, l->mu held; l->after: when
+ * the socket was found empty (records read later ended after it). An
+ * error that ends the reading goes into l->err. */
+static void read_all(struct taskstats_listener *l)
 {
 	struct taskstats_conn *c = &l->c;
-	for (;;) {
+	while (!l->err) {
 		ssize_t n = recv(c->fd, c->buf, sizeof c->buf, MSG_DONTWAIT);
 		int e = n < 0 ? errno : 0;
 		double at = util_mono_now();
 		if (e == EINTR)
 			continue;
 		if (e == EAGAIN || e == EWOULDBLOCK) {
-			*after = at;
-			return 0;
+			l->after = at;
+			return;
 		}
-		if (e && e != ENOBUFS)
-			return -e;
-		pthread_mutex_lock(&l->mu);
+		if (e && e != ENOBUFS) {
+			l->err = -e;
+			return;
+		}
 		if (e == ENOBUFS)
 			l->lost = 1; /* the socket dropped records; it goes on */
-		struct stamp st = {l, *after, at};
+		struct stamp st = {l, l->after, at};
 		for (struct nlmsghdr *h = (struct nlmsghdr *)c->buf; n > 0 && NLMSG_OK(h, (size_t)n); h = NLMSG_NEXT(h, n))
 			if (h->nlmsg_type == c->family && h->nlmsg_len >= NLMSG_LENGTH(GENL_HDRLEN))
 				deliver(GENL_DATA(NLMSG_DATA(h)), h->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN), enqueue, &st);
-		pthread_mutex_unlock(&l->mu);
 	}
 }
 
@@ -394,26 +398,24 @@ static void *reader_main(void *arg)
 {
 	struct taskstats_listener *l = arg;
 	util_block_stop_signals();
-	double after = util_mono_now();
 	struct pollfd pf[2] = {{.fd = l->c.fd, .events = POLLIN}, {.fd = l->wake_fd, .events = POLLIN}};
-	for (;;) {
+	for (int err = 0; !err;) {
 		int rc = poll(pf, 2, IDLE_LOOK_MS);
 		if (rc < 0 && errno == EINTR)
 			continue;
 		if (rc < 0 || pf[1].revents)
 			break;
-		if (rc == 0) { /* nothing came: the socket is empty now */
-			after = util_mono_now();
-			continue;
-		}
-		if ((rc = read_all(l, &after)) < 0) {
-			pthread_mutex_lock(&l->mu);
-			l->err = rc;
-			pthread_mutex_unlock(&l->mu);
-			break;
-		}
+		pthread_mutex_lock(&l->mu);
+		/* nothing came: the socket is empty now; else read it */
+		if (rc == 0)
+			l->after = util_mono_now();
+		else
+			read_all(l);
+		err = l->err;
+		pthread_mutex_unlock(&l->mu);
 		struct timespec pause = {0, READER_PAUSE_NS};
-		nanosleep(&pause, NULL);
+		if (rc > 0)
+			nanosleep(&pause, NULL);
 	}
 	return NULL;
 }
@@ -447,6 +449,7 @@ int taskstats_listen(const char *cpus, struct taskstats_listener **out)
 	l->wake_fd = eventfd(0, EFD_CLOEXEC);
 	if (rc == 0 && l->wake_fd < 0)
 		rc = -errno;
+	l->after = util_mono_now();
 	if (rc == 0)
 		rc = -pthread_create(&l->reader, NULL, reader_main, l);
 	if (rc < 0) {
@@ -461,6 +464,7 @@ int taskstats_listen(const char *cpus, struct taskstats_listener **out)
 int taskstats_drain(struct taskstats_listener *l, taskstats_exit_fn fn, void *ctx)
 {
 	pthread_mutex_lock(&l->mu);
+	read_all(l); /* what the thread has not read yet */
 	struct queued *q = l->q;
 	size_t n = l->n;
 	int lost = l->lost, err = l->err;

@@ -18,6 +18,7 @@
 #    the victim's at most its own 128 KiB and 512 KiB more.
 # suite-budget: 60
 . "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../lib/frame.sh"
 need_root
 need_cmd jq losetup mkfs.ext4 python3 setpriv
 need_slowfs
@@ -41,49 +42,7 @@ sync
 
 json_with_blk "$SCRATCH/out.json" -d 0.5 --disk "$N" --no-probe --procs 100000
 
-setpriv --reuid=1 --regid=1 --clear-groups -- /usr/bin/python3 -c '
-import os, sys, time
-open("/proc/self/comm", "w").write("victim-db")
-fd = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT, 0o644)
-for i in range(32):
-    os.pwrite(fd, b"v" * 4096, i << 20)
-os.ftruncate(fd, 32 << 20)
-os.close(fd)
-open(sys.argv[1] + ".done", "w").close()
-time.sleep(120)' "$MNT/v/F" &
-VICTIM=$!
-on_exit "kill $VICTIM 2>/dev/null"
-for _ in $(seq 50); do [ -e "$MNT/v/F.done" ] && break; sleep 0.1; done
-[ -e "$MNT/v/F.done" ] || fail "the victim did not write its file"
-
-nobody /usr/bin/python3 -c '
-import ctypes, mmap, os, sys
-open("/proc/self/comm", "w").write("attacker-lf")
-libc = ctypes.CDLL(None, use_errno=True)
-libc.sync_file_range.argtypes = [ctypes.c_int, ctypes.c_longlong, ctypes.c_longlong, ctypes.c_uint]
-SYNC_FILE_RANGE_WRITE = 2
-f = os.open(sys.argv[1], os.O_RDONLY)
-theirs = mmap.mmap(f, 32 << 20, mmap.MAP_SHARED, mmap.PROT_READ)
-mine = mmap.mmap(-1, (128 << 10) - 4096)
-mine.write(b"a" * len(mine))
-out = os.open(sys.argv[2], os.O_WRONLY | os.O_CREAT | os.O_DIRECT, 0o644)
-for i in range(32):
-    if libc.sync_file_range(f, i << 20, 4096, SYNC_FILE_RANGE_WRITE) != 0:
-        sys.exit("sync_file_range: errno %d" % ctypes.get_errno())
-    page = memoryview(theirs)[i << 20:(i << 20) + 4096]
-    if os.pwritev(out, [page, mine], i << 17) != 128 << 10:
-        sys.exit("short write")
-    page.release()' "$MNT/v/F" "$SCRATCH/up/a/out" || fail "the writer failed"
-sync
-DONE=$(wc -l < "$SCRATCH/out.json")
-until [ "$(wc -l < "$SCRATCH/out.json")" -gt $((DONE + 2)) ]; do sleep 0.1; done
-kill -INT "$TOOL"; wait "$TOOL"
-
-mine=$(to_disk_sum "$SCRATCH/out.json" attacker-lf)
-theirs=$(to_disk_sum "$SCRATCH/out.json" victim-db)
-note "TO-DISK over the run: attacker-lf $mine bytes (wrote 4 MiB through the loop device), victim-db $theirs bytes (dirtied 128 KiB)"
-jq -e -n --argjson t "$theirs" '$t <= 131072 + 524288' > /dev/null ||
-	fail "the victim was charged $theirs bytes for direct writes through a loop device that led with its pages under writeback"
-jq -e -n --argjson m "$mine" '$m >= 0.9 * 4194304' > /dev/null ||
-	fail "the writer's own direct writes are not charged to it: $mine bytes of 4 MiB"
+frame_victim "$MNT/v/F"
+frame_attacker "$MNT/v/F" "$SCRATCH/up/a/out" attacker-lf
+frame_verdict attacker-lf "through a loop device"
 echo PASS
