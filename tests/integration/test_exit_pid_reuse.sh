@@ -14,6 +14,7 @@
 # In both, victim-job's rows write at most 1 MiB, and X's at least 90 % of
 # its 64 MiB.
 # suite-budget: 20
+# suite-alone: it rewinds the kernel's pid counter (ns_last_pid): a test beside it would have its processes get pids just freed, which a pid cycler cannot do that fast (a run of test_procs_exited beside it counted 199 of its 200 dd processes)
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd jq setpriv python3

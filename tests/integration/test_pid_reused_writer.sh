@@ -8,6 +8,7 @@
 #  - sync: the 32 MiB reach the disk. victim-job's TO-DISK stays at most
 #    1 MiB; an [exited] row of pid P named attacker-dd has at least 90 %.
 # suite-budget: 15
+# suite-alone: it rewinds the kernel's pid counter (ns_last_pid): a test beside it would have its processes get pids just freed, which a pid cycler cannot do that fast (a run of test_procs_exited beside it counted 199 of its 200 dd processes)
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd jq losetup mkfs.ext4 setpriv
