@@ -17,7 +17,7 @@ mkfifo "$SCRATCH/fifo"; mkdir "$SCRATCH/dir"
 printf 'theme light\0\nsort pid\n' > "$SCRATCH/nul.conf"
 expect() { # expect STATUS PATTERN CMD...: the exit status and the message
 	local want=$1 pat=$2; shift 2
-	timeout 20 "$@" > "$SCRATCH/out" 2> "$SCRATCH/err"
+	timeout 60 "$@" > "$SCRATCH/out" 2> "$SCRATCH/err" # (what may take long is bounded below, by build)
 	local rc=$?
 	[ $rc -eq "$want" ] && grep -q -- "$pat" "$SCRATCH/err" || fail "$*: exit $rc, not $want: $(head -c 300 "$SCRATCH/err")"
 }
