@@ -322,9 +322,12 @@ struct {
 	__type(value, struct blkmap_merged);
 } merged SEC(".maps");
 
-/* Bios of a request looked at, at most (the rest stay its owner's), and
- * how old a note may be to count. */
-#define MERGED_WALK 64
+/* Bios of a request looked at, at most, and how old a note may be to
+ * count. A request is cut at the device's max_segments (254 on virtio,
+ * 128 on loop) unless its bios' pages are adjacent in memory; the rest
+ * of a longer one is counted as no one's: its first owner's would let a
+ * user charge a victim by merging behind its page. */
+#define MERGED_WALK 256
 #define MERGED_STALE_NS 30000000000ull
 
 struct {
@@ -1092,14 +1095,17 @@ static __always_inline void add_bytes(struct blkmap_hist *h, __u32 kind, __u32 s
 
 /* The bios merged into rq after its owner was known, each to its own
  * owner (bytes only: the request counts once, for its owner). Returns
- * the bytes that went so, at most total. */
-static __always_inline __u64 charge_merged(struct request *rq, __u32 dev, __u32 op, __u64 total)
+ * the bytes that went so, at most total; *beyond: those of the bios past
+ * the walk, whose owners were not looked at. */
+static __always_inline __u64 charge_merged(struct request *rq, __u32 dev, __u32 op, __u64 total, __u64 *beyond)
 {
+	*beyond = 0;
 	if (rq->bio == rq->biotail)
 		return 0; /* one bio: nothing merged */
-	__u64 taken = 0, now = bpf_ktime_get_ns();
+	__u64 taken = 0, walked = 0, now = bpf_ktime_get_ns();
 	struct bio *b = rq->bio;
 	for (int i = 0; i < MERGED_WALK && b; i++) {
+		walked += b->bi_iter.bi_size;
 		__u64 a = bio_addr(b, W_COMPLETE);
 		struct blkmap_merged *m = a ? bpf_map_lookup_elem(&merged, &a) : 0;
 		if (m) {
@@ -1118,6 +1124,8 @@ static __always_inline __u64 charge_merged(struct request *rq, __u32 dev, __u32 
 		}
 		b = b->bi_next;
 	}
+	if (b && walked < total)
+		*beyond = total - walked; /* (taken is within walked) */
 	return taken;
 }
 
@@ -1139,7 +1147,12 @@ int BPF_PROG(on_complete, struct request *rq, int error, unsigned int nr_bytes)
 	slot_release(a);
 	if (!issued)
 		return 0; /* completed without an issue seen */
-	bytes -= charge_merged(rq, k.dev, k.op, bytes);
+	__u64 beyond;
+	bytes -= charge_merged(rq, k.dev, k.op, bytes, &beyond);
+	if (beyond) {
+		count_unattributed(k.dev, beyond);
+		bytes -= beyond;
+	}
 	if (unattributed)
 		count_unattributed(k.dev, bytes);
 	/* Served while a probe read (or a watched cgroup's) waited on this
