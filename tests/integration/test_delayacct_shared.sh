@@ -35,7 +35,7 @@ kill -TERM "$A"; wait "$A" || fail "run A exited $?: $(cat "$SCRATCH/a.err")"
 grep -q "task_delayacct left as it is: another iosched-top run (pid $B) uses it" "$SCRATCH/a.err" ||
 	fail "run A does not say why it left it: $(cat "$SCRATCH/a.err")"
 lines=$(wc -l < "$SCRATCH/b.json")
-for _ in $(seq 50); do [ "$(wc -l < "$SCRATCH/b.json")" -gt $((lines + 1)) ] && break; sleep 0.1; done
+for _ in $(seq 300); do [ "$(wc -l < "$SCRATCH/b.json")" -gt $((lines + 1)) ] && break; sleep 0.1; done
 tail -n1 "$SCRATCH/b.json" | jq -e '.writers.delayacct == true' > /dev/null ||
 	fail "run B's IO-WAIT went off after A ended: $(tail -n1 "$SCRATCH/b.json" | jq -c .writers)"
 note "A ended: $(grep task_delayacct "$SCRATCH/a.err")"

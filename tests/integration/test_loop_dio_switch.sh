@@ -17,7 +17,7 @@ N=$(basename "$L")
 TOOL=$!
 on_exit "kill $TOOL 2>/dev/null"
 below_now() { tail -n1 "$SCRATCH/rec" | jq -r --arg n "$N" '.disks[]? | select(.name == $n) | .below // ""'; }
-for _ in $(seq 50); do [ -n "$(below_now 2>/dev/null)" ] && break; sleep 0.1; done
+for _ in $(seq 300); do [ -n "$(below_now 2>/dev/null)" ] && break; sleep 0.1; done
 before=$(below_now)
 [ -n "$before" ] || fail "$N with direct I/O has no disk below it: $(tail -n1 "$SCRATCH/rec" | head -c 600)"
 losetup --direct-io=off "$L" || fail "cannot turn direct I/O off on $N"

@@ -30,7 +30,7 @@ os.close(fd)
 time.sleep(60)' "$MNT/v/F" &
 VICTIM=$!
 on_exit "kill $VICTIM 2>/dev/null"
-for _ in $(seq 50); do [ -s "$MNT/v/F" ] && break; sleep 0.1; done
+for _ in $(seq 300); do [ -s "$MNT/v/F" ] && break; sleep 0.1; done
 sync # the victim's own 64 KiB written back, charged to it
 sleep 1
 

@@ -41,7 +41,7 @@ awk -v t="$took" 'BEGIN { exit !(t < 10) }' || fail "SIGPIPE ignored: ran $took 
 # end, exit 1, as the man page says.
 "$BIN" --json -d 0.2 -n 200 --no-probe > "$SCRATCH/o5" 2> "$SCRATCH/e5" &
 run=$!
-for _ in $(seq 50); do [ -s "$SCRATCH/o5" ] && break; sleep 0.1; done
+for _ in $(seq 300); do [ -s "$SCRATCH/o5" ] && break; sleep 0.1; done
 kill -PIPE $run
 wait $run
 rc=$?

@@ -25,7 +25,7 @@ fio --name=r --filename="$L" --rw=randread --bs=4k --iodepth=1 --ioengine=psync 
 FIO=$!
 # fio's processes (its job process is a child), by pid: another fio on the
 # machine must not be taken for this one.
-for _ in $(seq 50); do [ -n "$(pgrep -P $FIO)" ] && break; sleep 0.1; done
+for _ in $(seq 300); do [ -n "$(pgrep -P $FIO)" ] && break; sleep 0.1; done
 ours=$(echo $FIO $(pgrep -P $FIO) | tr ' ' ,)
 wait $FIO || fail "fio failed"
 wait $P || fail "iosched-top exited $?"

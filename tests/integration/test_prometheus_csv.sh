@@ -43,7 +43,7 @@ P2=$SCRATCH/run.prom
 "$BIN" -b -d 0.5 -n 40 --disk "$N" --probe "$N" --probe-rate 200 --prometheus-textfile "$P2" > /dev/null 2>&1 &
 TOOL=$!
 on_exit "kill $TOOL"
-for _ in $(seq 50); do [ -s "$P2" ] && break; sleep 0.1; done
+for _ in $(seq 300); do [ -s "$P2" ] && break; sleep 0.1; done
 sleep 1
 cp "$P2" "$SCRATCH/a.prom"
 sleep 5

@@ -50,7 +50,7 @@ wait_for "scheduler $ORIG -> [a-z-]+ in [0-9.]+ ms" 10 || fail "] did not switch
 SW=$(sched_of "$N")
 [ "$SW" != "$ORIG" ] || fail "] did not switch $N"
 keys u
-for _ in $(seq 50); do [ "$(sched_of "$N")" = "$ORIG" ] && break; sleep 0.1; done
+for _ in $(seq 300); do [ "$(sched_of "$N")" = "$ORIG" ] && break; sleep 0.1; done
 [ "$(sched_of "$N")" = "$ORIG" ] || fail "u did not switch $N back"
 keys q
 rc=$(wait_exit 10)

@@ -66,7 +66,7 @@ note "detail: $listed slow reads listed, each behind fio-behind"
 keys Escape
 from=$(sched_of "$N")
 keys ']'
-for _ in $(seq 50); do [ "$(sched_of "$N")" != "$from" ] && break; sleep 0.1; done
+for _ in $(seq 300); do [ "$(sched_of "$N")" != "$from" ] && break; sleep 0.1; done
 [ "$(sched_of "$N")" != "$from" ] || fail "] did not switch"
 wait_for "served while probe reads waited, before->after: direct [0-9]+%->[0-9]+%" 14 ||
 	fail "the switch comparison does not say what was served before and after"

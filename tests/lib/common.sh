@@ -467,7 +467,7 @@ slow_loop() {
 	disown "$SLOWFS" # killed at exit on purpose: no job report
 	on_exit "fusermount -u -z $SCRATCH/fuse"
 	on_exit "kill -9 $SLOWFS"
-	for _ in $(seq 50); do mountpoint -q "$SCRATCH/fuse" && break; sleep 0.1; done
+	for _ in $(seq 300); do mountpoint -q "$SCRATCH/fuse" && break; sleep 0.1; done
 	mountpoint -q "$SCRATCH/fuse" || fail "slowfs did not mount"
 	SLOW=$(losetup -f --show "$SCRATCH/fuse/disk.img") || fail "losetup on slowfs failed"
 	LOOPS="$LOOPS $SLOW"

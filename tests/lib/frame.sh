@@ -6,7 +6,8 @@
 
 # frame_victim FILE: uid 1's "victim-db" dirties 4 KiB at each MiB of FILE
 # (32 MiB, mode 0644) and sleeps; VICTIM its pid (killed at exit). Returns
-# once the pages are dirtied.
+# once the pages are dirtied (up to 60 s: python's start and the file's
+# creation on a slow disk took over 5 s on a loaded CI machine).
 frame_victim() {
 	setpriv --reuid=1 --regid=1 --clear-groups -- /usr/bin/python3 -c '
 import os, sys, time
@@ -20,7 +21,7 @@ open(sys.argv[1] + ".done", "w").close()
 time.sleep(120)' "$1" &
 	VICTIM=$!
 	on_exit "kill $VICTIM 2>/dev/null"
-	for _ in $(seq 50); do [ -e "$1.done" ] && break; sleep 0.1; done
+	for _ in $(seq 600); do [ -e "$1.done" ] && break; sleep 0.1; done
 	[ -e "$1.done" ] || fail "the victim did not write its file"
 }
 

@@ -28,8 +28,11 @@ tmux_restart() {
 }
 
 # wait_for PATTERN [SECONDS]: poll the screen until it shows PATTERN (ERE).
+# SECONDS is what it takes alone; the wait is three times that: a
+# sanitized build beside another test on a loaded CI machine is slower,
+# and a wait that is not met fails the test anyway.
 wait_for() {
-	local n=$(( ${2:-5} * 10 ))
+	local n=$(( ${2:-5} * 30 ))
 	for _ in $(seq "$n"); do screen | grep -qE -- "$1" && return 0; sleep 0.1; done
 	echo "--- screen ---"; screen; echo "---"
 	return 1

@@ -31,7 +31,7 @@ wait_for "^ *│? *none +all +[0-9]+" || fail "report lacks the none row"
 wait_for "${AB_OFFER#*,} +all +[0-9]+" || fail "report lacks the ${AB_OFFER#*,} row"
 keys w
 # (the status line may show the undos finishing instead of "saved ...")
-for _ in $(seq 30); do ls "$SCRATCH"/cwd/iosched-top-ab-"$N"-*.md > /dev/null 2>&1 && break; sleep 0.1; done
+for _ in $(seq 300); do ls "$SCRATCH"/cwd/iosched-top-ab-"$N"-*.md > /dev/null 2>&1 && break; sleep 0.1; done
 ls "$SCRATCH"/cwd/iosched-top-ab-"$N"-*.md > /dev/null || fail "report not saved as Markdown"
 grep -q "^| variant (all phases) | round |" "$SCRATCH"/cwd/iosched-top-ab-"$N"-*.md || fail "saved report is not Markdown"
 keys Escape
@@ -52,7 +52,7 @@ sleep 1.5
 keys Escape
 wait_for "PARTIAL" || fail "Esc did not stop the run with a partial report"
 keys Escape
-for _ in $(seq 30); do [ "$(sched_of "$N")" = none ] && break; sleep 0.1; done
+for _ in $(seq 300); do [ "$(sched_of "$N")" = none ] && break; sleep 0.1; done
 [ "$(sched_of "$N")" = none ] || fail "a stopped A/B left $N on $(sched_of "$N")"
 
 # live: the prompt's word "live" instead of load= runs the A/B on the
@@ -68,7 +68,7 @@ ls -A "$SCRATCH/mnt" | grep -q iosched-top-load && fail "the live A/B wrote a lo
 keys Escape
 wait_for "PARTIAL" || fail "Esc did not stop the live run with a partial report"
 keys Escape
-for _ in $(seq 30); do [ "$(sched_of "$N")" = none ] && break; sleep 0.1; done
+for _ in $(seq 300); do [ "$(sched_of "$N")" = none ] && break; sleep 0.1; done
 [ "$(sched_of "$N")" = none ] || fail "a stopped live A/B left $N on $(sched_of "$N")"
 
 select_disk "$N"

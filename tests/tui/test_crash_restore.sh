@@ -25,7 +25,7 @@ run_and_signal() { # SIGNAL: start, send it, check the terminal; prints the exit
 	wait_for "^DEVICE" || fail "$1: no table"
 	[ "$(T display -p -t main '#{alternate_on}')" = 1 ] || fail "$1: the full screen is not on the alternate screen"
 	pkill -"$1" -f "^$BIN -d 0.5 --no-probe --no-config" || fail "$1: not sent"
-	for _ in $(seq 50); do [ -s "$SCRATCH/stty" ] && break; sleep 0.1; done
+	for _ in $(seq 300); do [ -s "$SCRATCH/stty" ] && break; sleep 0.1; done
 	[ -s "$SCRATCH/stty" ] || fail "$1: did not end"
 	[ "$(T display -p -t main '#{alternate_on}')" = 0 ] || fail "$1: left on the alternate screen"
 	[ "$(T display -p -t main '#{cursor_flag}')" = 1 ] || fail "$1: cursor left hidden"

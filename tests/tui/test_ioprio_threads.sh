@@ -22,7 +22,7 @@ open(os.environ["TIDFILE"], "w").write(str(t.native_id))
 time.sleep(300)' &
 TP=$!
 on_exit "kill $TP"
-for _ in $(seq 50); do [ -s "$SCRATCH/tid" ] && break; sleep 0.1; done 2>/dev/null
+for _ in $(seq 300); do [ -s "$SCRATCH/tid" ] && break; sleep 0.1; done 2>/dev/null
 TID=$(cat "$SCRATCH/tid" 2>/dev/null)
 [ -n "$TID" ] || fail "the thread's id was not written"
 ionice -c 1 -n 0 -p "$TID" || fail "cannot give thread $TID realtime 0"
@@ -54,9 +54,9 @@ ionice -c 2 -n 7 "$SCRATCH/iosched-zl" &
 ZP=$!
 on_exit "kill $ZP; wait $ZP 2>/dev/null"
 ZT=""
-for _ in $(seq 50); do ZT=$(ls "/proc/$ZP/task" 2>/dev/null | grep -vx "$ZP" | head -n 1); [ -n "$ZT" ] && break; sleep 0.1; done
+for _ in $(seq 300); do ZT=$(ls "/proc/$ZP/task" 2>/dev/null | grep -vx "$ZP" | head -n 1); [ -n "$ZT" ] && break; sleep 0.1; done
 [ -n "$ZT" ] || fail "the test program's thread did not start"
-for _ in $(seq 50); do grep -q '^State:.Z' "/proc/$ZP/task/$ZP/status" && break; sleep 0.1; done
+for _ in $(seq 300); do grep -q '^State:.Z' "/proc/$ZP/task/$ZP/status" && break; sleep 0.1; done
 tmux_restart "$BIN -d 0.5 --no-probe 2> $SCRATCH/stderr2"
 wait_for "Processes \(all disks\)" || fail "no process pane"
 keys / i o s c h e d - z l Enter
@@ -64,10 +64,10 @@ wait_for "^ *$ZP root .*iosched-zl" || fail "filtered row of the program missing
 keys Tab i
 wait_for "I/O priority of $ZP" || fail "priority picker did not open for the program"
 keys Up Up Up Up Enter
-for _ in $(seq 20); do ionice -p "$ZT" | grep -q idle && break; sleep 0.1; done
+for _ in $(seq 300); do ionice -p "$ZT" | grep -q idle && break; sleep 0.1; done
 ionice -p "$ZT" | grep -q idle || fail "the running thread was not set: $(ionice -p "$ZT"); $(screen | tail -n 3)"
 keys u
-for _ in $(seq 20); do ionice -p "$ZT" | grep -q "best-effort: prio 7" && break; sleep 0.1; done
+for _ in $(seq 300); do ionice -p "$ZT" | grep -q "best-effort: prio 7" && break; sleep 0.1; done
 ionice -p "$ZT" | grep -q "best-effort: prio 7" || fail "u did not put back be/7: $(ionice -p "$ZT")"
 keys q
 [ "$(wait_exit)" = 0 ] || fail "exit status $(cat "$SCRATCH/rc")"

@@ -42,7 +42,7 @@ probe_after2() { screen | grep -A2 -E "^$N probe: " | tail -n +3; }
 sleep 3 # the before window
 from=$(sched_of "$N")
 keys ']'
-for _ in $(seq 50); do [ "$(sched_of "$N")" != "$from" ] && break; sleep 0.1; done
+for _ in $(seq 300); do [ "$(sched_of "$N")" != "$from" ] && break; sleep 0.1; done
 to=$(sched_of "$N")
 [ "$to" != "$from" ] || fail "] did not switch"
 wait_for "^$from->$to: measuring" 5 || fail "no measuring line at 80x24 after the switch"

@@ -41,11 +41,11 @@ keys c
 keys Tab i
 wait_for "I/O priority of $SP" || fail "priority picker did not open"
 keys Up Up Up Up Enter
-for _ in $(seq 20); do ionice -p "$SP" | grep -q idle && break; sleep 0.1; done
+for _ in $(seq 300); do ionice -p "$SP" | grep -q idle && break; sleep 0.1; done
 ionice -p "$SP" | grep -q idle || fail "ionice says $(ionice -p "$SP")"
 wait_for "^ *$SP root +idle " || fail "PRIO column does not show idle"
 keys u
-for _ in $(seq 20); do ionice -p "$SP" | grep -q none && break; sleep 0.1; done
+for _ in $(seq 300); do ionice -p "$SP" | grep -q none && break; sleep 0.1; done
 ionice -p "$SP" | grep -q none || fail "u did not restore the priority: $(ionice -p "$SP")"
 keys l
 # The pid in a column of its own (right-aligned after the empty device
@@ -94,7 +94,7 @@ keys p
 wait_for "[0-9]+ threads, sorted" 4 || fail "p did not switch to threads"
 
 keys D
-for _ in $(seq 20); do [ "$(cat /proc/sys/kernel/task_delayacct)" = 1 ] && break; sleep 0.1; done
+for _ in $(seq 300); do [ "$(cat /proc/sys/kernel/task_delayacct)" = 1 ] && break; sleep 0.1; done
 [ "$(cat /proc/sys/kernel/task_delayacct)" = 1 ] || fail "D did not turn delay accounting on"
 keys q
 rc=$(wait_exit)

@@ -21,7 +21,7 @@ screen | grep -qE "^[a-z-]+->[a-z-]+: |^switch: " && fail "a switch comparison b
 sleep 3 # some seconds for the before window
 from=$(sched_of "$N")
 keys ']'
-for _ in $(seq 50); do [ "$(sched_of "$N")" != "$from" ] && break; sleep 0.1; done
+for _ in $(seq 300); do [ "$(sched_of "$N")" != "$from" ] && break; sleep 0.1; done
 to=$(sched_of "$N")
 [ "$to" != "$from" ] || fail "] did not switch"
 num='[0-9.]+[mu]?s'
@@ -49,7 +49,7 @@ keys F
 wait_for "$N: fresh reader: 500 reads in [0-9.]+ ms" 10 || fail "no fresh reader time on the status line"
 wait_for "◆F[0-9.]+[mu]?s" 3 || fail "no fresh reader mark on the chart"
 keys ']'
-for _ in $(seq 50); do [ "$(sched_of "$N")" != "$to" ] && break; sleep 0.1; done
+for _ in $(seq 300); do [ "$(sched_of "$N")" != "$to" ] && break; sleep 0.1; done
 next=$(sched_of "$N")
 wait_for "^$to->$next: " 5 || fail "the next switch did not replace the comparison"
 screen | grep -qE "^$from->$to: " && fail "the old comparison is still shown"

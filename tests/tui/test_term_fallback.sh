@@ -11,7 +11,7 @@ need_cmd tmux losetup
 setup_scratch
 
 tmux_start "TERM=dumb $BIN --no-probe"
-for _ in $(seq 50); do [ -s "$SCRATCH/rc" ] && break; sleep 0.1; done
+for _ in $(seq 300); do [ -s "$SCRATCH/rc" ] && break; sleep 0.1; done
 [ "$(cat "$SCRATCH/rc" 2>/dev/null)" = 2 ] || fail "TERM=dumb: exit $(cat "$SCRATCH/rc" 2>/dev/null), not 2"
 screen | tr -d '\n' | grep -q "cannot move the cursor: use -b" || fail "TERM=dumb: no message: $(screen)"
 

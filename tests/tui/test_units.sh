@@ -96,7 +96,7 @@ keys Enter
 # it does not happen by hand: the key once more, and the first miss noted
 # with its status line, so that the cause can be found.
 if ! wait_for "unit details" 5 > /dev/null; then
-	note "Enter showed no details within 5 s; the status line: $(screen | tail -n 1); Enter again"
+	note "Enter showed no details in time; the status line: $(screen | tail -n 1); Enter again"
 	select_unit "$WRITER"
 	keys Enter
 	wait_for "unit details" 10 || fail "Enter, twice, did not show the unit's details"
