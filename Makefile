@@ -45,9 +45,12 @@ SAN_FLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-po
 SAN_OBJS := $(SRCS:src/%.c=build/san/%.o)
 SAN_LIB_OBJS := $(LIB_SRCS:src/%.c=build/san/%.o)
 
-UNIT_SRCS := $(wildcard tests/unit/test_*.c)
-UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=build/tests/%)
-UNIT_SAN_BINS := $(UNIT_SRCS:tests/unit/%.c=build/san/tests/%)
+# A module's unit test mirrors it: src/LAYER/NAME.c has tests/unit/LAYER/
+# test_NAME.c (tests/static/test_map.sh); the binaries are built flat.
+UNIT_SRCS := $(wildcard tests/unit/test_*.c tests/unit/*/test_*.c)
+UNIT_BINS := $(patsubst %.c,build/tests/%,$(notdir $(UNIT_SRCS)))
+UNIT_SAN_BINS := $(patsubst %.c,build/san/tests/%,$(notdir $(UNIT_SRCS)))
+vpath test_%.c $(sort $(dir $(UNIT_SRCS)))
 
 # The BPF objects (blklat: block latency; taskiter: the process pane's
 # task walk): compiled for the bpf target against the few kernel fields
@@ -115,13 +118,13 @@ sanitize: build/san/iosched-top
 build/san/iosched-top: $(SAN_OBJS)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-build/tests/%: tests/unit/%.c $(LIB_OBJS) | build
+build/tests/%: %.c $(LIB_OBJS) | build
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(WARN) -DSRCDIR='"$(CURDIR)"' $(DEPFLAGS) -MF $@.d -o $@ $< $(LIB_OBJS) $(LDLIBS) -lcmocka
+	$(CC) $(CPPFLAGS) -iquote tests/unit $(PKG_CFLAGS) $(CFLAGS) $(WARN) -DSRCDIR='"$(CURDIR)"' $(DEPFLAGS) -MF $@.d -o $@ $< $(LIB_OBJS) $(LDLIBS) -lcmocka
 
-build/san/tests/%: tests/unit/%.c $(SAN_LIB_OBJS) | build
+build/san/tests/%: %.c $(SAN_LIB_OBJS) | build
 	@mkdir -p $(@D) # also when build/ is there and build/san was removed
-	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(SAN_FLAGS) $(WARN) -DSRCDIR='"$(CURDIR)"' $(DEPFLAGS) -MF $@.d -o $@ $< $(SAN_LIB_OBJS) $(LDLIBS) -lcmocka
+	$(CC) $(CPPFLAGS) -iquote tests/unit $(PKG_CFLAGS) $(CFLAGS) $(SAN_FLAGS) $(WARN) -DSRCDIR='"$(CURDIR)"' $(DEPFLAGS) -MF $@.d -o $@ $< $(SAN_LIB_OBJS) $(LDLIBS) -lcmocka
 
 # The whole suite (tests/run-all.sh: two tests at a time, in a random
 # order): unit tests (plain and under ASan+UBSan), the static checks, a few

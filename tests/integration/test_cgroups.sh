@@ -6,7 +6,7 @@
 # where no manager makes containers (user@N.service/user.slice/libpod-<64
 # hex>.scope and docker-<64 hex>.scope, in the slice: scopes of those
 # names, named by them; the managers' own places are shared cgroups this
-# test leaves alone, tests/unit/test_cgroup.c checks them), every name carrying this test's
+# test leaves alone, tests/unit/read/test_cgroup.c checks them), every name carrying this test's
 # pid so two runs side by side never meet
 # — with writers in them on an ext4 filesystem on a loop device of its
 # own: direct writes (dd oflag=direct) in one service, the scope and the

@@ -9,7 +9,7 @@
 #    byte but the newline, no C1 or bidirectional control, valid UTF-8),
 #    every JSON line parses, promtool takes the metrics; in tmux the full
 #    screen shows it escaped and the pane's title stays.
-#    (tests/unit/test_outputs_hostile.c plants every string field of the
+#    (tests/unit/out/test_outputs_hostile.c plants every string field of the
 #    recording's tables, those a live run leaves out too.)
 #  - Every number of the ticks set to null (but the times ts, mono and
 #    interval_s, whose null ends a replay by design), with a scheduler

@@ -7,8 +7,11 @@
 #   - a module of src/ is not in the map, or is in it twice;
 #   - the map names a module that is not in src/;
 #   - a test it names is not a file under tests/;
-#   - a module has its own unit test (tests/unit/test_NAME.c) and the map
-#     does not list it first;
+#   - a module has its own unit test (tests/unit/LAYER/test_NAME.c for
+#     src/LAYER/NAME.c: the unit tests mirror the layers) and the map does
+#     not list it first;
+#   - a unit test is in no layer's folder, or in another layer's than its
+#     module's (tests/unit/test_NAME.c for src/NAME.c at the top);
 #   - a line names no test, or NONE beside tests;
 #   - more modules are marked NONE than MAX_NONE, the count when this
 #     test was written: a new module comes with its test (those marked
@@ -61,15 +64,44 @@ problems() {
 			*) [ -f "$tests/$t" ] || echo "$mod: $t: no such test under tests/" ;;
 			esac
 		done
-		unit=${mod##*/}
-		unit=unit/test_${unit%.c}.c
+		unit=$(own_test "$mod")
 		[ -f "$tests/$unit" ] && [ "${ts[0]}" != "$unit" ] &&
 			echo "$mod: has its own unit test $unit, which the map does not list first"
 	done < <(entries "$map")
 	while read -r mod; do
 		[ -n "${listed[$mod]:-}" ] || echo "$mod: not in the map"
 	done < <(modules "$src")
+	misplaced "$src" "$tests"
 	[ "$none" -le "$max" ] || echo "$none modules marked NONE, more than the $max allowed: give the new ones a test"
+}
+
+# own_test MODULE: where MODULE's own unit test is (named as from
+# tests/): a/b.c's is unit/a/test_b.c.
+own_test() {
+	local dir=${1%/*} name=${1##*/}
+	[ "$dir" = "$1" ] && dir= || dir=$dir/
+	echo "unit/${dir}test_${name%.c}.c"
+}
+
+# misplaced SRC TESTS: each unit test outside the layer folders that
+# mirror SRC's (tests/unit/L/ for src/L/, tests/unit/ for src/'s top), or
+# in a layer's folder while a module of its name is in another layer.
+misplaced() {
+	local src=$1 tests=$2 t rel dir name mods
+	while read -r t; do
+		rel=${t#"$tests"/unit/}
+		dir=${rel%/*}
+		[ "$dir" = "$rel" ] && dir=.
+		name=${rel##*/}
+		name=${name#test_}
+		if [ ! -d "$src/$dir" ]; then
+			echo "unit/$rel: in no layer's folder (src/$dir is not one)"
+			continue
+		fi
+		[ -f "$src/$dir/$name" ] && continue
+		mods=$(cd "$src" && find . -name "$name" -type f | sed 's|^\./||' | head -n 1)
+		[ -n "$mods" ] && echo "unit/$rel: tests $mods, so it belongs in $(own_test "$mods")"
+	done < <(find "$tests/unit" -name 'test_*.c' -type f | LC_ALL=C sort)
 }
 
 # nones MAP: the modules marked NONE, with the comment line above each.
@@ -80,12 +112,12 @@ nones() {
 # A tree made on purpose: three modules, one with its unit test, one
 # marked NONE; its map is whole (with one NONE allowed).
 F=$SCRATCH/fake
-mkdir -p "$F/src/a" "$F/src/b" "$F/tests/unit" "$F/tests/integration"
-touch "$F/src/a/one.c" "$F/src/a/two.c" "$F/src/b/three.c" "$F/tests/unit/test_one.c" \
+mkdir -p "$F/src/a" "$F/src/b" "$F/tests/unit/a" "$F/tests/integration"
+touch "$F/src/a/one.c" "$F/src/a/two.c" "$F/src/b/three.c" "$F/tests/unit/a/test_one.c" \
 	"$F/tests/integration/test_x.sh"
 cat > "$F/good.txt" <<'EOF'
 # a/
-a/one.c    unit/test_one.c integration/test_x.sh
+a/one.c    unit/a/test_one.c integration/test_x.sh
 a/two.c    integration/test_x.sh
 # b/
 # a test that runs three's public functions would go here
@@ -106,8 +138,17 @@ bad "b/three.c: not in the map" '/^b\/three.c/d'
 bad "a/gone.c: in the map, but no such module" '$a a/gone.c integration/test_x.sh'
 bad "integration/test_nothere.sh: no such test" 's|^a/two.c .*|a/two.c integration/test_nothere.sh|'
 bad "../../src/a/one.c: not a path under tests/" 's|^a/two.c .*|a/two.c ../../src/a/one.c|'
-bad "has its own unit test unit/test_one.c" 's|^a/one.c .*|a/one.c integration/test_x.sh|'
-bad "has its own unit test unit/test_one.c" 's|^a/one.c .*|a/one.c integration/test_x.sh unit/test_one.c|'
+bad "has its own unit test unit/a/test_one.c" 's|^a/one.c .*|a/one.c integration/test_x.sh|'
+bad "has its own unit test unit/a/test_one.c" 's|^a/one.c .*|a/one.c integration/test_x.sh unit/a/test_one.c|'
+# a unit test in the wrong folder, or in none
+mv "$F/tests/unit/a/test_one.c" "$F/tests/unit/test_one.c"
+bad "unit/test_one.c: tests a/one.c, so it belongs in unit/a/test_one.c" 's|unit/a/test_one.c|unit/test_one.c|'
+mkdir -p "$F/tests/unit/b" "$F/tests/unit/z"
+mv "$F/tests/unit/test_one.c" "$F/tests/unit/b/test_one.c"
+bad "unit/b/test_one.c: tests a/one.c, so it belongs in unit/a/test_one.c" 's|unit/a/test_one.c|unit/b/test_one.c|'
+mv "$F/tests/unit/b/test_one.c" "$F/tests/unit/z/test_one.c"
+bad "unit/z/test_one.c: in no layer's folder" 's|unit/a/test_one.c|unit/z/test_one.c|'
+mv "$F/tests/unit/z/test_one.c" "$F/tests/unit/a/test_one.c"
 bad "1 modules marked NONE, more than the 0 allowed" '' 0
 bad "a/two.c: named twice" '$a a/two.c integration/test_x.sh'
 bad "a/two.c: names no test" 's|^a/two.c .*|a/two.c|'
@@ -122,8 +163,7 @@ out=$(problems src tests "$MAP" "$MAX_NONE")
 [ -z "$out" ] || fail "$MAP does not match src/ and tests/: $(echo "$out" | head -20)"
 own=0
 for m in "${mods[@]}"; do
-	m=${m##*/}
-	[ -f "tests/unit/test_${m%.c}.c" ] && own=$((own + 1))
+	[ -f "tests/$(own_test "$m")" ] && own=$((own + 1))
 done
 none=$(nones "$MAP" | grep -c .)
 note "${#mods[@]} modules in $MAP: $own with their own unit test," \

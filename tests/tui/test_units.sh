@@ -5,7 +5,7 @@
 # file of its scratch directory: not through a loop device, whose kernel
 # worker would write the same bytes again from the root cgroup) and an
 # idle service, and a session-N.scope (containers' names are checked by
-# tests/unit/test_cgroup.c: their managers' places are shared cgroups). At 80x24: the pane and its
+# tests/unit/read/test_cgroup.c: their managers' places are shared cgroups). At 80x24: the pane and its
 # columns; within 3 s the writer above the idle units, the WRITE/s column
 # in decreasing order (the default sort; on a quiet machine the writer is
 # first; on this shared one "/" may write more); the scope named by its own name; < sorts
