@@ -78,11 +78,12 @@ build/noiostart/blklat.o: src/bpf/blklat.c $(BPF_SKEL) | build
 build/noiostart/iosched-top: $(NOIOSTART_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 # A test build whose map of dirtied files keeps 64 of them, not 16384: its
-# overflow (counted as unattributed bytes) is reached by a few hundred files.
+# overflow (counted as unattributed bytes) is reached by a few hundred files;
+# and whose table of (process, disk, op) entries holds 64, not 4096.
 SMALLMAPS_OBJS := $(filter-out build/bpf/blklat.o,$(OBJS)) build/smallmaps/blklat.o
 build/smallmaps/blklat.o: src/bpf/blklat.c $(BPF_SKEL) | build
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -DBLKLAT_TEST_DIRTIERS=64 $(PKG_CFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) -DBLKLAT_TEST_DIRTIERS=64 -DBLKLAT_TEST_STATS=64 $(PKG_CFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
 build/smallmaps/iosched-top: $(SMALLMAPS_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 # A test build whose cgroup v2 mount is $IOSCHED_TEST_CGROOT when set: a

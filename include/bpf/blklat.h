@@ -213,6 +213,13 @@ void blk_reading_free(struct blk_reading *r);
  * A bucket that went backwards (an entry made anew) counts as cur. */
 void blklat_diff(const uint32_t *prev, const uint32_t *cur, size_t nbuckets, struct hist *out);
 
+/* Which of n table entries to let go when the table fills: those idle for
+ * at least min_idle readings, the longest idle first, until n - low are
+ * picked or none is left (pick[i] set to 1, else 0). Returns how many. A
+ * user's thousands of processes that each did one request and sleep
+ * would otherwise hold the table for good. */
+size_t blklat_pick_idle(const unsigned *idle, size_t n, size_t low, unsigned min_idle, unsigned char *pick);
+
 /* The processes waiting longest on disk, oldest first, at most max of
  * them in out; returns how many. Requests still queued all count; of
  * those issued, only the youngest in_flight do, in_flight being the

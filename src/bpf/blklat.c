@@ -299,6 +299,11 @@ int blklat_open(struct blklat **out, char *why, size_t len)
 	if (!err)
 		err = bpf_map__set_max_entries(b->skel->maps.dirtier, BLKLAT_TEST_DIRTIERS);
 #endif
+#ifdef BLKLAT_TEST_STATS
+	/* ... and a table of (process, disk, op) entries a few processes fill */
+	if (!err)
+		err = bpf_map__set_max_entries(b->skel->maps.hists, BLKLAT_TEST_STATS);
+#endif
 	if (!err)
 		err = blklat_bpf__load(b->skel);
 	if (err)

@@ -20,6 +20,7 @@ struct seen {
 	struct blkmap_hist h;
 	int live;                  /* present in the latest reading */
 	int moved;                 /* ... and grew since the one before */
+	unsigned idle;             /* readings in a row it did not grow */
 };
 
 /* A device number resolved to a disk name. */

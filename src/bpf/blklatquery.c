@@ -22,6 +22,38 @@ const char *blk_op_name(enum blk_op op)
 	return op == BLK_WRITE ? "write" : "read";
 }
 
+struct idle_at {
+	unsigned idle;
+	size_t i;
+};
+
+static int by_idle_desc(const void *a, const void *b)
+{
+	const struct idle_at *x = a, *y = b;
+	if (x->idle != y->idle)
+		return x->idle < y->idle ? 1 : -1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+size_t blklat_pick_idle(const unsigned *idle, size_t n, size_t low, unsigned min_idle, unsigned char *pick)
+{
+	memset(pick, 0, n);
+	if (n <= low)
+		return 0;
+	struct idle_at *c = malloc(n * sizeof *c);
+	if (!c)
+		return 0; /* (none let go this time) */
+	size_t nc = 0, want = n - low, got = 0;
+	for (size_t i = 0; i < n; i++)
+		if (idle[i] >= min_idle)
+			c[nc++] = (struct idle_at){idle[i], i};
+	qsort(c, nc, sizeof *c, by_idle_desc);
+	for (; got < nc && got < want; got++)
+		pick[c[got].i] = 1;
+	free(c);
+	return got;
+}
+
 void blklat_diff(const uint32_t *prev, const uint32_t *cur, size_t nbuckets, struct hist *out)
 {
 	hist_reset(out);

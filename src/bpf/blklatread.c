@@ -374,6 +374,40 @@ static void forget_gone(struct blklat *b, int fd)
 	b->nseen = w;
 }
 
+/* When the table of (process, start, disk, op) entries is three quarters
+ * full, entries idle for EVICT_IDLE readings go, down to half of it: else
+ * a user's thousands of processes that each did one request and sleep
+ * hold it, and the requests of every process started after are only
+ * counted as uncounted. An entry let go that grows again comes back from
+ * zero and is counted whole at its next reading (it is not in b->seen);
+ * what a request adds between the reading and the delete is lost, which
+ * an entry idle for two readings makes rare. */
+#define EVICT_IDLE 2
+
+static void let_go_idle(struct blklat *b, int fd)
+{
+	size_t room = bpf_map__max_entries(b->skel->maps.hists);
+	if (b->nseen <= room * 3 / 4)
+		return;
+	unsigned *idle = malloc(b->nseen * sizeof *idle);
+	unsigned char *pick = malloc(b->nseen);
+	if (idle && pick) {
+		for (size_t i = 0; i < b->nseen; i++)
+			idle[i] = b->seen[i].idle;
+		blklat_pick_idle(idle, b->nseen, room / 2, EVICT_IDLE, pick);
+		size_t w = 0;
+		for (size_t i = 0; i < b->nseen; i++) {
+			if (pick[i])
+				bpf_map_delete_elem(fd, &b->seen[i].key);
+			else
+				b->seen[w++] = b->seen[i];
+		}
+		b->nseen = w; /* (still sorted) */
+	}
+	free(idle);
+	free(pick);
+}
+
 static int bkey_cmp(const void *x, const void *y)
 {
 	return memcmp(&((const struct behind_seen *)x)->k, &((const struct behind_seen *)y)->k,
@@ -532,6 +566,7 @@ int blklat_read(struct blklat *b, struct blk_reading *r)
 			old->h = cur;
 			old->live = 1;
 			old->moved = b->delta.n > 0 || g.bytes > 0;
+			old->idle = old->moved ? 0 : old->idle + 1;
 		} else if (util_grow((void **)&b->seen, &b->cap, b->nseen + 1, sizeof *b->seen) == 0) {
 			b->seen[b->nseen++] = (struct seen){.key = keys[i], .h = cur, .live = 1, .moved = 1};
 		}
@@ -561,6 +596,7 @@ int blklat_read(struct blklat *b, struct blk_reading *r)
 	if (b->nseen)
 		qsort(b->seen, b->nseen, sizeof *b->seen, seen_cmp);
 	forget_gone(b, fd);
+	let_go_idle(b, fd);
 	pool_drain(b);
 	r->unattributed = count_of(b, BLKMAP_UNATTRIBUTED);
 	r->untimed = count_of(b, BLKMAP_UNTIMED);

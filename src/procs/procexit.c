@@ -118,6 +118,12 @@ static struct proc_seen *seen(struct proc_seen *arr, size_t n, int id)
 	return n ? bsearch(&key, arr, n, sizeof *arr, by_id) : NULL;
 }
 
+static const struct proc_seen *seen_in(const struct proc_seen *arr, size_t n, int id)
+{
+	struct proc_seen key = {.id = id};
+	return n ? bsearch(&key, arr, n, sizeof *arr, by_id) : NULL;
+}
+
 /* Whether listed s is e's process: e's pid, and a start that can be e's.
  * The listing's start is on the boot clock, e's bounds on the monotonic
  * one, which stops while the machine is suspended: on the boot clock a
@@ -198,6 +204,59 @@ static unsigned long long tick_of(const struct procexit *x, const struct procexi
 	return lo >= 0 && (unsigned long long)lo == (unsigned long long)hi ? (unsigned long long)hi : 0;
 }
 
+/* How far up the parents a reaper is looked for. */
+#define ANCESTORS_MAX 16
+
+/* Whether listed a's counters moved since its last reading (in prev, the
+ * same process) by at least what it was already given as reaped this
+ * interval and jump: what a process that reaped one with that jump shows. */
+static int moved_by(const struct proc_seen *a, const struct proc_seen *prev, size_t nprev,
+		    const struct proc_io *jump)
+{
+	const struct proc_seen *old = seen_in(prev, nprev, a->id);
+	if (!old || old->start != a->start)
+		return 0;
+	struct proc_io had = procexit_reaped_now(a);
+	return minus(a->c.rbytes, old->c.rbytes) >= had.rbytes + jump->rbytes &&
+	       minus(a->c.wbytes, old->c.wbytes) >= had.wbytes + jump->wbytes &&
+	       minus(a->c.syscr, old->c.syscr) >= had.syscr + jump->syscr &&
+	       minus(a->c.syscw, old->c.syscw) >= had.syscw + jump->syscw;
+}
+
+/* The parent of id as last known: listed now, at the last reading, or as
+ * an exited entry; -1 unknown. */
+static int parent_of(struct procexit *x, int id, const struct proc_seen *cur, size_t ncur,
+		     const struct proc_seen *prev, size_t nprev)
+{
+	const struct proc_seen *s = seen_in(cur, ncur, id);
+	if (!s)
+		s = seen_in(prev, nprev, id);
+	if (s)
+		return s->ppid;
+	const struct procexit_proc *pe = x ? find(x, id) : NULL;
+	return pe ? pe->ppid : -1;
+}
+
+void procexit_reaped_above(struct procexit *x, int ppid, int folded, const struct proc_io *jump,
+			   struct proc_seen *cur, size_t ncur, const struct proc_seen *prev, size_t nprev)
+{
+	int id = parent_of(x, ppid, cur, ncur, prev, nprev), init_seen = 0;
+	for (int depth = 0; depth < ANCESTORS_MAX && id > 0; depth++) {
+		struct proc_seen *a = seen(cur, ncur, id);
+		if (a && folded)
+			folded = 0; /* the fold brings it the jump */
+		else if (a && moved_by(a, prev, nprev, jump))
+			procexit_reaped_add(a, jump);
+		init_seen |= id == 1;
+		id = parent_of(x, id, cur, ncur, prev, nprev);
+	}
+	/* the namespace's init reaps what has no subreaper above it, also
+	 * where the line of parents is not known to the top */
+	struct proc_seen *init = init_seen ? NULL : seen(cur, ncur, 1);
+	if (init && moved_by(init, prev, nprev, jump))
+		procexit_reaped_add(init, jump);
+}
+
 /* One reaped process: its last interval, and its jump to its parent. */
 static void settle_one(struct procexit *x, struct procexit_proc *e, struct proc_seen *cur, size_t ncur,
 		       struct proc_seen *prev, size_t nprev, struct procexit_row *row)
@@ -229,14 +288,29 @@ static void settle_one(struct procexit *x, struct procexit_proc *e, struct proc_
 	row->last = last;
 	row->cgroup = old && old->cgroup ? old->cgroup : cgroup_above(x, e->ppid, prev, nprev);
 	row->cgroup_src = !row->cgroup ? CGSRC_UNKNOWN : old && old->cgroup ? CGSRC_LAST : CGSRC_PARENT;
-	struct proc_seen *parent = seen(cur, ncur, e->ppid);
-	struct procexit_proc *pe = parent ? NULL : find(x, e->ppid);
+	/* its parent as last listed: one that ended hands its children to a
+	 * reaper, which a listing may have seen */
+	int ppid = old ? old->ppid : e->ppid;
+	struct proc_seen *parent = seen(cur, ncur, ppid);
+	struct procexit_proc *pe = parent ? NULL : find(x, ppid);
+	struct proc_io by = procread_io_of(&jump);
 	if (parent) {
-		struct proc_io by = procread_io_of(&jump);
 		procexit_reaped_add(parent, &by);
-	} else if (pe && pe != e) {
-		add_counters(&pe->folded, &jump);
+		return;
 	}
+	/* The parent ended too. If it reaped this one first, the jump is in
+	 * its own, to its parent: folded into its entry. If not, the kernel
+	 * gave this one to a reaper above it (the nearest subreaper, or init),
+	 * whose counters jumped when it reaped it; which of the two is not
+	 * known, so every listed ancestor that moved by the jump, but the
+	 * one the fold brings it to, has it taken out (one that reaped
+	 * something else loses at most that much of its own I/O for an
+	 * interval; left in, the reaper, often root's init, would show the
+	 * child's writes as its own). */
+	int fold = pe && pe != e;
+	if (fold)
+		add_counters(&pe->folded, &jump);
+	procexit_reaped_above(x, ppid, fold, &by, cur, ncur, prev, nprev);
 }
 
 size_t procexit_settle(struct procexit *x, struct proc_seen *cur, size_t ncur, struct proc_seen *prev, size_t nprev,

@@ -85,6 +85,17 @@ size_t procexit_settle(struct procexit *x, struct proc_seen *cur, size_t ncur, s
 
 void procexit_free(struct procexit *x);
 
+/* A reaped process whose parent ppid ended: its jump (what its reaping
+ * added to its reaper's counters) taken out of each listed ancestor of
+ * ppid whose counters moved since prev by at least it, and out of the
+ * namespace's init (pid 1) if it did: the kernel gives the children of a
+ * process that ends to the nearest subreaper above it, else to init.
+ * folded: the jump was folded into ppid's exited entry, which brings it to
+ * the first listed ancestor: that one is left out. x (may be NULL):
+ * exited entries, whose parents also say the way up. */
+void procexit_reaped_above(struct procexit *x, int ppid, int folded, const struct proc_io *jump,
+			   struct proc_seen *cur, size_t ncur, const struct proc_seen *prev, size_t nprev);
+
 /* Add by to what e's reaped children brought (this interval and since
  * first read). Returns 0, or -ENOMEM (then it is not counted). */
 int procexit_reaped_add(struct proc_seen *e, const struct proc_io *by);

@@ -62,10 +62,13 @@ size_t procgone_settle(struct procs *p, int threads, struct procs_status *st)
 	return nx;
 }
 
+/* One [exited] row per parent, user, cgroup and name: orphans share their
+ * reaper as parent, and another user's process named as a victim's job
+ * must not join its row (and add its bytes under the victim's name). */
 static int same_group(const struct proc_row *a, const struct procexit_row *b, const char *cgroup)
 {
 	/* cgroups are kept once each: the same path is the same pointer */
-	return a->ppid == b->ppid && a->cgroup == cgroup && strcmp(a->comm, b->comm) == 0;
+	return a->ppid == b->ppid && a->uid == b->uid && a->cgroup == cgroup && strcmp(a->comm, b->comm) == 0;
 }
 
 /* The cgroup of a process that ended unseen, where the block layer saw it
@@ -85,9 +88,9 @@ static const char *issuer_cgroup(struct procs *p, const struct procs_blk *blk, c
 	return path;
 }
 
-/* Processes that ended this interval become rows, one per command and
- * parent (with a count), shown with the I/O of this interval for
- * EXIT_LINGER refreshes; older ones count down. */
+/* Processes that ended this interval become rows, one per command,
+ * parent, user and cgroup (with a count), shown with the I/O of this
+ * interval for EXIT_LINGER refreshes; older ones count down. */
 void procgone_add(struct procs *p, size_t nx, double dt, const struct procs_blk *blk)
 {
 	const struct procexit_row *x = p->settled;
@@ -126,6 +129,7 @@ void procgone_add(struct procs *p, size_t nx, double dt, const struct procs_blk 
 			r->state = 'X';
 			/* the tool's own children (a switch, a fresh reader) are its own */
 			r->kind = r->ppid == p->self ? PROC_SELF : procs_classify(r->comm, r->ppid, x[i].pid);
+			r->uid = x[i].uid;
 			r->user = procname_user(p, x[i].uid);
 			r->cgroup = cgroup;
 			r->cgroup_src = src;

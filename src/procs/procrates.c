@@ -23,10 +23,11 @@ void procs_charge_reaped(const struct proc_seen *prev, size_t nprev, struct proc
 		if (old->settled || (at < ncur && cur[at].id == old->id))
 			continue; /* accounted from its exit record, or still there */
 		struct proc_seen *parent = procseen_lookup(cur, ncur, old->ppid);
-		if (!parent)
-			continue;
 		struct proc_io by = procread_io_of(&old->c);
-		procexit_reaped_add(parent, &by);
+		if (parent)
+			procexit_reaped_add(parent, &by);
+		else /* its parent ended before it: a reaper above had it */
+			procexit_reaped_above(NULL, old->ppid, 0, &by, cur, ncur, prev, nprev);
 	}
 }
 

@@ -1,6 +1,7 @@
 /* Unit tests: the BPF program's bucket function against hist.h's, the
  * subtraction of two readings of a histogram entry, the lookup of a
- * process's figures, and the text of the detail panels. */
+ * process's figures, which idle entries a full table lets go, and the
+ * text of the detail panels. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -269,12 +270,34 @@ static void detail_texts(void **state)
 	assert_non_null(strstr(a, "2 in flight, oldest 3.00ms"));
 }
 
+/* A table of 10 with room for 5: the entries idle for 2 readings or more
+ * go, the longest idle first, no more than down to 5; busy ones stay
+ * even if the table stays full. */
+static void pick_idle_longest_first(void **state)
+{
+	(void)state;
+	unsigned idle[] = {0, 7, 2, 1, 9, 0, 3, 2, 0, 5};
+	unsigned char pick[10];
+	assert_int_equal(blklat_pick_idle(idle, 10, 5, 2, pick), 5);
+	const unsigned char want[] = {0, 1, 1, 0, 1, 0, 1, 0, 0, 1}; /* 9, 7, 5, 3, then the first of the 2s */
+	assert_memory_equal(pick, want, sizeof want);
+	/* fewer idle ones than the room asked for: those only */
+	unsigned busy[] = {0, 0, 4, 0, 1, 0, 0, 0, 0, 0};
+	assert_int_equal(blklat_pick_idle(busy, 10, 5, 2, pick), 1);
+	assert_int_equal(pick[2], 1);
+	/* a table not above its low mark: none */
+	assert_int_equal(blklat_pick_idle(idle, 10, 10, 2, pick), 0);
+	for (int i = 0; i < 10; i++)
+		assert_int_equal(pick[i], 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(bucket_matches_hist),
 		cmocka_unit_test(slot_array_sized_by_tags),
 		cmocka_unit_test(diff_subtracts_bucketwise),
+		cmocka_unit_test(pick_idle_longest_first),
 		cmocka_unit_test(find_proc_by_tgid),
 		cmocka_unit_test(top_disk_many_stats),
 		cmocka_unit_test(top_disk_of_a_process),

@@ -1,7 +1,9 @@
 /* Unit tests: exit records turned into accounting (procexit.h), on
  * synthetic records and /proc readings: a shell's short-lived children
  * charged to them, not to the shell; a three-level tree where each is
- * charged its own bytes and none twice; a process seen alive before it
+ * charged its own bytes and none twice; a child whose parent ended
+ * without waiting for it is taken out of the reaper the kernel gave it to
+ * (init), not shown as its writes; a process seen alive before it
  * ended gets only its last interval; a zombie waits until reaped; threads
  * add up under their process; a process whose leader record was lost is
  * let go; a burst larger than the room for rows waits, none dropped; and
@@ -108,6 +110,51 @@ static void test_three_levels(void **state)
 	procexit_free_reaped(prev, sizeof prev / sizeof prev[0]);
 	procexit_free_reaped(cur, sizeof cur / sizeof cur[0]);
 	procexit_free(&x);
+}
+
+/* init (1) -> sh (10) -> P (20) -> C (30): C wrote 300 MiB and ended; P
+ * ended without waiting for it. If P had reaped C first, sh's counters
+ * jumped by both (reaper 10); else the kernel gave C to init, whose
+ * counters jumped by C's when it reaped it (reaper 1). Either way the
+ * reaper's rate is its own: the child's bytes are not shown as init's
+ * (root's) writes. */
+static void orphan_scene(int reaper, uint64_t init_own)
+{
+	struct procexit x = fresh();
+	struct ts_record c = rec(30, 30, 20, "child", 300 * MIB), p = rec(20, 20, 10, "parent", 0);
+	assert_int_equal(procexit_add(&x, &c, 1.0), 0);
+	assert_int_equal(procexit_add(&x, &p, 1.1), 0);
+	struct proc_seen prev[] = {proc(1, 0, 0), proc(10, 1, 0), proc(20, 10, 0)};
+	struct proc_seen cur[] = {proc(1, 0, init_own), proc(10, 1, 0)};
+	struct proc_seen *r = &cur[reaper == 1 ? 0 : 1];
+	r->c.wbytes += 300 * MIB;
+	r->c.syscw += 300 * MIB / 4096;
+	struct procexit_row rows[8];
+	size_t n = procexit_settle(&x, cur, 2, prev, 3, 1.5, 5, rows, 8);
+	assert_int_equal(n, 2);
+	assert_int_equal(row_of(rows, n, 30)->last.wbytes, 300 * MIB);
+	struct proc_row out = {0};
+	procs_rates(&prev[0], &cur[0], 1.0, 0, &out);
+	assert_true(out.write_Bps == (double)init_own);
+	procs_rates(&prev[1], &cur[1], 1.0, 0, &out);
+	assert_true(out.write_Bps == 0);
+	procexit_free_reaped(prev, sizeof prev / sizeof prev[0]);
+	procexit_free_reaped(cur, sizeof cur / sizeof cur[0]);
+	procexit_free(&x);
+}
+
+static void test_orphan_to_init(void **state)
+{
+	(void)state;
+	orphan_scene(1, 0);
+	orphan_scene(1, 2 * MIB); /* init's own writes in that interval stay its own */
+}
+
+static void test_orphan_reaped_first(void **state)
+{
+	(void)state;
+	orphan_scene(10, 0);
+	orphan_scene(10, 2 * MIB);
 }
 
 /* C (20) was read alive with 5 MiB written (and 1 MiB of a child it had
@@ -351,6 +398,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_short_children), cmocka_unit_test(test_main_thread_first),
 		cmocka_unit_test(test_next_holder_listed), cmocka_unit_test(test_start_tick), cmocka_unit_test(test_three_levels),
+		cmocka_unit_test(test_orphan_to_init), cmocka_unit_test(test_orphan_reaped_first),
 		cmocka_unit_test(test_seen_before),    cmocka_unit_test(test_zombie_waits),
 		cmocka_unit_test(test_threads),        cmocka_unit_test(test_lost_leader),
 		cmocka_unit_test(test_burst_beyond_out),
