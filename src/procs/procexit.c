@@ -288,9 +288,9 @@ static void settle_one(struct procexit *x, struct procexit_proc *e, struct proc_
 	row->last = last;
 	row->cgroup = old && old->cgroup ? old->cgroup : cgroup_above(x, e->ppid, prev, nprev);
 	row->cgroup_src = !row->cgroup ? CGSRC_UNKNOWN : old && old->cgroup ? CGSRC_LAST : CGSRC_PARENT;
-	/* its parent as last listed: one that ended hands its children to a
-	 * reaper, which a listing may have seen */
-	int ppid = old ? old->ppid : e->ppid;
+	/* its parent when it ended; or, if a listing saw it as a zombie since,
+	 * as listed then: a parent that ends hands its zombies to a reaper */
+	int ppid = old && old->state == 'Z' ? old->ppid : e->ppid;
 	struct proc_seen *parent = seen(cur, ncur, ppid);
 	struct procexit_proc *pe = parent ? NULL : find(x, ppid);
 	struct proc_io by = procread_io_of(&jump);

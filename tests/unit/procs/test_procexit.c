@@ -157,6 +157,32 @@ static void test_orphan_reaped_first(void **state)
 	orphan_scene(10, 2 * MIB);
 }
 
+/* The same orphan, listed as a zombie after its parent ended (its parent
+ * then init): the jump is init's as its parent's; sh is charged nothing
+ * of it. */
+static void test_orphan_listed_as_zombie(void **state)
+{
+	(void)state;
+	struct procexit x = fresh();
+	struct ts_record c = rec(30, 30, 20, "child", 300 * MIB), p = rec(20, 20, 10, "parent", 0);
+	assert_int_equal(procexit_add(&x, &c, 1.0), 0);
+	assert_int_equal(procexit_add(&x, &p, 1.1), 0);
+	struct proc_seen zombie = proc(30, 1, 300 * MIB);
+	zombie.c.syscw = 300 * MIB / 4096;
+	zombie.state = 'Z';
+	struct proc_seen prev[] = {proc(1, 0, 0), proc(10, 1, 0), zombie};
+	struct proc_seen cur[] = {proc(1, 0, 300 * MIB), proc(10, 1, 0)};
+	cur[0].c.syscw = 300 * MIB / 4096;
+	struct procexit_row rows[8];
+	size_t n = procexit_settle(&x, cur, 2, prev, 3, 1.5, 5, rows, 8);
+	assert_int_equal(n, 2);
+	assert_int_equal(procexit_reaped_now(&cur[0]).wbytes, 300 * MIB);
+	assert_int_equal(procexit_reaped_now(&cur[1]).wbytes, 0);
+	procexit_free_reaped(prev, sizeof prev / sizeof prev[0]);
+	procexit_free_reaped(cur, sizeof cur / sizeof cur[0]);
+	procexit_free(&x);
+}
+
 /* C (20) was read alive with 5 MiB written (and 1 MiB of a child it had
  * reaped); it ended with 7 MiB of its own: its last interval is 2 MiB, and
  * its parent got all it had, 8 MiB. */
@@ -399,6 +425,7 @@ int main(void)
 		cmocka_unit_test(test_short_children), cmocka_unit_test(test_main_thread_first),
 		cmocka_unit_test(test_next_holder_listed), cmocka_unit_test(test_start_tick), cmocka_unit_test(test_three_levels),
 		cmocka_unit_test(test_orphan_to_init), cmocka_unit_test(test_orphan_reaped_first),
+		cmocka_unit_test(test_orphan_listed_as_zombie),
 		cmocka_unit_test(test_seen_before),    cmocka_unit_test(test_zombie_waits),
 		cmocka_unit_test(test_threads),        cmocka_unit_test(test_lost_leader),
 		cmocka_unit_test(test_burst_beyond_out),
