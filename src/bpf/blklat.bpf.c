@@ -323,11 +323,12 @@ struct {
 } merged SEC(".maps");
 
 /* Bios of a request looked at, at most, and how old a note may be to
- * count. A request is cut at the device's max_segments (254 on virtio,
- * 128 on loop) unless its bios' pages are adjacent in memory; the rest
- * of a longer one is counted as no one's: its first owner's would let a
- * user charge a victim by merging behind its page. */
-#define MERGED_WALK 256
+ * count. A request can hold more (up to the device's max_segments: 254 on
+ * virtio, 128 on loop), but each step of the walk costs the verifier
+ * time at every start (256 made the BPF part load a second later here);
+ * the rest of a longer one is counted as no one's: its first owner's
+ * would let a user charge a victim by merging behind its page. */
+#define MERGED_WALK 64
 #define MERGED_STALE_NS 30000000000ull
 
 struct {
