@@ -78,13 +78,20 @@ build/noiostart/blklat.o: src/bpf/blklat.c $(BPF_SKEL) | build
 build/noiostart/iosched-top: $(NOIOSTART_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 # A test build whose map of dirtied files keeps 64 of them, not 16384: its
-# overflow (counted as unattributed bytes) is reached by a few hundred files;
-# and whose table of (process, disk, op) entries holds 64, not 4096.
+# overflow (counted as unattributed bytes) is reached by a few hundred files.
 SMALLMAPS_OBJS := $(filter-out build/bpf/blklat.o,$(OBJS)) build/smallmaps/blklat.o
 build/smallmaps/blklat.o: src/bpf/blklat.c $(BPF_SKEL) | build
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -DBLKLAT_TEST_DIRTIERS=64 -DBLKLAT_TEST_STATS=64 $(PKG_CFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) -DBLKLAT_TEST_DIRTIERS=64 $(PKG_CFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
 build/smallmaps/iosched-top: $(SMALLMAPS_OBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+# A test build whose table of (process, disk, op) entries holds 64, not
+# 4096: a hundred idle processes fill it.
+SMALLSTATS_OBJS := $(filter-out build/bpf/blklat.o,$(OBJS)) build/smallstats/blklat.o
+build/smallstats/blklat.o: src/bpf/blklat.c $(BPF_SKEL) | build
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -DBLKLAT_TEST_STATS=64 $(PKG_CFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
+build/smallstats/iosched-top: $(SMALLSTATS_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 # A test build whose cgroup v2 mount is $IOSCHED_TEST_CGROOT when set: a
 # tree of plain files with io.bfq.weight, which this machine kind lacks.
@@ -94,7 +101,8 @@ build/fakecg/cgroup.o: src/read/cgroup.c | build
 	$(CC) $(CPPFLAGS) -DIOSCHED_TEST_CGROOT $(PKG_CFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
 build/fakecg/iosched-top: $(FAKECG_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-test-builds: $(if $(HAVE_BPF),build/noiostart/iosched-top build/smallmaps/iosched-top) build/fakecg/iosched-top
+test-builds: $(if $(HAVE_BPF),build/noiostart/iosched-top build/smallmaps/iosched-top build/smallstats/iosched-top) \
+	build/fakecg/iosched-top
 
 .PHONY: all clean test-builds fuzz fuzz-build check check-quick check-unit check-guest lab guest-deps install uninstall run deps test-deps bench bench-deps sanitize deb
 
@@ -253,5 +261,5 @@ clean:
 
 # Each object's header dependencies, as the compiler found them (-MMD;
 # -MP: a header removed since does not stop the build).
--include $(wildcard $(OBJS:.o=.d) $(SAN_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d) build/noiostart/blklat.d build/smallmaps/blklat.d build/fakecg/cgroup.d \
+-include $(wildcard $(OBJS:.o=.d) $(SAN_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d) build/noiostart/blklat.d build/smallmaps/blklat.d build/smallstats/blklat.d build/fakecg/cgroup.d \
 	$(UNIT_BINS:%=%.d) $(UNIT_SAN_BINS:%=%.d))

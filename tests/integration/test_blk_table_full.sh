@@ -1,9 +1,9 @@
 #!/bin/bash
 # The BPF part's table of (process, disk, op) entries does not stay full
 # of idle processes: nobody's 100 processes each do one 4 KiB O_DIRECT read
-# and then sleep, more entries than the table holds (a test build whose
-# table holds 64, make test-builds; 4096 in the real one, which 4,300
-# such processes filled in a review); three refreshes later uid 1's
+# and then sleep, more entries than the table holds (build/smallstats of
+# make test-builds, whose table holds 64; 4096 in the real one, which
+# 4,300 such processes filled in a review); three refreshes later uid 1's
 # "victim-dd" writes 16 MiB O_DIRECT. Its TO-DISK is at least 90 % of that
 # (0 before: every process started after the fill was counted only in
 # blk.uncounted_requests).
@@ -12,7 +12,7 @@
 need_root
 need_cmd jq losetup mkfs.ext4 dd python3 setpriv
 setup_scratch
-[ -x "$TOP/build/smallmaps/iosched-top" ] || skip "no test build with a small table (BPF not built)"
+[ -x "$TOP/build/smallstats/iosched-top" ] || skip "no test build with a small table (BPF not built)"
 
 ext4_loop 256
 mkdir -p "$MNT/a" "$MNT/v"; chown 65534:65534 "$MNT/a"; chown 1:1 "$MNT/v"
@@ -21,7 +21,7 @@ dd if=/dev/zero of="$MNT/a/src" bs=1M count=1 status=none && chown 65534:65534 "
 cp "$(command -v dd)" "$SCRATCH/victim-dd"
 sync
 
-BIN=$TOP/build/smallmaps/iosched-top json_with_blk "$SCRATCH/out.json" -d 0.5 --disk "$N" --no-probe --procs 100000
+BIN=$TOP/build/smallstats/iosched-top json_with_blk "$SCRATCH/out.json" -d 0.5 --disk "$N" --no-probe --procs 100000
 setpriv --reuid=65534 --regid=65534 --clear-groups -- /usr/bin/python3 -c '
 import ctypes, mmap, os, sys, time
 libc = ctypes.CDLL(None)
