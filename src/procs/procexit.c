@@ -182,7 +182,9 @@ static void drop(struct procexit *x, struct procexit_proc *e)
  * parent's entry of this reading has no cgroup yet: the last one's. */
 static const char *cgroup_above(struct procexit *x, int ppid, struct proc_seen *prev, size_t nprev)
 {
-	for (int depth = 0; depth < 8 && ppid > 0; depth++) {
+	/* (init forks nothing into its own cgroup; a process under it is an
+	 * orphan it reaps, which it did not fork: its cgroup is not known) */
+	for (int depth = 0; depth < 8 && ppid > 1; depth++) {
 		const struct proc_seen *pp = seen(prev, nprev, ppid);
 		if (pp)
 			return pp->cgroup;

@@ -183,6 +183,31 @@ static void test_orphan_listed_as_zombie(void **state)
 	procexit_free(&x);
 }
 
+/* Processes no listing saw take their parent's cgroup, but not init's:
+ * init forks nothing into its own, and one under it is an orphan. */
+static void test_unseen_cgroup(void **state)
+{
+	(void)state;
+	struct procexit x = fresh();
+	struct ts_record a = rec(30, 30, 10, "job", MIB), b = rec(31, 31, 1, "orphan", MIB);
+	assert_int_equal(procexit_add(&x, &a, 1.0), 0);
+	assert_int_equal(procexit_add(&x, &b, 1.0), 0);
+	struct proc_seen prev[] = {proc(1, 0, 0), proc(10, 1, 0)};
+	prev[0].cgroup = "/init.scope";
+	prev[1].cgroup = "/user.slice/user-1000.slice/session-1.scope";
+	struct proc_seen cur[] = {proc(1, 0, MIB), proc(10, 1, MIB)};
+	struct procexit_row rows[8];
+	size_t n = procexit_settle(&x, cur, 2, prev, 2, 1.5, 5, rows, 8);
+	assert_int_equal(n, 2);
+	assert_string_equal(row_of(rows, n, 30)->cgroup, prev[1].cgroup);
+	assert_int_equal(row_of(rows, n, 30)->cgroup_src, CGSRC_PARENT);
+	assert_null(row_of(rows, n, 31)->cgroup);
+	assert_int_equal(row_of(rows, n, 31)->cgroup_src, CGSRC_UNKNOWN);
+	procexit_free_reaped(prev, sizeof prev / sizeof prev[0]);
+	procexit_free_reaped(cur, sizeof cur / sizeof cur[0]);
+	procexit_free(&x);
+}
+
 /* C (20) was read alive with 5 MiB written (and 1 MiB of a child it had
  * reaped); it ended with 7 MiB of its own: its last interval is 2 MiB, and
  * its parent got all it had, 8 MiB. */
@@ -425,7 +450,7 @@ int main(void)
 		cmocka_unit_test(test_short_children), cmocka_unit_test(test_main_thread_first),
 		cmocka_unit_test(test_next_holder_listed), cmocka_unit_test(test_start_tick), cmocka_unit_test(test_three_levels),
 		cmocka_unit_test(test_orphan_to_init), cmocka_unit_test(test_orphan_reaped_first),
-		cmocka_unit_test(test_orphan_listed_as_zombie),
+		cmocka_unit_test(test_orphan_listed_as_zombie), cmocka_unit_test(test_unseen_cgroup),
 		cmocka_unit_test(test_seen_before),    cmocka_unit_test(test_zombie_waits),
 		cmocka_unit_test(test_threads),        cmocka_unit_test(test_lost_leader),
 		cmocka_unit_test(test_burst_beyond_out),
