@@ -52,7 +52,8 @@ size_t worker_take(struct worker *w, struct worker_result *out, size_t max);
 int worker_idle(struct worker *w);
 
 /* Stop: drop what is queued, wait up to wait_s for a running change, and
- * leave the thread behind when the kernel still holds it. */
+ * leave the thread behind when the kernel still holds it (it frees the
+ * worker when the change returns). w is not to be used after. */
 void worker_stop(struct worker *w, double wait_s);
 
 #endif

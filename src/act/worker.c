@@ -22,7 +22,17 @@ struct worker {
 	struct worker_result done[DONE_MAX];
 	size_t ndone;
 	int stop;
+	/* worker_stop gave up waiting (a write the kernel holds): the thread
+	 * frees the worker when it ends; exited: it has ended */
+	int abandoned, exited;
 };
+
+static void worker_free(struct worker *w)
+{
+	pthread_cond_destroy(&w->cv);
+	pthread_mutex_destroy(&w->mu);
+	free(w);
+}
 
 /* Room for a job's results: its own and one per reset it puts back. */
 #define RESULTS_PER_JOB (1 + TUNE_RESETS_MAX)
@@ -90,8 +100,12 @@ static void *worker_main(void *arg)
 		w->running = 0;
 		pthread_cond_broadcast(&w->cv);
 	}
+	w->exited = 1;
+	int abandoned = w->abandoned;
 	pthread_mutex_unlock(&w->mu);
 	timedread_free(tr);
+	if (abandoned)
+		worker_free(w);
 	return NULL;
 }
 
@@ -175,11 +189,19 @@ void worker_stop(struct worker *w, double wait_s)
 	ts.tv_sec = (time_t)end;
 	ts.tv_nsec = (long)((end - (double)ts.tv_sec) * 1e9);
 	if (pthread_timedjoin_np(w->thread, NULL, &ts) != 0) {
-		/* A write the kernel still holds: leave the thread to the exit. */
-		pthread_detach(w->thread);
-		return;
+		/* A write the kernel still holds: the thread goes on alone and
+		 * frees the worker when the write returns (unless it has just
+		 * ended: then it is joined here). */
+		pthread_mutex_lock(&w->mu);
+		int exited = w->exited;
+		pthread_t t = w->thread;
+		w->abandoned = !exited;
+		pthread_mutex_unlock(&w->mu);
+		if (!exited) {
+			pthread_detach(t);
+			return;
+		}
+		pthread_join(t, NULL);
 	}
-	pthread_cond_destroy(&w->cv);
-	pthread_mutex_destroy(&w->mu);
-	free(w);
+	worker_free(w);
 }

@@ -184,9 +184,9 @@ static int teardown(void **state)
 	if (f->gated)
 		assert_int_equal(write(f->gate[1], "xxxxxxxx", 8), 8);
 	FILE *sink = fopen("/dev/null", "w");
-	/* (a worker thread not joined in the wait is left to the exit, which
-	 * the leak checker reports: on a loaded machine the held tests' worker
-	 * took over a second to come back once released) */
+	/* (a worker thread not joined in the wait goes on alone and frees
+	 * itself once released: on a loaded machine the held tests' worker
+	 * took over a second to come back) */
 	control_finish(&f->ctl, 0, 10.0, sink);
 	fclose(sink);
 	close(f->gate[0]);
