@@ -1115,11 +1115,17 @@ static __always_inline __u64 charge_merged(struct request *rq, __u32 dev, __u32 
 			__u32 kind = m->kind, stacked = m->stacked, unattributed = m->unattributed;
 			int fresh = m->sector == b->bi_iter.bi_sector && now - m->ns < MERGED_STALE_NS;
 			bpf_map_delete_elem(&merged, &a);
-			struct blkmap_hist *h = fresh && taken + n <= total ? hist_of(&k) : 0;
-			if (h) {
-				if (unattributed)
+			if (fresh && taken + n <= total) {
+				/* Not the request owner's, even when its own owner
+				 * has no entry (the table full: counted uncounted):
+				 * then no one's, or a user who fills the table would
+				 * have their bios merged behind a victim's page
+				 * charged to the victim. */
+				struct blkmap_hist *h = hist_of(&k);
+				if (!h || unattributed)
 					count_unattributed(dev, n);
-				add_bytes(h, kind, stacked, cgroup_id, n);
+				if (h)
+					add_bytes(h, kind, stacked, cgroup_id, n);
 				taken += n;
 			}
 		}
