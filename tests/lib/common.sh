@@ -375,12 +375,19 @@ to_disk_sum() {
 }
 
 # next_line FILE: wait until FILE has a line more than it has now (the
-# tool's next refresh written).
+# tool's next refresh written); a FILE not there yet has none (a tool
+# started in the background with > FILE may not have opened it yet: an
+# empty count once made the wait endless). Fails after 120 s.
 next_line() {
-	local lines
-	lines=$(wc -l < "$1")
-	until [ "$(wc -l < "$1")" -gt "$lines" ]; do sleep 0.02; done
+	local lines n=0
+	lines=$(lines_in "$1")
+	until [ "$(lines_in "$1")" -gt "$lines" ]; do
+		sleep 0.02
+		n=$((n + 1))
+		[ "$n" -lt 6000 ] || fail "no new line in $1 in 120 s: $(tail -c 300 "$1" 2>/dev/null)"
+	done
 }
+lines_in() { { wc -l < "$1"; } 2>/dev/null || echo 0; }
 
 # launch_unseen LAUNCH OUT FN: in the background (LAUNCHER its pid, killed
 # at exit), a launcher shell that joins the cgroup LAUNCH (under $CG) and
