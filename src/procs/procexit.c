@@ -112,16 +112,16 @@ static int by_id(const void *a, const void *b)
 	return ((const struct proc_seen *)a)->id - ((const struct proc_seen *)b)->id;
 }
 
-static struct proc_seen *seen(struct proc_seen *arr, size_t n, int id)
+static const struct proc_seen *seen_in(const struct proc_seen *arr, size_t n, int id)
 {
 	struct proc_seen key = {.id = id};
 	return n ? bsearch(&key, arr, n, sizeof *arr, by_id) : NULL;
 }
 
-static const struct proc_seen *seen_in(const struct proc_seen *arr, size_t n, int id)
+/* seen_in for an array the caller may change */
+static struct proc_seen *seen(struct proc_seen *arr, size_t n, int id)
 {
-	struct proc_seen key = {.id = id};
-	return n ? bsearch(&key, arr, n, sizeof *arr, by_id) : NULL;
+	return (struct proc_seen *)seen_in(arr, n, id);
 }
 
 /* Whether listed s is e's process: e's pid, and a start that can be e's.
